@@ -1,0 +1,109 @@
+/* petw/consume.h - reading traces: open files, merge them, deliver events.
+ *
+ * A trace is one ETL file (written by petw or by Windows). Processing one or
+ * more traces delivers every event record in timestamp order across all CPUs'
+ * buffers and all files (a k-way merge), the session's own header record
+ * first, as ETW's ProcessTrace does.
+ *
+ * Thread safety: a petw_trace is used by one thread at a time.
+ */
+#ifndef PETW_CONSUME_H
+#define PETW_CONSUME_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct petw_trace petw_trace;
+
+/* What a trace file's header says (TRACE_LOGFILE_HEADER, decoded). */
+typedef struct petw_logfile_info {
+    uint32_t buffer_size;
+    uint32_t version;          /* bytes major, minor, sub, subminor from low to high */
+    uint32_t provider_version; /* OS build on Windows */
+    uint32_t number_of_processors;
+    int64_t end_time;          /* FILETIME */
+    uint32_t timer_resolution;
+    uint32_t maximum_file_size;
+    uint32_t log_file_mode;
+    uint32_t buffers_written;
+    uint32_t start_buffers;
+    uint32_t pointer_size;
+    uint32_t events_lost;
+    uint32_t cpu_speed_mhz;
+    int64_t boot_time;
+    int64_t perf_freq;
+    int64_t start_time;        /* FILETIME */
+    uint32_t reserved_flags;   /* the clock type */
+    uint32_t buffers_lost;
+    int64_t start_timestamp;   /* raw timestamp of the header record */
+    uint32_t petw_flags;       /* PETW_SESSION_* extensions the file uses */
+    const uint8_t *raw_header; /* the TRACE_LOGFILE_HEADER bytes as on disk */
+    uint32_t raw_header_size;
+    char logger_name[1024];    /* UTF-8 */
+    char log_file_name[1024];  /* UTF-8 */
+} petw_logfile_info;
+
+/* Totals of what a trace held and what was skipped. */
+typedef struct petw_trace_stats {
+    uint64_t buffers_read;    /* buffers parsed, header buffer included */
+    uint64_t buffers_corrupt; /* buffers skipped as corrupt */
+    uint64_t events_read;     /* records delivered */
+    uint64_t bytes_truncated; /* bytes of a final, incomplete buffer */
+} petw_trace_stats;
+
+#define PETW_TRACE_RAW_TIMESTAMP 0x1u /* keep the session clock's raw ticks */
+
+typedef void (*petw_event_callback)(petw_event_record *record, void *context);
+/* Called after each buffer's last event; return 0 to stop processing. */
+typedef int (*petw_buffer_callback)(petw_trace *trace, void *context);
+/* Called for each corrupt buffer that is skipped. */
+typedef void (*petw_corrupt_callback)(petw_trace *trace, uint64_t buffer_index,
+                                      uint64_t file_offset, const char *what, void *context);
+
+typedef struct petw_trace_config {
+    uint32_t flags;                   /* PETW_TRACE_* */
+    petw_event_callback on_event;     /* required */
+    petw_buffer_callback on_buffer;   /* optional */
+    petw_corrupt_callback on_corrupt; /* optional */
+    void *context;                    /* given to every callback, and record->user_context */
+    uint32_t reserved[8];
+} petw_trace_config;
+
+void petw_trace_config_init(petw_trace_config *config);
+
+/* Opens and validates an ETL file (UTF-8 path). The file is read whole.
+ * Returns 0, PETW_EINVAL, PETW_ENOENT, PETW_EACCES, PETW_EIO, PETW_ENOMEM,
+ * or PETW_ECORRUPT when the file holds no valid header buffer. */
+int petw_trace_open(const char *path, const petw_trace_config *config, petw_trace **out);
+
+/* The file's decoded header. */
+const petw_logfile_info *petw_trace_info(const petw_trace *trace);
+
+/* Totals so far. */
+void petw_trace_stats_get(const petw_trace *trace, petw_trace_stats *stats);
+
+/* The context given at open time. */
+void *petw_trace_context(const petw_trace *trace);
+
+/* Delivers the events of `count` (<= 64) traces merged in timestamp order.
+ * start_time/end_time are FILETIMEs bounding what is delivered (0: no bound);
+ * the header records are always delivered. A trace can be processed once.
+ * Returns 0, PETW_EINVAL, or PETW_ECANCELED when a buffer callback stopped it. */
+int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start_time, int64_t end_time);
+
+/* Frees the trace. NULL is fine. */
+void petw_trace_close(petw_trace *trace);
+
+/* Converts a raw session timestamp of `trace` to FILETIME. */
+int64_t petw_trace_timestamp_to_filetime(const petw_trace *trace, int64_t timestamp);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PETW_CONSUME_H */

@@ -1,0 +1,107 @@
+/* evntcons.h - EVENT_HEADER, EVENT_RECORD and their flags, as in the
+ * Windows SDK. Part of petw's ETW-compatible surface; the layouts are those
+ * of petw_event_header / petw_event_record in <petw/types.h>. */
+#ifndef PETW_ETW_EVNTCONS_H
+#define PETW_ETW_EVNTCONS_H
+
+#if defined(_WIN32) && defined(PETW_USE_NATIVE_ETW)
+#include_next <evntcons.h>
+#else
+#include <windows.h>
+#include <evntprov.h>
+#include <evntrace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID 0x0001
+#define EVENT_HEADER_EXT_TYPE_SID 0x0002
+#define EVENT_HEADER_EXT_TYPE_TS_ID 0x0003
+#define EVENT_HEADER_EXT_TYPE_INSTANCE_INFO 0x0004
+#define EVENT_HEADER_EXT_TYPE_STACK_TRACE32 0x0005
+#define EVENT_HEADER_EXT_TYPE_STACK_TRACE64 0x0006
+#define EVENT_HEADER_EXT_TYPE_PEBS_INDEX 0x0007
+#define EVENT_HEADER_EXT_TYPE_PMC_COUNTERS 0x0008
+#define EVENT_HEADER_EXT_TYPE_PSM_KEY 0x0009
+#define EVENT_HEADER_EXT_TYPE_EVENT_KEY 0x000A
+#define EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL 0x000B
+#define EVENT_HEADER_EXT_TYPE_PROV_TRAITS 0x000C
+#define EVENT_HEADER_EXT_TYPE_PROCESS_START_KEY 0x000D
+#define EVENT_HEADER_EXT_TYPE_CONTROL_GUID 0x000E
+#define EVENT_HEADER_EXT_TYPE_QPC_DELTA 0x000F
+#define EVENT_HEADER_EXT_TYPE_CONTAINER_ID 0x0010
+#define EVENT_HEADER_EXT_TYPE_MAX 0x0011
+
+#define EVENT_HEADER_PROPERTY_XML 0x0001
+#define EVENT_HEADER_PROPERTY_FORWARDED_XML 0x0002
+#define EVENT_HEADER_PROPERTY_LEGACY_EVENTLOG 0x0004
+#define EVENT_HEADER_PROPERTY_RELOGGABLE 0x0008
+
+#define EVENT_HEADER_FLAG_EXTENDED_INFO 0x0001
+#define EVENT_HEADER_FLAG_PRIVATE_SESSION 0x0002
+#define EVENT_HEADER_FLAG_STRING_ONLY 0x0004
+#define EVENT_HEADER_FLAG_TRACE_MESSAGE 0x0008
+#define EVENT_HEADER_FLAG_NO_CPUTIME 0x0010
+#define EVENT_HEADER_FLAG_32_BIT_HEADER 0x0020
+#define EVENT_HEADER_FLAG_64_BIT_HEADER 0x0040
+#define EVENT_HEADER_FLAG_DECODE_GUID 0x0080
+#define EVENT_HEADER_FLAG_CLASSIC_HEADER 0x0100
+#define EVENT_HEADER_FLAG_PROCESSOR_INDEX 0x0200
+
+typedef struct _EVENT_HEADER_EXTENDED_DATA_ITEM {
+    USHORT Reserved1;
+    USHORT ExtType;
+    struct {
+        USHORT Linkage : 1;
+        USHORT Reserved2 : 15;
+    };
+    USHORT DataSize;
+    ULONGLONG DataPtr;
+} EVENT_HEADER_EXTENDED_DATA_ITEM, *PEVENT_HEADER_EXTENDED_DATA_ITEM;
+
+typedef struct _EVENT_EXTENDED_ITEM_RELATED_ACTIVITYID {
+    GUID RelatedActivityId;
+} EVENT_EXTENDED_ITEM_RELATED_ACTIVITYID, *PEVENT_EXTENDED_ITEM_RELATED_ACTIVITYID;
+
+typedef struct _EVENT_HEADER {
+    USHORT Size;
+    USHORT HeaderType;
+    USHORT Flags;
+    USHORT EventProperty;
+    ULONG ThreadId;
+    ULONG ProcessId;
+    LARGE_INTEGER TimeStamp;
+    GUID ProviderId;
+    EVENT_DESCRIPTOR EventDescriptor;
+    union {
+        struct {
+            ULONG KernelTime;
+            ULONG UserTime;
+        };
+        ULONG64 ProcessorTime;
+    };
+    GUID ActivityId;
+} EVENT_HEADER, *PEVENT_HEADER;
+
+typedef struct _EVENT_RECORD {
+    EVENT_HEADER EventHeader;
+    ETW_BUFFER_CONTEXT BufferContext;
+    USHORT ExtendedDataCount;
+    USHORT UserDataLength;
+    PEVENT_HEADER_EXTENDED_DATA_ITEM ExtendedData;
+    PVOID UserData;
+    PVOID UserContext;
+} EVENT_RECORD, *PEVENT_RECORD;
+typedef const EVENT_RECORD *PCEVENT_RECORD;
+
+#define GetEventProcessorIndex(r)                                                                  \
+    (((r)->EventHeader.Flags & EVENT_HEADER_FLAG_PROCESSOR_INDEX)                                  \
+         ? (ULONG)(r)->BufferContext.ProcessorIndex                                                \
+         : (ULONG)(r)->BufferContext.ProcessorNumber)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+#endif /* PETW_ETW_EVNTCONS_H */

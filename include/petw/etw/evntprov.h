@@ -1,0 +1,182 @@
+/* evntprov.h - the ETW provider API (EventRegister, EventWrite, ...) on
+ * petw's engine. Part of petw's ETW-compatible surface: names, struct
+ * layouts and constants are the Windows SDK's; each function maps onto the
+ * native API in <petw/provider.h> and returns Win32 error codes.
+ *
+ * On Windows, define PETW_USE_NATIVE_ETW before including to get the
+ * operating system's own header instead.
+ */
+#ifndef PETW_ETW_EVNTPROV_H
+#define PETW_ETW_EVNTPROV_H
+
+#if defined(_WIN32) && defined(PETW_USE_NATIVE_ETW)
+#include_next <evntprov.h>
+#else
+#include <windows.h>
+
+#include <petw/provider.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EVENT_MIN_LEVEL 0
+#define EVENT_MAX_LEVEL 0xff
+#define EVENT_ACTIVITY_CTRL_GET_ID 1
+#define EVENT_ACTIVITY_CTRL_SET_ID 2
+#define EVENT_ACTIVITY_CTRL_CREATE_ID 3
+#define EVENT_ACTIVITY_CTRL_GET_SET_ID 4
+#define EVENT_ACTIVITY_CTRL_CREATE_SET_ID 5
+#define MAX_EVENT_DATA_DESCRIPTORS 128
+#define MAX_EVENT_FILTER_DATA_SIZE 1024
+#define MAX_EVENT_FILTERS_COUNT 13
+
+#define EVENT_CONTROL_CODE_DISABLE_PROVIDER 0
+#define EVENT_CONTROL_CODE_ENABLE_PROVIDER 1
+#define EVENT_CONTROL_CODE_CAPTURE_STATE 2
+
+#define EVENT_DATA_DESCRIPTOR_TYPE_NONE 0
+#define EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA 1
+#define EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA 2
+#define EVENT_DATA_DESCRIPTOR_TYPE_TIMESTAMP_OVERRIDE 3
+
+typedef ULONGLONG REGHANDLE, *PREGHANDLE;
+
+typedef struct _EVENT_DESCRIPTOR {
+    USHORT Id;
+    UCHAR Version;
+    UCHAR Channel;
+    UCHAR Level;
+    UCHAR Opcode;
+    USHORT Task;
+    ULONGLONG Keyword;
+} EVENT_DESCRIPTOR, *PEVENT_DESCRIPTOR;
+typedef const EVENT_DESCRIPTOR *PCEVENT_DESCRIPTOR;
+
+typedef struct _EVENT_DATA_DESCRIPTOR {
+    ULONGLONG Ptr;
+    ULONG Size;
+    union {
+        ULONG Reserved;
+        struct {
+            UCHAR Type;
+            UCHAR Reserved1;
+            USHORT Reserved2;
+        };
+    };
+} EVENT_DATA_DESCRIPTOR, *PEVENT_DATA_DESCRIPTOR;
+
+typedef struct _EVENT_FILTER_DESCRIPTOR {
+    ULONGLONG Ptr;
+    ULONG Size;
+    ULONG Type;
+} EVENT_FILTER_DESCRIPTOR, *PEVENT_FILTER_DESCRIPTOR;
+
+typedef enum _EVENT_INFO_CLASS {
+    EventProviderBinaryTrackInfo,
+    EventProviderSetReserved1,
+    EventProviderSetTraits,
+    EventProviderUseDescriptorType,
+    MaxEventInfo
+} EVENT_INFO_CLASS;
+
+typedef VOID(NTAPI *PENABLECALLBACK)(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
+                                     ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
+                                     PEVENT_FILTER_DESCRIPTOR FilterData, PVOID CallbackContext);
+
+/* Registers a provider. Returns ERROR_SUCCESS, ERROR_INVALID_PARAMETER or
+ * ERROR_NO_SYSTEM_RESOURCES (4096 providers registered). */
+ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+                            PVOID CallbackContext, PREGHANDLE RegHandle);
+
+/* Returns ERROR_SUCCESS or ERROR_INVALID_HANDLE. */
+ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle);
+
+/* Sets the current thread's activity ID, creates one, or both (see the
+ * EVENT_ACTIVITY_CTRL_* codes). Returns ERROR_SUCCESS or
+ * ERROR_INVALID_PARAMETER. */
+ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
+
+/* Event-writing failures map to: ERROR_INVALID_HANDLE, ERROR_INVALID_PARAMETER,
+ * ERROR_ARITHMETIC_OVERFLOW (over 64 KB), ERROR_MORE_DATA (over the session's
+ * buffer), ERROR_NOT_ENOUGH_MEMORY (no free buffer: lost and counted). */
+static inline ULONG petw__etw_status(int rc)
+{
+    return rc == 0 ? 0u : (ULONG)petw_error_to_win32(rc);
+}
+
+/* Writes an event with the thread's activity ID. No allocation, lock or
+ * system call; a few instructions when no session listens. */
+static inline ULONG EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+                               ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+{
+    return petw__etw_status(petw_event_write(RegHandle,
+                                             (const petw_event_descriptor *)EventDescriptor, NULL,
+                                             NULL, UserDataCount,
+                                             (const petw_data_descriptor *)UserData));
+}
+
+/* Writes an event with explicit activity IDs: ActivityId NULL means the
+ * thread's current one; RelatedActivityId, when given, is stored as an
+ * EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID extended item. */
+static inline ULONG EventWriteTransfer(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
+                                       LPCGUID ActivityId, LPCGUID RelatedActivityId,
+                                       ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+{
+    return petw__etw_status(petw_event_write(
+        RegHandle, (const petw_event_descriptor *)EventDescriptor, (const petw_guid *)ActivityId,
+        (const petw_guid *)RelatedActivityId, UserDataCount,
+        (const petw_data_descriptor *)UserData));
+}
+
+/* TRUE when some session records events of this level and keywords. One
+ * load and a branch when no session enables the provider. */
+static inline BOOLEAN EventProviderEnabled(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword)
+{
+    return (BOOLEAN)petw_provider_enabled(RegHandle, Level, Keyword);
+}
+
+static inline BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return (BOOLEAN)petw_event_enabled(RegHandle, (const petw_event_descriptor *)EventDescriptor);
+}
+
+FORCEINLINE VOID EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,
+                                     const VOID *DataPtr, ULONG DataSize)
+{
+    EventDataDescriptor->Ptr = (ULONGLONG)(ULONG_PTR)DataPtr;
+    EventDataDescriptor->Size = DataSize;
+    EventDataDescriptor->Reserved = 0;
+}
+
+FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
+                                 UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
+                                 ULONGLONG Keyword)
+{
+    EventDescriptor->Id = Id;
+    EventDescriptor->Version = Version;
+    EventDescriptor->Channel = Channel;
+    EventDescriptor->Level = Level;
+    EventDescriptor->Task = Task;
+    EventDescriptor->Opcode = Opcode;
+    EventDescriptor->Keyword = Keyword;
+}
+
+FORCEINLINE VOID EventDescZero(PEVENT_DESCRIPTOR EventDescriptor)
+{
+    memset(EventDescriptor, 0, sizeof(EVENT_DESCRIPTOR));
+}
+
+#define EventDescGetId(d) ((d)->Id)
+#define EventDescGetVersion(d) ((d)->Version)
+#define EventDescGetLevel(d) ((d)->Level)
+#define EventDescGetOpcode(d) ((d)->Opcode)
+#define EventDescGetTask(d) ((d)->Task)
+#define EventDescGetKeyword(d) ((d)->Keyword)
+#define EventDescGetChannel(d) ((d)->Channel)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+#endif /* PETW_ETW_EVNTPROV_H */

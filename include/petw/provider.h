@@ -1,0 +1,154 @@
+/* petw/provider.h - the provider side: register, check, write.
+ *
+ * A provider is registered under a GUID and gets a handle. Sessions enable
+ * provider GUIDs (petw/session.h); an event written through the handle goes
+ * to every session whose level and keywords accept it.
+ *
+ * Thread safety: every function here may be called from any thread at any
+ * time, including concurrently with petw_provider_unregister() and with
+ * sessions starting and stopping. A handle used after unregistration returns
+ * PETW_EBADHANDLE; it never touches freed memory.
+ */
+#ifndef PETW_PROVIDER_H
+#define PETW_PROVIDER_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A registered provider: a generation-tagged slot number, never a pointer.
+ * 0 is never a valid handle. */
+typedef uint64_t petw_provider_handle;
+
+/* Largest number of providers registered at once in one process. */
+#define PETW_MAX_PROVIDERS 4096
+/* Largest number of data descriptors per event (MAX_EVENT_DATA_DESCRIPTORS). */
+#define PETW_MAX_DATA_DESCRIPTORS 128
+/* Largest number of sessions that can enable one provider at once. */
+#define PETW_MAX_SESSIONS_PER_PROVIDER 8
+
+/* Enable-callback control codes (EVENT_CONTROL_CODE_*). */
+#define PETW_CONTROL_DISABLE_PROVIDER 0
+#define PETW_CONTROL_ENABLE_PROVIDER 1
+#define PETW_CONTROL_CAPTURE_STATE 2
+
+/* Called when a session enables or disables the provider, with the
+ * least-restrictive level and keywords across every session that still
+ * enables it (0s when none does). Runs on the controlling thread, serialized
+ * with every other enable callback; it may call any petw function. */
+typedef void (*petw_enable_callback)(const petw_guid *source_id, uint32_t control_code,
+                                     uint8_t level, uint64_t match_any_keyword,
+                                     uint64_t match_all_keyword, void *filter_data,
+                                     void *callback_context);
+
+/* Registers a provider.
+ * id:      the provider GUID (copied).
+ * cb:      optional enable callback; when sessions already enable `id`, it runs
+ *          once before this function returns.
+ * out:     receives the handle.
+ * Returns 0, PETW_EINVAL (NULL id/out) or PETW_ELIMIT (table full). */
+int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *callback_context,
+                           petw_provider_handle *out);
+
+/* Unregisters a provider. Safe while other threads write through the handle:
+ * those calls either complete normally or return PETW_EBADHANDLE.
+ * Returns 0 or PETW_EBADHANDLE. */
+int petw_provider_unregister(petw_provider_handle handle);
+
+/* Writes one event.
+ * descriptor: the event's identity, level and keywords.
+ * activity:   the activity ID to record, or NULL for the calling thread's
+ *             current activity ID (see petw_activity_id_get()).
+ * related:    a related activity ID stored as an extended-data item, or NULL.
+ * count/data: the payload, concatenated in order (count <= 128).
+ * Returns 0 when the event was accepted by every session that enables it
+ * (or when none does), else:
+ *   PETW_EBADHANDLE  unknown, stale or unregistered handle;
+ *   PETW_EINVAL      NULL descriptor, count > 128, or data NULL with count > 0;
+ *   PETW_ETOOBIG     header + payload do not fit a 64 KB record;
+ *   PETW_EMOREDATA   the record does not fit some session's buffer;
+ *   PETW_ENOBUFS     some session had no free buffer: the event is lost there
+ *                    and counted in that session's events_lost.
+ * Never allocates, locks or makes a system call (the first event of a thread
+ * reads its thread ID once). */
+static inline int petw_event_write(petw_provider_handle handle,
+                                   const petw_event_descriptor *descriptor,
+                                   const petw_guid *activity, const petw_guid *related,
+                                   uint32_t count, const petw_data_descriptor *data);
+
+/* 1 when some session would record an event with this descriptor, else 0
+ * (also 0 for an invalid handle). When no session enables the provider this
+ * is one load and one branch. */
+static inline int petw_event_enabled(petw_provider_handle handle,
+                                     const petw_event_descriptor *descriptor);
+
+/* As petw_event_enabled() for a level and keyword (EventProviderEnabled). */
+static inline int petw_provider_enabled(petw_provider_handle handle, uint8_t level,
+                                        uint64_t keyword);
+
+/* The calling thread's current activity ID (all zero until set). */
+void petw_activity_id_get(petw_guid *out);
+/* Sets the calling thread's current activity ID. */
+void petw_activity_id_set(const petw_guid *id);
+/* Creates a new, process-unique activity ID (does not set it). */
+void petw_activity_id_create(petw_guid *out);
+
+/* ---- inline fast paths; internal, do not use these names directly ---- */
+
+/* One word per provider slot: high 32 bits the slot's generation, low 32 bits
+ * the mask of sessions enabling it. Read with relaxed loads: a stale value
+ * only makes a racing write see the state just before or just after an
+ * enable change, which ETW allows too. */
+extern uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
+
+int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *descriptor,
+                      const petw_guid *activity, const petw_guid *related, uint32_t count,
+                      const petw_data_descriptor *data);
+int petw__enabled_slow(petw_provider_handle handle, uint8_t level, uint64_t keyword);
+
+static inline uint64_t petw__provider_state_load(petw_provider_handle handle)
+{
+    uint32_t slot = (uint32_t)handle - 1u;
+    if (slot >= PETW_MAX_PROVIDERS)
+        return 0;
+    return __atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED);
+}
+
+static inline int petw_event_write(petw_provider_handle handle,
+                                   const petw_event_descriptor *descriptor,
+                                   const petw_guid *activity, const petw_guid *related,
+                                   uint32_t count, const petw_data_descriptor *data)
+{
+    uint64_t state = petw__provider_state_load(handle);
+    /* Valid handle, nobody listening, well-formed call: done. */
+    if ((state >> 32) == (handle >> 32) && (uint32_t)state == 0 && (handle >> 32) != 0 &&
+        descriptor != NULL && count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
+        return 0;
+    return petw__event_write(handle, descriptor, activity, related, count, data);
+}
+
+static inline int petw_provider_enabled(petw_provider_handle handle, uint8_t level,
+                                        uint64_t keyword)
+{
+    if ((uint32_t)petw__provider_state_load(handle) == 0)
+        return 0;
+    return petw__enabled_slow(handle, level, keyword);
+}
+
+static inline int petw_event_enabled(petw_provider_handle handle,
+                                     const petw_event_descriptor *descriptor)
+{
+    if ((uint32_t)petw__provider_state_load(handle) == 0 || descriptor == NULL)
+        return 0;
+    return petw__enabled_slow(handle, descriptor->level, descriptor->keyword);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PETW_PROVIDER_H */

@@ -1,0 +1,129 @@
+/* petw/session.h - the controller side: start, enable, query, flush, stop.
+ *
+ * A session owns a pool of fixed-size buffers, one current buffer per CPU,
+ * and a destination: an ETL file, an in-memory sink callback, or nothing
+ * (buffers are counted and recycled). Sessions live in this process.
+ *
+ * Thread safety: all functions may be called from any thread; they are
+ * serialized with each other by one control lock. Writers (petw_event_write)
+ * are never blocked by them.
+ */
+#ifndef PETW_SESSION_H
+#define PETW_SESSION_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A running session: a generation-tagged slot number. 0 is never valid. */
+typedef uint64_t petw_session_handle;
+
+#define PETW_MAX_SESSIONS 64
+#define PETW_MAX_NAME 1024 /* bytes of a UTF-8 logger name or file path, NUL included */
+
+/* Session clocks (Wnode.ClientContext). */
+#define PETW_CLOCK_QPC 1    /* monotonic counter, 1 ns ticks (PerfFreq 10^9) */
+#define PETW_CLOCK_SYSTEM 2 /* wall clock as FILETIME, 100 ns ticks */
+#define PETW_CLOCK_CYCLES 3 /* CPU cycle counter where one exists, else as QPC */
+
+/* Log file modes petw implements (EVENT_TRACE_FILE_MODE_*). */
+#define PETW_MODE_SEQUENTIAL 0x00000001u
+#define PETW_MODE_REAL_TIME 0x00000100u
+
+/* petw extensions, set in petw_session_config.flags. */
+#define PETW_SESSION_ZSTD 0x1u     /* zstd-compress each buffer in the file */
+#define PETW_SESSION_CHECKSUM 0x2u /* xxHash64 of each buffer in its header */
+
+/* Receives each full buffer of a session without a file, on the flusher
+ * thread. `buffer` is a complete ETL buffer of `size` bytes. */
+typedef void (*petw_buffer_sink)(void *context, const void *buffer, uint32_t size);
+
+typedef struct petw_session_config {
+    const char *name;          /* UTF-8 logger name; required, unique */
+    const char *file_path;     /* UTF-8 .etl path, or NULL for no file */
+    uint32_t buffer_size_kb;   /* 0: 64; 1..16384 */
+    uint32_t minimum_buffers;  /* 0: 2 per CPU */
+    uint32_t maximum_buffers;  /* 0: minimum + 20; never below minimum */
+    uint32_t flush_timer_ms;   /* 0: 1000; how stale a partly filled buffer may get */
+    uint32_t log_file_mode;    /* PETW_MODE_*; 0 means SEQUENTIAL */
+    uint32_t clock;            /* PETW_CLOCK_*; 0 means QPC */
+    uint32_t flags;            /* PETW_SESSION_* */
+    int zstd_level;            /* with PETW_SESSION_ZSTD; 0: 1 */
+    petw_buffer_sink sink;     /* with no file: optional */
+    void *sink_context;
+    uint32_t reserved[8];
+} petw_session_config;
+
+/* Fills `config` with the defaults above (name and file NULL). */
+void petw_session_config_init(petw_session_config *config);
+
+/* Counters and settings of a session (the output fields of
+ * EVENT_TRACE_PROPERTIES). */
+typedef struct petw_session_stats {
+    uint32_t logger_id;
+    uint32_t buffer_size_kb;
+    uint32_t minimum_buffers;
+    uint32_t maximum_buffers;
+    uint32_t flush_timer_ms;
+    uint32_t log_file_mode;
+    uint32_t clock;
+    uint32_t number_of_buffers;
+    uint32_t free_buffers;
+    uint32_t events_lost;
+    uint32_t buffers_written;
+    uint32_t log_buffers_lost;
+    uint32_t real_time_buffers_lost;
+    char name[PETW_MAX_NAME];
+    char file_path[PETW_MAX_NAME];
+} petw_session_stats;
+
+/* Starts a session.
+ * Returns 0, PETW_EINVAL (NULL/empty name, bad sizes or mode), PETW_EEXIST
+ * (name in use), PETW_ELIMIT (64 sessions), PETW_ENOMEM, or a file error
+ * (PETW_EACCES, PETW_ENOENT, PETW_EIO) from creating the file. The file is
+ * created with owner-only permissions; an existing file is replaced, a
+ * symbolic link at the path is replaced and never followed. */
+int petw_session_start(const petw_session_config *config, petw_session_handle *out);
+
+/* Finds a running session by name. Returns 0 or PETW_ENOTFOUND. */
+int petw_session_find(const char *name, petw_session_handle *out);
+
+/* Lists running sessions. `count` receives how many run (may exceed max). */
+int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count);
+
+/* Enables a provider GUID in a session (also providers registered later).
+ * level 0 means 255; match_any 0 means all keywords. Calling it again
+ * updates the level and keywords. Returns 0, PETW_ENOTFOUND (bad session),
+ * PETW_EINVAL, or PETW_ELIMIT (8 sessions already enable this GUID). */
+int petw_session_enable_provider(petw_session_handle session, const petw_guid *provider,
+                                 uint8_t level, uint64_t match_any, uint64_t match_all);
+
+/* Disables a provider GUID in a session. Returns 0 or PETW_ENOTFOUND. */
+int petw_session_disable_provider(petw_session_handle session, const petw_guid *provider);
+
+/* Fills `stats` (may be NULL for flush/stop). */
+int petw_session_query(petw_session_handle session, petw_session_stats *stats);
+
+/* Writes every partly filled buffer and waits until the file has them. */
+int petw_session_flush(petw_session_handle session, petw_session_stats *stats);
+
+/* Changes the flush timer (ms) and the buffer limit of a running session;
+ * 0 keeps a value. Returns 0, PETW_ENOTFOUND or PETW_EINVAL. */
+int petw_session_update(petw_session_handle session, uint32_t flush_timer_ms,
+                        uint32_t maximum_buffers);
+
+/* Stops the session: disables it everywhere, writes every buffer, finalizes
+ * the file header (BuffersWritten, EndTime, EventsLost), closes the file and
+ * frees the pool. Safe while other threads write events. `stats` receives
+ * the final counters. Returns 0 or PETW_ENOTFOUND. */
+int petw_session_stop(petw_session_handle session, petw_session_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PETW_SESSION_H */

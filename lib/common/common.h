@@ -1,0 +1,103 @@
+/* common.h - internal helpers shared by every module (no OS headers). */
+#ifndef PETW_COMMON_H
+#define PETW_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "petw/error.h"
+#include "petw/types.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PETW__LIKELY(x) __builtin_expect(!!(x), 1)
+#define PETW__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PETW__NOINLINE __attribute__((noinline))
+#define PETW__ALIGNED(n) __attribute__((aligned(n)))
+#else
+#define PETW__LIKELY(x) (x)
+#define PETW__UNLIKELY(x) (x)
+#define PETW__NOINLINE
+#define PETW__ALIGNED(n)
+#endif
+
+#define PETW__CACHE_LINE 64
+#define PETW__ALIGN8(x) (((x) + 7u) & ~(uint32_t)7u)
+#define PETW__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Error-path helpers in the spirit of zstd's RETURN_ERROR_IF: return the code
+ * when the condition holds. */
+#define PETW__RETURN_IF(cond, err)                                                                 \
+    do {                                                                                           \
+        if (PETW__UNLIKELY(cond))                                                                  \
+            return (err);                                                                          \
+    } while (0)
+#define PETW__FORWARD_IF_ERROR(expr)                                                               \
+    do {                                                                                           \
+        int petw__rc = (expr);                                                                     \
+        if (petw__rc < 0)                                                                          \
+            return petw__rc;                                                                       \
+    } while (0)
+
+/* Little-endian loads and stores on byte buffers (the on-disk format). */
+static inline uint16_t petw__rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t petw__rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t petw__rd64(const uint8_t *p)
+{
+    return (uint64_t)petw__rd32(p) | ((uint64_t)petw__rd32(p + 4) << 32);
+}
+static inline void petw__wr16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void petw__wr32(uint8_t *p, uint32_t v)
+{
+    petw__wr16(p, (uint16_t)v);
+    petw__wr16(p + 2, (uint16_t)(v >> 16));
+}
+static inline void petw__wr64(uint8_t *p, uint64_t v)
+{
+    petw__wr32(p, (uint32_t)v);
+    petw__wr32(p + 4, (uint32_t)(v >> 32));
+}
+static inline void petw__wr_guid(uint8_t *p, const petw_guid *g)
+{
+    petw__wr32(p, g->data1);
+    petw__wr16(p + 4, g->data2);
+    petw__wr16(p + 6, g->data3);
+    memcpy(p + 8, g->data4, 8);
+}
+static inline void petw__rd_guid(const uint8_t *p, petw_guid *g)
+{
+    g->data1 = petw__rd32(p);
+    g->data2 = petw__rd16(p + 4);
+    g->data3 = petw__rd16(p + 6);
+    memcpy(g->data4, p + 8, 8);
+}
+
+/* UTF-8 <-> UTF-16LE (on-disk names). Output is always NUL-terminated and
+ * truncated to fit; return the number of code units written (no NUL). */
+size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units);
+size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size_t out_size);
+/* wchar_t (UTF-32 on Linux, UTF-16 on Windows) <-> UTF-8. */
+size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
+size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
+
+/* The process-wide control lock (recursive), serializing every control
+ * operation: provider (un)registration, session start/stop/enable, and
+ * enable callbacks. Never taken on the EventWrite path. */
+void petw__control_lock(void);
+void petw__control_unlock(void);
+
+/* Reports an internal problem on stderr once per call site category
+ * (never on the hot path). */
+void petw__warn(const char *fmt, ...);
+
+/* One-time library initialization (platform, control lock). Idempotent. */
+void petw__library_init(void);
+
+#endif /* PETW_COMMON_H */

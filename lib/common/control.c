@@ -1,0 +1,38 @@
+/* control.c - library init and the control lock. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <uv.h>
+
+#include "../platform/platform.h"
+#include "common.h"
+
+static uv_once_t init_once = UV_ONCE_INIT;
+static uv_mutex_t control_mutex;
+
+static void init_once_fn(void)
+{
+    petw__platform_init();
+    if (uv_mutex_init_recursive(&control_mutex) != 0)
+        abort();
+}
+
+void petw__library_init(void) { uv_once(&init_once, init_once_fn); }
+
+void petw__control_lock(void)
+{
+    petw__library_init();
+    uv_mutex_lock(&control_mutex);
+}
+
+void petw__control_unlock(void) { uv_mutex_unlock(&control_mutex); }
+
+void petw__warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("petw: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}

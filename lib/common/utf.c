@@ -1,0 +1,161 @@
+/* utf.c - the UTF conversions the format and the ETW surface need.
+ * Invalid input is replaced by U+FFFD; output is always NUL-terminated. */
+#include <wchar.h>
+
+#include "common.h"
+
+/* Decodes one UTF-8 sequence; returns bytes consumed (>= 1). */
+static size_t utf8_next(const unsigned char *s, uint32_t *cp)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : -1;
+    if (n < 0 || c >= 0xF8) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    uint32_t v = c & (0x3Fu >> n);
+    for (int i = 1; i <= n; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return (size_t)i;
+        }
+        v = (v << 6) | (s[i] & 0x3Fu);
+    }
+    *cp = v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) ? 0xFFFD : v;
+    return (size_t)n + 1;
+}
+
+static size_t utf8_put(uint32_t cp, char *out, size_t room)
+{
+    unsigned char b[4];
+    size_t n;
+    if (cp < 0x80) {
+        b[0] = (unsigned char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        b[0] = (unsigned char)(0xC0 | (cp >> 6));
+        b[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (unsigned char)(0xE0 | (cp >> 12));
+        b[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        b[0] = (unsigned char)(0xF0 | (cp >> 18));
+        b[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        b[3] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    if (n > room)
+        return 0;
+    memcpy(out, b, n);
+    return n;
+}
+
+size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t n = 0;
+    if (out_units == 0)
+        return 0;
+    while (*s) {
+        uint32_t cp;
+        s += utf8_next(s, &cp);
+        if (cp >= 0x10000) {
+            if (n + 2 >= out_units)
+                break;
+            cp -= 0x10000;
+            petw__wr16(out + 2 * n++, (uint16_t)(0xD800 | (cp >> 10)));
+            petw__wr16(out + 2 * n++, (uint16_t)(0xDC00 | (cp & 0x3FF)));
+        } else {
+            if (n + 1 >= out_units)
+                break;
+            petw__wr16(out + 2 * n++, (uint16_t)cp);
+        }
+    }
+    petw__wr16(out + 2 * n, 0);
+    return n;
+}
+
+size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size_t out_size)
+{
+    size_t o = 0;
+    if (out_size == 0)
+        return 0;
+    for (size_t i = 0; i < in_units; i++) {
+        uint32_t cp = petw__rd16(in + 2 * i);
+        if (cp == 0)
+            break;
+        if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < in_units) {
+            uint32_t lo = petw__rd16(in + 2 * (i + 1));
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                i++;
+            } else {
+                cp = 0xFFFD;
+            }
+        } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+            cp = 0xFFFD;
+        }
+        size_t w = utf8_put(cp, out + o, out_size - 1 - o);
+        if (w == 0)
+            break;
+        o += w;
+    }
+    out[o] = 0;
+    return o;
+}
+
+size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size)
+{
+    size_t o = 0;
+    if (out_size == 0)
+        return 0;
+    for (; *in; in++) {
+        uint32_t cp = (uint32_t)*in;
+        if (sizeof(wchar_t) == 2 && cp >= 0xD800 && cp <= 0xDBFF && in[1] >= 0xDC00 &&
+            (uint32_t)in[1] <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)in[1] - 0xDC00);
+            in++;
+        }
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            cp = 0xFFFD;
+        size_t w = utf8_put(cp, out + o, out_size - 1 - o);
+        if (w == 0)
+            break;
+        o += w;
+    }
+    out[o] = 0;
+    return o;
+}
+
+size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t n = 0;
+    if (out_chars == 0)
+        return 0;
+    while (*s) {
+        uint32_t cp;
+        s += utf8_next(s, &cp);
+        if (sizeof(wchar_t) == 2 && cp >= 0x10000) {
+            if (n + 2 >= out_chars)
+                break;
+            cp -= 0x10000;
+            out[n++] = (wchar_t)(0xD800 | (cp >> 10));
+            out[n++] = (wchar_t)(0xDC00 | (cp & 0x3FF));
+        } else {
+            if (n + 1 >= out_chars)
+                break;
+            out[n++] = (wchar_t)cp;
+        }
+    }
+    out[n] = 0;
+    return n;
+}

@@ -1,0 +1,488 @@
+/* consume.c - reading ETL files and delivering their events in order.
+ *
+ * Allowed dependencies: common/, platform/, format/.
+ *
+ * A file is read whole. Each buffer is verified (and decompressed), its
+ * records indexed and sorted by timestamp (writers on one CPU can land
+ * slightly out of order), and the buffers are then merged with a binary
+ * heap: a k-way merge over every buffer of every file, which is exact even
+ * when a record in one buffer is older than the end of the previous one.
+ */
+#include <stdlib.h>
+
+#include "../format/etl.h"
+#include "../platform/platform.h"
+#include "petw/consume.h"
+#include "petw/session.h" /* PETW_SESSION_* flag values only */
+
+#define MAX_EXT_ITEMS 32
+#define MAX_TRACES 64
+
+/* {68fdd900-4a3e-11d1-84f4-0000f80464e3}: the EventTrace provider of the
+ * session's own header records. */
+static const petw_guid event_trace_guid = {
+    0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}};
+
+typedef struct rec_ix {
+    int64_t timestamp;
+    uint32_t offset;
+} rec_ix;
+
+typedef struct tbuf {
+    const uint8_t *data; /* records are read from here */
+    uint8_t *owned;      /* decompressed copy, when any */
+    uint32_t used;
+    uint16_t cpu;
+    uint16_t logger_id;
+    uint16_t buffer_flag;
+    int header;          /* the file's header buffer */
+    uint32_t rec_count;
+    uint32_t next;
+    rec_ix *recs;
+} tbuf;
+
+struct petw_trace {
+    petw_trace_config config;
+    uint8_t *file;
+    size_t file_size;
+    petw_logfile_info info;
+    tbuf *bufs;
+    uint32_t buf_count;
+    petw_trace_stats stats;
+    int processed;
+};
+
+void petw_trace_config_init(petw_trace_config *c)
+{
+    if (c)
+        memset(c, 0, sizeof(*c));
+}
+
+const petw_logfile_info *petw_trace_info(const petw_trace *t) { return t ? &t->info : NULL; }
+void *petw_trace_context(const petw_trace *t) { return t ? t->config.context : NULL; }
+
+void petw_trace_stats_get(const petw_trace *t, petw_trace_stats *s)
+{
+    if (t && s)
+        *s = t->stats;
+}
+
+static void corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *why)
+{
+    t->stats.buffers_corrupt++;
+    if (t->config.on_corrupt)
+        t->config.on_corrupt(t, index, offset, why, t->config.context);
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+    const rec_ix *x = a, *y = b;
+    if (x->timestamp != y->timestamp)
+        return x->timestamp < y->timestamp ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Indexes one unpacked buffer's records. On a malformed record keeps those
+ * before it and reports the buffer. */
+static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
+{
+    uint32_t pos = PETW__BH_SIZE, cap = 0, n = 0;
+    rec_ix *recs = NULL;
+    petw__etl_record rec;
+    const char *why = NULL;
+    int r;
+    while ((r = petw__etl_next_record(b->data, b->used, &pos, &rec, &why)) == 1) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            rec_ix *g = realloc(recs, cap * sizeof(*g));
+            if (!g) {
+                free(recs);
+                return PETW_ENOMEM;
+            }
+            recs = g;
+        }
+        recs[n].timestamp = rec.timestamp;
+        recs[n].offset = rec.offset;
+        n++;
+    }
+    if (r < 0)
+        corrupt(t, index, offset + pos, why);
+    /* Mostly sorted already; qsort with the offset tie-break is stable. */
+    int sorted = 1;
+    for (uint32_t i = 1; i < n && sorted; i++)
+        sorted = recs[i - 1].timestamp <= recs[i].timestamp;
+    if (!sorted)
+        qsort(recs, n, sizeof(*recs), cmp_rec);
+    b->recs = recs;
+    b->rec_count = n;
+    return 0;
+}
+
+static int load(petw_trace *t)
+{
+    uint64_t off = 0, index = 0;
+    uint32_t cap = 0;
+    uint32_t stride = 0;
+    while (off < t->file_size) {
+        uint64_t avail = t->file_size - off;
+        petw__etl_buffer hb;
+        const char *why = NULL;
+        if (avail < PETW__BH_SIZE) {
+            t->stats.bytes_truncated += avail;
+            break;
+        }
+        if (petw__etl_parse_buffer(t->file + off, avail, off, &hb, &why) != 0) {
+            if (index == 0)
+                return PETW_ECORRUPT;
+            corrupt(t, index, off, why);
+            /* Fixed-size files: skip one buffer and resynchronize. */
+            if (stride == 0 || (t->info.petw_flags & PETW_SESSION_ZSTD))
+                break;
+            off += stride;
+            index++;
+            continue;
+        }
+        if (hb.disk_size > avail) {
+            t->stats.bytes_truncated += avail;
+            break;
+        }
+        if (index == 0)
+            stride = hb.disk_size;
+        if (cap == t->buf_count) {
+            cap = cap ? cap * 2 : 16;
+            tbuf *g = realloc(t->bufs, cap * sizeof(*g));
+            if (!g)
+                return PETW_ENOMEM;
+            t->bufs = g;
+        }
+        tbuf *b = &t->bufs[t->buf_count];
+        memset(b, 0, sizeof(*b));
+        if (hb.petw_flags & PETW__BUF_ZSTD) {
+            b->owned = malloc(hb.used);
+            if (!b->owned)
+                return PETW_ENOMEM;
+        }
+        b->data = petw__etl_unpack_buffer(t->file + off, &hb, b->owned, hb.used, &why);
+        t->stats.buffers_read++;
+        if (!b->data) {
+            free(b->owned);
+            if (index == 0)
+                return PETW_ECORRUPT;
+            corrupt(t, index, off, why);
+        } else {
+            b->used = hb.used;
+            b->cpu = hb.cpu;
+            b->logger_id = hb.logger_id;
+            b->buffer_flag = hb.buffer_flag;
+            b->header = index == 0;
+            int rc = index_buffer(t, b, index, off);
+            if (rc)
+                return rc;
+            t->buf_count++;
+            if (index == 0) {
+                /* The first record must be the session header. */
+                if (b->rec_count == 0)
+                    return PETW_ECORRUPT;
+                const uint8_t *r = b->data + PETW__BH_SIZE;
+                uint8_t type = r[2];
+                uint16_t size = petw__rd16(r + 4);
+                if ((type != PETW__HDR_SYSTEM64 && type != PETW__HDR_SYSTEM32) ||
+                    petw__rd16(r + 6) != 0 ||
+                    petw__etl_parse_logfile_header(r + PETW__SYSTEM_HEADER_SIZE,
+                                                   size - PETW__SYSTEM_HEADER_SIZE,
+                                                   type == PETW__HDR_SYSTEM32 ? 4 : 8,
+                                                   &t->info) != 0)
+                    return PETW_ECORRUPT;
+                t->info.start_timestamp = (int64_t)petw__rd64(r + 16);
+                uint16_t pf = hb.petw_flags;
+                t->info.petw_flags = ((pf & 0x100u) ? PETW_SESSION_ZSTD : 0) |
+                                     ((pf & PETW__BUF_CHECKSUM) ? PETW_SESSION_CHECKSUM : 0);
+                if (t->info.perf_freq <= 0)
+                    t->info.perf_freq = 10000000;
+            }
+        }
+        off += hb.disk_size;
+        index++;
+    }
+    return t->buf_count ? 0 : PETW_ECORRUPT;
+}
+
+int petw_trace_open(const char *path, const petw_trace_config *config, petw_trace **out)
+{
+    PETW__RETURN_IF(!path || !config || !config->on_event || !out, PETW_EINVAL);
+    petw__library_init();
+    petw_trace *t = calloc(1, sizeof(*t));
+    if (!t)
+        return PETW_ENOMEM;
+    t->config = *config;
+    int rc = petw__file_read_all(path, &t->file, &t->file_size);
+    if (rc == 0)
+        rc = load(t);
+    if (rc) {
+        petw_trace_close(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+void petw_trace_close(petw_trace *t)
+{
+    if (!t)
+        return;
+    for (uint32_t i = 0; i < t->buf_count; i++) {
+        free(t->bufs[i].owned);
+        free(t->bufs[i].recs);
+    }
+    free(t->bufs);
+    free(t->file);
+    free(t);
+}
+
+int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
+{
+    const petw_logfile_info *i = &t->info;
+    int64_t d = ts - i->start_timestamp;
+    int64_t q = d / i->perf_freq, r = d % i->perf_freq;
+    return i->start_time + q * 10000000LL + r * 10000000LL / i->perf_freq;
+}
+
+/* ---- delivery ---- */
+
+typedef struct deliver_ctx {
+    petw_extended_item ext[MAX_EXT_ITEMS];
+} deliver_ctx;
+
+static void set_cpu(petw_event_record *e, const tbuf *b)
+{
+    if (b->buffer_flag & PETW__BUFFER_FLAG_PROCESSOR_INDEX) {
+        e->buffer_context.u.processor_index = b->cpu;
+        e->header.flags |= PETW_EVENT_HEADER_FLAG_PROCESSOR_INDEX;
+    } else {
+        e->buffer_context.u.p.processor_number = (uint8_t)b->cpu;
+        e->buffer_context.u.p.alignment = 0;
+    }
+    e->buffer_context.logger_id = b->logger_id;
+}
+
+/* Builds the EVENT_RECORD for one record; returns 0, or -1 when the record
+ * is malformed (reported by the caller). */
+static int build(petw_trace *t, const tbuf *b, uint32_t off, petw_event_record *e, deliver_ctx *dc)
+{
+    const uint8_t *r = b->data + off;
+    uint8_t type = r[2];
+    memset(e, 0, sizeof(*e));
+    e->user_context = t->config.context;
+    switch (type) {
+    case PETW__HDR_EVENT32:
+    case PETW__HDR_EVENT64: {
+        uint16_t size = petw__rd16(r);
+        memcpy(&e->header, r, PETW__EVENT_HEADER_SIZE);
+        e->header.header_type = 0;
+        e->header.flags |= type == PETW__HDR_EVENT64 ? PETW_EVENT_HEADER_FLAG_64_BIT_HEADER
+                                                     : PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
+        uint32_t pos = PETW__EVENT_HEADER_SIZE;
+        if (e->header.flags & PETW_EVENT_HEADER_FLAG_EXTENDED_INFO) {
+            for (;;) {
+                if (pos + PETW__EXT_ITEM_HEADER > size || e->extended_data_count >= MAX_EXT_ITEMS)
+                    return -1;
+                uint16_t total = petw__rd16(r + pos), data_size = petw__rd16(r + pos + 6);
+                uint16_t linkage = petw__rd16(r + pos + 4);
+                if (total < PETW__EXT_ITEM_HEADER || pos + total > size ||
+                    data_size > total - PETW__EXT_ITEM_HEADER)
+                    return -1;
+                petw_extended_item *x = &dc->ext[e->extended_data_count++];
+                x->reserved1 = 0;
+                x->ext_type = petw__rd16(r + pos + 2);
+                x->linkage = (uint16_t)(linkage & 1);
+                x->data_size = data_size;
+                x->data_ptr = (uint64_t)(uintptr_t)(r + pos + PETW__EXT_ITEM_HEADER);
+                pos += total;
+                if (!(linkage & 1))
+                    break;
+            }
+            e->extended_data = dc->ext;
+        }
+        e->user_data = (void *)(uintptr_t)(r + pos);
+        e->user_data_length = (uint16_t)(size - pos);
+        break;
+    }
+    case PETW__HDR_SYSTEM32:
+    case PETW__HDR_SYSTEM64:
+    case PETW__HDR_COMPACT32:
+    case PETW__HDR_COMPACT64:
+    case PETW__HDR_PERFINFO32:
+    case PETW__HDR_PERFINFO64: {
+        int perf = type == PETW__HDR_PERFINFO32 || type == PETW__HDR_PERFINFO64;
+        int compact = type == PETW__HDR_COMPACT32 || type == PETW__HDR_COMPACT64;
+        uint32_t hsize = perf ? 0x10 : compact ? 0x18 : PETW__SYSTEM_HEADER_SIZE;
+        uint16_t size = petw__rd16(r + 4);
+        uint16_t hook = petw__rd16(r + 6);
+        e->header.size = size;
+        e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                                     ((type & 1) ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
+                                                 : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
+        if (type == PETW__HDR_PERFINFO32)
+            e->header.flags = PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                              PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
+        if (type == PETW__HDR_PERFINFO64)
+            e->header.flags = PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                              PETW_EVENT_HEADER_FLAG_64_BIT_HEADER;
+        if (!perf) {
+            e->header.thread_id = petw__rd32(r + 8);
+            e->header.process_id = petw__rd32(r + 12);
+        } else {
+            e->header.thread_id = e->header.process_id = UINT32_MAX;
+        }
+        e->header.timestamp = (int64_t)petw__rd64(r + (perf ? 8 : 16));
+        if (!perf && !compact)
+            e->header.cpu.times.kernel_time = petw__rd32(r + 24),
+            e->header.cpu.times.user_time = petw__rd32(r + 28);
+        if ((hook >> 8) == 0)
+            e->header.provider_id = event_trace_guid;
+        e->header.descriptor.opcode = (uint8_t)hook;
+        e->header.descriptor.task = (uint16_t)(hook >> 8);
+        e->header.descriptor.version = (uint8_t)petw__rd16(r);
+        e->user_data = (void *)(uintptr_t)(r + hsize);
+        e->user_data_length = (uint16_t)(size - hsize);
+        break;
+    }
+    case PETW__HDR_FULL32:
+    case PETW__HDR_FULL64:
+    case PETW__HDR_INSTANCE32:
+    case PETW__HDR_INSTANCE64: {
+        uint16_t size = petw__rd16(r);
+        uint32_t hsize = (type == PETW__HDR_FULL32 || type == PETW__HDR_FULL64) ? 0x30 : 0x48;
+        e->header.size = size;
+        e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                                     ((type == PETW__HDR_FULL32 || type == PETW__HDR_INSTANCE32)
+                                          ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
+                                          : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
+        e->header.descriptor.opcode = r[4];
+        e->header.descriptor.level = r[5];
+        e->header.descriptor.version = (uint8_t)petw__rd16(r + 6);
+        e->header.thread_id = petw__rd32(r + 8);
+        e->header.process_id = petw__rd32(r + 12);
+        e->header.timestamp = (int64_t)petw__rd64(r + 16);
+        petw__rd_guid(r + 24, &e->header.provider_id);
+        e->header.cpu.processor_time = petw__rd64(r + 40);
+        e->user_data = (void *)(uintptr_t)(r + hsize);
+        e->user_data_length = (uint16_t)(size - hsize);
+        break;
+    }
+    default:
+        return -1;
+    }
+    set_cpu(e, b);
+    if (!(t->config.flags & PETW_TRACE_RAW_TIMESTAMP))
+        e->header.timestamp = petw_trace_timestamp_to_filetime(t, e->header.timestamp);
+    return 0;
+}
+
+typedef struct heap_item {
+    int64_t timestamp;
+    uint32_t trace;
+    uint32_t buffer;
+} heap_item;
+
+static int item_less(const heap_item *a, const heap_item *b)
+{
+    if (a->timestamp != b->timestamp)
+        return a->timestamp < b->timestamp;
+    if (a->trace != b->trace)
+        return a->trace < b->trace;
+    return a->buffer < b->buffer;
+}
+
+static void sift_down(heap_item *h, uint32_t n, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < n && item_less(&h[l], &h[m]))
+            m = l;
+        if (l + 1 < n && item_less(&h[l + 1], &h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        heap_item x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
+/* Delivers record `k` of buffer `b`; returns 0, or PETW_ECANCELED. */
+static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliver_ctx *dc)
+{
+    petw_event_record e;
+    uint32_t off = b->recs[b->next++].offset;
+    if (build(t, b, off, &e, dc) != 0) {
+        corrupt(t, (uint64_t)(b - t->bufs), off, "malformed record header or extended data");
+    } else {
+        int64_t ft = (t->config.flags & PETW_TRACE_RAW_TIMESTAMP)
+                         ? petw_trace_timestamp_to_filetime(t, e.header.timestamp)
+                         : e.header.timestamp;
+        if (b->header || ((start == 0 || ft >= start) && (end == 0 || ft <= end))) {
+            t->stats.events_read++;
+            t->config.on_event(&e, t->config.context);
+        }
+    }
+    if (b->next == b->rec_count && t->config.on_buffer && !t->config.on_buffer(t, t->config.context))
+        return PETW_ECANCELED;
+    return 0;
+}
+
+int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
+{
+    PETW__RETURN_IF(!traces || count == 0 || count > MAX_TRACES, PETW_EINVAL);
+    for (uint32_t i = 0; i < count; i++)
+        PETW__RETURN_IF(!traces[i] || traces[i]->processed, PETW_EINVAL);
+    deliver_ctx dc;
+    int rc = 0;
+    uint64_t total = 0;
+    /* The sessions' header buffers first, as ETW does. */
+    for (uint32_t i = 0; i < count && rc == 0; i++) {
+        petw_trace *t = traces[i];
+        t->processed = 1;
+        for (uint32_t k = 0; k < t->buf_count; k++) {
+            tbuf *b = &t->bufs[k];
+            if (b->header)
+                while (b->next < b->rec_count && rc == 0)
+                    rc = deliver_one(t, b, start, end, &dc);
+            else
+                total += b->rec_count ? 1 : 0;
+        }
+    }
+    heap_item *heap = malloc((total ? total : 1) * sizeof(*heap));
+    if (!heap)
+        return PETW_ENOMEM;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < traces[i]->buf_count; k++) {
+            tbuf *b = &traces[i]->bufs[k];
+            if (!b->header && b->rec_count)
+                heap[n++] = (heap_item){b->recs[0].timestamp, i, k};
+        }
+    /* Raw timestamps of different files are not comparable: merge on
+     * FILETIME when there is more than one file. */
+    if (count > 1)
+        for (uint32_t j = 0; j < n; j++)
+            heap[j].timestamp = petw_trace_timestamp_to_filetime(traces[heap[j].trace],
+                                                                 heap[j].timestamp);
+    for (uint32_t j = n / 2; j-- > 0;)
+        sift_down(heap, n, j);
+    while (n > 0 && rc == 0) {
+        petw_trace *t = traces[heap[0].trace];
+        tbuf *b = &t->bufs[heap[0].buffer];
+        rc = deliver_one(t, b, start, end, &dc);
+        if (b->next < b->rec_count) {
+            int64_t ts = b->recs[b->next].timestamp;
+            heap[0].timestamp = count > 1 ? petw_trace_timestamp_to_filetime(t, ts) : ts;
+        } else {
+            heap[0] = heap[--n];
+        }
+        sift_down(heap, n, 0);
+    }
+    free(heap);
+    return rc;
+}

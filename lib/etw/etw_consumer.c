@@ -1,0 +1,211 @@
+/* etw_consumer.c - OpenTrace, ProcessTrace, CloseTrace, GetLastError. */
+#include <stdlib.h>
+
+#include "etw_internal.h"
+
+_Static_assert(sizeof(EVENT_HEADER) == sizeof(petw_event_header), "EVENT_HEADER");
+_Static_assert(sizeof(EVENT_RECORD) == sizeof(petw_event_record), "EVENT_RECORD");
+_Static_assert(offsetof(EVENT_RECORD, UserData) == offsetof(petw_event_record, user_data), "UserData");
+_Static_assert(offsetof(EVENT_RECORD, UserContext) == offsetof(petw_event_record, user_context),
+               "UserContext");
+_Static_assert(sizeof(EVENT_HEADER_EXTENDED_DATA_ITEM) == sizeof(petw_extended_item), "EXT_ITEM");
+_Static_assert(sizeof(ETW_BUFFER_CONTEXT) == sizeof(petw_buffer_context), "ETW_BUFFER_CONTEXT");
+
+static _Thread_local DWORD last_error;
+DWORD GetLastError(void) { return last_error; }
+void SetLastError(DWORD code) { last_error = code; }
+
+#define MAX_OPEN 256
+
+typedef struct open_trace {
+    uint32_t gen;
+    int in_use;
+    petw_trace *trace;
+    int wide;
+    PEVENT_TRACE_LOGFILEW logw;
+    PEVENT_TRACE_LOGFILEA loga;
+    WCHAR logger_name[PETW_MAX_NAME];
+    WCHAR file_name[PETW_MAX_NAME];
+} open_trace;
+
+static open_trace opens[MAX_OPEN];
+
+static void on_event(petw_event_record *rec, void *ctx)
+{
+    open_trace *o = ctx;
+    PEVENT_RECORD_CALLBACK cb = o->wide ? o->logw->EventRecordCallback : o->loga->EventRecordCallback;
+    rec->user_context = o->wide ? o->logw->Context : o->loga->Context;
+    if (cb)
+        cb((PEVENT_RECORD)rec);
+}
+
+static int on_buffer(petw_trace *t, void *ctx)
+{
+    open_trace *o = ctx;
+    (void)t;
+    if (o->wide) {
+        o->logw->BuffersRead++;
+        return o->logw->BufferCallback ? (int)o->logw->BufferCallback(o->logw) : 1;
+    }
+    o->loga->BuffersRead++;
+    return o->loga->BufferCallback ? (int)o->loga->BufferCallback(o->loga) : 1;
+}
+
+static void fill_header(TRACE_LOGFILE_HEADER *h, open_trace *o, const petw_logfile_info *i)
+{
+    memset(h, 0, sizeof(*h));
+    h->BufferSize = i->buffer_size;
+    h->Version = i->version;
+    h->ProviderVersion = i->provider_version;
+    h->NumberOfProcessors = i->number_of_processors;
+    h->EndTime.QuadPart = i->end_time;
+    h->TimerResolution = i->timer_resolution;
+    h->MaximumFileSize = i->maximum_file_size;
+    h->LogFileMode = i->log_file_mode;
+    h->BuffersWritten = i->buffers_written;
+    h->StartBuffers = i->start_buffers;
+    h->PointerSize = i->pointer_size;
+    h->EventsLost = i->events_lost;
+    h->CpuSpeedInMHz = i->cpu_speed_mhz;
+    petw__utf8_to_wcs(i->logger_name, o->logger_name, PETW_MAX_NAME);
+    petw__utf8_to_wcs(i->log_file_name, o->file_name, PETW_MAX_NAME);
+    h->LoggerName = o->logger_name;
+    h->LogFileName = o->file_name;
+    h->BootTime.QuadPart = i->boot_time;
+    h->PerfFreq.QuadPart = i->perf_freq;
+    h->StartTime.QuadPart = i->start_time;
+    h->ReservedFlags = i->reserved_flags;
+    h->BuffersLost = i->buffers_lost;
+}
+
+static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *logfile)
+{
+    if (!(mode & PROCESS_TRACE_MODE_EVENT_RECORD)) {
+        /* The EVENT_TRACE (pre-Vista) callback shape is not implemented. */
+        SetLastError(ERROR_NOT_SUPPORTED);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    if (mode & PROCESS_TRACE_MODE_REAL_TIME) {
+        SetLastError(ERROR_NOT_SUPPORTED);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    if (!path || !path[0]) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    petw__control_lock();
+    uint32_t i;
+    for (i = 0; i < MAX_OPEN && opens[i].in_use; i++) {
+    }
+    if (i == MAX_OPEN) {
+        petw__control_unlock();
+        SetLastError(ERROR_NO_SYSTEM_RESOURCES);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    open_trace *o = &opens[i];
+    o->wide = wide;
+    o->logw = wide ? logfile : NULL;
+    o->loga = wide ? NULL : logfile;
+    petw_trace_config cfg;
+    petw_trace_config_init(&cfg);
+    cfg.flags = (mode & PROCESS_TRACE_MODE_RAW_TIMESTAMP) ? PETW_TRACE_RAW_TIMESTAMP : 0;
+    cfg.on_event = on_event;
+    cfg.on_buffer = on_buffer;
+    cfg.context = o;
+    int rc = petw_trace_open(path, &cfg, &o->trace);
+    if (rc) {
+        petw__control_unlock();
+        SetLastError(petw__win32(rc));
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    o->in_use = 1;
+    o->gen = o->gen + 1 ? o->gen + 1 : 1;
+    const petw_logfile_info *info = petw_trace_info(o->trace);
+    TRACE_LOGFILE_HEADER *h = wide ? &o->logw->LogfileHeader : &o->loga->LogfileHeader;
+    fill_header(h, o, info);
+    if (wide) {
+        o->logw->BuffersRead = 0;
+        o->logw->BufferSize = info->buffer_size;
+        o->logw->EventsLost = info->events_lost;
+        o->logw->IsKernelTrace = 0;
+    } else {
+        o->loga->BuffersRead = 0;
+        o->loga->BufferSize = info->buffer_size;
+        o->loga->EventsLost = info->events_lost;
+        o->loga->IsKernelTrace = 0;
+    }
+    TRACEHANDLE handle = ((uint64_t)o->gen << 32) | (i + 1u);
+    petw__control_unlock();
+    SetLastError(ERROR_SUCCESS);
+    return handle;
+}
+
+TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
+{
+    char path[PETW_MAX_NAME];
+    if (!Logfile) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    path[0] = 0;
+    if (Logfile->LogFileName)
+        petw__wcs_to_utf8(Logfile->LogFileName, path, sizeof(path));
+    return open_common(path, Logfile->ProcessTraceMode, 1, Logfile);
+}
+
+TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
+{
+    if (!Logfile) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    return open_common(Logfile->LogFileName, Logfile->ProcessTraceMode, 0, Logfile);
+}
+
+static open_trace *lookup(TRACEHANDLE h)
+{
+    uint32_t i = (uint32_t)h - 1u;
+    if (i >= MAX_OPEN || !opens[i].in_use || opens[i].gen != (uint32_t)(h >> 32))
+        return NULL;
+    return &opens[i];
+}
+
+ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIME StartTime,
+                          LPFILETIME EndTime)
+{
+    petw_trace *traces[64];
+    if (!HandleArray || HandleCount == 0 || HandleCount > 64)
+        return ERROR_INVALID_PARAMETER;
+    petw__control_lock();
+    for (ULONG i = 0; i < HandleCount; i++) {
+        open_trace *o = lookup(HandleArray[i]);
+        if (!o) {
+            petw__control_unlock();
+            return ERROR_INVALID_HANDLE;
+        }
+        traces[i] = o->trace;
+    }
+    petw__control_unlock();
+    int64_t start = StartTime ? (int64_t)(((uint64_t)StartTime->dwHighDateTime << 32) |
+                                          StartTime->dwLowDateTime)
+                              : 0;
+    int64_t end = EndTime ? (int64_t)(((uint64_t)EndTime->dwHighDateTime << 32) |
+                                      EndTime->dwLowDateTime)
+                          : 0;
+    return petw__win32(petw_trace_process(traces, HandleCount, start, end));
+}
+
+ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle)
+{
+    petw__control_lock();
+    open_trace *o = lookup(TraceHandle);
+    if (!o) {
+        petw__control_unlock();
+        return ERROR_INVALID_HANDLE;
+    }
+    petw_trace_close(o->trace);
+    o->trace = NULL;
+    o->in_use = 0;
+    petw__control_unlock();
+    return ERROR_SUCCESS;
+}

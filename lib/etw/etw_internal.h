@@ -1,0 +1,16 @@
+/* etw_internal.h - shared by the ETW-compatible surface's files. The ETW
+ * surface is a thin mapping onto the native API: it converts strings and
+ * structs and translates error codes, nothing more. */
+#ifndef PETW_ETW_INTERNAL_H
+#define PETW_ETW_INTERNAL_H
+
+#include <evntcons.h>
+#include <evntprov.h>
+#include <evntrace.h>
+
+#include "../common/common.h"
+#include "petw/petw.h"
+
+static inline ULONG petw__win32(int rc) { return rc == 0 ? ERROR_SUCCESS : (ULONG)petw_error_to_win32(rc); }
+
+#endif

@@ -1,0 +1,177 @@
+/* etl.h - the ETL on-disk layout (see docs/format.md), writer and reader.
+ *
+ * Allowed dependencies: common/, zstd, xxHash. format/ knows bytes, not
+ * rings, sessions or files: callers hand it buffers.
+ */
+#ifndef PETW_ETL_H
+#define PETW_ETL_H
+
+#include "../common/common.h"
+#include "petw/consume.h"
+
+/* WMI_BUFFER_HEADER (0x48 bytes) field offsets. */
+#define PETW__BH_BUFFER_SIZE 0x00
+#define PETW__BH_SAVED_OFFSET 0x04
+#define PETW__BH_CURRENT_OFFSET 0x08
+#define PETW__BH_REFERENCE_COUNT 0x0C
+#define PETW__BH_TIMESTAMP 0x10
+#define PETW__BH_SEQUENCE 0x18
+#define PETW__BH_CLOCK 0x20
+#define PETW__BH_PROCESSOR 0x28
+#define PETW__BH_LOGGER_ID 0x2A
+#define PETW__BH_STATE 0x2C
+#define PETW__BH_OFFSET 0x30
+#define PETW__BH_BUFFER_FLAG 0x34
+#define PETW__BH_BUFFER_TYPE 0x36
+#define PETW__BH_PETW_CHECKSUM 0x38 /* petw: u64 xxh64 of the stored payload */
+#define PETW__BH_PETW_MAGIC 0x40    /* petw: u32 "PTW1" */
+#define PETW__BH_PETW_FLAGS 0x44    /* petw: u16 PETW__BUF_* */
+#define PETW__BH_SIZE 0x48
+
+#define PETW__BUFFER_FLAG_FLUSH_MARKER 0x0001
+#define PETW__BUFFER_FLAG_EVENTS_LOST 0x0002
+#define PETW__BUFFER_FLAG_BUFFER_LOST 0x0004
+#define PETW__BUFFER_FLAG_PROCESSOR_INDEX 0x0020
+#define PETW__BUFFER_FLAG_COMPRESSED 0x0040 /* Windows' XPRESS compression */
+#define PETW__BUFFER_TYPE_GENERIC 0
+#define PETW__BUFFER_TYPE_HEADER 4
+#define PETW__BUFFER_STATE_FLUSHED 3
+
+#define PETW__MAGIC 0x31575450u /* "PTW1" little-endian */
+#define PETW__BUF_CHECKSUM 0x1u /* the checksum field is valid */
+#define PETW__BUF_ZSTD 0x2u     /* payload is one zstd frame */
+
+/* Record header types (byte 2 of a record; byte 3 has marker bits 0xC0). */
+#define PETW__HDR_SYSTEM32 0x01
+#define PETW__HDR_SYSTEM64 0x02
+#define PETW__HDR_COMPACT32 0x03
+#define PETW__HDR_COMPACT64 0x04
+#define PETW__HDR_FULL32 0x0A
+#define PETW__HDR_INSTANCE32 0x0B
+#define PETW__HDR_MESSAGE 0x0F
+#define PETW__HDR_PERFINFO32 0x10
+#define PETW__HDR_PERFINFO64 0x11
+#define PETW__HDR_EVENT32 0x12
+#define PETW__HDR_EVENT64 0x13
+#define PETW__HDR_FULL64 0x14
+#define PETW__HDR_INSTANCE64 0x15
+
+#define PETW__EVENT_HEADER_SIZE 0x50
+#define PETW__SYSTEM_HEADER_SIZE 0x20
+#define PETW__EXT_ITEM_HEADER 8
+#define PETW__LOGFILE_HEADER_SIZE_64 0x118
+#define PETW__LOGFILE_HEADER_SIZE_32 0x110
+
+/* TRACE_LOGFILE_HEADER offsets, 64-bit layout (32-bit: -8 from 0x40 on,
+ * -16 from TimeZone's end on). */
+#define PETW__LH_BUFFER_SIZE 0x00
+#define PETW__LH_VERSION 0x04
+#define PETW__LH_PROVIDER_VERSION 0x08
+#define PETW__LH_NUMBER_OF_PROCESSORS 0x0C
+#define PETW__LH_END_TIME 0x10
+#define PETW__LH_TIMER_RESOLUTION 0x18
+#define PETW__LH_MAXIMUM_FILE_SIZE 0x1C
+#define PETW__LH_LOG_FILE_MODE 0x20
+#define PETW__LH_BUFFERS_WRITTEN 0x24
+#define PETW__LH_START_BUFFERS 0x28
+#define PETW__LH_POINTER_SIZE 0x2C
+#define PETW__LH_EVENTS_LOST 0x30
+#define PETW__LH_CPU_SPEED 0x34
+#define PETW__LH_LOGGER_NAME_PTR 0x38
+#define PETW__TZI_SIZE 0xAC
+
+/* What the header buffer records about a session. */
+typedef struct petw__etl_session_info {
+    uint32_t buffer_size;
+    uint32_t cpu_count;
+    uint32_t clock;
+    uint32_t log_file_mode;
+    uint32_t maximum_file_size;
+    uint32_t os_build;
+    uint32_t cpu_speed_mhz;
+    uint32_t petw_flags; /* PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM */
+    uint16_t logger_id;
+    uint32_t process_id, thread_id;
+    int64_t start_timestamp; /* session clock */
+    int64_t start_filetime;
+    int64_t perf_freq;
+    int64_t boot_time;
+    const char *logger_name; /* UTF-8 */
+    const char *log_file_name;
+    /* Rewritten as the file grows and at stop. */
+    int64_t end_filetime;
+    uint32_t buffers_written; /* header buffer included */
+    uint32_t events_lost;
+    uint32_t buffers_lost;
+} petw__etl_session_info;
+
+/* Fills a whole header buffer (buffer_size bytes) for `info`. */
+void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *info);
+
+typedef struct petw__etl_buffer_info {
+    uint32_t buffer_size; /* in memory */
+    uint32_t used;        /* bytes used, header included */
+    int64_t timestamp;    /* flush time, session clock */
+    int64_t sequence;
+    uint16_t cpu;
+    uint16_t logger_id;
+    uint16_t flags;       /* PETW__BUFFER_FLAG_* to add */
+    uint32_t petw_flags;  /* PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM */
+    int zstd_level;
+} petw__etl_buffer_info;
+
+/* Seals a filled buffer in place: header fields, 0xFF fill, checksum.
+ * Without compression returns `buf` and sets *out_size = buffer_size. With
+ * compression writes header + zstd frame into `scratch` (at least
+ * petw__etl_scratch_size(buffer_size) bytes) and returns it. */
+const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *info,
+                                     uint8_t *scratch, uint32_t *out_size);
+size_t petw__etl_scratch_size(uint32_t buffer_size);
+
+/* ---- reading ---- */
+
+/* A parsed buffer header. */
+typedef struct petw__etl_buffer {
+    uint64_t file_offset;
+    uint32_t disk_size;  /* bytes of this buffer on disk */
+    uint32_t used;       /* SavedOffset: bytes of records + header, unpacked */
+    int64_t timestamp;
+    int64_t sequence;
+    uint16_t cpu;
+    uint16_t logger_id;
+    uint16_t buffer_flag;
+    uint16_t buffer_type;
+    uint16_t petw_flags;
+} petw__etl_buffer;
+
+/* Parses the buffer header at data[0..avail). Returns 0, or PETW_ECORRUPT
+ * with a reason in *why. */
+int petw__etl_parse_buffer(const uint8_t *data, uint64_t avail, uint64_t file_offset,
+                           petw__etl_buffer *out, const char **why);
+
+/* Verifies and, if needed, decompresses a buffer into `out` (at least
+ * b->used bytes, and b->disk_size). Returns the bytes to read records from,
+ * or NULL with *why set. */
+const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b,
+                                       uint8_t *out, size_t out_size, const char **why);
+
+/* One record in a buffer. */
+typedef struct petw__etl_record {
+    uint32_t offset;     /* from the buffer start */
+    uint32_t size;       /* the record's own Size field */
+    uint8_t header_type; /* PETW__HDR_* */
+    int64_t timestamp;
+} petw__etl_record;
+
+/* Steps through the records of an unpacked buffer. *pos starts at 0x48.
+ * Returns 1 with *rec filled, 0 at the end, PETW_ECORRUPT on a malformed
+ * record (with *why). Never reads past `used`. */
+int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw__etl_record *rec,
+                          const char **why);
+
+/* Decodes TRACE_LOGFILE_HEADER from the payload of the header record
+ * (`n` bytes after the SYSTEM_TRACE_HEADER). */
+int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_size,
+                                   petw_logfile_info *out);
+
+#endif /* PETW_ETL_H */

@@ -1,0 +1,173 @@
+/* etl_read.c - parsing ETL buffers and records without trusting them: every
+ * length is checked against what is really there before it is used. */
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "etl.h"
+
+#define MAX_BUFFER_SIZE (64u << 20)
+
+int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offset,
+                           petw__etl_buffer *b, const char **why)
+{
+    if (avail < PETW__BH_SIZE) {
+        *why = "truncated buffer header";
+        return PETW_ECORRUPT;
+    }
+    memset(b, 0, sizeof(*b));
+    b->file_offset = file_offset;
+    b->disk_size = petw__rd32(d + PETW__BH_BUFFER_SIZE);
+    b->used = petw__rd32(d + PETW__BH_SAVED_OFFSET);
+    if (b->used == 0)
+        b->used = petw__rd32(d + PETW__BH_OFFSET);
+    b->timestamp = (int64_t)petw__rd64(d + PETW__BH_TIMESTAMP);
+    b->sequence = (int64_t)petw__rd64(d + PETW__BH_SEQUENCE);
+    b->buffer_flag = petw__rd16(d + PETW__BH_BUFFER_FLAG);
+    b->buffer_type = petw__rd16(d + PETW__BH_BUFFER_TYPE);
+    b->logger_id = petw__rd16(d + PETW__BH_LOGGER_ID);
+    b->cpu = (b->buffer_flag & PETW__BUFFER_FLAG_PROCESSOR_INDEX) ? petw__rd16(d + PETW__BH_PROCESSOR)
+                                                                  : d[PETW__BH_PROCESSOR];
+    if (petw__rd32(d + PETW__BH_PETW_MAGIC) == PETW__MAGIC)
+        b->petw_flags = petw__rd16(d + PETW__BH_PETW_FLAGS);
+    int packed = (b->petw_flags & PETW__BUF_ZSTD) ||
+                 (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
+    if (b->disk_size < PETW__BH_SIZE || b->disk_size > MAX_BUFFER_SIZE) {
+        *why = "BufferSize out of range";
+        return PETW_ECORRUPT;
+    }
+    if (b->used < PETW__BH_SIZE || b->used > MAX_BUFFER_SIZE ||
+        (!packed && b->used > b->disk_size)) {
+        *why = "SavedOffset out of range";
+        return PETW_ECORRUPT;
+    }
+    return 0;
+}
+
+const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b,
+                                       uint8_t *out, size_t out_size, const char **why)
+{
+    if (b->petw_flags & PETW__BUF_CHECKSUM) {
+        uint64_t want = petw__rd64(disk + PETW__BH_PETW_CHECKSUM);
+        if (XXH64(disk + PETW__BH_SIZE, b->disk_size - PETW__BH_SIZE, 0) != want) {
+            *why = "checksum mismatch";
+            return NULL;
+        }
+    }
+    if (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED) {
+        *why = "Windows (XPRESS) compressed buffer: not supported yet";
+        return NULL;
+    }
+    if (!(b->petw_flags & PETW__BUF_ZSTD))
+        return disk;
+    if (out_size < b->used) {
+        *why = "decompressed size too large";
+        return NULL;
+    }
+    memcpy(out, disk, PETW__BH_SIZE);
+    size_t n = ZSTD_decompress(out + PETW__BH_SIZE, out_size - PETW__BH_SIZE,
+                               disk + PETW__BH_SIZE, b->disk_size - PETW__BH_SIZE);
+    if (ZSTD_isError(n) || n != b->used - PETW__BH_SIZE) {
+        *why = "zstd payload does not decompress to SavedOffset bytes";
+        return NULL;
+    }
+    return out;
+}
+
+int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw__etl_record *rec,
+                          const char **why)
+{
+    uint32_t at = *pos;
+    if (at < PETW__BH_SIZE)
+        at = PETW__BH_SIZE;
+    if ((uint64_t)at + 4 > used)
+        return 0;
+    const uint8_t *r = buf + at;
+    if (petw__rd32(r) == 0xFFFFFFFFu)
+        return 0;
+    uint8_t type = r[2];
+    uint32_t size, min, ts_off;
+    if ((r[3] & 0xC0) != 0xC0) {
+        *why = "record without the header marker";
+        return PETW_ECORRUPT;
+    }
+    switch (type) {
+    case PETW__HDR_SYSTEM32:
+    case PETW__HDR_SYSTEM64:
+        size = petw__rd16(r + 4), min = PETW__SYSTEM_HEADER_SIZE, ts_off = 16;
+        break;
+    case PETW__HDR_COMPACT32:
+    case PETW__HDR_COMPACT64:
+        size = petw__rd16(r + 4), min = 0x18, ts_off = 16;
+        break;
+    case PETW__HDR_PERFINFO32:
+    case PETW__HDR_PERFINFO64:
+        size = petw__rd16(r + 4), min = 0x10, ts_off = 8;
+        break;
+    case PETW__HDR_EVENT32:
+    case PETW__HDR_EVENT64:
+        size = petw__rd16(r), min = PETW__EVENT_HEADER_SIZE, ts_off = 16;
+        break;
+    case PETW__HDR_FULL32:
+    case PETW__HDR_FULL64:
+        size = petw__rd16(r), min = 0x30, ts_off = 16;
+        break;
+    case PETW__HDR_INSTANCE32:
+    case PETW__HDR_INSTANCE64:
+        size = petw__rd16(r), min = 0x48, ts_off = 16;
+        break;
+    default:
+        *why = "unknown record header type";
+        return PETW_ECORRUPT;
+    }
+    if (size < min || (uint64_t)at + size > used) {
+        *why = "record size out of range";
+        return PETW_ECORRUPT;
+    }
+    rec->offset = at;
+    rec->size = size;
+    rec->header_type = type;
+    rec->timestamp = (int64_t)petw__rd64(r + ts_off);
+    *pos = at + PETW__ALIGN8(size);
+    return 1;
+}
+
+int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_size,
+                                   petw_logfile_info *o)
+{
+    uint32_t ps = pointer_size == 4 ? 4u : 8u;
+    uint32_t base = 0x38 + 2 * ps + PETW__TZI_SIZE + 4; /* BootTime */
+    uint32_t hsize = base + 0x20;
+    if (n < hsize)
+        return PETW_ECORRUPT;
+    memset(o, 0, sizeof(*o));
+    o->buffer_size = petw__rd32(p + PETW__LH_BUFFER_SIZE);
+    o->version = petw__rd32(p + PETW__LH_VERSION);
+    o->provider_version = petw__rd32(p + PETW__LH_PROVIDER_VERSION);
+    o->number_of_processors = petw__rd32(p + PETW__LH_NUMBER_OF_PROCESSORS);
+    o->end_time = (int64_t)petw__rd64(p + PETW__LH_END_TIME);
+    o->timer_resolution = petw__rd32(p + PETW__LH_TIMER_RESOLUTION);
+    o->maximum_file_size = petw__rd32(p + PETW__LH_MAXIMUM_FILE_SIZE);
+    o->log_file_mode = petw__rd32(p + PETW__LH_LOG_FILE_MODE);
+    o->buffers_written = petw__rd32(p + PETW__LH_BUFFERS_WRITTEN);
+    o->start_buffers = petw__rd32(p + PETW__LH_START_BUFFERS);
+    o->pointer_size = petw__rd32(p + PETW__LH_POINTER_SIZE);
+    o->events_lost = petw__rd32(p + PETW__LH_EVENTS_LOST);
+    o->cpu_speed_mhz = petw__rd32(p + PETW__LH_CPU_SPEED);
+    o->boot_time = (int64_t)petw__rd64(p + base);
+    o->perf_freq = (int64_t)petw__rd64(p + base + 8);
+    o->start_time = (int64_t)petw__rd64(p + base + 16);
+    o->reserved_flags = petw__rd32(p + base + 24);
+    o->buffers_lost = petw__rd32(p + base + 28);
+    o->raw_header = p;
+    o->raw_header_size = hsize;
+    /* The two names follow as NUL-terminated UTF-16LE. */
+    uint32_t units = (n - hsize) / 2, i;
+    const uint8_t *s = p + hsize;
+    petw__utf16le_to_utf8(s, units, o->logger_name, sizeof(o->logger_name));
+    for (i = 0; i < units && petw__rd16(s + 2 * i) != 0; i++) {
+    }
+    if (i + 1 < units)
+        petw__utf16le_to_utf8(s + 2 * (i + 1), units - i - 1, o->log_file_name,
+                              sizeof(o->log_file_name));
+    return 0;
+}

@@ -1,0 +1,139 @@
+/* etl_write.c - building ETL buffers: the header buffer and sealed data
+ * buffers, with petw's optional zstd compression and xxHash64 checksum. */
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "etl.h"
+
+static void write_buffer_header(uint8_t *b, uint32_t disk_size, uint32_t used, int64_t ts,
+                                int64_t seq, uint16_t cpu, uint16_t logger, uint16_t flag,
+                                uint16_t type)
+{
+    petw__wr32(b + PETW__BH_BUFFER_SIZE, disk_size);
+    petw__wr32(b + PETW__BH_SAVED_OFFSET, used);
+    petw__wr32(b + PETW__BH_CURRENT_OFFSET, used);
+    petw__wr32(b + PETW__BH_REFERENCE_COUNT, 0);
+    petw__wr64(b + PETW__BH_TIMESTAMP, (uint64_t)ts);
+    petw__wr64(b + PETW__BH_SEQUENCE, (uint64_t)seq);
+    petw__wr64(b + PETW__BH_CLOCK, 0);
+    petw__wr16(b + PETW__BH_PROCESSOR, cpu);
+    petw__wr16(b + PETW__BH_LOGGER_ID, logger);
+    petw__wr32(b + PETW__BH_STATE, PETW__BUFFER_STATE_FLUSHED);
+    petw__wr32(b + PETW__BH_OFFSET, used);
+    petw__wr16(b + PETW__BH_BUFFER_FLAG, flag);
+    petw__wr16(b + PETW__BH_BUFFER_TYPE, type);
+    memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
+}
+
+static void stamp_petw(uint8_t *b, uint32_t stored_size, uint16_t petw_flags)
+{
+    petw__wr32(b + PETW__BH_PETW_MAGIC, PETW__MAGIC);
+    petw__wr16(b + PETW__BH_PETW_FLAGS, petw_flags);
+    if (petw_flags & PETW__BUF_CHECKSUM)
+        petw__wr64(b + PETW__BH_PETW_CHECKSUM,
+                   XXH64(b + PETW__BH_SIZE, stored_size - PETW__BH_SIZE, 0));
+}
+
+void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *in)
+{
+    uint32_t size = in->buffer_size;
+    uint8_t *rec = buf + PETW__BH_SIZE;
+    uint8_t *lh = rec + PETW__SYSTEM_HEADER_SIZE;
+    const uint32_t lh_size = PETW__LOGFILE_HEADER_SIZE_64;
+    /* Names go after the logfile header as UTF-16LE; keep them inside the
+     * buffer (a 4 KB buffer minimum leaves > 3.5 KB for both). */
+    uint32_t room_units = (size - PETW__BH_SIZE - PETW__SYSTEM_HEADER_SIZE - lh_size - 8) / 4;
+    memset(buf, 0xFF, size);
+    memset(rec, 0, PETW__SYSTEM_HEADER_SIZE + lh_size);
+    uint8_t *names = lh + lh_size;
+    size_t n1 = petw__utf8_to_utf16le(in->logger_name ? in->logger_name : "", names, room_units);
+    uint8_t *name2 = names + 2 * (n1 + 1);
+    size_t n2 =
+        petw__utf8_to_utf16le(in->log_file_name ? in->log_file_name : "", name2, room_units);
+    uint32_t rec_size =
+        PETW__SYSTEM_HEADER_SIZE + lh_size + 2 * (uint32_t)(n1 + 1) + 2 * (uint32_t)(n2 + 1);
+
+    /* SYSTEM_TRACE_HEADER: Version 2, SYSTEM64, marker 0xC0, group/type 0. */
+    petw__wr16(rec + 0, 2);
+    rec[2] = PETW__HDR_SYSTEM64;
+    rec[3] = 0xC0;
+    petw__wr16(rec + 4, (uint16_t)rec_size);
+    petw__wr16(rec + 6, 0);
+    petw__wr32(rec + 8, in->thread_id);
+    petw__wr32(rec + 12, in->process_id);
+    petw__wr64(rec + 16, (uint64_t)in->start_timestamp);
+
+    petw__wr32(lh + PETW__LH_BUFFER_SIZE, size);
+    lh[PETW__LH_VERSION + 0] = 10; /* the layout of Windows 10's files */
+    lh[PETW__LH_VERSION + 1] = 0;
+    lh[PETW__LH_VERSION + 2] = 1;
+    lh[PETW__LH_VERSION + 3] = 5;
+    petw__wr32(lh + PETW__LH_PROVIDER_VERSION, in->os_build);
+    petw__wr32(lh + PETW__LH_NUMBER_OF_PROCESSORS, in->cpu_count);
+    petw__wr64(lh + PETW__LH_END_TIME, (uint64_t)in->end_filetime);
+    petw__wr32(lh + PETW__LH_TIMER_RESOLUTION, 1); /* 100 ns units */
+    petw__wr32(lh + PETW__LH_MAXIMUM_FILE_SIZE, in->maximum_file_size);
+    petw__wr32(lh + PETW__LH_LOG_FILE_MODE, in->log_file_mode);
+    petw__wr32(lh + PETW__LH_BUFFERS_WRITTEN, in->buffers_written);
+    petw__wr32(lh + PETW__LH_START_BUFFERS, 1);
+    petw__wr32(lh + PETW__LH_POINTER_SIZE, 8);
+    petw__wr32(lh + PETW__LH_EVENTS_LOST, in->events_lost);
+    petw__wr32(lh + PETW__LH_CPU_SPEED, in->cpu_speed_mhz);
+    /* 0x38, 0x40: LoggerName/LogFileName pointers: 0 on disk. 0x48: a UTC
+     * TIME_ZONE_INFORMATION (all zero but the names). */
+    static const char utc[] = "UTC";
+    for (int i = 0; utc[i]; i++) {
+        petw__wr16(lh + 0x48 + 4 + 2 * i, (uint16_t)utc[i]);
+        petw__wr16(lh + 0x48 + 4 + 64 + 16 + 4 + 2 * i, (uint16_t)utc[i]);
+    }
+    petw__wr64(lh + 0xF8, (uint64_t)in->boot_time);
+    petw__wr64(lh + 0x100, (uint64_t)in->perf_freq);
+    petw__wr64(lh + 0x108, (uint64_t)in->start_filetime);
+    petw__wr32(lh + 0x110, in->clock);
+    petw__wr32(lh + 0x114, in->buffers_lost);
+
+    uint32_t used = PETW__BH_SIZE + PETW__ALIGN8(rec_size);
+    /* Gap after the record: zero, then the 0xFF fill. */
+    memset(rec + rec_size, 0, PETW__ALIGN8(rec_size) - rec_size);
+    write_buffer_header(buf, size, used, in->start_timestamp, 0, 0, in->logger_id,
+                        PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX,
+                        PETW__BUFFER_TYPE_HEADER);
+    uint16_t pf = (uint16_t)((in->petw_flags & 0x2u) ? PETW__BUF_CHECKSUM : 0);
+    /* The header buffer is never compressed; its flags word tells readers
+     * which extensions the file's data buffers use (bit 8: zstd). */
+    stamp_petw(buf, size, (uint16_t)(pf | ((in->petw_flags & 0x1u) ? 0x100u : 0)));
+}
+
+size_t petw__etl_scratch_size(uint32_t buffer_size)
+{
+    return PETW__BH_SIZE + ZSTD_compressBound(buffer_size);
+}
+
+const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *in,
+                                     uint8_t *scratch, uint32_t *out_size)
+{
+    uint16_t flag = (uint16_t)(PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX |
+                               in->flags);
+    uint16_t pf = (uint16_t)((in->petw_flags & 0x2u) ? PETW__BUF_CHECKSUM : 0);
+    memset(buf + in->used, 0xFF, in->buffer_size - in->used);
+    if ((in->petw_flags & 0x1u) && scratch) {
+        size_t n = ZSTD_compress(scratch + PETW__BH_SIZE, ZSTD_compressBound(in->buffer_size),
+                                 buf + PETW__BH_SIZE, in->used - PETW__BH_SIZE,
+                                 in->zstd_level ? in->zstd_level : 1);
+        if (!ZSTD_isError(n)) {
+            uint32_t disk = PETW__BH_SIZE + (uint32_t)n;
+            write_buffer_header(scratch, disk, in->used, in->timestamp, in->sequence, in->cpu,
+                                in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
+            stamp_petw(scratch, disk, (uint16_t)(pf | PETW__BUF_ZSTD));
+            *out_size = disk;
+            return scratch;
+        }
+        /* Compression failed (cannot happen with a bound-sized output):
+         * store the buffer plain; the flags say so. */
+    }
+    write_buffer_header(buf, in->buffer_size, in->used, in->timestamp, in->sequence, in->cpu,
+                        in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
+    stamp_petw(buf, in->buffer_size, pf);
+    *out_size = in->buffer_size;
+    return buf;
+}

@@ -1,0 +1,60 @@
+/* platform.h - the one interface between petw and the operating system.
+ *
+ * Clocks, CPU number, process/thread ids, files, and sleeping. Everything
+ * else in lib/ is OS-independent and includes no OS header; threads, mutexes
+ * and the flusher's event loop come from libuv, which is portable itself.
+ * The hot-path pieces (clock read, CPU number, thread id) are inline and
+ * live in platform_linux.h / platform_win.h.
+ */
+#ifndef PETW_PLATFORM_H
+#define PETW_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Number of CPU slots a session needs: every CPU number that
+ * petw__cpu_current() can return is below it. */
+uint32_t petw__cpu_count(void);
+
+/* Ticks per second of a session clock (PETW_CLOCK_*). */
+int64_t petw__clock_frequency(uint32_t clock);
+
+/* The current wall-clock time as a FILETIME (100 ns since 1601-01-01 UTC). */
+int64_t petw__filetime_now(void);
+
+/* The machine's boot time as a FILETIME (0 when unknown). */
+int64_t petw__boot_time(void);
+
+/* Called once before anything else (from the library's one-time init). */
+void petw__platform_init(void);
+
+/* Operating system version packed as ETW's ProviderVersion (a build number). */
+uint32_t petw__os_build(void);
+
+void petw__sleep_ms(uint32_t ms);
+void petw__yield(void);
+
+/* Files. */
+typedef struct petw__file {
+    intptr_t fd;
+} petw__file;
+
+/* Creates `path` for writing, readable and writable by the owner only. An
+ * existing file or symbolic link at `path` is removed first (the link, never
+ * its target); the file is then created exclusively, so no link is followed.
+ * Returns 0, PETW_EACCES, PETW_ENOENT or PETW_EIO. */
+int petw__file_create_private(const char *path, petw__file *out);
+/* Writes all of `data` at `offset`. Returns 0, PETW_ENOSPC or PETW_EIO. */
+int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t offset);
+int petw__file_close(petw__file *f);
+/* Reads a whole file into a malloc'd buffer. Returns 0, PETW_ENOENT,
+ * PETW_EACCES, PETW_EIO or PETW_ENOMEM. */
+int petw__file_read_all(const char *path, uint8_t **data, size_t *size);
+
+#if defined(_WIN32)
+#include "platform_win.h"
+#else
+#include "platform_linux.h"
+#endif
+
+#endif /* PETW_PLATFORM_H */

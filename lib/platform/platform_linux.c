@@ -1,0 +1,191 @@
+/* platform_linux.c - Linux (POSIX) implementation of platform.h. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "../common/common.h"
+#include "platform.h"
+
+_Thread_local uint32_t petw__tls_tid;
+
+uint32_t petw__thread_id_slow(void)
+{
+    petw__tls_tid = (uint32_t)syscall(SYS_gettid);
+    return petw__tls_tid;
+}
+
+uint32_t petw__cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    /* CPU numbers can exceed the configured count on hotplug-capable
+     * machines; round up generously and let callers wrap with modulo. */
+    if (n < 1)
+        n = 1;
+    return (uint32_t)n;
+}
+
+static int64_t cycles_frequency(void)
+{
+    static int64_t freq;
+    int64_t f = __atomic_load_n(&freq, __ATOMIC_RELAXED);
+    if (f)
+        return f;
+    int64_t t0 = petw__clock_read(1), c0 = petw__clock_read(3);
+    petw__sleep_ms(20);
+    int64_t t1 = petw__clock_read(1), c1 = petw__clock_read(3);
+    f = t1 > t0 ? (int64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0)) : 1000000000;
+    if (f <= 0)
+        f = 1000000000;
+    __atomic_store_n(&freq, f, __ATOMIC_RELAXED);
+    return f;
+}
+
+int64_t petw__clock_frequency(uint32_t clock)
+{
+    if (clock == 2)
+        return 10000000;
+#if defined(__x86_64__) || defined(__i386__)
+    if (clock == 3)
+        return cycles_frequency();
+#else
+    (void)cycles_frequency;
+#endif
+    return 1000000000;
+}
+
+int64_t petw__filetime_now(void) { return petw__clock_read(2); }
+
+int64_t petw__boot_time(void)
+{
+    struct sysinfo si;
+    if (sysinfo(&si) != 0)
+        return 0;
+    return petw__filetime_now() - (int64_t)si.uptime * 10000000LL;
+}
+
+uint32_t petw__pid;
+
+static void refresh_pid(void) { __atomic_store_n(&petw__pid, (uint32_t)getpid(), __ATOMIC_RELAXED); }
+
+void petw__platform_init(void)
+{
+    refresh_pid();
+    pthread_atfork(NULL, NULL, refresh_pid);
+}
+
+uint32_t petw__os_build(void)
+{
+    struct utsname u;
+    unsigned a = 0, b = 0, c = 0;
+    if (uname(&u) == 0)
+        sscanf(u.release, "%u.%u.%u", &a, &b, &c);
+    return (a << 24) | ((b & 0xFF) << 16) | (c & 0xFFFF);
+}
+
+void petw__sleep_ms(uint32_t ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+void petw__yield(void) { sched_yield(); }
+
+static int map_errno(int e)
+{
+    switch (e) {
+    case ENOENT:
+    case ENOTDIR:
+        return PETW_ENOENT;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        return PETW_EACCES;
+    case ENOSPC:
+    case EDQUOT:
+        return PETW_ENOSPC;
+    case ENOMEM:
+        return PETW_ENOMEM;
+    default:
+        return PETW_EIO;
+    }
+}
+
+int petw__file_create_private(const char *path, petw__file *out)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return PETW_EACCES;
+        if (unlink(path) != 0)
+            return map_errno(errno);
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return map_errno(errno);
+    out->fd = fd;
+    return 0;
+}
+
+int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t offset)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = pwrite((int)f->fd, p, size, (off_t)offset);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return map_errno(errno);
+        }
+        p += n;
+        size -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return 0;
+}
+
+int petw__file_close(petw__file *f)
+{
+    int rc = 0;
+    if (f->fd >= 0 && close((int)f->fd) != 0)
+        rc = PETW_EIO;
+    f->fd = -1;
+    return rc;
+}
+
+int petw__file_read_all(const char *path, uint8_t **data, size_t *size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return map_errno(errno);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return PETW_EIO;
+    }
+    size_t n = (size_t)st.st_size, got = 0;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        close(fd);
+        return PETW_ENOMEM;
+    }
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    *data = buf;
+    *size = got;
+    return 0;
+}

@@ -1,0 +1,459 @@
+/* provider.c - provider registration, enablement and the out-of-line part
+ * of EventWrite.
+ *
+ * Concurrency: the control lock serializes every change here. Writers read
+ * a provider slot without locks, as a sequence lock: load the slot's state
+ * word (acquire), read the fields, acquire fence, load the state word again;
+ * a changed generation means the provider was unregistered meanwhile and the
+ * write returns PETW_EBADHANDLE. Control code changes a slot in the mirror
+ * order: state word first (generation bump), release fence, fields.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "../platform/platform.h"
+#include "../format/etl.h" /* record layout constants only */
+#include "../ring/ring.h"
+#include "provider_internal.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "petw writes records in host order and supports little-endian hosts only"
+#endif
+_Static_assert(sizeof(petw_event_header) == 0x50, "EVENT_HEADER layout");
+
+typedef struct petw__provider_session {
+    _Atomic uint32_t ref; /* session ref, 0 when unused */
+    _Atomic uint32_t level; /* normalized: 0 became 255 */
+    _Atomic uint64_t match_any; /* normalized: 0 became all ones */
+    _Atomic uint64_t match_all;
+} petw__provider_session;
+
+typedef struct petw__provider {
+    _Atomic uint64_t guid[2];
+    petw__provider_session sessions[PETW_MAX_SESSIONS_PER_PROVIDER];
+    /* Control-lock only. */
+    petw_guid id;
+    petw_enable_callback callback;
+    void *callback_context;
+    uint32_t gen;
+    int in_use;
+} petw__provider;
+
+uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
+static petw__provider providers[PETW_MAX_PROVIDERS];
+
+/* What sessions enable, per GUID, including GUIDs no provider registered
+ * yet (ETW remembers those too). Control lock only. */
+typedef struct enable_entry {
+    petw_guid guid;
+    uint32_t session_ref;
+    uint8_t level;
+    uint64_t match_any, match_all;
+} enable_entry;
+static enable_entry *enables;
+static size_t enable_count, enable_cap;
+
+static _Thread_local petw_guid tls_activity;
+
+static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_level,
+                                      uint64_t any, uint64_t all)
+{
+    if (ev_level != 0 && ev_level > s_level)
+        return 0;
+    return kw == 0 || ((kw & any) != 0 && (kw & all) == all);
+}
+
+/* ---- control side ---- */
+
+static void state_store(uint32_t slot, uint32_t gen, uint32_t mask)
+{
+    /* release: a writer that sees this state sees the fields set before it
+     * (registration, enable entries). */
+    __atomic_store_n(&petw__provider_state[slot], ((uint64_t)gen << 32) | mask, __ATOMIC_RELEASE);
+}
+
+/* Rebuilds a registered provider's session entries from the enable table
+ * and publishes the new mask. */
+static void provider_sync(uint32_t slot)
+{
+    petw__provider *p = &providers[slot];
+    uint32_t mask = 0, n = 0;
+    for (size_t i = 0; i < enable_count && n < PETW_MAX_SESSIONS_PER_PROVIDER; i++) {
+        const enable_entry *e = &enables[i];
+        if (!petw_guid_equal(&e->guid, &p->id))
+            continue;
+        petw__provider_session *s = &p->sessions[n];
+        atomic_store_explicit(&s->level, e->level ? e->level : 255u, memory_order_relaxed);
+        atomic_store_explicit(&s->match_any, e->match_any ? e->match_any : ~(uint64_t)0,
+                              memory_order_relaxed);
+        atomic_store_explicit(&s->match_all, e->match_all, memory_order_relaxed);
+        /* release: level/keywords before the ref a writer acquires. */
+        atomic_store_explicit(&s->ref, e->session_ref, memory_order_release);
+        mask |= 1u << n++;
+    }
+    for (; n < PETW_MAX_SESSIONS_PER_PROVIDER; n++)
+        atomic_store_explicit(&p->sessions[n].ref, 0, memory_order_relaxed);
+    state_store(slot, p->gen, mask);
+}
+
+/* The least-restrictive level/keywords across the sessions enabling `guid`. */
+static int aggregate(const petw_guid *guid, uint8_t *level, uint64_t *any, uint64_t *all)
+{
+    int found = 0;
+    *level = 0;
+    *any = 0;
+    *all = ~(uint64_t)0;
+    for (size_t i = 0; i < enable_count; i++) {
+        const enable_entry *e = &enables[i];
+        if (!petw_guid_equal(&e->guid, guid))
+            continue;
+        uint8_t lv = e->level ? e->level : 255;
+        if (lv > *level)
+            *level = lv;
+        *any |= e->match_any ? e->match_any : ~(uint64_t)0;
+        *all &= e->match_all;
+        found = 1;
+    }
+    if (!found)
+        *all = 0;
+    return found;
+}
+
+static void run_callbacks(const petw_guid *guid, uint32_t code_override, int only_slot)
+{
+    uint8_t level;
+    uint64_t any, all;
+    int on = aggregate(guid, &level, &any, &all);
+    uint32_t code = code_override != UINT32_MAX ? code_override
+                                                : (on ? PETW_CONTROL_ENABLE_PROVIDER
+                                                      : PETW_CONTROL_DISABLE_PROVIDER);
+    for (uint32_t i = 0; i < PETW_MAX_PROVIDERS; i++) {
+        petw__provider *p = &providers[i];
+        if (!p->in_use || !petw_guid_equal(&p->id, guid) || !p->callback)
+            continue;
+        if (only_slot >= 0 && (int)i != only_slot)
+            continue;
+        uint32_t gen = p->gen;
+        p->callback(&p->id, code, level, any, all, NULL, p->callback_context);
+        /* The callback may have unregistered this provider or others;
+         * slots are static, so continuing the scan is safe. */
+        (void)gen;
+    }
+}
+
+static void sync_guid(const petw_guid *guid)
+{
+    for (uint32_t i = 0; i < PETW_MAX_PROVIDERS; i++)
+        if (providers[i].in_use && petw_guid_equal(&providers[i].id, guid))
+            provider_sync(i);
+}
+
+int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *ctx,
+                           petw_provider_handle *out)
+{
+    PETW__RETURN_IF(id == NULL || out == NULL, PETW_EINVAL);
+    petw__library_init();
+    petw__control_lock();
+    uint32_t slot;
+    for (slot = 0; slot < PETW_MAX_PROVIDERS && providers[slot].in_use; slot++) {
+    }
+    if (slot == PETW_MAX_PROVIDERS) {
+        petw__control_unlock();
+        return PETW_ELIMIT;
+    }
+    petw__provider *p = &providers[slot];
+    p->gen = p->gen + 1 ? p->gen + 1 : 1;
+    p->in_use = 1;
+    p->id = *id;
+    p->callback = cb;
+    p->callback_context = ctx;
+    uint64_t g[2];
+    memcpy(g, id, sizeof(g));
+    atomic_store_explicit(&p->guid[0], g[0], memory_order_relaxed);
+    atomic_store_explicit(&p->guid[1], g[1], memory_order_relaxed);
+    provider_sync(slot); /* publishes the new generation with release */
+    *out = ((uint64_t)p->gen << 32) | (slot + 1u);
+    uint8_t level;
+    uint64_t any, all;
+    if (cb && aggregate(id, &level, &any, &all))
+        run_callbacks(id, UINT32_MAX, (int)slot);
+    petw__control_unlock();
+    return 0;
+}
+
+static petw__provider *lookup(petw_provider_handle h, uint32_t *slot_out)
+{
+    uint32_t slot = (uint32_t)h - 1u;
+    if (slot >= PETW_MAX_PROVIDERS || !providers[slot].in_use ||
+        providers[slot].gen != (uint32_t)(h >> 32))
+        return NULL;
+    *slot_out = slot;
+    return &providers[slot];
+}
+
+int petw_provider_unregister(petw_provider_handle h)
+{
+    uint32_t slot;
+    petw__control_lock();
+    petw__provider *p = lookup(h, &slot);
+    if (!p) {
+        petw__control_unlock();
+        return PETW_EBADHANDLE;
+    }
+    /* Generation bump first: from here on, writers with this handle fail
+     * their second state check (see the file comment). */
+    uint32_t next = p->gen + 1 ? p->gen + 1 : 1;
+    p->gen = next;
+    __atomic_store_n(&petw__provider_state[slot], (uint64_t)next << 32, __ATOMIC_SEQ_CST);
+    atomic_thread_fence(memory_order_release);
+    for (int i = 0; i < PETW_MAX_SESSIONS_PER_PROVIDER; i++)
+        atomic_store_explicit(&p->sessions[i].ref, 0, memory_order_relaxed);
+    p->in_use = 0;
+    p->callback = NULL;
+    petw__control_unlock();
+    return 0;
+}
+
+int petw__provider_enable(const petw_guid *guid, uint32_t ref, uint8_t level, uint64_t any,
+                          uint64_t all)
+{
+    size_t i, same_guid = 0;
+    for (i = 0; i < enable_count; i++) {
+        if (!petw_guid_equal(&enables[i].guid, guid))
+            continue;
+        if (enables[i].session_ref == ref)
+            break;
+        same_guid++;
+    }
+    if (i == enable_count) {
+        if (same_guid >= PETW_MAX_SESSIONS_PER_PROVIDER)
+            return PETW_ELIMIT;
+        if (enable_count == enable_cap) {
+            size_t cap = enable_cap ? enable_cap * 2 : 64;
+            enable_entry *n = realloc(enables, cap * sizeof(*n));
+            if (!n)
+                return PETW_ENOMEM;
+            enables = n;
+            enable_cap = cap;
+        }
+        enables[enable_count].guid = *guid;
+        enables[enable_count].session_ref = ref;
+        enable_count++;
+    }
+    enables[i].level = level;
+    enables[i].match_any = any;
+    enables[i].match_all = all;
+    sync_guid(guid);
+    run_callbacks(guid, UINT32_MAX, -1);
+    return 0;
+}
+
+static void remove_entry(size_t i)
+{
+    enables[i] = enables[--enable_count];
+}
+
+int petw__provider_disable(const petw_guid *guid, uint32_t ref)
+{
+    for (size_t i = 0; i < enable_count; i++) {
+        if (enables[i].session_ref == ref && petw_guid_equal(&enables[i].guid, guid)) {
+            remove_entry(i);
+            sync_guid(guid);
+            run_callbacks(guid, UINT32_MAX, -1);
+            return 0;
+        }
+    }
+    return PETW_ENOTFOUND;
+}
+
+void petw__provider_disable_session(uint32_t ref)
+{
+    for (size_t i = 0; i < enable_count;) {
+        if (enables[i].session_ref == ref) {
+            petw_guid g = enables[i].guid;
+            petw__provider_disable(&g, ref);
+            i = 0; /* the table changed under us */
+        } else {
+            i++;
+        }
+    }
+}
+
+int petw__provider_capture_state(const petw_guid *guid, uint32_t ref)
+{
+    for (size_t i = 0; i < enable_count; i++) {
+        if (enables[i].session_ref == ref && petw_guid_equal(&enables[i].guid, guid)) {
+            run_callbacks(guid, PETW_CONTROL_CAPTURE_STATE, -1);
+            return 0;
+        }
+    }
+    return PETW_ENOTFOUND;
+}
+
+/* ---- writer side ---- */
+
+int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
+{
+    uint32_t slot = (uint32_t)h - 1u;
+    if (slot >= PETW_MAX_PROVIDERS)
+        return 0;
+    uint64_t st = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
+    if ((st >> 32) != (h >> 32))
+        return 0;
+    const petw__provider *p = &providers[slot];
+    for (uint32_t m = (uint32_t)st, i = 0; m; m >>= 1, i++) {
+        if (!(m & 1))
+            continue;
+        const petw__provider_session *s = &p->sessions[i];
+        if (atomic_load_explicit(&s->ref, memory_order_acquire) &&
+            level_keyword_match(level, keyword,
+                                atomic_load_explicit(&s->level, memory_order_relaxed),
+                                atomic_load_explicit(&s->match_any, memory_order_relaxed),
+                                atomic_load_explicit(&s->match_all, memory_order_relaxed)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Worst error wins: a lost event matters more than a too-big one elsewhere. */
+static int merge_rc(int a, int b)
+{
+    if (a == PETW_ENOBUFS || b == PETW_ENOBUFS)
+        return PETW_ENOBUFS;
+    return a ? a : b;
+}
+
+int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
+                      const petw_guid *activity, const petw_guid *related, uint32_t count,
+                      const petw_data_descriptor *data)
+{
+    uint32_t slot = (uint32_t)h - 1u;
+    if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || (h >> 32) == 0))
+        return PETW_EBADHANDLE;
+    uint64_t s1 = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
+    if (PETW__UNLIKELY((s1 >> 32) != (h >> 32)))
+        return PETW_EBADHANDLE;
+    if (PETW__UNLIKELY(d == NULL || count > PETW_MAX_DATA_DESCRIPTORS || (count && !data)))
+        return PETW_EINVAL;
+    uint32_t mask = (uint32_t)s1;
+    if (mask == 0)
+        return 0;
+
+    uint64_t payload = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (PETW__UNLIKELY(data[i].size && !data[i].ptr))
+            return PETW_EINVAL;
+        payload += data[i].size;
+    }
+    uint32_t ext = related ? PETW__EXT_ITEM_HEADER + 16 : 0;
+    uint64_t rsize = PETW__EVENT_HEADER_SIZE + ext + payload;
+    if (PETW__UNLIKELY(rsize > 0xFFFF))
+        return PETW_ETOOBIG;
+    uint32_t asize = PETW__ALIGN8((uint32_t)rsize);
+
+    /* Snapshot the sessions to write to (sequence-lock read). */
+    const petw__provider *p = &providers[slot];
+    uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER], n = 0;
+    for (uint32_t m = mask, i = 0; m; m >>= 1, i++) {
+        if (!(m & 1))
+            continue;
+        const petw__provider_session *s = &p->sessions[i];
+        /* acquire: pairs with provider_sync's release store of the ref. */
+        uint32_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
+        if (ref && level_keyword_match(d->level, d->keyword,
+                                       atomic_load_explicit(&s->level, memory_order_relaxed),
+                                       atomic_load_explicit(&s->match_any, memory_order_relaxed),
+                                       atomic_load_explicit(&s->match_all, memory_order_relaxed)))
+            refs[n++] = ref;
+    }
+    if (n == 0)
+        return 0;
+    uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
+                     atomic_load_explicit(&p->guid[1], memory_order_relaxed)};
+    /* acquire fence + reload: if any field above came from a later
+     * (re)registration, the generation we see now has changed. */
+    atomic_thread_fence(memory_order_acquire);
+    if (PETW__UNLIKELY((__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >> 32) !=
+                       (h >> 32)))
+        return PETW_EBADHANDLE;
+
+    petw_event_header hdr;
+    hdr.size = (uint16_t)rsize;
+    hdr.header_type = 0xC000 | PETW__HDR_EVENT64;
+    hdr.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME |
+                           (related ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
+    hdr.event_property = 0;
+    hdr.thread_id = petw__thread_id();
+    hdr.process_id = petw__process_id();
+    hdr.timestamp = 0;
+    memcpy(&hdr.provider_id, g, sizeof(g));
+    hdr.descriptor = *d;
+    hdr.cpu.processor_time = 0;
+    hdr.activity_id = activity ? *activity : tls_activity;
+
+    int rc = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        petw__ring *ring = &petw__ring_table[PETW__SESSION_REF_SLOT(refs[k])];
+        petw__reservation res;
+        int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), asize, &res);
+        if (r != 0) {
+            if (r < 0)
+                rc = merge_rc(rc, r);
+            continue;
+        }
+        uint8_t *out = res.record;
+        /* Zero the alignment gap first; the header may overwrite it. */
+        memset(out + asize - 8, 0, 8);
+        hdr.timestamp = petw__clock_read(ring->clock);
+        memcpy(out, &hdr, sizeof(hdr));
+        out += sizeof(hdr);
+        if (related) {
+            petw__wr16(out, PETW__EXT_ITEM_HEADER + 16);
+            petw__wr16(out + 2, PETW_EXT_TYPE_RELATED_ACTIVITYID);
+            petw__wr16(out + 4, 0);
+            petw__wr16(out + 6, 16);
+            memcpy(out + 8, related, 16);
+            out += ext;
+        }
+        for (uint32_t i = 0; i < count; i++) {
+            memcpy(out, (const void *)(uintptr_t)data[i].ptr, data[i].size);
+            out += data[i].size;
+        }
+        petw__ring_commit(ring, &res);
+    }
+    return rc;
+}
+
+/* ---- activity IDs ---- */
+
+void petw_activity_id_get(petw_guid *out)
+{
+    if (out)
+        *out = tls_activity;
+}
+
+void petw_activity_id_set(const petw_guid *id)
+{
+    if (id)
+        tls_activity = *id;
+}
+
+void petw_activity_id_create(petw_guid *out)
+{
+    static _Atomic uint64_t counter;
+    static uint64_t seed;
+    if (!out)
+        return;
+    petw__library_init();
+    if (!__atomic_load_n(&seed, __ATOMIC_ACQUIRE)) {
+        uint64_t s = (uint64_t)petw__filetime_now() ^ ((uint64_t)petw__process_id() << 40);
+        uint64_t expected = 0;
+        __atomic_compare_exchange_n(&seed, &expected, s | 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    uint64_t c = atomic_fetch_add_explicit(&counter, 1, memory_order_relaxed) + 1;
+    uint64_t s = __atomic_load_n(&seed, __ATOMIC_ACQUIRE);
+    out->data1 = (uint32_t)c;
+    out->data2 = (uint16_t)(c >> 32);
+    out->data3 = (uint16_t)(c >> 48);
+    memcpy(out->data4, &s, 8);
+}

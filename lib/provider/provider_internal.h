@@ -1,0 +1,30 @@
+/* provider_internal.h - what the session module tells the provider module.
+ *
+ * Allowed dependencies: common/, platform/, ring/. A session is named here
+ * by a "session ref": ((generation << 8) | (slot + 1)), never 0.
+ */
+#ifndef PETW_PROVIDER_INTERNAL_H
+#define PETW_PROVIDER_INTERNAL_H
+
+#include "../common/common.h"
+#include "petw/provider.h"
+
+#define PETW__SESSION_REF(slot, gen) (((uint32_t)(gen) << 8) | ((uint32_t)(slot) + 1u))
+#define PETW__SESSION_REF_SLOT(ref) (((ref) & 0xFFu) - 1u)
+#define PETW__SESSION_REF_GEN(ref) ((uint16_t)((ref) >> 8))
+
+/* All of these run under the control lock and may call enable callbacks. */
+
+/* Enables `guid` for a session (or updates its level/keywords). Returns 0 or
+ * PETW_ELIMIT when 8 other sessions enable it already. */
+int petw__provider_enable(const petw_guid *guid, uint32_t session_ref, uint8_t level,
+                          uint64_t match_any, uint64_t match_all);
+/* Returns 0, or PETW_ENOTFOUND when the session did not enable `guid`. */
+int petw__provider_disable(const petw_guid *guid, uint32_t session_ref);
+/* Removes a stopping session from every provider. */
+void petw__provider_disable_session(uint32_t session_ref);
+/* Runs the enable callbacks of `guid`'s providers with CAPTURE_STATE. */
+int petw__provider_capture_state(const petw_guid *guid, uint32_t session_ref);
+
+
+#endif

@@ -1,0 +1,321 @@
+/* ring.c - the ring's slow paths: open/close buffers, free and ready stacks,
+ * pool allocation. The memory-ordering argument is in docs/design.md; each
+ * atomic below names what it orders. */
+#include <stdlib.h>
+
+#include "ring.h"
+
+petw__ring petw__ring_table[PETW__MAX_RINGS];
+
+int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
+{
+    memset(ring, 0, sizeof(*ring));
+    ring->cpu_count = cpu_count ? cpu_count : 1;
+    size_t bytes = sizeof(petw__ring_cpu) * ring->cpu_count;
+    void *mem = NULL;
+#if defined(_WIN32)
+    mem = _aligned_malloc(bytes, PETW__CACHE_LINE);
+#else
+    if (posix_memalign(&mem, PETW__CACHE_LINE, bytes) != 0)
+        mem = NULL;
+#endif
+    if (!mem)
+        return PETW_ENOMEM;
+    ring->cpus = mem;
+    for (uint32_t i = 0; i < ring->cpu_count; i++) {
+        atomic_init(&ring->cpus[i].word, PETW__WORD(0, PETW__BUF_DEAD, 0));
+        atomic_init(&ring->cpus[i].lost_pending, 0);
+    }
+    atomic_init(&ring->pool, NULL);
+    atomic_init(&ring->gen, 0);
+    atomic_init(&ring->slow_refs, 0);
+    atomic_init(&ring->events_lost, 0);
+    return 0;
+}
+
+static void free_push(petw__pool *pool, uint32_t buffer)
+{
+    _Atomic uint32_t *link = petw__pool_link(pool);
+    /* relaxed load: the CAS validates it. */
+    uint64_t head = atomic_load_explicit(&pool->free_head, memory_order_relaxed);
+    uint64_t next;
+    do {
+        atomic_store_explicit(&link[buffer], (uint32_t)head, memory_order_relaxed);
+        next = (((head >> 32) + 1) << 32) | (buffer + 1u);
+        /* release: the buffer's last use (the flusher's write, or a failed
+         * open) happens before whoever pops it next. */
+    } while (!atomic_compare_exchange_weak_explicit(&pool->free_head, &head, next,
+                                                    memory_order_release, memory_order_relaxed));
+    atomic_fetch_add_explicit(&pool->free_count, 1, memory_order_release);
+}
+
+static uint32_t free_pop(petw__pool *pool)
+{
+    _Atomic uint32_t *link = petw__pool_link(pool);
+    /* acquire: pairs with free_push's release. */
+    uint64_t head = atomic_load_explicit(&pool->free_head, memory_order_acquire);
+    for (;;) {
+        uint32_t top = (uint32_t)head;
+        if (top == 0)
+            return PETW__BUF_NONE;
+        /* The link may be stale if `top` was popped and pushed again since we
+         * read head; then the tag changed and the CAS fails. */
+        uint32_t next = atomic_load_explicit(&link[top - 1], memory_order_relaxed);
+        uint64_t want = (((head >> 32) + 1) << 32) | next;
+        if (atomic_compare_exchange_weak_explicit(&pool->free_head, &head, want,
+                                                  memory_order_acquire, memory_order_acquire)) {
+            atomic_fetch_sub_explicit(&pool->free_count, 1, memory_order_relaxed);
+            return top - 1;
+        }
+    }
+}
+
+void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer) { free_push(pool, buffer); }
+
+int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
+                     uint16_t *gen_out)
+{
+    if (buffer_count < 1 || buffer_count > PETW__MAX_POOL_BUFFERS ||
+        buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || (buffer_size & 7))
+        return PETW_EINVAL;
+    uint64_t ctrl = (sizeof(petw__pool) + 63) & ~(uint64_t)63;
+    uint64_t link = ctrl + 8ull * buffer_count;
+    uint64_t meta = link + 4ull * buffer_count;
+    uint64_t data = (meta + sizeof(petw__buffer_meta) * buffer_count + 4095) & ~(uint64_t)4095;
+    uint64_t total = data + (uint64_t)buffer_size * buffer_count;
+    if (total > SIZE_MAX)
+        return PETW_ENOMEM;
+    void *mem = NULL;
+#if defined(_WIN32)
+    mem = _aligned_malloc((size_t)total, 4096);
+#else
+    if (posix_memalign(&mem, 4096, (size_t)total) != 0)
+        mem = NULL;
+#endif
+    if (!mem)
+        return PETW_ENOMEM;
+    petw__pool *pool = mem;
+    memset(pool, 0, (size_t)data);
+    pool->buffer_size = buffer_size;
+    pool->buffer_count = buffer_count;
+    pool->ctrl_offset = ctrl;
+    pool->link_offset = link;
+    pool->meta_offset = meta;
+    pool->data_offset = data;
+    atomic_init(&pool->free_head, 0);
+    atomic_init(&pool->free_count, 0);
+    atomic_init(&pool->ready_head, 0);
+    for (uint32_t i = 0; i < buffer_count; i++) {
+        atomic_init(&petw__pool_ctrl(pool)[i], 0);
+        atomic_init(&petw__pool_link(pool)[i], 0);
+    }
+    for (uint32_t i = buffer_count; i-- > 0;)
+        free_push(pool, i);
+
+    uint16_t gen = (uint16_t)(atomic_load_explicit(&ring->gen, memory_order_relaxed) + 1);
+    if (gen == 0)
+        gen = 1;
+    ring->capacity = buffer_size - PETW__BUFFER_HEADER_SIZE;
+    atomic_store_explicit(&ring->events_lost, 0, memory_order_relaxed);
+    atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
+    atomic_store_explicit(&ring->gen, gen, memory_order_relaxed);
+    for (uint32_t i = 0; i < ring->cpu_count; i++) {
+        atomic_store_explicit(&ring->cpus[i].lost_pending, 0, memory_order_relaxed);
+        /* release: publishes pool, capacity and the pool's contents to any
+         * writer whose acquire load sees this generation. */
+        atomic_store_explicit(&ring->cpus[i].word, PETW__WORD(gen, PETW__BUF_NONE, 0),
+                              memory_order_release);
+    }
+    *gen_out = gen;
+    return 0;
+}
+
+void petw__ring_release(petw__ring *ring)
+{
+    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_acquire);
+    atomic_store_explicit(&ring->pool, NULL, memory_order_relaxed);
+    if (!pool)
+        return;
+#if defined(_WIN32)
+    _aligned_free(pool);
+#else
+    free(pool);
+#endif
+}
+
+void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
+{
+    _Atomic uint32_t *link = petw__pool_link(pool);
+    uint32_t head = atomic_load_explicit(&pool->ready_head, memory_order_relaxed);
+    do {
+        atomic_store_explicit(&link[buffer], head, memory_order_relaxed);
+        /* release: the buffer's records (made visible to us by the acq_rel
+         * commit/close RMW) happen before the flusher's acquire exchange. */
+    } while (!atomic_compare_exchange_weak_explicit(&pool->ready_head, &head, buffer + 1u,
+                                                    memory_order_release, memory_order_relaxed));
+    ring->on_ready(ring);
+}
+
+/* Sets `final` of a buffer that its CPU word no longer names; delivers it
+ * when every writer already committed. */
+static void close_buffer(petw__ring *ring, petw__pool *pool, uint32_t buffer, uint32_t final)
+{
+    /* acq_rel: acquire the records of writers that committed before us (we
+     * may deliver); release is not needed by anyone but keeps the RMW simple.
+     * seq_cst is not needed: the committed/final decision is made by whichever
+     * RMW comes last in this word's modification order. */
+    uint64_t old = atomic_fetch_add_explicit(&petw__pool_ctrl(pool)[buffer],
+                                             (uint64_t)final << 32, memory_order_acq_rel);
+    if ((uint32_t)old == final)
+        petw__ring_deliver(ring, pool, buffer);
+}
+
+int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
+                            petw__reservation *res)
+{
+    petw__ring_cpu *c = &ring->cpus[cpu];
+    int rc;
+    /* seq_cst pair with petw__ring_kill: either kill sees our ref and waits
+     * for us, or we see the DEAD word it stored and leave. */
+    atomic_fetch_add_explicit(&ring->slow_refs, 1, memory_order_seq_cst);
+    uint64_t w = atomic_load_explicit(&c->word, memory_order_seq_cst);
+    for (;;) {
+        uint32_t buf = PETW__WORD_BUF(w), off = PETW__WORD_OFF(w);
+        if (PETW__WORD_GEN(w) != gen || buf == PETW__BUF_DEAD) {
+            rc = PETW__RING_GONE;
+            break;
+        }
+        petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+        if (size > pool->buffer_size - PETW__BUFFER_HEADER_SIZE) {
+            rc = PETW_EMOREDATA;
+            break;
+        }
+        if (buf != PETW__BUF_NONE) {
+            if (off + size <= pool->buffer_size) {
+                /* Someone else switched buffers meanwhile: plain reserve. */
+                if (atomic_compare_exchange_weak_explicit(&c->word, &w, w + size,
+                                                          memory_order_acquire,
+                                                          memory_order_acquire)) {
+                    res->pool = pool;
+                    res->buffer = buf;
+                    res->size = size;
+                    res->record = petw__pool_buffer(pool, buf) + off;
+                    rc = 0;
+                    break;
+                }
+                continue;
+            }
+            /* Full: detach it from the CPU, then close it. acq_rel: we read
+             * nothing through it, but the CAS must not be reordered with
+             * close_buffer's RMW below. */
+            uint64_t none = PETW__WORD(gen, PETW__BUF_NONE, 0);
+            if (!atomic_compare_exchange_strong_explicit(&c->word, &w, none, memory_order_acq_rel,
+                                                         memory_order_acquire))
+                continue;
+            close_buffer(ring, pool, buf, off);
+            w = none;
+        }
+        uint32_t fresh = free_pop(pool);
+        if (fresh == PETW__BUF_NONE) {
+            /* relaxed: a counter read by the controller after the session is
+             * quiescent (stop) or as an approximate live value (query). */
+            atomic_fetch_add_explicit(&ring->events_lost, 1, memory_order_relaxed);
+            atomic_store_explicit(&c->lost_pending, 1, memory_order_relaxed);
+            rc = PETW_ENOBUFS;
+            break;
+        }
+        /* Not yet visible to anyone: plain initialization, published by the
+         * release CAS below. */
+        atomic_store_explicit(&petw__pool_ctrl(pool)[fresh], PETW__BUFFER_HEADER_SIZE,
+                              memory_order_relaxed);
+        petw__buffer_meta *meta = &petw__pool_meta(pool)[fresh];
+        meta->cpu = (uint16_t)cpu;
+        meta->flags = 0;
+        uint64_t mine = PETW__WORD(gen, fresh, PETW__BUFFER_HEADER_SIZE + size);
+        /* release: publishes the control word and meta init to writers that
+         * acquire this word. */
+        if (!atomic_compare_exchange_strong_explicit(&c->word, &w, mine, memory_order_acq_rel,
+                                                     memory_order_acquire)) {
+            free_push(pool, fresh);
+            continue;
+        }
+        /* We hold a reservation in `fresh`, so nobody delivers it before our
+         * commit orders this flag write before the flusher's read. */
+        if (atomic_exchange_explicit(&c->lost_pending, 0, memory_order_relaxed))
+            meta->flags |= PETW__BUFMETA_EVENTS_LOST;
+        res->pool = pool;
+        res->buffer = fresh;
+        res->size = size;
+        res->record = petw__pool_buffer(pool, fresh) + PETW__BUFFER_HEADER_SIZE;
+        rc = 0;
+        break;
+    }
+    /* release: our last pool accesses (pop, init) happen before kill's
+     * acquire read of 0. A reservation we return keeps the pool alive on its
+     * own (see petw__ring_commit). */
+    atomic_fetch_sub_explicit(&ring->slow_refs, 1, memory_order_release);
+    return rc;
+}
+
+void petw__ring_close_cpu(petw__ring *ring, uint32_t cpu, int kill)
+{
+    petw__ring_cpu *c = &ring->cpus[cpu];
+    uint16_t gen = atomic_load_explicit(&ring->gen, memory_order_relaxed);
+    uint64_t w = atomic_load_explicit(&c->word, memory_order_acquire);
+    for (;;) {
+        uint32_t buf = PETW__WORD_BUF(w), off = PETW__WORD_OFF(w);
+        if (PETW__WORD_GEN(w) != gen || buf == PETW__BUF_DEAD)
+            return;
+        if (!kill && (buf == PETW__BUF_NONE || off == PETW__BUFFER_HEADER_SIZE))
+            return; /* nothing to flush */
+        uint64_t next = PETW__WORD(gen, kill ? PETW__BUF_DEAD : PETW__BUF_NONE, 0);
+        /* seq_cst: with kill, this store is the one the slow path's seq_cst
+         * load must see or be seen by (petw__ring_reserve_slow). */
+        if (atomic_compare_exchange_strong_explicit(&c->word, &w, next, memory_order_seq_cst,
+                                                    memory_order_acquire)) {
+            if (buf != PETW__BUF_NONE)
+                close_buffer(ring, atomic_load_explicit(&ring->pool, memory_order_relaxed), buf,
+                             off);
+            return;
+        }
+    }
+}
+
+void petw__ring_kill(petw__ring *ring)
+{
+    for (uint32_t i = 0; i < ring->cpu_count; i++)
+        petw__ring_close_cpu(ring, i, 1);
+    /* seq_cst: see petw__ring_reserve_slow. Writers in the slow path finish
+     * in a bounded number of steps (they never wait), so this spin is short. */
+    while (atomic_load_explicit(&ring->slow_refs, memory_order_seq_cst) != 0)
+        petw__yield();
+}
+
+uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out)
+{
+    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+    if (!pool)
+        return 0;
+    /* acquire: pairs with petw__ring_deliver's release push. */
+    uint32_t top = atomic_exchange_explicit(&pool->ready_head, 0, memory_order_acquire);
+    uint32_t n = 0;
+    _Atomic uint32_t *link = petw__pool_link(pool);
+    while (top != 0 && n < pool->buffer_count) {
+        out[n++] = top - 1;
+        top = atomic_load_explicit(&link[top - 1], memory_order_relaxed);
+    }
+    /* The stack gives newest first. */
+    for (uint32_t i = 0; i < n / 2; i++) {
+        uint32_t t = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = t;
+    }
+    return n;
+}
+
+uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer)
+{
+    /* acquire: already ordered by take_ready; relaxed would do. */
+    return (uint32_t)(atomic_load_explicit(&petw__pool_ctrl(pool)[buffer],
+                                           memory_order_acquire) >> 32);
+}

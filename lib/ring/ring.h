@@ -1,0 +1,213 @@
+/* ring.h - per-CPU buffers: the reserve/commit fast path (inline) and the
+ * pool of fixed-size buffers behind it.
+ *
+ * Allowed dependencies: common/, platform/. The ring knows nothing about
+ * providers, files or the flusher; it tells its owner "buffer ready" through
+ * a callback.
+ *
+ * Objects and their lifetimes
+ *   petw__ring      one per session slot, never freed (static table), so a
+ *                   writer racing a stop never touches freed memory there.
+ *   petw__ring_cpu  one cache line per CPU, allocated with the ring, never
+ *                   freed. Its `word` packs {gen:16, buffer:16, offset:32}:
+ *                   which buffer this CPU writes into and how far it is
+ *                   reserved. gen is the session generation of the slot.
+ *   petw__pool      one allocation per running session: the header below,
+ *                   per-buffer control words, links and metadata, then the
+ *                   buffers. Everything inside is addressed by index or
+ *                   offset (position-independent, ready for shared memory).
+ *
+ * A buffer's control word packs {final:32, committed:32}. `committed` starts
+ * at the header size and grows by each writer's record size on commit;
+ * `final` is 0 while the buffer is current and becomes its reserved size
+ * when some thread closes it. Whoever brings committed == final (the closer
+ * or the last committer, exactly one of them) delivers the buffer. See
+ * docs/design.md for the full memory-ordering argument.
+ */
+#ifndef PETW_RING_H
+#define PETW_RING_H
+
+#include <stdatomic.h>
+
+#include "../common/common.h"
+#include "../platform/platform.h"
+
+#define PETW__BUFFER_HEADER_SIZE 0x48u
+
+#define PETW__BUF_NONE 0xFFFFu /* CPU has no current buffer; a writer opens one */
+#define PETW__BUF_DEAD 0xFFFEu /* session stopping: nobody opens a buffer again */
+#define PETW__MAX_POOL_BUFFERS 0xFFF0u
+
+#define PETW__WORD(gen, buf, off)                                                                  \
+    (((uint64_t)(uint16_t)(gen) << 48) | ((uint64_t)(uint16_t)(buf) << 32) | (uint32_t)(off))
+#define PETW__WORD_GEN(w) ((uint16_t)((w) >> 48))
+#define PETW__WORD_BUF(w) ((uint16_t)((w) >> 32))
+#define PETW__WORD_OFF(w) ((uint32_t)(w))
+
+/* Buffer metadata flags (become WMI_BUFFER_HEADER.BufferFlag bits). */
+#define PETW__BUFMETA_EVENTS_LOST 0x2u
+
+typedef struct petw__pool {
+    uint32_t buffer_size;  /* bytes per buffer, header included */
+    uint32_t buffer_count;
+    uint64_t ctrl_offset;  /* _Atomic uint64_t[buffer_count]: {final, committed} */
+    uint64_t link_offset;  /* _Atomic uint32_t[buffer_count]: next index + 1 */
+    uint64_t meta_offset;  /* petw__buffer_meta[buffer_count] */
+    uint64_t data_offset;  /* buffers, each buffer_size bytes, cache-line aligned */
+    /* Free stack: {tag:32, index + 1:32}; the tag defeats ABA. */
+    _Atomic uint64_t free_head PETW__ALIGNED(PETW__CACHE_LINE);
+    _Atomic uint32_t free_count;
+    /* Ready stack (index + 1), pushed by deliverers, emptied whole by the
+     * flusher with one exchange, so it needs no tag. */
+    _Atomic uint32_t ready_head PETW__ALIGNED(PETW__CACHE_LINE);
+} petw__pool;
+
+typedef struct petw__buffer_meta {
+    uint16_t cpu;
+    uint16_t flags; /* PETW__BUFMETA_* */
+    uint32_t reserved;
+} petw__buffer_meta;
+
+typedef struct petw__ring_cpu {
+    _Atomic uint64_t word;
+    /* Set when an event was lost on this CPU; the next buffer opened here
+     * takes it and carries the ETL "events lost" flag. */
+    _Atomic uint32_t lost_pending;
+} PETW__ALIGNED(PETW__CACHE_LINE) petw__ring_cpu;
+
+struct petw__ring;
+typedef void (*petw__ring_ready_fn)(struct petw__ring *ring);
+
+typedef struct petw__ring {
+    _Atomic(petw__pool *) pool; /* valid while any CPU word carries this gen */
+    uint32_t cpu_count;
+    uint32_t capacity; /* buffer_size - header: the largest record that fits */
+    _Atomic uint16_t gen;
+    petw__ring_cpu *cpus;
+    /* Writers inside the slow path; stop waits for 0 after marking every
+     * CPU word DEAD (see petw__ring_kill). */
+    _Atomic uint32_t slow_refs PETW__ALIGNED(PETW__CACHE_LINE);
+    _Atomic uint32_t events_lost;
+    petw__ring_ready_fn on_ready; /* a buffer was pushed on the ready stack */
+    void *owner;
+    /* The session's clock (PETW_CLOCK_*), read by writers after a
+     * successful reserve, which orders it after the session's start. */
+    uint32_t clock;
+    uint16_t logger_id;
+} petw__ring;
+
+/* The rings of the PETW_MAX_SESSIONS session slots; never freed. Writers
+ * reach a ring by slot number from a provider's enable entry. */
+#define PETW__MAX_RINGS 64
+extern petw__ring petw__ring_table[PETW__MAX_RINGS];
+
+typedef struct petw__reservation {
+    petw__pool *pool;
+    uint8_t *record;  /* where the record goes */
+    uint32_t buffer;
+    uint32_t size;    /* aligned size reserved */
+} petw__reservation;
+
+#define PETW__RING_GONE 1 /* the session stopped or was replaced: skip it */
+
+/* Reserve/commit are always a matched pair on success. */
+
+static inline _Atomic uint64_t *petw__pool_ctrl(petw__pool *p)
+{
+    return (_Atomic uint64_t *)((char *)p + p->ctrl_offset);
+}
+static inline _Atomic uint32_t *petw__pool_link(petw__pool *p)
+{
+    return (_Atomic uint32_t *)((char *)p + p->link_offset);
+}
+static inline petw__buffer_meta *petw__pool_meta(petw__pool *p)
+{
+    return (petw__buffer_meta *)((char *)p + p->meta_offset);
+}
+static inline uint8_t *petw__pool_buffer(petw__pool *p, uint32_t index)
+{
+    return (uint8_t *)p + p->data_offset + (uint64_t)index * p->buffer_size;
+}
+
+/* Ring lifetime (control thread). */
+int petw__ring_init(petw__ring *ring, uint32_t cpu_count);
+/* Allocates the pool and publishes a new generation; returns it via *gen. */
+int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
+                     uint16_t *gen);
+/* Frees the pool once every buffer is back on the free stack. */
+void petw__ring_release(petw__ring *ring);
+
+/* Out-of-line slow path: open a buffer on this CPU (closing a full one). */
+int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
+                            petw__reservation *res);
+/* Delivers a completed buffer to the ready stack and wakes the owner. */
+void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer);
+
+/* Closes the CPU's current buffer if it holds records (flush timer, flush).
+ * With `kill`, marks the CPU DEAD instead, so no buffer opens again. */
+void petw__ring_close_cpu(petw__ring *ring, uint32_t cpu, int kill);
+/* Kills every CPU and waits for writers in the slow path to leave. */
+void petw__ring_kill(petw__ring *ring);
+
+/* Pops every ready buffer, oldest first, into `out` (room for all buffers);
+ * returns how many. Flusher thread only. */
+uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out);
+/* Reserved size of a delivered buffer (its `final`). */
+uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer);
+/* Returns a written buffer to the free stack. */
+void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer);
+
+/* Reserves `size` bytes (a multiple of 8, <= capacity) on the calling CPU.
+ * Returns 0 with *res filled, PETW__RING_GONE, or PETW_ENOBUFS (event lost
+ * and counted). Lock-free: a CAS on this CPU's word; the thread may migrate
+ * afterwards, the reservation stays valid. */
+static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t size,
+                                     petw__reservation *res)
+{
+    uint32_t cpu = petw__cpu_current();
+    if (PETW__UNLIKELY(cpu >= ring->cpu_count))
+        cpu %= ring->cpu_count;
+    petw__ring_cpu *c = &ring->cpus[cpu];
+    /* acquire: pairs with the release CAS that published this word (in
+     * petw__ring_reserve_slow or petw__ring_start), so the ring's capacity
+     * and the buffer's init are visible. */
+    uint64_t w = atomic_load_explicit(&c->word, memory_order_acquire);
+    for (;;) {
+        uint32_t buf = PETW__WORD_BUF(w), off = PETW__WORD_OFF(w);
+        if (PETW__UNLIKELY(PETW__WORD_GEN(w) != gen))
+            return PETW__RING_GONE;
+        if (PETW__UNLIKELY(buf >= PETW__BUF_DEAD || off + size > ring->capacity +
+                                                                  PETW__BUFFER_HEADER_SIZE))
+            return petw__ring_reserve_slow(ring, gen, cpu, size, res);
+        /* acquire on success: same pairing as the load above. The CAS is on
+         * this CPU's line only; another thread on the same CPU (or one that
+         * migrated) simply retries. */
+        if (atomic_compare_exchange_weak_explicit(&c->word, &w, w + size, memory_order_acquire,
+                                                  memory_order_acquire)) {
+            /* The buffer cannot be delivered (nor the pool freed) before we
+             * commit, because committed < final until then. */
+            petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+            res->pool = pool;
+            res->buffer = buf;
+            res->size = size;
+            res->record = petw__pool_buffer(pool, buf) + off;
+            return 0;
+        }
+    }
+}
+
+/* Publishes a reserved record. release: orders the record's bytes before
+ * the commit count that the deliverer (and through the ready stack, the
+ * flusher) reads; acquire: the last committer delivers and must see the
+ * other writers' records (release sequence on the control word). This is
+ * the writer's last access to the pool unless it delivers. */
+static inline void petw__ring_commit(petw__ring *ring, const petw__reservation *res)
+{
+    uint64_t old = atomic_fetch_add_explicit(&petw__pool_ctrl(res->pool)[res->buffer], res->size,
+                                             memory_order_acq_rel);
+    uint32_t final = (uint32_t)(old >> 32);
+    if (PETW__UNLIKELY(final != 0 && (uint32_t)old + res->size == final))
+        petw__ring_deliver(ring, res->pool, res->buffer);
+}
+
+#endif /* PETW_RING_H */

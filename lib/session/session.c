@@ -1,0 +1,385 @@
+/* session.c - sessions: start, enable, query, flush, update, stop.
+ *
+ * Allowed dependencies: everything but consume/. All functions run under the
+ * control lock; writers never take it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../flush/flush.h"
+#include "../platform/platform.h"
+#include "../provider/provider_internal.h"
+#include "session_internal.h"
+
+#define DEFAULT_BUFFER_KB 64
+#define MAX_BUFFER_KB 1024
+#define MIN_BUFFER_KB 4
+#define MAX_POOL_BYTES (1ull << 30)
+
+typedef struct petw__session {
+    int in_use;
+    uint16_t gen;
+    uint32_t ref;
+    uint32_t slot;
+    petw_session_config config; /* normalized; name/file_path point below */
+    char name[PETW_MAX_NAME];
+    char file_path[PETW_MAX_NAME];
+    uint32_t buffer_count;
+    petw__flush_target flush;
+} petw__session;
+
+static petw__session sessions[PETW_MAX_SESSIONS];
+static int rings_ready;
+static int atexit_registered;
+
+void petw_session_config_init(petw_session_config *c)
+{
+    if (!c)
+        return;
+    memset(c, 0, sizeof(*c));
+    c->buffer_size_kb = DEFAULT_BUFFER_KB;
+    c->flush_timer_ms = 1000;
+    c->clock = PETW_CLOCK_QPC;
+    c->log_file_mode = PETW_MODE_SEQUENTIAL;
+}
+
+static petw__session *lookup(petw_session_handle h)
+{
+    uint32_t slot = (uint32_t)h - 1u;
+    if (slot >= PETW_MAX_SESSIONS || !sessions[slot].in_use ||
+        sessions[slot].gen != (uint16_t)(h >> 32))
+        return NULL;
+    return &sessions[slot];
+}
+
+static petw_session_handle handle_of(const petw__session *s)
+{
+    return ((uint64_t)s->gen << 32) | (s->slot + 1u);
+}
+
+static void fill_stats(const petw__session *s, petw_session_stats *st)
+{
+    if (!st)
+        return;
+    memset(st, 0, sizeof(*st));
+    const petw__ring *ring = s->flush.ring;
+    petw__pool *pool = atomic_load_explicit(&((petw__ring *)ring)->pool, memory_order_relaxed);
+    st->logger_id = ring->logger_id;
+    st->buffer_size_kb = s->config.buffer_size_kb;
+    st->minimum_buffers = s->config.minimum_buffers;
+    st->maximum_buffers = s->config.maximum_buffers;
+    st->flush_timer_ms = s->flush.flush_timer_ms;
+    st->log_file_mode = s->config.log_file_mode;
+    st->clock = s->config.clock;
+    st->number_of_buffers = s->buffer_count;
+    st->free_buffers =
+        pool ? atomic_load_explicit(&pool->free_count, memory_order_relaxed) : s->buffer_count;
+    st->events_lost = atomic_load_explicit(&((petw__ring *)ring)->events_lost, memory_order_relaxed);
+    st->buffers_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->buffers_written,
+                                               memory_order_relaxed);
+    if (s->flush.has_file)
+        st->buffers_written += 1; /* the header buffer, as ETW counts it */
+    st->log_buffers_lost = atomic_load_explicit(&((petw__flush_target *)&s->flush)->log_buffers_lost,
+                                                memory_order_relaxed);
+    st->real_time_buffers_lost = 0;
+    memcpy(st->name, s->name, sizeof(st->name));
+    memcpy(st->file_path, s->file_path, sizeof(st->file_path));
+}
+
+static void stop_all_at_exit(void)
+{
+    petw__control_lock();
+    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++)
+        if (sessions[i].in_use)
+            petw_session_stop(handle_of(&sessions[i]), NULL);
+    petw__control_unlock();
+}
+
+#define SUPPORTED_MODES                                                                            \
+    (PETW_MODE_SEQUENTIAL | 0x800u /* PRIVATE_LOGGER */ | 0x20000u /* PRIVATE_IN_PROC */ |       \
+     0x01000000u /* USE_PAGED_MEMORY */ | 0x08000000u /* INDEPENDENT_SESSION */)
+#define FILE_MODES (0x1u | 0x2u | 0x4u | 0x8u) /* SEQUENTIAL CIRCULAR APPEND NEWFILE */
+
+static int normalize(const petw_session_config *in, petw_session_config *c, uint32_t cpus)
+{
+    *c = *in;
+    PETW__RETURN_IF(!c->name || !c->name[0] || strlen(c->name) >= PETW_MAX_NAME, PETW_EINVAL);
+    PETW__RETURN_IF(c->file_path && (!c->file_path[0] || strlen(c->file_path) >= PETW_MAX_NAME),
+                    PETW_EINVAL);
+    if (c->file_path && c->file_path[0] == 0)
+        c->file_path = NULL;
+    uint32_t mode = c->log_file_mode;
+    if (mode == 0 && c->file_path)
+        mode = PETW_MODE_SEQUENTIAL;
+    /* Contradictions first (EINVAL), then what is valid ETW but not here. */
+    uint32_t file_modes = mode & FILE_MODES;
+    PETW__RETURN_IF(file_modes & (file_modes - 1), PETW_EINVAL);
+    PETW__RETURN_IF((mode & PETW_MODE_SEQUENTIAL) && !c->file_path, PETW_EINVAL);
+    PETW__RETURN_IF(!(mode & PETW_MODE_SEQUENTIAL) && c->file_path, PETW_EINVAL);
+    PETW__RETURN_IF(mode & ~SUPPORTED_MODES, PETW_ENOTSUP);
+    c->log_file_mode = mode;
+    if (c->clock == 0)
+        c->clock = PETW_CLOCK_QPC;
+    PETW__RETURN_IF(c->clock > PETW_CLOCK_CYCLES, PETW_EINVAL);
+    /* ETW adjusts sizes instead of failing; so do we. */
+    if (c->buffer_size_kb == 0)
+        c->buffer_size_kb = DEFAULT_BUFFER_KB;
+    if (c->buffer_size_kb < MIN_BUFFER_KB)
+        c->buffer_size_kb = MIN_BUFFER_KB;
+    if (c->buffer_size_kb > MAX_BUFFER_KB)
+        c->buffer_size_kb = MAX_BUFFER_KB;
+    if (c->minimum_buffers == 0)
+        c->minimum_buffers = 2 * cpus;
+    if (c->maximum_buffers == 0)
+        c->maximum_buffers = c->minimum_buffers + 20;
+    if (c->maximum_buffers < c->minimum_buffers)
+        c->maximum_buffers = c->minimum_buffers;
+    PETW__RETURN_IF(c->maximum_buffers > PETW__MAX_POOL_BUFFERS, PETW_EINVAL);
+    PETW__RETURN_IF((uint64_t)c->maximum_buffers * c->buffer_size_kb * 1024 > MAX_POOL_BYTES,
+                    PETW_EINVAL);
+    if (c->flush_timer_ms == 0)
+        c->flush_timer_ms = 1000;
+    PETW__RETURN_IF(c->flags & ~(PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM), PETW_EINVAL);
+    return 0;
+}
+
+int petw_session_start(const petw_session_config *in, petw_session_handle *out)
+{
+    PETW__RETURN_IF(in == NULL || out == NULL, PETW_EINVAL);
+    petw__library_init();
+    uint32_t cpus = petw__cpu_count();
+    petw_session_config c;
+    PETW__FORWARD_IF_ERROR(normalize(in, &c, cpus));
+
+    petw__control_lock();
+    int rc = 0;
+    if (!rings_ready) {
+        for (uint32_t i = 0; i < PETW_MAX_SESSIONS && rc == 0; i++)
+            rc = petw__ring_init(&petw__ring_table[i], cpus);
+        if (rc) {
+            petw__control_unlock();
+            return rc;
+        }
+        rings_ready = 1;
+    }
+    uint32_t slot = PETW_MAX_SESSIONS;
+    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
+        if (sessions[i].in_use && strcmp(sessions[i].name, c.name) == 0) {
+            petw__control_unlock();
+            return PETW_EEXIST;
+        }
+        if (!sessions[i].in_use && slot == PETW_MAX_SESSIONS)
+            slot = i;
+    }
+    if (slot == PETW_MAX_SESSIONS) {
+        petw__control_unlock();
+        return PETW_ELIMIT;
+    }
+    petw__session *s = &sessions[slot];
+    petw__ring *ring = &petw__ring_table[slot];
+    s->slot = slot;
+    snprintf(s->name, sizeof(s->name), "%s", c.name);
+    s->file_path[0] = 0;
+    if (c.file_path)
+        snprintf(s->file_path, sizeof(s->file_path), "%s", c.file_path);
+    c.name = s->name;
+    c.file_path = c.file_path ? s->file_path : NULL;
+    s->config = c;
+    s->buffer_count = c.maximum_buffers;
+
+    petw__flush_target *t = &s->flush;
+    /* The timer handle stays initialized on the flusher's loop for the
+     * slot's lifetime; everything else starts fresh. */
+    int timer_initialized = t->timer_initialized;
+    uv_timer_t timer = t->timer;
+    memset(t, 0, sizeof(*t));
+    t->timer_initialized = timer_initialized;
+    t->timer = timer;
+    t->ring = ring;
+    t->sink = c.sink;
+    t->sink_context = c.sink_context;
+    t->petw_flags = c.flags;
+    t->zstd_level = c.zstd_level;
+    t->flush_timer_ms = c.flush_timer_ms;
+    if (c.file_path) {
+        rc = petw__file_create_private(c.file_path, &t->file);
+        if (rc) {
+            petw__control_unlock();
+            return rc;
+        }
+        t->has_file = 1;
+    }
+    ring->on_ready = petw__flusher_wake;
+    ring->owner = s;
+    ring->clock = c.clock;
+    ring->logger_id = (uint16_t)(slot + 1);
+    uint16_t gen;
+    rc = petw__ring_start(ring, c.buffer_size_kb * 1024, s->buffer_count, &gen);
+    if (rc) {
+        if (t->has_file)
+            petw__file_close(&t->file);
+        petw__control_unlock();
+        return rc;
+    }
+    petw__etl_session_info *info = &t->info;
+    info->buffer_size = c.buffer_size_kb * 1024;
+    info->cpu_count = cpus;
+    info->clock = c.clock;
+    info->log_file_mode = c.log_file_mode;
+    info->maximum_file_size = 0;
+    info->os_build = petw__os_build();
+    info->cpu_speed_mhz = 0;
+    info->petw_flags = c.flags;
+    info->logger_id = ring->logger_id;
+    info->process_id = petw__process_id();
+    info->thread_id = petw__thread_id();
+    info->perf_freq = petw__clock_frequency(c.clock);
+    info->start_filetime = petw__filetime_now();
+    info->start_timestamp = petw__clock_read(c.clock);
+    info->boot_time = petw__boot_time();
+    info->logger_name = s->name;
+    info->log_file_name = c.file_path ? s->file_path : "";
+    rc = petw__flusher_attach(t);
+    if (rc) {
+        petw__ring_kill(ring);
+        petw__ring_release(ring);
+        if (t->has_file)
+            petw__file_close(&t->file);
+        petw__control_unlock();
+        return rc;
+    }
+    s->gen = gen;
+    s->ref = PETW__SESSION_REF(slot, gen);
+    s->in_use = 1;
+    *out = handle_of(s);
+    if (!atexit_registered) {
+        atexit(stop_all_at_exit);
+        atexit_registered = 1;
+    }
+    petw__control_unlock();
+    return 0;
+}
+
+int petw_session_find(const char *name, petw_session_handle *out)
+{
+    PETW__RETURN_IF(!name || !out, PETW_EINVAL);
+    petw__control_lock();
+    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
+        if (sessions[i].in_use && strcmp(sessions[i].name, name) == 0) {
+            *out = handle_of(&sessions[i]);
+            petw__control_unlock();
+            return 0;
+        }
+    }
+    petw__control_unlock();
+    return PETW_ENOTFOUND;
+}
+
+int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
+{
+    PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
+    uint32_t n = 0;
+    petw__control_lock();
+    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
+        if (!sessions[i].in_use)
+            continue;
+        if (n < max)
+            out[n] = handle_of(&sessions[i]);
+        n++;
+    }
+    petw__control_unlock();
+    *count = n;
+    return 0;
+}
+
+int petw_session_enable_provider(petw_session_handle h, const petw_guid *provider, uint8_t level,
+                                 uint64_t any, uint64_t all)
+{
+    PETW__RETURN_IF(!provider, PETW_EINVAL);
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = s ? petw__provider_enable(provider, s->ref, level, any, all) : PETW_ENOTFOUND;
+    petw__control_unlock();
+    return rc;
+}
+
+int petw_session_disable_provider(petw_session_handle h, const petw_guid *provider)
+{
+    PETW__RETURN_IF(!provider, PETW_EINVAL);
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = s ? petw__provider_disable(provider, s->ref) : PETW_ENOTFOUND;
+    petw__control_unlock();
+    return rc;
+}
+
+int petw__session_capture_state(petw_session_handle h, const petw_guid *provider)
+{
+    PETW__RETURN_IF(!provider, PETW_EINVAL);
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = s ? petw__provider_capture_state(provider, s->ref) : PETW_ENOTFOUND;
+    petw__control_unlock();
+    return rc;
+}
+
+int petw_session_query(petw_session_handle h, petw_session_stats *stats)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (s)
+        fill_stats(s, stats);
+    petw__control_unlock();
+    return s ? 0 : PETW_ENOTFOUND;
+}
+
+int petw_session_flush(petw_session_handle h, petw_session_stats *stats)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = PETW_ENOTFOUND;
+    if (s) {
+        rc = petw__flusher_flush(&s->flush);
+        fill_stats(s, stats);
+    }
+    petw__control_unlock();
+    return rc;
+}
+
+int petw_session_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = PETW_ENOTFOUND;
+    if (s) {
+        rc = 0;
+        /* The pool is allocated whole at start: a limit can shrink what is
+         * reported, never grow past what exists. */
+        if (maximum_buffers && maximum_buffers != s->config.maximum_buffers)
+            rc = maximum_buffers <= s->buffer_count ? 0 : PETW_ENOTSUP;
+        if (rc == 0 && maximum_buffers)
+            s->config.maximum_buffers = maximum_buffers;
+        if (rc == 0 && flush_timer_ms)
+            rc = petw__flusher_set_timer(&s->flush, flush_timer_ms);
+    }
+    petw__control_unlock();
+    return rc;
+}
+
+int petw_session_stop(petw_session_handle h, petw_session_stats *stats)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (!s) {
+        petw__control_unlock();
+        return PETW_ENOTFOUND;
+    }
+    /* Providers first: new writes stop choosing this session. Writers that
+     * already chose it are handled by the ring (petw__ring_kill). */
+    petw__provider_disable_session(s->ref);
+    int rc = petw__flusher_detach(&s->flush);
+    fill_stats(s, stats);
+    s->in_use = 0;
+    petw__control_unlock();
+    return rc;
+}
