@@ -135,9 +135,25 @@ static int load(petw_trace *t)
             if (index == 0)
                 return PETW_ECORRUPT;
             corrupt(t, index, off, why);
+            t->stats.buffers_read++;
             /* Fixed-size files: skip one buffer and resynchronize. */
             if (stride == 0 || (t->info.petw_flags & PETW_SESSION_ZSTD))
                 break;
+            off += stride;
+            index++;
+            continue;
+        }
+        /* Uncompressed files have fixed-size buffers: a different size is
+         * damage, and the known stride lets us step over it. */
+        int fixed = stride != 0 && !(t->info.petw_flags & PETW_SESSION_ZSTD) &&
+                    !(t->info.log_file_mode & 0x04000000u /* COMPRESSED_MODE */);
+        if (fixed && hb.disk_size != stride) {
+            if (avail < stride) {
+                t->stats.bytes_truncated += avail;
+                break;
+            }
+            corrupt(t, index, off, "BufferSize differs from the file's buffer size");
+            t->stats.buffers_read++;
             off += stride;
             index++;
             continue;
