@@ -16,8 +16,13 @@
  * petw__cpu_current() can return is below it. */
 uint32_t petw__cpu_count(void);
 
-/* Ticks per second of a session clock (PETW_CLOCK_*). */
+/* Ticks per second of a session clock (PETW_CLOCK_*): exact for the system
+ * clock and the nanosecond fallback, a 10 ms measurement for the TSC. */
 int64_t petw__clock_frequency(uint32_t clock);
+
+/* A nanosecond monotonic reference, read together with a session clock at
+ * start and stop to refine that clock's frequency over the whole session. */
+int64_t petw__clock_reference(void);
 
 /* The current wall-clock time as a FILETIME (100 ns since 1601-01-01 UTC). */
 int64_t petw__filetime_now(void);

@@ -8,6 +8,10 @@
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#include <string.h>
 #include <unistd.h>
 
 #include "../common/common.h"
@@ -31,16 +35,22 @@ uint32_t petw__cpu_count(void)
     return (uint32_t)n;
 }
 
-static int64_t cycles_frequency(void)
+int petw__qpc_is_tsc;
+
+/* TSC ticks per second, measured once against CLOCK_MONOTONIC over 10 ms
+ * (sessions refine it over their own lifetime, see petw__clock_calibrate). */
+static int64_t tsc_frequency(void)
 {
     static int64_t freq;
     int64_t f = __atomic_load_n(&freq, __ATOMIC_RELAXED);
     if (f)
         return f;
-    int64_t t0 = petw__clock_read(1), c0 = petw__clock_read(3);
-    petw__sleep_ms(20);
-    int64_t t1 = petw__clock_read(1), c1 = petw__clock_read(3);
-    f = t1 > t0 ? (int64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0)) : 1000000000;
+#if defined(__x86_64__) || defined(__i386__)
+    int64_t t0 = petw__monotonic_ns(), c0 = (int64_t)__rdtsc();
+    petw__sleep_ms(10);
+    int64_t t1 = petw__monotonic_ns(), c1 = (int64_t)__rdtsc();
+    f = t1 > t0 ? (int64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0)) : 0;
+#endif
     if (f <= 0)
         f = 1000000000;
     __atomic_store_n(&freq, f, __ATOMIC_RELAXED);
@@ -52,12 +62,33 @@ int64_t petw__clock_frequency(uint32_t clock)
     if (clock == 2)
         return 10000000;
 #if defined(__x86_64__) || defined(__i386__)
-    if (clock == 3)
-        return cycles_frequency();
-#else
-    (void)cycles_frequency;
+    if (clock == 3 || petw__qpc_is_tsc)
+        return tsc_frequency();
 #endif
     return 1000000000;
+}
+
+int64_t petw__clock_reference(void) { return petw__monotonic_ns(); }
+
+static int detect_invariant_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+        return 0;
+    __get_cpuid(0x80000007u, &a, &b, &c, &d);
+    if (!(d & (1u << 8)))
+        return 0;
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!f)
+        return 1; /* cannot ask the kernel: trust the CPU */
+    char name[32] = {0};
+    int ok = fgets(name, sizeof(name), f) != NULL && strncmp(name, "tsc", 3) == 0;
+    fclose(f);
+    return ok && getenv("PETW_NO_TSC") == NULL;
+#else
+    return 0;
+#endif
 }
 
 int64_t petw__filetime_now(void) { return petw__clock_read(2); }
@@ -76,6 +107,7 @@ static void refresh_pid(void) { __atomic_store_n(&petw__pid, (uint32_t)getpid(),
 
 void petw__platform_init(void)
 {
+    petw__qpc_is_tsc = detect_invariant_tsc();
     refresh_pid();
     pthread_atfork(NULL, NULL, refresh_pid);
 }

@@ -22,27 +22,56 @@ static inline uint32_t petw__thread_id(void)
     return t ? t : petw__thread_id_slow();
 }
 
-/* glibc 2.35+ answers sched_getcpu() from the rseq area without a system
- * call (older ones from the vDSO). */
+/* The CPU number: glibc 2.35+ registers rseq for every thread, and the
+ * kernel keeps the current CPU in it, so this is one load from the thread's
+ * own memory. Elsewhere sched_getcpu() (vDSO) answers. */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) &&       \
+    (defined(__x86_64__) || defined(__aarch64__))
+#define PETW__HAVE_RSEQ 1
+extern const ptrdiff_t __rseq_offset;
+extern const unsigned int __rseq_size;
+#endif
+
 static inline uint32_t petw__cpu_current(void)
 {
+#ifdef PETW__HAVE_RSEQ
+    if (__builtin_expect(__rseq_size != 0, 1)) {
+        /* struct rseq: u32 cpu_id_start, u32 cpu_id (>= 0 once registered) */
+        const volatile int32_t *rs =
+            (const volatile int32_t *)((const char *)__builtin_thread_pointer() + __rseq_offset);
+        int32_t c = rs[1];
+        if (__builtin_expect(c >= 0, 1))
+            return (uint32_t)c;
+    }
+#endif
     int c = sched_getcpu();
     return c < 0 ? 0u : (uint32_t)c;
 }
 
-static inline int64_t petw__clock_read(uint32_t clock)
+/* Nonzero when the QPC-like clock reads the TSC directly: the CPU has an
+ * invariant TSC and the kernel uses it as its clocksource (so it is stable
+ * and synchronized across CPUs). Set once by petw__platform_init(). */
+extern int petw__qpc_is_tsc;
+
+static inline int64_t petw__monotonic_ns(void)
 {
     struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static inline int64_t petw__clock_read(uint32_t clock)
+{
     if (clock == 2) {
+        struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         return ((int64_t)ts.tv_sec + 11644473600LL) * 10000000LL + ts.tv_nsec / 100;
     }
 #if defined(__x86_64__) || defined(__i386__)
-    if (clock == 3)
+    if (clock == 3 || petw__qpc_is_tsc)
         return (int64_t)__rdtsc();
 #endif
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return petw__monotonic_ns();
 }
 
 #endif

@@ -20,6 +20,11 @@
 #error "petw writes records in host order and supports little-endian hosts only"
 #endif
 _Static_assert(sizeof(petw_event_header) == 0x50, "EVENT_HEADER layout");
+_Static_assert(offsetof(petw_event_header, timestamp) == 16 &&
+                   offsetof(petw_event_header, provider_id) == 24 &&
+                   offsetof(petw_event_header, descriptor) == 40 &&
+                   offsetof(petw_event_header, activity_id) == 64,
+               "EVENT_HEADER offsets used by petw__event_write");
 
 typedef struct petw__provider_session {
     _Atomic uint32_t ref; /* session ref, 0 when unused */
@@ -377,36 +382,38 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
                        (h >> 32)))
         return PETW_EBADHANDLE;
 
-    petw_event_header hdr;
-    hdr.size = (uint16_t)rsize;
-    hdr.header_type = 0xC000 | PETW__HDR_EVENT64;
-    hdr.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME |
-                           (related ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
-    hdr.event_property = 0;
-    hdr.thread_id = petw__thread_id();
-    hdr.process_id = petw__process_id();
-    hdr.timestamp = 0;
-    memcpy(&hdr.provider_id, g, sizeof(g));
-    hdr.descriptor = *d;
-    hdr.cpu.processor_time = 0;
-    hdr.activity_id = activity ? *activity : tls_activity;
+    /* Everything of the header but the timestamp, computed once. */
+    const uint32_t tid = petw__thread_id(), pid = petw__process_id();
+    const petw_guid act = activity ? *activity : tls_activity;
+    const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME |
+                                      (related ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
+    const uint64_t word0 = (uint64_t)(uint16_t)rsize | ((uint64_t)(0xC000 | PETW__HDR_EVENT64) << 16) |
+                           ((uint64_t)flags << 32); /* Size, HeaderType, Flags, EventProperty 0 */
+    const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
 
     int rc = 0;
     for (uint32_t k = 0; k < n; k++) {
         petw__ring *ring = &petw__ring_table[PETW__SESSION_REF_SLOT(refs[k])];
         petw__reservation res;
         int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), asize, &res);
-        if (r != 0) {
+        if (PETW__UNLIKELY(r != 0)) {
             if (r < 0)
                 rc = merge_rc(rc, r);
             continue;
         }
+        /* The record is written in place; the layout is EVENT_HEADER's
+         * (petw_event_header), little-endian. */
         uint8_t *out = res.record;
-        /* Zero the alignment gap first; the header may overwrite it. */
-        memset(out + asize - 8, 0, 8);
-        hdr.timestamp = petw__clock_read(ring->clock);
-        memcpy(out, &hdr, sizeof(hdr));
-        out += sizeof(hdr);
+        memset(out + asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
+        int64_t ts = petw__clock_read(ring->clock);
+        memcpy(out, &word0, 8);
+        memcpy(out + 8, &word1, 8);
+        memcpy(out + 16, &ts, 8);
+        memcpy(out + 24, g, 16);
+        memcpy(out + 40, d, 16);
+        memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
+        memcpy(out + 64, &act, 16);
+        out += PETW__EVENT_HEADER_SIZE;
         if (related) {
             petw__wr16(out, PETW__EXT_ITEM_HEADER + 16);
             petw__wr16(out + 2, PETW_EXT_TYPE_RELATED_ACTIVITYID);
@@ -416,8 +423,26 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
             out += ext;
         }
         for (uint32_t i = 0; i < count; i++) {
-            memcpy(out, (const void *)(uintptr_t)data[i].ptr, data[i].size);
-            out += data[i].size;
+            const void *src = (const void *)(uintptr_t)data[i].ptr;
+            uint32_t len = data[i].size;
+            /* Fixed-size copies of the common field sizes compile to moves. */
+            switch (len) {
+            case 4:
+                memcpy(out, src, 4);
+                break;
+            case 8:
+                memcpy(out, src, 8);
+                break;
+            case 16:
+                memcpy(out, src, 16);
+                break;
+            case 32:
+                memcpy(out, src, 32);
+                break;
+            default:
+                memcpy(out, src, len);
+            }
+            out += len;
         }
         petw__ring_commit(ring, &res);
     }

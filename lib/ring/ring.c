@@ -79,7 +79,7 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
         buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || (buffer_size & 7))
         return PETW_EINVAL;
     uint64_t ctrl = (sizeof(petw__pool) + 63) & ~(uint64_t)63;
-    uint64_t link = ctrl + 8ull * buffer_count;
+    uint64_t link = ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_count;
     uint64_t meta = link + 4ull * buffer_count;
     uint64_t data = (meta + sizeof(petw__buffer_meta) * buffer_count + 4095) & ~(uint64_t)4095;
     uint64_t total = data + (uint64_t)buffer_size * buffer_count;
@@ -95,7 +95,9 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     if (!mem)
         return PETW_ENOMEM;
     petw__pool *pool = mem;
-    memset(pool, 0, (size_t)data);
+    /* Touch every page now: a first-touch page fault is a kernel entry, and
+     * it must not happen inside EventWrite. */
+    memset(pool, 0, (size_t)total);
     pool->buffer_size = buffer_size;
     pool->buffer_count = buffer_count;
     pool->ctrl_offset = ctrl;
@@ -106,7 +108,7 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     atomic_init(&pool->free_count, 0);
     atomic_init(&pool->ready_head, 0);
     for (uint32_t i = 0; i < buffer_count; i++) {
-        atomic_init(&petw__pool_ctrl(pool)[i], 0);
+        atomic_init(petw__pool_ctrl(pool, i), 0);
         atomic_init(&petw__pool_link(pool)[i], 0);
     }
     for (uint32_t i = buffer_count; i-- > 0;)
@@ -164,7 +166,7 @@ static void close_buffer(petw__ring *ring, petw__pool *pool, uint32_t buffer, ui
      * may deliver); release is not needed by anyone but keeps the RMW simple.
      * seq_cst is not needed: the committed/final decision is made by whichever
      * RMW comes last in this word's modification order. */
-    uint64_t old = atomic_fetch_add_explicit(&petw__pool_ctrl(pool)[buffer],
+    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(pool, buffer),
                                              (uint64_t)final << 32, memory_order_acq_rel);
     if ((uint32_t)old == final)
         petw__ring_deliver(ring, pool, buffer);
@@ -226,7 +228,7 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
         }
         /* Not yet visible to anyone: plain initialization, published by the
          * release CAS below. */
-        atomic_store_explicit(&petw__pool_ctrl(pool)[fresh], PETW__BUFFER_HEADER_SIZE,
+        atomic_store_explicit(petw__pool_ctrl(pool, fresh), PETW__BUFFER_HEADER_SIZE,
                               memory_order_relaxed);
         petw__buffer_meta *meta = &petw__pool_meta(pool)[fresh];
         meta->cpu = (uint16_t)cpu;
@@ -316,6 +318,6 @@ uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out)
 uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer)
 {
     /* acquire: already ordered by take_ready; relaxed would do. */
-    return (uint32_t)(atomic_load_explicit(&petw__pool_ctrl(pool)[buffer],
+    return (uint32_t)(atomic_load_explicit(petw__pool_ctrl(pool, buffer),
                                            memory_order_acquire) >> 32);
 }

@@ -50,7 +50,9 @@
 typedef struct petw__pool {
     uint32_t buffer_size;  /* bytes per buffer, header included */
     uint32_t buffer_count;
-    uint64_t ctrl_offset;  /* _Atomic uint64_t[buffer_count]: {final, committed} */
+    uint64_t ctrl_offset;  /* {final, committed} per buffer, one cache line each, so
+                            * two CPUs committing to their own buffers never
+                            * share a line */
     uint64_t link_offset;  /* _Atomic uint32_t[buffer_count]: next index + 1 */
     uint64_t meta_offset;  /* petw__buffer_meta[buffer_count] */
     uint64_t data_offset;  /* buffers, each buffer_size bytes, cache-line aligned */
@@ -112,9 +114,10 @@ typedef struct petw__reservation {
 
 /* Reserve/commit are always a matched pair on success. */
 
-static inline _Atomic uint64_t *petw__pool_ctrl(petw__pool *p)
+#define PETW__CTRL_STRIDE PETW__CACHE_LINE
+static inline _Atomic uint64_t *petw__pool_ctrl(petw__pool *p, uint32_t buffer)
 {
-    return (_Atomic uint64_t *)((char *)p + p->ctrl_offset);
+    return (_Atomic uint64_t *)((char *)p + p->ctrl_offset + (uint64_t)buffer * PETW__CTRL_STRIDE);
 }
 static inline _Atomic uint32_t *petw__pool_link(petw__pool *p)
 {
@@ -203,7 +206,7 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
  * the writer's last access to the pool unless it delivers. */
 static inline void petw__ring_commit(petw__ring *ring, const petw__reservation *res)
 {
-    uint64_t old = atomic_fetch_add_explicit(&petw__pool_ctrl(res->pool)[res->buffer], res->size,
+    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(res->pool, res->buffer), res->size,
                                              memory_order_acq_rel);
     uint32_t final = (uint32_t)(old >> 32);
     if (PETW__UNLIKELY(final != 0 && (uint32_t)old + res->size == final))

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Installs what petw needs to build, test and run its examples on Debian 12.
+# Usage: scripts/setup-debian.sh [extra package...]
+set -eu
+pkgs="build-essential clang meson ninja-build pkg-config python3 \
+libuv1-dev libzstd-dev libxxhash-dev libclang-rt-14-dev"
+missing=""
+for p in $pkgs "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing
+fi

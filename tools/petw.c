@@ -1,0 +1,363 @@
+/* petw - the command-line tool: `petw info` and `petw dump` (the tracerpt of
+ * petw). Reads ETL files written by petw or by Windows. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <petw/petw.h>
+
+static const char usage[] =
+    "usage: petw info FILE...\n"
+    "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
+    "                 [--start TIME] [--end TIME]\n"
+    "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n";
+
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+
+typedef struct dump_ctx {
+    enum format format;
+    petw_guid providers[32];
+    int provider_count;
+    uint64_t printed;
+    FILE *out;
+} dump_ctx;
+
+/* {68fdd900-4a3e-11d1-84f4-0000f80464e3} */
+static const petw_guid event_trace_guid = {
+    0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}};
+
+/* FILETIME -> "YYYY-MM-DDTHH:MM:SS.fffffffZ". */
+static void format_time(int64_t ft, char *out, size_t n)
+{
+    int64_t unix100 = ft - 116444736000000000LL;
+    time_t secs = (time_t)(unix100 >= 0 ? unix100 / 10000000 : (unix100 - 9999999) / 10000000);
+    int64_t frac = unix100 - (int64_t)secs * 10000000;
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%07" PRId64 "Z", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+}
+
+static int parse_time(const char *s, int64_t *out)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*end == 0) {
+        *out = v;
+        return 0;
+    }
+    struct tm tm;
+    memset(&tm, 0, sizeof(tm));
+    double sec = 0;
+    if (sscanf(s, "%d-%d-%dT%d:%d:%lf", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &sec) != 6)
+        return -1;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    tm.tm_sec = (int)sec;
+    time_t t = timegm(&tm);
+    *out = ((int64_t)t * 10000000) + 116444736000000000LL +
+           (int64_t)((sec - (int)sec) * 10000000.0 + 0.5);
+    return 0;
+}
+
+static const char *provider_name(const petw_guid *g)
+{
+    return petw_guid_equal(g, &event_trace_guid) ? "EventTrace" : NULL;
+}
+
+static void print_hex(FILE *o, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "%02x", b[i]);
+}
+
+static void on_event(petw_event_record *r, void *context)
+{
+    dump_ctx *c = context;
+    const petw_event_header *h = &r->header;
+    if (c->provider_count) {
+        int ok = 0;
+        for (int i = 0; i < c->provider_count && !ok; i++)
+            ok = petw_guid_equal(&c->providers[i], &h->provider_id);
+        if (!ok)
+            return;
+    }
+    char ts[64], guid[37], act[37], rel[37] = "";
+    format_time(h->timestamp, ts, sizeof(ts));
+    petw_guid_format(&h->provider_id, guid);
+    petw_guid_format(&h->activity_id, act);
+    for (int i = 0; i < r->extended_data_count; i++)
+        if (r->extended_data[i].ext_type == PETW_EXT_TYPE_RELATED_ACTIVITYID &&
+            r->extended_data[i].data_size >= 16)
+            petw_guid_format((const petw_guid *)(uintptr_t)r->extended_data[i].data_ptr, rel);
+    const char *pname = provider_name(&h->provider_id);
+    unsigned cpu = (h->flags & PETW_EVENT_HEADER_FLAG_PROCESSOR_INDEX)
+                       ? r->buffer_context.u.processor_index
+                       : r->buffer_context.u.p.processor_number;
+    const petw_event_descriptor *d = &h->descriptor;
+    FILE *o = c->out;
+    switch (c->format) {
+    case FMT_TEXT:
+        fprintf(o, "%s %s id=%u v=%u ch=%u lvl=%u op=%u task=%u kw=0x%" PRIx64
+                   " pid=%u tid=%u cpu=%u",
+                ts, pname ? pname : guid, d->id, d->version, d->channel, d->level, d->opcode,
+                d->task, d->keyword, h->process_id, h->thread_id, cpu);
+        if (act[0] && strcmp(act, "00000000-0000-0000-0000-000000000000"))
+            fprintf(o, " activity=%s", act);
+        if (rel[0])
+            fprintf(o, " related=%s", rel);
+        fprintf(o, " data[%u]=", r->user_data_length);
+        print_hex(o, r->user_data, r->user_data_length);
+        fputc('\n', o);
+        break;
+    case FMT_CSV:
+        fprintf(o, "%s,%s,%s,%u,%u,%u,%u,%u,%u,0x%" PRIx64 ",%u,%u,%u,%s,%s,", ts,
+                pname ? pname : guid, guid, d->id, d->version, d->channel, d->level, d->opcode,
+                d->task, d->keyword, h->process_id, h->thread_id, cpu, act, rel);
+        print_hex(o, r->user_data, r->user_data_length);
+        fputc('\n', o);
+        break;
+    case FMT_JSON:
+        fprintf(o, "{\"timestamp\":\"%s\",\"provider\":\"%s\",\"provider_guid\":\"%s\",", ts,
+                pname ? pname : guid, guid);
+        fprintf(o, "\"event\":null,\"id\":%u,\"version\":%u,\"channel\":%u,\"level\":%u,"
+                   "\"opcode\":%u,\"task\":%u,\"keyword\":\"0x%" PRIx64 "\",",
+                d->id, d->version, d->channel, d->level, d->opcode, d->task, d->keyword);
+        fprintf(o, "\"pid\":%u,\"tid\":%u,\"cpu\":%u,\"activity_id\":\"%s\",", h->process_id,
+                h->thread_id, cpu, act);
+        if (rel[0])
+            fprintf(o, "\"related_activity_id\":\"%s\",", rel);
+        fprintf(o, "\"fields\":{\"data\":\"");
+        print_hex(o, r->user_data, r->user_data_length);
+        fprintf(o, "\"}}\n");
+        break;
+    }
+    c->printed++;
+}
+
+typedef struct corrupt_ctx {
+    const char *path;
+    uint64_t count;
+} corrupt_ctx;
+
+static corrupt_ctx *current_corrupt;
+
+static void on_corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *why, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    current_corrupt->count++;
+    fprintf(stderr, "petw: %s: buffer %" PRIu64 " (offset %" PRIu64 ") skipped: %s\n",
+            current_corrupt->path, index, offset, why);
+}
+
+static int open_all(int n, char **paths, petw_trace **traces, petw_trace_config *cfg,
+                    corrupt_ctx *cc)
+{
+    for (int i = 0; i < n; i++) {
+        current_corrupt = &cc[i];
+        cc[i].path = paths[i];
+        int rc = petw_trace_open(paths[i], cfg, &traces[i]);
+        if (rc) {
+            fprintf(stderr, "petw: %s: %s\n", paths[i], petw_strerror(rc));
+            for (int k = 0; k < i; k++)
+                petw_trace_close(traces[k]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct count_entry {
+    petw_guid provider;
+    uint16_t id;
+    uint64_t count;
+} count_entry;
+
+typedef struct info_ctx {
+    count_entry entries[4096];
+    int n;
+    uint64_t total;
+} info_ctx;
+
+static void on_count(petw_event_record *r, void *context)
+{
+    info_ctx *c = context;
+    c->total++;
+    for (int i = 0; i < c->n; i++)
+        if (c->entries[i].id == r->header.descriptor.id &&
+            petw_guid_equal(&c->entries[i].provider, &r->header.provider_id)) {
+            c->entries[i].count++;
+            return;
+        }
+    if (c->n < 4096)
+        c->entries[c->n++] = (count_entry){r->header.provider_id, r->header.descriptor.id, 1};
+}
+
+static const char *clock_name(uint32_t c)
+{
+    return c == 1 ? "QPC" : c == 2 ? "system time" : c == 3 ? "CPU cycles" : "unknown";
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    int status = 0;
+    for (int i = 0; i < argc; i++) {
+        info_ctx *ic = calloc(1, sizeof(*ic));
+        petw_trace_config cfg;
+        petw_trace_config_init(&cfg);
+        cfg.on_event = on_count;
+        cfg.on_corrupt = on_corrupt;
+        cfg.context = ic;
+        cfg.flags = 0;
+        petw_trace *t;
+        corrupt_ctx cc = {0};
+        if (!ic || open_all(1, &argv[i], &t, &cfg, &cc)) {
+            free(ic);
+            status = 1;
+            continue;
+        }
+        const petw_logfile_info *h = petw_trace_info(t);
+        char start[64], end[64];
+        format_time(h->start_time, start, sizeof(start));
+        format_time(h->end_time, end, sizeof(end));
+        petw_trace_process(&t, 1, 0, 0);
+        petw_trace_stats st;
+        petw_trace_stats_get(t, &st);
+        printf("%s\n", argv[i]);
+        printf("  logger name      %s\n", h->logger_name);
+        printf("  log file name    %s\n", h->log_file_name);
+        printf("  log file mode    0x%08x\n", h->log_file_mode);
+        printf("  clock            %s (%" PRId64 " Hz)\n", clock_name(h->reserved_flags),
+               h->perf_freq);
+        printf("  buffer size      %u bytes\n", h->buffer_size);
+        printf("  processors       %u\n", h->number_of_processors);
+        printf("  pointer size     %u\n", h->pointer_size);
+        printf("  start            %s\n", start);
+        printf("  end              %s\n", end);
+        printf("  buffers          %u written, %" PRIu64 " read, %" PRIu64 " corrupt\n",
+               h->buffers_written, st.buffers_read, st.buffers_corrupt);
+        printf("  lost             %u events, %u buffers\n", h->events_lost, h->buffers_lost);
+        if (st.bytes_truncated)
+            printf("  truncated        %" PRIu64 " bytes of an incomplete final buffer\n",
+                   st.bytes_truncated);
+        if (h->petw_flags)
+            printf("  petw extensions %s%s\n", (h->petw_flags & PETW_SESSION_ZSTD) ? " zstd" : "",
+                   (h->petw_flags & PETW_SESSION_CHECKSUM) ? " xxh64" : "");
+        printf("  events           %" PRIu64 "\n", ic->total);
+        for (int k = 0; k < ic->n; k++) {
+            char g[37];
+            petw_guid_format(&ic->entries[k].provider, g);
+            const char *name = provider_name(&ic->entries[k].provider);
+            printf("    %-36s id %-5u %" PRIu64 "\n", name ? name : g, ic->entries[k].id,
+                   ic->entries[k].count);
+        }
+        if (cc.count) {
+            fprintf(stderr, "petw: %s: %" PRIu64 " corrupt buffers skipped\n", argv[i], cc.count);
+            status = 1;
+        }
+        petw_trace_close(t);
+        free(ic);
+    }
+    return status;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+    dump_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.out = stdout;
+    char *files[64];
+    int nfiles = 0;
+    int64_t start = 0, end = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "text"))
+                c.format = FMT_TEXT;
+            else if (!strcmp(f, "csv"))
+                c.format = FMT_CSV;
+            else if (!strcmp(f, "json"))
+                c.format = FMT_JSON;
+            else {
+                fprintf(stderr, "petw: unknown format '%s'\n%s", f, usage);
+                return 2;
+            }
+        } else if (!strcmp(a, "--provider") && i + 1 < argc) {
+            if (c.provider_count == 32 ||
+                petw_guid_parse(argv[++i], &c.providers[c.provider_count]) != 0) {
+                if (!strcmp(argv[i], "EventTrace")) {
+                    c.providers[c.provider_count++] = event_trace_guid;
+                    continue;
+                }
+                fprintf(stderr, "petw: --provider takes a GUID (names come with decoding): '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+            c.provider_count++;
+        } else if ((!strcmp(a, "--start") || !strcmp(a, "--end")) && i + 1 < argc) {
+            int64_t *dst = a[2] == 's' ? &start : &end;
+            if (parse_time(argv[++i], dst) != 0) {
+                fprintf(stderr, "petw: bad time '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "petw: unknown option '%s'\n%s", a, usage);
+            return 2;
+        } else if (nfiles < 64) {
+            files[nfiles++] = argv[i];
+        } else {
+            fprintf(stderr, "petw: at most 64 files\n");
+            return 2;
+        }
+    }
+    if (nfiles == 0) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    petw_trace_config cfg;
+    petw_trace_config_init(&cfg);
+    cfg.on_event = on_event;
+    cfg.on_corrupt = on_corrupt;
+    cfg.context = &c;
+    petw_trace *traces[64];
+    corrupt_ctx cc[64];
+    memset(cc, 0, sizeof(cc));
+    if (open_all(nfiles, files, traces, &cfg, cc))
+        return 1;
+    if (c.format == FMT_CSV)
+        printf("timestamp,provider,provider_guid,id,version,channel,level,opcode,task,keyword,"
+               "pid,tid,cpu,activity_id,related_activity_id,data\n");
+    int rc = petw_trace_process(traces, (uint32_t)nfiles, start, end);
+    uint64_t corrupt = 0;
+    for (int i = 0; i < nfiles; i++) {
+        corrupt += cc[i].count;
+        petw_trace_close(traces[i]);
+    }
+    if (corrupt)
+        fprintf(stderr, "petw: %" PRIu64 " corrupt buffers skipped\n", corrupt);
+    if (rc) {
+        fprintf(stderr, "petw: %s\n", petw_strerror(rc));
+        return 1;
+    }
+    return corrupt ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "info"))
+        return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "dump"))
+        return cmd_dump(argc - 2, argv + 2);
+    fprintf(stderr, "petw: unknown command '%s'\n%s", argv[1], usage);
+    return 2;
+}
