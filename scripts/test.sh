@@ -6,6 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
 variants=${*:-plain asan tsan}
+summary=""
 for v in $variants; do
     case $v in
     plain) dir=build-test; opts="" ;;
@@ -28,4 +29,21 @@ for v in $variants; do
     else
         meson test -C "$dir" --print-errorlogs --num-processes 2
     fi
+    summary="$summary $dir/meson-logs/testlog.json"
 done
+# One closing line over every variant: "N passed, N failed, N skipped".
+python3 - $summary <<'PY'
+import json, sys
+counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
+for path in sys.argv[1:]:
+    for line in open(path):
+        r = json.loads(line).get("result", "")
+        if r in ("OK", "EXPECTEDFAIL"):
+            counts["OK"] += 1
+        elif r == "SKIP":
+            counts["SKIP"] += 1
+        else:
+            counts["FAIL"] += 1
+print("%d passed, %d failed, %d skipped" % (counts["OK"], counts["FAIL"], counts["SKIP"]))
+sys.exit(1 if counts["FAIL"] else 0)
+PY

@@ -25,6 +25,7 @@ typedef struct petw__flush_target {
     petw__etl_session_info info; /* header content; info.buffers_written counts on disk */
     uint32_t petw_flags;
     int zstd_level;
+    int64_t reference_start_ns; /* petw__clock_reference() at start */
     /* Flusher-thread state. */
     uint64_t file_offset;
     int64_t sequence;

@@ -35,6 +35,14 @@ static void write_header(petw__flush_target *t)
     t->info.events_lost = atomic_load_explicit(&t->ring->events_lost, memory_order_relaxed);
     t->info.buffers_lost = atomic_load_explicit(&t->log_buffers_lost, memory_order_relaxed);
     t->info.end_filetime = petw__filetime_now();
+    /* A measured clock (the TSC) gets its frequency from this session's own
+     * span once it is long enough: exact to the reference clock's accuracy. */
+    if (petw__clock_is_measured(t->ring->clock)) {
+        int64_t dt = petw__clock_reference() - t->reference_start_ns;
+        int64_t dticks = petw__clock_read(t->ring->clock) - t->info.start_timestamp;
+        if (dt >= 1000000000LL && dticks > 0)
+            t->info.perf_freq = (int64_t)((double)dticks * 1e9 / (double)dt + 0.5);
+    }
     petw__etl_write_header_buffer(t->header_buffer, &t->info);
     if (petw__file_pwrite(&t->file, t->header_buffer, t->info.buffer_size, 0) != 0)
         atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);

@@ -24,6 +24,10 @@ int64_t petw__clock_frequency(uint32_t clock);
  * start and stop to refine that clock's frequency over the whole session. */
 int64_t petw__clock_reference(void);
 
+/* 1 when petw__clock_frequency(clock) is a measurement (the TSC), which a
+ * session should refine from its own start/stop readings. */
+int petw__clock_is_measured(uint32_t clock);
+
 /* The current wall-clock time as a FILETIME (100 ns since 1601-01-01 UTC). */
 int64_t petw__filetime_now(void);
 

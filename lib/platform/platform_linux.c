@@ -70,6 +70,16 @@ int64_t petw__clock_frequency(uint32_t clock)
 
 int64_t petw__clock_reference(void) { return petw__monotonic_ns(); }
 
+int petw__clock_is_measured(uint32_t clock)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return clock == 3 || (clock == 1 && petw__qpc_is_tsc);
+#else
+    (void)clock;
+    return 0;
+#endif
+}
+
 static int detect_invariant_tsc(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

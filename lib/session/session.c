@@ -236,6 +236,7 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
     info->perf_freq = petw__clock_frequency(c.clock);
     info->start_filetime = petw__filetime_now();
     info->start_timestamp = petw__clock_read(c.clock);
+    t->reference_start_ns = petw__clock_reference();
     info->boot_time = petw__boot_time();
     info->logger_name = s->name;
     info->log_file_name = c.file_path ? s->file_path : "";

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs the build into a scratch directory and checks what an ETW user
+# gets: both pkg-config files, a static link line with every dependency, and
+# ETW code (the examples) compiling unmodified against petw-etw and running.
+# usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1 src=$2
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --destdir "$dest" --quiet >/dev/null
+pcdir=$(dirname "$(find "$dest" -name petw-etw.pc | head -n 1)")
+[ -f "$pcdir/petw.pc" ] || { echo "petw.pc not installed"; exit 1; }
+# Point our .pc files at the scratch prefix (the system's stay untouched).
+prefix=$(sed -n 's/^prefix=//p' "$pcdir/petw.pc")
+mkdir -p "$dest/pc"
+for f in petw petw-etw; do
+    sed "s|^prefix=.*|prefix=$dest$prefix|" "$pcdir/$f.pc" > "$dest/pc/$f.pc"
+done
+export PKG_CONFIG_PATH="$dest/pc"
+pc="pkg-config"
+libs=$($pc --static --libs petw-etw)
+for want in -lpetw -luv -lzstd -lxxhash -lpthread; do
+    case " $libs " in *" $want "*) ;; *) echo "missing $want in: $libs"; exit 1 ;; esac
+done
+[ -f "$($pc --variable=includedir petw)/petw/petw.h" ] || { echo "petw.h not installed"; exit 1; }
+cflags=$($pc --cflags petw-etw)
+cc -DUNICODE -D_UNICODE -o "$dest/record" "$src/examples/record_trace.c" \
+    "$src/examples/example_provider.c" $cflags $libs
+cc -DUNICODE -D_UNICODE -o "$dest/print" "$src/examples/print_trace.c" $cflags $libs
+"$dest/record" "$dest/t.etl" 20 >/dev/null
+"$dest/print" "$dest/t.etl" > "$dest/out.txt"
+grep -q "^26 events" "$dest/out.txt" || { cat "$dest/out.txt"; exit 1; }
+# Native API too, from C++.
+printf '#include <petw/petw.h>\nint main() { petw_session_config c; petw_session_config_init(&c); return c.buffer_size_kb == 64 ? 0 : 1; }\n' > "$dest/n.cpp"
+if command -v c++ >/dev/null 2>&1; then
+    c++ -o "$dest/n" "$dest/n.cpp" $($pc --cflags petw) $($pc --static --libs petw)
+    "$dest/n"
+fi
+echo "install: pkg-config and an ETW build against the installed prefix work"
