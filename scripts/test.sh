@@ -1,17 +1,19 @@
 #!/bin/sh
 # Builds petw and passes the whole test suite: the plain build, then the
 # same suite under ASan+UBSan and under TSan (separate build directories).
-# Usage: scripts/test.sh [plain|asan|tsan]...   (default: all three)
+# Then each libFuzzer target runs for FUZZ_SECONDS (default 60) on its seeds.
+# Usage: scripts/test.sh [plain|asan|tsan|fuzz]...   (default: all four)
 set -eu
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
-variants=${*:-plain asan tsan}
+variants=${*:-plain asan tsan fuzz}
 summary=""
 for v in $variants; do
     case $v in
     plain) dir=build-test; opts="" ;;
     asan) dir=build-asan; opts="-Db_sanitize=address,undefined -Db_lundef=false" ;;
     tsan) dir=build-tsan; opts="-Db_sanitize=thread -Db_lundef=false" ;;
+    fuzz) dir=build-fuzz; opts="-Dfuzz=true -Dtests=true -Db_sanitize=address,undefined -Db_lundef=false" ;;
     *) echo "unknown variant $v" >&2; exit 2 ;;
     esac
     if [ ! -d "$dir" ]; then
@@ -23,6 +25,28 @@ for v in $variants; do
     fi
     ninja -C "$dir"
     echo "== $v"
+    if [ "$v" = fuzz ]; then
+        for target in "$dir"/test/fuzz/fuzz_*; do
+            case $target in *_replay|*.p) continue ;; esac
+            [ -f "$target" ] && [ -x "$target" ] || continue
+            name=$(basename "$target")
+            corpus="$dir/corpus-$name"
+            mkdir -p "$corpus"
+            echo "-- $name for ${FUZZ_SECONDS:-60} s"
+            status=0
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                "$target" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
+                -print_final_stats=1 -artifact_prefix="$dir/" "$corpus" "$dir/test/fuzz/seeds" \
+                > "$dir/$name.log" 2>&1 || status=$?
+            grep -E "^(Done|stat::number_of_executed_units)" "$dir/$name.log" || true
+            if [ "$status" -ne 0 ]; then
+                tail -n 40 "$dir/$name.log"
+                echo "fuzz target $name failed (status $status); inputs: $(ls "$dir"/crash-* "$dir"/leak-* "$dir"/timeout-* 2>/dev/null)"
+                exit 1
+            fi
+        done
+        continue
+    fi
     # TSan needs an address space layout it recognizes; tame ASLR if allowed.
     if [ "$v" = tsan ] && command -v setarch >/dev/null 2>&1 && setarch "$(uname -m)" -R true 2>/dev/null; then
         setarch "$(uname -m)" -R meson test -C "$dir" --print-errorlogs --num-processes 2

@@ -82,6 +82,11 @@ void petw_trace_config_init(petw_trace_config *config);
  * or PETW_ECORRUPT when the file holds no valid header buffer. */
 int petw_trace_open(const char *path, const petw_trace_config *config, petw_trace **out);
 
+/* As petw_trace_open() for a trace already in memory (copied: the caller
+ * may free `data` when this returns). Same errors, but no file errors. */
+int petw_trace_open_memory(const void *data, size_t size, const petw_trace_config *config,
+                           petw_trace **out);
+
 /* The file's decoded header. */
 const petw_logfile_info *petw_trace_info(const petw_trace *trace);
 

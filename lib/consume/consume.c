@@ -213,8 +213,9 @@ static int load(petw_trace *t)
                 uint16_t pf = hb.petw_flags;
                 t->info.petw_flags = ((pf & 0x100u) ? PETW_SESSION_ZSTD : 0) |
                                      ((pf & PETW__BUF_CHECKSUM) ? PETW_SESSION_CHECKSUM : 0);
-                if (t->info.perf_freq <= 0)
-                    t->info.perf_freq = 10000000;
+                /* 1 Hz .. 1 THz: anything else is not a clock. */
+                if (t->info.perf_freq <= 0 || t->info.perf_freq > 1000000000000LL)
+                    return PETW_ECORRUPT;
             }
         }
         off += hb.disk_size;
@@ -242,6 +243,32 @@ int petw_trace_open(const char *path, const petw_trace_config *config, petw_trac
     return 0;
 }
 
+int petw_trace_open_memory(const void *data, size_t size, const petw_trace_config *config,
+                           petw_trace **out)
+{
+    PETW__RETURN_IF((!data && size) || !config || !config->on_event || !out, PETW_EINVAL);
+    petw__library_init();
+    petw_trace *t = calloc(1, sizeof(*t));
+    if (!t)
+        return PETW_ENOMEM;
+    t->config = *config;
+    t->file = malloc(size ? size : 1);
+    if (!t->file) {
+        free(t);
+        return PETW_ENOMEM;
+    }
+    if (size)
+        memcpy(t->file, data, size);
+    t->file_size = size;
+    int rc = load(t);
+    if (rc) {
+        petw_trace_close(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
 void petw_trace_close(petw_trace *t)
 {
     if (!t)
@@ -257,10 +284,21 @@ void petw_trace_close(petw_trace *t)
 
 int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
 {
+    /* Untrusted inputs: compute wide and saturate instead of overflowing. */
     const petw_logfile_info *i = &t->info;
-    int64_t d = ts - i->start_timestamp;
+#ifdef __SIZEOF_INT128__
+    __int128 v = (__int128)i->start_time +
+                 ((__int128)ts - i->start_timestamp) * 10000000 / i->perf_freq;
+    return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+#else
+    double v = (double)i->start_time +
+               ((double)ts - (double)i->start_timestamp) * 1e7 / (double)i->perf_freq;
+    if (v >= 9.2e18 || v <= -9.2e18)
+        return v > 0 ? INT64_MAX : INT64_MIN;
+    int64_t d = (int64_t)((uint64_t)ts - (uint64_t)i->start_timestamp);
     int64_t q = d / i->perf_freq, r = d % i->perf_freq;
     return i->start_time + q * 10000000LL + r * 10000000LL / i->perf_freq;
+#endif
 }
 
 /* ---- delivery ---- */
