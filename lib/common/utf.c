@@ -58,29 +58,44 @@ static size_t utf8_put(uint32_t cp, char *out, size_t room)
     return n;
 }
 
-size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units)
+/* Decodes UTF-8 `in` and hands each code unit to `put` as UTF-16 (wide16)
+ * or as code points; stops before `out_units - 1` units (room for the NUL).
+ * Returns units written. */
+typedef void (*unit_fn)(void *out, size_t index, uint32_t unit);
+
+static size_t utf8_decode_into(const char *in, void *out, size_t out_units, int wide16, unit_fn put)
 {
     const unsigned char *s = (const unsigned char *)in;
     size_t n = 0;
-    if (out_units == 0)
-        return 0;
     while (*s) {
         uint32_t cp;
         s += utf8_next(s, &cp);
-        if (cp >= 0x10000) {
+        if (wide16 && cp >= 0x10000) {
             if (n + 2 >= out_units)
                 break;
             cp -= 0x10000;
-            petw__wr16(out + 2 * n++, (uint16_t)(0xD800 | (cp >> 10)));
-            petw__wr16(out + 2 * n++, (uint16_t)(0xDC00 | (cp & 0x3FF)));
+            put(out, n++, 0xD800 | (cp >> 10));
+            put(out, n++, 0xDC00 | (cp & 0x3FF));
         } else {
             if (n + 1 >= out_units)
                 break;
-            petw__wr16(out + 2 * n++, (uint16_t)cp);
+            put(out, n++, cp);
         }
     }
-    petw__wr16(out + 2 * n, 0);
+    put(out, n, 0);
     return n;
+}
+
+static void put_utf16le(void *out, size_t i, uint32_t unit)
+{
+    petw__wr16((uint8_t *)out + 2 * i, (uint16_t)unit);
+}
+
+static void put_wchar(void *out, size_t i, uint32_t unit) { ((wchar_t *)out)[i] = (wchar_t)unit; }
+
+size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units)
+{
+    return out_units ? utf8_decode_into(in, out, out_units, 1, put_utf16le) : 0;
 }
 
 size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size_t out_size)
@@ -137,25 +152,5 @@ size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size)
 
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars)
 {
-    const unsigned char *s = (const unsigned char *)in;
-    size_t n = 0;
-    if (out_chars == 0)
-        return 0;
-    while (*s) {
-        uint32_t cp;
-        s += utf8_next(s, &cp);
-        if (sizeof(wchar_t) == 2 && cp >= 0x10000) {
-            if (n + 2 >= out_chars)
-                break;
-            cp -= 0x10000;
-            out[n++] = (wchar_t)(0xD800 | (cp >> 10));
-            out[n++] = (wchar_t)(0xDC00 | (cp & 0x3FF));
-        } else {
-            if (n + 1 >= out_chars)
-                break;
-            out[n++] = (wchar_t)cp;
-        }
-    }
-    out[n] = 0;
-    return n;
+    return out_chars ? utf8_decode_into(in, out, out_chars, sizeof(wchar_t) == 2, put_wchar) : 0;
 }

@@ -172,6 +172,15 @@ static void close_buffer(petw__ring *ring, petw__pool *pool, uint32_t buffer, ui
         petw__ring_deliver(ring, pool, buffer);
 }
 
+static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t buffer,
+                             uint32_t offset, uint32_t size)
+{
+    res->pool = pool;
+    res->buffer = buffer;
+    res->size = size;
+    res->record = petw__pool_buffer(pool, buffer) + offset;
+}
+
 int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
                             petw__reservation *res)
 {
@@ -198,10 +207,7 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
                 if (atomic_compare_exchange_weak_explicit(&c->word, &w, w + size,
                                                           memory_order_acquire,
                                                           memory_order_acquire)) {
-                    res->pool = pool;
-                    res->buffer = buf;
-                    res->size = size;
-                    res->record = petw__pool_buffer(pool, buf) + off;
+                    fill_reservation(res, pool, buf, off, size);
                     rc = 0;
                     break;
                 }
@@ -245,10 +251,7 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
          * commit orders this flag write before the flusher's read. */
         if (atomic_exchange_explicit(&c->lost_pending, 0, memory_order_relaxed))
             meta->flags |= PETW__BUFMETA_EVENTS_LOST;
-        res->pool = pool;
-        res->buffer = fresh;
-        res->size = size;
-        res->record = petw__pool_buffer(pool, fresh) + PETW__BUFFER_HEADER_SIZE;
+        fill_reservation(res, pool, fresh, PETW__BUFFER_HEADER_SIZE, size);
         rc = 0;
         break;
     }
