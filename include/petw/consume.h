@@ -87,6 +87,21 @@ int petw_trace_open(const char *path, const petw_trace_config *config, petw_trac
 int petw_trace_open_memory(const void *data, size_t size, const petw_trace_config *config,
                            petw_trace **out);
 
+/* Opens a live consumer of a running session started with
+ * PETW_MODE_REAL_TIME, named `logger_name`. petw_trace_process() then
+ * delivers each buffer's events as the session flushes it (within about its
+ * flush timer), and returns when the session stops. A consumer that falls
+ * behind loses whole buffers, counted in the session's
+ * real_time_buffers_lost; the writers never wait for it.
+ * Returns 0, PETW_ENOTFOUND (no such session), PETW_EINVAL (not a real-time
+ * session), PETW_ELIMIT (8 consumers already) or PETW_ENOMEM. */
+int petw_trace_open_realtime(const char *logger_name, const petw_trace_config *config,
+                             petw_trace **out);
+
+/* Asks a petw_trace_process() running on `trace` (from another thread) to
+ * return PETW_ECANCELED soon. */
+void petw_trace_cancel(petw_trace *trace);
+
 /* The file's decoded header. */
 const petw_logfile_info *petw_trace_info(const petw_trace *trace);
 
@@ -96,7 +111,9 @@ void petw_trace_stats_get(const petw_trace *trace, petw_trace_stats *stats);
 /* The context given at open time. */
 void *petw_trace_context(const petw_trace *trace);
 
-/* Delivers the events of `count` (<= 64) traces merged in timestamp order.
+/* Delivers the events of `count` (<= 64) traces merged in timestamp order
+ * (a live trace must be processed alone: its buffers are delivered as they
+ * arrive, each buffer's events in timestamp order).
  * start_time/end_time are FILETIMEs bounding what is delivered (0: no bound);
  * the header records are always delivered. A trace can be processed once.
  * Returns 0, PETW_EINVAL, or PETW_ECANCELED when a buffer callback stopped it. */

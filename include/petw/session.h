@@ -31,9 +31,19 @@ typedef uint64_t petw_session_handle;
 #define PETW_CLOCK_SYSTEM 2 /* wall clock as FILETIME, 100 ns ticks */
 #define PETW_CLOCK_CYCLES 3 /* CPU cycle counter where one exists, else as QPC */
 
-/* Log file modes petw implements (EVENT_TRACE_FILE_MODE_*). */
-#define PETW_MODE_SEQUENTIAL 0x00000001u
-#define PETW_MODE_REAL_TIME 0x00000100u
+/* Log file modes (EVENT_TRACE_FILE_MODE_* and EVENT_TRACE_*_MODE values). */
+#define PETW_MODE_SEQUENTIAL 0x00000001u  /* append buffers to the file */
+#define PETW_MODE_CIRCULAR 0x00000002u    /* file capped; oldest buffers overwritten */
+#define PETW_MODE_APPEND 0x00000004u      /* with SEQUENTIAL: continue an existing file */
+#define PETW_MODE_NEWFILE 0x00000008u     /* a new file (name with %d) at each cap */
+#define PETW_MODE_PREALLOCATE 0x00000020u /* reserve the cap on disk up front */
+#define PETW_MODE_REAL_TIME 0x00000100u   /* deliver to live consumers */
+#define PETW_MODE_BUFFERING 0x00000400u   /* memory only; oldest overwritten; snapshots */
+
+/* What a writer does when every buffer is in use. */
+#define PETW_LOSS_DROP_NEWEST 0     /* lose the new event and count it (ETW's behaviour) */
+#define PETW_LOSS_OVERWRITE_OLDEST 1 /* reuse the oldest kept buffer (BUFFERING's) */
+#define PETW_LOSS_BLOCK 2           /* petw: wait up to block_timeout_ms, then drop */
 
 /* petw extensions, set in petw_session_config.flags. */
 #define PETW_SESSION_ZSTD 0x1u     /* zstd-compress each buffer in the file */
@@ -50,13 +60,18 @@ typedef struct petw_session_config {
     uint32_t minimum_buffers;  /* 0: 2 per CPU */
     uint32_t maximum_buffers;  /* 0: minimum + 20; never below minimum */
     uint32_t flush_timer_ms;   /* 0: 1000; how stale a partly filled buffer may get */
-    uint32_t log_file_mode;    /* PETW_MODE_*; 0 means SEQUENTIAL */
+    uint32_t log_file_mode;    /* PETW_MODE_*; 0 means SEQUENTIAL with a file */
+    uint32_t maximum_file_size_kb; /* the cap for CIRCULAR, NEWFILE, PREALLOCATE,
+                                    * or a sequential limit; 0: none */
     uint32_t clock;            /* PETW_CLOCK_*; 0 means QPC */
     uint32_t flags;            /* PETW_SESSION_* */
     int zstd_level;            /* with PETW_SESSION_ZSTD; 0: 1 */
     petw_buffer_sink sink;     /* with no file: optional */
     void *sink_context;
-    uint32_t reserved[8];
+    uint32_t loss_policy;      /* PETW_LOSS_*; BUFFERING implies OVERWRITE_OLDEST */
+    uint32_t block_timeout_ms; /* with PETW_LOSS_BLOCK */
+    uint32_t real_time_buffers; /* per live consumer queue; 0: maximum_buffers */
+    uint32_t reserved[5];
 } petw_session_config;
 
 /* Fills `config` with the defaults above (name and file NULL). */
@@ -78,6 +93,11 @@ typedef struct petw_session_stats {
     uint32_t buffers_written;
     uint32_t log_buffers_lost;
     uint32_t real_time_buffers_lost;
+    uint32_t maximum_file_size_kb;
+    uint32_t enable_flags;
+    uint32_t files_completed;         /* NEWFILE: files finished so far */
+    uint64_t events_overwritten;      /* BUFFERING: events in recycled buffers */
+    uint64_t real_time_events_lost;   /* events in real-time buffers a consumer missed */
     char name[PETW_MAX_NAME];
     char file_path[PETW_MAX_NAME];
 } petw_session_stats;
@@ -113,9 +133,22 @@ int petw_session_query(petw_session_handle session, petw_session_stats *stats);
 int petw_session_flush(petw_session_handle session, petw_session_stats *stats);
 
 /* Changes the flush timer (ms) and the buffer limit of a running session;
- * 0 keeps a value. Returns 0, PETW_ENOTFOUND or PETW_EINVAL. */
+ * 0 keeps a value. The pool grows up to 4x its starting size (the address
+ * space is reserved at start); shrinking keeps the buffers already made.
+ * Returns 0, PETW_ENOTFOUND, PETW_EINVAL or PETW_ENOMEM. */
 int petw_session_update(petw_session_handle session, uint32_t flush_timer_ms,
                         uint32_t maximum_buffers);
+
+/* Finishes the current log file (complete and readable) and continues in a
+ * new file at `path`, while writers run. Returns 0, PETW_ENOTFOUND,
+ * PETW_EINVAL (a buffering or file-less session) or a file error. */
+int petw_session_switch_file(petw_session_handle session, const char *path);
+
+/* BUFFERING sessions: writes what the pool holds (one contiguous run of the
+ * newest events, up to now) to a new ETL file at `path`, without stopping
+ * or draining the session. Returns 0, PETW_ENOTFOUND, PETW_EINVAL (not a
+ * buffering session) or a file error. */
+int petw_session_snapshot(petw_session_handle session, const char *path);
 
 /* Stops the session: disables it everywhere, writes every buffer, finalizes
  * the file header (BuffersWritten, EndTime, EventsLost), closes the file and

@@ -10,8 +10,11 @@
  */
 #include <stdlib.h>
 
+#include <stdatomic.h>
+
 #include "../format/etl.h"
 #include "../platform/platform.h"
+#include "consume_internal.h"
 #include "petw/consume.h"
 #include "petw/session.h" /* PETW_SESSION_* flag values only */
 
@@ -50,6 +53,9 @@ struct petw_trace {
     uint32_t buf_count;
     petw_trace_stats stats;
     int processed;
+    petw__bufqueue *live; /* real-time source, or NULL */
+    uint8_t *live_buffer;
+    _Atomic int cancel;
 };
 
 void petw_trace_config_init(petw_trace_config *c)
@@ -269,10 +275,37 @@ int petw_trace_open_memory(const void *data, size_t size, const petw_trace_confi
     return 0;
 }
 
+int petw__trace_open_live(const uint8_t *header, uint32_t size, petw__bufqueue *queue,
+                          const petw_trace_config *config, petw_trace **out)
+{
+    petw_trace *t = NULL;
+    int rc = petw_trace_open_memory(header, size, config, &t);
+    if (rc)
+        return rc;
+    t->live_buffer = malloc(petw__bufqueue_buffer_size(queue));
+    if (!t->live_buffer) {
+        petw_trace_close(t);
+        return PETW_ENOMEM;
+    }
+    petw__bufqueue_ref(queue);
+    t->live = queue;
+    *out = t;
+    return 0;
+}
+
+void petw_trace_cancel(petw_trace *t)
+{
+    if (t)
+        atomic_store_explicit(&t->cancel, 1, memory_order_relaxed);
+}
+
 void petw_trace_close(petw_trace *t)
 {
     if (!t)
         return;
+    if (t->live)
+        petw__bufqueue_unref(t->live);
+    free(t->live_buffer);
     for (uint32_t i = 0; i < t->buf_count; i++) {
         free(t->bufs[i].owned);
         free(t->bufs[i].recs);
@@ -486,11 +519,53 @@ static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliv
     return 0;
 }
 
+/* A live trace: the header records, then each buffer as it arrives. */
+static int process_live(petw_trace *t, int64_t start, int64_t end)
+{
+    deliver_ctx dc;
+    int rc = 0;
+    t->processed = 1;
+    tbuf *h = &t->bufs[0];
+    while (h->next < h->rec_count && rc == 0)
+        rc = deliver_one(t, h, start, end, &dc);
+    while (rc == 0) {
+        if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+            return PETW_ECANCELED;
+        int n = petw__bufqueue_pop(t->live, t->live_buffer, 100);
+        if (n < 0)
+            break; /* the session stopped and everything was delivered */
+        if (n == 0)
+            continue;
+        petw__etl_buffer hb;
+        const char *why = NULL;
+        tbuf b;
+        memset(&b, 0, sizeof(b));
+        t->stats.buffers_read++;
+        if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
+            !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, &why))) {
+            corrupt(t, t->stats.buffers_read, 0, why);
+            continue;
+        }
+        b.used = hb.used;
+        b.cpu = hb.cpu;
+        b.logger_id = hb.logger_id;
+        b.buffer_flag = hb.buffer_flag;
+        rc = index_buffer(t, &b, t->stats.buffers_read, 0);
+        while (rc == 0 && b.next < b.rec_count)
+            rc = deliver_one(t, &b, start, end, &dc);
+        free(b.recs);
+    }
+    return rc;
+}
+
 int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
 {
     PETW__RETURN_IF(!traces || count == 0 || count > MAX_TRACES, PETW_EINVAL);
     for (uint32_t i = 0; i < count; i++)
-        PETW__RETURN_IF(!traces[i] || traces[i]->processed, PETW_EINVAL);
+        PETW__RETURN_IF(!traces[i] || traces[i]->processed || (traces[i]->live && count > 1),
+                        PETW_EINVAL);
+    if (traces[0]->live)
+        return process_live(traces[0], start, end);
     deliver_ctx dc;
     int rc = 0;
     uint64_t total = 0;

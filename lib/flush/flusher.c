@@ -1,15 +1,25 @@
-/* flusher.c - the flusher thread and its requests. */
+/* flusher.c - the flusher thread, its requests, and the destinations. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../platform/platform.h"
 #include "flush.h"
 
-enum request_kind { REQ_ATTACH, REQ_FLUSH, REQ_TIMER, REQ_DETACH };
+enum request_kind {
+    REQ_ATTACH,
+    REQ_FLUSH,
+    REQ_SNAPSHOT,
+    REQ_TIMER,
+    REQ_SWITCH,
+    REQ_GROW,
+    REQ_DETACH
+};
 
 typedef struct request {
     enum request_kind kind;
     petw__flush_target *target;
     uint32_t arg;
+    const char *path;
     int result;
     uv_sem_t done;
     struct request *next;
@@ -27,12 +37,31 @@ static petw__flush_target *targets[PETW_MAX_SESSIONS];
 
 static int64_t now_ts(const petw__flush_target *t) { return petw__clock_read(t->ring->clock); }
 
-static void write_header(petw__flush_target *t)
+static int is_buffering(const petw__flush_target *t) { return (t->mode & PETW_MODE_BUFFERING) != 0; }
+static int is_circular(const petw__flush_target *t) { return (t->mode & PETW_MODE_CIRCULAR) != 0; }
+static int is_newfile(const petw__flush_target *t) { return (t->mode & PETW_MODE_NEWFILE) != 0; }
+
+static uint32_t count_records(const uint8_t *buf, uint32_t used)
 {
-    if (!t->has_file)
-        return;
-    t->info.buffers_written = 1 + atomic_load_explicit(&t->buffers_written, memory_order_relaxed);
-    t->info.events_lost = atomic_load_explicit(&t->ring->events_lost, memory_order_relaxed);
+    uint32_t pos = PETW__BH_SIZE, n = 0;
+    petw__etl_record rec;
+    const char *why;
+    while (petw__etl_next_record(buf, used, &pos, &rec, &why) == 1)
+        n++;
+    return n;
+}
+
+/* Events lost so far, for the header of the current file. */
+static uint32_t lost_now(const petw__flush_target *t)
+{
+    return atomic_load_explicit(&t->ring->events_lost, memory_order_relaxed);
+}
+
+static void write_header_to(petw__flush_target *t, petw__file *f, uint32_t data_buffers,
+                            uint32_t events_lost)
+{
+    t->info.buffers_written = 1 + data_buffers;
+    t->info.events_lost = events_lost;
     t->info.buffers_lost = atomic_load_explicit(&t->log_buffers_lost, memory_order_relaxed);
     t->info.end_filetime = petw__filetime_now();
     /* A measured clock (the TSC) gets its frequency from this session's own
@@ -44,12 +73,175 @@ static void write_header(petw__flush_target *t)
             t->info.perf_freq = (int64_t)((double)dticks * 1e9 / (double)dt + 0.5);
     }
     petw__etl_write_header_buffer(t->header_buffer, &t->info);
-    if (petw__file_pwrite(&t->file, t->header_buffer, t->info.buffer_size, 0) != 0)
+    if (petw__file_pwrite(f, t->header_buffer, t->info.buffer_size, 0) != 0)
         atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
+}
+
+static void write_header(petw__flush_target *t)
+{
+    if (!t->has_file)
+        return;
+    uint32_t data = t->file_buffers;
+    if (is_circular(t))
+        data = t->circular_next < t->circular_slots ? (uint32_t)t->circular_next : t->circular_slots;
+    write_header_to(t, &t->file, data, lost_now(t) - t->lost_at_file_start);
     t->header_dirty = 0;
 }
 
-/* Writes every ready buffer of `t`; returns how many it took. */
+/* Opens t->path for a new recording (or, with APPEND, continues it). */
+static int open_file(petw__flush_target *t)
+{
+    int rc;
+    t->file_buffers = 0;
+    t->circular_next = 0;
+    t->lost_at_file_start = lost_now(t);
+    t->file_offset = t->info.buffer_size;
+    if ((t->mode & PETW_MODE_APPEND) && petw__path_exists(t->path)) {
+        uint64_t size;
+        rc = petw__file_open_existing(t->path, &t->file, &size);
+        if (rc)
+            return rc;
+        /* The file's own header must describe buffers like ours. */
+        petw_logfile_info old;
+        const char *why;
+        petw__etl_buffer hb;
+        uint8_t *hdr = t->header_buffer;
+        rc = size >= t->info.buffer_size ? petw__file_pread(&t->file, hdr, t->info.buffer_size, 0)
+                                         : PETW_EINVAL;
+        if (rc == 0)
+            rc = petw__etl_parse_buffer(hdr, t->info.buffer_size, 0, &hb, &why);
+        uint8_t *r = hdr + PETW__BH_SIZE;
+        if (rc == 0 && (r[2] != PETW__HDR_SYSTEM64 ||
+                        petw__etl_parse_logfile_header(r + PETW__SYSTEM_HEADER_SIZE,
+                                                       petw__rd16(r + 4) - PETW__SYSTEM_HEADER_SIZE,
+                                                       8, &old) != 0))
+            rc = PETW_EINVAL;
+        if (rc == 0 && (old.buffer_size != t->info.buffer_size ||
+                        old.reserved_flags != t->info.clock || (hb.petw_flags & 0x100u) ||
+                        (t->petw_flags & PETW_SESSION_ZSTD) || size % t->info.buffer_size))
+            rc = PETW_EINVAL;
+        if (rc) {
+            petw__file_close(&t->file);
+            return rc == PETW_EIO ? PETW_EIO : PETW_EINVAL;
+        }
+        /* Continue its clock anchor and counters: the raw clocks petw uses
+         * are monotonic since boot, so old and new events stay ordered. */
+        t->info.start_timestamp = (int64_t)petw__rd64(r + 16);
+        t->info.start_filetime = old.start_time;
+        t->info.perf_freq = old.perf_freq;
+        t->file_buffers = (uint32_t)(size / t->info.buffer_size) - 1;
+        t->lost_at_file_start -= old.events_lost;
+        t->file_offset = size;
+    } else {
+        rc = petw__file_create_private(t->path, &t->file);
+        if (rc)
+            return rc;
+        if ((t->mode & PETW_MODE_PREALLOCATE) && t->max_file_bytes) {
+            rc = petw__file_allocate(&t->file, t->max_file_bytes);
+            if (rc) {
+                petw__file_close(&t->file);
+                return rc;
+            }
+        }
+    }
+    t->has_file = 1;
+    t->info.log_file_name = t->path;
+    write_header(t);
+    return atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+}
+
+static void finish_file(petw__flush_target *t)
+{
+    if (!t->has_file)
+        return;
+    write_header(t);
+    if (t->mode & PETW_MODE_PREALLOCATE) {
+        uint64_t end = t->file_offset;
+        if (is_circular(t))
+            end = (uint64_t)t->info.buffer_size * (1 + t->info.buffers_written - 1);
+        petw__file_truncate(&t->file, end);
+    }
+    if (petw__file_close(&t->file) != 0)
+        atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
+    t->has_file = 0;
+}
+
+static int next_newfile(petw__flush_target *t)
+{
+    finish_file(t);
+    atomic_fetch_add_explicit(&t->files_completed, 1, memory_order_relaxed);
+    t->file_number++;
+    snprintf(t->path, sizeof(t->path), t->pattern, (int)t->file_number);
+    return open_file(t);
+}
+
+/* A buffer that did not reach its file: its events count as lost, so that
+ * delivered + lost == written stays exact. */
+static void buffer_lost(petw__flush_target *t, uint32_t records)
+{
+    atomic_fetch_add_explicit(&t->log_buffers_lost, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->ring->events_lost, records, memory_order_relaxed);
+}
+
+static void send_to_file(petw__flush_target *t, const uint8_t *out, uint32_t size, uint32_t records)
+{
+    uint64_t at;
+    if (is_circular(t)) {
+        at = (uint64_t)t->info.buffer_size * (1 + t->circular_next % t->circular_slots);
+    } else {
+        if (is_newfile(t) && t->file_buffers > 0 && t->file_offset + size > t->max_file_bytes &&
+            next_newfile(t) != 0) {
+            buffer_lost(t, records);
+            return;
+        }
+        /* A sequential file with a cap stops growing at it (ETW). */
+        if (!is_newfile(t) && t->max_file_bytes && t->file_offset + size > t->max_file_bytes) {
+            buffer_lost(t, records);
+            return;
+        }
+        at = t->file_offset;
+    }
+    if (!t->has_file || petw__file_pwrite(&t->file, out, size, at) != 0) {
+        atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
+        buffer_lost(t, records);
+        return;
+    }
+    if (is_circular(t)) {
+        t->circular_next++;
+    } else {
+        t->file_offset += size;
+        t->file_buffers++;
+    }
+    atomic_fetch_add_explicit(&t->buffers_written, 1, memory_order_relaxed);
+    t->header_dirty = 1;
+}
+
+static void send_to_consumers(petw__flush_target *t, const uint8_t *buf, uint32_t size,
+                              uint32_t records)
+{
+    if (!(t->mode & PETW_MODE_REAL_TIME))
+        return;
+    uv_mutex_lock(&t->rt_lock);
+    int any = 0;
+    for (int i = 0; i < PETW__MAX_REALTIME_CONSUMERS; i++) {
+        petw__bufqueue *q = t->consumers[i];
+        if (!q)
+            continue;
+        any = 1;
+        if (petw__bufqueue_push(q, buf, size) != 0) {
+            atomic_fetch_add_explicit(&t->real_time_buffers_lost, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&t->real_time_events_lost, records, memory_order_relaxed);
+        }
+    }
+    uv_mutex_unlock(&t->rt_lock);
+    if (!any) {
+        /* Nobody is listening: ETW counts these buffers lost for real time. */
+        atomic_fetch_add_explicit(&t->real_time_buffers_lost, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&t->real_time_events_lost, records, memory_order_relaxed);
+    }
+}
+
+/* Seals and sends every ready buffer of `t`; returns how many it took. */
 static uint32_t drain(petw__flush_target *t)
 {
     petw__ring *ring = t->ring;
@@ -60,37 +252,43 @@ static uint32_t drain(petw__flush_target *t)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t b = t->ready[i];
         uint32_t used = petw__ring_buffer_used(pool, b);
-        const petw__buffer_meta *meta = &petw__pool_meta(pool)[b];
+        petw__buffer_meta *meta = &petw__pool_meta(pool)[b];
         t->write_count[b]++;
-        if (used > PETW__BUFFER_HEADER_SIZE || (meta->flags & PETW__BUFMETA_EVENTS_LOST)) {
-            petw__etl_buffer_info bi;
-            bi.buffer_size = pool->buffer_size;
-            bi.used = used;
-            bi.timestamp = now_ts(t);
-            bi.sequence = ++t->sequence;
-            bi.cpu = meta->cpu;
-            bi.logger_id = ring->logger_id;
-            bi.flags = (meta->flags & PETW__BUFMETA_EVENTS_LOST) ? PETW__BUFFER_FLAG_EVENTS_LOST : 0;
-            bi.petw_flags = t->petw_flags;
-            bi.zstd_level = t->zstd_level;
-            uint32_t out_size;
-            uint8_t *buf = petw__pool_buffer(pool, b);
-            const uint8_t *out = petw__etl_seal_buffer(buf, &bi, t->has_file ? t->scratch : NULL,
-                                                       &out_size);
-            if (t->has_file) {
-                if (petw__file_pwrite(&t->file, out, out_size, t->file_offset) == 0) {
-                    t->file_offset += out_size;
-                    atomic_fetch_add_explicit(&t->buffers_written, 1, memory_order_relaxed);
-                    t->header_dirty = 1;
-                } else {
-                    atomic_fetch_add_explicit(&t->log_buffers_lost, 1, memory_order_relaxed);
-                    atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
-                }
-            } else {
-                if (t->sink)
-                    t->sink(t->sink_context, out, out_size);
-                atomic_fetch_add_explicit(&t->buffers_written, 1, memory_order_relaxed);
-            }
+        if (used == PETW__BUFFER_HEADER_SIZE) {
+            petw__ring_free_buffer(pool, b);
+            continue;
+        }
+        /* relaxed: a marker, not a count (EventsLost is the count). */
+        if (atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed))
+            meta->flags |= PETW__BUFMETA_EVENTS_LOST;
+        uint8_t *buf = petw__pool_buffer(pool, b);
+        uint32_t records = count_records(buf, used);
+        petw__etl_buffer_info bi;
+        bi.buffer_size = pool->buffer_size;
+        bi.used = used;
+        bi.timestamp = now_ts(t);
+        bi.sequence = ++t->sequence;
+        bi.cpu = meta->cpu;
+        bi.logger_id = ring->logger_id;
+        bi.flags = (meta->flags & PETW__BUFMETA_EVENTS_LOST) ? PETW__BUFFER_FLAG_EVENTS_LOST : 0;
+        bi.petw_flags = is_buffering(t) ? 0 : t->petw_flags;
+        bi.zstd_level = t->zstd_level;
+        meta->records = records;
+        meta->sealed_timestamp = bi.timestamp;
+        uint32_t out_size;
+        const uint8_t *out =
+            petw__etl_seal_buffer(buf, &bi, t->has_file ? t->scratch : NULL, &out_size);
+        send_to_consumers(t, buf, pool->buffer_size, records);
+        if (is_buffering(t)) {
+            petw__ring_retain(pool, b); /* kept until recycled or the session stops */
+            continue;
+        }
+        if (t->has_file) {
+            send_to_file(t, out, out_size, records);
+        } else {
+            if (t->sink)
+                t->sink(t->sink_context, out, out_size);
+            atomic_fetch_add_explicit(&t->buffers_written, 1, memory_order_relaxed);
         }
         petw__ring_free_buffer(pool, b);
     }
@@ -108,24 +306,35 @@ static void on_timer(uv_timer_t *timer)
         write_header(t);
 }
 
+static void free_target_memory(petw__flush_target *t)
+{
+    free(t->header_buffer);
+    free(t->ready);
+    free(t->write_count);
+    free(t->scratch);
+    t->header_buffer = t->scratch = NULL;
+    t->ready = t->write_count = NULL;
+}
+
 static int do_attach(petw__flush_target *t)
 {
     petw__pool *pool = atomic_load_explicit(&t->ring->pool, memory_order_relaxed);
-    uint32_t count = pool->buffer_count;
+    uint32_t limit = pool->buffer_limit;
     t->header_buffer = malloc(t->info.buffer_size);
-    t->ready = calloc(count, sizeof(uint32_t));
-    t->write_count = calloc(count, sizeof(uint32_t));
+    t->ready = calloc(limit, sizeof(uint32_t));
+    t->write_count = calloc(limit, sizeof(uint32_t));
     t->scratch = (t->petw_flags & PETW_SESSION_ZSTD) ? malloc(petw__etl_scratch_size(t->info.buffer_size))
                                                      : NULL;
     if (!t->header_buffer || !t->ready || !t->write_count ||
         ((t->petw_flags & PETW_SESSION_ZSTD) && !t->scratch))
         return PETW_ENOMEM;
-    t->file_offset = t->info.buffer_size;
     t->sequence = 0;
-    if (t->has_file) {
-        write_header(t);
-        if (atomic_load_explicit(&t->io_error, memory_order_relaxed))
-            return PETW_EIO;
+    if (is_circular(t))
+        t->circular_slots = (uint32_t)(t->max_file_bytes / t->info.buffer_size) - 1;
+    if (t->path[0]) {
+        int rc = open_file(t);
+        if (rc)
+            return rc;
     }
     if (!t->timer_initialized) {
         uv_timer_init(&loop, &t->timer);
@@ -142,47 +351,153 @@ static int do_attach(petw__flush_target *t)
     return 0;
 }
 
-static void free_target_memory(petw__flush_target *t)
-{
-    free(t->header_buffer);
-    free(t->ready);
-    free(t->write_count);
-    free(t->scratch);
-    t->header_buffer = t->scratch = NULL;
-    t->ready = t->write_count = NULL;
-}
-
-static int do_flush(petw__flush_target *t)
+/* Closes every CPU's partly filled buffer and waits until each closed
+ * buffer went through drain() once more (writers still copying into one
+ * finish in a bounded number of steps). */
+static int close_and_wait(petw__flush_target *t)
 {
     petw__ring *ring = t->ring;
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
-    uint32_t count = pool->buffer_count;
-    /* Snapshot which buffers are current on a CPU, close them, and wait until
-     * each was written once more (writers still inside finish quickly). */
-    uint32_t *want = calloc(count, sizeof(uint32_t));
+    uint32_t limit = pool->buffer_limit;
+    uint32_t *want = calloc(limit, sizeof(uint32_t));
     if (!want)
         return PETW_ENOMEM;
     for (uint32_t c = 0; c < ring->cpu_count; c++) {
         uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
         uint32_t b = PETW__WORD_BUF(w);
-        if (b < count && PETW__WORD_OFF(w) > PETW__BUFFER_HEADER_SIZE)
+        if (b < limit && PETW__WORD_OFF(w) > PETW__BUFFER_HEADER_SIZE)
             want[b] = t->write_count[b] + 1;
         petw__ring_close_cpu(ring, c, 0);
     }
     for (;;) {
         drain(t);
         uint32_t b;
-        for (b = 0; b < count; b++)
+        for (b = 0; b < limit; b++)
             if (want[b] && t->write_count[b] < want[b])
                 break;
-        if (b == count)
+        if (b == limit)
             break;
         petw__yield();
     }
     free(want);
+    return 0;
+}
+
+static int do_flush(petw__flush_target *t)
+{
+    int rc = close_and_wait(t);
+    if (rc)
+        return rc;
     if (t->header_dirty)
         write_header(t);
+    if (t->has_file)
+        petw__file_sync(&t->file);
     return atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+}
+
+/* Keeps the records of an unpacked buffer whose timestamps lie in
+ * (after, upto], packed from 0x48; returns the new used size. */
+static uint32_t keep_window(uint8_t *buf, uint32_t used, int64_t after, int64_t upto,
+                            uint32_t *kept)
+{
+    uint32_t pos = PETW__BH_SIZE, out = PETW__BH_SIZE;
+    petw__etl_record rec;
+    const char *why;
+    *kept = 0;
+    while (petw__etl_next_record(buf, used, &pos, &rec, &why) == 1) {
+        if (rec.timestamp <= after || rec.timestamp > upto)
+            continue;
+        uint32_t len = PETW__ALIGN8(rec.size);
+        memmove(buf + out, buf + rec.offset, len);
+        out += len;
+        (*kept)++;
+    }
+    return out;
+}
+
+static int do_snapshot(petw__flush_target *t, const char *path)
+{
+    petw__ring *ring = t->ring;
+    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+    /* Events at or before `upto` are all in buffers closed below: a writer
+     * opening a new buffer reads its timestamp after the close, so later. */
+    int64_t upto = now_ts(t);
+    int rc = close_and_wait(t);
+    if (rc)
+        return rc;
+    uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);
+    uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_acquire);
+    uint32_t n = (uint32_t)(tail - head), size = pool->buffer_size;
+    uint8_t *copies = malloc((size_t)(n ? n : 1) * size);
+    if (!copies)
+        return PETW_ENOMEM;
+    /* Copy oldest to newest. A buffer recycled while we copied it is torn;
+     * recycling takes the oldest first, so everything older went too: keep
+     * only what follows the newest torn copy. */
+    uint32_t first_good = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = atomic_load_explicit(
+            &petw__pool_retained(pool)[(head + i) % pool->buffer_limit], memory_order_relaxed);
+        if (petw__ring_copy_retained(pool, b, copies + (size_t)i * size) != 0)
+            first_good = i + 1;
+    }
+    /* Every event after the horizon is in the pool (only older buffers were
+     * recycled), so (horizon, upto] is one contiguous run. */
+    int64_t after = atomic_load_explicit(&ring->overwrite_horizon, memory_order_acquire);
+
+    petw__file f;
+    rc = petw__file_create_private(path, &f);
+    if (rc) {
+        free(copies);
+        return rc;
+    }
+    uint32_t written = 0;
+    uint64_t offset = size;
+    int64_t seq = 0;
+    for (uint32_t i = first_good; i < n && rc == 0; i++) {
+        uint8_t *buf = copies + (size_t)i * size;
+        uint32_t kept, used = petw__rd32(buf + PETW__BH_SAVED_OFFSET);
+        if (used < PETW__BH_SIZE || used > size)
+            continue;
+        used = keep_window(buf, used, after, upto, &kept);
+        if (kept == 0)
+            continue;
+        petw__etl_buffer_info bi;
+        bi.buffer_size = size;
+        bi.used = used;
+        bi.timestamp = (int64_t)petw__rd64(buf + PETW__BH_TIMESTAMP);
+        bi.sequence = ++seq;
+        bi.cpu = petw__rd16(buf + PETW__BH_PROCESSOR);
+        bi.logger_id = ring->logger_id;
+        bi.flags = petw__rd16(buf + PETW__BH_BUFFER_FLAG) & PETW__BUFFER_FLAG_EVENTS_LOST;
+        bi.petw_flags = t->petw_flags & PETW_SESSION_CHECKSUM;
+        bi.zstd_level = 0;
+        uint32_t out_size;
+        const uint8_t *out = petw__etl_seal_buffer(buf, &bi, NULL, &out_size);
+        rc = petw__file_pwrite(&f, out, out_size, offset);
+        offset += out_size;
+        written++;
+    }
+    if (rc == 0) {
+        const char *saved_name = t->info.log_file_name;
+        t->info.log_file_name = path;
+        write_header_to(t, &f, written, lost_now(t));
+        t->info.log_file_name = saved_name;
+    }
+    if (petw__file_close(&f) != 0 && rc == 0)
+        rc = PETW_EIO;
+    free(copies);
+    return rc ? rc : atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+}
+
+static int do_switch(petw__flush_target *t, const char *path)
+{
+    int rc = close_and_wait(t);
+    if (rc)
+        return rc;
+    finish_file(t);
+    snprintf(t->path, sizeof(t->path), "%s", path);
+    return open_file(t);
 }
 
 static int do_detach(petw__flush_target *t)
@@ -192,17 +507,41 @@ static int do_detach(petw__flush_target *t)
     petw__ring_kill(ring);
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
     /* Every buffer comes back: current ones were closed by the kill, and
-     * writers inside commit in a bounded number of steps. */
-    while (atomic_load_explicit(&pool->free_count, memory_order_acquire) < pool->buffer_count) {
-        if (drain(t) == 0)
+     * writers inside commit in a bounded number of steps. What a buffering
+     * session still holds is dropped (and counted with the overwritten). */
+    for (;;) {
+        uint32_t took = drain(t), b;
+        while (is_buffering(t) && (b = petw__ring_take_oldest(ring, pool)) != PETW__BUF_NONE)
+            petw__ring_free_buffer(pool, b);
+        if (atomic_load_explicit(&pool->free_count, memory_order_acquire) >=
+            atomic_load_explicit(&pool->buffer_count, memory_order_acquire))
+            break;
+        if (took == 0)
             petw__yield();
     }
-    int rc = atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
-    if (t->has_file) {
-        write_header(t);
-        if (petw__file_close(&t->file) != 0)
-            rc = PETW_EIO;
+    /* A loss after the last buffer written still shows in the file: an
+     * empty buffer carrying the flag. */
+    if (t->has_file && !is_buffering(t) &&
+        atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed)) {
+        uint8_t *empty = petw__pool_buffer(pool, 0); /* every buffer is free now */
+        petw__etl_buffer_info bi = {pool->buffer_size, PETW__BUFFER_HEADER_SIZE, now_ts(t),
+                                    ++t->sequence, 0, ring->logger_id,
+                                    PETW__BUFFER_FLAG_EVENTS_LOST, t->petw_flags, t->zstd_level};
+        uint32_t out_size;
+        const uint8_t *out = petw__etl_seal_buffer(empty, &bi, t->scratch, &out_size);
+        send_to_file(t, out, out_size, 0);
     }
+    finish_file(t);
+    int rc = atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+    uv_mutex_lock(&t->rt_lock);
+    for (int i = 0; i < PETW__MAX_REALTIME_CONSUMERS; i++) {
+        if (t->consumers[i]) {
+            petw__bufqueue_end(t->consumers[i]);
+            petw__bufqueue_unref(t->consumers[i]);
+            t->consumers[i] = NULL;
+        }
+    }
+    uv_mutex_unlock(&t->rt_lock);
     for (int i = 0; i < PETW_MAX_SESSIONS; i++)
         if (targets[i] == t)
             targets[i] = NULL;
@@ -239,10 +578,19 @@ static void on_wake(uv_async_t *handle)
         case REQ_FLUSH:
             r->result = do_flush(r->target);
             break;
+        case REQ_SNAPSHOT:
+            r->result = do_snapshot(r->target, r->path);
+            break;
         case REQ_TIMER:
             r->target->flush_timer_ms = r->arg;
             uv_timer_start(&r->target->timer, on_timer, r->arg, r->arg);
             r->result = 0;
+            break;
+        case REQ_SWITCH:
+            r->result = do_switch(r->target, r->path);
+            break;
+        case REQ_GROW:
+            r->result = petw__ring_grow(r->target->ring, r->arg);
             break;
         case REQ_DETACH:
             r->result = do_detach(r->target);
@@ -272,7 +620,7 @@ void petw__flusher_wake(petw__ring *ring)
     uv_async_send(&wake_async);
 }
 
-static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg)
+static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg, const char *path)
 {
     uv_once(&start_once, start_fn);
     if (start_error)
@@ -281,6 +629,7 @@ static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg)
     r.kind = kind;
     r.target = t;
     r.arg = arg;
+    r.path = path;
     r.result = 0;
     if (uv_sem_init(&r.done, 0) != 0)
         return PETW_ENOMEM;
@@ -296,11 +645,45 @@ static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg)
 
 int petw__flusher_attach(petw__flush_target *t)
 {
-    int rc = submit(REQ_ATTACH, t, 0);
-    if (rc < 0)
+    if (!t->rt_lock_ready) {
+        if (uv_mutex_init(&t->rt_lock) != 0)
+            return PETW_ENOMEM;
+        t->rt_lock_ready = 1; /* kept for the slot's lifetime, like the timer */
+    }
+    int rc = submit(REQ_ATTACH, t, 0, NULL);
+    if (rc < 0) {
+        if (t->has_file)
+            petw__file_close(&t->file);
+        t->has_file = 0;
         free_target_memory(t);
+    }
     return rc;
 }
-int petw__flusher_flush(petw__flush_target *t) { return submit(REQ_FLUSH, t, 0); }
-int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms) { return submit(REQ_TIMER, t, ms); }
-int petw__flusher_detach(petw__flush_target *t) { return submit(REQ_DETACH, t, 0); }
+int petw__flusher_flush(petw__flush_target *t) { return submit(REQ_FLUSH, t, 0, NULL); }
+int petw__flusher_snapshot(petw__flush_target *t, const char *path)
+{
+    return submit(REQ_SNAPSHOT, t, 0, path);
+}
+int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms) { return submit(REQ_TIMER, t, ms, NULL); }
+int petw__flusher_switch_file(petw__flush_target *t, const char *path)
+{
+    return submit(REQ_SWITCH, t, 0, path);
+}
+int petw__flusher_grow(petw__flush_target *t, uint32_t count) { return submit(REQ_GROW, t, count, NULL); }
+int petw__flusher_detach(petw__flush_target *t) { return submit(REQ_DETACH, t, 0, NULL); }
+
+int petw__flusher_add_consumer(petw__flush_target *t, petw__bufqueue *q)
+{
+    int rc = PETW_ELIMIT;
+    uv_mutex_lock(&t->rt_lock);
+    for (int i = 0; i < PETW__MAX_REALTIME_CONSUMERS; i++) {
+        if (!t->consumers[i]) {
+            petw__bufqueue_ref(q);
+            t->consumers[i] = q;
+            rc = 0;
+            break;
+        }
+    }
+    uv_mutex_unlock(&t->rt_lock);
+    return rc;
+}

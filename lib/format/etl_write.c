@@ -116,6 +116,11 @@ const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *
                                in->flags);
     uint16_t pf = (uint16_t)((in->petw_flags & 0x2u) ? PETW__BUF_CHECKSUM : 0);
     memset(buf + in->used, 0xFF, in->buffer_size - in->used);
+    /* The in-memory buffer is always left sealed and uncompressed (real-time
+     * consumers and snapshots read it); compression goes to `scratch`. */
+    write_buffer_header(buf, in->buffer_size, in->used, in->timestamp, in->sequence, in->cpu,
+                        in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
+    stamp_petw(buf, in->buffer_size, pf);
     if ((in->petw_flags & 0x1u) && scratch) {
         size_t n = ZSTD_compress(scratch + PETW__BH_SIZE, ZSTD_compressBound(in->buffer_size),
                                  buf + PETW__BH_SIZE, in->used - PETW__BH_SIZE,
@@ -131,9 +136,6 @@ const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *
         /* Compression failed (cannot happen with a bound-sized output):
          * store the buffer plain; the flags say so. */
     }
-    write_buffer_header(buf, in->buffer_size, in->used, in->timestamp, in->sequence, in->cpu,
-                        in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
-    stamp_petw(buf, in->buffer_size, pf);
     *out_size = in->buffer_size;
     return buf;
 }

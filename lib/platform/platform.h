@@ -43,6 +43,16 @@ uint32_t petw__os_build(void);
 void petw__sleep_ms(uint32_t ms);
 void petw__yield(void);
 
+/* Virtual memory: reserve address space, then commit parts of it (so a
+ * pool can grow in place and keep offset-based addressing). */
+void *petw__vm_reserve(size_t bytes);
+int petw__vm_commit(void *addr, size_t bytes); /* 0 or PETW_ENOMEM */
+void petw__vm_release(void *addr, size_t bytes);
+size_t petw__page_size(void);
+
+/* Sleeps about `us` microseconds (the blocking loss policy's back-off). */
+void petw__sleep_us(uint32_t us);
+
 /* Files. */
 typedef struct petw__file {
     intptr_t fd;
@@ -56,6 +66,18 @@ int petw__file_create_private(const char *path, petw__file *out);
 /* Writes all of `data` at `offset`. Returns 0, PETW_ENOSPC or PETW_EIO. */
 int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t offset);
 int petw__file_close(petw__file *f);
+/* Opens an existing file for reading and writing (APPEND), never through a
+ * symbolic link. Returns PETW_ENOENT when it does not exist. */
+int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size);
+/* Reads exactly `size` bytes at `offset`. */
+int petw__file_pread(petw__file *f, void *data, size_t size, uint64_t offset);
+/* Reserves disk space (PREALLOCATE) and cuts the file to `size`. */
+int petw__file_allocate(petw__file *f, uint64_t size);
+int petw__file_truncate(petw__file *f, uint64_t size);
+/* Flushes written data to stable storage. */
+int petw__file_sync(petw__file *f);
+/* 1 when `path` exists (any kind of file). */
+int petw__path_exists(const char *path);
 /* Reads a whole file into a malloc'd buffer. Returns 0, PETW_ENOENT,
  * PETW_EACCES, PETW_EIO or PETW_ENOMEM. */
 int petw__file_read_all(const char *path, uint8_t **data, size_t *size);

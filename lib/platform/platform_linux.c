@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -140,6 +141,35 @@ void petw__sleep_ms(uint32_t ms)
 
 void petw__yield(void) { sched_yield(); }
 
+void petw__sleep_us(uint32_t us)
+{
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000L};
+    nanosleep(&ts, NULL);
+}
+
+size_t petw__page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+void *petw__vm_reserve(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int petw__vm_commit(void *addr, size_t bytes)
+{
+    return mprotect(addr, bytes, PROT_READ | PROT_WRITE) == 0 ? 0 : PETW_ENOMEM;
+}
+
+void petw__vm_release(void *addr, size_t bytes)
+{
+    if (addr)
+        munmap(addr, bytes);
+}
+
 static int map_errno(int e)
 {
     switch (e) {
@@ -191,6 +221,56 @@ int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t off
         offset += (uint64_t)n;
     }
     return 0;
+}
+
+int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
+{
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ELOOP ? PETW_EACCES : map_errno(errno);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return PETW_EACCES;
+    }
+    out->fd = fd;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+int petw__file_pread(petw__file *f, void *data, size_t size, uint64_t offset)
+{
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = pread((int)f->fd, p, size, (off_t)offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return PETW_EIO;
+        p += n;
+        size -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return 0;
+}
+
+int petw__file_allocate(petw__file *f, uint64_t size)
+{
+    int rc = posix_fallocate((int)f->fd, 0, (off_t)size);
+    return rc == 0 ? 0 : map_errno(rc);
+}
+
+int petw__file_truncate(petw__file *f, uint64_t size)
+{
+    return ftruncate((int)f->fd, (off_t)size) == 0 ? 0 : map_errno(errno);
+}
+
+int petw__file_sync(petw__file *f) { return fdatasync((int)f->fd) == 0 ? 0 : map_errno(errno); }
+
+int petw__path_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
 }
 
 int petw__file_close(petw__file *f)

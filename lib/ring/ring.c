@@ -11,25 +11,21 @@ int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
 {
     memset(ring, 0, sizeof(*ring));
     ring->cpu_count = cpu_count ? cpu_count : 1;
-    size_t bytes = sizeof(petw__ring_cpu) * ring->cpu_count;
-    void *mem = NULL;
-#if defined(_WIN32)
-    mem = _aligned_malloc(bytes, PETW__CACHE_LINE);
-#else
-    if (posix_memalign(&mem, PETW__CACHE_LINE, bytes) != 0)
-        mem = NULL;
-#endif
-    if (!mem)
+    /* Never freed (writers may race a stop); over-allocate to align. */
+    size_t bytes = sizeof(petw__ring_cpu) * ring->cpu_count + PETW__CACHE_LINE;
+    uint8_t *raw = calloc(1, bytes);
+    if (!raw)
         return PETW_ENOMEM;
+    void *mem = raw + (PETW__CACHE_LINE - ((uintptr_t)raw % PETW__CACHE_LINE)) % PETW__CACHE_LINE;
     ring->cpus = mem;
     for (uint32_t i = 0; i < ring->cpu_count; i++) {
         atomic_init(&ring->cpus[i].word, PETW__WORD(0, PETW__BUF_DEAD, 0));
-        atomic_init(&ring->cpus[i].lost_pending, 0);
     }
     atomic_init(&ring->pool, NULL);
     atomic_init(&ring->gen, 0);
     atomic_init(&ring->slow_refs, 0);
     atomic_init(&ring->events_lost, 0);
+    atomic_init(&ring->lost_pending, 0);
     return 0;
 }
 
@@ -72,44 +68,54 @@ static uint32_t free_pop(petw__pool *pool)
 
 void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer) { free_push(pool, buffer); }
 
+static uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
 int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
-                     uint16_t *gen_out)
+                     uint32_t buffer_limit, uint16_t *gen_out)
 {
-    if (buffer_count < 1 || buffer_count > PETW__MAX_POOL_BUFFERS ||
+    if (buffer_count < 1 || buffer_limit < buffer_count || buffer_limit > PETW__MAX_POOL_BUFFERS ||
         buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || (buffer_size & 7))
         return PETW_EINVAL;
-    uint64_t ctrl = (sizeof(petw__pool) + 63) & ~(uint64_t)63;
-    uint64_t link = ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_count;
-    uint64_t meta = link + 4ull * buffer_count;
-    uint64_t data = (meta + sizeof(petw__buffer_meta) * buffer_count + 4095) & ~(uint64_t)4095;
-    uint64_t total = data + (uint64_t)buffer_size * buffer_count;
-    if (total > SIZE_MAX)
+    uint64_t page = petw__page_size();
+    uint64_t ctrl = round_up(sizeof(petw__pool), PETW__CACHE_LINE);
+    uint64_t link = ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_limit;
+    uint64_t meta = link + 4ull * buffer_limit;
+    uint64_t retained = meta + sizeof(petw__buffer_meta) * buffer_limit;
+    uint64_t data = round_up(retained + 4ull * buffer_limit, page);
+    uint64_t reserve = round_up(data + (uint64_t)buffer_size * buffer_limit, page);
+    uint64_t commit = round_up(data + (uint64_t)buffer_size * buffer_count, page);
+    if (reserve > SIZE_MAX)
         return PETW_ENOMEM;
-    void *mem = NULL;
-#if defined(_WIN32)
-    mem = _aligned_malloc((size_t)total, 4096);
-#else
-    if (posix_memalign(&mem, 4096, (size_t)total) != 0)
-        mem = NULL;
-#endif
+    void *mem = petw__vm_reserve((size_t)reserve);
     if (!mem)
         return PETW_ENOMEM;
+    if (petw__vm_commit(mem, (size_t)commit) != 0) {
+        petw__vm_release(mem, (size_t)reserve);
+        return PETW_ENOMEM;
+    }
     petw__pool *pool = mem;
     /* Touch every page now: a first-touch page fault is a kernel entry, and
      * it must not happen inside EventWrite. */
-    memset(pool, 0, (size_t)total);
+    memset(pool, 0, (size_t)commit);
     pool->buffer_size = buffer_size;
-    pool->buffer_count = buffer_count;
+    pool->buffer_limit = buffer_limit;
+    pool->reserved_bytes = reserve;
     pool->ctrl_offset = ctrl;
     pool->link_offset = link;
     pool->meta_offset = meta;
+    pool->retained_offset = retained;
     pool->data_offset = data;
+    atomic_init(&pool->buffer_count, buffer_count);
     atomic_init(&pool->free_head, 0);
     atomic_init(&pool->free_count, 0);
     atomic_init(&pool->ready_head, 0);
-    for (uint32_t i = 0; i < buffer_count; i++) {
+    atomic_init(&pool->retained_head, 0);
+    atomic_init(&pool->retained_tail, 0);
+    for (uint32_t i = 0; i < buffer_limit; i++) {
         atomic_init(petw__pool_ctrl(pool, i), 0);
         atomic_init(&petw__pool_link(pool)[i], 0);
+        atomic_init(&petw__pool_retained(pool)[i], 0);
+        atomic_init(&petw__pool_meta(pool)[i].generation, 0);
     }
     for (uint32_t i = buffer_count; i-- > 0;)
         free_push(pool, i);
@@ -119,12 +125,14 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
         gen = 1;
     ring->capacity = buffer_size - PETW__BUFFER_HEADER_SIZE;
     atomic_store_explicit(&ring->events_lost, 0, memory_order_relaxed);
+    atomic_store_explicit(&ring->lost_pending, 0, memory_order_relaxed);
+    atomic_store_explicit(&ring->events_overwritten, 0, memory_order_relaxed);
+    atomic_store_explicit(&ring->overwrite_horizon, INT64_MIN, memory_order_relaxed);
     atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
     atomic_store_explicit(&ring->gen, gen, memory_order_relaxed);
     for (uint32_t i = 0; i < ring->cpu_count; i++) {
-        atomic_store_explicit(&ring->cpus[i].lost_pending, 0, memory_order_relaxed);
-        /* release: publishes pool, capacity and the pool's contents to any
-         * writer whose acquire load sees this generation. */
+        /* release: publishes pool, capacity, policy and the pool's contents
+         * to any writer whose acquire load sees this generation. */
         atomic_store_explicit(&ring->cpus[i].word, PETW__WORD(gen, PETW__BUF_NONE, 0),
                               memory_order_release);
     }
@@ -132,17 +140,96 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     return 0;
 }
 
+int petw__ring_grow(petw__ring *ring, uint32_t count)
+{
+    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+    uint32_t have = atomic_load_explicit(&pool->buffer_count, memory_order_relaxed);
+    if (count <= have)
+        return 0;
+    if (count > pool->buffer_limit)
+        return PETW_EINVAL;
+    uint64_t page = petw__page_size();
+    uint64_t from = (pool->data_offset + (uint64_t)pool->buffer_size * have) / page * page;
+    uint64_t to = round_up(pool->data_offset + (uint64_t)pool->buffer_size * count, page);
+    if (petw__vm_commit((char *)pool + from, (size_t)(to - from)) != 0)
+        return PETW_ENOMEM;
+    /* Prefault the new buffers (not the bytes of live ones sharing a page). */
+    memset(petw__pool_buffer(pool, have), 0, (size_t)pool->buffer_size * (count - have));
+    atomic_store_explicit(&pool->buffer_count, count, memory_order_release);
+    for (uint32_t i = count; i-- > have;)
+        free_push(pool, i);
+    return 0;
+}
+
 void petw__ring_release(petw__ring *ring)
 {
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_acquire);
     atomic_store_explicit(&ring->pool, NULL, memory_order_relaxed);
-    if (!pool)
-        return;
-#if defined(_WIN32)
-    _aligned_free(pool);
-#else
-    free(pool);
+    if (pool)
+        petw__vm_release(pool, (size_t)pool->reserved_bytes);
+}
+
+void petw__ring_retain(petw__pool *pool, uint32_t buffer)
+{
+    /* Single producer (the flusher): plain slot store, then publish. */
+    uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_relaxed);
+    atomic_store_explicit(&petw__pool_retained(pool)[tail % pool->buffer_limit], buffer,
+                          memory_order_relaxed);
+    /* release: the sealed buffer and its meta before a recycler takes it. */
+    atomic_store_explicit(&pool->retained_tail, tail + 1, memory_order_release);
+}
+
+uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
+{
+    uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);
+    for (;;) {
+        /* acquire: pairs with petw__ring_retain's release. */
+        uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_acquire);
+        if (head == tail)
+            return PETW__BUF_NONE;
+        /* The slot cannot be overwritten before we move head past it: the
+         * queue never holds more than buffer_limit buffers. */
+        uint32_t b = atomic_load_explicit(&petw__pool_retained(pool)[head % pool->buffer_limit],
+                                          memory_order_relaxed);
+        if (atomic_compare_exchange_weak_explicit(&pool->retained_head, &head, head + 1,
+                                                  memory_order_acq_rel, memory_order_acquire)) {
+            petw__buffer_meta *m = &petw__pool_meta(pool)[b];
+            /* release: a snapshot that copied this buffer sees the bump
+             * before any new record lands in it. */
+            atomic_fetch_add_explicit(&m->generation, 1, memory_order_release);
+            atomic_thread_fence(memory_order_release);
+            atomic_fetch_add_explicit(&ring->events_overwritten, m->records, memory_order_relaxed);
+            int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
+            while (m->sealed_timestamp > h &&
+                   !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h,
+                                                          m->sealed_timestamp,
+                                                          memory_order_relaxed,
+                                                          memory_order_relaxed)) {
+            }
+            return b;
+        }
+    }
+}
+
+/* A sequence-lock read of a buffer another thread may be reusing: the bytes
+ * may be torn, and the generation check tells. It is deliberately not
+ * instrumented by TSan (the race is the point, and is checked). */
+#if defined(__clang__) || defined(__GNUC__)
+__attribute__((no_sanitize("thread"), noinline))
 #endif
+static void racy_copy(uint8_t *out, const volatile uint8_t *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = in[i];
+}
+
+int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out)
+{
+    petw__buffer_meta *m = &petw__pool_meta(pool)[buffer];
+    uint32_t g0 = atomic_load_explicit(&m->generation, memory_order_acquire);
+    racy_copy(out, petw__pool_buffer(pool, buffer), pool->buffer_size);
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&m->generation, memory_order_relaxed) == g0 ? 0 : -1;
 }
 
 void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
@@ -170,6 +257,29 @@ static void close_buffer(petw__ring *ring, petw__pool *pool, uint32_t buffer, ui
                                              (uint64_t)final << 32, memory_order_acq_rel);
     if ((uint32_t)old == final)
         petw__ring_deliver(ring, pool, buffer);
+}
+
+/* The blocking policy (petw's extension): wake the flusher and poll the
+ * free stack until a buffer comes back, the timeout passes, or the session
+ * stops. The only place where EventWrite may sleep, by the user's choice. */
+static uint32_t wait_for_free(petw__ring *ring, petw__ring_cpu *c, uint16_t gen, petw__pool *pool)
+{
+    int64_t deadline = petw__clock_reference() + (int64_t)ring->block_timeout_us * 1000;
+    uint32_t spins = 0;
+    for (;;) {
+        ring->on_ready(ring);
+        if (spins++ < 16)
+            petw__yield();
+        else
+            petw__sleep_us(50);
+        uint32_t b = free_pop(pool);
+        if (b != PETW__BUF_NONE)
+            return b;
+        uint64_t w = atomic_load_explicit(&c->word, memory_order_acquire);
+        if (PETW__WORD_GEN(w) != gen || PETW__WORD_BUF(w) == PETW__BUF_DEAD ||
+            petw__clock_reference() >= deadline)
+            return PETW__BUF_NONE;
+    }
 }
 
 static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t buffer,
@@ -224,11 +334,15 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
             w = none;
         }
         uint32_t fresh = free_pop(pool);
+        if (fresh == PETW__BUF_NONE && ring->policy == PETW__POLICY_OVERWRITE_OLDEST)
+            fresh = petw__ring_take_oldest(ring, pool);
+        if (fresh == PETW__BUF_NONE && ring->policy == PETW__POLICY_BLOCK)
+            fresh = wait_for_free(ring, c, gen, pool);
         if (fresh == PETW__BUF_NONE) {
             /* relaxed: a counter read by the controller after the session is
              * quiescent (stop) or as an approximate live value (query). */
             atomic_fetch_add_explicit(&ring->events_lost, 1, memory_order_relaxed);
-            atomic_store_explicit(&c->lost_pending, 1, memory_order_relaxed);
+            atomic_store_explicit(&ring->lost_pending, 1, memory_order_relaxed);
             rc = PETW_ENOBUFS;
             break;
         }
@@ -247,10 +361,6 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
             free_push(pool, fresh);
             continue;
         }
-        /* We hold a reservation in `fresh`, so nobody delivers it before our
-         * commit orders this flag write before the flusher's read. */
-        if (atomic_exchange_explicit(&c->lost_pending, 0, memory_order_relaxed))
-            meta->flags |= PETW__BUFMETA_EVENTS_LOST;
         fill_reservation(res, pool, fresh, PETW__BUFFER_HEADER_SIZE, size);
         rc = 0;
         break;
@@ -305,7 +415,7 @@ uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out)
     uint32_t top = atomic_exchange_explicit(&pool->ready_head, 0, memory_order_acquire);
     uint32_t n = 0;
     _Atomic uint32_t *link = petw__pool_link(pool);
-    while (top != 0 && n < pool->buffer_count) {
+    while (top != 0 && n < pool->buffer_limit) {
         out[n++] = top - 1;
         top = atomic_load_explicit(&link[top - 1], memory_order_relaxed);
     }

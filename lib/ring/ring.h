@@ -49,36 +49,52 @@
 
 typedef struct petw__pool {
     uint32_t buffer_size;  /* bytes per buffer, header included */
-    uint32_t buffer_count;
+    uint32_t buffer_limit; /* buffers the arrays and the address space are sized for */
+    uint64_t reserved_bytes; /* address space reserved for the pool */
     uint64_t ctrl_offset;  /* {final, committed} per buffer, one cache line each, so
                             * two CPUs committing to their own buffers never
                             * share a line */
-    uint64_t link_offset;  /* _Atomic uint32_t[buffer_count]: next index + 1 */
-    uint64_t meta_offset;  /* petw__buffer_meta[buffer_count] */
-    uint64_t data_offset;  /* buffers, each buffer_size bytes, cache-line aligned */
+    uint64_t link_offset;  /* _Atomic uint32_t[buffer_limit]: next index + 1 */
+    uint64_t meta_offset;  /* petw__buffer_meta[buffer_limit] */
+    uint64_t retained_offset; /* _Atomic uint32_t[buffer_limit]: the retained queue */
+    uint64_t data_offset;  /* buffers, each buffer_size bytes, page aligned */
+    /* Buffers that exist (committed memory); grows, never shrinks. */
+    _Atomic uint32_t buffer_count;
     /* Free stack: {tag:32, index + 1:32}; the tag defeats ABA. */
     _Atomic uint64_t free_head PETW__ALIGNED(PETW__CACHE_LINE);
     _Atomic uint32_t free_count;
     /* Ready stack (index + 1), pushed by deliverers, emptied whole by the
      * flusher with one exchange, so it needs no tag. */
     _Atomic uint32_t ready_head PETW__ALIGNED(PETW__CACHE_LINE);
+    /* Retained queue (buffering mode): sealed buffers, oldest at head. The
+     * flusher appends at tail; writers take from head to recycle the oldest.
+     * Both counters only grow, so there is no ABA. */
+    _Atomic uint64_t retained_head PETW__ALIGNED(PETW__CACHE_LINE);
+    _Atomic uint64_t retained_tail PETW__ALIGNED(PETW__CACHE_LINE);
 } petw__pool;
 
 typedef struct petw__buffer_meta {
     uint16_t cpu;
-    uint16_t flags; /* PETW__BUFMETA_* */
+    uint16_t flags;   /* PETW__BUFMETA_* */
+    uint32_t records; /* set when sealed */
+    int64_t sealed_timestamp; /* session clock at sealing: >= every record in it */
+    /* Bumped before a retained buffer is reused, so a concurrent snapshot
+     * copy can tell it read a buffer that changed under it. */
+    _Atomic uint32_t generation;
     uint32_t reserved;
 } petw__buffer_meta;
 
 typedef struct petw__ring_cpu {
     _Atomic uint64_t word;
-    /* Set when an event was lost on this CPU; the next buffer opened here
-     * takes it and carries the ETL "events lost" flag. */
-    _Atomic uint32_t lost_pending;
 } PETW__ALIGNED(PETW__CACHE_LINE) petw__ring_cpu;
 
 struct petw__ring;
 typedef void (*petw__ring_ready_fn)(struct petw__ring *ring);
+
+/* What a writer does when no buffer is free. */
+#define PETW__POLICY_DROP_NEWEST 0     /* lose the event, count it (ETW) */
+#define PETW__POLICY_OVERWRITE_OLDEST 1 /* recycle the oldest retained buffer */
+#define PETW__POLICY_BLOCK 2           /* wait up to block_timeout_us, then drop */
 
 typedef struct petw__ring {
     _Atomic(petw__pool *) pool; /* valid while any CPU word carries this gen */
@@ -90,6 +106,15 @@ typedef struct petw__ring {
      * CPU word DEAD (see petw__ring_kill). */
     _Atomic uint32_t slow_refs PETW__ALIGNED(PETW__CACHE_LINE);
     _Atomic uint32_t events_lost;
+    /* Set when an event is lost; the flusher takes it and marks the next
+     * buffer it writes with the ETL "events lost" flag. */
+    _Atomic uint32_t lost_pending;
+    _Atomic uint64_t events_overwritten; /* records in recycled retained buffers */
+    /* Newest sealed timestamp among recycled buffers: every event at or
+     * before it may be gone, every later one is still in the pool. */
+    _Atomic int64_t overwrite_horizon;
+    uint32_t policy;           /* PETW__POLICY_* */
+    uint32_t block_timeout_us; /* with PETW__POLICY_BLOCK */
     petw__ring_ready_fn on_ready; /* a buffer was pushed on the ready stack */
     void *owner;
     /* The session's clock (PETW_CLOCK_*), read by writers after a
@@ -115,6 +140,10 @@ typedef struct petw__reservation {
 /* Reserve/commit are always a matched pair on success. */
 
 #define PETW__CTRL_STRIDE PETW__CACHE_LINE
+static inline _Atomic uint32_t *petw__pool_retained(petw__pool *p)
+{
+    return (_Atomic uint32_t *)((char *)p + p->retained_offset);
+}
 static inline _Atomic uint64_t *petw__pool_ctrl(petw__pool *p, uint32_t buffer)
 {
     return (_Atomic uint64_t *)((char *)p + p->ctrl_offset + (uint64_t)buffer * PETW__CTRL_STRIDE);
@@ -134,11 +163,23 @@ static inline uint8_t *petw__pool_buffer(petw__pool *p, uint32_t index)
 
 /* Ring lifetime (control thread). */
 int petw__ring_init(petw__ring *ring, uint32_t cpu_count);
-/* Allocates the pool and publishes a new generation; returns it via *gen. */
+/* Allocates the pool (address space for `buffer_limit` buffers, memory
+ * for `buffer_count`), sets the ring's policy fields from its arguments, and
+ * publishes a new generation; returns it via *gen. */
 int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
-                     uint16_t *gen);
+                     uint32_t buffer_limit, uint16_t *gen);
+/* Adds buffers up to `buffer_count` (<= buffer_limit) while writers run. */
+int petw__ring_grow(petw__ring *ring, uint32_t buffer_count);
 /* Frees the pool once every buffer is back on the free stack. */
 void petw__ring_release(petw__ring *ring);
+
+/* Retained queue. Flusher: append a sealed buffer. Anyone: take the oldest
+ * (PETW__BUF_NONE when empty). */
+void petw__ring_retain(petw__pool *pool, uint32_t buffer);
+uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool);
+/* Copies a retained buffer for a snapshot; returns 0 when the copy is
+ * consistent (the buffer was not recycled meanwhile). */
+int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out);
 
 /* Out-of-line slow path: open a buffer on this CPU (closing a full one). */
 int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,

@@ -8,6 +8,7 @@
 
 #include "../flush/flush.h"
 #include "../platform/platform.h"
+#include "../consume/consume_internal.h"
 #include "../provider/provider_internal.h"
 #include "session_internal.h"
 
@@ -25,6 +26,7 @@ typedef struct petw__session {
     char name[PETW_MAX_NAME];
     char file_path[PETW_MAX_NAME];
     uint32_t buffer_count;
+    uint32_t enable_flags;
     petw__flush_target flush;
 } petw__session;
 
@@ -77,13 +79,25 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
     st->events_lost = atomic_load_explicit(&((petw__ring *)ring)->events_lost, memory_order_relaxed);
     st->buffers_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->buffers_written,
                                                memory_order_relaxed);
-    if (s->flush.has_file)
+    if (s->flush.path[0])
         st->buffers_written += 1; /* the header buffer, as ETW counts it */
     st->log_buffers_lost = atomic_load_explicit(&((petw__flush_target *)&s->flush)->log_buffers_lost,
                                                 memory_order_relaxed);
-    st->real_time_buffers_lost = 0;
+    st->real_time_buffers_lost =
+        atomic_load_explicit(&((petw__flush_target *)&s->flush)->real_time_buffers_lost,
+                             memory_order_relaxed);
+    st->real_time_events_lost =
+        atomic_load_explicit(&((petw__flush_target *)&s->flush)->real_time_events_lost,
+                             memory_order_relaxed);
+    st->events_overwritten =
+        atomic_load_explicit(&((petw__ring *)ring)->events_overwritten, memory_order_relaxed);
+    st->files_completed = atomic_load_explicit(&((petw__flush_target *)&s->flush)->files_completed,
+                                               memory_order_relaxed);
+    st->maximum_file_size_kb = s->config.maximum_file_size_kb;
+    st->enable_flags = s->enable_flags;
     memcpy(st->name, s->name, sizeof(st->name));
-    memcpy(st->file_path, s->file_path, sizeof(st->file_path));
+    /* The file being written now (NEWFILE: the latest; after a switch: the new one). */
+    snprintf(st->file_path, sizeof(st->file_path), "%s", s->flush.path[0] ? s->flush.path : s->file_path);
 }
 
 static void stop_all_at_exit(void)
@@ -95,10 +109,30 @@ static void stop_all_at_exit(void)
     petw__control_unlock();
 }
 
+#define FILE_MODES (PETW_MODE_SEQUENTIAL | PETW_MODE_CIRCULAR | PETW_MODE_NEWFILE)
 #define SUPPORTED_MODES                                                                            \
-    (PETW_MODE_SEQUENTIAL | 0x800u /* PRIVATE_LOGGER */ | 0x20000u /* PRIVATE_IN_PROC */ |       \
+    (FILE_MODES | PETW_MODE_APPEND | PETW_MODE_PREALLOCATE | PETW_MODE_REAL_TIME |               \
+     PETW_MODE_BUFFERING | 0x800u /* PRIVATE_LOGGER */ | 0x20000u /* PRIVATE_IN_PROC */ |        \
      0x01000000u /* USE_PAGED_MEMORY */ | 0x08000000u /* INDEPENDENT_SESSION */)
-#define FILE_MODES (0x1u | 0x2u | 0x4u | 0x8u) /* SEQUENTIAL CIRCULAR APPEND NEWFILE */
+
+/* A NEWFILE name: exactly one %d, and no other conversion (%% is fine). */
+static int valid_pattern(const char *p)
+{
+    int d = 0;
+    for (; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        if (p[1] != 'd')
+            return 0;
+        d++;
+        p++;
+    }
+    return d == 1;
+}
 
 static int normalize(const petw_session_config *in, petw_session_config *c, uint32_t cpus)
 {
@@ -106,16 +140,17 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
     PETW__RETURN_IF(!c->name || !c->name[0] || strlen(c->name) >= PETW_MAX_NAME, PETW_EINVAL);
     PETW__RETURN_IF(c->file_path && (!c->file_path[0] || strlen(c->file_path) >= PETW_MAX_NAME),
                     PETW_EINVAL);
-    if (c->file_path && c->file_path[0] == 0)
-        c->file_path = NULL;
     uint32_t mode = c->log_file_mode;
     if (mode == 0 && c->file_path)
         mode = PETW_MODE_SEQUENTIAL;
     /* Contradictions first (EINVAL), then what is valid ETW but not here. */
     uint32_t file_modes = mode & FILE_MODES;
     PETW__RETURN_IF(file_modes & (file_modes - 1), PETW_EINVAL);
-    PETW__RETURN_IF((mode & PETW_MODE_SEQUENTIAL) && !c->file_path, PETW_EINVAL);
-    PETW__RETURN_IF(!(mode & PETW_MODE_SEQUENTIAL) && c->file_path, PETW_EINVAL);
+    PETW__RETURN_IF(file_modes && !c->file_path, PETW_EINVAL);
+    PETW__RETURN_IF(!file_modes && c->file_path, PETW_EINVAL);
+    PETW__RETURN_IF((mode & PETW_MODE_APPEND) && !(mode & PETW_MODE_SEQUENTIAL), PETW_EINVAL);
+    PETW__RETURN_IF((mode & PETW_MODE_BUFFERING) && (file_modes || (mode & PETW_MODE_REAL_TIME)),
+                    PETW_EINVAL);
     PETW__RETURN_IF(mode & ~SUPPORTED_MODES, PETW_ENOTSUP);
     c->log_file_mode = mode;
     if (c->clock == 0)
@@ -140,6 +175,26 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
     if (c->flush_timer_ms == 0)
         c->flush_timer_ms = 1000;
     PETW__RETURN_IF(c->flags & ~(PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM), PETW_EINVAL);
+    /* Caps: CIRCULAR and NEWFILE need room for the header buffer and at
+     * least one data buffer (two buffers); PREALLOCATE needs a size. */
+    uint64_t cap = (uint64_t)c->maximum_file_size_kb * 1024;
+    uint64_t two = 2ull * c->buffer_size_kb * 1024;
+    PETW__RETURN_IF((mode & (PETW_MODE_CIRCULAR | PETW_MODE_NEWFILE | PETW_MODE_PREALLOCATE)) &&
+                        cap < two,
+                    PETW_EINVAL);
+    PETW__RETURN_IF((mode & PETW_MODE_SEQUENTIAL) && cap && cap < two, PETW_EINVAL);
+    PETW__RETURN_IF((mode & PETW_MODE_NEWFILE) && !valid_pattern(c->file_path), PETW_EINVAL);
+    PETW__RETURN_IF((mode & PETW_MODE_CIRCULAR) && (c->flags & PETW_SESSION_ZSTD), PETW_EINVAL);
+    /* Loss policy: buffering overwrites; overwriting needs buffering. */
+    if (mode & PETW_MODE_BUFFERING)
+        c->loss_policy = PETW_LOSS_OVERWRITE_OLDEST;
+    PETW__RETURN_IF(c->loss_policy > PETW_LOSS_BLOCK, PETW_EINVAL);
+    PETW__RETURN_IF(c->loss_policy == PETW_LOSS_OVERWRITE_OLDEST && !(mode & PETW_MODE_BUFFERING),
+                    PETW_EINVAL);
+    if (c->loss_policy == PETW_LOSS_BLOCK && c->block_timeout_ms == 0)
+        c->block_timeout_ms = 1000;
+    if (c->real_time_buffers == 0)
+        c->real_time_buffers = c->maximum_buffers;
     return 0;
 }
 
@@ -196,28 +251,38 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
     t->timer_initialized = timer_initialized;
     t->timer = timer;
     t->ring = ring;
+    t->mode = c.log_file_mode;
+    t->max_file_bytes = (uint64_t)c.maximum_file_size_kb * 1024;
     t->sink = c.sink;
     t->sink_context = c.sink_context;
     t->petw_flags = c.flags;
     t->zstd_level = c.zstd_level;
     t->flush_timer_ms = c.flush_timer_ms;
-    if (c.file_path) {
-        rc = petw__file_create_private(c.file_path, &t->file);
-        if (rc) {
-            petw__control_unlock();
-            return rc;
-        }
-        t->has_file = 1;
+    if (c.file_path && (c.log_file_mode & PETW_MODE_NEWFILE)) {
+        snprintf(t->pattern, sizeof(t->pattern), "%s", c.file_path);
+        t->file_number = 1;
+        snprintf(t->path, sizeof(t->path), t->pattern, 1);
+    } else if (c.file_path) {
+        snprintf(t->path, sizeof(t->path), "%s", c.file_path);
     }
     ring->on_ready = petw__flusher_wake;
+    ring->policy = c.loss_policy;
+    ring->block_timeout_us = c.block_timeout_ms * 1000u;
     ring->owner = s;
     ring->clock = c.clock;
     ring->logger_id = (uint16_t)(slot + 1);
     uint16_t gen;
-    rc = petw__ring_start(ring, c.buffer_size_kb * 1024, s->buffer_count, &gen);
+    /* Address space for 4x the buffers (ControlTrace(UPDATE) may grow the
+     * pool), within 4 GB. */
+    uint64_t limit = 4ull * s->buffer_count;
+    if (limit * c.buffer_size_kb * 1024 > 4 * MAX_POOL_BYTES)
+        limit = 4 * MAX_POOL_BYTES / ((uint64_t)c.buffer_size_kb * 1024);
+    if (limit > PETW__MAX_POOL_BUFFERS)
+        limit = PETW__MAX_POOL_BUFFERS;
+    if (limit < s->buffer_count)
+        limit = s->buffer_count;
+    rc = petw__ring_start(ring, c.buffer_size_kb * 1024, s->buffer_count, (uint32_t)limit, &gen);
     if (rc) {
-        if (t->has_file)
-            petw__file_close(&t->file);
         petw__control_unlock();
         return rc;
     }
@@ -239,13 +304,12 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
     t->reference_start_ns = petw__clock_reference();
     info->boot_time = petw__boot_time();
     info->logger_name = s->name;
-    info->log_file_name = c.file_path ? s->file_path : "";
+    info->log_file_name = t->path;
+    info->maximum_file_size = c.maximum_file_size_kb / 1024;
     rc = petw__flusher_attach(t);
     if (rc) {
         petw__ring_kill(ring);
         petw__ring_release(ring);
-        if (t->has_file)
-            petw__file_close(&t->file);
         petw__control_unlock();
         return rc;
     }
@@ -354,16 +418,110 @@ int petw_session_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t
     int rc = PETW_ENOTFOUND;
     if (s) {
         rc = 0;
-        /* The pool is allocated whole at start: a limit can shrink what is
-         * reported, never grow past what exists. */
-        if (maximum_buffers && maximum_buffers != s->config.maximum_buffers)
-            rc = maximum_buffers <= s->buffer_count ? 0 : PETW_ENOTSUP;
+        if (maximum_buffers > s->buffer_count) {
+            rc = petw__flusher_grow(&s->flush, maximum_buffers);
+            if (rc == 0)
+                s->buffer_count = maximum_buffers;
+        }
         if (rc == 0 && maximum_buffers)
             s->config.maximum_buffers = maximum_buffers;
         if (rc == 0 && flush_timer_ms)
             rc = petw__flusher_set_timer(&s->flush, flush_timer_ms);
     }
     petw__control_unlock();
+    return rc;
+}
+
+int petw__session_set_enable_flags(petw_session_handle h, uint32_t flags)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (s)
+        s->enable_flags = flags;
+    petw__control_unlock();
+    return s ? 0 : PETW_ENOTFOUND;
+}
+
+int petw_session_switch_file(petw_session_handle h, const char *path)
+{
+    PETW__RETURN_IF(!path || !path[0] || strlen(path) >= PETW_MAX_NAME, PETW_EINVAL);
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = PETW_ENOTFOUND;
+    if (s) {
+        uint32_t m = s->config.log_file_mode;
+        rc = (!(m & (PETW_MODE_SEQUENTIAL | PETW_MODE_CIRCULAR)) || (m & PETW_MODE_APPEND))
+                 ? PETW_EINVAL
+                 : petw__flusher_switch_file(&s->flush, path);
+        if (rc == 0)
+            snprintf(s->file_path, sizeof(s->file_path), "%s", path);
+    }
+    petw__control_unlock();
+    return rc;
+}
+
+int petw_session_snapshot(petw_session_handle h, const char *path)
+{
+    PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = PETW_ENOTFOUND;
+    if (s)
+        rc = (s->config.log_file_mode & PETW_MODE_BUFFERING)
+                 ? petw__flusher_snapshot(&s->flush, path)
+                 : PETW_EINVAL;
+    petw__control_unlock();
+    return rc;
+}
+
+int petw__session_mode(petw_session_handle h, uint32_t *mode)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (s)
+        *mode = s->config.log_file_mode;
+    petw__control_unlock();
+    return s ? 0 : PETW_ENOTFOUND;
+}
+
+int petw_trace_open_realtime(const char *logger_name, const petw_trace_config *config,
+                             petw_trace **out)
+{
+    PETW__RETURN_IF(!logger_name || !config || !config->on_event || !out, PETW_EINVAL);
+    petw_session_handle h;
+    int rc = petw_session_find(logger_name, &h);
+    if (rc)
+        return rc;
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (!s || !(s->config.log_file_mode & PETW_MODE_REAL_TIME)) {
+        petw__control_unlock();
+        return s ? PETW_EINVAL : PETW_ENOTFOUND;
+    }
+    uint32_t size = s->config.buffer_size_kb * 1024;
+    petw__bufqueue *q = petw__bufqueue_new(s->config.real_time_buffers, size);
+    uint8_t *header = malloc(size);
+    petw_trace *trace = NULL;
+    rc = q && header ? 0 : PETW_ENOMEM;
+    if (rc == 0) {
+        /* The consumer's view of the session: a header buffer as a file's. */
+        petw__etl_session_info info = s->flush.info;
+        info.buffers_written = 1;
+        info.events_lost = 0;
+        info.end_filetime = petw__filetime_now();
+        petw__etl_write_header_buffer(header, &info);
+        rc = petw__trace_open_live(header, size, q, config, &trace);
+    }
+    if (rc == 0)
+        rc = petw__flusher_add_consumer(&s->flush, q);
+    if (rc == 0)
+        *out = trace;
+    else
+        petw_trace_close(trace);
+    petw__control_unlock();
+    free(header);
+    if (q)
+        petw__bufqueue_unref(q); /* the trace and the flusher hold their own */
     return rc;
 }
 
