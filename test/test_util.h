@@ -33,6 +33,45 @@
 
 #define SKIP_TEST 77
 
+/* Keeps the calling thread on one CPU, so a single writer's events fill
+ * one buffer after another in order (tests of file modes want that). */
+#include <sched.h>
+static inline void test_pin_to_one_cpu(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+static inline long long test_file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+/* Writes events whose payload is a u32 sequence number, from `first`. */
+static inline uint32_t test_write_seq(REGHANDLE reg, uint32_t first, uint32_t count,
+                                      uint32_t payload_size)
+{
+    uint8_t buf[1024] = {0};
+    uint32_t failures = 0;
+    EVENT_DESCRIPTOR d = {1, 0, 0, 4, 0, 0, 0};
+    for (uint32_t i = first; i < first + count; i++) {
+        memcpy(buf, &i, 4);
+        EVENT_DATA_DESCRIPTOR dd;
+        EventDataDescCreate(&dd, buf, payload_size < 4 ? 4 : payload_size);
+        failures += EventWrite(reg, &d, 1, &dd) != ERROR_SUCCESS;
+    }
+    return failures;
+}
+
+
 static inline const char *test_tmpdir(void)
 {
     const char *d = getenv("TMPDIR");
@@ -62,6 +101,13 @@ typedef struct test_events {
     size_t count, cap;
     uint64_t corrupt;
 } test_events;
+
+static inline uint32_t test_seq(const test_event *e)
+{
+    uint32_t v;
+    memcpy(&v, e->data, 4);
+    return v;
+}
 
 static inline void test_collect(petw_event_record *r, void *ctx)
 {

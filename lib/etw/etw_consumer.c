@@ -20,6 +20,8 @@ void SetLastError(DWORD code) { last_error = code; }
 typedef struct open_trace {
     uint32_t gen;
     int in_use;
+    int processing;    /* inside ProcessTrace */
+    int close_pending; /* CloseTrace came during ProcessTrace */
     petw_trace *trace;
     int wide;
     PEVENT_TRACE_LOGFILEW logw;
@@ -80,12 +82,9 @@ static void fill_header(TRACE_LOGFILE_HEADER *h, open_trace *o, const petw_logfi
 
 static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *logfile)
 {
+    int realtime = (mode & PROCESS_TRACE_MODE_REAL_TIME) != 0;
     if (!(mode & PROCESS_TRACE_MODE_EVENT_RECORD)) {
         /* The EVENT_TRACE (pre-Vista) callback shape is not implemented. */
-        SetLastError(ERROR_NOT_SUPPORTED);
-        return INVALID_PROCESSTRACE_HANDLE;
-    }
-    if (mode & PROCESS_TRACE_MODE_REAL_TIME) {
         SetLastError(ERROR_NOT_SUPPORTED);
         return INVALID_PROCESSTRACE_HANDLE;
     }
@@ -112,12 +111,15 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     cfg.on_event = on_event;
     cfg.on_buffer = on_buffer;
     cfg.context = o;
-    int rc = petw_trace_open(path, &cfg, &o->trace);
+    /* Real time: `path` is the LoggerName of a running session. */
+    int rc = realtime ? petw_trace_open_realtime(path, &cfg, &o->trace)
+                      : petw_trace_open(path, &cfg, &o->trace);
     if (rc) {
         petw__control_unlock();
-        SetLastError(petw__win32(rc));
+        SetLastError(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER : petw__win32(rc));
         return INVALID_PROCESSTRACE_HANDLE;
     }
+    o->processing = o->close_pending = 0;
     o->in_use = 1;
     o->gen = o->gen + 1 ? o->gen + 1 : 1;
     const petw_logfile_info *info = petw_trace_info(o->trace);
@@ -148,8 +150,11 @@ TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
         return INVALID_PROCESSTRACE_HANDLE;
     }
     path[0] = 0;
-    if (Logfile->LogFileName)
-        petw__wcs_to_utf8(Logfile->LogFileName, path, sizeof(path));
+    const WCHAR *name = (Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME)
+                            ? Logfile->LoggerName
+                            : Logfile->LogFileName;
+    if (name)
+        petw__wcs_to_utf8(name, path, sizeof(path));
     return open_common(path, Logfile->ProcessTraceMode, 1, Logfile);
 }
 
@@ -159,7 +164,10 @@ TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
         SetLastError(ERROR_INVALID_PARAMETER);
         return INVALID_PROCESSTRACE_HANDLE;
     }
-    return open_common(Logfile->LogFileName, Logfile->ProcessTraceMode, 0, Logfile);
+    return open_common((Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME)
+                           ? Logfile->LoggerName
+                           : Logfile->LogFileName,
+                       Logfile->ProcessTraceMode, 0, Logfile);
 }
 
 static open_trace *lookup(TRACEHANDLE h)
@@ -174,17 +182,21 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIM
                           LPFILETIME EndTime)
 {
     petw_trace *traces[64];
+    open_trace *os[64];
     if (!HandleArray || HandleCount == 0 || HandleCount > 64)
         return ERROR_INVALID_PARAMETER;
     petw__control_lock();
     for (ULONG i = 0; i < HandleCount; i++) {
         open_trace *o = lookup(HandleArray[i]);
-        if (!o) {
+        if (!o || o->processing || o->close_pending) {
             petw__control_unlock();
             return ERROR_INVALID_HANDLE;
         }
         traces[i] = o->trace;
+        os[i] = o;
     }
+    for (ULONG i = 0; i < HandleCount; i++)
+        os[i]->processing = 1;
     petw__control_unlock();
     int64_t start = StartTime ? (int64_t)(((uint64_t)StartTime->dwHighDateTime << 32) |
                                           StartTime->dwLowDateTime)
@@ -192,16 +204,35 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIM
     int64_t end = EndTime ? (int64_t)(((uint64_t)EndTime->dwHighDateTime << 32) |
                                       EndTime->dwLowDateTime)
                           : 0;
-    return petw__win32(petw_trace_process(traces, HandleCount, start, end));
+    int rc = petw_trace_process(traces, HandleCount, start, end);
+    petw__control_lock();
+    for (ULONG i = 0; i < HandleCount; i++) {
+        os[i]->processing = 0;
+        if (os[i]->close_pending) { /* CloseTrace ran meanwhile: finish it */
+            petw_trace_close(os[i]->trace);
+            os[i]->trace = NULL;
+            os[i]->in_use = 0;
+            os[i]->close_pending = 0;
+        }
+    }
+    petw__control_unlock();
+    return petw__win32(rc);
 }
 
 ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle)
 {
     petw__control_lock();
     open_trace *o = lookup(TraceHandle);
-    if (!o) {
+    if (!o || o->close_pending) {
         petw__control_unlock();
         return ERROR_INVALID_HANDLE;
+    }
+    if (o->processing) {
+        /* As ETW: ProcessTrace returns soon, and the handle goes then. */
+        o->close_pending = 1;
+        petw_trace_cancel(o->trace);
+        petw__control_unlock();
+        return ERROR_CTX_CLOSE_PENDING;
     }
     petw_trace_close(o->trace);
     o->trace = NULL;

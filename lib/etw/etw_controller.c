@@ -48,7 +48,11 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h, const p
     p->BufferSize = st->buffer_size_kb;
     p->MinimumBuffers = st->minimum_buffers;
     p->MaximumBuffers = st->maximum_buffers;
-    p->LogFileMode = st->log_file_mode;
+    p->LogFileMode = st->log_file_mode | (p->LogFileMode & EVENT_TRACE_USE_KBYTES_FOR_SIZE);
+    p->MaximumFileSize = (p->LogFileMode & EVENT_TRACE_USE_KBYTES_FOR_SIZE)
+                             ? st->maximum_file_size_kb
+                             : st->maximum_file_size_kb / 1024u;
+    p->EnableFlags = st->enable_flags;
     p->FlushTimer = (st->flush_timer_ms + 999) / 1000;
     p->NumberOfBuffers = st->number_of_buffers;
     p->FreeBuffers = st->free_buffers;
@@ -89,7 +93,11 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     c.maximum_buffers = p->MaximumBuffers;
     c.flush_timer_ms = p->FlushTimer * 1000u;
     c.clock = p->Wnode.ClientContext;
-    c.log_file_mode = p->LogFileMode & ~(ULONG)EVENT_TRACE_COMPRESSED_MODE;
+    c.log_file_mode =
+        p->LogFileMode & ~(ULONG)(EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_USE_KBYTES_FOR_SIZE);
+    c.maximum_file_size_kb = (p->LogFileMode & EVENT_TRACE_USE_KBYTES_FOR_SIZE)
+                                 ? p->MaximumFileSize
+                                 : p->MaximumFileSize * 1024u;
     /* EVENT_TRACE_COMPRESSED_MODE asks for compression: petw gives its own
      * (zstd + checksum), flagged so no reader mistakes it for Windows'. */
     if (p->LogFileMode & EVENT_TRACE_COMPRESSED_MODE)
@@ -149,14 +157,37 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
             if (rc == PETW_EIO) /* stopped, but some buffers failed to reach the file */
                 rc = 0;
             break;
-        case EVENT_TRACE_CONTROL_FLUSH:
-            rc = petw_session_flush(h, &st);
-            break;
-        case EVENT_TRACE_CONTROL_UPDATE:
-            rc = petw_session_update(h, p->FlushTimer * 1000u, p->MaximumBuffers);
+        case EVENT_TRACE_CONTROL_FLUSH: {
+            /* petw: FLUSH on a buffering session whose properties name a log
+             * file writes a snapshot there (without stopping or draining). */
+            uint32_t mode = 0;
+            petw__session_mode(h, &mode);
+            char path[PETW_MAX_NAME];
+            if ((mode & PETW_MODE_BUFFERING) && props_string(p, p->LogFileNameOffset, path,
+                                                               sizeof(path)) == 0 &&
+                path[0])
+                rc = petw_session_snapshot(h, path);
+            else
+                rc = petw_session_flush(h, NULL);
             if (rc == 0)
                 rc = petw_session_query(h, &st);
             break;
+        }
+        case EVENT_TRACE_CONTROL_UPDATE: {
+            char path[PETW_MAX_NAME];
+            rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+            if (rc == 0)
+                rc = petw_session_query(h, &st);
+            if (rc == 0 && path[0] && strcmp(path, st.file_path) != 0)
+                rc = petw_session_switch_file(h, path);
+            if (rc == 0)
+                rc = petw_session_update(h, p->FlushTimer * 1000u, p->MaximumBuffers);
+            if (rc == 0)
+                rc = petw__session_set_enable_flags(h, p->EnableFlags);
+            if (rc == 0)
+                rc = petw_session_query(h, &st);
+            break;
+        }
         case EVENT_TRACE_CONTROL_INCREMENT_FILE:
         case EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME:
             rc = PETW_ENOTSUP;
