@@ -62,7 +62,9 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h, const p
     p->RealTimeBuffersLost = st->real_time_buffers_lost;
     p->LoggerThreadId = NULL;
     props_put_string(p, p->LoggerNameOffset, st->name);
-    if (p->LogFileNameOffset)
+    /* A session without a file leaves the caller's file name alone (it may
+     * name the next snapshot). */
+    if (p->LogFileNameOffset && st->file_path[0])
         props_put_string(p, p->LogFileNameOffset, st->file_path);
 }
 

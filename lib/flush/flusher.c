@@ -260,7 +260,7 @@ static uint32_t drain(petw__flush_target *t)
         }
         /* relaxed: a marker, not a count (EventsLost is the count). */
         if (atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed))
-            meta->flags |= PETW__BUFMETA_EVENTS_LOST;
+            atomic_fetch_or_explicit(&meta->flags, PETW__BUFMETA_EVENTS_LOST, memory_order_relaxed);
         uint8_t *buf = petw__pool_buffer(pool, b);
         uint32_t records = count_records(buf, used);
         petw__etl_buffer_info bi;
@@ -268,10 +268,13 @@ static uint32_t drain(petw__flush_target *t)
         bi.used = used;
         bi.timestamp = now_ts(t);
         bi.sequence = ++t->sequence;
-        bi.cpu = meta->cpu;
+        bi.cpu = atomic_load_explicit(&meta->cpu, memory_order_relaxed);
         bi.logger_id = ring->logger_id;
-        bi.flags = (meta->flags & PETW__BUFMETA_EVENTS_LOST) ? PETW__BUFFER_FLAG_EVENTS_LOST : 0;
-        bi.petw_flags = is_buffering(t) ? 0 : t->petw_flags;
+        bi.flags = (atomic_load_explicit(&meta->flags, memory_order_relaxed) &
+                    PETW__BUFMETA_EVENTS_LOST)
+                       ? PETW__BUFFER_FLAG_EVENTS_LOST
+                       : 0;
+        bi.petw_flags = t->petw_flags;
         bi.zstd_level = t->zstd_level;
         meta->records = records;
         meta->sealed_timestamp = bi.timestamp;
@@ -279,10 +282,6 @@ static uint32_t drain(petw__flush_target *t)
         const uint8_t *out =
             petw__etl_seal_buffer(buf, &bi, t->has_file ? t->scratch : NULL, &out_size);
         send_to_consumers(t, buf, pool->buffer_size, records);
-        if (is_buffering(t)) {
-            petw__ring_retain(pool, b); /* kept until recycled or the session stops */
-            continue;
-        }
         if (t->has_file) {
             send_to_file(t, out, out_size, records);
         } else {
@@ -298,6 +297,8 @@ static uint32_t drain(petw__flush_target *t)
 static void on_timer(uv_timer_t *timer)
 {
     petw__flush_target *t = timer->data;
+    if (is_buffering(t))
+        return; /* a flight recorder keeps its buffers until a snapshot */
     for (uint32_t c = 0; c < t->ring->cpu_count; c++)
         petw__ring_close_cpu(t->ring, c, 0);
     drain(t);
@@ -383,8 +384,37 @@ static int close_and_wait(petw__flush_target *t)
     return 0;
 }
 
+/* Buffering: closes every CPU's buffer and waits until each is in the
+ * retained queue (its last writer commits in a bounded number of steps; a
+ * buffer another writer closed first is delivered by that writer). */
+static int close_retained_and_wait(petw__flush_target *t)
+{
+    petw__ring *ring = t->ring;
+    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+    uint32_t limit = pool->buffer_limit;
+    uint32_t *want = calloc(limit, sizeof(uint32_t));
+    if (!want)
+        return PETW_ENOMEM;
+    for (uint32_t c = 0; c < ring->cpu_count; c++) {
+        uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
+        uint32_t b = PETW__WORD_BUF(w);
+        if (b < limit)
+            want[b] = atomic_load_explicit(&petw__pool_meta(pool)[b].deliveries,
+                                           memory_order_acquire) + 1;
+        petw__ring_close_cpu(ring, c, 0);
+    }
+    for (uint32_t b = 0; b < limit; b++)
+        while (want[b] && atomic_load_explicit(&petw__pool_meta(pool)[b].deliveries,
+                                               memory_order_acquire) < want[b])
+            petw__yield();
+    free(want);
+    return 0;
+}
+
 static int do_flush(petw__flush_target *t)
 {
+    if (is_buffering(t))
+        return close_retained_and_wait(t);
     int rc = close_and_wait(t);
     if (rc)
         return rc;
@@ -422,23 +452,29 @@ static int do_snapshot(petw__flush_target *t, const char *path)
     /* Events at or before `upto` are all in buffers closed below: a writer
      * opening a new buffer reads its timestamp after the close, so later. */
     int64_t upto = now_ts(t);
-    int rc = close_and_wait(t);
+    int rc = close_retained_and_wait(t);
     if (rc)
         return rc;
     uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);
     uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_acquire);
     uint32_t n = (uint32_t)(tail - head), size = pool->buffer_size;
     uint8_t *copies = malloc((size_t)(n ? n : 1) * size);
-    if (!copies)
+    uint32_t *used = calloc(n ? n : 1, sizeof(uint32_t));
+    uint16_t *cpu = calloc(n ? n : 1, sizeof(uint16_t));
+    if (!copies || !used || !cpu) {
+        free(copies);
+        free(used);
+        free(cpu);
         return PETW_ENOMEM;
-    /* Copy oldest to newest. A buffer recycled while we copied it is torn;
-     * recycling takes the oldest first, so everything older went too: keep
-     * only what follows the newest torn copy. */
+    }
+    /* Copy oldest to newest. A buffer recycled before or while we copy it is
+     * gone or torn; recycling takes the oldest first, so everything older
+     * went too: keep only what follows the newest such buffer. */
     uint32_t first_good = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t b = atomic_load_explicit(
-            &petw__pool_retained(pool)[(head + i) % pool->buffer_limit], memory_order_relaxed);
-        if (petw__ring_copy_retained(pool, b, copies + (size_t)i * size) != 0)
+        uint32_t b = petw__ring_retained_at(pool, head + i);
+        if (b == PETW__BUF_NONE ||
+            petw__ring_copy_retained(pool, b, copies + (size_t)i * size, &used[i], &cpu[i]) != 0)
             first_good = i + 1;
     }
     /* Every event after the horizon is in the pool (only older buffers were
@@ -447,29 +483,22 @@ static int do_snapshot(petw__flush_target *t, const char *path)
 
     petw__file f;
     rc = petw__file_create_private(path, &f);
-    if (rc) {
-        free(copies);
-        return rc;
-    }
     uint32_t written = 0;
     uint64_t offset = size;
     int64_t seq = 0;
     for (uint32_t i = first_good; i < n && rc == 0; i++) {
         uint8_t *buf = copies + (size_t)i * size;
-        uint32_t kept, used = petw__rd32(buf + PETW__BH_SAVED_OFFSET);
-        if (used < PETW__BH_SIZE || used > size)
-            continue;
-        used = keep_window(buf, used, after, upto, &kept);
+        uint32_t kept, u = keep_window(buf, used[i], after, upto, &kept);
         if (kept == 0)
             continue;
         petw__etl_buffer_info bi;
         bi.buffer_size = size;
-        bi.used = used;
-        bi.timestamp = (int64_t)petw__rd64(buf + PETW__BH_TIMESTAMP);
+        bi.used = u;
+        bi.timestamp = upto;
         bi.sequence = ++seq;
-        bi.cpu = petw__rd16(buf + PETW__BH_PROCESSOR);
+        bi.cpu = cpu[i];
         bi.logger_id = ring->logger_id;
-        bi.flags = petw__rd16(buf + PETW__BH_BUFFER_FLAG) & PETW__BUFFER_FLAG_EVENTS_LOST;
+        bi.flags = 0;
         bi.petw_flags = t->petw_flags & PETW_SESSION_CHECKSUM;
         bi.zstd_level = 0;
         uint32_t out_size;
@@ -478,15 +507,19 @@ static int do_snapshot(petw__flush_target *t, const char *path)
         offset += out_size;
         written++;
     }
-    if (rc == 0) {
-        const char *saved_name = t->info.log_file_name;
-        t->info.log_file_name = path;
-        write_header_to(t, &f, written, lost_now(t));
-        t->info.log_file_name = saved_name;
+    if (rc == 0 || f.fd >= 0) {
+        if (rc == 0) {
+            const char *saved_name = t->info.log_file_name;
+            t->info.log_file_name = path;
+            write_header_to(t, &f, written, lost_now(t));
+            t->info.log_file_name = saved_name;
+        }
+        if (petw__file_close(&f) != 0 && rc == 0)
+            rc = PETW_EIO;
     }
-    if (petw__file_close(&f) != 0 && rc == 0)
-        rc = PETW_EIO;
     free(copies);
+    free(used);
+    free(cpu);
     return rc ? rc : atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
 }
 

@@ -81,7 +81,7 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     uint64_t link = ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_limit;
     uint64_t meta = link + 4ull * buffer_limit;
     uint64_t retained = meta + sizeof(petw__buffer_meta) * buffer_limit;
-    uint64_t data = round_up(retained + 4ull * buffer_limit, page);
+    uint64_t data = round_up(retained + sizeof(petw__retained_slot) * buffer_limit, page);
     uint64_t reserve = round_up(data + (uint64_t)buffer_size * buffer_limit, page);
     uint64_t commit = round_up(data + (uint64_t)buffer_size * buffer_count, page);
     if (reserve > SIZE_MAX)
@@ -114,8 +114,11 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     for (uint32_t i = 0; i < buffer_limit; i++) {
         atomic_init(petw__pool_ctrl(pool, i), 0);
         atomic_init(&petw__pool_link(pool)[i], 0);
-        atomic_init(&petw__pool_retained(pool)[i], 0);
+        atomic_init(&petw__pool_retained(pool)[i].sequence, i);
+        atomic_init(&petw__pool_retained(pool)[i].buffer, 0);
         atomic_init(&petw__pool_meta(pool)[i].generation, 0);
+        atomic_init(&petw__pool_meta(pool)[i].deliveries, 0);
+        atomic_init(&petw__pool_meta(pool)[i].sealed_timestamp, 0);
     }
     for (uint32_t i = buffer_count; i-- > 0;)
         free_push(pool, i);
@@ -169,45 +172,107 @@ void petw__ring_release(petw__ring *ring)
         petw__vm_release(pool, (size_t)pool->reserved_bytes);
 }
 
-void petw__ring_retain(petw__pool *pool, uint32_t buffer)
+/* Appends a completed buffer to the retained queue (any thread). The queue
+ * holds at most buffer_limit buffers, so it is never full. */
+static void retain(petw__pool *pool, uint32_t buffer)
 {
-    /* Single producer (the flusher): plain slot store, then publish. */
-    uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_relaxed);
-    atomic_store_explicit(&petw__pool_retained(pool)[tail % pool->buffer_limit], buffer,
-                          memory_order_relaxed);
-    /* release: the sealed buffer and its meta before a recycler takes it. */
-    atomic_store_explicit(&pool->retained_tail, tail + 1, memory_order_release);
+    petw__retained_slot *q = petw__pool_retained(pool);
+    uint64_t pos = atomic_load_explicit(&pool->retained_tail, memory_order_relaxed);
+    petw__retained_slot *slot;
+    for (;;) {
+        slot = &q[pos % pool->buffer_limit];
+        /* acquire: pairs with the release that freed this slot (a take). */
+        uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
+        int64_t dif = (int64_t)(seq - pos);
+        if (dif == 0 && atomic_compare_exchange_weak_explicit(&pool->retained_tail, &pos, pos + 1,
+                                                              memory_order_relaxed,
+                                                              memory_order_relaxed))
+            break;
+        if (dif != 0)
+            pos = atomic_load_explicit(&pool->retained_tail, memory_order_relaxed);
+    }
+    atomic_store_explicit(&slot->buffer, buffer, memory_order_relaxed);
+    /* release: the buffer's records (acquired by the delivering RMW) and
+     * meta before anyone who sees the slot filled. */
+    atomic_store_explicit(&slot->sequence, pos + 1, memory_order_release);
+}
+
+/* Number of records in a completed buffer (a recycler's accounting). */
+static uint32_t count_records(const uint8_t *buf, uint32_t used)
+{
+    uint32_t pos = PETW__BUFFER_HEADER_SIZE, n = 0;
+    while (pos + 4 <= used) {
+        uint32_t size = buf[pos + 2] == 0x13 || buf[pos + 2] == 0x12
+                            ? (uint32_t)(buf[pos] | (buf[pos + 1] << 8))
+                            : 0;
+        if (size < 8)
+            break;
+        pos += PETW__ALIGN8(size);
+        n++;
+    }
+    return n;
 }
 
 uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
 {
-    uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);
+    petw__retained_slot *q = petw__pool_retained(pool);
+    uint64_t pos = atomic_load_explicit(&pool->retained_head, memory_order_relaxed);
+    petw__retained_slot *slot;
     for (;;) {
-        /* acquire: pairs with petw__ring_retain's release. */
-        uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_acquire);
-        if (head == tail)
-            return PETW__BUF_NONE;
-        /* The slot cannot be overwritten before we move head past it: the
-         * queue never holds more than buffer_limit buffers. */
-        uint32_t b = atomic_load_explicit(&petw__pool_retained(pool)[head % pool->buffer_limit],
-                                          memory_order_relaxed);
-        if (atomic_compare_exchange_weak_explicit(&pool->retained_head, &head, head + 1,
-                                                  memory_order_acq_rel, memory_order_acquire)) {
-            petw__buffer_meta *m = &petw__pool_meta(pool)[b];
-            /* release: a snapshot that copied this buffer sees the bump
-             * before any new record lands in it. */
-            atomic_fetch_add_explicit(&m->generation, 1, memory_order_release);
-            atomic_thread_fence(memory_order_release);
-            atomic_fetch_add_explicit(&ring->events_overwritten, m->records, memory_order_relaxed);
-            int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
-            while (m->sealed_timestamp > h &&
-                   !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h,
-                                                          m->sealed_timestamp,
-                                                          memory_order_relaxed,
-                                                          memory_order_relaxed)) {
-            }
-            return b;
+        slot = &q[pos % pool->buffer_limit];
+        /* acquire: pairs with retain's release of the filled slot. */
+        uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
+        int64_t dif = (int64_t)(seq - (pos + 1));
+        if (dif < 0) {
+            /* Empty, unless a writer has claimed this position and is about
+             * to publish it (two stores away): then wait for it, so nobody
+             * counts a loss while a buffer is on its way. */
+            if (atomic_load_explicit(&pool->retained_tail, memory_order_acquire) <= pos)
+                return PETW__BUF_NONE;
+            petw__yield();
+            continue;
         }
+        if (dif == 0 && atomic_compare_exchange_weak_explicit(&pool->retained_head, &pos, pos + 1,
+                                                              memory_order_relaxed,
+                                                              memory_order_relaxed))
+            break;
+        if (dif != 0)
+            pos = atomic_load_explicit(&pool->retained_head, memory_order_relaxed);
+    }
+    uint32_t b = atomic_load_explicit(&slot->buffer, memory_order_relaxed);
+    /* release: frees the slot for position pos + limit. */
+    atomic_store_explicit(&slot->sequence, pos + pool->buffer_limit, memory_order_release);
+    petw__buffer_meta *m = &petw__pool_meta(pool)[b];
+    /* release (+ fence): a snapshot that copied this buffer sees the bump
+     * before any new record lands in it. */
+    atomic_fetch_add_explicit(&m->generation, 1, memory_order_release);
+    atomic_thread_fence(memory_order_release);
+    uint32_t used = petw__ring_buffer_used(pool, b);
+    atomic_fetch_add_explicit(&ring->events_overwritten,
+                              count_records(petw__pool_buffer(pool, b), used),
+                              memory_order_relaxed);
+    int64_t sealed = atomic_load_explicit(&m->sealed_timestamp, memory_order_relaxed);
+    int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
+    /* relaxed: the snapshot reads the horizon after its copies, ordered by
+     * the generation fences. */
+    while (sealed > h && !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h,
+                                                                 sealed, memory_order_relaxed,
+                                                                 memory_order_relaxed)) {
+    }
+    return b;
+}
+
+uint32_t petw__ring_retained_at(petw__pool *pool, uint64_t pos)
+{
+    petw__retained_slot *slot = &petw__pool_retained(pool)[pos % pool->buffer_limit];
+    for (;;) {
+        uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
+        if (seq == pos + 1)
+            return atomic_load_explicit(&slot->buffer, memory_order_relaxed);
+        if ((int64_t)(seq - (pos + 1)) > 0 ||
+            atomic_load_explicit(&pool->retained_head, memory_order_acquire) > pos)
+            return PETW__BUF_NONE; /* taken (recycled) already */
+        petw__yield();         /* a writer is between claiming and publishing */
     }
 }
 
@@ -223,17 +288,33 @@ static void racy_copy(uint8_t *out, const volatile uint8_t *in, size_t n)
         out[i] = in[i];
 }
 
-int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out)
+int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out, uint32_t *used,
+                             uint16_t *cpu)
 {
     petw__buffer_meta *m = &petw__pool_meta(pool)[buffer];
     uint32_t g0 = atomic_load_explicit(&m->generation, memory_order_acquire);
-    racy_copy(out, petw__pool_buffer(pool, buffer), pool->buffer_size);
+    *used = petw__ring_buffer_used(pool, buffer);
+    *cpu = atomic_load_explicit(&m->cpu, memory_order_relaxed);
+    if (*used < PETW__BUFFER_HEADER_SIZE || *used > pool->buffer_size)
+        return -1;
+    racy_copy(out, petw__pool_buffer(pool, buffer), *used);
     atomic_thread_fence(memory_order_acquire);
     return atomic_load_explicit(&m->generation, memory_order_relaxed) == g0 ? 0 : -1;
 }
 
 void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
 {
+    petw__buffer_meta *meta = &petw__pool_meta(pool)[buffer];
+    if (ring->policy == PETW__POLICY_OVERWRITE_OLDEST) {
+        /* Buffering: keep it right here, so a writer can always recycle the
+         * oldest without waiting for the flusher. */
+        atomic_store_explicit(&meta->sealed_timestamp, petw__clock_read(ring->clock),
+                              memory_order_relaxed);
+        retain(pool, buffer);
+        /* release: a snapshot waiting on deliveries sees the queue entry. */
+        atomic_fetch_add_explicit(&meta->deliveries, 1, memory_order_release);
+        return;
+    }
     _Atomic uint32_t *link = petw__pool_link(pool);
     uint32_t head = atomic_load_explicit(&pool->ready_head, memory_order_relaxed);
     do {
@@ -351,8 +432,8 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
         atomic_store_explicit(petw__pool_ctrl(pool, fresh), PETW__BUFFER_HEADER_SIZE,
                               memory_order_relaxed);
         petw__buffer_meta *meta = &petw__pool_meta(pool)[fresh];
-        meta->cpu = (uint16_t)cpu;
-        meta->flags = 0;
+        atomic_store_explicit(&meta->cpu, (uint16_t)cpu, memory_order_relaxed);
+        atomic_store_explicit(&meta->flags, 0, memory_order_relaxed);
         uint64_t mine = PETW__WORD(gen, fresh, PETW__BUFFER_HEADER_SIZE + size);
         /* release: publishes the control word and meta init to writers that
          * acquire this word. */

@@ -56,7 +56,7 @@ typedef struct petw__pool {
                             * share a line */
     uint64_t link_offset;  /* _Atomic uint32_t[buffer_limit]: next index + 1 */
     uint64_t meta_offset;  /* petw__buffer_meta[buffer_limit] */
-    uint64_t retained_offset; /* _Atomic uint32_t[buffer_limit]: the retained queue */
+    uint64_t retained_offset; /* petw__retained_slot[buffer_limit]: the retained queue */
     uint64_t data_offset;  /* buffers, each buffer_size bytes, page aligned */
     /* Buffers that exist (committed memory); grows, never shrinks. */
     _Atomic uint32_t buffer_count;
@@ -66,22 +66,35 @@ typedef struct petw__pool {
     /* Ready stack (index + 1), pushed by deliverers, emptied whole by the
      * flusher with one exchange, so it needs no tag. */
     _Atomic uint32_t ready_head PETW__ALIGNED(PETW__CACHE_LINE);
-    /* Retained queue (buffering mode): sealed buffers, oldest at head. The
-     * flusher appends at tail; writers take from head to recycle the oldest.
-     * Both counters only grow, so there is no ABA. */
+    /* Retained queue (buffering mode): completed buffers, oldest at head;
+     * the delivering writer appends, a writer short of buffers takes the
+     * oldest. A bounded multi-producer multi-consumer queue (Vyukov's): each
+     * slot's sequence number says whether it is free or filled for a
+     * position, and both counters only grow, so there is no ABA. */
     _Atomic uint64_t retained_head PETW__ALIGNED(PETW__CACHE_LINE);
     _Atomic uint64_t retained_tail PETW__ALIGNED(PETW__CACHE_LINE);
 } petw__pool;
 
+typedef struct petw__retained_slot {
+    _Atomic uint64_t sequence;
+    _Atomic uint32_t buffer;
+    uint32_t reserved;
+} petw__retained_slot;
+
 typedef struct petw__buffer_meta {
-    uint16_t cpu;
-    uint16_t flags;   /* PETW__BUFMETA_* */
+    /* Relaxed atomics: a snapshot may read them while a recycler rewrites
+     * them (the generation check then discards what it read). */
+    _Atomic uint16_t cpu;
+    _Atomic uint16_t flags; /* PETW__BUFMETA_* */
     uint32_t records; /* set when sealed */
-    int64_t sealed_timestamp; /* session clock at sealing: >= every record in it */
+    /* Session clock when the buffer completed (its last commit): later than
+     * every record in it, since records read the clock before committing. */
+    _Atomic int64_t sealed_timestamp;
     /* Bumped before a retained buffer is reused, so a concurrent snapshot
      * copy can tell it read a buffer that changed under it. */
     _Atomic uint32_t generation;
-    uint32_t reserved;
+    /* Times the buffer was delivered (a snapshot waits on it). */
+    _Atomic uint32_t deliveries;
 } petw__buffer_meta;
 
 typedef struct petw__ring_cpu {
@@ -140,9 +153,9 @@ typedef struct petw__reservation {
 /* Reserve/commit are always a matched pair on success. */
 
 #define PETW__CTRL_STRIDE PETW__CACHE_LINE
-static inline _Atomic uint32_t *petw__pool_retained(petw__pool *p)
+static inline petw__retained_slot *petw__pool_retained(petw__pool *p)
 {
-    return (_Atomic uint32_t *)((char *)p + p->retained_offset);
+    return (petw__retained_slot *)((char *)p + p->retained_offset);
 }
 static inline _Atomic uint64_t *petw__pool_ctrl(petw__pool *p, uint32_t buffer)
 {
@@ -173,13 +186,16 @@ int petw__ring_grow(petw__ring *ring, uint32_t buffer_count);
 /* Frees the pool once every buffer is back on the free stack. */
 void petw__ring_release(petw__ring *ring);
 
-/* Retained queue. Flusher: append a sealed buffer. Anyone: take the oldest
- * (PETW__BUF_NONE when empty). */
-void petw__ring_retain(petw__pool *pool, uint32_t buffer);
+/* Retained queue: take the oldest (PETW__BUF_NONE when empty); the caller
+ * owns it then. The overwritten-events count and horizon are updated. */
 uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool);
-/* Copies a retained buffer for a snapshot; returns 0 when the copy is
- * consistent (the buffer was not recycled meanwhile). */
-int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out);
+/* Snapshot side: the retained buffer at queue position `pos`, waiting while
+ * a writer is still publishing it; PETW__BUF_NONE when it was taken. */
+uint32_t petw__ring_retained_at(petw__pool *pool, uint64_t pos);
+/* Copies a retained buffer for a snapshot, with its used size and CPU;
+ * returns 0 when the copy is consistent (not recycled meanwhile). */
+int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out, uint32_t *used,
+                             uint16_t *cpu);
 
 /* Out-of-line slow path: open a buffer on this CPU (closing a full one). */
 int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
