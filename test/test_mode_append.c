@@ -25,6 +25,12 @@ static ULONG record(const char *path, const char *name, ULONG mode, ULONG kb, ui
     if (mode & EVENT_TRACE_FILE_MODE_PREALLOCATE) {
         CHECK_EQ(ControlTraceA(s, NULL, &tp->p, EVENT_TRACE_CONTROL_FLUSH), ERROR_SUCCESS);
         CHECK_EQ(test_file_size(path), 1024 * 1024); /* the whole cap, while logging */
+        test_events live;
+        petw_trace_stats st;
+        CHECK_EQ(test_read(path, 0, &live, NULL, &st), 0); /* readable meanwhile */
+        CHECK_EQ(st.buffers_corrupt, 0);
+        CHECK_EQ(live.count, 1 + count);
+        test_events_free(&live);
     }
     return ControlTraceA(s, NULL, &tp->p, EVENT_TRACE_CONTROL_STOP);
 }

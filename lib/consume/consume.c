@@ -137,6 +137,10 @@ static int load(petw_trace *t)
             t->stats.bytes_truncated += avail;
             break;
         }
+        /* Zeros where a buffer header should be: the unused part of a
+         * preallocated file (PREALLOCATE while recording). The data ends. */
+        if (index > 0 && petw__rd32(t->file + off) == 0 && petw__rd32(t->file + off + 4) == 0)
+            break;
         if (petw__etl_parse_buffer(t->file + off, avail, off, &hb, &why) != 0) {
             if (index == 0)
                 return PETW_ECORRUPT;
