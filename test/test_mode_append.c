@@ -26,9 +26,9 @@ static ULONG record(const char *path, const char *name, ULONG mode, ULONG kb, ui
         CHECK_EQ(ControlTraceA(s, NULL, &tp->p, EVENT_TRACE_CONTROL_FLUSH), ERROR_SUCCESS);
         CHECK_EQ(test_file_size(path), 1024 * 1024); /* the whole cap, while logging */
         test_events live;
-        petw_trace_stats st;
-        CHECK_EQ(test_read(path, 0, &live, NULL, &st), 0); /* readable meanwhile */
-        CHECK_EQ(st.buffers_corrupt, 0);
+        petw_trace_stats lst;
+        CHECK_EQ(test_read(path, 0, &live, NULL, &lst), 0); /* readable meanwhile */
+        CHECK_EQ(lst.buffers_corrupt, 0);
         CHECK_EQ(live.count, 1 + count);
         test_events_free(&live);
     }
