@@ -10,7 +10,8 @@
  *   petw-disabled   EventWrite on a registered provider nobody enables
  *   ...-2t          two threads at once (aggregate ns/event)
  *
- * usage: bench_eventwrite [--events N] [--reps R] [--json FILE]
+ * usage: bench_eventwrite [--events N] [--reps R] [--json FILE] [--jsonl]
+ * (--jsonl prints one JSON line per contender instead of the table)
  */
 #include <evntprov.h>
 #include <evntrace.h>
@@ -192,7 +193,7 @@ static const char *names[CONTENDERS] = {
 
 int main(int argc, char **argv)
 {
-    int reps = 15;
+    int reps = 15, jsonl = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--events") && i + 1 < argc)
@@ -201,6 +202,8 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
+        else if (!strcmp(argv[i], "--jsonl"))
+            jsonl = 1;
     }
     if (reps < 1 || reps > 1000 || events < 1000)
         return 2;
@@ -245,6 +248,11 @@ int main(int argc, char **argv)
     for (int c = 0; c < CONTENDERS; c++) {
         qsort(samples[c], (size_t)reps, sizeof(double), cmp_double);
         med[c] = samples[c][reps / 2];
+    }
+    if (jsonl) {
+        for (int c = 0; c < CONTENDERS; c++)
+            printf("{\"contender\":\"%s\",\"ns_per_event\":%.3f}\n", names[c], med[c]);
+        return lost || failures ? 1 : 0;
     }
     printf("EventWrite, 64-byte payload in 5 descriptors, %u events x %d repetitions (median)\n",
            events, reps);

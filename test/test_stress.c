@@ -241,7 +241,11 @@ static void one_run(uint64_t seed, const char *path, const char *snap)
     total_early += stop_early;
     if (mode == M_BUFFERING) {
         total_overwritten += st.events_overwritten;
-        FAIL_IF(lost != 0);
+        /* Nothing to recycle only when every buffer is being written at once:
+         * possible with threads preempted mid-event in a minimal pool (and
+         * then counted, checked above); not with room to spare. */
+        if (st.number_of_buffers >= 2 * R.threads + 4)
+            FAIL_IF(lost != 0);
         FAIL_IF(st.events_overwritten + st.events_lost > ok + lost);
         FAIL_IF(st.events_overwritten + st.events_lost < before_stop);
         return;

@@ -28,16 +28,32 @@ typedef struct dump_ctx {
 static const petw_guid event_trace_guid = {
     0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}};
 
-/* FILETIME -> "YYYY-MM-DDTHH:MM:SS.fffffffZ". */
+/* FILETIME -> "YYYY-MM-DDTHH:MM:SS.fffffffZ". The date part is cached per
+ * second: consecutive events share it. */
 static void format_time(int64_t ft, char *out, size_t n)
 {
+    static time_t cached_secs = (time_t)-1;
+    static char cached[64];
     int64_t unix100 = ft - 116444736000000000LL;
     time_t secs = (time_t)(unix100 >= 0 ? unix100 / 10000000 : (unix100 - 9999999) / 10000000);
     int64_t frac = unix100 - (int64_t)secs * 10000000;
-    struct tm tm;
-    gmtime_r(&secs, &tm);
-    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%07" PRId64 "Z", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+    if (secs != cached_secs) {
+        struct tm tm;
+        gmtime_r(&secs, &tm);
+        snprintf(cached, sizeof(cached), "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        cached_secs = secs;
+    }
+    if (n < 29)
+        return;
+    memcpy(out, cached, 19);
+    out[19] = '.';
+    for (int i = 26; i >= 20; i--) {
+        out[i] = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    out[27] = 'Z';
+    out[28] = 0;
 }
 
 static int parse_time(const char *s, int64_t *out)
@@ -63,6 +79,72 @@ static int parse_time(const char *s, int64_t *out)
     return 0;
 }
 
+/* A line builder for the JSON hot loop: no format-string parsing. */
+typedef struct line {
+    char buf[1024];
+    size_t n;
+} line;
+
+static void put_str(line *l, const char *s)
+{
+    size_t k = strlen(s);
+    if (l->n + k < sizeof(l->buf)) {
+        memcpy(l->buf + l->n, s, k);
+        l->n += k;
+    }
+}
+
+static void put_u64(line *l, uint64_t v)
+{
+    char tmp[24];
+    int i = 24;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (l->n + (size_t)(24 - i) < sizeof(l->buf)) {
+        memcpy(l->buf + l->n, tmp + i, (size_t)(24 - i));
+        l->n += (size_t)(24 - i);
+    }
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+static void put_hex64(line *l, uint64_t v)
+{
+    char tmp[16];
+    int i = 16;
+    do {
+        tmp[--i] = hexdig[v & 15];
+        v >>= 4;
+    } while (v);
+    put_str(l, "0x");
+    if (l->n + (size_t)(16 - i) < sizeof(l->buf)) {
+        memcpy(l->buf + l->n, tmp + i, (size_t)(16 - i));
+        l->n += (size_t)(16 - i);
+    }
+}
+
+static void put_guid(line *l, const petw_guid *g)
+{
+    uint8_t b[16];
+    char *o = l->buf + l->n;
+    if (l->n + 36 >= sizeof(l->buf))
+        return;
+    b[0] = (uint8_t)(g->data1 >> 24), b[1] = (uint8_t)(g->data1 >> 16);
+    b[2] = (uint8_t)(g->data1 >> 8), b[3] = (uint8_t)g->data1;
+    b[4] = (uint8_t)(g->data2 >> 8), b[5] = (uint8_t)g->data2;
+    b[6] = (uint8_t)(g->data3 >> 8), b[7] = (uint8_t)g->data3;
+    memcpy(b + 8, g->data4, 8);
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            *o++ = '-';
+        *o++ = hexdig[b[i] >> 4];
+        *o++ = hexdig[b[i] & 15];
+    }
+    l->n += 36;
+}
+
 static const char *provider_name(const petw_guid *g)
 {
     return petw_guid_equal(g, &event_trace_guid) ? "EventTrace" : NULL;
@@ -70,9 +152,19 @@ static const char *provider_name(const petw_guid *g)
 
 static void print_hex(FILE *o, const void *p, size_t n)
 {
+    static const char digits[] = "0123456789abcdef";
+    char buf[512];
     const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        fprintf(o, "%02x", b[i]);
+    while (n > 0) {
+        size_t k = n < sizeof(buf) / 2 ? n : sizeof(buf) / 2;
+        for (size_t i = 0; i < k; i++) {
+            buf[2 * i] = digits[b[i] >> 4];
+            buf[2 * i + 1] = digits[b[i] & 15];
+        }
+        fwrite(buf, 1, 2 * k, o);
+        b += k;
+        n -= k;
+    }
 }
 
 static void on_event(petw_event_record *r, void *context)
@@ -88,8 +180,10 @@ static void on_event(petw_event_record *r, void *context)
     }
     char ts[64], guid[37], act[37], rel[37] = "";
     format_time(h->timestamp, ts, sizeof(ts));
-    petw_guid_format(&h->provider_id, guid);
-    petw_guid_format(&h->activity_id, act);
+    if (c->format != FMT_JSON) {
+        petw_guid_format(&h->provider_id, guid);
+        petw_guid_format(&h->activity_id, act);
+    }
     for (int i = 0; i < r->extended_data_count; i++)
         if (r->extended_data[i].ext_type == PETW_EXT_TYPE_RELATED_ACTIVITYID &&
             r->extended_data[i].data_size >= 16)
@@ -100,6 +194,55 @@ static void on_event(petw_event_record *r, void *context)
                        : r->buffer_context.u.p.processor_number;
     const petw_event_descriptor *d = &h->descriptor;
     FILE *o = c->out;
+    if (c->format == FMT_JSON) {
+        /* One line, built without format strings (the hot loop of a large
+         * dump), written with one call (plus the payload's hex). */
+        line l;
+        l.n = 0;
+        put_str(&l, "{\"timestamp\":\"");
+        put_str(&l, ts);
+        put_str(&l, "\",\"provider\":\"");
+        if (pname)
+            put_str(&l, pname);
+        else
+            put_guid(&l, &h->provider_id);
+        put_str(&l, "\",\"provider_guid\":\"");
+        put_guid(&l, &h->provider_id);
+        put_str(&l, "\",\"event\":null,\"id\":");
+        put_u64(&l, d->id);
+        put_str(&l, ",\"version\":");
+        put_u64(&l, d->version);
+        put_str(&l, ",\"channel\":");
+        put_u64(&l, d->channel);
+        put_str(&l, ",\"level\":");
+        put_u64(&l, d->level);
+        put_str(&l, ",\"opcode\":");
+        put_u64(&l, d->opcode);
+        put_str(&l, ",\"task\":");
+        put_u64(&l, d->task);
+        put_str(&l, ",\"keyword\":\"");
+        put_hex64(&l, d->keyword);
+        put_str(&l, "\",\"pid\":");
+        put_u64(&l, h->process_id);
+        put_str(&l, ",\"tid\":");
+        put_u64(&l, h->thread_id);
+        put_str(&l, ",\"cpu\":");
+        put_u64(&l, cpu);
+        put_str(&l, ",\"activity_id\":\"");
+        put_guid(&l, &h->activity_id);
+        put_str(&l, "\",");
+        if (rel[0]) {
+            put_str(&l, "\"related_activity_id\":\"");
+            put_str(&l, rel);
+            put_str(&l, "\",");
+        }
+        put_str(&l, "\"fields\":{\"data\":\"");
+        fwrite(l.buf, 1, l.n, o);
+        print_hex(o, r->user_data, r->user_data_length);
+        fputs("\"}}\n", o);
+        c->printed++;
+        return;
+    }
     switch (c->format) {
     case FMT_TEXT:
         fprintf(o, "%s %s id=%u v=%u ch=%u lvl=%u op=%u task=%u kw=0x%" PRIx64
@@ -350,6 +493,8 @@ static int cmd_dump(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    static char outbuf[1 << 20];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
     if (argc < 3) {
         fputs(usage, stderr);
         return 2;

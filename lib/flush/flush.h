@@ -46,7 +46,6 @@ typedef struct petw__flush_target {
     uint8_t *header_buffer;
     uint8_t *scratch;
     uint32_t *ready;       /* room for every buffer index */
-    uint32_t *write_count; /* per buffer: times written, for flush waits */
     int header_dirty;
     uv_timer_t timer;
     int timer_initialized;

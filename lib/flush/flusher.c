@@ -253,7 +253,6 @@ static uint32_t drain(petw__flush_target *t)
         uint32_t b = t->ready[i];
         uint32_t used = petw__ring_buffer_used(pool, b);
         petw__buffer_meta *meta = &petw__pool_meta(pool)[b];
-        t->write_count[b]++;
         if (used == PETW__BUFFER_HEADER_SIZE) {
             petw__ring_free_buffer(pool, b);
             continue;
@@ -311,10 +310,9 @@ static void free_target_memory(petw__flush_target *t)
 {
     free(t->header_buffer);
     free(t->ready);
-    free(t->write_count);
     free(t->scratch);
     t->header_buffer = t->scratch = NULL;
-    t->ready = t->write_count = NULL;
+    t->ready = NULL;
 }
 
 static int do_attach(petw__flush_target *t)
@@ -323,10 +321,9 @@ static int do_attach(petw__flush_target *t)
     uint32_t limit = pool->buffer_limit;
     t->header_buffer = malloc(t->info.buffer_size);
     t->ready = calloc(limit, sizeof(uint32_t));
-    t->write_count = calloc(limit, sizeof(uint32_t));
     t->scratch = (t->petw_flags & PETW_SESSION_ZSTD) ? malloc(petw__etl_scratch_size(t->info.buffer_size))
                                                      : NULL;
-    if (!t->header_buffer || !t->ready || !t->write_count ||
+    if (!t->header_buffer || !t->ready ||
         ((t->petw_flags & PETW_SESSION_ZSTD) && !t->scratch))
         return PETW_ENOMEM;
     t->sequence = 0;
@@ -352,9 +349,10 @@ static int do_attach(petw__flush_target *t)
     return 0;
 }
 
-/* Closes every CPU's partly filled buffer and waits until each closed
- * buffer went through drain() once more (writers still copying into one
- * finish in a bounded number of steps). */
+/* Closes every CPU's buffer and waits until each closed buffer was
+ * delivered (its last writer commits in a bounded number of steps; a buffer
+ * another thread closed first is delivered just the same), then writes what
+ * is ready. Buffering sessions keep theirs in the retained queue instead. */
 static int close_and_wait(petw__flush_target *t)
 {
     petw__ring *ring = t->ring;
@@ -363,58 +361,25 @@ static int close_and_wait(petw__flush_target *t)
     uint32_t *want = calloc(limit, sizeof(uint32_t));
     if (!want)
         return PETW_ENOMEM;
-    for (uint32_t c = 0; c < ring->cpu_count; c++) {
-        uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
-        uint32_t b = PETW__WORD_BUF(w);
-        if (b < limit && PETW__WORD_OFF(w) > PETW__BUFFER_HEADER_SIZE)
-            want[b] = t->write_count[b] + 1;
-        petw__ring_close_cpu(ring, c, 0);
-    }
-    for (;;) {
-        drain(t);
-        uint32_t b;
-        for (b = 0; b < limit; b++)
-            if (want[b] && t->write_count[b] < want[b])
-                break;
-        if (b == limit)
-            break;
-        petw__yield();
-    }
-    free(want);
-    return 0;
-}
-
-/* Buffering: closes every CPU's buffer and waits until each is in the
- * retained queue (its last writer commits in a bounded number of steps; a
- * buffer another writer closed first is delivered by that writer). */
-static int close_retained_and_wait(petw__flush_target *t)
-{
-    petw__ring *ring = t->ring;
-    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
-    uint32_t limit = pool->buffer_limit;
-    uint32_t *want = calloc(limit, sizeof(uint32_t));
-    if (!want)
-        return PETW_ENOMEM;
+    petw__buffer_meta *meta = petw__pool_meta(pool);
     for (uint32_t c = 0; c < ring->cpu_count; c++) {
         uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
         uint32_t b = PETW__WORD_BUF(w);
         if (b < limit)
-            want[b] = atomic_load_explicit(&petw__pool_meta(pool)[b].deliveries,
-                                           memory_order_acquire) + 1;
+            want[b] = atomic_load_explicit(&meta[b].deliveries, memory_order_acquire) + 1;
         petw__ring_close_cpu(ring, c, 0);
     }
     for (uint32_t b = 0; b < limit; b++)
-        while (want[b] && atomic_load_explicit(&petw__pool_meta(pool)[b].deliveries,
-                                               memory_order_acquire) < want[b])
+        while (want[b] && atomic_load_explicit(&meta[b].deliveries, memory_order_acquire) < want[b])
             petw__yield();
     free(want);
+    if (!is_buffering(t))
+        drain(t);
     return 0;
 }
 
 static int do_flush(petw__flush_target *t)
 {
-    if (is_buffering(t))
-        return close_retained_and_wait(t);
     int rc = close_and_wait(t);
     if (rc)
         return rc;
@@ -452,7 +417,7 @@ static int do_snapshot(petw__flush_target *t, const char *path)
     /* Events at or before `upto` are all in buffers closed below: a writer
      * opening a new buffer reads its timestamp after the close, so later. */
     int64_t upto = now_ts(t);
-    int rc = close_retained_and_wait(t);
+    int rc = close_and_wait(t);
     if (rc)
         return rc;
     uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);

@@ -24,6 +24,7 @@ int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
     atomic_init(&ring->pool, NULL);
     atomic_init(&ring->gen, 0);
     atomic_init(&ring->slow_refs, 0);
+    atomic_init(&ring->delivering, 0);
     atomic_init(&ring->events_lost, 0);
     atomic_init(&ring->lost_pending, 0);
     return 0;
@@ -166,6 +167,11 @@ int petw__ring_grow(petw__ring *ring, uint32_t count)
 
 void petw__ring_release(petw__ring *ring)
 {
+    /* acquire: pairs with the deliverer's release decrement, so its last
+     * pool accesses happen before the free. A deliverer cannot arrive after
+     * this point: every buffer is back, so nothing is left to deliver. */
+    while (atomic_load_explicit(&ring->delivering, memory_order_acquire) != 0)
+        petw__yield();
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_acquire);
     atomic_store_explicit(&ring->pool, NULL, memory_order_relaxed);
     if (pool)
@@ -304,26 +310,36 @@ int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out, ui
 
 void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
 {
+    /* relaxed: ordered before the push below, whose consumer (the flusher,
+     * then the stop) acquires it; see petw__ring_release. */
+    atomic_fetch_add_explicit(&ring->delivering, 1, memory_order_relaxed);
     petw__buffer_meta *meta = &petw__pool_meta(pool)[buffer];
-    if (ring->policy == PETW__POLICY_OVERWRITE_OLDEST) {
-        /* Buffering: keep it right here, so a writer can always recycle the
-         * oldest without waiting for the flusher. */
+    int buffering = ring->policy == PETW__POLICY_OVERWRITE_OLDEST;
+    if (buffering) {
+        /* Keep it right here, so a writer can always recycle the oldest
+         * without waiting for the flusher. */
         atomic_store_explicit(&meta->sealed_timestamp, petw__clock_read(ring->clock),
                               memory_order_relaxed);
         retain(pool, buffer);
-        /* release: a snapshot waiting on deliveries sees the queue entry. */
-        atomic_fetch_add_explicit(&meta->deliveries, 1, memory_order_release);
-        return;
+    } else {
+        _Atomic uint32_t *link = petw__pool_link(pool);
+        uint32_t head = atomic_load_explicit(&pool->ready_head, memory_order_relaxed);
+        do {
+            atomic_store_explicit(&link[buffer], head, memory_order_relaxed);
+            /* release: the buffer's records (made visible to us by the
+             * acq_rel commit/close RMW) happen before the flusher's acquire
+             * exchange. */
+        } while (!atomic_compare_exchange_weak_explicit(&pool->ready_head, &head, buffer + 1u,
+                                                        memory_order_release,
+                                                        memory_order_relaxed));
     }
-    _Atomic uint32_t *link = petw__pool_link(pool);
-    uint32_t head = atomic_load_explicit(&pool->ready_head, memory_order_relaxed);
-    do {
-        atomic_store_explicit(&link[buffer], head, memory_order_relaxed);
-        /* release: the buffer's records (made visible to us by the acq_rel
-         * commit/close RMW) happen before the flusher's acquire exchange. */
-    } while (!atomic_compare_exchange_weak_explicit(&pool->ready_head, &head, buffer + 1u,
-                                                    memory_order_release, memory_order_relaxed));
-    ring->on_ready(ring);
+    /* release: whoever waits for this count (a flush or snapshot) finds the
+     * buffer on the ready stack or in the retained queue. */
+    atomic_fetch_add_explicit(&meta->deliveries, 1, memory_order_release);
+    /* release: our pool accesses happen before the pool is freed. */
+    atomic_fetch_sub_explicit(&ring->delivering, 1, memory_order_release);
+    if (!buffering)
+        ring->on_ready(ring);
 }
 
 /* Sets `final` of a buffer that its CPU word no longer names; delivers it

@@ -118,6 +118,9 @@ typedef struct petw__ring {
     /* Writers inside the slow path; stop waits for 0 after marking every
      * CPU word DEAD (see petw__ring_kill). */
     _Atomic uint32_t slow_refs PETW__ALIGNED(PETW__CACHE_LINE);
+    /* Writers inside petw__ring_deliver (once per buffer): the pool is freed
+     * only after it drops to 0 (petw__ring_release waits). */
+    _Atomic uint32_t delivering;
     _Atomic uint32_t events_lost;
     /* Set when an event is lost; the flusher takes it and marks the next
      * buffer it writes with the ETL "events lost" flag. */
@@ -183,7 +186,8 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
                      uint32_t buffer_limit, uint16_t *gen);
 /* Adds buffers up to `buffer_count` (<= buffer_limit) while writers run. */
 int petw__ring_grow(petw__ring *ring, uint32_t buffer_count);
-/* Frees the pool once every buffer is back on the free stack. */
+/* Frees the pool once every buffer is back on the free stack, after the
+ * last writer still inside petw__ring_deliver has left it. */
 void petw__ring_release(petw__ring *ring);
 
 /* Retained queue: take the oldest (PETW__BUF_NONE when empty); the caller

@@ -169,6 +169,11 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
         c->maximum_buffers = c->minimum_buffers + 20;
     if (c->maximum_buffers < c->minimum_buffers)
         c->maximum_buffers = c->minimum_buffers;
+    /* A flight recorder must always have a completed buffer to recycle
+     * besides the ones CPUs are writing: raise a smaller pool (as ETW
+     * adjusts sizes rather than failing). */
+    if ((mode & PETW_MODE_BUFFERING) && c->maximum_buffers < 2 * cpus + 2)
+        c->maximum_buffers = 2 * cpus + 2;
     PETW__RETURN_IF(c->maximum_buffers > PETW__MAX_POOL_BUFFERS, PETW_EINVAL);
     PETW__RETURN_IF((uint64_t)c->maximum_buffers * c->buffer_size_kb * 1024 > MAX_POOL_BYTES,
                     PETW_EINVAL);

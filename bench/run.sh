@@ -1,0 +1,105 @@
+#!/bin/sh
+# bench/run.sh - every benchmark side by side: petw, LTTng-UST and the
+# physical baseline, alternated round by round so machine drift hits all of
+# them; then medians, ratios, plots and docs/benchmarks.md.
+#
+# usage: bench/run.sh            (ROUNDS=3 by default; ROUNDS=5 bench/run.sh)
+# Installs what it needs (Debian packages), builds in build-bench/, starts
+# lttng-sessiond if none runs, writes bench/results/ and docs/benchmarks.md.
+set -eu
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+EVENTS=${EVENTS:-200000}
+RATES=${RATES:-"1000000 2000000 4000000 6000000 8000000 12000000"}
+
+scripts/setup-debian.sh lttng-tools liblttng-ust-dev babeltrace2 gnuplot-nox mingw-w64
+[ -d build-bench ] || meson setup build-bench --buildtype=debugoptimized -Dtests=false >/dev/null
+ninja -C build-bench >/dev/null
+B=build-bench/bench
+out=bench/results
+mkdir -p "$out"
+raw="$out/raw.jsonl"
+: > "$raw"
+work=$(mktemp -d)
+trap 'lttng destroy petw-bench >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+have_lttng=0
+if [ -x "$B/bench_lttng" ] && command -v lttng >/dev/null 2>&1; then
+    pgrep -x lttng-sessiond >/dev/null 2>&1 || lttng-sessiond --daemonize --no-kernel
+    have_lttng=1
+fi
+
+# Native ETW harness: cross-compiled for Windows (run it there).
+native=no
+if command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 &&
+    x86_64-w64-mingw32-gcc -O2 -o "$out/bench_etw_native.exe" bench/bench_etw_native.c -ladvapi32; then
+    native=yes
+fi
+
+emit() { # round, JSON object -> one line with the round added
+    printf '%s\n' "$2" | sed "s/^{/{\"round\":$1,/" >> "$raw"
+}
+
+lttng_start() { # output dir
+    lttng create petw-bench --output="$1" >/dev/null
+    lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --discard ch >/dev/null
+    lttng enable-event --userspace --channel ch 'petw_bench:*' >/dev/null
+    lttng start >/dev/null
+}
+lttng_discarded() {
+    lttng --mi xml list petw-bench -c ch 2>/dev/null |
+        sed -n 's:.*<discarded_events>\([0-9]*\)</discarded_events>.*:\1:p' | head -n 1
+}
+lttng_stop() {
+    lttng stop >/dev/null
+}
+lttng_destroy() {
+    lttng destroy petw-bench >/dev/null
+}
+
+for r in $(seq 1 "$ROUNDS"); do
+    echo "round $r of $ROUNDS"
+    # 1. Producers: petw and the baseline (alternated inside), then LTTng.
+    "$B/bench_eventwrite" --reps 1 --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
+    if [ $have_lttng = 1 ]; then
+        emit "$r" "$("$B/bench_lttng" --mode throughput --events "$EVENTS" --label lttng-disabled)"
+        lttng_start "$work/lt"
+        emit "$r" "$("$B/bench_lttng" --mode throughput --events "$EVENTS")"
+        emit "$r" "$("$B/bench_lttng" --mode throughput --threads 2 --events "$EVENTS")"
+        emit "$r" "$("$B/bench_lttng" --mode latency --events 1000000)"
+        lttng_stop
+        lttng_destroy
+        rm -rf "$work/lt"
+    fi
+    "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done
+    # 2. Sustained recording at paced rates, alternating contenders per rate.
+    for rate in $RATES; do
+        emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --zstd --file "$work/s.etl")"
+        emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --file "$work/s.etl")"
+        if [ $have_lttng = 1 ]; then
+            lttng_start "$work/lt"
+            line=$("$B/bench_lttng" --mode sustained --rate "$rate" --seconds 1)
+            lttng_stop
+            lost=$(lttng_discarded)
+            lttng_destroy
+            bytes=$(du -sb "$work/lt" | cut -f1)
+            rm -rf "$work/lt"
+            written=$(printf '%s' "$line" | sed 's/.*"written":\([0-9]*\).*/\1/')
+            kept=$((written - ${lost:-0}))
+            emit "$r" "$(printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0},\"loss_pct\":$(python3 -c "print(100.0*${lost:-0}/$written)"),\"file_bytes\":$bytes,\"bytes_per_event\":$(python3 -c "print($bytes/max($kept,1))")}/")"
+        fi
+    done
+    # 3. Consumers: ProcessTrace on a compressed file, and petw dump --format json.
+    emit "$r" "$("$B/bench_consume" --events 2000000 --file "$work/c.etl" --keep)"
+    t0=$(date +%s.%N)
+    build-bench/tools/petw dump --format json "$work/c.etl" > /dev/null
+    t1=$(date +%s.%N)
+    emit "$r" "{\"contender\":\"petw-dump-json\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
+    rm -f "$work/c.etl"
+done
+
+machine="$(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
+lttng_version=$(pkg-config --modversion lttng-ust 2>/dev/null || echo none)
+python3 bench/report.py "$raw" "$out/results.json" docs/benchmarks.md docs \
+    "$machine" "$lttng_version" "$native" "$ROUNDS" "$EVENTS"
+echo "wrote $out/results.json, docs/benchmarks.md and docs/bench-*.png"
