@@ -93,7 +93,24 @@ int main(void)
     CHECK_EQ(h.LogFileMode, 0x9);
     CHECK(wcscmp(h.LoggerName, L"usermode_trace") == 0);
 
-    printf("etl_samples: primitive-types %lu records, powershell %lu records (%lu with activity)\n",
-           (unsigned long)p.total, (unsigned long)w.total, (unsigned long)w.with_activity);
+    /* Relogged and XPRESS-compressed: 1 TraceLogging event, 18 classic
+     * EVENT_TRACE_HEADER records, 4 system-header records. */
+    counts x = {0};
+    DEFINE_GUID(mysource, 0xa61ea624, 0x4944, 0x55fc, 0xc2, 0xa8, 0x37, 0x83, 0x88, 0x29, 0x43, 0x8d);
+    x.provider = mysource;
+    run(dir, "SelfDescribingSingleEvent.etl", &x, &h);
+    CHECK_EQ(x.total, 23);
+    CHECK_EQ(x.system, 4);
+    CHECK_EQ(x.classic, 18);
+    CHECK_EQ(x.event_header, 1);
+    CHECK_EQ(x.by_provider, 1);
+    CHECK_EQ(h.LogFileMode, 0x4010001);
+    CHECK_EQ(h.NumberOfProcessors, 12);
+    CHECK(wcscmp(h.LoggerName, L"Relogger") == 0);
+
+    printf("etl_samples: primitive-types %lu records, powershell %lu records (%lu with activity), "
+           "SelfDescribingSingleEvent %lu records\n",
+           (unsigned long)p.total, (unsigned long)w.total, (unsigned long)w.with_activity,
+           (unsigned long)x.total);
     return 0;
 }

@@ -35,6 +35,7 @@ typedef struct tbuf {
     const uint8_t *data; /* records are read from here */
     uint8_t *owned;      /* decompressed copy, when any */
     uint32_t used;
+    uint32_t extent;     /* bytes that may hold records (header buffers: all of it) */
     uint16_t cpu;
     uint16_t logger_id;
     uint16_t buffer_flag;
@@ -113,6 +114,26 @@ static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
     }
     if (r < 0)
         corrupt(t, index, offset + pos, why);
+    /* A header buffer may hold valid records past its SavedOffset (relogged
+     * Windows files append the extension record without updating it); read
+     * on while records are valid, up to the 0xFF fill or the buffer's end. */
+    if (r == 0 && b->header && b->extent > b->used) {
+        uint32_t extent = b->extent;
+        while (petw__etl_next_record(b->data, extent, &pos, &rec, &why) == 1) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                rec_ix *g = realloc(recs, cap * sizeof(*g));
+                if (!g) {
+                    free(recs);
+                    return PETW_ENOMEM;
+                }
+                recs = g;
+            }
+            recs[n].timestamp = rec.timestamp;
+            recs[n].offset = rec.offset;
+            n++;
+        }
+    }
     /* Mostly sorted already; qsort with the offset tie-break is stable. */
     int sorted = 1;
     for (uint32_t i = 1; i < n && sorted; i++)
@@ -183,7 +204,7 @@ static int load(petw_trace *t)
         }
         tbuf *b = &t->bufs[t->buf_count];
         memset(b, 0, sizeof(*b));
-        if (hb.petw_flags & PETW__BUF_ZSTD) {
+        if ((hb.petw_flags & PETW__BUF_ZSTD) || (hb.buffer_flag & PETW__BUFFER_FLAG_COMPRESSED)) {
             b->owned = malloc(hb.used);
             if (!b->owned)
                 return PETW_ENOMEM;
@@ -197,10 +218,12 @@ static int load(petw_trace *t)
             corrupt(t, index, off, why);
         } else {
             b->used = hb.used;
+            b->header = index == 0;
+            /* Uncompressed header buffers: the whole buffer as stored. */
+            b->extent = b->header && b->data == t->file + off ? hb.disk_size : hb.used;
             b->cpu = hb.cpu;
             b->logger_id = hb.logger_id;
             b->buffer_flag = hb.buffer_flag;
-            b->header = index == 0;
             int rc = index_buffer(t, b, index, off);
             if (rc)
                 return rc;

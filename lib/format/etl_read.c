@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include "etl.h"
+#include "xpress.h"
 
 #define MAX_BUFFER_SIZE (64u << 20)
 
@@ -54,8 +55,19 @@ const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buff
         }
     }
     if (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED) {
-        *why = "Windows (XPRESS) compressed buffer: not supported yet";
-        return NULL;
+        /* Windows: header as is, then MS-XCA plain LZ77 of the records. */
+        if (out_size < b->used) {
+            *why = "decompressed size too large";
+            return NULL;
+        }
+        memcpy(out, disk, PETW__BH_SIZE);
+        ptrdiff_t n = petw__xpress_decompress(disk + PETW__BH_SIZE, b->disk_size - PETW__BH_SIZE,
+                                              out + PETW__BH_SIZE, b->used - PETW__BH_SIZE);
+        if (n != (ptrdiff_t)(b->used - PETW__BH_SIZE)) {
+            *why = "XPRESS payload does not decompress to SavedOffset bytes";
+            return NULL;
+        }
+        return out;
     }
     if (!(b->petw_flags & PETW__BUF_ZSTD))
         return disk;

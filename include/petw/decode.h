@@ -1,0 +1,129 @@
+/* petw/decode.h - decoding events into named, typed fields.
+ *
+ * TraceLogging events carry their own schema (the PROV_TRAITS and
+ * EVENT_SCHEMA_TL extended-data items, as Windows writes them): provider
+ * name, event name, and each field's name, type and value, nested structs
+ * and arrays included. Events without a schema decode as one binary field
+ * named "data". Decoding never trusts the record: a malformed schema or a
+ * payload shorter than it says is an error for that event, never an
+ * over-read.
+ *
+ * Thread safety: a petw_decoder is used by one thread at a time; what it
+ * returns is valid until its next call or petw_decoder_free().
+ */
+#ifndef PETW_DECODE_H
+#define PETW_DECODE_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* TraceLogging / TDH input types (TDH_INTYPE_* values). */
+#define PETW_IN_NULL 0
+#define PETW_IN_UNICODESTRING 1
+#define PETW_IN_ANSISTRING 2
+#define PETW_IN_INT8 3
+#define PETW_IN_UINT8 4
+#define PETW_IN_INT16 5
+#define PETW_IN_UINT16 6
+#define PETW_IN_INT32 7
+#define PETW_IN_UINT32 8
+#define PETW_IN_INT64 9
+#define PETW_IN_UINT64 10
+#define PETW_IN_FLOAT 11
+#define PETW_IN_DOUBLE 12
+#define PETW_IN_BOOL32 13
+#define PETW_IN_BINARY 14
+#define PETW_IN_GUID 15
+#define PETW_IN_POINTER 16
+#define PETW_IN_FILETIME 17
+#define PETW_IN_SYSTEMTIME 18
+#define PETW_IN_SID 19
+#define PETW_IN_HEXINT32 20
+#define PETW_IN_HEXINT64 21
+#define PETW_IN_COUNTEDSTRING 22
+#define PETW_IN_COUNTEDANSISTRING 23
+#define PETW_IN_STRUCT 24
+#define PETW_IN_COUNTEDBINARY 25
+
+/* Output types that change how a value reads (TDH_OUTTYPE_*). */
+#define PETW_OUT_STRING 2
+#define PETW_OUT_BOOLEAN 3
+#define PETW_OUT_HEX 4
+#define PETW_OUT_PID 5
+#define PETW_OUT_TID 6
+#define PETW_OUT_PORT 7
+#define PETW_OUT_IPV4 8
+#define PETW_OUT_IPV6 9
+#define PETW_OUT_WIN32ERROR 13
+#define PETW_OUT_NTSTATUS 14
+#define PETW_OUT_HRESULT 15
+#define PETW_OUT_UTF8 35
+
+typedef enum petw_value_kind {
+    PETW_VALUE_NONE,
+    PETW_VALUE_INT,        /* signed integer: v.i */
+    PETW_VALUE_UINT,       /* unsigned integer: v.u */
+    PETW_VALUE_HEX,        /* unsigned, shown in hexadecimal: v.u */
+    PETW_VALUE_FLOAT,      /* v.f */
+    PETW_VALUE_BOOL,       /* v.u is 0 or 1 */
+    PETW_VALUE_STRING,     /* UTF-8, NUL-terminated: v.s */
+    PETW_VALUE_GUID,       /* v.guid */
+    PETW_VALUE_FILETIME,   /* v.i, 100 ns since 1601 */
+    PETW_VALUE_SYSTEMTIME, /* v.st[8]: year, month, weekday, day, h, m, s, ms */
+    PETW_VALUE_BINARY,     /* v.bin */
+    PETW_VALUE_STRUCT,     /* children: `count` fields from `first` */
+    PETW_VALUE_ARRAY       /* children: `count` elements from `first` */
+} petw_value_kind;
+
+typedef struct petw_field {
+    const char *name;   /* UTF-8; elements of an array carry the array's name */
+    uint8_t in_type;    /* PETW_IN_* */
+    uint8_t out_type;   /* PETW_OUT_* or 0 */
+    petw_value_kind kind;
+    uint32_t parent;    /* index of the struct/array holding it, or UINT32_MAX */
+    uint32_t first;     /* struct/array: index of the first child */
+    uint32_t count;     /* struct/array: number of children */
+    union {
+        int64_t i;
+        uint64_t u;
+        double f;
+        const char *s;
+        petw_guid guid;
+        uint16_t st[8];
+        struct {
+            const uint8_t *data;
+            uint32_t size;
+        } bin;
+    } v;
+} petw_field;
+
+typedef struct petw_decoded_event {
+    const char *provider_name; /* from the provider traits, or NULL */
+    const char *event_name;    /* from the event schema, or NULL */
+    uint32_t top_count;        /* top-level fields: fields[0..top_count) */
+    uint32_t field_count;      /* all fields, nested ones after their parents' level */
+    petw_field *fields;
+    int has_schema;            /* 0: one binary field "data" */
+} petw_decoded_event;
+
+typedef struct petw_decoder petw_decoder;
+
+int petw_decoder_new(petw_decoder **out);
+void petw_decoder_free(petw_decoder *decoder);
+
+/* Decodes one event. Returns 0 with *out set, PETW_ECORRUPT (malformed
+ * schema or short payload: the event cannot be decoded), PETW_EINVAL or
+ * PETW_ENOMEM. */
+int petw_decode(petw_decoder *decoder, const petw_event_record *record,
+                const petw_decoded_event **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
