@@ -33,6 +33,12 @@
 
 #define SKIP_TEST 77
 
+static inline void petw__test_wr16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
 /* Keeps the calling thread on one CPU, so a single writer's events fill
  * one buffer after another in order (tests of file modes want that). */
 #include <sched.h>

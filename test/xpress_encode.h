@@ -93,9 +93,10 @@ static size_t test_xpress_encode(const uint8_t *in, size_t n, uint8_t *out)
         PUT_FLAG(1u);
     }
     /* Pad the last flag word with 1s (the decoder stops at end of input). */
-    flags = (flags << (32 - count)) | ((1u << (32 - count)) - 1);
     if (count == 0)
         flags = 0xFFFFFFFFu;
+    else
+        flags = (flags << (32 - count)) | ((1u << (32 - count)) - 1);
     memcpy(out + flag_pos, &flags, 4);
     return op;
 #undef PUT_FLAG

@@ -18,6 +18,8 @@ enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
 typedef struct dump_ctx {
     enum format format;
+    petw_decoder *decoder;
+    uint64_t undecodable;
     petw_guid providers[32];
     int provider_count;
     uint64_t printed;
@@ -85,6 +87,8 @@ typedef struct line {
     size_t n;
 } line;
 
+static void print_hex(FILE *o, const void *p, size_t n);
+
 static void put_str(line *l, const char *s)
 {
     size_t k = strlen(s);
@@ -145,6 +149,121 @@ static void put_guid(line *l, const petw_guid *g)
     l->n += 36;
 }
 
+static void put_json_string(line *l, const char *s)
+{
+    put_str(l, "\"");
+    for (; *s && l->n + 8 < sizeof(l->buf); s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            l->buf[l->n++] = '\\';
+            l->buf[l->n++] = (char)c;
+        } else if (c < 0x20) {
+            static const char hx[] = "0123456789abcdef";
+            memcpy(l->buf + l->n, "\\u00", 4);
+            l->buf[l->n + 4] = hx[c >> 4];
+            l->buf[l->n + 5] = hx[c & 15];
+            l->n += 6;
+        } else {
+            l->buf[l->n++] = (char)c;
+        }
+    }
+    put_str(l, "\"");
+}
+
+static void format_time(int64_t ft, char *out, size_t n);
+
+/* Writes one decoded value (recursing into structs and arrays). Long
+ * values flush the line to `o` as they go. */
+static void put_value(line *l, FILE *o, const petw_decoded_event *ev, const petw_field *f)
+{
+    if (l->n > sizeof(l->buf) - 200) {
+        fwrite(l->buf, 1, l->n, o);
+        l->n = 0;
+    }
+    char tmp[64];
+    switch (f->kind) {
+    case PETW_VALUE_NONE:
+        put_str(l, "null");
+        break;
+    case PETW_VALUE_INT:
+        if (f->v.i < 0) {
+            put_str(l, "-");
+            put_u64(l, (uint64_t)0 - (uint64_t)f->v.i);
+        } else {
+            put_u64(l, (uint64_t)f->v.i);
+        }
+        break;
+    case PETW_VALUE_UINT:
+        put_u64(l, f->v.u);
+        break;
+    case PETW_VALUE_HEX:
+        put_str(l, "\"");
+        put_hex64(l, f->v.u);
+        put_str(l, "\"");
+        break;
+    case PETW_VALUE_FLOAT:
+        if (f->v.f != f->v.f || f->v.f > 1.7e308 || f->v.f < -1.7e308) {
+            put_str(l, "null"); /* JSON has no NaN or infinity */
+        } else {
+            snprintf(tmp, sizeof(tmp), "%.17g", f->v.f);
+            put_str(l, tmp);
+        }
+        break;
+    case PETW_VALUE_BOOL:
+        put_str(l, f->v.u ? "true" : "false");
+        break;
+    case PETW_VALUE_STRING:
+        fwrite(l->buf, 1, l->n, o);
+        l->n = 0;
+        put_json_string(l, f->v.s);
+        break;
+    case PETW_VALUE_GUID:
+        put_str(l, "\"");
+        put_guid(l, &f->v.guid);
+        put_str(l, "\"");
+        break;
+    case PETW_VALUE_FILETIME:
+        format_time(f->v.i, tmp, sizeof(tmp));
+        put_str(l, "\"");
+        put_str(l, tmp);
+        put_str(l, "\"");
+        break;
+    case PETW_VALUE_SYSTEMTIME:
+        snprintf(tmp, sizeof(tmp), "\"%04u-%02u-%02uT%02u:%02u:%02u.%03uZ\"", f->v.st[0],
+                 f->v.st[1], f->v.st[3], f->v.st[4], f->v.st[5], f->v.st[6], f->v.st[7]);
+        put_str(l, tmp);
+        break;
+    case PETW_VALUE_BINARY:
+        put_str(l, "\"");
+        fwrite(l->buf, 1, l->n, o);
+        l->n = 0;
+        print_hex(o, f->v.bin.data, f->v.bin.size);
+        put_str(l, "\"");
+        break;
+    case PETW_VALUE_STRUCT:
+        put_str(l, "{");
+        for (uint32_t i = 0; i < f->count; i++) {
+            const petw_field *c = &ev->fields[f->first + i];
+            if (i)
+                put_str(l, ",");
+            put_json_string(l, c->name);
+            put_str(l, ":");
+            put_value(l, o, ev, c);
+        }
+        put_str(l, "}");
+        break;
+    case PETW_VALUE_ARRAY:
+        put_str(l, "[");
+        for (uint32_t i = 0; i < f->count; i++) {
+            if (i)
+                put_str(l, ",");
+            put_value(l, o, ev, &ev->fields[f->first + i]);
+        }
+        put_str(l, "]");
+        break;
+    }
+}
+
 static const char *provider_name(const petw_guid *g)
 {
     return petw_guid_equal(g, &event_trace_guid) ? "EventTrace" : NULL;
@@ -189,6 +308,13 @@ static void on_event(petw_event_record *r, void *context)
             r->extended_data[i].data_size >= 16)
             petw_guid_format((const petw_guid *)(uintptr_t)r->extended_data[i].data_ptr, rel);
     const char *pname = provider_name(&h->provider_id);
+    const petw_decoded_event *ev = NULL;
+    if (petw_decode(c->decoder, r, &ev) != 0) {
+        ev = NULL; /* shown as raw bytes; counted and reported at the end */
+        c->undecodable++;
+    } else if (!ev->has_schema) {
+        ev = NULL;
+    }
     unsigned cpu = (h->flags & PETW_EVENT_HEADER_FLAG_PROCESSOR_INDEX)
                        ? r->buffer_context.u.processor_index
                        : r->buffer_context.u.p.processor_number;
@@ -201,14 +327,24 @@ static void on_event(petw_event_record *r, void *context)
         l.n = 0;
         put_str(&l, "{\"timestamp\":\"");
         put_str(&l, ts);
-        put_str(&l, "\",\"provider\":\"");
-        if (pname)
-            put_str(&l, pname);
-        else
+        put_str(&l, "\",\"provider\":");
+        if (ev && ev->provider_name)
+            put_json_string(&l, ev->provider_name);
+        else if (pname)
+            put_json_string(&l, pname);
+        else {
+            put_str(&l, "\"");
             put_guid(&l, &h->provider_id);
-        put_str(&l, "\",\"provider_guid\":\"");
+            put_str(&l, "\"");
+        }
+        put_str(&l, ",\"provider_guid\":\"");
         put_guid(&l, &h->provider_id);
-        put_str(&l, "\",\"event\":null,\"id\":");
+        put_str(&l, "\",\"event\":");
+        if (ev && ev->event_name)
+            put_json_string(&l, ev->event_name);
+        else
+            put_str(&l, "null");
+        put_str(&l, ",\"id\":");
         put_u64(&l, d->id);
         put_str(&l, ",\"version\":");
         put_u64(&l, d->version);
@@ -236,10 +372,24 @@ static void on_event(petw_event_record *r, void *context)
             put_str(&l, rel);
             put_str(&l, "\",");
         }
-        put_str(&l, "\"fields\":{\"data\":\"");
+        put_str(&l, "\"fields\":{");
+        if (ev) {
+            for (uint32_t i = 0; i < ev->top_count; i++) {
+                if (i)
+                    put_str(&l, ",");
+                put_json_string(&l, ev->fields[i].name);
+                put_str(&l, ":");
+                put_value(&l, o, ev, &ev->fields[i]);
+            }
+        } else {
+            put_str(&l, "\"data\":\"");
+            fwrite(l.buf, 1, l.n, o);
+            l.n = 0;
+            print_hex(o, r->user_data, r->user_data_length);
+            put_str(&l, "\"");
+        }
+        put_str(&l, "}}\n");
         fwrite(l.buf, 1, l.n, o);
-        print_hex(o, r->user_data, r->user_data_length);
-        fputs("\"}}\n", o);
         c->printed++;
         return;
     }
@@ -253,6 +403,27 @@ static void on_event(petw_event_record *r, void *context)
             fprintf(o, " activity=%s", act);
         if (rel[0])
             fprintf(o, " related=%s", rel);
+        if (ev) {
+            line l;
+            l.n = 0;
+            put_str(&l, " ");
+            if (ev->provider_name) {
+                put_str(&l, ev->provider_name);
+                put_str(&l, "/");
+            }
+            put_str(&l, ev->event_name ? ev->event_name : "?");
+            put_str(&l, " ");
+            for (uint32_t i = 0; i < ev->top_count; i++) {
+                if (i)
+                    put_str(&l, " ");
+                put_str(&l, ev->fields[i].name);
+                put_str(&l, "=");
+                put_value(&l, o, ev, &ev->fields[i]);
+            }
+            put_str(&l, "\n");
+            fwrite(l.buf, 1, l.n, o);
+            break;
+        }
         fprintf(o, " data[%u]=", r->user_data_length);
         print_hex(o, r->user_data, r->user_data_length);
         fputc('\n', o);
@@ -463,6 +634,8 @@ static int cmd_dump(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (petw_decoder_new(&c.decoder) != 0)
+        return 1;
     petw_trace_config cfg;
     petw_trace_config_init(&cfg);
     cfg.on_event = on_event;
@@ -484,6 +657,10 @@ static int cmd_dump(int argc, char **argv)
     }
     if (corrupt)
         fprintf(stderr, "petw: %" PRIu64 " corrupt buffers skipped\n", corrupt);
+    if (c.undecodable)
+        fprintf(stderr, "petw: %" PRIu64 " events with a malformed schema shown as raw bytes\n",
+                c.undecodable);
+    petw_decoder_free(c.decoder);
     if (rc) {
         fprintf(stderr, "petw: %s\n", petw_strerror(rc));
         return 1;

@@ -17,6 +17,7 @@
 #include "provider.h"
 #include "session.h"
 #include "consume.h"
+#include "decode.h"
 
 #define PETW_VERSION_MAJOR 0
 #define PETW_VERSION_MINOR 1

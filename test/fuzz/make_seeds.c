@@ -8,6 +8,8 @@
 
 #include <petw/petw.h>
 
+#include "../xpress_encode.h"
+
 static const petw_guid seed_provider = {0x5eed5eed, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
 
 static int record(const char *dir, const char *name, uint32_t flags, uint32_t events, int related)
@@ -48,6 +50,55 @@ int main(int argc, char **argv)
     rc |= record(argv[1], "checksum.etl", PETW_SESSION_CHECKSUM, 60, 1);
     rc |= record(argv[1], "zstd.etl", PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM, 80, 1);
     rc |= record(argv[1], "empty.etl", 0, 0, 0);
+    /* The decoder's input: traits length, schema length (11 bits), traits,
+     * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
+    {
+        static const uint8_t traits[] = {0x08, 0x00, 'p', 'r', 'o', 'v', 0, 0};
+        static const uint8_t schema[] = {
+            0, 0, 0, 'E', 'v', 0,                    /* size (patched), no tags, "Ev" */
+            'a', 0, 0x18 | 0x80, 2,                  /* struct a { */
+            'b', 0, 0x02,                            /*   ansi b */
+            'c', 0, 0x07 | 0x40,                     /*   int32[] c } */
+            'd', 0, 0x01,                            /* unicode d */
+            'g', 0, 0x0f,                            /* guid g */
+        };
+        uint8_t buf[256];
+        size_t n = 0;
+        buf[n++] = sizeof(traits);
+        buf[n++] = sizeof(schema);
+        buf[n++] = 0;
+        memcpy(buf + n, traits, sizeof(traits));
+        n += sizeof(traits);
+        memcpy(buf + n, schema, sizeof(schema));
+        buf[n] = sizeof(schema);
+        n += sizeof(schema);
+        static const uint8_t payload[] = {'h', 'i', 0, 2, 0, 1, 0, 0, 0, 2, 0, 0, 0,
+                                          'x', 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+                                          9, 10, 11, 12, 13, 14, 15, 16};
+        memcpy(buf + n, payload, sizeof(payload));
+        n += sizeof(payload);
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/tl-event.bin", argv[1]);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(buf, 1, n, f) != n)
+            return 1;
+        fclose(f);
+    }
+    /* A valid XPRESS stream (output size first, as fuzz_xpress.c reads it). */
+    {
+        static uint8_t text[3000], comp[4000];
+        for (size_t i = 0; i < sizeof(text); i++)
+            text[i] = (uint8_t)("trace event buffer "[i % 19] + (i / 700));
+        size_t c = test_xpress_encode(text, sizeof(text), comp + 2);
+        comp[0] = (uint8_t)(sizeof(text) >> 8);
+        comp[1] = (uint8_t)sizeof(text);
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/xpress.bin", argv[1]);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(comp, 1, c + 2, f) != c + 2)
+            return 1;
+        fclose(f);
+    }
     /* A truncated copy of plain.etl. */
     char src[1024], dst[1024];
     snprintf(src, sizeof(src), "%s/plain.etl", argv[1]);

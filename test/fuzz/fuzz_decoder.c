@@ -1,0 +1,69 @@
+/* libFuzzer target: the TraceLogging decoder. The input is split into a
+ * provider-traits item, a schema item and a payload (lengths from its first
+ * bytes); the decoder must refuse or decode without reading outside them,
+ * and every field it returns must point inside the payload or its own
+ * storage (touched here so ASan sees any stray pointer). */
+#include <stdint.h>
+#include <string.h>
+
+#include <petw/petw.h>
+
+static petw_decoder *decoder;
+
+static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
+{
+    volatile uint8_t sink = 0;
+    if (depth > 64)
+        __builtin_trap(); /* the decoder bounds nesting far below this */
+    if (f->name)
+        sink ^= (uint8_t)f->name[0];
+    if (f->kind == PETW_VALUE_STRING)
+        sink ^= (uint8_t)f->v.s[strlen(f->v.s) ? strlen(f->v.s) - 1 : 0];
+    if (f->kind == PETW_VALUE_BINARY)
+        for (uint32_t i = 0; i < f->v.bin.size; i++)
+            sink ^= f->v.bin.data[i];
+    if (f->kind == PETW_VALUE_STRUCT || f->kind == PETW_VALUE_ARRAY) {
+        if (f->first + f->count > ev->field_count)
+            __builtin_trap();
+        for (uint32_t i = 0; i < f->count; i++)
+            touch(ev, &ev->fields[f->first + i], depth + 1);
+    }
+    (void)sink;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!decoder && petw_decoder_new(&decoder) != 0)
+        return 0;
+    if (size < 4)
+        return 0;
+    size_t traits = data[0] % 32, schema = data[1] | ((size_t)(data[2] & 0x7) << 8);
+    data += 3;
+    size -= 3;
+    if (traits > size)
+        traits = size;
+    if (schema > size - traits)
+        schema = size - traits;
+    size_t payload = size - traits - schema;
+    if (payload > 65535)
+        payload = 65535;
+    petw_extended_item x[2] = {
+        {0, PETW_EXT_TYPE_PROV_TRAITS, 0, (uint16_t)traits, (uint64_t)(uintptr_t)data},
+        {0, PETW_EXT_TYPE_EVENT_SCHEMA_TL, 0, (uint16_t)schema,
+         (uint64_t)(uintptr_t)(data + traits)}};
+    petw_event_record r;
+    memset(&r, 0, sizeof(r));
+    r.header.flags = PETW_EVENT_HEADER_FLAG_EXTENDED_INFO;
+    r.extended_data_count = 2;
+    r.extended_data = x;
+    r.user_data = (void *)(uintptr_t)(data + traits + schema);
+    r.user_data_length = (uint16_t)payload;
+    const petw_decoded_event *ev;
+    if (petw_decode(decoder, &r, &ev) == 0) {
+        if (ev->provider_name)
+            (void)strlen(ev->provider_name);
+        for (uint32_t i = 0; i < ev->top_count; i++)
+            touch(ev, &ev->fields[i], 0);
+    }
+    return 0;
+}
