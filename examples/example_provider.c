@@ -18,6 +18,10 @@ static const EVENT_DESCRIPTOR OrderPlaced = {ORDER_EVENT_ID, 0, 0, 4 /* informat
                                              1, KEYWORD_ORDERS};
 static const EVENT_DESCRIPTOR StatusChanged = {STATUS_EVENT_ID, 0, 0, 3 /* warning */, 0,
                                                2, KEYWORD_STATUS};
+/* A batch of orders, as a start/stop pair (opcodes 1 and 2) tied by an
+ * activity ID: timeline viewers show it as a slice. */
+static const EVENT_DESCRIPTOR BatchStart = {3, 0, 0, 4, 1 /* start */, 3, KEYWORD_ORDERS};
+static const EVENT_DESCRIPTOR BatchStop = {4, 0, 0, 4, 2 /* stop */, 3, KEYWORD_ORDERS};
 
 static void NTAPI EnableCallback(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
                                  ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
@@ -40,6 +44,9 @@ ULONG RunExampleProvider(ULONG count)
         return status;
     }
 
+    GUID batch;
+    EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID, &batch);
+    EventWriteTransfer(RegistrationHandle, &BatchStart, &batch, NULL, 0, NULL);
     for (ULONG i = 0; i < count; i++) {
         ULONGLONG orderId = 1000 + i;
         double amount = 9.99 * (i + 1);
@@ -61,6 +68,7 @@ ULONG RunExampleProvider(ULONG count)
         }
     }
 
+    EventWriteTransfer(RegistrationHandle, &BatchStop, &batch, NULL, 0, NULL);
     EventUnregister(RegistrationHandle);
     return status;
 }

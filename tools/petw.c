@@ -10,6 +10,7 @@
 
 static const char usage[] =
     "usage: petw info FILE...\n"
+    "       petw convert FILE... --to chrome -o OUT.json\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME]\n"
     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n";
@@ -668,6 +669,223 @@ static int cmd_dump(int argc, char **argv)
     return corrupt ? 1 : 0;
 }
 
+/* ---- petw convert --to chrome ---- */
+
+typedef struct open_slice {
+    uint32_t pid, tid;
+    char name[128];
+} open_slice;
+
+typedef struct chrome_ctx {
+    FILE *out;
+    petw_decoder *decoder;
+    int64_t origin; /* FILETIME of the first event: ts 0 */
+    double last_ts;
+    int first;
+    uint64_t events;
+    open_slice *open; /* B slices per thread still open */
+    size_t open_count, open_cap;
+    uint32_t pids[4096];
+    size_t pid_count;
+} chrome_ctx;
+
+static void chrome_name(const petw_event_record *r, const petw_decoded_event *ev, char *out,
+                        size_t n)
+{
+    const petw_event_descriptor *d = &r->header.descriptor;
+    if (ev && ev->has_schema && ev->event_name && ev->event_name[0]) {
+        snprintf(out, n, "%s", ev->event_name);
+    } else {
+        char g[37];
+        const char *pn = provider_name(&r->header.provider_id);
+        if (!pn) {
+            petw_guid_format(&r->header.provider_id, g);
+            pn = g;
+        }
+        /* A start/stop pair shares its task, not its event id. */
+        if ((d->opcode == 1 || d->opcode == 2) &&
+            !(r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
+            snprintf(out, n, "%s/task %u", pn, d->task);
+        else
+            snprintf(out, n, "%s/%u", pn, d->id);
+    }
+}
+
+static int guid_zero(const petw_guid *g)
+{
+    static const petw_guid zero;
+    return memcmp(g, &zero, sizeof(zero)) == 0;
+}
+
+static void chrome_event(petw_event_record *r, void *context)
+{
+    chrome_ctx *c = context;
+    const petw_event_header *h = &r->header;
+    const petw_decoded_event *ev = NULL;
+    if (petw_decode(c->decoder, r, &ev) != 0)
+        ev = NULL;
+    if (c->first) {
+        c->origin = h->timestamp;
+        c->first = 0;
+    }
+    char name[128], cat[64], g[37];
+    chrome_name(r, ev, name, sizeof(name));
+    if (ev && ev->provider_name)
+        snprintf(cat, sizeof(cat), "%s", ev->provider_name);
+    else if (provider_name(&h->provider_id))
+        snprintf(cat, sizeof(cat), "%s", provider_name(&h->provider_id));
+    else {
+        petw_guid_format(&h->provider_id, g);
+        snprintf(cat, sizeof(cat), "%s", g);
+    }
+    /* A process/thread seen for the first time gets a name record. */
+    int known = 0;
+    for (size_t i = 0; i < c->pid_count && !known; i++)
+        known = c->pids[i] == h->process_id;
+    if (!known && c->pid_count < sizeof(c->pids) / sizeof(c->pids[0])) {
+        c->pids[c->pid_count++] = h->process_id;
+        fprintf(c->out, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,"
+                        "\"args\":{\"name\":\"process %u\"}}",
+                c->events++ ? ",\n" : "", h->process_id, h->process_id);
+    }
+    double ts = (double)(h->timestamp - c->origin) / 10.0; /* FILETIME -> us */
+    c->last_ts = ts;
+    uint8_t op = h->descriptor.opcode;
+    int classic = (h->flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) != 0;
+    const char *ph = "i";
+    char id[64] = "";
+    if (!classic && (op == 1 || op == 2)) {
+        if (!guid_zero(&h->activity_id)) {
+            /* Start/stop tied by an activity ID: an async slice, which may
+             * start and end on different threads. */
+            ph = op == 1 ? "b" : "e";
+            petw_guid_format(&h->activity_id, g);
+            snprintf(id, sizeof(id), ",\"id\":\"%s\"", g);
+        } else if (op == 1) {
+            ph = "B";
+            if (c->open_count == c->open_cap) {
+                c->open_cap = c->open_cap ? 2 * c->open_cap : 64;
+                c->open = realloc(c->open, c->open_cap * sizeof(*c->open));
+            }
+            if (c->open) {
+                open_slice *o = &c->open[c->open_count++];
+                o->pid = h->process_id;
+                o->tid = h->thread_id;
+                snprintf(o->name, sizeof(o->name), "%s", name);
+            }
+        } else {
+            /* An E closes the innermost open B of its thread; an unmatched
+             * stop stays an instant. */
+            for (size_t i = c->open_count; i-- > 0;) {
+                if (c->open[i].pid == h->process_id && c->open[i].tid == h->thread_id) {
+                    ph = "E";
+                    snprintf(name, sizeof(name), "%s", c->open[i].name);
+                    memmove(&c->open[i], &c->open[i + 1],
+                            (c->open_count - i - 1) * sizeof(*c->open));
+                    c->open_count--;
+                    break;
+                }
+            }
+        }
+    }
+    line l;
+    l.n = 0;
+    put_str(&l, c->events++ ? ",\n{\"ph\":\"" : "{\"ph\":\"");
+    put_str(&l, ph);
+    put_str(&l, "\",\"name\":");
+    put_json_string(&l, name);
+    put_str(&l, ",\"cat\":");
+    put_json_string(&l, cat);
+    char num[64];
+    snprintf(num, sizeof(num), ",\"ts\":%.1f,\"pid\":%u,\"tid\":%u", ts, h->process_id,
+             h->thread_id);
+    put_str(&l, num);
+    put_str(&l, id);
+    if (ph[0] == 'i')
+        put_str(&l, ",\"s\":\"t\"");
+    put_str(&l, ",\"args\":{");
+    if (ev && ev->has_schema) {
+        for (uint32_t i = 0; i < ev->top_count; i++) {
+            if (i)
+                put_str(&l, ",");
+            put_json_string(&l, ev->fields[i].name);
+            put_str(&l, ":");
+            put_value(&l, c->out, ev, &ev->fields[i]);
+        }
+    } else {
+        snprintf(num, sizeof(num), "\"id\":%u,\"opcode\":%u,\"data\":\"", h->descriptor.id, op);
+        put_str(&l, num);
+        fwrite(l.buf, 1, l.n, c->out);
+        l.n = 0;
+        print_hex(c->out, r->user_data, r->user_data_length);
+        put_str(&l, "\"");
+    }
+    put_str(&l, "}}");
+    fwrite(l.buf, 1, l.n, c->out);
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+    const char *to = NULL, *out_path = NULL;
+    char *files[64];
+    int nfiles = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--to") && i + 1 < argc)
+            to = argv[++i];
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out_path = argv[++i];
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "petw: unknown option '%s'\n%s", argv[i], usage);
+            return 2;
+        } else if (nfiles < 64)
+            files[nfiles++] = argv[i];
+    }
+    if (!to || strcmp(to, "chrome") != 0 || !out_path || nfiles == 0) {
+        fprintf(stderr, "petw: convert needs FILE... --to chrome -o OUT.json\n");
+        return 2;
+    }
+    chrome_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.first = 1;
+    c.out = fopen(out_path, "w");
+    if (!c.out) {
+        fprintf(stderr, "petw: %s: cannot create\n", out_path);
+        return 1;
+    }
+    if (petw_decoder_new(&c.decoder) != 0)
+        return 1;
+    petw_trace_config cfg;
+    petw_trace_config_init(&cfg);
+    cfg.on_event = chrome_event;
+    cfg.on_corrupt = on_corrupt;
+    cfg.context = &c;
+    petw_trace *traces[64];
+    corrupt_ctx cc[64];
+    memset(cc, 0, sizeof(cc));
+    if (open_all(nfiles, files, traces, &cfg, cc)) {
+        fclose(c.out);
+        return 1;
+    }
+    fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", c.out);
+    int rc = petw_trace_process(traces, (uint32_t)nfiles, 0, 0);
+    /* Slices still open at the end of the trace are closed there. */
+    for (size_t i = 0; i < c.open_count; i++)
+        fprintf(c.out, ",\n{\"ph\":\"E\",\"pid\":%u,\"tid\":%u,\"ts\":%.1f}", c.open[i].pid,
+                c.open[i].tid, c.last_ts);
+    fputs("\n]}\n", c.out);
+    for (int i = 0; i < nfiles; i++)
+        petw_trace_close(traces[i]);
+    int bad = fclose(c.out) != 0;
+    free(c.open);
+    petw_decoder_free(c.decoder);
+    if (rc || bad) {
+        fprintf(stderr, "petw: convert failed: %s\n", rc ? petw_strerror(rc) : "write error");
+        return 1;
+    }
+    fprintf(stderr, "petw: %" PRIu64 " records to %s\n", c.events, out_path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 20];
@@ -680,6 +898,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "dump"))
         return cmd_dump(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "convert"))
+        return cmd_convert(argc - 2, argv + 2);
     fprintf(stderr, "petw: unknown command '%s'\n%s", argv[1], usage);
     return 2;
 }
