@@ -98,6 +98,32 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         return 0;
     uint8_t type = r[2];
     uint32_t size, min, ts_off;
+    if ((r[3] & 0xF0) == 0x90 || (r[3] & 0xF0) == 0xB0) {
+        /* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10
+         * (message) and 0x80 (marker) in the top byte. Optional fields
+         * follow the 8-byte header; the timestamp, when present, comes
+         * after the sequence number and the GUID or component ID. */
+        size = petw__rd16(r);
+        uint16_t opts = petw__rd16(r + 6);
+        uint32_t field = 8;
+        if (opts & 0x1)
+            field += 4;
+        if (opts & 0x2)
+            field += 16;
+        else if (opts & 0x4)
+            field += 4;
+        if (size < 8 || (uint64_t)field + ((opts & 0x8) ? 8 : 0) > size ||
+            (uint64_t)at + size > used) {
+            *why = "message record size out of range";
+            return PETW_ECORRUPT;
+        }
+        rec->offset = at;
+        rec->size = size;
+        rec->header_type = PETW__HDR_MESSAGE;
+        rec->timestamp = (opts & 0x8) ? (int64_t)petw__rd64(r + field) : 0;
+        *pos = at + PETW__ALIGN8(size);
+        return 1;
+    }
     if ((r[3] & 0xC0) != 0xC0) {
         *why = "record without the header marker";
         return PETW_ECORRUPT;
