@@ -5,7 +5,7 @@
 # Usage: scripts/test.sh [plain|asan|tsan|fuzz]...   (default: all four)
 set -eu
 cd "$(dirname "$0")/.."
-scripts/setup-debian.sh
+scripts/setup-debian.sh chromium  # chromium: the Chrome-trace export is also checked in a browser
 variants=${*:-plain asan tsan fuzz}
 summary=""
 for v in $variants; do
