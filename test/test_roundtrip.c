@@ -13,7 +13,6 @@ DEFINE_GUID(ProviderB, 0x11111111, 0x2222, 0x3333, 0x44, 0x44, 0x55, 0x55, 0x55,
 #define EVENTS_PER_THREAD 20000
 
 static REGHANDLE handles[2];
-static ULONG tids[THREADS];
 static ULONG write_failures[THREADS];
 
 /* Payload of event `seq` of thread `t`: a header and a pseudo-random tail,
@@ -28,7 +27,6 @@ static void writer(void *arg)
 {
     uint32_t t = (uint32_t)(uintptr_t)arg;
     uint8_t buf[256];
-    tids[t] = (ULONG)uv_thread_self();
     GUID activity;
     EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_SET_ID, &activity);
     CHECK(activity.Data1 == 0 && activity.Data2 == 0); /* the previous (none) */

@@ -41,6 +41,9 @@ static inline void petw__test_wr16(uint8_t *p, uint16_t v)
 
 /* Keeps the calling thread on one CPU, so a single writer's events fill
  * one buffer after another in order (tests of file modes want that). */
+#if defined(_WIN32)
+static inline void test_pin_to_one_cpu(void) { SetThreadAffinityMask(GetCurrentThread(), 1); }
+#else
 #include <sched.h>
 static inline void test_pin_to_one_cpu(void)
 {
@@ -49,6 +52,7 @@ static inline void test_pin_to_one_cpu(void)
     CPU_SET(0, &set);
     sched_setaffinity(0, sizeof(set), &set);
 }
+#endif
 
 static inline long long test_file_size(const char *path)
 {

@@ -8,6 +8,14 @@
 
 #include <petw/petw.h>
 
+#if defined(_WIN32)
+#define petw_gmtime(t, tm) gmtime_s((tm), (t))
+#define petw_timegm _mkgmtime
+#else
+#define petw_gmtime(t, tm) gmtime_r((t), (tm))
+#define petw_timegm timegm
+#endif
+
 static const char usage[] =
     "usage: petw info FILE...\n"
     "       petw convert FILE... --to chrome -o OUT.json\n"
@@ -42,7 +50,7 @@ static void format_time(int64_t ft, char *out, size_t n)
     int64_t frac = unix100 - (int64_t)secs * 10000000;
     if (secs != cached_secs) {
         struct tm tm;
-        gmtime_r(&secs, &tm);
+        petw_gmtime(&secs, &tm);
         snprintf(cached, sizeof(cached), "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
         cached_secs = secs;
@@ -76,7 +84,7 @@ static int parse_time(const char *s, int64_t *out)
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
     tm.tm_sec = (int)sec;
-    time_t t = timegm(&tm);
+    time_t t = petw_timegm(&tm);
     *out = ((int64_t)t * 10000000) + 116444736000000000LL +
            (int64_t)((sec - (int)sec) * 10000000.0 + 0.5);
     return 0;

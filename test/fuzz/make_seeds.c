@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#if defined(_WIN32)
+#include <direct.h>
+#define make_dir(d) _mkdir(d)
+#else
+#define make_dir(d) mkdir((d), 0700)
+#endif
 
 #include <petw/petw.h>
 
@@ -44,7 +50,7 @@ int main(int argc, char **argv)
 {
     if (argc != 2)
         return 2;
-    mkdir(argv[1], 0700);
+    make_dir(argv[1]);
     int rc = record(argv[1], "plain.etl", 0, 60, 0);
     rc |= record(argv[1], "related.etl", 0, 30, 1);
     rc |= record(argv[1], "checksum.etl", PETW_SESSION_CHECKSUM, 60, 1);

@@ -13,6 +13,9 @@
 #include_next <evntprov.h>
 #else
 #include <windows.h>
+#ifndef EVNTAPI
+#define EVNTAPI /* petw's engine: ordinary functions, not DLL imports */
+#endif
 
 #include <petw/provider.h>
 

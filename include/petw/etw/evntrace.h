@@ -14,6 +14,9 @@
 #include_next <evntrace.h>
 #else
 #include <windows.h>
+#ifndef WMIAPI
+#define WMIAPI /* petw's engine: ordinary functions, not DLL imports */
+#endif
 #include <wmistr.h>
 #include <evntprov.h>
 

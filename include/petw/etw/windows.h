@@ -10,6 +10,18 @@
 
 #if defined(_WIN32)
 #include_next <windows.h>
+#if !defined(PETW_USE_NATIVE_ETW)
+/* The same DEFINE_GUID as on other hosts: one static copy per translation
+ * unit, with or without INITGUID. */
+#undef DEFINE_GUID
+#if defined(__GNUC__) || defined(__clang__)
+#define PETW__MAYBE_UNUSED __attribute__((unused))
+#else
+#define PETW__MAYBE_UNUSED
+#endif
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                              \
+    static const GUID name PETW__MAYBE_UNUSED = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+#endif
 #else
 
 #include <stddef.h>

@@ -1,0 +1,93 @@
+#!/bin/sh
+# cross/build-deps.sh PREFIX: builds libuv, zstd and xxHash for
+# x86_64-w64-mingw32 from Debian's own source packages (apt-get source),
+# into PREFIX with pkg-config files. Cached: a dependency already in PREFIX
+# is not rebuilt. No prebuilt binary is downloaded.
+set -eu
+prefix=$(realpath -m "$1")
+host=x86_64-w64-mingw32
+work="$prefix/src"
+mkdir -p "$work" "$prefix/lib/pkgconfig" "$prefix/include"
+
+# deb-src entries, derived from the machine's own apt sources (same mirrors).
+if ! apt-get source --print-uris libuv1 >/dev/null 2>&1; then
+    list=/etc/apt/sources.list.d/petw-deb-src.sources
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] && [ "$f" != "$list" ] || continue
+        sed -n 's/^Types:.*deb\b.*/Types: deb-src/p; /^Types:/!p' "$f"
+        echo
+    done > "$list.tmp"
+    if [ -f /etc/apt/sources.list ]; then
+        grep -E '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' > /etc/apt/sources.list.d/petw-deb-src.list || true
+    fi
+    mv "$list.tmp" "$list"
+    apt-get update -qq
+fi
+
+fetch() { # package -> extracted source dir on stdout
+    (cd "$work" && [ -n "$(ls -d "$1"-*/ 2>/dev/null | head -n 1)" ] || apt-get source -qq "$1" >/dev/null 2>&1)
+    ls -d "$work/$1"-*/ | head -n 1
+}
+
+toolchain="$work/toolchain.cmake"
+cat > "$toolchain" <<TC
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_C_COMPILER $host-gcc)
+set(CMAKE_CXX_COMPILER $host-g++)
+set(CMAKE_RC_COMPILER $host-windres)
+set(CMAKE_FIND_ROOT_PATH /usr/$host)
+TC
+
+if [ ! -f "$prefix/lib/libuv.a" ]; then
+    src=$(fetch libuv1)
+    cmake -S "$src" -B "$work/build-uv" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+        -DCMAKE_BUILD_TYPE=Release -DLIBUV_BUILD_TESTS=OFF -DLIBUV_BUILD_BENCH=OFF \
+        -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    cmake --build "$work/build-uv" --target uv_a -j2 >/dev/null
+    cp "$work/build-uv/libuv.a" "$prefix/lib/libuv.a" 2>/dev/null ||
+        cp "$work/build-uv/libuv_a.a" "$prefix/lib/libuv.a"
+    cp -r "$src/include/." "$prefix/include/"
+fi
+cat > "$prefix/lib/pkgconfig/libuv.pc" <<PC
+prefix=$prefix
+Name: libuv
+Description: libuv (mingw-w64 build)
+Version: 1.44.2
+Cflags: -I\${prefix}/include
+Libs: -L\${prefix}/lib -luv
+Libs.private: -lws2_32 -liphlpapi -luserenv -lpsapi -luser32 -ldbghelp -lole32 -lshell32
+PC
+
+if [ ! -f "$prefix/lib/libzstd.a" ]; then
+    src=$(fetch libzstd)
+    cmake -S "$src/build/cmake" -B "$work/build-zstd" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+        -DCMAKE_BUILD_TYPE=Release -DZSTD_BUILD_PROGRAMS=OFF -DZSTD_BUILD_SHARED=OFF \
+        -DZSTD_BUILD_TESTS=OFF -DZSTD_MULTITHREAD_SUPPORT=OFF \
+        -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    cmake --build "$work/build-zstd" -j2 >/dev/null
+    cmake --install "$work/build-zstd" >/dev/null
+fi
+cat > "$prefix/lib/pkgconfig/libzstd.pc" <<PC
+prefix=$prefix
+Name: zstd
+Description: zstd (mingw-w64 build)
+Version: 1.5.4
+Cflags: -I\${prefix}/include
+Libs: -L\${prefix}/lib -lzstd
+PC
+
+if [ ! -f "$prefix/lib/libxxhash.a" ]; then
+    src=$(fetch xxhash)
+    $host-gcc -O2 -c "$src/xxhash.c" -o "$work/xxhash.o"
+    $host-ar rcs "$prefix/lib/libxxhash.a" "$work/xxhash.o"
+    cp "$src/xxhash.h" "$prefix/include/"
+fi
+cat > "$prefix/lib/pkgconfig/libxxhash.pc" <<PC
+prefix=$prefix
+Name: libxxhash
+Description: xxHash (mingw-w64 build)
+Version: 0.8.1
+Cflags: -I\${prefix}/include
+Libs: -L\${prefix}/lib -lxxhash
+PC
+echo "dependencies for $host in $prefix"

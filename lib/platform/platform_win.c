@@ -1,0 +1,328 @@
+/* platform_win.c - Windows implementation of platform.h. Paths are UTF-8 in
+ * petw and converted to UTF-16 here. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../common/common.h"
+#include "platform.h" /* windows.h first: sddl.h needs it */
+#include <sddl.h>
+
+uint32_t petw__pid;
+int64_t petw__qpc_frequency = 1;
+
+void petw__platform_init(void)
+{
+    LARGE_INTEGER f;
+    QueryPerformanceFrequency(&f);
+    petw__qpc_frequency = f.QuadPart > 0 ? f.QuadPart : 1;
+    petw__pid = (uint32_t)GetCurrentProcessId();
+}
+
+uint32_t petw__cpu_count(void)
+{
+    DWORD n = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+    /* petw__cpu_current() numbers groups of 64. */
+    WORD groups = GetActiveProcessorGroupCount();
+    uint32_t slots = groups > 1 ? (uint32_t)groups * 64u : (uint32_t)n;
+    return slots ? slots : 1;
+}
+
+static int64_t tsc_frequency(void)
+{
+    static int64_t freq;
+    int64_t f = __atomic_load_n(&freq, __ATOMIC_RELAXED);
+    if (f)
+        return f;
+#if defined(__x86_64__) || defined(__i386__)
+    int64_t t0 = petw__monotonic_ns(), c0 = (int64_t)__rdtsc();
+    Sleep(20);
+    int64_t t1 = petw__monotonic_ns(), c1 = (int64_t)__rdtsc();
+    f = t1 > t0 ? (int64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0)) : 0;
+#endif
+    if (f <= 0)
+        f = 1000000000;
+    __atomic_store_n(&freq, f, __ATOMIC_RELAXED);
+    return f;
+}
+
+int64_t petw__clock_frequency(uint32_t clock)
+{
+    if (clock == 2)
+        return 10000000;
+    if (clock == 3)
+        return tsc_frequency();
+    return petw__qpc_frequency;
+}
+
+int64_t petw__clock_reference(void) { return petw__monotonic_ns(); }
+
+int petw__clock_is_measured(uint32_t clock) { return clock == 3; }
+
+int64_t petw__filetime_now(void) { return petw__clock_read(2); }
+
+int64_t petw__boot_time(void) { return petw__filetime_now() - (int64_t)GetTickCount64() * 10000; }
+
+uint32_t petw__os_build(void)
+{
+    DWORD v = GetVersion();
+    return (uint32_t)(v >> 16) & 0xFFFF;
+}
+
+void petw__sleep_ms(uint32_t ms) { Sleep(ms); }
+void petw__yield(void) { SwitchToThread(); }
+void petw__sleep_us(uint32_t us)
+{
+    if (us < 1000)
+        SwitchToThread();
+    else
+        Sleep(us / 1000);
+}
+
+size_t petw__page_size(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwPageSize ? si.dwPageSize : 4096;
+}
+
+void *petw__vm_reserve(size_t bytes) { return VirtualAlloc(NULL, bytes, MEM_RESERVE, PAGE_NOACCESS); }
+
+int petw__vm_commit(void *addr, size_t bytes)
+{
+    return VirtualAlloc(addr, bytes, MEM_COMMIT, PAGE_READWRITE) ? 0 : PETW_ENOMEM;
+}
+
+void petw__vm_release(void *addr, size_t bytes)
+{
+    (void)bytes;
+    if (addr)
+        VirtualFree(addr, 0, MEM_RELEASE);
+}
+
+static int map_error(DWORD e)
+{
+    switch (e) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_NAME:
+        return PETW_ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+    case ERROR_WRITE_PROTECT:
+        return PETW_EACCES;
+    case ERROR_DISK_FULL:
+    case ERROR_HANDLE_DISK_FULL:
+        return PETW_ENOSPC;
+    case ERROR_NOT_ENOUGH_MEMORY:
+    case ERROR_OUTOFMEMORY:
+        return PETW_ENOMEM;
+    default:
+        if (getenv("PETW_DEBUG_WIN"))
+            fprintf(stderr, "petw: unmapped Windows error %lu\n", (unsigned long)e);
+        return PETW_EIO;
+    }
+}
+
+/* UTF-8 -> UTF-16 path; NULL when it does not convert. */
+static wchar_t *wide_path(const char *path)
+{
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
+    if (n <= 0)
+        return NULL;
+    wchar_t *w = malloc((size_t)n * sizeof(wchar_t));
+    if (w && MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n) != n) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+int petw__path_exists(const char *path)
+{
+    wchar_t *w = wide_path(path);
+    int rc = w && GetFileAttributesW(w) != INVALID_FILE_ATTRIBUTES;
+    free(w);
+    return rc;
+}
+
+/* "D:P(A;;FA;;;<user SID>)(A;;FA;;;SY)" for the process token's user. */
+static int user_sid_string(wchar_t *out, size_t n)
+{
+    HANDLE token;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
+        return -1;
+    union {
+        TOKEN_USER user;
+        uint8_t bytes[256];
+    } info;
+    DWORD len = 0;
+    BOOL ok = GetTokenInformation(token, TokenUser, &info, sizeof(info), &len);
+    CloseHandle(token);
+    wchar_t *sid = NULL;
+    if (!ok || !ConvertSidToStringSidW(info.user.User.Sid, &sid))
+        return -1;
+    int rc = _snwprintf(out, n, L"D:P(A;;FA;;;%ls)(A;;FA;;;SY)", sid) > 0 ? 0 : -1;
+    LocalFree(sid);
+    return rc;
+}
+
+int petw__file_create_private(const char *path, petw__file *out)
+{
+    wchar_t *w = wide_path(path);
+    if (!w)
+        return PETW_ENOENT;
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES) {
+        if ((attr & FILE_ATTRIBUTE_DIRECTORY) && !(attr & FILE_ATTRIBUTE_REPARSE_POINT)) {
+            free(w);
+            return PETW_EACCES;
+        }
+        /* A file or a link: removed (a link itself, never its target). */
+        if (!DeleteFileW(w)) {
+            DWORD err = GetLastError();
+            if (!(attr & FILE_ATTRIBUTE_DIRECTORY) || !RemoveDirectoryW(w)) {
+                free(w);
+                return map_error(err);
+            }
+        }
+    }
+    /* The calling user (and SYSTEM) only, as Linux's 0600: an explicit DACL
+     * naming the token's user SID. */
+    SECURITY_ATTRIBUTES sa = {sizeof(sa), NULL, FALSE};
+    PSECURITY_DESCRIPTOR sd = NULL;
+    wchar_t sddl[256];
+    if (user_sid_string(sddl, 256) == 0 &&
+        ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL))
+        sa.lpSecurityDescriptor = sd;
+    HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_NEW,
+                           FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    DWORD err = GetLastError();
+    if (sd)
+        LocalFree(sd);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return map_error(err);
+    out->fd = (intptr_t)h;
+    return 0;
+}
+
+int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
+{
+    wchar_t *w = wide_path(path);
+    if (!w)
+        return PETW_ENOENT;
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_REPARSE_POINT)) {
+        free(w);
+        return PETW_EACCES; /* never through a link */
+    }
+    HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+                           FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    DWORD err = GetLastError();
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return map_error(err);
+    LARGE_INTEGER s;
+    if (!GetFileSizeEx(h, &s)) {
+        CloseHandle(h);
+        return PETW_EIO;
+    }
+    out->fd = (intptr_t)h;
+    *size = (uint64_t)s.QuadPart;
+    return 0;
+}
+
+static int rw_at(petw__file *f, void *data, size_t size, uint64_t offset, int write)
+{
+    char *p = data;
+    while (size > 0) {
+        OVERLAPPED o;
+        memset(&o, 0, sizeof(o));
+        o.Offset = (DWORD)offset;
+        o.OffsetHigh = (DWORD)(offset >> 32);
+        DWORD chunk = size > 0x40000000 ? 0x40000000 : (DWORD)size, done = 0;
+        BOOL ok = write ? WriteFile((HANDLE)f->fd, p, chunk, &done, &o)
+                        : ReadFile((HANDLE)f->fd, p, chunk, &done, &o);
+        if (!ok)
+            return map_error(GetLastError());
+        if (done == 0)
+            return PETW_EIO;
+        p += done;
+        size -= done;
+        offset += done;
+    }
+    return 0;
+}
+
+int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t offset)
+{
+    return rw_at(f, (void *)(uintptr_t)data, size, offset, 1);
+}
+
+int petw__file_pread(petw__file *f, void *data, size_t size, uint64_t offset)
+{
+    return rw_at(f, data, size, offset, 0);
+}
+
+int petw__file_truncate(petw__file *f, uint64_t size)
+{
+    FILE_END_OF_FILE_INFO eof;
+    eof.EndOfFile.QuadPart = (LONGLONG)size;
+    return SetFileInformationByHandle((HANDLE)f->fd, FileEndOfFileInfo, &eof, sizeof(eof))
+               ? 0
+               : map_error(GetLastError());
+}
+
+int petw__file_allocate(petw__file *f, uint64_t size)
+{
+    /* The file occupies the whole cap while logging, as ETW's PREALLOCATE. */
+    return petw__file_truncate(f, size);
+}
+
+int petw__file_sync(petw__file *f)
+{
+    return FlushFileBuffers((HANDLE)f->fd) ? 0 : map_error(GetLastError());
+}
+
+int petw__file_close(petw__file *f)
+{
+    int rc = 0;
+    if (f->fd != 0 && f->fd != -1 && !CloseHandle((HANDLE)f->fd))
+        rc = PETW_EIO;
+    f->fd = -1;
+    return rc;
+}
+
+int petw__file_read_all(const char *path, uint8_t **data, size_t *size)
+{
+    wchar_t *w = wide_path(path);
+    if (!w)
+        return PETW_ENOENT;
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    DWORD err = GetLastError();
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return map_error(err);
+    LARGE_INTEGER s;
+    if (!GetFileSizeEx(h, &s) || (uint64_t)s.QuadPart > SIZE_MAX) {
+        CloseHandle(h);
+        return PETW_EIO;
+    }
+    size_t n = (size_t)s.QuadPart, got = 0;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        CloseHandle(h);
+        return PETW_ENOMEM;
+    }
+    while (got < n) {
+        DWORD chunk = n - got > 0x40000000 ? 0x40000000 : (DWORD)(n - got), done = 0;
+        if (!ReadFile(h, buf + got, chunk, &done, NULL) || done == 0)
+            break;
+        got += done;
+    }
+    CloseHandle(h);
+    *data = buf;
+    *size = got;
+    return 0;
+}
