@@ -91,6 +91,29 @@ static inline int petw_event_enabled(petw_provider_handle handle,
 static inline int petw_provider_enabled(petw_provider_handle handle, uint8_t level,
                                         uint64_t keyword);
 
+/* As petw_event_write, with EventWriteEx's extras: `session_filter` bit k
+ * keeps the event from the k-th session enabling the provider (in the order
+ * they enabled it), and `header_flags` adds EVENT_HEADER flags to the record
+ * (PETW_EVENT_HEADER_FLAG_STRING_ONLY for EventWriteString). Same errors. */
+int petw_event_write_ex(petw_provider_handle handle, const petw_event_descriptor *descriptor,
+                        const petw_guid *activity, const petw_guid *related,
+                        uint64_t session_filter, uint16_t header_flags, uint32_t count,
+                        const petw_data_descriptor *data);
+
+/* Provider traits (EventSetInformation(EventProviderSetTraits)): a blob of
+ * u16 total size, the UTF-8 provider name NUL-terminated, then optional
+ * traits. Every later event carries it as a PROV_TRAITS extended item.
+ * Returns 0, PETW_EBADHANDLE or PETW_EINVAL (malformed blob). Blobs are kept
+ * for the process's lifetime (writers may still read an older one); equal
+ * blobs are stored once. */
+int petw_provider_set_traits(petw_provider_handle handle, const void *traits, uint32_t size);
+
+/* EventSetInformation(EventProviderUseDescriptorType): with `on`, data
+ * descriptors of type 1 (event metadata) and 2 (provider metadata) become
+ * the EVENT_SCHEMA_TL and PROV_TRAITS extended items instead of payload, as
+ * TraceLogging needs. Returns 0 or PETW_EBADHANDLE. */
+int petw_provider_use_descriptor_types(petw_provider_handle handle, int on);
+
 /* The calling thread's current activity ID (all zero until set). */
 void petw_activity_id_get(petw_guid *out);
 /* Sets the calling thread's current activity ID. */
@@ -109,6 +132,8 @@ extern uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
 int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *descriptor,
                       const petw_guid *activity, const petw_guid *related, uint32_t count,
                       const petw_data_descriptor *data);
+#define PETW__DATA_TYPE_EVENT_METADATA 1
+#define PETW__DATA_TYPE_PROVIDER_METADATA 2
 int petw__enabled_slow(petw_provider_handle handle, uint8_t level, uint64_t keyword);
 
 static inline uint64_t petw__provider_state_load(petw_provider_handle handle)

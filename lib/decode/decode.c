@@ -101,7 +101,10 @@ static int reserve_fields(petw_decoder *d, uint32_t n, uint32_t *first)
     return 0;
 }
 
-static int need(petw_decoder *d, size_t n) { return n <= d->size - d->pos ? 0 : PETW_ECORRUPT; }
+static int need(petw_decoder *d, size_t n)
+{
+    return n <= d->size - d->pos ? 0 : PETW_ECORRUPT;
+}
 
 /* Bounded NUL-terminated string inside [p, end). */
 static const char *cstr(const uint8_t **p, const uint8_t *end)
@@ -358,8 +361,8 @@ static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
         f->kind = PETW_VALUE_BOOL;
         f->v.u = u != 0;
     } else if (e->type == PETW_IN_HEXINT32 || e->type == PETW_IN_HEXINT64 ||
-               e->type == PETW_IN_POINTER || out == PETW_OUT_HEX ||
-               out == PETW_OUT_WIN32ERROR || out == PETW_OUT_NTSTATUS || out == PETW_OUT_HRESULT) {
+               e->type == PETW_IN_POINTER || out == PETW_OUT_HEX || out == PETW_OUT_WIN32ERROR ||
+               out == PETW_OUT_NTSTATUS || out == PETW_OUT_HRESULT) {
         f->kind = PETW_VALUE_HEX;
         f->v.u = u & (n == 8 ? ~0ull : ((1ull << (8 * n)) - 1));
     } else if (out == PETW_OUT_STRING && n <= 2) {
@@ -457,7 +460,8 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
     if (traits && traits_size >= 3) {
         /* u16 size, then the provider name, NUL-terminated. */
         size_t declared = petw__rd16(traits);
-        const uint8_t *p = traits + 2, *end = traits + (declared <= traits_size ? declared : traits_size);
+        const uint8_t *p = traits + 2,
+                      *end = traits + (declared <= traits_size ? declared : traits_size);
         const char *name = cstr(&p, end);
         if (name && arena_reserve(d, strlen(name) + 1, &name_at) == 0)
             memcpy(d->arena + name_at, name, strlen(name) + 1);
@@ -485,6 +489,19 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
             PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
         }
         r->top_count = tops;
+    } else if (rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY) {
+        /* EventWriteString: the payload is one UTF-16LE string. */
+        uint32_t first;
+        PETW__FORWARD_IF_ERROR(reserve_fields(d, 1, &first));
+        d->fields[0].name = "string";
+        d->fields[0].in_type = PETW_IN_UNICODESTRING;
+        d->fields[0].parent = UINT32_MAX;
+        size_t units = d->size / 2;
+        while (units > 0 && petw__rd16(d->data + 2 * (units - 1)) == 0)
+            units--;
+        PETW__FORWARD_IF_ERROR(utf16_string(d, d->data, units, 0));
+        r->top_count = 1;
+        r->has_schema = 1;
     } else {
         /* No schema: the payload as one binary field. */
         uint32_t first;

@@ -2,10 +2,13 @@
 #include "etw_internal.h"
 
 _Static_assert(sizeof(EVENT_DESCRIPTOR) == sizeof(petw_event_descriptor), "EVENT_DESCRIPTOR");
-_Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == sizeof(petw_data_descriptor), "EVENT_DATA_DESCRIPTOR");
+_Static_assert(sizeof(EVENT_DATA_DESCRIPTOR) == sizeof(petw_data_descriptor),
+               "EVENT_DATA_DESCRIPTOR");
 _Static_assert(sizeof(GUID) == sizeof(petw_guid), "GUID");
-_Static_assert(offsetof(EVENT_DESCRIPTOR, Keyword) == offsetof(petw_event_descriptor, keyword), "Keyword");
-_Static_assert(offsetof(EVENT_DATA_DESCRIPTOR, Type) == offsetof(petw_data_descriptor, type), "Type");
+_Static_assert(offsetof(EVENT_DESCRIPTOR, Keyword) == offsetof(petw_event_descriptor, keyword),
+               "Keyword");
+_Static_assert(offsetof(EVENT_DATA_DESCRIPTOR, Type) == offsetof(petw_data_descriptor, type),
+               "Type");
 
 /* ETW's callback type differs from the native one in its parameter types,
  * so calls go through a trampoline with the (callback, context) pair. */
@@ -101,5 +104,68 @@ ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
         return ERROR_SUCCESS;
     default:
         return ERROR_INVALID_PARAMETER;
+    }
+}
+
+ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor, ULONG64 Filter,
+                           ULONG Flags, LPCGUID ActivityId, LPCGUID RelatedActivityId,
+                           ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
+{
+    if (Flags & ~(ULONG)(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
+        return ERROR_INVALID_PARAMETER;
+    return petw__win32(
+        petw_event_write_ex(RegHandle, (const petw_event_descriptor *)EventDescriptor,
+                            (const petw_guid *)ActivityId, (const petw_guid *)RelatedActivityId,
+                            Filter, 0, UserDataCount, (const petw_data_descriptor *)UserData));
+}
+
+ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword, PCWSTR String)
+{
+    if (!String)
+        return ERROR_INVALID_PARAMETER;
+    petw_event_descriptor d = {0, 0, 0, Level, 0, 0, Keyword};
+    petw_data_descriptor dd = {0, 0, 0, 0, 0};
+    if (sizeof(WCHAR) == 2) {
+        dd.ptr = (uint64_t)(uintptr_t)String;
+        dd.size = (uint32_t)((wcslen(String) + 1) * 2);
+    } else {
+        /* UTF-32 wchar_t: UTF-16LE on the stack, as Windows would store it. */
+        uint8_t utf16[16384];
+        char utf8[8192 * 4];
+        if (wcslen(String) >= 8192)
+            return ERROR_ARITHMETIC_OVERFLOW;
+        petw__wcs_to_utf8(String, utf8, sizeof(utf8));
+        size_t units = petw__utf8_to_utf16le(utf8, utf16, sizeof(utf16) / 2);
+        dd.ptr = (uint64_t)(uintptr_t)utf16;
+        dd.size = (uint32_t)((units + 1) * 2);
+        return petw__win32(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
+                                               PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
+    }
+    return petw__win32(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
+                                           PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
+}
+
+ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
+                                  PVOID EventInformation, ULONG InformationLength)
+{
+    switch (InformationClass) {
+    case EventProviderSetTraits:
+        if (!EventInformation)
+            return ERROR_INVALID_PARAMETER;
+        return petw__win32(
+            petw_provider_set_traits(RegHandle, EventInformation, InformationLength));
+    case EventProviderUseDescriptorType:
+        if (!EventInformation || InformationLength < 1)
+            return ERROR_INVALID_PARAMETER;
+        return petw__win32(
+            petw_provider_use_descriptor_types(RegHandle, *(const BOOLEAN *)EventInformation != 0));
+    case EventProviderBinaryTrackInfo:
+        /* Accepted, no effect: there are no binaries to track here. */
+        return (RegHandle >> 32) != 0 &&
+                       (petw__provider_state_load(RegHandle) >> 32) == (RegHandle >> 32)
+                   ? ERROR_SUCCESS
+                   : ERROR_INVALID_HANDLE;
+    default:
+        return ERROR_NOT_SUPPORTED;
     }
 }

@@ -27,14 +27,18 @@ _Static_assert(offsetof(petw_event_header, timestamp) == 16 &&
                "EVENT_HEADER offsets used by petw__event_write");
 
 typedef struct petw__provider_session {
-    _Atomic uint32_t ref; /* session ref, 0 when unused */
-    _Atomic uint32_t level; /* normalized: 0 became 255 */
+    _Atomic uint32_t ref;       /* session ref, 0 when unused */
+    _Atomic uint32_t level;     /* normalized: 0 became 255 */
     _Atomic uint64_t match_any; /* normalized: 0 became all ones */
     _Atomic uint64_t match_all;
 } petw__provider_session;
 
 typedef struct petw__provider {
     _Atomic uint64_t guid[2];
+    /* Read by writers (relaxed; covered by the sequence-lock recheck):
+     * PROVIDER_USE_TYPES, and interned traits (never freed). */
+    _Atomic uint32_t options;
+    _Atomic(const uint8_t *) traits; /* its first u16 is its size */
     petw__provider_session sessions[PETW_MAX_SESSIONS_PER_PROVIDER];
     /* Control-lock only. */
     petw_guid id;
@@ -43,6 +47,8 @@ typedef struct petw__provider {
     uint32_t gen;
     int in_use;
 } petw__provider;
+
+#define PROVIDER_USE_TYPES 0x1u
 
 uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
 static petw__provider providers[PETW_MAX_PROVIDERS];
@@ -60,8 +66,8 @@ static size_t enable_count, enable_cap;
 
 static _Thread_local petw_guid tls_activity;
 
-static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_level,
-                                      uint64_t any, uint64_t all)
+static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_level, uint64_t any,
+                                      uint64_t all)
 {
     if (ev_level != 0 && ev_level > s_level)
         return 0;
@@ -129,9 +135,9 @@ static void run_callbacks(const petw_guid *guid, uint32_t code_override, int onl
     uint8_t level;
     uint64_t any, all;
     int on = aggregate(guid, &level, &any, &all);
-    uint32_t code = code_override != UINT32_MAX ? code_override
-                                                : (on ? PETW_CONTROL_ENABLE_PROVIDER
-                                                      : PETW_CONTROL_DISABLE_PROVIDER);
+    uint32_t code = code_override != UINT32_MAX
+                        ? code_override
+                        : (on ? PETW_CONTROL_ENABLE_PROVIDER : PETW_CONTROL_DISABLE_PROVIDER);
     for (uint32_t i = 0; i < PETW_MAX_PROVIDERS; i++) {
         petw__provider *p = &providers[i];
         if (!p->in_use || !petw_guid_equal(&p->id, guid) || !p->callback)
@@ -172,6 +178,8 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
     p->id = *id;
     p->callback = cb;
     p->callback_context = ctx;
+    atomic_store_explicit(&p->options, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->traits, NULL, memory_order_relaxed);
     uint64_t g[2];
     memcpy(g, id, sizeof(g));
     atomic_store_explicit(&p->guid[0], g[0], memory_order_relaxed);
@@ -328,9 +336,23 @@ static int merge_rc(int a, int b)
     return a ? a : b;
 }
 
-int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
-                      const petw_guid *activity, const petw_guid *related, uint32_t count,
-                      const petw_data_descriptor *data)
+/* Extended-data item: u16 TotalSize (8 + data, padded to 8), u16 ExtType,
+ * u16 Linkage (bit 0: another item follows), u16 DataSize, data. */
+static uint8_t *put_ext(uint8_t *out, uint16_t type, const void *data, uint32_t size, int more)
+{
+    uint32_t total = PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size);
+    petw__wr16(out, (uint16_t)total);
+    petw__wr16(out + 2, type);
+    petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
+    petw__wr16(out + 6, (uint16_t)size);
+    memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
+    memset(out + PETW__EXT_ITEM_HEADER + size, 0, total - PETW__EXT_ITEM_HEADER - size);
+    return out + total;
+}
+
+static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
+                       const petw_guid *activity, const petw_guid *related, uint64_t filter,
+                       uint16_t extra_flags, uint32_t count, const petw_data_descriptor *data)
 {
     uint32_t slot = (uint32_t)h - 1u;
     if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || (h >> 32) == 0))
@@ -344,23 +366,45 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
     if (mask == 0)
         return 0;
 
+    const petw__provider *p = &providers[slot];
+    uint32_t options = atomic_load_explicit(&p->options, memory_order_relaxed);
+    const uint8_t *traits = atomic_load_explicit(&p->traits, memory_order_acquire);
+    uint32_t traits_size = traits ? petw__rd16(traits) : 0;
+    const void *schema = NULL;
+    uint32_t schema_size = 0;
     uint64_t payload = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (PETW__UNLIKELY(data[i].size && !data[i].ptr))
             return PETW_EINVAL;
+        if (PETW__UNLIKELY((options & PROVIDER_USE_TYPES) && data[i].type != 0)) {
+            /* TraceLogging's metadata travels as extended items. */
+            if (data[i].type == PETW__DATA_TYPE_EVENT_METADATA) {
+                schema = (const void *)(uintptr_t)data[i].ptr;
+                schema_size = data[i].size;
+            } else if (data[i].type == PETW__DATA_TYPE_PROVIDER_METADATA) {
+                traits = (const uint8_t *)(uintptr_t)data[i].ptr;
+                traits_size = data[i].size;
+            } else {
+                return PETW_EINVAL;
+            }
+            continue;
+        }
         payload += data[i].size;
     }
-    uint32_t ext = related ? PETW__EXT_ITEM_HEADER + 16 : 0;
+    if (PETW__UNLIKELY(traits_size > 0xFFF0 || schema_size > 0xFFF0))
+        return PETW_ETOOBIG;
+    uint32_t ext = (related ? PETW__EXT_ITEM_HEADER + 16 : 0) +
+                   (traits ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + traits_size) : 0) +
+                   (schema ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + schema_size) : 0);
     uint64_t rsize = PETW__EVENT_HEADER_SIZE + ext + payload;
     if (PETW__UNLIKELY(rsize > 0xFFFF))
         return PETW_ETOOBIG;
     uint32_t asize = PETW__ALIGN8((uint32_t)rsize);
 
     /* Snapshot the sessions to write to (sequence-lock read). */
-    const petw__provider *p = &providers[slot];
     uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER], n = 0;
     for (uint32_t m = mask, i = 0; m; m >>= 1, i++) {
-        if (!(m & 1))
+        if (!(m & 1) || (filter >> i) & 1)
             continue;
         const petw__provider_session *s = &p->sessions[i];
         /* acquire: pairs with provider_sync's release store of the ref. */
@@ -385,9 +429,10 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
     /* Everything of the header but the timestamp, computed once. */
     const uint32_t tid = petw__thread_id(), pid = petw__process_id();
     const petw_guid act = activity ? *activity : tls_activity;
-    const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME |
-                                      (related ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
-    const uint64_t word0 = (uint64_t)(uint16_t)rsize | ((uint64_t)(0xC000 | PETW__HDR_EVENT64) << 16) |
+    const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags |
+                                      (ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
+    const uint64_t word0 = (uint64_t)(uint16_t)rsize |
+                           ((uint64_t)(0xC000 | PETW__HDR_EVENT64) << 16) |
                            ((uint64_t)flags << 32); /* Size, HeaderType, Flags, EventProperty 0 */
     const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
 
@@ -414,15 +459,18 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
         memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
         memcpy(out + 64, &act, 16);
         out += PETW__EVENT_HEADER_SIZE;
-        if (related) {
-            petw__wr16(out, PETW__EXT_ITEM_HEADER + 16);
-            petw__wr16(out + 2, PETW_EXT_TYPE_RELATED_ACTIVITYID);
-            petw__wr16(out + 4, 0);
-            petw__wr16(out + 6, 16);
-            memcpy(out + 8, related, 16);
-            out += ext;
+        if (PETW__UNLIKELY(ext != 0)) {
+            /* Windows' order: related activity, provider traits, schema. */
+            if (related)
+                out = put_ext(out, PETW_EXT_TYPE_RELATED_ACTIVITYID, related, 16, traits || schema);
+            if (traits)
+                out = put_ext(out, PETW_EXT_TYPE_PROV_TRAITS, traits, traits_size, schema != NULL);
+            if (schema)
+                out = put_ext(out, PETW_EXT_TYPE_EVENT_SCHEMA_TL, schema, schema_size, 0);
         }
         for (uint32_t i = 0; i < count; i++) {
+            if (PETW__UNLIKELY((options & PROVIDER_USE_TYPES) && data[i].type != 0))
+                continue;
             const void *src = (const void *)(uintptr_t)data[i].ptr;
             uint32_t len = data[i].size;
             /* Fixed-size copies of the common field sizes compile to moves. */
@@ -447,6 +495,74 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
         petw__ring_commit(ring, &res);
     }
     return rc;
+}
+
+int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
+                      const petw_guid *activity, const petw_guid *related, uint32_t count,
+                      const petw_data_descriptor *data)
+{
+    return write_event(h, d, activity, related, 0, 0, count, data);
+}
+
+int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
+                        const petw_guid *activity, const petw_guid *related, uint64_t filter,
+                        uint16_t header_flags, uint32_t count, const petw_data_descriptor *data)
+{
+    /* Only flags that describe the payload may be added. */
+    PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_STRING_ONLY, PETW_EINVAL);
+    return write_event(h, d, activity, related, filter, header_flags, count, data);
+}
+
+/* Traits blobs: interned, append-only, never freed (a writer may hold one). */
+typedef struct interned {
+    struct interned *next;
+    uint32_t size;
+    uint8_t data[];
+} interned;
+static interned *interned_traits; /* control lock */
+
+int petw_provider_set_traits(petw_provider_handle h, const void *blob, uint32_t size)
+{
+    PETW__RETURN_IF(!blob || size < 3 || size > 0xFFF0, PETW_EINVAL);
+    const uint8_t *b = blob;
+    PETW__RETURN_IF(petw__rd16(b) != size || memchr(b + 2, 0, size - 2) == NULL, PETW_EINVAL);
+    petw__control_lock();
+    uint32_t slot;
+    petw__provider *p = lookup(h, &slot);
+    if (!p) {
+        petw__control_unlock();
+        return PETW_EBADHANDLE;
+    }
+    interned *it;
+    for (it = interned_traits; it; it = it->next)
+        if (it->size == size && memcmp(it->data, blob, size) == 0)
+            break;
+    if (!it) {
+        it = malloc(sizeof(*it) + size);
+        if (!it) {
+            petw__control_unlock();
+            return PETW_ENOMEM;
+        }
+        it->size = size;
+        memcpy(it->data, blob, size);
+        it->next = interned_traits;
+        interned_traits = it;
+    }
+    /* release: the blob before a writer that sees the pointer. */
+    atomic_store_explicit(&p->traits, it->data, memory_order_release);
+    petw__control_unlock();
+    return 0;
+}
+
+int petw_provider_use_descriptor_types(petw_provider_handle h, int on)
+{
+    petw__control_lock();
+    uint32_t slot;
+    petw__provider *p = lookup(h, &slot);
+    if (p)
+        atomic_store_explicit(&p->options, on ? PROVIDER_USE_TYPES : 0, memory_order_relaxed);
+    petw__control_unlock();
+    return p ? 0 : PETW_EBADHANDLE;
 }
 
 /* ---- activity IDs ---- */

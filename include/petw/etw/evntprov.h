@@ -100,6 +100,30 @@ ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle);
  * ERROR_INVALID_PARAMETER. */
 ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId);
 
+#define EVENT_WRITE_FLAG_NO_FAULTING 0x00000001
+#define EVENT_WRITE_FLAG_INPRIVATE 0x00000002
+
+/* Writes an event with explicit activity IDs and a session filter: bit k of
+ * Filter keeps the event from the k-th session that enabled the provider
+ * (in enabling order). Flags: EVENT_WRITE_FLAG_NO_FAULTING and
+ * EVENT_WRITE_FLAG_INPRIVATE are accepted (no effect in-process). */
+ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor, ULONG64 Filter,
+                           ULONG Flags, LPCGUID ActivityId, LPCGUID RelatedActivityId,
+                           ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData);
+
+/* Writes a string-only event (EVENT_HEADER_FLAG_STRING_ONLY, id 0): the
+ * payload is the string as UTF-16LE with its NUL, as Windows stores it
+ * (converted from wchar_t where wchar_t is 32-bit; up to 8191 characters
+ * there, else ERROR_ARITHMETIC_OVERFLOW). */
+ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword, PCWSTR String);
+
+/* EventProviderSetTraits (a traits blob: u16 size, UTF-8 name, NUL, ...),
+ * EventProviderUseDescriptorType (a BOOLEAN), EventProviderBinaryTrackInfo
+ * (accepted, no effect). Returns ERROR_SUCCESS, ERROR_INVALID_HANDLE,
+ * ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED. */
+ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,
+                                  PVOID EventInformation, ULONG InformationLength);
+
 /* Event-writing failures map to: ERROR_INVALID_HANDLE, ERROR_INVALID_PARAMETER,
  * ERROR_ARITHMETIC_OVERFLOW (over 64 KB), ERROR_MORE_DATA (over the session's
  * buffer), ERROR_NOT_ENOUGH_MEMORY (no free buffer: lost and counted). */
@@ -113,10 +137,9 @@ static inline ULONG petw__etw_status(int rc)
 static inline ULONG EventWrite(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor,
                                ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
 {
-    return petw__etw_status(petw_event_write(RegHandle,
-                                             (const petw_event_descriptor *)EventDescriptor, NULL,
-                                             NULL, UserDataCount,
-                                             (const petw_data_descriptor *)UserData));
+    return petw__etw_status(
+        petw_event_write(RegHandle, (const petw_event_descriptor *)EventDescriptor, NULL, NULL,
+                         UserDataCount, (const petw_data_descriptor *)UserData));
 }
 
 /* Writes an event with explicit activity IDs: ActivityId NULL means the
@@ -126,10 +149,10 @@ static inline ULONG EventWriteTransfer(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR E
                                        LPCGUID ActivityId, LPCGUID RelatedActivityId,
                                        ULONG UserDataCount, PEVENT_DATA_DESCRIPTOR UserData)
 {
-    return petw__etw_status(petw_event_write(
-        RegHandle, (const petw_event_descriptor *)EventDescriptor, (const petw_guid *)ActivityId,
-        (const petw_guid *)RelatedActivityId, UserDataCount,
-        (const petw_data_descriptor *)UserData));
+    return petw__etw_status(
+        petw_event_write(RegHandle, (const petw_event_descriptor *)EventDescriptor,
+                         (const petw_guid *)ActivityId, (const petw_guid *)RelatedActivityId,
+                         UserDataCount, (const petw_data_descriptor *)UserData));
 }
 
 /* TRUE when some session records events of this level and keywords. One
