@@ -21,7 +21,11 @@ static const char usage[] =
     "       petw convert FILE... --to chrome -o OUT.json\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME]\n"
-    "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n";
+    "       petw guid NAME...\n"
+    "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n"
+    "--provider NAME matches the provider name the events carry (TraceLogging)\n"
+    "or the GUID derived from NAME (EventSource/TraceLogging), which `petw guid`\n"
+    "prints.\n";
 
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
 
@@ -31,6 +35,8 @@ typedef struct dump_ctx {
     uint64_t undecodable;
     petw_guid providers[32];
     int provider_count;
+    const char *names[32]; /* --provider NAME: also matched by decoded name */
+    int name_count;
     uint64_t printed;
     FILE *out;
 } dump_ctx;
@@ -295,14 +301,33 @@ static void print_hex(FILE *o, const void *p, size_t n)
     }
 }
 
+static int ascii_casecmp(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a,
+            y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
+        if (x != y || !x)
+            return x - y;
+    }
+}
+
 static void on_event(petw_event_record *r, void *context)
 {
     dump_ctx *c = context;
     const petw_event_header *h = &r->header;
+    const petw_decoded_event *ev = NULL;
+    int decoded = 0, drc = 0;
     if (c->provider_count) {
         int ok = 0;
         for (int i = 0; i < c->provider_count && !ok; i++)
             ok = petw_guid_equal(&c->providers[i], &h->provider_id);
+        if (!ok && c->name_count) {
+            decoded = 1;
+            drc = petw_decode(c->decoder, r, &ev);
+            if (drc == 0 && ev->provider_name)
+                for (int i = 0; i < c->name_count && !ok; i++)
+                    ok = ascii_casecmp(c->names[i], ev->provider_name) == 0;
+        }
         if (!ok)
             return;
     }
@@ -317,8 +342,7 @@ static void on_event(petw_event_record *r, void *context)
             r->extended_data[i].data_size >= 16)
             petw_guid_format((const petw_guid *)(uintptr_t)r->extended_data[i].data_ptr, rel);
     const char *pname = provider_name(&h->provider_id);
-    const petw_decoded_event *ev = NULL;
-    if (petw_decode(c->decoder, r, &ev) != 0) {
+    if ((decoded ? drc : petw_decode(c->decoder, r, &ev)) != 0) {
         ev = NULL; /* shown as raw bytes; counted and reported at the end */
         c->undecodable++;
     } else if (!ev->has_schema) {
@@ -404,8 +428,8 @@ static void on_event(petw_event_record *r, void *context)
     }
     switch (c->format) {
     case FMT_TEXT:
-        fprintf(o, "%s %s id=%u v=%u ch=%u lvl=%u op=%u task=%u kw=0x%" PRIx64
-                   " pid=%u tid=%u cpu=%u",
+        fprintf(o,
+                "%s %s id=%u v=%u ch=%u lvl=%u op=%u task=%u kw=0x%" PRIx64 " pid=%u tid=%u cpu=%u",
                 ts, pname ? pname : guid, d->id, d->version, d->channel, d->level, d->opcode,
                 d->task, d->keyword, h->process_id, h->thread_id, cpu);
         if (act[0] && strcmp(act, "00000000-0000-0000-0000-000000000000"))
@@ -447,8 +471,9 @@ static void on_event(petw_event_record *r, void *context)
     case FMT_JSON:
         fprintf(o, "{\"timestamp\":\"%s\",\"provider\":\"%s\",\"provider_guid\":\"%s\",", ts,
                 pname ? pname : guid, guid);
-        fprintf(o, "\"event\":null,\"id\":%u,\"version\":%u,\"channel\":%u,\"level\":%u,"
-                   "\"opcode\":%u,\"task\":%u,\"keyword\":\"0x%" PRIx64 "\",",
+        fprintf(o,
+                "\"event\":null,\"id\":%u,\"version\":%u,\"channel\":%u,\"level\":%u,"
+                "\"opcode\":%u,\"task\":%u,\"keyword\":\"0x%" PRIx64 "\",",
                 d->id, d->version, d->channel, d->level, d->opcode, d->task, d->keyword);
         fprintf(o, "\"pid\":%u,\"tid\":%u,\"cpu\":%u,\"activity_id\":\"%s\",", h->process_id,
                 h->thread_id, cpu, act);
@@ -618,9 +643,12 @@ static int cmd_dump(int argc, char **argv)
                     c.providers[c.provider_count++] = event_trace_guid;
                     continue;
                 }
-                fprintf(stderr, "petw: --provider takes a GUID (names come with decoding): '%s'\n",
-                        argv[i]);
-                return 2;
+                if (c.provider_count == 32 ||
+                    petw_guid_from_name(argv[i], &c.providers[c.provider_count]) != 0) {
+                    fprintf(stderr, "petw: too many or empty --provider values: '%s'\n", argv[i]);
+                    return 2;
+                }
+                c.names[c.name_count++] = argv[i];
             }
             c.provider_count++;
         } else if ((!strcmp(a, "--start") || !strcmp(a, "--end")) && i + 1 < argc) {
@@ -752,8 +780,9 @@ static void chrome_event(petw_event_record *r, void *context)
         known = c->pids[i] == h->process_id;
     if (!known && c->pid_count < sizeof(c->pids) / sizeof(c->pids[0])) {
         c->pids[c->pid_count++] = h->process_id;
-        fprintf(c->out, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,"
-                        "\"args\":{\"name\":\"process %u\"}}",
+        fprintf(c->out,
+                "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,"
+                "\"args\":{\"name\":\"process %u\"}}",
                 c->events++ ? ",\n" : "", h->process_id, h->process_id);
     }
     double ts = (double)(h->timestamp - c->origin) / 10.0; /* FILETIME -> us */
@@ -894,6 +923,22 @@ static int cmd_convert(int argc, char **argv)
     return 0;
 }
 
+/* petw guid NAME...: the GUID each provider name derives to. */
+static int cmd_guid(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        petw_guid g;
+        char text[37];
+        if (petw_guid_from_name(argv[i], &g) != 0) {
+            fprintf(stderr, "petw: not a provider name: '%s'\n", argv[i]);
+            return 2;
+        }
+        petw_guid_format(&g, text);
+        printf("%s %s\n", text, argv[i]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 20];
@@ -906,6 +951,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "dump"))
         return cmd_dump(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "guid"))
+        return cmd_guid(argc - 2, argv + 2);
     if (!strcmp(argv[1], "convert"))
         return cmd_convert(argc - 2, argv + 2);
     fprintf(stderr, "petw: unknown command '%s'\n%s", argv[1], usage);

@@ -126,6 +126,15 @@ void petw_guid_format(const petw_guid *guid, char out[37]);
 /* 1 when both GUIDs are equal, else 0. */
 int petw_guid_equal(const petw_guid *a, const petw_guid *b);
 
+/* Derives a provider GUID from a provider name (UTF-8) the way EventSource
+ * and TraceLogging tooling do (SHA-1 of a fixed namespace and the
+ * upper-cased UTF-16BE name, as a version-5 GUID), so providers known only
+ * by name can be enabled: petw_guid_from_name("MySource") is
+ * a61ea624-4944-55fc-c2a8-37838829438d. Case-insensitive for ASCII and
+ * Latin-1 letters; other characters are hashed as they are.
+ * Returns 0, PETW_EINVAL (NULL or empty name) or PETW_ENOMEM. */
+int petw_guid_from_name(const char *name, petw_guid *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,9 @@
 /* guid.c - GUID text form. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common.h"
+#include "sha1.h"
 
 static int hexval(char c)
 {
@@ -64,4 +66,40 @@ void petw_guid_format(const petw_guid *g, char out[37])
 int petw_guid_equal(const petw_guid *a, const petw_guid *b)
 {
     return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+/* EventSource's GenerateGuidFromName, which TraceLogging tooling shares:
+ * SHA-1 over a fixed namespace then the upper-cased name in UTF-16BE; the
+ * first 16 bytes of the digest, with version 5 in the high nibble of byte 7,
+ * read as a little-endian GUID structure. */
+int petw_guid_from_name(const char *name, petw_guid *out)
+{
+    static const uint8_t ns[16] = {0x48, 0x2c, 0x2d, 0xb2, 0xc3, 0x90, 0x47, 0xc8,
+                                   0x87, 0xf8, 0x1a, 0x15, 0xbf, 0xc1, 0x30, 0xfb};
+    PETW__RETURN_IF(name == NULL || out == NULL || name[0] == 0, PETW_EINVAL);
+    size_t cap = strlen(name) + 1; /* UTF-16 units never outnumber UTF-8 bytes */
+    uint8_t *u = malloc(2 * cap);
+    PETW__RETURN_IF(u == NULL, PETW_ENOMEM);
+    size_t n = petw__utf8_to_utf16le(name, u, cap);
+    for (size_t i = 0; i < n; i++) {
+        uint16_t c = petw__rd16(u + 2 * i);
+        /* Upper-casing as ToUpperInvariant does for ASCII and Latin-1
+         * letters (provider names outside that range keep their case). */
+        if ((c >= 'a' && c <= 'z') || (c >= 0xe0 && c <= 0xfe && c != 0xf7))
+            c = (uint16_t)(c - 0x20);
+        u[2 * i] = (uint8_t)(c >> 8), u[2 * i + 1] = (uint8_t)c; /* big-endian */
+    }
+    petw__sha1 sha;
+    uint8_t d[20];
+    petw__sha1_init(&sha);
+    petw__sha1_update(&sha, ns, sizeof(ns));
+    petw__sha1_update(&sha, u, 2 * n);
+    petw__sha1_final(&sha, d);
+    free(u);
+    d[7] = (uint8_t)((d[7] & 0x0f) | 0x50);
+    out->data1 = petw__rd32(d);
+    out->data2 = petw__rd16(d + 4);
+    out->data3 = petw__rd16(d + 6);
+    memcpy(out->data4, d + 8, 8);
+    return 0;
 }
