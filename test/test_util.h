@@ -42,7 +42,10 @@ static inline void petw__test_wr16(uint8_t *p, uint16_t v)
 /* Keeps the calling thread on one CPU, so a single writer's events fill
  * one buffer after another in order (tests of file modes want that). */
 #if defined(_WIN32)
-static inline void test_pin_to_one_cpu(void) { SetThreadAffinityMask(GetCurrentThread(), 1); }
+static inline void test_pin_to_one_cpu(void)
+{
+    SetThreadAffinityMask(GetCurrentThread(), 1);
+}
 #else
 #include <sched.h>
 static inline void test_pin_to_one_cpu(void)
@@ -80,7 +83,6 @@ static inline uint32_t test_write_seq(REGHANDLE reg, uint32_t first, uint32_t co
     }
     return failures;
 }
-
 
 static inline const char *test_tmpdir(void)
 {
@@ -216,6 +218,30 @@ static inline void test_props_init(test_props *tp, const char *file_utf8)
         tp->p.LogFileNameOffset = offsetof(test_props, file);
         mbstowcs(tp->file, file_utf8, 1023);
     }
+}
+
+/* A length-prefixed metadata blob (u16 size first) in an uncompressed file:
+ * finds `needle` with its NUL, the blob starting `back` bytes before it.
+ * Returns the blob's size (copied into `out`), or 0 when absent. */
+static inline size_t test_find_blob(const char *path, const char *needle, size_t back, uint8_t *out,
+                                    size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    static uint8_t file[1 << 20];
+    size_t len = fread(file, 1, sizeof(file), f);
+    fclose(f);
+    size_t k = strlen(needle) + 1;
+    for (size_t i = back; i + k <= len; i++)
+        if (memcmp(file + i, needle, k) == 0) {
+            size_t n = (size_t)(file[i - back] | (file[i - back + 1] << 8));
+            if (n > cap || i - back + n > len)
+                return 0;
+            memcpy(out, file + i - back, n);
+            return n;
+        }
+    return 0;
 }
 
 #endif

@@ -1,12 +1,14 @@
 #!/bin/sh
-# tool_cli.sh PYTHON RECORD_TRACE PETW: the petw command as a user runs it.
+# tool_cli.sh PYTHON RECORD_TRACE PETW TL_EXAMPLE: the petw command as a
+# user runs it.
 # dump --format json gives one valid JSON object per record with the keys
 # the format promises; --provider filters by GUID, by the name events carry
 # and by the name-derived GUID (Windows samples, when present); petw guid
 # prints name-derived GUIDs; a missing or corrupt file exits non-zero with a
-# message on stderr.
+# message on stderr; the TraceLogging example's events come out of dump
+# --format json with their names and every field's exact value.
 set -eu
-py=$1 record=$2 petw=$3
+py=$1 record=$2 petw=$3 tl=$4
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "tool_cli: $*" >&2; exit 1; }
@@ -42,6 +44,25 @@ grep -q . "$dir/err" || fail "no message for a missing file"
 head -c 3000 /dev/urandom > "$dir/junk.etl"
 if "$petw" info "$dir/junk.etl" >/dev/null 2>"$dir/err"; then fail "corrupt file accepted"; fi
 grep -q . "$dir/err" || fail "no message for a corrupt file"
+
+"$tl" "$dir/tl.etl" >/dev/null
+"$petw" dump --format json --provider contoso.example.orders "$dir/tl.etl" > "$dir/tl.json"
+"$py" - "$dir/tl.json" <<'PY'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+assert len(ev) == 6, len(ev)
+start, items, stop = ev[0], ev[1], ev[2]
+assert start["provider"] == "Contoso.Example.Orders" and start["event"] == "OrderProcessing"
+assert start["provider_guid"] == "3970f9cf-2c0c-4f11-b1cc-e3a1e9958833"
+assert (start["opcode"], stop["opcode"], start["level"], start["channel"]) == (1, 2, 4, 11)
+assert start["fields"] == {"OrderId": 1001, "Customer": "Ada"}, start["fields"]
+assert items["fields"] == {"Quantities": [1, 4, 2],
+                           "Shipping": {"City": "Z\u00fcrich", "Express": True},
+                           "Total": 129.5, "Result": "0x0"}, items["fields"]
+assert start["activity_id"] == items["activity_id"] == stop["activity_id"]
+assert ev[3]["activity_id"] != start["activity_id"]
+assert ev[4]["fields"]["Total"] == 18.25 and ev[5]["fields"] == {"OrderId": 1002}
+PY
 
 samples=${PETW_ETL_SAMPLES:-}
 if [ -n "$samples" ] && [ -f "$samples/SelfDescribingSingleEvent.etl" ]; then

@@ -19,7 +19,7 @@
 #else
 #define PETW__MAYBE_UNUSED
 #endif
-#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                              \
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                               \
     static const GUID name PETW__MAYBE_UNUSED = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
 #endif
 #else
@@ -86,6 +86,13 @@ typedef int32_t LONG, INT, *PLONG;
 typedef int BOOL, *PBOOL;
 typedef uint64_t ULONGLONG, ULONG64, DWORD64, UINT64, *PULONGLONG, *PULONG64;
 typedef int64_t LONGLONG, LONG64, INT64, *PLONGLONG;
+typedef uint8_t UINT8, *PUINT8;
+typedef int8_t INT8, *PINT8;
+typedef uint16_t UINT16, *PUINT16;
+typedef int16_t INT16, *PINT16;
+typedef uint32_t UINT32, *PUINT32;
+typedef int32_t INT32, *PINT32;
+typedef LONG NTSTATUS;
 typedef uintptr_t ULONG_PTR, UINT_PTR, DWORD_PTR, SIZE_T, *PULONG_PTR;
 typedef intptr_t LONG_PTR, INT_PTR;
 typedef void *PVOID, *LPVOID, *HANDLE, **PHANDLE;
@@ -186,13 +193,22 @@ typedef GUID IID, CLSID;
 #else
 #define PETW__MAYBE_UNUSED
 #endif
-#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                              \
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                               \
     static const GUID name PETW__MAYBE_UNUSED = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
 
 #ifdef __cplusplus
-static inline BOOL IsEqualGUID(const GUID &a, const GUID &b) { return memcmp(&a, &b, sizeof(GUID)) == 0; }
-static inline bool operator==(const GUID &a, const GUID &b) { return IsEqualGUID(a, b) != 0; }
-static inline bool operator!=(const GUID &a, const GUID &b) { return !(a == b); }
+static inline BOOL IsEqualGUID(const GUID &a, const GUID &b)
+{
+    return memcmp(&a, &b, sizeof(GUID)) == 0;
+}
+static inline bool operator==(const GUID &a, const GUID &b)
+{
+    return IsEqualGUID(a, b) != 0;
+}
+static inline bool operator!=(const GUID &a, const GUID &b)
+{
+    return !(a == b);
+}
 #else
 #define IsEqualGUID(a, b) (memcmp((a), (b), sizeof(GUID)) == 0)
 #endif
@@ -239,6 +255,18 @@ void SetLastError(DWORD code);
 #define ERROR_WMI_GUID_NOT_FOUND 4200L
 #define ERROR_WMI_INSTANCE_NOT_FOUND 4201L
 #define ERROR_CTX_CLOSE_PENDING 7007L
+
+/* COM-style results (TraceLoggingRegister returns one). */
+typedef LONG HRESULT;
+#define S_OK ((HRESULT)0)
+#define S_FALSE ((HRESULT)1)
+#define E_FAIL ((HRESULT)0x80004005L)
+#define E_INVALIDARG ((HRESULT)0x80070057L)
+#define E_OUTOFMEMORY ((HRESULT)0x8007000EL)
+#define SUCCEEDED(hr) (((HRESULT)(hr)) >= 0)
+#define FAILED(hr) (((HRESULT)(hr)) < 0)
+#define HRESULT_FROM_WIN32(x)                                                                      \
+    ((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x)&0x0000FFFF) | (7 << 16) | 0x80000000))
 
 #ifdef __cplusplus
 }

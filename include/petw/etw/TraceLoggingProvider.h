@@ -1,0 +1,701 @@
+/* TraceLoggingProvider.h - TraceLogging for C, for non-Windows hosts (and
+ * for Windows builds that use petw's engine).
+ *
+ * Part of petw's ETW-compatible surface (pkg-config petw-etw). Code written
+ * as Microsoft documents TraceLogging compiles unchanged:
+ *
+ *     TRACELOGGING_DEFINE_PROVIDER(g_hProvider, "Contoso.Sample",
+ *         (0x1b2c3d4e, 0x1111, 0x5222, 0x83, 0x33, 0x44, 0x44, 0x55, 0x55, 0x66, 0x66));
+ *     TraceLoggingRegister(g_hProvider);
+ *     TraceLoggingWrite(g_hProvider, "Started",
+ *         TraceLoggingLevel(WINEVENT_LEVEL_INFO), TraceLoggingKeyword(0x1),
+ *         TraceLoggingInt32(argc), TraceLoggingString(argv[0], "program"));
+ *     TraceLoggingUnregister(g_hProvider);
+ *
+ * Wire format: each event carries the provider traits (u16 size, UTF-8
+ * name, optional group trait) and the event metadata (u16 size, tags, event
+ * name, then per field its name, in-type, optional out-type and array count)
+ * as Windows TraceLogging encodes them, so a Windows-written and a
+ * petw-written event of the same definition have byte-identical
+ * PROV_TRAITS / EVENT_SCHEMA_TL items. The event metadata is a static const
+ * object built by the compiler: the write path only copies.
+ *
+ * Limits, compared with Windows' header:
+ * - C only (C11 with the `, ##__VA_ARGS__` extension gcc, clang and MSVC
+ *   share); in C++ use the EventWrite API with descriptor types.
+ * - up to 64 arguments per TraceLoggingWrite (Windows: 99);
+ * - field tags (the optional fourth argument of a field macro) and field
+ *   descriptions are accepted and ignored (Windows puts tags in the
+ *   metadata); event tags (TraceLoggingEventTag) are encoded;
+ * - TraceLoggingValue picks the encoding from the C type with _Generic
+ *   (Windows offers it in C++ only).
+ * wchar_t text is stored as UTF-16LE, as Windows stores it (converted from
+ * 32-bit wchar_t on Linux, in a per-thread 64 KB scratch area: an event
+ * whose text does not fit is refused like any event over 64 KB).
+ */
+#ifndef PETW_ETW_TRACELOGGINGPROVIDER_H
+#define PETW_ETW_TRACELOGGINGPROVIDER_H
+
+#if defined(_WIN32) && defined(PETW_USE_NATIVE_ETW)
+#include_next <TraceLoggingProvider.h>
+#else
+
+#ifdef __cplusplus
+#error "petw's TraceLoggingProvider.h is for C; from C++ use EventWrite with descriptor types"
+#endif
+
+#include <stdint.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "evntprov.h"
+#include "winmeta.h"
+
+/* ---- Providers ---------------------------------------------------------- */
+
+typedef struct petw__tlg_provider {
+    const char *name;
+    GUID id;
+    GUID group; /* TraceLoggingOptionGroup */
+    int has_group;
+    REGHANDLE handle; /* 0 until registered */
+    uint8_t *traits;  /* provider traits blob, built at registration */
+    uint16_t traits_size;
+} petw__tlg_provider;
+
+typedef petw__tlg_provider *TraceLoggingHProvider;
+typedef PENABLECALLBACK TLG_PENABLECALLBACK;
+
+#define PETW__TLG_GUID(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                                  \
+    {                                                                                              \
+        l, w1, w2,                                                                                 \
+        {                                                                                          \
+            b1, b2, b3, b4, b5, b6, b7, b8                                                         \
+        }                                                                                          \
+    }
+
+/* Declares a provider handle defined in another translation unit. */
+#define TRACELOGGING_DECLARE_PROVIDER(handle) extern TraceLoggingHProvider const handle
+
+/* Defines `handle` for the provider `name` with the GUID given as a
+ * parenthesized list, optionally followed by TraceLoggingOptionGroup(...). */
+#define TRACELOGGING_DEFINE_PROVIDER(handle, provider_name, provider_id, ...)                      \
+    static petw__tlg_provider petw__tlg_storage_##handle = {                                       \
+        .name = provider_name, .id = PETW__TLG_GUID provider_id, __VA_ARGS__};                     \
+    TraceLoggingHProvider const handle = &petw__tlg_storage_##handle
+
+/* The provider belongs to a provider group (a group trait in the traits). */
+#define TraceLoggingOptionGroup(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                         \
+    .group = PETW__TLG_GUID(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8), .has_group = 1
+
+/* Registers the provider. Returns S_OK, or HRESULT_FROM_WIN32 of
+ * EventRegister's error (E_INVALIDARG when already registered). */
+HRESULT petw__tlg_register(petw__tlg_provider *provider, PENABLECALLBACK callback, void *context);
+void petw__tlg_unregister(petw__tlg_provider *provider);
+/* Describes `text` (NUL-terminated when `count` < 0, else `count` wchar_t)
+ * as UTF-16LE, converted into the calling thread's scratch area from offset
+ * *used (advanced): one descriptor, or two (u16 byte count, then the text)
+ * when counted. Returns the number of descriptors. Text that does not fit
+ * gets a size over 64 KB, so the write fails like any oversized event. */
+int petw__tlg_wide(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *text, long count);
+/* TraceLoggingValue's data: `kind` 0 the value's bytes, 1 a char string,
+ * 2 a wchar_t string (as petw__tlg_wide). Returns 1. */
+int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value, size_t size,
+                    int kind);
+
+#define TraceLoggingRegister(h) petw__tlg_register((h), NULL, NULL)
+#define TraceLoggingRegisterEx(h, callback, context) petw__tlg_register((h), (callback), (context))
+#define TraceLoggingUnregister(h) petw__tlg_unregister(h)
+#define TraceLoggingProviderEnabled(h, level, keyword)                                             \
+    EventProviderEnabled((h)->handle, (UCHAR)(level), (ULONGLONG)(keyword))
+#define TraceLoggingProviderId(h) ((const GUID *)&(h)->id)
+
+/* ---- Event attributes ------------------------------------------------------ */
+
+#define TraceLoggingLevel(level) (petw__tlgk_level, level)
+#define TraceLoggingKeyword(keyword) (petw__tlgk_keyword, keyword)
+#define TraceLoggingOpcode(opcode) (petw__tlgk_opcode, opcode)
+#define TraceLoggingChannel(channel) (petw__tlgk_channel, channel)
+#define TraceLoggingEventTag(tags) (petw__tlgk_tag, tags)
+#define TraceLoggingDescription(text) (petw__tlgk_none, text)
+
+/* ---- Fields ------------------------------------------------------------------
+ * Each takes the value(s), then optionally "name" (default: the value's
+ * text), "description" and tags. In-types and out-types as Windows'. */
+
+#define PETW__TLG_NAME(text, ...) PETW__TLG_NAME_(text, ##__VA_ARGS__, text)
+#define PETW__TLG_NAME_(text, name, ...) name
+
+#define PETW__TLG_IN_INTPTR (sizeof(void *) == 8 ? 9 : 7)
+#define PETW__TLG_IN_UINTPTR (sizeof(void *) == 8 ? 10 : 8)
+#define PETW__TLG_IN_POINTER (sizeof(void *) == 8 ? 21 : 20)
+
+#define PETW__TLG_SCALAR(type, value, in, out, ...)                                                \
+    (petw__tlgk_scalar, type, value, in, out, PETW__TLG_NAME(#value, ##__VA_ARGS__))
+#define TraceLoggingInt8(v, ...) PETW__TLG_SCALAR(int8_t, v, 3, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt8(v, ...) PETW__TLG_SCALAR(uint8_t, v, 4, 0, ##__VA_ARGS__)
+#define TraceLoggingInt16(v, ...) PETW__TLG_SCALAR(int16_t, v, 5, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt16(v, ...) PETW__TLG_SCALAR(uint16_t, v, 6, 0, ##__VA_ARGS__)
+#define TraceLoggingInt32(v, ...) PETW__TLG_SCALAR(int32_t, v, 7, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt32(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 0, ##__VA_ARGS__)
+#define TraceLoggingInt64(v, ...) PETW__TLG_SCALAR(int64_t, v, 9, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt64(v, ...) PETW__TLG_SCALAR(uint64_t, v, 10, 0, ##__VA_ARGS__)
+#define TraceLoggingIntPtr(v, ...)                                                                 \
+    PETW__TLG_SCALAR(intptr_t, v, PETW__TLG_IN_INTPTR, 0, ##__VA_ARGS__)
+#define TraceLoggingUIntPtr(v, ...)                                                                \
+    PETW__TLG_SCALAR(uintptr_t, v, PETW__TLG_IN_UINTPTR, 0, ##__VA_ARGS__)
+#define TraceLoggingLong(v, ...) PETW__TLG_SCALAR(int32_t, v, 7, 0, ##__VA_ARGS__)
+#define TraceLoggingULong(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 0, ##__VA_ARGS__)
+#define TraceLoggingHexInt8(v, ...) PETW__TLG_SCALAR(int8_t, v, 4, 4, ##__VA_ARGS__)
+#define TraceLoggingHexUInt8(v, ...) PETW__TLG_SCALAR(uint8_t, v, 4, 4, ##__VA_ARGS__)
+#define TraceLoggingHexInt16(v, ...) PETW__TLG_SCALAR(int16_t, v, 6, 4, ##__VA_ARGS__)
+#define TraceLoggingHexUInt16(v, ...) PETW__TLG_SCALAR(uint16_t, v, 6, 4, ##__VA_ARGS__)
+#define TraceLoggingHexInt32(v, ...) PETW__TLG_SCALAR(int32_t, v, 20, 0, ##__VA_ARGS__)
+#define TraceLoggingHexUInt32(v, ...) PETW__TLG_SCALAR(uint32_t, v, 20, 0, ##__VA_ARGS__)
+#define TraceLoggingHexInt64(v, ...) PETW__TLG_SCALAR(int64_t, v, 21, 0, ##__VA_ARGS__)
+#define TraceLoggingHexUInt64(v, ...) PETW__TLG_SCALAR(uint64_t, v, 21, 0, ##__VA_ARGS__)
+#define TraceLoggingHexIntPtr(v, ...)                                                              \
+    PETW__TLG_SCALAR(intptr_t, v, PETW__TLG_IN_POINTER, 0, ##__VA_ARGS__)
+#define TraceLoggingHexUIntPtr(v, ...)                                                             \
+    PETW__TLG_SCALAR(uintptr_t, v, PETW__TLG_IN_POINTER, 0, ##__VA_ARGS__)
+#define TraceLoggingHexLong(v, ...) PETW__TLG_SCALAR(int32_t, v, 20, 0, ##__VA_ARGS__)
+#define TraceLoggingHexULong(v, ...) PETW__TLG_SCALAR(uint32_t, v, 20, 0, ##__VA_ARGS__)
+#define TraceLoggingFloat32(v, ...) PETW__TLG_SCALAR(float, v, 11, 0, ##__VA_ARGS__)
+#define TraceLoggingFloat64(v, ...) PETW__TLG_SCALAR(double, v, 12, 0, ##__VA_ARGS__)
+#define TraceLoggingBoolean(v, ...) PETW__TLG_SCALAR(uint8_t, v, 4, 3, ##__VA_ARGS__)
+#define TraceLoggingBool(v, ...) PETW__TLG_SCALAR(int32_t, v, 13, 0, ##__VA_ARGS__)
+#define TraceLoggingChar(v, ...) PETW__TLG_SCALAR(char, v, 4, 2, ##__VA_ARGS__)
+#define TraceLoggingChar16(v, ...) PETW__TLG_SCALAR(uint16_t, v, 6, 2, ##__VA_ARGS__)
+#define TraceLoggingWChar(v, ...) PETW__TLG_SCALAR(uint16_t, v, 6, 2, ##__VA_ARGS__)
+#define TraceLoggingPointer(v, ...)                                                                \
+    (petw__tlgk_scalar, uintptr_t, (uintptr_t)(v), PETW__TLG_IN_POINTER, 0,                        \
+     PETW__TLG_NAME(#v, ##__VA_ARGS__))
+#define TraceLoggingCodePointer(v, ...)                                                            \
+    (petw__tlgk_scalar, uintptr_t, (uintptr_t)(v), PETW__TLG_IN_POINTER, 37,                       \
+     PETW__TLG_NAME(#v, ##__VA_ARGS__))
+#define TraceLoggingPid(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 5, ##__VA_ARGS__)
+#define TraceLoggingTid(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 6, ##__VA_ARGS__)
+#define TraceLoggingPort(v, ...) PETW__TLG_SCALAR(uint16_t, v, 6, 7, ##__VA_ARGS__)
+#define TraceLoggingIPv4Address(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 8, ##__VA_ARGS__)
+#define TraceLoggingWinError(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 13, ##__VA_ARGS__)
+#define TraceLoggingNTStatus(v, ...) PETW__TLG_SCALAR(uint32_t, v, 8, 14, ##__VA_ARGS__)
+#define TraceLoggingHResult(v, ...) PETW__TLG_SCALAR(int32_t, v, 7, 15, ##__VA_ARGS__)
+#define TraceLoggingFileTime(v, ...) PETW__TLG_SCALAR(FILETIME, v, 17, 0, ##__VA_ARGS__)
+#define TraceLoggingFileTimeUtc(v, ...) PETW__TLG_SCALAR(FILETIME, v, 17, 38, ##__VA_ARGS__)
+#define TraceLoggingSystemTime(v, ...) PETW__TLG_SCALAR(SYSTEMTIME, v, 18, 0, ##__VA_ARGS__)
+#define TraceLoggingSystemTimeUtc(v, ...) PETW__TLG_SCALAR(SYSTEMTIME, v, 18, 38, ##__VA_ARGS__)
+#define TraceLoggingGuid(v, ...) PETW__TLG_SCALAR(GUID, v, 15, 0, ##__VA_ARGS__)
+
+/* Strings: NUL-terminated (NULL is ""), and counted (length in characters). */
+#define TraceLoggingString(s, ...) (petw__tlgk_sz, s, 2, 0, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+#define TraceLoggingUtf8String(s, ...) (petw__tlgk_sz, s, 2, 35, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+#define TraceLoggingWideString(s, ...) (petw__tlgk_wsz, s, 1, 0, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+#define TraceLoggingCountedString(s, n, ...)                                                       \
+    (petw__tlgk_counted, s, n, 23, 0, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+#define TraceLoggingCountedUtf8String(s, n, ...)                                                   \
+    (petw__tlgk_counted, s, n, 23, 35, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+#define TraceLoggingCountedWideString(s, n, ...)                                                   \
+    (petw__tlgk_wcounted, s, n, 22, 0, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+
+/* Binary: u16 size, then the bytes. */
+#define TraceLoggingBinary(p, n, ...)                                                              \
+    (petw__tlgk_counted, p, n, 14, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingBinaryEx(p, n, out, ...)                                                       \
+    (petw__tlgk_counted, p, n, 14, out, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+
+/* A struct: the next `count` fields are its members (structs nest). */
+#define TraceLoggingStruct(count, name, ...) (petw__tlgk_struct, count, name)
+
+/* Arrays of numbers: variable (u16 count in the payload) and fixed (count a
+ * compile-time constant, in the metadata). */
+#define TraceLoggingInt8Array(p, n, ...)                                                           \
+    (petw__tlgk_varr, int8_t, p, n, 3, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt8FixedArray(p, n, ...)                                                      \
+    (petw__tlgk_farr, int8_t, p, n, 3, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt8Array(p, n, ...)                                                          \
+    (petw__tlgk_varr, uint8_t, p, n, 4, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt8FixedArray(p, n, ...)                                                     \
+    (petw__tlgk_farr, uint8_t, p, n, 4, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt16Array(p, n, ...)                                                          \
+    (petw__tlgk_varr, int16_t, p, n, 5, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt16FixedArray(p, n, ...)                                                     \
+    (petw__tlgk_farr, int16_t, p, n, 5, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt16Array(p, n, ...)                                                         \
+    (petw__tlgk_varr, uint16_t, p, n, 6, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt16FixedArray(p, n, ...)                                                    \
+    (petw__tlgk_farr, uint16_t, p, n, 6, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt32Array(p, n, ...)                                                          \
+    (petw__tlgk_varr, int32_t, p, n, 7, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt32FixedArray(p, n, ...)                                                     \
+    (petw__tlgk_farr, int32_t, p, n, 7, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt32Array(p, n, ...)                                                         \
+    (petw__tlgk_varr, uint32_t, p, n, 8, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt32FixedArray(p, n, ...)                                                    \
+    (petw__tlgk_farr, uint32_t, p, n, 8, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt64Array(p, n, ...)                                                          \
+    (petw__tlgk_varr, int64_t, p, n, 9, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingInt64FixedArray(p, n, ...)                                                     \
+    (petw__tlgk_farr, int64_t, p, n, 9, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt64Array(p, n, ...)                                                         \
+    (petw__tlgk_varr, uint64_t, p, n, 10, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUInt64FixedArray(p, n, ...)                                                    \
+    (petw__tlgk_farr, uint64_t, p, n, 10, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingIntPtrArray(p, n, ...)                                                         \
+    (petw__tlgk_varr, intptr_t, p, n, PETW__TLG_IN_INTPTR, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingIntPtrFixedArray(p, n, ...)                                                    \
+    (petw__tlgk_farr, intptr_t, p, n, PETW__TLG_IN_INTPTR, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUIntPtrArray(p, n, ...)                                                        \
+    (petw__tlgk_varr, uintptr_t, p, n, PETW__TLG_IN_UINTPTR, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingUIntPtrFixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_UINTPTR, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt32Array(p, n, ...)                                                       \
+    (petw__tlgk_varr, int32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt32FixedArray(p, n, ...)                                                  \
+    (petw__tlgk_farr, int32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt32Array(p, n, ...)                                                      \
+    (petw__tlgk_varr, uint32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt32FixedArray(p, n, ...)                                                 \
+    (petw__tlgk_farr, uint32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt64Array(p, n, ...)                                                       \
+    (petw__tlgk_varr, int64_t, p, n, 21, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt64FixedArray(p, n, ...)                                                  \
+    (petw__tlgk_farr, int64_t, p, n, 21, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt64Array(p, n, ...)                                                      \
+    (petw__tlgk_varr, uint64_t, p, n, 21, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt64FixedArray(p, n, ...)                                                 \
+    (petw__tlgk_farr, uint64_t, p, n, 21, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFloat32Array(p, n, ...)                                                        \
+    (petw__tlgk_varr, float, p, n, 11, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFloat32FixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, float, p, n, 11, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFloat64Array(p, n, ...)                                                        \
+    (petw__tlgk_varr, double, p, n, 12, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFloat64FixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, double, p, n, 12, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingBoolArray(p, n, ...)                                                           \
+    (petw__tlgk_varr, int32_t, p, n, 13, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingBoolFixedArray(p, n, ...)                                                      \
+    (petw__tlgk_farr, int32_t, p, n, 13, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingBooleanArray(p, n, ...)                                                        \
+    (petw__tlgk_varr, uint8_t, p, n, 4, 3, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingBooleanFixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, uint8_t, p, n, 4, 3, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingCharArray(p, n, ...)                                                           \
+    (petw__tlgk_varr, char, p, n, 4, 2, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingCharFixedArray(p, n, ...)                                                      \
+    (petw__tlgk_farr, char, p, n, 4, 2, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingGuidArray(p, n, ...)                                                           \
+    (petw__tlgk_varr, GUID, p, n, 15, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingGuidFixedArray(p, n, ...)                                                      \
+    (petw__tlgk_farr, GUID, p, n, 15, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFileTimeArray(p, n, ...)                                                       \
+    (petw__tlgk_varr, FILETIME, p, n, 17, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFileTimeFixedArray(p, n, ...)                                                  \
+    (petw__tlgk_farr, FILETIME, p, n, 17, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingSystemTimeArray(p, n, ...)                                                     \
+    (petw__tlgk_varr, SYSTEMTIME, p, n, 18, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingSystemTimeFixedArray(p, n, ...)                                                \
+    (petw__tlgk_farr, SYSTEMTIME, p, n, 18, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingPointerArray(p, n, ...)                                                        \
+    (petw__tlgk_varr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingPointerFixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+
+/* TraceLoggingValue: the encoding follows the C type (Windows' C++
+ * overloads: char is a character, _Bool a boolean, char * a string). */
+#define PETW__TLG_VIN(v)                                                                           \
+    _Generic((v), _Bool : 4, char : 4, signed char : 3, unsigned char : 4, short : 5,              \
+             unsigned short : 6, int : 7, unsigned : 8, long                                       \
+             : (sizeof(long) == 8 ? 9 : 7), unsigned long                                          \
+             : (sizeof(long) == 8 ? 10 : 8), long long : 9, unsigned long long : 10, float : 11,   \
+               double : 12, char * : 2, const char * : 2, PETW__TLG_VIN_WIDE GUID : 15,            \
+               FILETIME : 17, SYSTEMTIME : 18)
+#define PETW__TLG_VOUT(v) _Generic((v), _Bool : 3, char : 2, default : 0)
+#define PETW__TLG_VKIND(v)                                                                         \
+    _Generic((v), char * : 1, const char * : 1, PETW__TLG_VKIND_WIDE default : 0)
+#define PETW__TLG_VIN_WIDE wchar_t * : 1, const wchar_t * : 1,
+#define PETW__TLG_VKIND_WIDE wchar_t * : 2, const wchar_t * : 2,
+#define TraceLoggingValue(v, ...) (petw__tlgk_value, v, PETW__TLG_NAME(#v, ##__VA_ARGS__))
+
+/* ---- Writing ------------------------------------------------------------------ */
+
+/* Writes an event named `name` (a string literal) with the fields and
+ * attributes that follow, when a session enables the provider for its level
+ * (default WINEVENT_LEVEL_VERBOSE) and keywords (default 0). Arguments are
+ * not evaluated when it is disabled. */
+#define TraceLoggingWrite(...) PETW__TLG_WRITE(NULL, NULL, __VA_ARGS__, (petw__tlgk_none, 0))
+/* As TraceLoggingWrite, with explicit activity and related activity IDs
+ * (either may be NULL: the thread's current activity, and none). */
+#define TraceLoggingWriteActivity(handle, name, activity, related, ...)                            \
+    PETW__TLG_WRITE(activity, related, handle, name, ##__VA_ARGS__, (petw__tlgk_none, 0))
+
+/* ---- Implementation: each argument is (kind, ...); one pass per purpose. */
+
+#define PETW__TLG_CAT(a, b) PETW__TLG_CAT_(a, b)
+#define PETW__TLG_CAT_(a, b) a##b
+#define PETW__TLG_KIND(k, ...) k
+#define PETW__TLG_STRIP(...) __VA_ARGS__
+#define PETW__TLG_CALL(m, args) m args
+#define PETW__TLG_DISPATCH(pass, i, arg)                                                           \
+    PETW__TLG_CALL(PETW__TLG_CAT(pass, PETW__TLG_KIND arg), (i, PETW__TLG_STRIP arg))
+#define PETW__TLG_NARGS(...)                                                                       \
+    PETW__TLG_NARGS_(__VA_ARGS__, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49,  \
+                     48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30,   \
+                     29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11,   \
+                     10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define PETW__TLG_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,    \
+                         _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30,     \
+                         _31, _32, _33, _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44,     \
+                         _45, _46, _47, _48, _49, _50, _51, _52, _53, _54, _55, _56, _57, _58,     \
+                         _59, _60, _61, _62, _63, _64, n, ...)                                     \
+    n
+#define PETW__TLG_FOREACH(m, ...)                                                                  \
+    PETW__TLG_CAT(PETW__TLG_FE_, PETW__TLG_NARGS(__VA_ARGS__))(m, __VA_ARGS__)
+#define PETW__TLG_FE_1(m, a) m(1, a)
+#define PETW__TLG_FE_2(m, a, ...) m(2, a) PETW__TLG_FE_1(m, __VA_ARGS__)
+#define PETW__TLG_FE_3(m, a, ...) m(3, a) PETW__TLG_FE_2(m, __VA_ARGS__)
+#define PETW__TLG_FE_4(m, a, ...) m(4, a) PETW__TLG_FE_3(m, __VA_ARGS__)
+#define PETW__TLG_FE_5(m, a, ...) m(5, a) PETW__TLG_FE_4(m, __VA_ARGS__)
+#define PETW__TLG_FE_6(m, a, ...) m(6, a) PETW__TLG_FE_5(m, __VA_ARGS__)
+#define PETW__TLG_FE_7(m, a, ...) m(7, a) PETW__TLG_FE_6(m, __VA_ARGS__)
+#define PETW__TLG_FE_8(m, a, ...) m(8, a) PETW__TLG_FE_7(m, __VA_ARGS__)
+#define PETW__TLG_FE_9(m, a, ...) m(9, a) PETW__TLG_FE_8(m, __VA_ARGS__)
+#define PETW__TLG_FE_10(m, a, ...) m(10, a) PETW__TLG_FE_9(m, __VA_ARGS__)
+#define PETW__TLG_FE_11(m, a, ...) m(11, a) PETW__TLG_FE_10(m, __VA_ARGS__)
+#define PETW__TLG_FE_12(m, a, ...) m(12, a) PETW__TLG_FE_11(m, __VA_ARGS__)
+#define PETW__TLG_FE_13(m, a, ...) m(13, a) PETW__TLG_FE_12(m, __VA_ARGS__)
+#define PETW__TLG_FE_14(m, a, ...) m(14, a) PETW__TLG_FE_13(m, __VA_ARGS__)
+#define PETW__TLG_FE_15(m, a, ...) m(15, a) PETW__TLG_FE_14(m, __VA_ARGS__)
+#define PETW__TLG_FE_16(m, a, ...) m(16, a) PETW__TLG_FE_15(m, __VA_ARGS__)
+#define PETW__TLG_FE_17(m, a, ...) m(17, a) PETW__TLG_FE_16(m, __VA_ARGS__)
+#define PETW__TLG_FE_18(m, a, ...) m(18, a) PETW__TLG_FE_17(m, __VA_ARGS__)
+#define PETW__TLG_FE_19(m, a, ...) m(19, a) PETW__TLG_FE_18(m, __VA_ARGS__)
+#define PETW__TLG_FE_20(m, a, ...) m(20, a) PETW__TLG_FE_19(m, __VA_ARGS__)
+#define PETW__TLG_FE_21(m, a, ...) m(21, a) PETW__TLG_FE_20(m, __VA_ARGS__)
+#define PETW__TLG_FE_22(m, a, ...) m(22, a) PETW__TLG_FE_21(m, __VA_ARGS__)
+#define PETW__TLG_FE_23(m, a, ...) m(23, a) PETW__TLG_FE_22(m, __VA_ARGS__)
+#define PETW__TLG_FE_24(m, a, ...) m(24, a) PETW__TLG_FE_23(m, __VA_ARGS__)
+#define PETW__TLG_FE_25(m, a, ...) m(25, a) PETW__TLG_FE_24(m, __VA_ARGS__)
+#define PETW__TLG_FE_26(m, a, ...) m(26, a) PETW__TLG_FE_25(m, __VA_ARGS__)
+#define PETW__TLG_FE_27(m, a, ...) m(27, a) PETW__TLG_FE_26(m, __VA_ARGS__)
+#define PETW__TLG_FE_28(m, a, ...) m(28, a) PETW__TLG_FE_27(m, __VA_ARGS__)
+#define PETW__TLG_FE_29(m, a, ...) m(29, a) PETW__TLG_FE_28(m, __VA_ARGS__)
+#define PETW__TLG_FE_30(m, a, ...) m(30, a) PETW__TLG_FE_29(m, __VA_ARGS__)
+#define PETW__TLG_FE_31(m, a, ...) m(31, a) PETW__TLG_FE_30(m, __VA_ARGS__)
+#define PETW__TLG_FE_32(m, a, ...) m(32, a) PETW__TLG_FE_31(m, __VA_ARGS__)
+#define PETW__TLG_FE_33(m, a, ...) m(33, a) PETW__TLG_FE_32(m, __VA_ARGS__)
+#define PETW__TLG_FE_34(m, a, ...) m(34, a) PETW__TLG_FE_33(m, __VA_ARGS__)
+#define PETW__TLG_FE_35(m, a, ...) m(35, a) PETW__TLG_FE_34(m, __VA_ARGS__)
+#define PETW__TLG_FE_36(m, a, ...) m(36, a) PETW__TLG_FE_35(m, __VA_ARGS__)
+#define PETW__TLG_FE_37(m, a, ...) m(37, a) PETW__TLG_FE_36(m, __VA_ARGS__)
+#define PETW__TLG_FE_38(m, a, ...) m(38, a) PETW__TLG_FE_37(m, __VA_ARGS__)
+#define PETW__TLG_FE_39(m, a, ...) m(39, a) PETW__TLG_FE_38(m, __VA_ARGS__)
+#define PETW__TLG_FE_40(m, a, ...) m(40, a) PETW__TLG_FE_39(m, __VA_ARGS__)
+#define PETW__TLG_FE_41(m, a, ...) m(41, a) PETW__TLG_FE_40(m, __VA_ARGS__)
+#define PETW__TLG_FE_42(m, a, ...) m(42, a) PETW__TLG_FE_41(m, __VA_ARGS__)
+#define PETW__TLG_FE_43(m, a, ...) m(43, a) PETW__TLG_FE_42(m, __VA_ARGS__)
+#define PETW__TLG_FE_44(m, a, ...) m(44, a) PETW__TLG_FE_43(m, __VA_ARGS__)
+#define PETW__TLG_FE_45(m, a, ...) m(45, a) PETW__TLG_FE_44(m, __VA_ARGS__)
+#define PETW__TLG_FE_46(m, a, ...) m(46, a) PETW__TLG_FE_45(m, __VA_ARGS__)
+#define PETW__TLG_FE_47(m, a, ...) m(47, a) PETW__TLG_FE_46(m, __VA_ARGS__)
+#define PETW__TLG_FE_48(m, a, ...) m(48, a) PETW__TLG_FE_47(m, __VA_ARGS__)
+#define PETW__TLG_FE_49(m, a, ...) m(49, a) PETW__TLG_FE_48(m, __VA_ARGS__)
+#define PETW__TLG_FE_50(m, a, ...) m(50, a) PETW__TLG_FE_49(m, __VA_ARGS__)
+#define PETW__TLG_FE_51(m, a, ...) m(51, a) PETW__TLG_FE_50(m, __VA_ARGS__)
+#define PETW__TLG_FE_52(m, a, ...) m(52, a) PETW__TLG_FE_51(m, __VA_ARGS__)
+#define PETW__TLG_FE_53(m, a, ...) m(53, a) PETW__TLG_FE_52(m, __VA_ARGS__)
+#define PETW__TLG_FE_54(m, a, ...) m(54, a) PETW__TLG_FE_53(m, __VA_ARGS__)
+#define PETW__TLG_FE_55(m, a, ...) m(55, a) PETW__TLG_FE_54(m, __VA_ARGS__)
+#define PETW__TLG_FE_56(m, a, ...) m(56, a) PETW__TLG_FE_55(m, __VA_ARGS__)
+#define PETW__TLG_FE_57(m, a, ...) m(57, a) PETW__TLG_FE_56(m, __VA_ARGS__)
+#define PETW__TLG_FE_58(m, a, ...) m(58, a) PETW__TLG_FE_57(m, __VA_ARGS__)
+#define PETW__TLG_FE_59(m, a, ...) m(59, a) PETW__TLG_FE_58(m, __VA_ARGS__)
+#define PETW__TLG_FE_60(m, a, ...) m(60, a) PETW__TLG_FE_59(m, __VA_ARGS__)
+#define PETW__TLG_FE_61(m, a, ...) m(61, a) PETW__TLG_FE_60(m, __VA_ARGS__)
+#define PETW__TLG_FE_62(m, a, ...) m(62, a) PETW__TLG_FE_61(m, __VA_ARGS__)
+#define PETW__TLG_FE_63(m, a, ...) m(63, a) PETW__TLG_FE_62(m, __VA_ARGS__)
+#define PETW__TLG_FE_64(m, a, ...) m(64, a) PETW__TLG_FE_63(m, __VA_ARGS__)
+
+/* Level, keyword, opcode, channel, tags: "*0 + (x)" replaces the default,
+ * "| (x)" accumulates. */
+#define PETW__TLG_M_LEVEL(i, a) PETW__TLG_DISPATCH(PETW__TLG_LEVEL_, i, a)
+#define PETW__TLG_M_KEYWORD(i, a) PETW__TLG_DISPATCH(PETW__TLG_KEYWORD_, i, a)
+#define PETW__TLG_M_OPCODE(i, a) PETW__TLG_DISPATCH(PETW__TLG_OPCODE_, i, a)
+#define PETW__TLG_M_CHANNEL(i, a) PETW__TLG_DISPATCH(PETW__TLG_CHANNEL_, i, a)
+#define PETW__TLG_M_TAG(i, a) PETW__TLG_DISPATCH(PETW__TLG_TAG_, i, a)
+#define PETW__TLG_M_NDESC(i, a) PETW__TLG_DISPATCH(PETW__TLG_NDESC_, i, a)
+#define PETW__TLG_M_MEMBER(i, a) PETW__TLG_DISPATCH(PETW__TLG_MEMBER_, i, a)
+#define PETW__TLG_M_INIT(i, a) PETW__TLG_DISPATCH(PETW__TLG_INIT_, i, a)
+#define PETW__TLG_M_DATA(i, a) PETW__TLG_DISPATCH(PETW__TLG_DATA_, i, a)
+
+#define PETW__TLG_LEVEL_petw__tlgk_level(i, k, x) *0 + (x)
+#define PETW__TLG_KEYWORD_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_keyword(i, k, x) | (x)
+#define PETW__TLG_OPCODE_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_opcode(i, k, x) *0 + (x)
+#define PETW__TLG_CHANNEL_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_channel(i, k, x) *0 + (x)
+#define PETW__TLG_TAG_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_tag(i, k, x) | (x)
+#define PETW__TLG_LEVEL_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_scalar(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_scalar(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_scalar(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_scalar(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_scalar(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_value(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_value(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_value(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_value(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_value(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_sz(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_sz(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_sz(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_sz(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_sz(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_wsz(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_wsz(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_wsz(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_wsz(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_wsz(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_counted(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_counted(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_counted(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_counted(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_counted(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_wcounted(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_wcounted(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_wcounted(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_wcounted(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_wcounted(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_varr(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_varr(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_varr(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_varr(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_varr(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_farr(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_farr(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_farr(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_farr(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_farr(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_struct(i, k, ...)
+
+/* Data descriptors each field needs. */
+#define PETW__TLG_NDESC_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_scalar(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_value(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_sz(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_wsz(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_counted(i, k, ...) +2
+#define PETW__TLG_NDESC_petw__tlgk_wcounted(i, k, ...) +2
+#define PETW__TLG_NDESC_petw__tlgk_varr(i, k, ...) +2
+#define PETW__TLG_NDESC_petw__tlgk_farr(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_struct(i, k, ...)
+
+/* Metadata: per field its name, in-type (| 0x80 when an out-type follows),
+ * out-type, and for fixed arrays the count. Arrays are sized 1 or 2 from the
+ * out-type; the reversed designators leave the in-type at [0]. */
+#define PETW__TLG_IOLEN(out) ((out) ? 2 : 1)
+#define PETW__TLG_IO(in, out)                                                                      \
+    {                                                                                              \
+        [PETW__TLG_IOLEN(out) - 1] = (uint8_t)(out), [0] = (uint8_t)((in) | ((out) ? 0x80 : 0))    \
+    }
+#define PETW__TLG_FIELD_MEMBER(i, name, out)                                                       \
+    struct {                                                                                       \
+        char fname[sizeof(name)];                                                                  \
+        uint8_t io[PETW__TLG_IOLEN(out)];                                                          \
+    } f##i;
+#define PETW__TLG_MEMBER_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_INIT_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_DATA_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_MEMBER_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_INIT_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_DATA_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_MEMBER_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_INIT_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_DATA_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_MEMBER_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_INIT_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_DATA_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_MEMBER_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_INIT_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_DATA_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_MEMBER_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_INIT_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_DATA_petw__tlgk_none(i, k, ...)
+
+#define PETW__TLG_MEMBER_petw__tlgk_scalar(i, k, type, v, in, out, name)                           \
+    PETW__TLG_FIELD_MEMBER(i, name, out)
+#define PETW__TLG_INIT_petw__tlgk_scalar(i, k, type, v, in, out, name)                             \
+    {name, PETW__TLG_IO(in, out)},
+#define PETW__TLG_DATA_petw__tlgk_scalar(i, k, type, v, in, out, name)                             \
+    type petw__v##i = (v);                                                                         \
+    EventDataDescCreate(&petw__d[petw__n++], &petw__v##i, (ULONG)sizeof(petw__v##i));
+
+#define PETW__TLG_MEMBER_petw__tlgk_value(i, k, v, name)                                           \
+    PETW__TLG_FIELD_MEMBER(i, name, PETW__TLG_VOUT(v))
+#define PETW__TLG_INIT_petw__tlgk_value(i, k, v, name)                                             \
+    {name, PETW__TLG_IO(PETW__TLG_VIN(v), PETW__TLG_VOUT(v))},
+#define PETW__TLG_DATA_petw__tlgk_value(i, k, v, name)                                             \
+    __auto_type petw__v##i = (v);                                                                  \
+    petw__n += petw__tlg_value(&petw__ws, &petw__d[petw__n], &petw__v##i, sizeof(petw__v##i),      \
+                               PETW__TLG_VKIND(petw__v##i));
+
+#define PETW__TLG_MEMBER_petw__tlgk_sz(i, k, s, in, out, name) PETW__TLG_FIELD_MEMBER(i, name, out)
+#define PETW__TLG_INIT_petw__tlgk_sz(i, k, s, in, out, name) {name, PETW__TLG_IO(in, out)},
+#define PETW__TLG_DATA_petw__tlgk_sz(i, k, s, in, out, name)                                       \
+    const char *petw__v##i = (s);                                                                  \
+    if (!petw__v##i)                                                                               \
+        petw__v##i = "";                                                                           \
+    EventDataDescCreate(&petw__d[petw__n++], petw__v##i, (ULONG)strlen(petw__v##i) + 1);
+
+#define PETW__TLG_MEMBER_petw__tlgk_wsz(i, k, s, in, out, name) PETW__TLG_FIELD_MEMBER(i, name, out)
+#define PETW__TLG_INIT_petw__tlgk_wsz(i, k, s, in, out, name) {name, PETW__TLG_IO(in, out)},
+#define PETW__TLG_DATA_petw__tlgk_wsz(i, k, s, in, out, name)                                      \
+    petw__n += petw__tlg_wide(&petw__ws, &petw__d[petw__n], (s), -1);
+
+#define PETW__TLG_MEMBER_petw__tlgk_counted(i, k, p, n, in, out, name)                             \
+    PETW__TLG_FIELD_MEMBER(i, name, out)
+#define PETW__TLG_INIT_petw__tlgk_counted(i, k, p, n, in, out, name) {name, PETW__TLG_IO(in, out)},
+#define PETW__TLG_DATA_petw__tlgk_counted(i, k, p, n, in, out, name)                               \
+    size_t petw__s##i = (size_t)(n);                                                               \
+    uint16_t petw__c##i = (uint16_t)petw__s##i;                                                    \
+    EventDataDescCreate(&petw__d[petw__n++], &petw__c##i, 2);                                      \
+    EventDataDescCreate(&petw__d[petw__n++], (p),                                                  \
+                        petw__s##i > 0xFFFF ? 0x10000u : (ULONG)petw__s##i);
+
+#define PETW__TLG_MEMBER_petw__tlgk_wcounted(i, k, p, n, in, out, name)                            \
+    PETW__TLG_FIELD_MEMBER(i, name, out)
+#define PETW__TLG_INIT_petw__tlgk_wcounted(i, k, p, n, in, out, name) {name, PETW__TLG_IO(in, out)},
+#define PETW__TLG_DATA_petw__tlgk_wcounted(i, k, p, n, in, out, name)                              \
+    petw__n += petw__tlg_wide(&petw__ws, &petw__d[petw__n], (p), (long)(n));
+
+#define PETW__TLG_MEMBER_petw__tlgk_varr(i, k, type, p, n, in, out, name)                          \
+    PETW__TLG_FIELD_MEMBER(i, name, out)
+#define PETW__TLG_INIT_petw__tlgk_varr(i, k, type, p, n, in, out, name)                            \
+    {name, PETW__TLG_IO((in) | 0x40, out)},
+#define PETW__TLG_DATA_petw__tlgk_varr(i, k, type, p, n, in, out, name)                            \
+    size_t petw__s##i = (size_t)(n);                                                               \
+    uint16_t petw__c##i = (uint16_t)petw__s##i;                                                    \
+    EventDataDescCreate(&petw__d[petw__n++], &petw__c##i, 2);                                      \
+    EventDataDescCreate(&petw__d[petw__n++], (p),                                                  \
+                        petw__s##i > 0xFFFF ? 0x10000u : (ULONG)(petw__s##i * sizeof(type)));
+
+#define PETW__TLG_MEMBER_petw__tlgk_farr(i, k, type, p, n, in, out, name)                          \
+    struct {                                                                                       \
+        char fname[sizeof(name)];                                                                  \
+        uint8_t io[PETW__TLG_IOLEN(out)];                                                          \
+        uint8_t cnt[2];                                                                            \
+    } f##i;
+#define PETW__TLG_INIT_petw__tlgk_farr(i, k, type, p, n, in, out, name)                            \
+    {name, PETW__TLG_IO((in) | 0x20, out), {(uint8_t)((n)&0xFF), (uint8_t)((n) >> 8)}},
+#define PETW__TLG_DATA_petw__tlgk_farr(i, k, type, p, n, in, out, name)                            \
+    EventDataDescCreate(&petw__d[petw__n++], (p), (ULONG)((n) * sizeof(type)));
+
+#define PETW__TLG_MEMBER_petw__tlgk_struct(i, k, count, name)                                      \
+    struct {                                                                                       \
+        char fname[sizeof(name)];                                                                  \
+        uint8_t io[2];                                                                             \
+    } f##i;
+#define PETW__TLG_INIT_petw__tlgk_struct(i, k, count, name) {name, {0x80 | 24, (uint8_t)(count)}},
+#define PETW__TLG_DATA_petw__tlgk_struct(i, k, count, name)
+
+/* Event tags: the low 28 bits, 7 at a time from the top, 0x80 = more. */
+#define PETW__TLG_TAGLEN(t)                                                                        \
+    (((t)&0x1FFFFF) == 0 ? 1 : ((t)&0x3FFF) == 0 ? 2 : ((t)&0x7F) == 0 ? 3 : 4)
+#define PETW__TLG_TAGB(t, shift, rest)                                                             \
+    (uint8_t)((((t) >> (shift)) & 0x7F) | (((t) & (rest)) ? 0x80 : 0))
+#define PETW__TLG_TAGMIN(a, b) ((a) < (b) ? (a) : (b))
+#define PETW__TLG_TAGS(t)                                                                          \
+    {                                                                                              \
+        [PETW__TLG_TAGMIN(3,                                                                       \
+                          PETW__TLG_TAGLEN(t) - 1)] = PETW__TLG_TAGB(t, 0, 0),                     \
+                                                [PETW__TLG_TAGMIN(2, PETW__TLG_TAGLEN(t) - 1)] =   \
+                                                    PETW__TLG_TAGB(t, 7, 0x7F),                    \
+                                                [PETW__TLG_TAGMIN(1, PETW__TLG_TAGLEN(t) - 1)] =   \
+                                                    PETW__TLG_TAGB(t, 14, 0x3FFF),                 \
+                                                [0] = PETW__TLG_TAGB(t, 21, 0x1FFFFF)              \
+    }
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PETW__TLG_PUSH                                                                             \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Woverride-init\"")
+#define PETW__TLG_POP _Pragma("GCC diagnostic pop")
+#else
+#define PETW__TLG_PUSH
+#define PETW__TLG_POP
+#endif
+
+#define PETW__TLG_WRITE(activity, related, hprov, evname, ...)                                     \
+    do {                                                                                           \
+        TraceLoggingHProvider const petw__p = (hprov);                                             \
+        enum {                                                                                     \
+            petw__level = 5 PETW__TLG_FOREACH(PETW__TLG_M_LEVEL, __VA_ARGS__),                     \
+            petw__opcode = 0 PETW__TLG_FOREACH(PETW__TLG_M_OPCODE, __VA_ARGS__),                   \
+            petw__channel = 11 PETW__TLG_FOREACH(PETW__TLG_M_CHANNEL, __VA_ARGS__),                \
+            petw__tags = (0 PETW__TLG_FOREACH(PETW__TLG_M_TAG, __VA_ARGS__)) & 0x0FFFFFFF,         \
+            petw__ndesc = 2 PETW__TLG_FOREACH(PETW__TLG_M_NDESC, __VA_ARGS__)                      \
+        };                                                                                         \
+        const ULONGLONG petw__keyword =                                                            \
+            (ULONGLONG)(0 PETW__TLG_FOREACH(PETW__TLG_M_KEYWORD, __VA_ARGS__));                    \
+        PETW__TLG_PUSH                                                                             \
+        static const struct petw__tlg_meta {                                                       \
+            uint8_t size[2];                                                                       \
+            uint8_t tags[PETW__TLG_TAGLEN(petw__tags)];                                            \
+            char ename[sizeof(evname)];                                                            \
+            PETW__TLG_FOREACH(PETW__TLG_M_MEMBER, __VA_ARGS__)                                     \
+        } petw__meta = {                                                                           \
+            {sizeof(struct petw__tlg_meta) & 0xFF, sizeof(struct petw__tlg_meta) >> 8},            \
+            PETW__TLG_TAGS(petw__tags),                                                            \
+            evname,                                                                                \
+            PETW__TLG_FOREACH(PETW__TLG_M_INIT, __VA_ARGS__)};                                     \
+        PETW__TLG_POP                                                                              \
+        if (petw__p->handle &&                                                                     \
+            EventProviderEnabled(petw__p->handle, petw__level, petw__keyword)) {                   \
+            EVENT_DATA_DESCRIPTOR petw__d[petw__ndesc];                                            \
+            ULONG petw__n = 2;                                                                     \
+            EVENT_DESCRIPTOR petw__ed = {                                                          \
+                0, 0, petw__channel, petw__level, petw__opcode, 0, petw__keyword};                 \
+            uint32_t petw__ws = 0; /* wide-text scratch used so far */                             \
+            (void)petw__ws;                                                                        \
+            PETW__TLG_FOREACH(PETW__TLG_M_DATA, __VA_ARGS__)                                       \
+            EventDataDescCreate(&petw__d[0], petw__p->traits, petw__p->traits_size);               \
+            petw__d[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;                        \
+            EventDataDescCreate(&petw__d[1], &petw__meta, (ULONG)sizeof(petw__meta));              \
+            petw__d[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;                           \
+            EventWriteTransfer(petw__p->handle, &petw__ed, (activity), (related), petw__n,         \
+                               petw__d);                                                           \
+        }                                                                                          \
+    } while (0)
+
+#endif /* !(_WIN32 && PETW_USE_NATIVE_ETW) */
+#endif /* PETW_ETW_TRACELOGGINGPROVIDER_H */
