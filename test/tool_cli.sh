@@ -63,6 +63,10 @@ assert start["activity_id"] == items["activity_id"] == stop["activity_id"]
 assert ev[3]["activity_id"] != start["activity_id"]
 assert ev[4]["fields"]["Total"] == 18.25 and ev[5]["fields"] == {"OrderId": 1002}
 PY
+"$petw" info "$dir/tl.etl" > "$dir/info.txt"
+grep -Eq "Contoso.Example.Orders +id 0 +OrderProcessing +4$" "$dir/info.txt" ||
+    fail "info does not count events by provider and event name: $(cat "$dir/info.txt")"
+grep -Eq "Contoso.Example.Orders +id 0 +OrderItems +2$" "$dir/info.txt" || fail "info: OrderItems"
 
 samples=${PETW_ETL_SAMPLES:-}
 if [ -n "$samples" ] && [ -f "$samples/SelfDescribingSingleEvent.etl" ]; then

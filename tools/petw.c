@@ -524,26 +524,45 @@ typedef struct count_entry {
     petw_guid provider;
     uint16_t id;
     uint64_t count;
+    char provider_name[64]; /* from TraceLogging metadata, when present */
+    char event_name[64];
 } count_entry;
 
 typedef struct info_ctx {
     count_entry entries[4096];
     int n;
-    uint64_t total;
+    uint64_t total, other; /* `other`: events past the table's 4096 kinds */
+    petw_decoder *decoder;
 } info_ctx;
 
+/* Counts events by provider, id and event name (TraceLogging events share
+ * id 0 and differ by name). */
 static void on_count(petw_event_record *r, void *context)
 {
     info_ctx *c = context;
     c->total++;
+    const petw_decoded_event *ev = NULL;
+    if (petw_decode(c->decoder, r, &ev) != 0 || !ev->has_schema)
+        ev = NULL;
+    const char *ename = ev && ev->event_name ? ev->event_name : "";
     for (int i = 0; i < c->n; i++)
         if (c->entries[i].id == r->header.descriptor.id &&
-            petw_guid_equal(&c->entries[i].provider, &r->header.provider_id)) {
+            petw_guid_equal(&c->entries[i].provider, &r->header.provider_id) &&
+            !strncmp(c->entries[i].event_name, ename, sizeof(c->entries[i].event_name) - 1)) {
             c->entries[i].count++;
             return;
         }
-    if (c->n < 4096)
-        c->entries[c->n++] = (count_entry){r->header.provider_id, r->header.descriptor.id, 1};
+    if (c->n == 4096) {
+        c->other++;
+        return;
+    }
+    count_entry *e = &c->entries[c->n++];
+    e->provider = r->header.provider_id;
+    e->id = r->header.descriptor.id;
+    e->count = 1;
+    snprintf(e->event_name, sizeof(e->event_name), "%s", ename);
+    snprintf(e->provider_name, sizeof(e->provider_name), "%s",
+             ev && ev->provider_name ? ev->provider_name : "");
 }
 
 static const char *clock_name(uint32_t c)
@@ -556,6 +575,10 @@ static int cmd_info(int argc, char **argv)
     int status = 0;
     for (int i = 0; i < argc; i++) {
         info_ctx *ic = calloc(1, sizeof(*ic));
+        if (ic && petw_decoder_new(&ic->decoder) != 0) {
+            free(ic);
+            ic = NULL;
+        }
         petw_trace_config cfg;
         petw_trace_config_init(&cfg);
         cfg.on_event = on_count;
@@ -565,6 +588,8 @@ static int cmd_info(int argc, char **argv)
         petw_trace *t;
         corrupt_ctx cc = {0};
         if (!ic || open_all(1, &argv[i], &t, &cfg, &cc)) {
+            if (ic)
+                petw_decoder_free(ic->decoder);
             free(ic);
             status = 1;
             continue;
@@ -600,15 +625,20 @@ static int cmd_info(int argc, char **argv)
         for (int k = 0; k < ic->n; k++) {
             char g[37];
             petw_guid_format(&ic->entries[k].provider, g);
-            const char *name = provider_name(&ic->entries[k].provider);
-            printf("    %-36s id %-5u %" PRIu64 "\n", name ? name : g, ic->entries[k].id,
-                   ic->entries[k].count);
+            const count_entry *e = &ic->entries[k];
+            const char *name = e->provider_name[0] ? e->provider_name : provider_name(&e->provider);
+            printf("    %-36s id %-5u %-24s %" PRIu64 "\n", name ? name : g, e->id, e->event_name,
+                   e->count);
         }
+        if (ic->other)
+            printf("    (other kinds)                                     %" PRIu64 "\n",
+                   ic->other);
         if (cc.count) {
             fprintf(stderr, "petw: %s: %" PRIu64 " corrupt buffers skipped\n", argv[i], cc.count);
             status = 1;
         }
         petw_trace_close(t);
+        petw_decoder_free(ic->decoder);
         free(ic);
     }
     return status;
