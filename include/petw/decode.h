@@ -82,13 +82,13 @@ typedef enum petw_value_kind {
 } petw_value_kind;
 
 typedef struct petw_field {
-    const char *name;   /* UTF-8; elements of an array carry the array's name */
-    uint8_t in_type;    /* PETW_IN_* */
-    uint8_t out_type;   /* PETW_OUT_* or 0 */
+    const char *name; /* UTF-8; elements of an array carry the array's name */
+    uint8_t in_type;  /* PETW_IN_* */
+    uint8_t out_type; /* PETW_OUT_* or 0 */
     petw_value_kind kind;
-    uint32_t parent;    /* index of the struct/array holding it, or UINT32_MAX */
-    uint32_t first;     /* struct/array: index of the first child */
-    uint32_t count;     /* struct/array: number of children */
+    uint32_t parent; /* index of the struct/array holding it, or UINT32_MAX */
+    uint32_t first;  /* struct/array: index of the first child */
+    uint32_t count;  /* struct/array: number of children */
     union {
         int64_t i;
         uint64_t u;
@@ -101,6 +101,8 @@ typedef struct petw_field {
             uint32_t size;
         } bin;
     } v;
+    uint32_t data_offset; /* the value's bytes: user_data + data_offset, */
+    uint32_t data_size;   /* data_size long (a struct's or array's: all of it) */
 } petw_field;
 
 typedef struct petw_decoded_event {
@@ -109,7 +111,7 @@ typedef struct petw_decoded_event {
     uint32_t top_count;        /* top-level fields: fields[0..top_count) */
     uint32_t field_count;      /* all fields, nested ones after their parents' level */
     petw_field *fields;
-    int has_schema;            /* 0: one binary field "data" */
+    int has_schema; /* 0: one binary field "data" */
 } petw_decoded_event;
 
 typedef struct petw_decoder petw_decoder;

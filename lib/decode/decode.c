@@ -206,6 +206,7 @@ static int bytes_string(petw_decoder *d, const uint8_t *s, size_t n, uint32_t sl
 }
 
 static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int depth);
+static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int depth);
 
 /* Members of struct entry `entry` into a new block under `slot`. */
 static int decode_struct(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
@@ -389,6 +390,17 @@ static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int dept
     f->name = e->name;
     f->in_type = e->type;
     f->out_type = e->out & 0x7f;
+    size_t start = d->pos;
+    int rc = decode_value_at(d, entry, slot, depth);
+    d->fields[slot].data_offset = (uint32_t)start; /* fields may have moved */
+    d->fields[slot].data_size = (uint32_t)(d->pos - start);
+    return rc;
+}
+
+static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
+{
+    const schema_entry *e = &d->schema[entry];
+    petw_field *f = &d->fields[slot];
     if (e->arity == 0)
         return decode_scalar(d, entry, slot, depth);
     if (e->arity == 3) {
@@ -420,7 +432,10 @@ static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int dept
         el->in_type = e->type;
         el->out_type = e->out & 0x7f;
         el->parent = slot;
+        size_t start = d->pos;
         PETW__FORWARD_IF_ERROR(decode_scalar(d, entry, first + k, depth + 1));
+        d->fields[first + k].data_offset = (uint32_t)start;
+        d->fields[first + k].data_size = (uint32_t)(d->pos - start);
     }
     return 0;
 }
@@ -500,6 +515,7 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         while (units > 0 && petw__rd16(d->data + 2 * (units - 1)) == 0)
             units--;
         PETW__FORWARD_IF_ERROR(utf16_string(d, d->data, units, 0));
+        d->fields[0].data_size = (uint32_t)d->size;
         r->top_count = 1;
         r->has_schema = 1;
     } else {
@@ -512,6 +528,7 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         d->fields[0].parent = UINT32_MAX;
         d->fields[0].v.bin.data = d->data;
         d->fields[0].v.bin.size = (uint32_t)d->size;
+        d->fields[0].data_size = (uint32_t)d->size;
         r->top_count = 1;
     }
     fix_strings(d);

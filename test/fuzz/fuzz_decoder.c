@@ -9,6 +9,7 @@
 #include <petw/petw.h>
 
 static petw_decoder *decoder;
+static size_t payload_size;
 
 static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
 {
@@ -17,6 +18,8 @@ static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
         __builtin_trap(); /* the decoder bounds nesting far below this */
     if (f->name)
         sink ^= (uint8_t)f->name[0];
+    if ((uint64_t)f->data_offset + f->data_size > payload_size)
+        __builtin_trap(); /* the value's bytes must lie in the payload */
     if (f->kind == PETW_VALUE_STRING)
         sink ^= (uint8_t)f->v.s[strlen(f->v.s) ? strlen(f->v.s) - 1 : 0];
     if (f->kind == PETW_VALUE_BINARY)
@@ -58,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.extended_data = x;
     r.user_data = (void *)(uintptr_t)(data + traits + schema);
     r.user_data_length = (uint16_t)payload;
+    payload_size = payload;
     const petw_decoded_event *ev;
     if (petw_decode(decoder, &r, &ev) == 0) {
         if (ev->provider_name)

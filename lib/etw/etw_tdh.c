@@ -1,0 +1,425 @@
+/* etw_tdh.c - TdhGetEventInformation, TdhGetPropertySize, TdhGetProperty
+ * and TdhFormatProperty on top of the native decoder (petw/decode.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <wchar.h>
+
+#include <tdh.h>
+
+#include "etw_internal.h"
+#include "petw/decode.h"
+
+/* TraceLogging in-types are TDH's for 0..21; the counted forms differ. */
+static USHORT tdh_in(uint8_t in)
+{
+    switch (in) {
+    case PETW_IN_COUNTEDSTRING:
+        return TDH_INTYPE_COUNTEDSTRING;
+    case PETW_IN_COUNTEDANSISTRING:
+        return TDH_INTYPE_COUNTEDANSISTRING;
+    case PETW_IN_COUNTEDBINARY:
+        return TDH_INTYPE_BINARY;
+    default:
+        return in;
+    }
+}
+
+/* TraceLogging out-types are their own enumeration; TDH reports its own. */
+static USHORT tdh_out(uint8_t out, uint8_t in)
+{
+    static const USHORT map[] = {[0] = TDH_OUTTYPE_NULL,
+                                 [2] = TDH_OUTTYPE_STRING,
+                                 [3] = TDH_OUTTYPE_BOOLEAN,
+                                 [5] = TDH_OUTTYPE_PID,
+                                 [6] = TDH_OUTTYPE_TID,
+                                 [7] = TDH_OUTTYPE_PORT,
+                                 [8] = TDH_OUTTYPE_IPV4,
+                                 [9] = TDH_OUTTYPE_IPV6,
+                                 [10] = TDH_OUTTYPE_SOCKETADDRESS,
+                                 [11] = TDH_OUTTYPE_XML,
+                                 [12] = TDH_OUTTYPE_JSON,
+                                 [13] = TDH_OUTTYPE_WIN32ERROR,
+                                 [14] = TDH_OUTTYPE_NTSTATUS,
+                                 [15] = TDH_OUTTYPE_HRESULT,
+                                 [16] = TDH_OUTTYPE_DATETIME,
+                                 [35] = TDH_OUTTYPE_UTF8,
+                                 [36] = TDH_OUTTYPE_PKCS7_WITH_TYPE_INFO,
+                                 [37] = TDH_OUTTYPE_CODE_POINTER,
+                                 [38] = TDH_OUTTYPE_DATETIME_UTC};
+    if (out == 4) /* HEX: by the value's size */
+        return in == PETW_IN_UINT8 || in == PETW_IN_INT8     ? TDH_OUTTYPE_HEXINT8
+               : in == PETW_IN_UINT16 || in == PETW_IN_INT16 ? TDH_OUTTYPE_HEXINT16
+               : in == PETW_IN_UINT64 || in == PETW_IN_INT64 ? TDH_OUTTYPE_HEXINT64
+                                                             : TDH_OUTTYPE_HEXINT32;
+    return out < sizeof(map) / sizeof(map[0]) ? map[out] : TDH_OUTTYPE_NULL;
+}
+
+/* Decodes `event` with a decoder the caller frees. */
+static ULONG decode(PEVENT_RECORD event, petw_decoder **dec, const petw_decoded_event **ev)
+{
+    if (event == NULL)
+        return ERROR_INVALID_PARAMETER;
+    if (petw_decoder_new(dec) != 0)
+        return ERROR_NOT_ENOUGH_MEMORY;
+    int rc = petw_decode(*dec, (const petw_event_record *)event, ev);
+    if (rc == 0 && !(*ev)->has_schema)
+        rc = 1;
+    if (rc != 0) {
+        petw_decoder_free(*dec);
+        return rc == 1               ? ERROR_NOT_FOUND
+               : rc == PETW_ECORRUPT ? ERROR_EVT_INVALID_EVENT_DATA
+                                     : petw__win32(rc);
+    }
+    return ERROR_SUCCESS;
+}
+
+/* The property list: top-level fields first, then each struct's members
+ * as one block (TDH's layout). Arrays are one property (their element). */
+typedef struct plan {
+    uint32_t field[1024]; /* decoded field index of each property */
+    uint32_t start[1024], members[1024];
+    uint32_t n;
+} plan;
+
+static int make_plan(const petw_decoded_event *ev, plan *p)
+{
+    p->n = 0;
+    if (ev->top_count > 1024)
+        return -1;
+    for (uint32_t i = 0; i < ev->top_count; i++)
+        p->field[p->n++] = i;
+    for (uint32_t k = 0; k < p->n; k++) {
+        const petw_field *f = &ev->fields[p->field[k]];
+        if (f->kind == PETW_VALUE_ARRAY && f->in_type == PETW_IN_STRUCT)
+            f = f->count ? &ev->fields[f->first] : NULL; /* members of element 0 */
+        p->start[k] = p->members[k] = 0;
+        if (f == NULL || f->kind != PETW_VALUE_STRUCT)
+            continue;
+        if (p->n + f->count > 1024)
+            return -1;
+        p->start[k] = p->n;
+        p->members[k] = f->count;
+        for (uint32_t m = 0; m < f->count; m++)
+            p->field[p->n++] = f->first + m;
+    }
+    return 0;
+}
+
+/* WCHAR units `utf8` converts to, without the NUL (never more than its bytes). */
+static size_t wide_len(const char *utf8)
+{
+    size_t cap = strlen(utf8) + 1;
+    wchar_t *tmp = malloc(cap * sizeof(wchar_t));
+    size_t n = tmp ? petw__utf8_to_wcs(utf8, tmp, cap) : cap;
+    free(tmp);
+    return n;
+}
+
+ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
+                                     PTDH_CONTEXT TdhContext, PTRACE_EVENT_INFO Buffer,
+                                     PULONG BufferSize)
+{
+    (void)TdhContextCount, (void)TdhContext;
+    if (BufferSize == NULL || (Buffer == NULL && *BufferSize != 0))
+        return ERROR_INVALID_PARAMETER;
+    petw_decoder *dec;
+    const petw_decoded_event *ev;
+    ULONG rc = decode(Event, &dec, &ev);
+    if (rc != ERROR_SUCCESS)
+        return rc;
+    static _Thread_local plan p;
+    if (make_plan(ev, &p) != 0) {
+        petw_decoder_free(dec);
+        return ERROR_EVT_INVALID_EVENT_DATA;
+    }
+    /* Size: the fixed part, the property array, then the names. */
+    size_t props = offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
+                   (p.n ? p.n : 1) * sizeof(EVENT_PROPERTY_INFO);
+    size_t need = props;
+    const char *pname = ev->provider_name, *ename = ev->event_name;
+    if (pname)
+        need += (wide_len(pname) + 1) * sizeof(WCHAR);
+    if (ename)
+        need += (wide_len(ename) + 1) * sizeof(WCHAR);
+    for (uint32_t k = 0; k < p.n; k++)
+        need += (wide_len(ev->fields[p.field[k]].name) + 1) * sizeof(WCHAR);
+    if (need > 0xFFFFFFFFu || *BufferSize < need) {
+        *BufferSize = (ULONG)need;
+        petw_decoder_free(dec);
+        return ERROR_INSUFFICIENT_BUFFER;
+    }
+    memset(Buffer, 0, need);
+    uint8_t *base = (uint8_t *)Buffer;
+    size_t at = props;
+#define PUT_NAME(off, s)                                                                           \
+    do {                                                                                           \
+        size_t n_ = wide_len(s) + 1;                                                               \
+        petw__utf8_to_wcs((s), (WCHAR *)(base + at), n_);                                          \
+        (off) = (ULONG)at;                                                                         \
+        at += n_ * sizeof(WCHAR);                                                                  \
+    } while (0)
+    memcpy(&Buffer->ProviderGuid, &Event->EventHeader.ProviderId, sizeof(GUID));
+    Buffer->EventDescriptor = Event->EventHeader.EventDescriptor;
+    Buffer->DecodingSource = DecodingSourceTlg;
+    if (pname)
+        PUT_NAME(Buffer->ProviderNameOffset, pname);
+    if (ename)
+        PUT_NAME(Buffer->EventNameOffset, ename);
+    Buffer->PropertyCount = p.n;
+    Buffer->TopLevelPropertyCount = ev->top_count;
+    for (uint32_t k = 0; k < p.n; k++) {
+        const petw_field *f = &ev->fields[p.field[k]];
+        EVENT_PROPERTY_INFO *pi = &Buffer->EventPropertyInfoArray[k];
+        PUT_NAME(pi->NameOffset, f->name);
+        pi->count = 1;
+        if (f->kind == PETW_VALUE_ARRAY) {
+            pi->Flags |= PropertyParamFixedCount;
+            pi->count = (USHORT)f->count;
+        }
+        if (f->in_type == PETW_IN_STRUCT) {
+            pi->Flags |= PropertyStruct;
+            pi->structType.StructStartIndex = (USHORT)p.start[k];
+            pi->structType.NumOfStructMembers = (USHORT)p.members[k];
+            continue;
+        }
+        pi->nonStructType.InType = tdh_in(f->in_type);
+        pi->nonStructType.OutType = tdh_out(f->out_type, f->in_type);
+        if (f->kind == PETW_VALUE_BINARY) {
+            pi->Flags |= PropertyParamFixedLength;
+            pi->length = (USHORT)f->v.bin.size;
+        }
+    }
+#undef PUT_NAME
+    *BufferSize = (ULONG)need;
+    petw_decoder_free(dec);
+    return ERROR_SUCCESS;
+}
+
+/* Finds the field a descriptor path names. */
+static ULONG find(const petw_decoded_event *ev, ULONG count, PPROPERTY_DATA_DESCRIPTOR d,
+                  const petw_field **out)
+{
+    if (count == 0 || d == NULL)
+        return ERROR_INVALID_PARAMETER;
+    uint32_t first = 0, n = ev->top_count;
+    const petw_field *f = NULL;
+    char name[256];
+    for (ULONG level = 0; level < count; level++) {
+        const WCHAR *w = (const WCHAR *)(uintptr_t)d[level].PropertyName;
+        if (w == NULL)
+            return ERROR_INVALID_PARAMETER;
+        petw__wcs_to_utf8(w, name, sizeof(name));
+        f = NULL;
+        for (uint32_t i = first; i < first + n && !f; i++)
+            if (!strcmp(ev->fields[i].name, name))
+                f = &ev->fields[i];
+        if (f == NULL)
+            return ERROR_NOT_FOUND;
+        if (d[level].ArrayIndex != 0xFFFFFFFFu && f->kind == PETW_VALUE_ARRAY) {
+            if (d[level].ArrayIndex >= f->count)
+                return ERROR_NOT_FOUND;
+            f = &ev->fields[f->first + d[level].ArrayIndex];
+        }
+        if (level + 1 < count) {
+            if (f->kind != PETW_VALUE_STRUCT)
+                return ERROR_NOT_FOUND;
+            first = f->first, n = f->count;
+        }
+    }
+    *out = f;
+    return ERROR_SUCCESS;
+}
+
+static ULONG property(PEVENT_RECORD Event, ULONG count, PPROPERTY_DATA_DESCRIPTOR d, ULONG *size,
+                      ULONG cap, PBYTE buf)
+{
+    petw_decoder *dec;
+    const petw_decoded_event *ev;
+    ULONG rc = decode(Event, &dec, &ev);
+    if (rc != ERROR_SUCCESS)
+        return rc;
+    const petw_field *f;
+    rc = find(ev, count, d, &f);
+    if (rc == ERROR_SUCCESS) {
+        if (size)
+            *size = f->data_size;
+        if (buf) {
+            if (cap < f->data_size)
+                rc = ERROR_INSUFFICIENT_BUFFER;
+            else
+                memcpy(buf, (const uint8_t *)Event->UserData + f->data_offset, f->data_size);
+        }
+    }
+    petw_decoder_free(dec);
+    return rc;
+}
+
+ULONG EVNTAPI TdhGetPropertySize(PEVENT_RECORD Event, ULONG TdhContextCount,
+                                 PTDH_CONTEXT TdhContext, ULONG PropertyDataCount,
+                                 PPROPERTY_DATA_DESCRIPTOR PropertyData, ULONG *PropertySize)
+{
+    (void)TdhContextCount, (void)TdhContext;
+    if (PropertySize == NULL)
+        return ERROR_INVALID_PARAMETER;
+    return property(Event, PropertyDataCount, PropertyData, PropertySize, 0, NULL);
+}
+
+ULONG EVNTAPI TdhGetProperty(PEVENT_RECORD Event, ULONG TdhContextCount, PTDH_CONTEXT TdhContext,
+                             ULONG PropertyDataCount, PPROPERTY_DATA_DESCRIPTOR PropertyData,
+                             ULONG BufferSize, PBYTE Buffer)
+{
+    (void)TdhContextCount, (void)TdhContext;
+    if (Buffer == NULL)
+        return ERROR_INVALID_PARAMETER;
+    return property(Event, PropertyDataCount, PropertyData, NULL, BufferSize, Buffer);
+}
+
+/* UTF-16LE units into UTF-8 `out`. */
+static void utf16_text(const uint8_t *p, size_t units, char *out, size_t cap)
+{
+    petw__utf16le_to_utf8(p, units, out, cap);
+}
+
+ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo,
+                                ULONG PointerSize, USHORT InType, USHORT OutType,
+                                USHORT PropertyLength, USHORT UserDataLength, PBYTE UserData,
+                                PULONG BufferSize, PWCHAR Buffer, PUSHORT UserDataConsumed)
+{
+    (void)EventInfo, (void)MapInfo;
+    if (BufferSize == NULL || UserDataConsumed == NULL || (UserData == NULL && UserDataLength))
+        return ERROR_INVALID_PARAMETER;
+    static _Thread_local char text[65536 * 3 + 64];
+    const uint8_t *p = UserData;
+    size_t n = UserDataLength, used = 0, width = 0;
+    uint64_t u = 0;
+    switch (InType) {
+    case TDH_INTYPE_INT8:
+    case TDH_INTYPE_UINT8:
+        width = 1;
+        break;
+    case TDH_INTYPE_INT16:
+    case TDH_INTYPE_UINT16:
+        width = 2;
+        break;
+    case TDH_INTYPE_INT32:
+    case TDH_INTYPE_UINT32:
+    case TDH_INTYPE_HEXINT32:
+    case TDH_INTYPE_BOOLEAN:
+    case TDH_INTYPE_FLOAT:
+        width = 4;
+        break;
+    case TDH_INTYPE_INT64:
+    case TDH_INTYPE_UINT64:
+    case TDH_INTYPE_HEXINT64:
+    case TDH_INTYPE_DOUBLE:
+    case TDH_INTYPE_FILETIME:
+        width = 8;
+        break;
+    case TDH_INTYPE_POINTER:
+        width = PointerSize == 4 ? 4 : 8;
+        break;
+    default:
+        break;
+    }
+    if (width) {
+        if (n < width)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        for (size_t i = 0; i < width; i++)
+            u |= (uint64_t)p[i] << (8 * i);
+        used = width;
+        int hex = InType == TDH_INTYPE_HEXINT32 || InType == TDH_INTYPE_HEXINT64 ||
+                  InType == TDH_INTYPE_POINTER ||
+                  (OutType >= TDH_OUTTYPE_HEXINT8 && OutType <= TDH_OUTTYPE_HEXINT64) ||
+                  OutType == TDH_OUTTYPE_WIN32ERROR || OutType == TDH_OUTTYPE_NTSTATUS ||
+                  OutType == TDH_OUTTYPE_HRESULT;
+        int is_signed = InType == TDH_INTYPE_INT8 || InType == TDH_INTYPE_INT16 ||
+                        InType == TDH_INTYPE_INT32 || InType == TDH_INTYPE_INT64;
+        if (InType == TDH_INTYPE_FLOAT) {
+            float f;
+            memcpy(&f, p, 4);
+            snprintf(text, sizeof(text), "%.9g", f);
+        } else if (InType == TDH_INTYPE_DOUBLE) {
+            double f;
+            memcpy(&f, p, 8);
+            snprintf(text, sizeof(text), "%.17g", f);
+        } else if (InType == TDH_INTYPE_BOOLEAN || OutType == TDH_OUTTYPE_BOOLEAN) {
+            snprintf(text, sizeof(text), "%s", u ? "true" : "false");
+        } else if (OutType == TDH_OUTTYPE_STRING && width <= 2) {
+            uint8_t unit[2] = {(uint8_t)u, (uint8_t)(u >> 8)};
+            if (width == 1)
+                snprintf(text, sizeof(text), "%c", (char)u);
+            else
+                utf16_text(unit, 1, text, sizeof(text));
+        } else if (InType == TDH_INTYPE_FILETIME) {
+            snprintf(text, sizeof(text), "%" PRIu64, u); /* 100 ns since 1601 */
+        } else if (hex) {
+            snprintf(text, sizeof(text), "0x%" PRIX64, u);
+        } else if (is_signed) {
+            int64_t v = width == 1   ? (int8_t)u
+                        : width == 2 ? (int16_t)u
+                        : width == 4 ? (int32_t)u
+                                     : (int64_t)u;
+            snprintf(text, sizeof(text), "%" PRId64, v);
+        } else {
+            snprintf(text, sizeof(text), "%" PRIu64, u);
+        }
+    } else if (InType == TDH_INTYPE_UNICODESTRING || InType == TDH_INTYPE_ANSISTRING) {
+        size_t unit = InType == TDH_INTYPE_UNICODESTRING ? 2 : 1, i = 0;
+        while (i + unit <= n && (unit == 1 ? p[i] : petw__rd16(p + i)) != 0)
+            i += unit;
+        if (i + unit > n)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        used = i + unit;
+        if (unit == 2)
+            utf16_text(p, i / 2, text, sizeof(text));
+        else
+            snprintf(text, sizeof(text), "%.*s", (int)i, (const char *)p);
+    } else if (InType == TDH_INTYPE_COUNTEDSTRING || InType == TDH_INTYPE_COUNTEDANSISTRING) {
+        if (n < 2 || n < 2u + petw__rd16(p))
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        size_t bytes = petw__rd16(p);
+        used = 2 + bytes;
+        if (InType == TDH_INTYPE_COUNTEDSTRING)
+            utf16_text(p + 2, bytes / 2, text, sizeof(text));
+        else
+            snprintf(text, sizeof(text), "%.*s", (int)bytes, (const char *)p + 2);
+    } else if (InType == TDH_INTYPE_GUID) {
+        if (n < 16)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        petw_guid g;
+        petw__rd_guid(p, &g);
+        char s[37];
+        petw_guid_format(&g, s);
+        for (char *c = s; *c; c++)
+            *c = (char)(*c >= 'a' && *c <= 'f' ? *c - 32 : *c);
+        snprintf(text, sizeof(text), "{%s}", s);
+        used = 16;
+    } else if (InType == TDH_INTYPE_SYSTEMTIME) {
+        if (n < 16)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        snprintf(text, sizeof(text), "%04u-%02u-%02uT%02u:%02u:%02u.%03u", petw__rd16(p),
+                 petw__rd16(p + 2), petw__rd16(p + 6), petw__rd16(p + 8), petw__rd16(p + 10),
+                 petw__rd16(p + 12), petw__rd16(p + 14));
+        used = 16;
+    } else if (InType == TDH_INTYPE_BINARY) {
+        if (n < PropertyLength)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        size_t k = 0;
+        k += (size_t)snprintf(text, sizeof(text), "0x");
+        for (size_t i = 0; i < PropertyLength; i++)
+            k += (size_t)snprintf(text + k, sizeof(text) - k, "%02X", p[i]);
+        used = PropertyLength;
+    } else {
+        return ERROR_INVALID_PARAMETER;
+    }
+    size_t chars = wide_len(text) + 1;
+    if (Buffer == NULL || *BufferSize < chars * sizeof(WCHAR)) {
+        *BufferSize = (ULONG)(chars * sizeof(WCHAR));
+        return ERROR_INSUFFICIENT_BUFFER;
+    }
+    petw__utf8_to_wcs(text, Buffer, chars);
+    *BufferSize = (ULONG)(chars * sizeof(WCHAR));
+    *UserDataConsumed = (USHORT)used;
+    return ERROR_SUCCESS;
+}
