@@ -9,9 +9,15 @@
 #include <petw/petw.h>
 
 #if defined(_WIN32)
+#include <io.h>
+#define petw_isatty(fd) _isatty(fd)
+#define petw_fileno(f) _fileno(f)
 #define petw_gmtime(t, tm) gmtime_s((tm), (t))
 #define petw_timegm _mkgmtime
 #else
+#include <unistd.h>
+#define petw_isatty(fd) isatty(fd)
+#define petw_fileno(f) fileno(f)
 #define petw_gmtime(t, tm) gmtime_r((t), (tm))
 #define petw_timegm timegm
 #endif
@@ -39,7 +45,23 @@ typedef struct dump_ctx {
     int name_count;
     uint64_t printed;
     FILE *out;
+    /* Progress on stderr (a terminal, large input): by event time within
+     * the files' span, checked every 64 Ki events. */
+    int progress, shown;
+    uint64_t seen;
+    int64_t span_start, span_end;
 } dump_ctx;
+
+static void show_progress(dump_ctx *c, int64_t ts)
+{
+    int64_t span = c->span_end - c->span_start;
+    int pct = span > 0 ? (int)((ts - c->span_start) * 100 / span) : 0;
+    pct = pct < 0 ? 0 : pct > 99 ? 99 : pct;
+    if (pct != c->shown) {
+        fprintf(stderr, "\rpetw: %d%%", pct);
+        c->shown = pct;
+    }
+}
 
 /* {68fdd900-4a3e-11d1-84f4-0000f80464e3} */
 static const petw_guid event_trace_guid = {
@@ -315,6 +337,8 @@ static void on_event(petw_event_record *r, void *context)
 {
     dump_ctx *c = context;
     const petw_event_header *h = &r->header;
+    if (c->progress && (++c->seen & 0xFFFF) == 0)
+        show_progress(c, h->timestamp);
     const petw_decoded_event *ev = NULL;
     int decoded = 0, drc = 0;
     if (c->provider_count) {
@@ -713,10 +737,22 @@ static int cmd_dump(int argc, char **argv)
     memset(cc, 0, sizeof(cc));
     if (open_all(nfiles, files, traces, &cfg, cc))
         return 1;
+    uint64_t bytes = 0;
+    c.span_start = INT64_MAX, c.span_end = INT64_MIN;
+    for (int i = 0; i < nfiles; i++) {
+        const petw_logfile_info *h = petw_trace_info(traces[i]);
+        bytes += (uint64_t)h->buffers_written * h->buffer_size;
+        c.span_start = h->start_time < c.span_start ? h->start_time : c.span_start;
+        c.span_end = h->end_time > c.span_end ? h->end_time : c.span_end;
+    }
+    c.progress = bytes >= (64u << 20) && petw_isatty(petw_fileno(stderr));
+    c.shown = -1;
     if (c.format == FMT_CSV)
         printf("timestamp,provider,provider_guid,id,version,channel,level,opcode,task,keyword,"
                "pid,tid,cpu,activity_id,related_activity_id,data\n");
     int rc = petw_trace_process(traces, (uint32_t)nfiles, start, end);
+    if (c.shown >= 0)
+        fprintf(stderr, "\rpetw: done\n");
     uint64_t corrupt = 0;
     for (int i = 0; i < nfiles; i++) {
         corrupt += cc[i].count;
