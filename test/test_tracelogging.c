@@ -67,7 +67,7 @@ static void check_scalars(const petw_decoded_event *ev)
     UINT_IS("u64", 18000000000000000000ull);
     INT_IS("iptr", -5);
     UINT_IS("uptr", 7);
-    INT_IS("argc", 1); /* default name: the value's text */
+    INT_IS("one", 1); /* default name: the value's text */
     UINT_IS("hex32", 0xdeadbeef);
     IN_IS("hex32", PETW_IN_HEXINT32, 0);
     UINT_IS("hex64", 0x0123456789abcdefull);
@@ -208,10 +208,13 @@ static void on_event(petw_event_record *r, void *ctx)
         s->big++;
 }
 
-int main(void)
+/* With an argument, the trace is kept at that path (for petw dump's test). */
+int main(int argc, char **argv)
 {
     char path[512];
     test_path(path, sizeof(path), "tracelogging.etl");
+    if (argc > 1)
+        snprintf(path, sizeof(path), "%s", argv[1]);
 
     /* Before any session: disabled, arguments not evaluated. */
     CHECK(SUCCEEDED(TraceLoggingRegister(g_test)));
@@ -235,14 +238,14 @@ int main(void)
              ERROR_SUCCESS);
     CHECK(TraceLoggingProviderEnabled(g_test, WINEVENT_LEVEL_INFO, 0x1));
 
-    int argc = 1;
+    int one = 1;
     TraceLoggingWrite(g_test, "Scalars", TraceLoggingInt8(-8, "i8"), TraceLoggingUInt8(200, "u8"),
                       TraceLoggingInt16(-1600, "i16"), TraceLoggingUInt16(60000, "u16"),
                       TraceLoggingInt32(-320000, "i32"), TraceLoggingUInt32(4000000000u, "u32"),
                       TraceLoggingInt64(-6400000000ll, "i64"),
                       TraceLoggingUInt64(18000000000000000000ull, "u64"),
                       TraceLoggingIntPtr(-5, "iptr"), TraceLoggingUIntPtr(7, "uptr"),
-                      TraceLoggingInt32(argc), TraceLoggingHexInt32(0xdeadbeef, "hex32"),
+                      TraceLoggingInt32(one), TraceLoggingHexInt32(0xdeadbeef, "hex32"),
                       TraceLoggingHexUInt64(0x0123456789abcdefull, "hex64"),
                       TraceLoggingHexUInt8(0xab, "hex8"), TraceLoggingFloat32(1.5f, "f32"),
                       TraceLoggingFloat64(-2.25, "f64"), TraceLoggingBool(TRUE, "bool32"),
@@ -350,7 +353,8 @@ int main(void)
         CHECK(memcmp(ours + on, theirs, tn) == 0); /* the provider traits too */
         printf("tracelogging: PrimitiveTypesTest metadata identical to Windows' (%zu bytes)\n", on);
     }
-    unlink(path);
+    if (argc <= 1)
+        unlink(path);
     printf("tracelogging: %d events, every field kind decoded exactly\n", s.events);
     return 0;
 }

@@ -1,14 +1,15 @@
 #!/bin/sh
-# tool_cli.sh PYTHON RECORD_TRACE PETW TL_EXAMPLE: the petw command as a
-# user runs it.
+# tool_cli.sh PYTHON RECORD_TRACE PETW TL_EXAMPLE TL_TEST: the petw command
+# as a user runs it.
 # dump --format json gives one valid JSON object per record with the keys
 # the format promises; --provider filters by GUID, by the name events carry
 # and by the name-derived GUID (Windows samples, when present); petw guid
 # prints name-derived GUIDs; a missing or corrupt file exits non-zero with a
 # message on stderr; the TraceLogging example's events come out of dump
-# --format json with their names and every field's exact value.
+# --format json with their names and every field's exact value, and so do
+# test_tracelogging's events, one per TraceLogging field kind.
 set -eu
-py=$1 record=$2 petw=$3 tl=$4
+py=$1 record=$2 petw=$3 tl=$4 tltest=$5
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "tool_cli: $*" >&2; exit 1; }
@@ -63,6 +64,41 @@ assert start["activity_id"] == items["activity_id"] == stop["activity_id"]
 assert ev[3]["activity_id"] != start["activity_id"]
 assert ev[4]["fields"]["Total"] == 18.25 and ev[5]["fields"] == {"OrderId": 1002}
 PY
+"$tltest" "$dir/all.etl" >/dev/null
+"$petw" dump --format json --provider Contoso.TraceLogging.Test "$dir/all.etl" > "$dir/all-kinds.json"
+"$py" - "$dir/all-kinds.json" <<'PY'
+import json, sys
+ev = {}
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    ev[o["event"]] = o
+want = {
+    "Scalars": {"i8": -8, "u8": 200, "i16": -1600, "u16": 60000, "i32": -320000,
+                "u32": 4000000000, "i64": -6400000000, "u64": 18000000000000000000,
+                "iptr": -5, "uptr": 7, "one": 1, "hex32": "0xdeadbeef",
+                "hex64": "0x123456789abcdef", "hex8": "0xab", "f32": 1.5, "f64": -2.25,
+                "bool32": True, "boolean": True, "ch": "Z", "wch": "\u03a9", "ptr": "0x1234",
+                "pid": 42, "tid": 43, "ip": "127.0.0.1", "port": 8080, "winerr": "0x5",
+                "hr": "0x80004005", "nt": "0xc0000005"},
+    "Strings": {"ansi": "ansi text", "utf8": "h\u00e9llo", "wide": "wide \U0001F600",
+                "null": "", "counted": "abc", "cwide": "abcd", "bin": "0102030405",
+                "guid": "11223344-5566-7788-1122-334455667788",
+                "ft": "2022-06-18T04:26:40.0000000Z", "st": "2024-02-29T23:59:58.999Z"},
+    "Arrays": {"varr": [-1, 2, 3], "farr": [170, 187, 204, 221], "darr": [0.5, 0.25],
+               "empty": [], "outer": {"a": 7, "inner": {"b": "deep"}}, "after": 9},
+    "Values": {"vint": -3, "vu64": 1099511627776, "vdbl": 3.5, "vstr": "value",
+               "vwide": "w\u00e9", "vchar": "q", "vbool": True,
+               "vguid": "11223344-5566-7788-1122-334455667788"},
+    "Empty": {},
+}
+for name, fields in want.items():
+    got = ev[name]["fields"]
+    assert got == fields, (name, got)
+a = ev["Attrs"]
+assert (a["level"], a["opcode"], a["keyword"], a["channel"]) == (2, 1, "0x5", 11), a
+assert "Filtered" not in ev and "Big" not in ev
+PY
+
 "$petw" info "$dir/tl.etl" > "$dir/info.txt"
 grep -Eq "Contoso.Example.Orders +id 0 +OrderProcessing +4$" "$dir/info.txt" ||
     fail "info does not count events by provider and event name: $(cat "$dir/info.txt")"
