@@ -9,10 +9,13 @@
  *   petw-file       EventWrite into a file session (burst that fits the pool)
  *   petw-disabled   EventWrite on a registered provider nobody enables
  *   ...-2t          two threads at once (aggregate ns/event)
+ *   petw-tracelogging  TraceLoggingWrite of the same 64 bytes (4 x UInt64 and
+ *                   a 32-byte fixed array) into a memory session
  *
  * usage: bench_eventwrite [--events N] [--reps R] [--json FILE] [--jsonl]
  * (--jsonl prints one JSON line per contender instead of the table)
  */
+#include <TraceLoggingProvider.h>
 #include <evntprov.h>
 #include <evntrace.h>
 #include <stdio.h>
@@ -28,6 +31,9 @@
 
 DEFINE_GUID(BenchProvider, 0xbe0cbe0c, 0x1111, 0x2222, 0x33, 0x33, 0, 0, 0, 0, 0, 0x01);
 DEFINE_GUID(IdleProvider, 0xbe0cbe0c, 0x1111, 0x2222, 0x33, 0x33, 0, 0, 0, 0, 0, 0x02);
+
+TRACELOGGING_DEFINE_PROVIDER(g_bench_tl, "Petw.Bench.TraceLogging",
+                             (0xbe0cbe0c, 0x1111, 0x2222, 0x33, 0x33, 0, 0, 0, 0, 0, 0x03));
 
 static uint32_t events = 200000;
 static REGHANDLE bench_reg, idle_reg;
@@ -113,6 +119,15 @@ static void run_job(void *arg)
             fail += EventWrite(idle_reg, &d, 5, dd) != ERROR_SUCCESS;
         }
         break;
+    case 4:
+        for (uint32_t i = 0; i < j->n; i++) {
+            p.a = i;
+            TraceLoggingWrite(g_bench_tl, "Bench", TraceLoggingLevel(4), TraceLoggingKeyword(1),
+                              TraceLoggingUInt64(p.a, "a"), TraceLoggingUInt64(p.b, "b"),
+                              TraceLoggingUInt64(p.c, "c"), TraceLoggingUInt64(p.d, "d"),
+                              TraceLoggingUInt8FixedArray(p.arr, 32, "arr"));
+        }
+        break;
     }
     j->ns = now_ns() - t0;
     j->failures = fail;
@@ -161,7 +176,9 @@ static TRACEHANDLE start_session(const char *name, const char *file)
     TRACEHANDLE h;
     if (StartTraceA(&h, name, &props.p) != ERROR_SUCCESS ||
         EnableTraceEx2(h, &BenchProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL) !=
-            ERROR_SUCCESS) {
+            ERROR_SUCCESS ||
+        EnableTraceEx2(h, TraceLoggingProviderId(g_bench_tl), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0,
+                       0, 0, 0, NULL) != ERROR_SUCCESS) {
         fprintf(stderr, "cannot start session %s\n", name);
         exit(1);
     }
@@ -186,10 +203,10 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define CONTENDERS 9
+#define CONTENDERS 10
 static const char *names[CONTENDERS] = {
-    "baseline-tsc",   "baseline-clock", "petw-memory",   "petw-file",    "petw-disabled",
-    "baseline-tsc-2t", "petw-memory-2t", "petw-file-2t", "baseline-clock-2t"};
+    "baseline-tsc",    "baseline-clock", "petw-memory",  "petw-file",         "petw-disabled",
+    "baseline-tsc-2t", "petw-memory-2t", "petw-file-2t", "baseline-clock-2t", "petw-tracelogging"};
 
 int main(int argc, char **argv)
 {
@@ -209,9 +226,10 @@ int main(int argc, char **argv)
         return 2;
     EventRegister(&BenchProvider, NULL, NULL, &bench_reg);
     EventRegister(&IdleProvider, NULL, NULL, &idle_reg);
+    TraceLoggingRegister(g_bench_tl);
     char path[256];
-    snprintf(path, sizeof(path), "%s/petw-bench-%d.etl", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid());
+    snprintf(path, sizeof(path), "%s/petw-bench-%d.etl",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
 
     double *samples[CONTENDERS];
     for (int c = 0; c < CONTENDERS; c++)
@@ -223,15 +241,30 @@ int main(int argc, char **argv)
             int c = (k + r) % CONTENDERS;
             TRACEHANDLE h = 0;
             switch (c) {
-            case 0: samples[c][r] = run(0, 1, NULL); break;
-            case 1: samples[c][r] = run(1, 1, NULL); break;
-            case 5: samples[c][r] = run(0, 2, NULL); break;
-            case 8: samples[c][r] = run(1, 2, NULL); break;
-            case 4: samples[c][r] = run(3, 1, &failures); break;
+            case 0:
+                samples[c][r] = run(0, 1, NULL);
+                break;
+            case 1:
+                samples[c][r] = run(1, 1, NULL);
+                break;
+            case 5:
+                samples[c][r] = run(0, 2, NULL);
+                break;
+            case 8:
+                samples[c][r] = run(1, 2, NULL);
+                break;
+            case 4:
+                samples[c][r] = run(3, 1, &failures);
+                break;
             case 2:
             case 6:
                 h = start_session("petw-bench-memory", NULL);
                 samples[c][r] = run(2, c == 6 ? 2 : 1, &failures);
+                stop_session(h, &lost);
+                break;
+            case 9:
+                h = start_session("petw-bench-memory", NULL);
+                samples[c][r] = run(4, 1, &failures);
                 stop_session(h, &lost);
                 break;
             case 3:
@@ -264,11 +297,13 @@ int main(int argc, char **argv)
                med[c] / base_clk);
     }
     printf("two threads vs one (petw-memory): %.2fx throughput\n", med[2] / med[6]);
+    printf("TraceLoggingWrite vs EventWrite (memory): %.2fx\n", med[9] / med[2]);
     printf("events lost: %u (EventWrite failures %u)\n", lost, failures);
     if (json) {
         FILE *f = fopen(json, "w");
         if (f) {
-            fprintf(f, "{\"events\":%u,\"reps\":%d,\"lost\":%u,\"median_ns\":{", events, reps, lost);
+            fprintf(f, "{\"events\":%u,\"reps\":%d,\"lost\":%u,\"median_ns\":{", events, reps,
+                    lost);
             for (int c = 0; c < CONTENDERS; c++)
                 fprintf(f, "%s\"%s\":%.3f", c ? "," : "", names[c], med[c]);
             fprintf(f, "}}\n");
@@ -277,5 +312,6 @@ int main(int argc, char **argv)
     }
     EventUnregister(bench_reg);
     EventUnregister(idle_reg);
+    TraceLoggingUnregister(g_bench_tl);
     return lost || failures ? 1 : 0;
 }

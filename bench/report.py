@@ -119,8 +119,8 @@ def plot(name, script, data):
 
 
 producers = [c for c in ("baseline-tsc", "baseline-clock", "petw-memory", "petw-file", "lttng",
-                         "petw-disabled", "lttng-disabled", "baseline-tsc-2t", "petw-memory-2t",
-                         "lttng-2t") if ns.get(c) is not None]
+                         "petw-tracelogging", "petw-disabled", "lttng-disabled", "baseline-tsc-2t",
+                         "petw-memory-2t", "lttng-2t") if ns.get(c) is not None]
 plot("producers", """set title "ns per event (median; lower is better)"
 set style data histograms
 set style fill solid 0.8
@@ -198,7 +198,9 @@ w("|---|---:|---:|")
 for c in producers:
     b = ns.get("baseline-tsc-2t") if c.endswith("-2t") else base
     w(f"| {c} | {ns[c]:.2f} | {fmt(ratio(ns[c], b), 'x')} |")
-w("\n`-2t`: two threads writing at once, aggregate ns per event.\n")
+w("\n`-2t`: two threads writing at once, aggregate ns per event. `petw-tracelogging`:")
+w("`TraceLoggingWrite` of the same 64 bytes (4 x UInt64 and a 32-byte fixed array) into a")
+w("memory session; each event also carries its provider traits and event metadata.\n")
 w("## Latency of one call\n")
 w("![latency](bench-latency.png)\n")
 w("| contender | p50 | p99 | p99.9 |")
