@@ -54,6 +54,26 @@ static int windows_schema(uint8_t *out, size_t *n)
     return *n != 0;
 }
 
+/* Decodes each record; notes the string-only and the TraceLogging event. */
+typedef struct decoded {
+    petw_decoder *dec;
+    int string_ok, tl_ok;
+} decoded;
+
+static void on_event(petw_event_record *r, void *ctx)
+{
+    decoded *dc = ctx;
+    const petw_decoded_event *ev;
+    CHECK_EQ(petw_decode(dc->dec, r, &ev), 0);
+    if (r->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY)
+        dc->string_ok = !strcmp(ev->fields[0].name, "string") &&
+                        !strcmp(ev->fields[0].v.s, "h\xc3\xa9llo \xf0\x9f\x98\x80");
+    if (ev->event_name && !strcmp(ev->event_name, "PrimitiveTypesTest"))
+        dc->tl_ok = !strcmp(ev->provider_name, "solar_system") &&
+                    !strcmp(ev->fields[0].v.s, "Mercury") && ev->fields[1].v.u == 0 &&
+                    !strcmp(ev->fields[2].v.s, "M");
+}
+
 int main(void)
 {
     char path[512], path_b[512];
@@ -121,8 +141,6 @@ int main(void)
     CHECK_EQ(EventUnregister(reg), ERROR_SUCCESS);
 
     /* Session a got all four events; read them back and decode. */
-    petw_trace_config c;
-    petw_trace_config_init(&c);
     static test_events l;
     CHECK_EQ(test_read(path, 0, &l, NULL, NULL), 0);
     CHECK_EQ(l.count, 1 + 4);
@@ -158,18 +176,11 @@ int main(void)
     /* Decoded through the native consumer. */
     petw_decoder *dec;
     CHECK_EQ(petw_decoder_new(&dec), 0);
-    struct dctx {
-        petw_decoder *dec;
-        int n, string_ok, tl_ok;
-    } dc = {dec, 0, 0, 0};
-    (void)c;
+    decoded dc = {dec, 0, 0};
     petw_trace_config tc;
     petw_trace_config_init(&tc);
     tc.context = &dc;
-    tc.on_event = NULL;
-    /* a small callback via a static function */
-    extern void petw_test_api_on_event(petw_event_record *, void *);
-    tc.on_event = petw_test_api_on_event;
+    tc.on_event = on_event;
     petw_trace *t;
     CHECK_EQ(petw_trace_open(path, &tc, &t), 0);
     CHECK_EQ(petw_trace_process(&t, 1, 0, 0), 0);
@@ -188,21 +199,4 @@ int main(void)
     unlink(path);
     printf("provider_api: string, ex, traits and descriptor types ok\n");
     return 0;
-}
-
-void petw_test_api_on_event(petw_event_record *r, void *ctx)
-{
-    struct dctx {
-        petw_decoder *dec;
-        int n, string_ok, tl_ok;
-    } *dc = ctx;
-    const petw_decoded_event *ev;
-    CHECK_EQ(petw_decode(dc->dec, r, &ev), 0);
-    if (r->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY)
-        dc->string_ok = !strcmp(ev->fields[0].name, "string") &&
-                        !strcmp(ev->fields[0].v.s, "h\xc3\xa9llo \xf0\x9f\x98\x80");
-    if (ev->event_name && !strcmp(ev->event_name, "PrimitiveTypesTest"))
-        dc->tl_ok = !strcmp(ev->provider_name, "solar_system") &&
-                    !strcmp(ev->fields[0].v.s, "Mercury") && ev->fields[1].v.u == 0 &&
-                    !strcmp(ev->fields[2].v.s, "M");
 }

@@ -28,20 +28,34 @@ static const struct {
     uint8_t group;
     petw_guid guid;
 } kernel_groups[] = {
-    {0x00, {0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}}, /* EventTrace */
-    {0x01, {0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* DiskIo */
-    {0x02, {0x3d6fa8d3, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* PageFault */
-    {0x03, {0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* Process */
-    {0x04, {0x90cbdc39, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}}, /* FileIo */
-    {0x05, {0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* Thread */
-    {0x06, {0x9a280ac0, 0xc8e0, 0x11d1, {0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2}}}, /* TcpIp */
-    {0x08, {0xbf3a50c5, 0xa9c9, 0x4988, {0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80}}}, /* UdpIp */
-    {0x09, {0xae53722e, 0xc863, 0x11d2, {0x86, 0x59, 0x00, 0xc0, 0x4f, 0xa3, 0x21, 0xa1}}}, /* Registry */
-    {0x0B, {0x01853a65, 0x418f, 0x4f36, {0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35}}}, /* SystemConfig */
-    {0x0F, {0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}}}, /* PerfInfo */
-    {0x14, {0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}}}, /* Image */
-    {0x18, {0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}}}, /* StackWalk */
-    {0x1A, {0x45d8cccd, 0x539f, 0x4b72, {0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a}}}, /* ALPC */
+    {0x00, {0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}}, /* EventTrace
+                                                                                             */
+    {0x01,
+     {0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* DiskIo */
+    {0x02, {0x3d6fa8d3, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* PageFault
+                                                                                             */
+    {0x03,
+     {0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* Process */
+    {0x04,
+     {0x90cbdc39, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}}, /* FileIo */
+    {0x05,
+     {0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* Thread */
+    {0x06,
+     {0x9a280ac0, 0xc8e0, 0x11d1, {0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2}}}, /* TcpIp */
+    {0x08,
+     {0xbf3a50c5, 0xa9c9, 0x4988, {0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80}}}, /* UdpIp */
+    {0x09,
+     {0xae53722e, 0xc863, 0x11d2, {0x86, 0x59, 0x00, 0xc0, 0x4f, 0xa3, 0x21, 0xa1}}}, /* Registry */
+    {0x0B, {0x01853a65, 0x418f, 0x4f36, {0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35}}}, /* SystemConfig
+                                                                                             */
+    {0x0F,
+     {0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}}}, /* PerfInfo */
+    {0x14,
+     {0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}}}, /* Image */
+    {0x18, {0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}}}, /* StackWalk
+                                                                                             */
+    {0x1A,
+     {0x45d8cccd, 0x539f, 0x4b72, {0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a}}}, /* ALPC */
 };
 
 typedef struct rec_ix {
@@ -53,11 +67,11 @@ typedef struct tbuf {
     const uint8_t *data; /* records are read from here */
     uint8_t *owned;      /* decompressed copy, when any */
     uint32_t used;
-    uint32_t extent;     /* bytes that may hold records (header buffers: all of it) */
+    uint32_t extent; /* bytes that may hold records (header buffers: all of it) */
     uint16_t cpu;
     uint16_t logger_id;
     uint16_t buffer_flag;
-    int header;          /* the file's header buffer */
+    int header; /* the file's header buffer */
     uint32_t rec_count;
     uint32_t next;
     rec_ix *recs;
@@ -83,8 +97,14 @@ void petw_trace_config_init(petw_trace_config *c)
         memset(c, 0, sizeof(*c));
 }
 
-const petw_logfile_info *petw_trace_info(const petw_trace *t) { return t ? &t->info : NULL; }
-void *petw_trace_context(const petw_trace *t) { return t ? t->config.context : NULL; }
+const petw_logfile_info *petw_trace_info(const petw_trace *t)
+{
+    return t ? &t->info : NULL;
+}
+void *petw_trace_context(const petw_trace *t)
+{
+    return t ? t->config.context : NULL;
+}
 
 void petw_trace_stats_get(const petw_trace *t, petw_trace_stats *s)
 {
@@ -107,6 +127,25 @@ static int cmp_rec(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
+/* Appends `rec` to the growing index; on failure frees it and returns -1. */
+static int push_rec(rec_ix **recs, uint32_t *n, uint32_t *cap, const petw__etl_record *rec)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        rec_ix *g = realloc(*recs, *cap * sizeof(*g));
+        if (!g) {
+            free(*recs);
+            *recs = NULL;
+            return -1;
+        }
+        *recs = g;
+    }
+    (*recs)[*n].timestamp = rec->timestamp;
+    (*recs)[*n].offset = rec->offset;
+    (*n)++;
+    return 0;
+}
+
 /* Indexes one unpacked buffer's records. On a malformed record keeps those
  * before it and reports the buffer. */
 static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
@@ -117,18 +156,8 @@ static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
     const char *why = NULL;
     int r;
     while ((r = petw__etl_next_record(b->data, b->used, &pos, &rec, &why)) == 1) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            rec_ix *g = realloc(recs, cap * sizeof(*g));
-            if (!g) {
-                free(recs);
-                return PETW_ENOMEM;
-            }
-            recs = g;
-        }
-        recs[n].timestamp = rec.timestamp;
-        recs[n].offset = rec.offset;
-        n++;
+        if (push_rec(&recs, &n, &cap, &rec) != 0)
+            return PETW_ENOMEM;
     }
     if (r < 0)
         corrupt(t, index, offset + pos, why);
@@ -138,18 +167,8 @@ static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
     if (r == 0 && b->header && b->extent > b->used) {
         uint32_t extent = b->extent;
         while (petw__etl_next_record(b->data, extent, &pos, &rec, &why) == 1) {
-            if (n == cap) {
-                cap = cap ? cap * 2 : 64;
-                rec_ix *g = realloc(recs, cap * sizeof(*g));
-                if (!g) {
-                    free(recs);
-                    return PETW_ENOMEM;
-                }
-                recs = g;
-            }
-            recs[n].timestamp = rec.timestamp;
-            recs[n].offset = rec.offset;
-            n++;
+            if (push_rec(&recs, &n, &cap, &rec) != 0)
+                return PETW_ENOMEM;
         }
     }
     /* Mostly sorted already; qsort with the offset tie-break is stable. */
@@ -255,10 +274,9 @@ static int load(petw_trace *t)
                 uint16_t size = petw__rd16(r + 4);
                 if ((type != PETW__HDR_SYSTEM64 && type != PETW__HDR_SYSTEM32) ||
                     petw__rd16(r + 6) != 0 ||
-                    petw__etl_parse_logfile_header(r + PETW__SYSTEM_HEADER_SIZE,
-                                                   size - PETW__SYSTEM_HEADER_SIZE,
-                                                   type == PETW__HDR_SYSTEM32 ? 4 : 8,
-                                                   &t->info) != 0)
+                    petw__etl_parse_logfile_header(
+                        r + PETW__SYSTEM_HEADER_SIZE, size - PETW__SYSTEM_HEADER_SIZE,
+                        type == PETW__HDR_SYSTEM32 ? 4 : 8, &t->info) != 0)
                     return PETW_ECORRUPT;
                 t->info.start_timestamp = (int64_t)petw__rd64(r + 16);
                 uint16_t pf = hb.petw_flags;
@@ -365,8 +383,8 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
     /* Untrusted inputs: compute wide and saturate instead of overflowing. */
     const petw_logfile_info *i = &t->info;
 #ifdef __SIZEOF_INT128__
-    __int128 v = (__int128)i->start_time +
-                 ((__int128)ts - i->start_timestamp) * 10000000 / i->perf_freq;
+    __int128 v =
+        (__int128)i->start_time + ((__int128)ts - i->start_timestamp) * 10000000 / i->perf_freq;
     return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
 #else
     double v = (double)i->start_time +
@@ -464,11 +482,11 @@ static int build(petw_trace *t, const tbuf *b, uint32_t off, petw_event_record *
                                      ((type & 1) ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
                                                  : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
         if (type == PETW__HDR_PERFINFO32)
-            e->header.flags = PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
-                              PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
+            e->header.flags =
+                PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER | PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
         if (type == PETW__HDR_PERFINFO64)
-            e->header.flags = PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
-                              PETW_EVENT_HEADER_FLAG_64_BIT_HEADER;
+            e->header.flags =
+                PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER | PETW_EVENT_HEADER_FLAG_64_BIT_HEADER;
         if (!perf) {
             e->header.thread_id = petw__rd32(r + 8);
             e->header.process_id = petw__rd32(r + 12);
@@ -611,7 +629,8 @@ static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliv
             t->config.on_event(&e, t->config.context);
         }
     }
-    if (b->next == b->rec_count && t->config.on_buffer && !t->config.on_buffer(t, t->config.context))
+    if (b->next == b->rec_count && t->config.on_buffer &&
+        !t->config.on_buffer(t, t->config.context))
         return PETW_ECANCELED;
     return 0;
 }
@@ -693,8 +712,8 @@ int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64
      * FILETIME when there is more than one file. */
     if (count > 1)
         for (uint32_t j = 0; j < n; j++)
-            heap[j].timestamp = petw_trace_timestamp_to_filetime(traces[heap[j].trace],
-                                                                 heap[j].timestamp);
+            heap[j].timestamp =
+                petw_trace_timestamp_to_filetime(traces[heap[j].trace], heap[j].timestamp);
     for (uint32_t j = n / 2; j-- > 0;)
         sift_down(heap, n, j);
     while (n > 0 && rc == 0) {

@@ -20,6 +20,11 @@ uint32_t petw__cpu_count(void);
  * clock and the nanosecond fallback, a 10 ms measurement for the TSC. */
 int64_t petw__clock_frequency(uint32_t clock);
 
+/* TSC ticks per second, measured once against petw__monotonic_ns() over
+ * 10 ms (sessions refine it over their own lifetime); 1e9 when there is no
+ * TSC. Shared by both systems (platform_common.c). */
+int64_t petw__tsc_frequency(void);
+
 /* A nanosecond monotonic reference, read together with a session clock at
  * start and stop to refine that clock's frequency over the whole session. */
 int64_t petw__clock_reference(void);

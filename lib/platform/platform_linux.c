@@ -38,38 +38,21 @@ uint32_t petw__cpu_count(void)
 
 int petw__qpc_is_tsc;
 
-/* TSC ticks per second, measured once against CLOCK_MONOTONIC over 10 ms
- * (sessions refine it over their own lifetime, see petw__clock_calibrate). */
-static int64_t tsc_frequency(void)
-{
-    static int64_t freq;
-    int64_t f = __atomic_load_n(&freq, __ATOMIC_RELAXED);
-    if (f)
-        return f;
-#if defined(__x86_64__) || defined(__i386__)
-    int64_t t0 = petw__monotonic_ns(), c0 = (int64_t)__rdtsc();
-    petw__sleep_ms(10);
-    int64_t t1 = petw__monotonic_ns(), c1 = (int64_t)__rdtsc();
-    f = t1 > t0 ? (int64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0)) : 0;
-#endif
-    if (f <= 0)
-        f = 1000000000;
-    __atomic_store_n(&freq, f, __ATOMIC_RELAXED);
-    return f;
-}
-
 int64_t petw__clock_frequency(uint32_t clock)
 {
     if (clock == 2)
         return 10000000;
 #if defined(__x86_64__) || defined(__i386__)
     if (clock == 3 || petw__qpc_is_tsc)
-        return tsc_frequency();
+        return petw__tsc_frequency();
 #endif
     return 1000000000;
 }
 
-int64_t petw__clock_reference(void) { return petw__monotonic_ns(); }
+int64_t petw__clock_reference(void)
+{
+    return petw__monotonic_ns();
+}
 
 int petw__clock_is_measured(uint32_t clock)
 {
@@ -102,7 +85,10 @@ static int detect_invariant_tsc(void)
 #endif
 }
 
-int64_t petw__filetime_now(void) { return petw__clock_read(2); }
+int64_t petw__filetime_now(void)
+{
+    return petw__clock_read(2);
+}
 
 int64_t petw__boot_time(void)
 {
@@ -114,7 +100,10 @@ int64_t petw__boot_time(void)
 
 uint32_t petw__pid;
 
-static void refresh_pid(void) { __atomic_store_n(&petw__pid, (uint32_t)getpid(), __ATOMIC_RELAXED); }
+static void refresh_pid(void)
+{
+    __atomic_store_n(&petw__pid, (uint32_t)getpid(), __ATOMIC_RELAXED);
+}
 
 void petw__platform_init(void)
 {
@@ -139,7 +128,10 @@ void petw__sleep_ms(uint32_t ms)
     }
 }
 
-void petw__yield(void) { sched_yield(); }
+void petw__yield(void)
+{
+    sched_yield();
+}
 
 void petw__sleep_us(uint32_t us)
 {
@@ -265,7 +257,10 @@ int petw__file_truncate(petw__file *f, uint64_t size)
     return ftruncate((int)f->fd, (off_t)size) == 0 ? 0 : map_errno(errno);
 }
 
-int petw__file_sync(petw__file *f) { return fdatasync((int)f->fd) == 0 ? 0 : map_errno(errno); }
+int petw__file_sync(petw__file *f)
+{
+    return fdatasync((int)f->fd) == 0 ? 0 : map_errno(errno);
+}
 
 int petw__path_exists(const char *path)
 {

@@ -27,40 +27,34 @@ uint32_t petw__cpu_count(void)
     return slots ? slots : 1;
 }
 
-static int64_t tsc_frequency(void)
-{
-    static int64_t freq;
-    int64_t f = __atomic_load_n(&freq, __ATOMIC_RELAXED);
-    if (f)
-        return f;
-#if defined(__x86_64__) || defined(__i386__)
-    int64_t t0 = petw__monotonic_ns(), c0 = (int64_t)__rdtsc();
-    Sleep(20);
-    int64_t t1 = petw__monotonic_ns(), c1 = (int64_t)__rdtsc();
-    f = t1 > t0 ? (int64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0)) : 0;
-#endif
-    if (f <= 0)
-        f = 1000000000;
-    __atomic_store_n(&freq, f, __ATOMIC_RELAXED);
-    return f;
-}
-
 int64_t petw__clock_frequency(uint32_t clock)
 {
     if (clock == 2)
         return 10000000;
     if (clock == 3)
-        return tsc_frequency();
+        return petw__tsc_frequency();
     return petw__qpc_frequency;
 }
 
-int64_t petw__clock_reference(void) { return petw__monotonic_ns(); }
+int64_t petw__clock_reference(void)
+{
+    return petw__monotonic_ns();
+}
 
-int petw__clock_is_measured(uint32_t clock) { return clock == 3; }
+int petw__clock_is_measured(uint32_t clock)
+{
+    return clock == 3;
+}
 
-int64_t petw__filetime_now(void) { return petw__clock_read(2); }
+int64_t petw__filetime_now(void)
+{
+    return petw__clock_read(2);
+}
 
-int64_t petw__boot_time(void) { return petw__filetime_now() - (int64_t)GetTickCount64() * 10000; }
+int64_t petw__boot_time(void)
+{
+    return petw__filetime_now() - (int64_t)GetTickCount64() * 10000;
+}
 
 uint32_t petw__os_build(void)
 {
@@ -68,8 +62,14 @@ uint32_t petw__os_build(void)
     return (uint32_t)(v >> 16) & 0xFFFF;
 }
 
-void petw__sleep_ms(uint32_t ms) { Sleep(ms); }
-void petw__yield(void) { SwitchToThread(); }
+void petw__sleep_ms(uint32_t ms)
+{
+    Sleep(ms);
+}
+void petw__yield(void)
+{
+    SwitchToThread();
+}
 void petw__sleep_us(uint32_t us)
 {
     if (us < 1000)
@@ -85,7 +85,10 @@ size_t petw__page_size(void)
     return si.dwPageSize ? si.dwPageSize : 4096;
 }
 
-void *petw__vm_reserve(size_t bytes) { return VirtualAlloc(NULL, bytes, MEM_RESERVE, PAGE_NOACCESS); }
+void *petw__vm_reserve(size_t bytes)
+{
+    return VirtualAlloc(NULL, bytes, MEM_RESERVE, PAGE_NOACCESS);
+}
 
 int petw__vm_commit(void *addr, size_t bytes)
 {
