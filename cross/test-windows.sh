@@ -33,6 +33,7 @@ ninja -C "$build"
 # Under Wine, run each failing test once more before calling it a failure
 # (Wine's own start-up is timing-sensitive on a loaded 2-CPU machine); a test
 # that fails twice fails the run.
+rm -f "$build/meson-logs/testlog-first.json"
 if ! meson test -C "$build" --num-processes 2 --timeout-multiplier 3 --print-errorlogs; then
     failed=$(python3 -c "
 import json
@@ -41,6 +42,7 @@ for l in open('$build/meson-logs/testlog.json'):
     if r['result'] not in ('OK', 'SKIP', 'EXPECTEDFAIL'):
         print(r['name'])")
     echo "retrying under Wine: $failed"
+    cp "$build/meson-logs/testlog.json" "$build/meson-logs/testlog-first.json"
     # shellcheck disable=SC2086
     meson test -C "$build" --timeout-multiplier 3 --print-errorlogs $failed
 fi
@@ -72,16 +74,25 @@ echo "windows: ETW example recorded 53 records under Wine; the independent reade
 $cc -DUNICODE -D_UNICODE -DINITGUID -DPETW_USE_NATIVE_ETW -I include/petw/etw -o "$work/native.exe" \
     examples/record_trace.c examples/example_provider.c -ladvapi32
 echo "windows: PETW_USE_NATIVE_ETW build of the same example links against advapi32"
-python3 - "$build/meson-logs/testlog.json" <<'PY'
-import json, sys
+# The summary: the full run, with retried tests counted by their retry.
+python3 - "$build/meson-logs/testlog-first.json" "$build/meson-logs/testlog.json" <<'PY'
+import json, os, sys
+results = {}
+retried = 0
+for i, path in enumerate(sys.argv[1:]):
+    if not os.path.exists(path):
+        continue
+    for line in open(path):
+        t = json.loads(line)
+        retried += i == 1 and os.path.exists(sys.argv[1])
+        results[t["name"]] = t["result"]
 ok = bad = skip = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
+for r in results.values():
     if r in ("OK", "EXPECTEDFAIL"):
         ok += 1
     elif r == "SKIP":
         skip += 1
     else:
         bad += 1
-print("windows: %d passed, %d failed, %d skipped" % (ok, bad, skip))
+print("windows: %d passed, %d failed, %d skipped (%d run twice)" % (ok, bad, skip, retried))
 PY
