@@ -21,34 +21,6 @@ extern "C" {
 
 typedef struct petw_trace petw_trace;
 
-/* What a trace file's header says (TRACE_LOGFILE_HEADER, decoded). */
-typedef struct petw_logfile_info {
-    uint32_t buffer_size;
-    uint32_t version;          /* bytes major, minor, sub, subminor from low to high */
-    uint32_t provider_version; /* OS build on Windows */
-    uint32_t number_of_processors;
-    int64_t end_time;          /* FILETIME */
-    uint32_t timer_resolution;
-    uint32_t maximum_file_size;
-    uint32_t log_file_mode;
-    uint32_t buffers_written;
-    uint32_t start_buffers;
-    uint32_t pointer_size;
-    uint32_t events_lost;
-    uint32_t cpu_speed_mhz;
-    int64_t boot_time;
-    int64_t perf_freq;
-    int64_t start_time;        /* FILETIME */
-    uint32_t reserved_flags;   /* the clock type */
-    uint32_t buffers_lost;
-    int64_t start_timestamp;   /* raw timestamp of the header record */
-    uint32_t petw_flags;       /* PETW_SESSION_* extensions the file uses */
-    const uint8_t *raw_header; /* the TRACE_LOGFILE_HEADER bytes as on disk */
-    uint32_t raw_header_size;
-    char logger_name[1024];    /* UTF-8 */
-    char log_file_name[1024];  /* UTF-8 */
-} petw_logfile_info;
-
 /* Totals of what a trace held and what was skipped. */
 typedef struct petw_trace_stats {
     uint64_t buffers_read;    /* buffers parsed, header buffer included */

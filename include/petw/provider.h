@@ -29,8 +29,7 @@ typedef uint64_t petw_provider_handle;
 #define PETW_MAX_PROVIDERS 4096
 /* Largest number of data descriptors per event (MAX_EVENT_DATA_DESCRIPTORS). */
 #define PETW_MAX_DATA_DESCRIPTORS 128
-/* Largest number of sessions that can enable one provider at once. */
-#define PETW_MAX_SESSIONS_PER_PROVIDER 8
+/* PETW_MAX_SESSIONS_PER_PROVIDER (types.h): sessions enabling one provider at once. */
 
 /* Enable-callback control codes (EVENT_CONTROL_CODE_*). */
 #define PETW_CONTROL_DISABLE_PROVIDER 0
@@ -138,7 +137,7 @@ int petw__enabled_slow(petw_provider_handle handle, uint8_t level, uint64_t keyw
 
 static inline uint64_t petw__provider_state_load(petw_provider_handle handle)
 {
-    uint32_t slot = (uint32_t)handle - 1u;
+    uint32_t slot = petw__handle_slot(handle);
     if (slot >= PETW_MAX_PROVIDERS)
         return 0;
     return __atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED);
@@ -151,7 +150,8 @@ static inline int petw_event_write(petw_provider_handle handle,
 {
     uint64_t state = petw__provider_state_load(handle);
     /* Valid handle, nobody listening, well-formed call: done. */
-    if ((state >> 32) == (handle >> 32) && (uint32_t)state == 0 && (handle >> 32) != 0 &&
+    uint32_t gen = petw__handle_generation(handle);
+    if ((uint32_t)(state >> 32) == gen && (uint32_t)state == 0 && gen != 0 &&
         descriptor != NULL && count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
         return 0;
     return petw__event_write(handle, descriptor, activity, related, count, data);

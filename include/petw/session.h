@@ -23,36 +23,6 @@ extern "C" {
 /* A running session: a generation-tagged slot number. 0 is never valid. */
 typedef uint64_t petw_session_handle;
 
-#define PETW_MAX_SESSIONS 64
-#define PETW_MAX_NAME 1024 /* bytes of a UTF-8 logger name or file path, NUL included */
-
-/* Session clocks (Wnode.ClientContext). */
-#define PETW_CLOCK_QPC 1    /* monotonic counter, 1 ns ticks (PerfFreq 10^9) */
-#define PETW_CLOCK_SYSTEM 2 /* wall clock as FILETIME, 100 ns ticks */
-#define PETW_CLOCK_CYCLES 3 /* CPU cycle counter where one exists, else as QPC */
-
-/* Log file modes (EVENT_TRACE_FILE_MODE_* and EVENT_TRACE_*_MODE values). */
-#define PETW_MODE_SEQUENTIAL 0x00000001u  /* append buffers to the file */
-#define PETW_MODE_CIRCULAR 0x00000002u    /* file capped; oldest buffers overwritten */
-#define PETW_MODE_APPEND 0x00000004u      /* with SEQUENTIAL: continue an existing file */
-#define PETW_MODE_NEWFILE 0x00000008u     /* a new file (name with %d) at each cap */
-#define PETW_MODE_PREALLOCATE 0x00000020u /* reserve the cap on disk up front */
-#define PETW_MODE_REAL_TIME 0x00000100u   /* deliver to live consumers */
-#define PETW_MODE_BUFFERING 0x00000400u   /* memory only; oldest overwritten; snapshots */
-
-/* What a writer does when every buffer is in use. */
-#define PETW_LOSS_DROP_NEWEST 0     /* lose the new event and count it (ETW's behaviour) */
-#define PETW_LOSS_OVERWRITE_OLDEST 1 /* reuse the oldest kept buffer (BUFFERING's) */
-#define PETW_LOSS_BLOCK 2           /* petw: wait up to block_timeout_ms, then drop */
-
-/* petw extensions, set in petw_session_config.flags. */
-#define PETW_SESSION_ZSTD 0x1u     /* zstd-compress each buffer in the file */
-#define PETW_SESSION_CHECKSUM 0x2u /* xxHash64 of each buffer in its header */
-
-/* Receives each full buffer of a session without a file, on the flusher
- * thread. `buffer` is a complete ETL buffer of `size` bytes. */
-typedef void (*petw_buffer_sink)(void *context, const void *buffer, uint32_t size);
-
 typedef struct petw_session_config {
     const char *name;          /* UTF-8 logger name; required, unique */
     const char *file_path;     /* UTF-8 .etl path, or NULL for no file */

@@ -116,6 +116,84 @@ typedef struct petw_event_record {
     void *user_context;
 } petw_event_record;
 
+/* ---- The shared vocabulary: limits, clocks, modes and flags that every
+ * module (and every file petw writes) speaks. Higher headers use these;
+ * nothing here depends on a session, a ring or a file. ---- */
+
+#define PETW_MAX_SESSIONS 64 /* running sessions per process */
+#define PETW_MAX_SESSIONS_PER_PROVIDER 8
+#define PETW_MAX_NAME 1024 /* bytes of a UTF-8 logger name or file path, NUL included */
+
+/* Session clocks (Wnode.ClientContext; TRACE_LOGFILE_HEADER.ReservedFlags). */
+#define PETW_CLOCK_QPC 1    /* monotonic counter, 1 ns ticks (PerfFreq 10^9) */
+#define PETW_CLOCK_SYSTEM 2 /* wall clock as FILETIME, 100 ns ticks */
+#define PETW_CLOCK_CYCLES 3 /* CPU cycle counter where one exists, else as QPC */
+
+/* Log file modes (EVENT_TRACE_FILE_MODE_* and EVENT_TRACE_*_MODE values). */
+#define PETW_MODE_SEQUENTIAL 0x00000001u  /* append buffers to the file */
+#define PETW_MODE_CIRCULAR 0x00000002u    /* file capped; oldest buffers overwritten */
+#define PETW_MODE_APPEND 0x00000004u      /* with SEQUENTIAL: continue an existing file */
+#define PETW_MODE_NEWFILE 0x00000008u     /* a new file (name with %d) at each cap */
+#define PETW_MODE_PREALLOCATE 0x00000020u /* reserve the cap on disk up front */
+#define PETW_MODE_REAL_TIME 0x00000100u   /* deliver to live consumers */
+#define PETW_MODE_BUFFERING 0x00000400u   /* memory only; oldest overwritten; snapshots */
+#define PETW_MODE_COMPRESSED 0x04000000u  /* Windows: buffers XPRESS-compressed (read only) */
+
+/* What a writer does when every buffer is in use. */
+#define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */
+#define PETW_LOSS_OVERWRITE_OLDEST 1 /* reuse the oldest kept buffer (BUFFERING's) */
+#define PETW_LOSS_BLOCK 2            /* petw: wait up to block_timeout_ms, then drop */
+
+/* petw's file extensions: petw_session_config.flags, and
+ * petw_logfile_info.petw_flags of a file that uses them. (On disk each
+ * buffer header carries its own encoding of these; lib/format/ translates.) */
+#define PETW_SESSION_ZSTD 0x1u     /* zstd-compress each buffer in the file */
+#define PETW_SESSION_CHECKSUM 0x2u /* xxHash64 of each buffer in its header */
+
+/* Receives each full buffer of a session without a file, on the flusher
+ * thread. `buffer` is a complete ETL buffer of `size` bytes. */
+typedef void (*petw_buffer_sink)(void *context, const void *buffer, uint32_t size);
+
+/* What a trace file's header says (TRACE_LOGFILE_HEADER, decoded). */
+typedef struct petw_logfile_info {
+    uint32_t buffer_size;
+    uint32_t version;          /* bytes major, minor, sub, subminor from low to high */
+    uint32_t provider_version; /* OS build on Windows */
+    uint32_t number_of_processors;
+    int64_t end_time; /* FILETIME */
+    uint32_t timer_resolution;
+    uint32_t maximum_file_size;
+    uint32_t log_file_mode; /* PETW_MODE_* */
+    uint32_t buffers_written;
+    uint32_t start_buffers;
+    uint32_t pointer_size;
+    uint32_t events_lost;
+    uint32_t cpu_speed_mhz;
+    int64_t boot_time;
+    int64_t perf_freq;
+    int64_t start_time;      /* FILETIME */
+    uint32_t reserved_flags; /* the clock: PETW_CLOCK_* */
+    uint32_t buffers_lost;
+    int64_t start_timestamp;   /* raw timestamp of the header record */
+    uint32_t petw_flags;       /* PETW_SESSION_* extensions the file uses */
+    const uint8_t *raw_header; /* the TRACE_LOGFILE_HEADER bytes as on disk */
+    uint32_t raw_header_size;
+    char logger_name[PETW_MAX_NAME];   /* UTF-8 */
+    char log_file_name[PETW_MAX_NAME]; /* UTF-8 */
+} petw_logfile_info;
+
+/* Handles given to callers (providers, sessions, open traces) are
+ * (generation << 32) | (slot + 1), never pointers, so a stale handle fails
+ * its generation check instead of touching freed memory; 0 is never valid.
+ * These three are the only place the encoding is spelled out. */
+static inline uint64_t petw__handle_make(uint32_t generation, uint32_t slot)
+{
+    return ((uint64_t)generation << 32) | (slot + 1u);
+}
+/* The slot; UINT32_MAX for handle 0 (callers bound-check it). */
+static inline uint32_t petw__handle_slot(uint64_t handle) { return (uint32_t)handle - 1u; }
+static inline uint32_t petw__handle_generation(uint64_t handle) { return (uint32_t)(handle >> 32); }
+
 /* Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", with or without braces.
  * Returns 0 or PETW_EINVAL. */
 int petw_guid_parse(const char *text, petw_guid *out);

@@ -16,47 +16,9 @@
 #include "../platform/platform.h"
 #include "consume_internal.h"
 #include "petw/consume.h"
-#include "petw/session.h" /* PETW_SESSION_* flag values only */
 
 #define MAX_EXT_ITEMS 32
 #define MAX_TRACES 64
-
-/* Classic kernel events: the event class of a HookId group, as the NT
- * Kernel Logger's MOF classes name them (groups not listed keep a zero
- * provider and carry the group in Task). */
-static const struct {
-    uint8_t group;
-    petw_guid guid;
-} kernel_groups[] = {
-    {0x00, {0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}}, /* EventTrace
-                                                                                             */
-    {0x01,
-     {0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* DiskIo */
-    {0x02, {0x3d6fa8d3, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* PageFault
-                                                                                             */
-    {0x03,
-     {0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* Process */
-    {0x04,
-     {0x90cbdc39, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}}, /* FileIo */
-    {0x05,
-     {0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}}, /* Thread */
-    {0x06,
-     {0x9a280ac0, 0xc8e0, 0x11d1, {0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2}}}, /* TcpIp */
-    {0x08,
-     {0xbf3a50c5, 0xa9c9, 0x4988, {0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80}}}, /* UdpIp */
-    {0x09,
-     {0xae53722e, 0xc863, 0x11d2, {0x86, 0x59, 0x00, 0xc0, 0x4f, 0xa3, 0x21, 0xa1}}}, /* Registry */
-    {0x0B, {0x01853a65, 0x418f, 0x4f36, {0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35}}}, /* SystemConfig
-                                                                                             */
-    {0x0F,
-     {0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}}}, /* PerfInfo */
-    {0x14,
-     {0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}}}, /* Image */
-    {0x18, {0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}}}, /* StackWalk
-                                                                                             */
-    {0x1A,
-     {0x45d8cccd, 0x539f, 0x4b72, {0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a}}}, /* ALPC */
-};
 
 typedef struct rec_ix {
     int64_t timestamp;
@@ -214,7 +176,7 @@ static int load(petw_trace *t)
         /* Uncompressed files have fixed-size buffers: a different size is
          * damage, and the known stride lets us step over it. */
         int fixed = stride != 0 && !(t->info.petw_flags & PETW_SESSION_ZSTD) &&
-                    !(t->info.log_file_mode & 0x04000000u /* COMPRESSED_MODE */);
+                    !(t->info.log_file_mode & PETW_MODE_COMPRESSED);
         if (fixed && hb.disk_size != stride) {
             if (avail < stride) {
                 t->stats.bytes_truncated += avail;
@@ -265,27 +227,8 @@ static int load(petw_trace *t)
             if (rc)
                 return rc;
             t->buf_count++;
-            if (index == 0) {
-                /* The first record must be the session header. */
-                if (b->rec_count == 0)
-                    return PETW_ECORRUPT;
-                const uint8_t *r = b->data + PETW__BH_SIZE;
-                uint8_t type = r[2];
-                uint16_t size = petw__rd16(r + 4);
-                if ((type != PETW__HDR_SYSTEM64 && type != PETW__HDR_SYSTEM32) ||
-                    petw__rd16(r + 6) != 0 ||
-                    petw__etl_parse_logfile_header(
-                        r + PETW__SYSTEM_HEADER_SIZE, size - PETW__SYSTEM_HEADER_SIZE,
-                        type == PETW__HDR_SYSTEM32 ? 4 : 8, &t->info) != 0)
-                    return PETW_ECORRUPT;
-                t->info.start_timestamp = (int64_t)petw__rd64(r + 16);
-                uint16_t pf = hb.petw_flags;
-                t->info.petw_flags = ((pf & 0x100u) ? PETW_SESSION_ZSTD : 0) |
-                                     ((pf & PETW__BUF_CHECKSUM) ? PETW_SESSION_CHECKSUM : 0);
-                /* 1 Hz .. 1 THz: anything else is not a clock. */
-                if (t->info.perf_freq <= 0 || t->info.perf_freq > 1000000000000LL)
-                    return PETW_ECORRUPT;
-            }
+            if (index == 0 && petw__etl_parse_header_buffer(b->data, b->extent, &hb, &t->info))
+                return PETW_ECORRUPT;
         }
         off += hb.disk_size;
         index++;
@@ -415,166 +358,13 @@ static void set_cpu(petw_event_record *e, const tbuf *b)
     e->buffer_context.logger_id = b->logger_id;
 }
 
-/* Builds the EVENT_RECORD for one record; returns 0, or -1 when the record
- * is malformed (reported by the caller). */
+/* Builds the EVENT_RECORD for one record; returns 0, or PETW_ECORRUPT
+ * when the record is malformed (reported by the caller). */
 static int build(petw_trace *t, const tbuf *b, uint32_t off, petw_event_record *e, deliver_ctx *dc)
 {
-    const uint8_t *r = b->data + off;
-    /* WPP messages carry their kind in the top byte, not in byte 2. */
-    uint8_t type = ((r[3] & 0xF0) == 0x90 || (r[3] & 0xF0) == 0xB0) ? PETW__HDR_MESSAGE : r[2];
     memset(e, 0, sizeof(*e));
     e->user_context = t->config.context;
-    switch (type) {
-    case PETW__HDR_EVENT32:
-    case PETW__HDR_EVENT64: {
-        uint16_t size = petw__rd16(r);
-        memcpy(&e->header, r, PETW__EVENT_HEADER_SIZE);
-        e->header.header_type = 0;
-        e->header.flags |= type == PETW__HDR_EVENT64 ? PETW_EVENT_HEADER_FLAG_64_BIT_HEADER
-                                                     : PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
-        uint32_t pos = PETW__EVENT_HEADER_SIZE;
-        if (e->header.flags & PETW_EVENT_HEADER_FLAG_EXTENDED_INFO) {
-            for (;;) {
-                if (pos + PETW__EXT_ITEM_HEADER > size || e->extended_data_count >= MAX_EXT_ITEMS)
-                    return -1;
-                uint16_t total = petw__rd16(r + pos), data_size = petw__rd16(r + pos + 6);
-                uint16_t linkage = petw__rd16(r + pos + 4);
-                if (total < PETW__EXT_ITEM_HEADER || pos + total > size ||
-                    data_size > total - PETW__EXT_ITEM_HEADER)
-                    return -1;
-                petw_extended_item *x = &dc->ext[e->extended_data_count++];
-                x->reserved1 = 0;
-                x->ext_type = petw__rd16(r + pos + 2);
-                x->linkage = (uint16_t)(linkage & 1);
-                x->data_size = data_size;
-                x->data_ptr = (uint64_t)(uintptr_t)(r + pos + PETW__EXT_ITEM_HEADER);
-                pos += total;
-                if (!(linkage & 1))
-                    break;
-            }
-            e->extended_data = dc->ext;
-        }
-        e->user_data = (void *)(uintptr_t)(r + pos);
-        e->user_data_length = (uint16_t)(size - pos);
-        break;
-    }
-    case PETW__HDR_SYSTEM32:
-    case PETW__HDR_SYSTEM64:
-    case PETW__HDR_COMPACT32:
-    case PETW__HDR_COMPACT64:
-    case PETW__HDR_PERFINFO32:
-    case PETW__HDR_PERFINFO64: {
-        int perf = type == PETW__HDR_PERFINFO32 || type == PETW__HDR_PERFINFO64;
-        int compact = type == PETW__HDR_COMPACT32 || type == PETW__HDR_COMPACT64;
-        uint32_t hsize = perf ? 0x10 : compact ? 0x18 : PETW__SYSTEM_HEADER_SIZE;
-        uint16_t size = petw__rd16(r + 4);
-        uint16_t hook = petw__rd16(r + 6);
-        /* Version bit 0x8000: an 8-byte PEBS index follows the header;
-         * bits 0x0700: that many 8-byte PMC counters. */
-        uint16_t version = petw__rd16(r);
-        if (version & 0x8000)
-            hsize += 8;
-        hsize += 8u * ((version >> 8) & 7u);
-        if (hsize > size)
-            return -1;
-        e->header.size = size;
-        e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
-                                     ((type & 1) ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
-                                                 : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
-        if (type == PETW__HDR_PERFINFO32)
-            e->header.flags =
-                PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER | PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
-        if (type == PETW__HDR_PERFINFO64)
-            e->header.flags =
-                PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER | PETW_EVENT_HEADER_FLAG_64_BIT_HEADER;
-        if (!perf) {
-            e->header.thread_id = petw__rd32(r + 8);
-            e->header.process_id = petw__rd32(r + 12);
-        } else {
-            e->header.thread_id = e->header.process_id = UINT32_MAX;
-        }
-        e->header.timestamp = (int64_t)petw__rd64(r + (perf ? 8 : 16));
-        if (!perf && !compact)
-            e->header.cpu.times.kernel_time = petw__rd32(r + 24),
-            e->header.cpu.times.user_time = petw__rd32(r + 28);
-        for (size_t k = 0; k < sizeof(kernel_groups) / sizeof(kernel_groups[0]); k++)
-            if (kernel_groups[k].group == (hook >> 8))
-                e->header.provider_id = kernel_groups[k].guid;
-        e->header.descriptor.opcode = (uint8_t)hook;
-        e->header.descriptor.task = (uint16_t)(hook >> 8);
-        e->header.descriptor.version = (uint8_t)petw__rd16(r);
-        e->user_data = (void *)(uintptr_t)(r + hsize);
-        e->user_data_length = (uint16_t)(size - hsize);
-        break;
-    }
-    case PETW__HDR_FULL32:
-    case PETW__HDR_FULL64:
-    case PETW__HDR_INSTANCE32:
-    case PETW__HDR_INSTANCE64: {
-        uint16_t size = petw__rd16(r);
-        uint32_t hsize = (type == PETW__HDR_FULL32 || type == PETW__HDR_FULL64) ? 0x30 : 0x48;
-        e->header.size = size;
-        e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
-                                     ((type == PETW__HDR_FULL32 || type == PETW__HDR_INSTANCE32)
-                                          ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
-                                          : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
-        e->header.descriptor.opcode = r[4];
-        e->header.descriptor.level = r[5];
-        e->header.descriptor.version = (uint8_t)petw__rd16(r + 6);
-        e->header.thread_id = petw__rd32(r + 8);
-        e->header.process_id = petw__rd32(r + 12);
-        e->header.timestamp = (int64_t)petw__rd64(r + 16);
-        petw__rd_guid(r + 24, &e->header.provider_id);
-        e->header.cpu.processor_time = petw__rd64(r + 40);
-        e->user_data = (void *)(uintptr_t)(r + hsize);
-        e->user_data_length = (uint16_t)(size - hsize);
-        break;
-    }
-    case PETW__HDR_MESSAGE: {
-        /* WPP: u16 Size, flags; u16 MessageNumber, u16 OptionFlags; then
-         * sequence, GUID or component ID, timestamp, TID/PID as flagged. */
-        uint16_t size = petw__rd16(r), number = petw__rd16(r + 4), opts = petw__rd16(r + 6);
-        uint32_t at = 8;
-        e->header.size = size;
-        e->header.flags = PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE |
-                          PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
-                          PETW_EVENT_HEADER_FLAG_64_BIT_HEADER;
-        e->header.descriptor.id = number;
-        if (opts & 0x1)
-            at += 4;
-        if (opts & 0x2) {
-            if (at + 16 > size)
-                return -1;
-            petw__rd_guid(r + at, &e->header.provider_id);
-            at += 16;
-        } else if (opts & 0x4) {
-            if (at + 4 > size)
-                return -1;
-            e->header.provider_id.data1 = petw__rd32(r + at); /* component ID */
-            at += 4;
-        }
-        if (opts & 0x8) {
-            if (at + 8 > size)
-                return -1;
-            e->header.timestamp = (int64_t)petw__rd64(r + at);
-            at += 8;
-        }
-        if (opts & 0x20) {
-            if (at + 8 > size)
-                return -1;
-            e->header.thread_id = petw__rd32(r + at);
-            e->header.process_id = petw__rd32(r + at + 4);
-            at += 8;
-        }
-        if (at > size)
-            return -1;
-        e->user_data = (void *)(uintptr_t)(r + at);
-        e->user_data_length = (uint16_t)(size - at);
-        break;
-    }
-    default:
-        return -1;
-    }
+    PETW__FORWARD_IF_ERROR(petw__etl_decode_record(b->data + off, e, dc->ext, MAX_EXT_ITEMS));
     set_cpu(e, b);
     if (!(t->config.flags & PETW_TRACE_RAW_TIMESTAMP))
         e->header.timestamp = petw_trace_timestamp_to_filetime(t, e->header.timestamp);

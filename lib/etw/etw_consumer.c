@@ -119,7 +119,7 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
                       : petw_trace_open(path, &cfg, &o->trace);
     if (rc) {
         petw__control_unlock();
-        SetLastError(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER : petw__win32(rc));
+        SetLastError(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER : petw__etw_status(rc));
         return INVALID_PROCESSTRACE_HANDLE;
     }
     o->processing = o->close_pending = 0;
@@ -139,7 +139,7 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
         o->loga->EventsLost = info->events_lost;
         o->loga->IsKernelTrace = 0;
     }
-    TRACEHANDLE handle = ((uint64_t)o->gen << 32) | (i + 1u);
+    TRACEHANDLE handle = petw__handle_make(o->gen, i);
     petw__control_unlock();
     SetLastError(ERROR_SUCCESS);
     return handle;
@@ -175,8 +175,8 @@ TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
 
 static open_trace *lookup(TRACEHANDLE h)
 {
-    uint32_t i = (uint32_t)h - 1u;
-    if (i >= MAX_OPEN || !opens[i].in_use || opens[i].gen != (uint32_t)(h >> 32))
+    uint32_t i = petw__handle_slot(h);
+    if (i >= MAX_OPEN || !opens[i].in_use || opens[i].gen != petw__handle_generation(h))
         return NULL;
     return &opens[i];
 }
@@ -219,7 +219,7 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIM
         }
     }
     petw__control_unlock();
-    return petw__win32(rc);
+    return petw__etw_status(rc);
 }
 
 ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle)

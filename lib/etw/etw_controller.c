@@ -113,7 +113,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
         *handle = h;
     }
     petw__control_unlock();
-    return petw__win32(rc);
+    return petw__etw_status(rc);
 }
 
 ULONG WMIAPI StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
@@ -202,7 +202,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
     if (rc == 0)
         fill_props(p, h, &st);
     petw__control_unlock();
-    return petw__win32(rc);
+    return petw__etw_status(rc);
 }
 
 #define WIDE_NAME(var, w)                                                                          \
@@ -303,5 +303,5 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
     default:
         return ERROR_INVALID_PARAMETER;
     }
-    return petw__win32(rc);
+    return petw__etw_status(rc);
 }

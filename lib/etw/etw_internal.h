@@ -11,6 +11,5 @@
 #include "../common/common.h"
 #include "petw/petw.h"
 
-static inline ULONG petw__win32(int rc) { return rc == 0 ? ERROR_SUCCESS : (ULONG)petw_error_to_win32(rc); }
 
 #endif

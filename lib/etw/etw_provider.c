@@ -55,7 +55,7 @@ ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
     else
         *RegHandle = r->handle;
     petw__control_unlock();
-    return petw__win32(rc);
+    return petw__etw_status(rc);
 }
 
 ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
@@ -72,7 +72,7 @@ ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
         }
     }
     petw__control_unlock();
-    return petw__win32(rc);
+    return petw__etw_status(rc);
 }
 
 ULONG EVNTAPI EventActivityIdControl(ULONG ControlCode, LPGUID ActivityId)
@@ -113,7 +113,7 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescript
 {
     if (Flags & ~(ULONG)(EVENT_WRITE_FLAG_NO_FAULTING | EVENT_WRITE_FLAG_INPRIVATE))
         return ERROR_INVALID_PARAMETER;
-    return petw__win32(
+    return petw__etw_status(
         petw_event_write_ex(RegHandle, (const petw_event_descriptor *)EventDescriptor,
                             (const petw_guid *)ActivityId, (const petw_guid *)RelatedActivityId,
                             Filter, 0, UserDataCount, (const petw_data_descriptor *)UserData));
@@ -138,10 +138,10 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywo
         size_t units = petw__utf8_to_utf16le(utf8, utf16, sizeof(utf16) / 2);
         dd.ptr = (uint64_t)(uintptr_t)utf16;
         dd.size = (uint32_t)((units + 1) * 2);
-        return petw__win32(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
+        return petw__etw_status(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
                                                PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
     }
-    return petw__win32(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
+    return petw__etw_status(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
                                            PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
 }
 
@@ -152,17 +152,18 @@ ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS Informat
     case EventProviderSetTraits:
         if (!EventInformation)
             return ERROR_INVALID_PARAMETER;
-        return petw__win32(
+        return petw__etw_status(
             petw_provider_set_traits(RegHandle, EventInformation, InformationLength));
     case EventProviderUseDescriptorType:
         if (!EventInformation || InformationLength < 1)
             return ERROR_INVALID_PARAMETER;
-        return petw__win32(
+        return petw__etw_status(
             petw_provider_use_descriptor_types(RegHandle, *(const BOOLEAN *)EventInformation != 0));
     case EventProviderBinaryTrackInfo:
         /* Accepted, no effect: there are no binaries to track here. */
-        return (RegHandle >> 32) != 0 &&
-                       (petw__provider_state_load(RegHandle) >> 32) == (RegHandle >> 32)
+        return petw__handle_generation(RegHandle) != 0 &&
+                       (uint32_t)(petw__provider_state_load(RegHandle) >> 32) ==
+                           petw__handle_generation(RegHandle)
                    ? ERROR_SUCCESS
                    : ERROR_INVALID_HANDLE;
     default:

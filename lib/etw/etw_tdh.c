@@ -69,7 +69,7 @@ static ULONG decode(PEVENT_RECORD event, petw_decoder **dec, const petw_decoded_
         petw_decoder_free(*dec);
         return rc == 1               ? ERROR_NOT_FOUND
                : rc == PETW_ECORRUPT ? ERROR_EVT_INVALID_EVENT_DATA
-                                     : petw__win32(rc);
+                                     : petw__etw_status(rc);
     }
     return ERROR_SUCCESS;
 }

@@ -16,7 +16,6 @@
 #include "../common/bufqueue.h"
 #include "../format/etl.h"
 #include "../ring/ring.h"
-#include "petw/session.h"
 
 #define PETW__MAX_REALTIME_CONSUMERS 8
 

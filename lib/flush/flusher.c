@@ -5,6 +5,9 @@
 #include "../platform/platform.h"
 #include "flush.h"
 
+/* The ring reserves the buffer header the format writes. */
+_Static_assert(PETW__BUFFER_HEADER_SIZE == PETW__BH_SIZE, "ring and format buffer headers differ");
+
 enum request_kind {
     REQ_ATTACH,
     REQ_FLUSH,
@@ -40,16 +43,6 @@ static int64_t now_ts(const petw__flush_target *t) { return petw__clock_read(t->
 static int is_buffering(const petw__flush_target *t) { return (t->mode & PETW_MODE_BUFFERING) != 0; }
 static int is_circular(const petw__flush_target *t) { return (t->mode & PETW_MODE_CIRCULAR) != 0; }
 static int is_newfile(const petw__flush_target *t) { return (t->mode & PETW_MODE_NEWFILE) != 0; }
-
-static uint32_t count_records(const uint8_t *buf, uint32_t used)
-{
-    uint32_t pos = PETW__BH_SIZE, n = 0;
-    petw__etl_record rec;
-    const char *why;
-    while (petw__etl_next_record(buf, used, &pos, &rec, &why) == 1)
-        n++;
-    return n;
-}
 
 /* Events lost so far, for the header of the current file. */
 static uint32_t lost_now(const petw__flush_target *t)
@@ -110,14 +103,10 @@ static int open_file(petw__flush_target *t)
                                          : PETW_EINVAL;
         if (rc == 0)
             rc = petw__etl_parse_buffer(hdr, t->info.buffer_size, 0, &hb, &why);
-        uint8_t *r = hdr + PETW__BH_SIZE;
-        if (rc == 0 && (r[2] != PETW__HDR_SYSTEM64 ||
-                        petw__etl_parse_logfile_header(r + PETW__SYSTEM_HEADER_SIZE,
-                                                       petw__rd16(r + 4) - PETW__SYSTEM_HEADER_SIZE,
-                                                       8, &old) != 0))
+        if (rc == 0 && petw__etl_parse_header_buffer(hdr, t->info.buffer_size, &hb, &old) != 0)
             rc = PETW_EINVAL;
-        if (rc == 0 && (old.buffer_size != t->info.buffer_size ||
-                        old.reserved_flags != t->info.clock || (hb.petw_flags & 0x100u) ||
+        if (rc == 0 && (old.buffer_size != t->info.buffer_size || old.pointer_size != 8 ||
+                        old.reserved_flags != t->info.clock || (old.petw_flags & PETW_SESSION_ZSTD) ||
                         (t->petw_flags & PETW_SESSION_ZSTD) || size % t->info.buffer_size))
             rc = PETW_EINVAL;
         if (rc) {
@@ -126,7 +115,7 @@ static int open_file(petw__flush_target *t)
         }
         /* Continue its clock anchor and counters: the raw clocks petw uses
          * are monotonic since boot, so old and new events stay ordered. */
-        t->info.start_timestamp = (int64_t)petw__rd64(r + 16);
+        t->info.start_timestamp = old.start_timestamp;
         t->info.start_filetime = old.start_time;
         t->info.perf_freq = old.perf_freq;
         t->file_buffers = (uint32_t)(size / t->info.buffer_size) - 1;
@@ -261,7 +250,7 @@ static uint32_t drain(petw__flush_target *t)
         if (atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed))
             atomic_fetch_or_explicit(&meta->flags, PETW__BUFMETA_EVENTS_LOST, memory_order_relaxed);
         uint8_t *buf = petw__pool_buffer(pool, b);
-        uint32_t records = count_records(buf, used);
+        uint32_t records = petw__etl_count_records(buf, used);
         petw__etl_buffer_info bi;
         bi.buffer_size = pool->buffer_size;
         bi.used = used;

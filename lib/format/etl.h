@@ -1,13 +1,14 @@
 /* etl.h - the ETL on-disk layout (see docs/format.md), writer and reader.
  *
  * Allowed dependencies: common/, zstd, xxHash. format/ knows bytes, not
- * rings, sessions or files: callers hand it buffers.
+ * rings, sessions or files: callers hand it buffers. It owns every byte
+ * layout: buffer and header-buffer parsing, record stepping and decoding
+ * into EVENT_RECORDs live here and nowhere else.
  */
 #ifndef PETW_ETL_H
 #define PETW_ETL_H
 
 #include "../common/common.h"
-#include "petw/consume.h"
 
 /* WMI_BUFFER_HEADER (0x48 bytes) field offsets. */
 #define PETW__BH_BUFFER_SIZE 0x00
@@ -37,11 +38,23 @@
 #define PETW__BUFFER_TYPE_HEADER 4
 #define PETW__BUFFER_STATE_FLUSHED 3
 
-#define PETW__MAGIC 0x31575450u /* "PTW1" little-endian */
-#define PETW__BUF_CHECKSUM 0x1u /* the checksum field is valid */
-#define PETW__BUF_ZSTD 0x2u     /* payload is one zstd frame */
+/* petw's buffer-header extension: the u16 at PETW__BH_PETW_FLAGS. A data
+ * buffer describes itself (checksum present, payload is a zstd frame); the
+ * header buffer, never compressed, also says whether the file's data
+ * buffers use zstd. These are on-disk values, distinct from the session's
+ * PETW_SESSION_* flags; petw__etl_buffer_flags/petw__etl_file_flags
+ * translate. */
+#define PETW__MAGIC 0x31575450u        /* "PTW1" little-endian */
+#define PETW__BUF_CHECKSUM 0x1u        /* the checksum field is valid */
+#define PETW__BUF_ZSTD 0x2u            /* payload is one zstd frame */
+#define PETW__BUF_HEADER_ZSTD 0x100u   /* header buffer: the data buffers are zstd */
 
-/* Record header types (byte 2 of a record; byte 3 has marker bits 0xC0). */
+/* Record header types (byte 2 of a record; byte 3 has marker bits 0xC0;
+ * a WPP message has 0x90 or 0xB0 in its top nibble instead). */
+#define PETW__HDR_MARKER_MASK 0xC0u
+#define PETW__HDR_MESSAGE_MARK_MASK 0xF0u
+#define PETW__HDR_MESSAGE_MARK 0x90u
+#define PETW__HDR_MESSAGE_MARK_INDEXED 0xB0u
 #define PETW__HDR_SYSTEM32 0x01
 #define PETW__HDR_SYSTEM64 0x02
 #define PETW__HDR_COMPACT32 0x03
@@ -56,8 +69,19 @@
 #define PETW__HDR_FULL64 0x14
 #define PETW__HDR_INSTANCE64 0x15
 
+/* WPP message option flags (TRACE_MESSAGE_*), the u16 at offset 6. */
+#define PETW__MSG_SEQUENCE 0x01
+#define PETW__MSG_GUID 0x02
+#define PETW__MSG_COMPONENTID 0x04
+#define PETW__MSG_TIMESTAMP 0x08
+#define PETW__MSG_SYSTEMINFO 0x20
+
 #define PETW__EVENT_HEADER_SIZE 0x50
 #define PETW__SYSTEM_HEADER_SIZE 0x20
+#define PETW__COMPACT_HEADER_SIZE 0x18
+#define PETW__PERFINFO_HEADER_SIZE 0x10
+#define PETW__FULL_HEADER_SIZE 0x30
+#define PETW__INSTANCE_HEADER_SIZE 0x48
 #define PETW__EXT_ITEM_HEADER 8
 #define PETW__LOGFILE_HEADER_SIZE_64 0x118
 #define PETW__LOGFILE_HEADER_SIZE_32 0x110
@@ -89,7 +113,7 @@ typedef struct petw__etl_session_info {
     uint32_t maximum_file_size;
     uint32_t os_build;
     uint32_t cpu_speed_mhz;
-    uint32_t petw_flags; /* PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM */
+    uint32_t petw_flags; /* PETW_SESSION_* (translated to PETW__BUF_* on disk) */
     uint16_t logger_id;
     uint32_t process_id, thread_id;
     int64_t start_timestamp; /* session clock */
@@ -116,7 +140,7 @@ typedef struct petw__etl_buffer_info {
     uint16_t cpu;
     uint16_t logger_id;
     uint16_t flags;       /* PETW__BUFFER_FLAG_* to add */
-    uint32_t petw_flags;  /* PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM */
+    uint32_t petw_flags;  /* PETW_SESSION_* (translated to PETW__BUF_* on disk) */
     int zstd_level;
 } petw__etl_buffer_info;
 
@@ -141,7 +165,7 @@ typedef struct petw__etl_buffer {
     uint16_t logger_id;
     uint16_t buffer_flag;
     uint16_t buffer_type;
-    uint16_t petw_flags;
+    uint16_t petw_flags; /* PETW__BUF_* as on disk */
 } petw__etl_buffer;
 
 /* Parses the buffer header at data[0..avail). Returns 0, or PETW_ECORRUPT
@@ -154,6 +178,14 @@ int petw__etl_parse_buffer(const uint8_t *data, uint64_t avail, uint64_t file_of
  * or NULL with *why set. */
 const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b,
                                        uint8_t *out, size_t out_size, const char **why);
+
+/* 1 when the record at `r` (4 bytes readable) is a WPP message, whose
+ * kind is in its top byte rather than in byte 2. */
+static inline int petw__etl_is_message(const uint8_t *r)
+{
+    uint8_t mark = (uint8_t)(r[3] & PETW__HDR_MESSAGE_MARK_MASK);
+    return mark == PETW__HDR_MESSAGE_MARK || mark == PETW__HDR_MESSAGE_MARK_INDEXED;
+}
 
 /* One record in a buffer. */
 typedef struct petw__etl_record {
@@ -173,5 +205,34 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
  * (`n` bytes after the SYSTEM_TRACE_HEADER). */
 int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_size,
                                    petw_logfile_info *out);
+
+/* The one header-buffer reader (consumers and the flusher's APPEND path):
+ * `buf` is an unpacked header buffer of `used` bytes whose buffer header
+ * parsed as `hb`. Its first record must be the session's SYSTEM header
+ * (EventTrace/Header); fills `out` (petw_flags translated, start_timestamp
+ * from the record) and checks PerfFreq is a plausible clock. Returns 0 or
+ * PETW_ECORRUPT. */
+int petw__etl_parse_header_buffer(const uint8_t *buf, uint32_t used, const petw__etl_buffer *hb,
+                                  petw_logfile_info *out);
+
+/* On-disk buffer-header flags <-> PETW_SESSION_* extension flags. */
+uint16_t petw__etl_buffer_flags(uint32_t session_flags);      /* a data buffer's */
+uint16_t petw__etl_header_flags(uint32_t session_flags);      /* the header buffer's */
+uint32_t petw__etl_file_flags(uint16_t header_buffer_flags);  /* what a file uses */
+
+/* Number of well-formed records in the first `used` bytes of an unpacked
+ * buffer (the flusher's count, and the ring's record-count callback). */
+uint32_t petw__etl_count_records(const uint8_t *buf, uint32_t used);
+
+/* Decodes the record at `r` (already bounded by petw__etl_next_record) into
+ * `e`: header fields, extended items (into `ext`, at most `ext_max`), user
+ * data pointers into `r`. Timestamps stay raw; the buffer context is left
+ * to the caller. Returns 0, or PETW_ECORRUPT for a malformed record. */
+int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extended_item *ext,
+                            uint32_t ext_max);
+
+/* Classic kernel events: the event-class GUID of a HookId group (the high
+ * byte of the hook), or NULL when the group is not known. */
+const petw_guid *petw__etl_kernel_group_guid(uint8_t group);
 
 #endif /* PETW_ETL_H */

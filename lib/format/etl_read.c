@@ -98,7 +98,7 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         return 0;
     uint8_t type = r[2];
     uint32_t size, min, ts_off;
-    if ((r[3] & 0xF0) == 0x90 || (r[3] & 0xF0) == 0xB0) {
+    if (petw__etl_is_message(r)) {
         /* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10
          * (message) and 0x80 (marker) in the top byte. Optional fields
          * follow the 8-byte header; the timestamp, when present, comes
@@ -106,13 +106,13 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         size = petw__rd16(r);
         uint16_t opts = petw__rd16(r + 6);
         uint32_t field = 8;
-        if (opts & 0x1)
+        if (opts & PETW__MSG_SEQUENCE)
             field += 4;
-        if (opts & 0x2)
+        if (opts & PETW__MSG_GUID)
             field += 16;
-        else if (opts & 0x4)
+        else if (opts & PETW__MSG_COMPONENTID)
             field += 4;
-        if (size < 8 || (uint64_t)field + ((opts & 0x8) ? 8 : 0) > size ||
+        if (size < 8 || (uint64_t)field + ((opts & PETW__MSG_TIMESTAMP) ? 8 : 0) > size ||
             (uint64_t)at + size > used) {
             *why = "message record size out of range";
             return PETW_ECORRUPT;
@@ -120,11 +120,11 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         rec->offset = at;
         rec->size = size;
         rec->header_type = PETW__HDR_MESSAGE;
-        rec->timestamp = (opts & 0x8) ? (int64_t)petw__rd64(r + field) : 0;
+        rec->timestamp = (opts & PETW__MSG_TIMESTAMP) ? (int64_t)petw__rd64(r + field) : 0;
         *pos = at + PETW__ALIGN8(size);
         return 1;
     }
-    if ((r[3] & 0xC0) != 0xC0) {
+    if ((r[3] & PETW__HDR_MARKER_MASK) != PETW__HDR_MARKER_MASK) {
         *why = "record without the header marker";
         return PETW_ECORRUPT;
     }
@@ -135,11 +135,11 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         break;
     case PETW__HDR_COMPACT32:
     case PETW__HDR_COMPACT64:
-        size = petw__rd16(r + 4), min = 0x18, ts_off = 16;
+        size = petw__rd16(r + 4), min = PETW__COMPACT_HEADER_SIZE, ts_off = 16;
         break;
     case PETW__HDR_PERFINFO32:
     case PETW__HDR_PERFINFO64:
-        size = petw__rd16(r + 4), min = 0x10, ts_off = 8;
+        size = petw__rd16(r + 4), min = PETW__PERFINFO_HEADER_SIZE, ts_off = 8;
         break;
     case PETW__HDR_EVENT32:
     case PETW__HDR_EVENT64:
@@ -147,11 +147,11 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         break;
     case PETW__HDR_FULL32:
     case PETW__HDR_FULL64:
-        size = petw__rd16(r), min = 0x30, ts_off = 16;
+        size = petw__rd16(r), min = PETW__FULL_HEADER_SIZE, ts_off = 16;
         break;
     case PETW__HDR_INSTANCE32:
     case PETW__HDR_INSTANCE64:
-        size = petw__rd16(r), min = 0x48, ts_off = 16;
+        size = petw__rd16(r), min = PETW__INSTANCE_HEADER_SIZE, ts_off = 16;
         break;
     default:
         *why = "unknown record header type";
@@ -208,4 +208,44 @@ int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_siz
         petw__utf16le_to_utf8(s + 2 * (i + 1), units - i - 1, o->log_file_name,
                               sizeof(o->log_file_name));
     return 0;
+}
+
+uint32_t petw__etl_file_flags(uint16_t header_buffer_flags)
+{
+    return ((header_buffer_flags & PETW__BUF_HEADER_ZSTD) ? PETW_SESSION_ZSTD : 0) |
+           ((header_buffer_flags & PETW__BUF_CHECKSUM) ? PETW_SESSION_CHECKSUM : 0);
+}
+
+int petw__etl_parse_header_buffer(const uint8_t *buf, uint32_t used, const petw__etl_buffer *hb,
+                                  petw_logfile_info *out)
+{
+    uint32_t pos = PETW__BH_SIZE;
+    petw__etl_record rec;
+    const char *why;
+    if (petw__etl_next_record(buf, used, &pos, &rec, &why) != 1)
+        return PETW_ECORRUPT;
+    const uint8_t *r = buf + rec.offset;
+    /* EventTrace/Header: a SYSTEM record with HookId 0. */
+    if ((rec.header_type != PETW__HDR_SYSTEM64 && rec.header_type != PETW__HDR_SYSTEM32) ||
+        petw__rd16(r + 6) != 0 ||
+        petw__etl_parse_logfile_header(r + PETW__SYSTEM_HEADER_SIZE,
+                                       rec.size - PETW__SYSTEM_HEADER_SIZE,
+                                       rec.header_type == PETW__HDR_SYSTEM32 ? 4 : 8, out) != 0)
+        return PETW_ECORRUPT;
+    out->start_timestamp = rec.timestamp;
+    out->petw_flags = petw__etl_file_flags(hb->petw_flags);
+    /* 1 Hz .. 1 THz: anything else is not a clock. */
+    if (out->perf_freq <= 0 || out->perf_freq > 1000000000000LL)
+        return PETW_ECORRUPT;
+    return 0;
+}
+
+uint32_t petw__etl_count_records(const uint8_t *buf, uint32_t used)
+{
+    uint32_t pos = PETW__BH_SIZE, n = 0;
+    petw__etl_record rec;
+    const char *why;
+    while (petw__etl_next_record(buf, used, &pos, &rec, &why) == 1)
+        n++;
+    return n;
 }

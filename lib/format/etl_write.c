@@ -56,7 +56,7 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
     /* SYSTEM_TRACE_HEADER: Version 2, SYSTEM64, marker 0xC0, group/type 0. */
     petw__wr16(rec + 0, 2);
     rec[2] = PETW__HDR_SYSTEM64;
-    rec[3] = 0xC0;
+    rec[3] = PETW__HDR_MARKER_MASK;
     petw__wr16(rec + 4, (uint16_t)rec_size);
     petw__wr16(rec + 6, 0);
     petw__wr32(rec + 8, in->thread_id);
@@ -98,10 +98,20 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
     write_buffer_header(buf, size, used, in->start_timestamp, 0, 0, in->logger_id,
                         PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX,
                         PETW__BUFFER_TYPE_HEADER);
-    uint16_t pf = (uint16_t)((in->petw_flags & 0x2u) ? PETW__BUF_CHECKSUM : 0);
     /* The header buffer is never compressed; its flags word tells readers
-     * which extensions the file's data buffers use (bit 8: zstd). */
-    stamp_petw(buf, size, (uint16_t)(pf | ((in->petw_flags & 0x1u) ? 0x100u : 0)));
+     * which extensions the file's data buffers use. */
+    stamp_petw(buf, size, petw__etl_header_flags(in->petw_flags));
+}
+
+uint16_t petw__etl_buffer_flags(uint32_t session_flags)
+{
+    return (session_flags & PETW_SESSION_CHECKSUM) ? PETW__BUF_CHECKSUM : 0;
+}
+
+uint16_t petw__etl_header_flags(uint32_t session_flags)
+{
+    return (uint16_t)(petw__etl_buffer_flags(session_flags) |
+                      ((session_flags & PETW_SESSION_ZSTD) ? PETW__BUF_HEADER_ZSTD : 0));
 }
 
 size_t petw__etl_scratch_size(uint32_t buffer_size)
@@ -114,14 +124,14 @@ const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *
 {
     uint16_t flag = (uint16_t)(PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX |
                                in->flags);
-    uint16_t pf = (uint16_t)((in->petw_flags & 0x2u) ? PETW__BUF_CHECKSUM : 0);
+    uint16_t pf = petw__etl_buffer_flags(in->petw_flags);
     memset(buf + in->used, 0xFF, in->buffer_size - in->used);
     /* The in-memory buffer is always left sealed and uncompressed (real-time
      * consumers and snapshots read it); compression goes to `scratch`. */
     write_buffer_header(buf, in->buffer_size, in->used, in->timestamp, in->sequence, in->cpu,
                         in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
     stamp_petw(buf, in->buffer_size, pf);
-    if ((in->petw_flags & 0x1u) && scratch) {
+    if ((in->petw_flags & PETW_SESSION_ZSTD) && scratch) {
         size_t n = ZSTD_compress(scratch + PETW__BH_SIZE, ZSTD_compressBound(in->buffer_size),
                                  buf + PETW__BH_SIZE, in->used - PETW__BH_SIZE,
                                  in->zstd_level ? in->zstd_level : 1);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "petw/types.h" /* PETW_CLOCK_*: the only petw words the platform speaks */
+
 /* Number of CPU slots a session needs: every CPU number that
  * petw__cpu_current() can return is below it. */
 uint32_t petw__cpu_count(void);

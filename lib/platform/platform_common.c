@@ -1,6 +1,6 @@
 /* platform_common.c - the parts of platform.h built only on its own
  * primitives, shared by Linux and Windows. */
-#include "../common/common.h"
+#include "petw/error.h"
 #include "platform.h" /* with the system's header: __rdtsc */
 
 int64_t petw__tsc_frequency(void)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/common.h"
+#include "petw/error.h"
 #include "platform.h"
 
 _Thread_local uint32_t petw__tls_tid;
@@ -40,10 +40,10 @@ int petw__qpc_is_tsc;
 
 int64_t petw__clock_frequency(uint32_t clock)
 {
-    if (clock == 2)
+    if (clock == PETW_CLOCK_SYSTEM)
         return 10000000;
 #if defined(__x86_64__) || defined(__i386__)
-    if (clock == 3 || petw__qpc_is_tsc)
+    if (clock == PETW_CLOCK_CYCLES || petw__qpc_is_tsc)
         return petw__tsc_frequency();
 #endif
     return 1000000000;
@@ -57,7 +57,7 @@ int64_t petw__clock_reference(void)
 int petw__clock_is_measured(uint32_t clock)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    return clock == 3 || (clock == 1 && petw__qpc_is_tsc);
+    return clock == PETW_CLOCK_CYCLES || (clock == PETW_CLOCK_QPC && petw__qpc_is_tsc);
 #else
     (void)clock;
     return 0;
@@ -87,7 +87,7 @@ static int detect_invariant_tsc(void)
 
 int64_t petw__filetime_now(void)
 {
-    return petw__clock_read(2);
+    return petw__clock_read(PETW_CLOCK_SYSTEM);
 }
 
 int64_t petw__boot_time(void)

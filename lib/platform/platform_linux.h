@@ -62,13 +62,13 @@ static inline int64_t petw__monotonic_ns(void)
 
 static inline int64_t petw__clock_read(uint32_t clock)
 {
-    if (clock == 2) {
+    if (clock == PETW_CLOCK_SYSTEM) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         return ((int64_t)ts.tv_sec + 11644473600LL) * 10000000LL + ts.tv_nsec / 100;
     }
 #if defined(__x86_64__) || defined(__i386__)
-    if (clock == 3 || petw__qpc_is_tsc)
+    if (clock == PETW_CLOCK_CYCLES || petw__qpc_is_tsc)
         return (int64_t)__rdtsc();
 #endif
     return petw__monotonic_ns();

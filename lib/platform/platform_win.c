@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../common/common.h"
+#include "petw/error.h"
 #include "platform.h" /* windows.h first: sddl.h needs it */
 #include <sddl.h>
 
@@ -29,9 +29,9 @@ uint32_t petw__cpu_count(void)
 
 int64_t petw__clock_frequency(uint32_t clock)
 {
-    if (clock == 2)
+    if (clock == PETW_CLOCK_SYSTEM)
         return 10000000;
-    if (clock == 3)
+    if (clock == PETW_CLOCK_CYCLES)
         return petw__tsc_frequency();
     return petw__qpc_frequency;
 }
@@ -43,12 +43,12 @@ int64_t petw__clock_reference(void)
 
 int petw__clock_is_measured(uint32_t clock)
 {
-    return clock == 3;
+    return clock == PETW_CLOCK_CYCLES;
 }
 
 int64_t petw__filetime_now(void)
 {
-    return petw__clock_read(2);
+    return petw__clock_read(PETW_CLOCK_SYSTEM);
 }
 
 int64_t petw__boot_time(void)

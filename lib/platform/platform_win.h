@@ -35,13 +35,13 @@ static inline int64_t petw__monotonic_ns(void)
 /* Clock 1 is QueryPerformanceCounter itself, as on Windows' ETW. */
 static inline int64_t petw__clock_read(uint32_t clock)
 {
-    if (clock == 2) {
+    if (clock == PETW_CLOCK_SYSTEM) {
         FILETIME ft;
         GetSystemTimePreciseAsFileTime(&ft);
         return (int64_t)(((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime);
     }
 #if defined(__x86_64__) || defined(__i386__)
-    if (clock == 3)
+    if (clock == PETW_CLOCK_CYCLES)
         return (int64_t)__rdtsc();
 #endif
     LARGE_INTEGER c;

@@ -185,7 +185,7 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
     atomic_store_explicit(&p->guid[0], g[0], memory_order_relaxed);
     atomic_store_explicit(&p->guid[1], g[1], memory_order_relaxed);
     provider_sync(slot); /* publishes the new generation with release */
-    *out = ((uint64_t)p->gen << 32) | (slot + 1u);
+    *out = petw__handle_make(p->gen, slot);
     uint8_t level;
     uint64_t any, all;
     if (cb && aggregate(id, &level, &any, &all))
@@ -196,9 +196,9 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
 
 static petw__provider *lookup(petw_provider_handle h, uint32_t *slot_out)
 {
-    uint32_t slot = (uint32_t)h - 1u;
+    uint32_t slot = petw__handle_slot(h);
     if (slot >= PETW_MAX_PROVIDERS || !providers[slot].in_use ||
-        providers[slot].gen != (uint32_t)(h >> 32))
+        providers[slot].gen != petw__handle_generation(h))
         return NULL;
     *slot_out = slot;
     return &providers[slot];
@@ -307,11 +307,11 @@ int petw__provider_capture_state(const petw_guid *guid, uint32_t ref)
 
 int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
 {
-    uint32_t slot = (uint32_t)h - 1u;
+    uint32_t slot = petw__handle_slot(h);
     if (slot >= PETW_MAX_PROVIDERS)
         return 0;
     uint64_t st = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
-    if ((st >> 32) != (h >> 32))
+    if ((uint32_t)(st >> 32) != petw__handle_generation(h))
         return 0;
     const petw__provider *p = &providers[slot];
     for (uint32_t m = (uint32_t)st, i = 0; m; m >>= 1, i++) {
@@ -354,11 +354,11 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
                        const petw_guid *activity, const petw_guid *related, uint64_t filter,
                        uint16_t extra_flags, uint32_t count, const petw_data_descriptor *data)
 {
-    uint32_t slot = (uint32_t)h - 1u;
-    if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || (h >> 32) == 0))
+    uint32_t slot = petw__handle_slot(h), gen = petw__handle_generation(h);
+    if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || gen == 0))
         return PETW_EBADHANDLE;
     uint64_t s1 = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
-    if (PETW__UNLIKELY((s1 >> 32) != (h >> 32)))
+    if (PETW__UNLIKELY((uint32_t)(s1 >> 32) != gen))
         return PETW_EBADHANDLE;
     if (PETW__UNLIKELY(d == NULL || count > PETW_MAX_DATA_DESCRIPTORS || (count && !data)))
         return PETW_EINVAL;
@@ -422,8 +422,8 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     /* acquire fence + reload: if any field above came from a later
      * (re)registration, the generation we see now has changed. */
     atomic_thread_fence(memory_order_acquire);
-    if (PETW__UNLIKELY((__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >> 32) !=
-                       (h >> 32)))
+    if (PETW__UNLIKELY((uint32_t)(__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >>
+                                  32) != gen))
         return PETW_EBADHANDLE;
 
     /* Everything of the header but the timestamp, computed once. */

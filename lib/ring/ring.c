@@ -204,21 +204,6 @@ static void retain(petw__pool *pool, uint32_t buffer)
 }
 
 /* Number of records in a completed buffer (a recycler's accounting). */
-static uint32_t count_records(const uint8_t *buf, uint32_t used)
-{
-    uint32_t pos = PETW__BUFFER_HEADER_SIZE, n = 0;
-    while (pos + 4 <= used) {
-        uint32_t size = buf[pos + 2] == 0x13 || buf[pos + 2] == 0x12
-                            ? (uint32_t)(buf[pos] | (buf[pos + 1] << 8))
-                            : 0;
-        if (size < 8)
-            break;
-        pos += PETW__ALIGN8(size);
-        n++;
-    }
-    return n;
-}
-
 uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
 {
     petw__retained_slot *q = petw__pool_retained(pool);
@@ -255,7 +240,7 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
     atomic_thread_fence(memory_order_release);
     uint32_t used = petw__ring_buffer_used(pool, b);
     atomic_fetch_add_explicit(&ring->events_overwritten,
-                              count_records(petw__pool_buffer(pool, b), used),
+                              ring->count_records(petw__pool_buffer(pool, b), used),
                               memory_order_relaxed);
     int64_t sealed = atomic_load_explicit(&m->sealed_timestamp, memory_order_relaxed);
     int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
@@ -314,7 +299,7 @@ void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
      * then the stop) acquires it; see petw__ring_release. */
     atomic_fetch_add_explicit(&ring->delivering, 1, memory_order_relaxed);
     petw__buffer_meta *meta = &petw__pool_meta(pool)[buffer];
-    int buffering = ring->policy == PETW__POLICY_OVERWRITE_OLDEST;
+    int buffering = ring->policy == PETW_LOSS_OVERWRITE_OLDEST;
     if (buffering) {
         /* Keep it right here, so a writer can always recycle the oldest
          * without waiting for the flusher. */
@@ -431,9 +416,9 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
             w = none;
         }
         uint32_t fresh = free_pop(pool);
-        if (fresh == PETW__BUF_NONE && ring->policy == PETW__POLICY_OVERWRITE_OLDEST)
+        if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_OVERWRITE_OLDEST)
             fresh = petw__ring_take_oldest(ring, pool);
-        if (fresh == PETW__BUF_NONE && ring->policy == PETW__POLICY_BLOCK)
+        if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_BLOCK)
             fresh = wait_for_free(ring, c, gen, pool);
         if (fresh == PETW__BUF_NONE) {
             /* relaxed: a counter read by the controller after the session is

@@ -101,13 +101,14 @@ typedef struct petw__ring_cpu {
     _Atomic uint64_t word;
 } PETW__ALIGNED(PETW__CACHE_LINE) petw__ring_cpu;
 
+/* The ring's client callbacks (LTTng-UST's client config): what the ring
+ * must know of its owner and of the records in its buffers, without
+ * including either. */
 struct petw__ring;
+/* A buffer was pushed on the ready stack. */
 typedef void (*petw__ring_ready_fn)(struct petw__ring *ring);
-
-/* What a writer does when no buffer is free. */
-#define PETW__POLICY_DROP_NEWEST 0     /* lose the event, count it (ETW) */
-#define PETW__POLICY_OVERWRITE_OLDEST 1 /* recycle the oldest retained buffer */
-#define PETW__POLICY_BLOCK 2           /* wait up to block_timeout_us, then drop */
+/* Number of records in the first `used` bytes of a buffer. */
+typedef uint32_t (*petw__ring_count_fn)(const uint8_t *buffer, uint32_t used);
 
 typedef struct petw__ring {
     _Atomic(petw__pool *) pool; /* valid while any CPU word carries this gen */
@@ -129,9 +130,10 @@ typedef struct petw__ring {
     /* Newest sealed timestamp among recycled buffers: every event at or
      * before it may be gone, every later one is still in the pool. */
     _Atomic int64_t overwrite_horizon;
-    uint32_t policy;           /* PETW__POLICY_* */
-    uint32_t block_timeout_us; /* with PETW__POLICY_BLOCK */
-    petw__ring_ready_fn on_ready; /* a buffer was pushed on the ready stack */
+    uint32_t policy;           /* PETW_LOSS_*: what a writer does when no buffer is free */
+    uint32_t block_timeout_us; /* with PETW_LOSS_BLOCK */
+    petw__ring_ready_fn on_ready;        /* client: a buffer is ready */
+    petw__ring_count_fn count_records;   /* client: records in a recycled buffer */
     void *owner;
     /* The session's clock (PETW_CLOCK_*), read by writers after a
      * successful reserve, which orders it after the session's start. */
@@ -141,7 +143,7 @@ typedef struct petw__ring {
 
 /* The rings of the PETW_MAX_SESSIONS session slots; never freed. Writers
  * reach a ring by slot number from a provider's enable entry. */
-#define PETW__MAX_RINGS 64
+#define PETW__MAX_RINGS PETW_MAX_SESSIONS
 extern petw__ring petw__ring_table[PETW__MAX_RINGS];
 
 typedef struct petw__reservation {

@@ -1,6 +1,7 @@
 /* session.c - sessions: start, enable, query, flush, update, stop.
  *
- * Allowed dependencies: everything but consume/. All functions run under the
+ * Allowed dependencies: common/, platform/, ring/, provider/, format/, flush/.
+ * All functions run under the
  * control lock; writers never take it.
  */
 #include <stdio.h>
@@ -8,7 +9,6 @@
 
 #include "../flush/flush.h"
 #include "../platform/platform.h"
-#include "../consume/consume_internal.h"
 #include "../provider/provider_internal.h"
 #include "session_internal.h"
 
@@ -47,16 +47,16 @@ void petw_session_config_init(petw_session_config *c)
 
 static petw__session *lookup(petw_session_handle h)
 {
-    uint32_t slot = (uint32_t)h - 1u;
+    uint32_t slot = petw__handle_slot(h);
     if (slot >= PETW_MAX_SESSIONS || !sessions[slot].in_use ||
-        sessions[slot].gen != (uint16_t)(h >> 32))
+        sessions[slot].gen != petw__handle_generation(h))
         return NULL;
     return &sessions[slot];
 }
 
 static petw_session_handle handle_of(const petw__session *s)
 {
-    return ((uint64_t)s->gen << 32) | (s->slot + 1u);
+    return petw__handle_make(s->gen, s->slot);
 }
 
 static void fill_stats(const petw__session *s, petw_session_stats *st)
@@ -271,6 +271,7 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
         snprintf(t->path, sizeof(t->path), "%s", c.file_path);
     }
     ring->on_ready = petw__flusher_wake;
+    ring->count_records = petw__etl_count_records;
     ring->policy = c.loss_policy;
     ring->block_timeout_us = c.block_timeout_ms * 1000u;
     ring->owner = s;
@@ -489,44 +490,38 @@ int petw__session_mode(petw_session_handle h, uint32_t *mode)
     return s ? 0 : PETW_ENOTFOUND;
 }
 
-int petw_trace_open_realtime(const char *logger_name, const petw_trace_config *config,
-                             petw_trace **out)
+int petw__session_realtime_header(petw_session_handle h, uint8_t **header, uint32_t *size,
+                                  uint32_t *queue_buffers)
 {
-    PETW__RETURN_IF(!logger_name || !config || !config->on_event || !out, PETW_EINVAL);
-    petw_session_handle h;
-    int rc = petw_session_find(logger_name, &h);
-    if (rc)
-        return rc;
     petw__control_lock();
     petw__session *s = lookup(h);
-    if (!s || !(s->config.log_file_mode & PETW_MODE_REAL_TIME)) {
-        petw__control_unlock();
-        return s ? PETW_EINVAL : PETW_ENOTFOUND;
+    int rc = !s ? PETW_ENOTFOUND : !(s->config.log_file_mode & PETW_MODE_REAL_TIME) ? PETW_EINVAL : 0;
+    uint8_t *buf = NULL;
+    if (rc == 0) {
+        *size = s->config.buffer_size_kb * 1024;
+        *queue_buffers = s->config.real_time_buffers;
+        buf = malloc(*size);
+        rc = buf ? 0 : PETW_ENOMEM;
     }
-    uint32_t size = s->config.buffer_size_kb * 1024;
-    petw__bufqueue *q = petw__bufqueue_new(s->config.real_time_buffers, size);
-    uint8_t *header = malloc(size);
-    petw_trace *trace = NULL;
-    rc = q && header ? 0 : PETW_ENOMEM;
     if (rc == 0) {
         /* The consumer's view of the session: a header buffer as a file's. */
         petw__etl_session_info info = s->flush.info;
         info.buffers_written = 1;
         info.events_lost = 0;
         info.end_filetime = petw__filetime_now();
-        petw__etl_write_header_buffer(header, &info);
-        rc = petw__trace_open_live(header, size, q, config, &trace);
+        petw__etl_write_header_buffer(buf, &info);
+        *header = buf;
     }
-    if (rc == 0)
-        rc = petw__flusher_add_consumer(&s->flush, q);
-    if (rc == 0)
-        *out = trace;
-    else
-        petw_trace_close(trace);
     petw__control_unlock();
-    free(header);
-    if (q)
-        petw__bufqueue_unref(q); /* the trace and the flusher hold their own */
+    return rc;
+}
+
+int petw__session_add_consumer(petw_session_handle h, petw__bufqueue *queue)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = s ? petw__flusher_add_consumer(&s->flush, queue) : PETW_ENOTFOUND;
+    petw__control_unlock();
     return rc;
 }
 

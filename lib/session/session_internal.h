@@ -2,6 +2,7 @@
 #ifndef PETW_SESSION_INTERNAL_H
 #define PETW_SESSION_INTERNAL_H
 
+#include "../common/bufqueue.h"
 #include "petw/session.h"
 
 /* Runs the enable callbacks of `provider` with CAPTURE_STATE, when the
@@ -13,5 +14,16 @@ int petw__session_set_enable_flags(petw_session_handle session, uint32_t flags);
 
 /* The session's normalized log file mode. */
 int petw__session_mode(petw_session_handle session, uint32_t *mode);
+
+/* For real-time consumers (lib/realtime/): a malloc'ed header buffer that
+ * describes the running real-time session `session` as a file's would, its
+ * size, and the session's per-consumer queue length. Returns 0,
+ * PETW_ENOTFOUND, PETW_EINVAL (not a real-time session) or PETW_ENOMEM. */
+int petw__session_realtime_header(petw_session_handle session, uint8_t **header, uint32_t *size,
+                                  uint32_t *queue_buffers);
+
+/* Attaches a consumer queue to the session's flusher (which takes a
+ * reference). Returns 0, PETW_ENOTFOUND or PETW_ELIMIT. */
+int petw__session_add_consumer(petw_session_handle session, petw__bufqueue *queue);
 
 #endif

@@ -1,0 +1,231 @@
+/* etl_record.c - one ETL record to an EVENT_RECORD: every record kind
+ * Windows and petw write (EVENT_HEADER records, classic SYSTEM/COMPACT/
+ * PERFINFO kernel records, FULL/INSTANCE classic events, WPP messages).
+ * The record was bounded by petw__etl_next_record; every field read here
+ * is checked against the record's own size. */
+#include "etl.h"
+
+/* Classic kernel events: the event class of a HookId group, as the NT
+ * Kernel Logger's MOF classes name them (groups not listed keep a zero
+ * provider and carry the group in Task). */
+static const struct {
+    uint8_t group;
+    petw_guid guid;
+} kernel_groups[] = {
+    /* EventTrace */
+    {0x00, {0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}},
+    /* DiskIo */
+    {0x01, {0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
+    /* PageFault */
+    {0x02, {0x3d6fa8d3, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
+    /* Process */
+    {0x03, {0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
+    /* FileIo */
+    {0x04, {0x90cbdc39, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}},
+    /* Thread */
+    {0x05, {0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
+    /* TcpIp */
+    {0x06, {0x9a280ac0, 0xc8e0, 0x11d1, {0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2}}},
+    /* UdpIp */
+    {0x08, {0xbf3a50c5, 0xa9c9, 0x4988, {0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80}}},
+    /* Registry */
+    {0x09, {0xae53722e, 0xc863, 0x11d2, {0x86, 0x59, 0x00, 0xc0, 0x4f, 0xa3, 0x21, 0xa1}}},
+    /* SystemConfig */
+    {0x0B, {0x01853a65, 0x418f, 0x4f36, {0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35}}},
+    /* PerfInfo */
+    {0x0F, {0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}}},
+    /* Image */
+    {0x14, {0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}}},
+    /* StackWalk */
+    {0x18, {0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}}},
+    /* ALPC */
+    {0x1A, {0x45d8cccd, 0x539f, 0x4b72, {0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a}}},
+};
+
+const petw_guid *petw__etl_kernel_group_guid(uint8_t group)
+{
+    for (size_t k = 0; k < PETW__ARRAY_SIZE(kernel_groups); k++)
+        if (kernel_groups[k].group == group)
+            return &kernel_groups[k].guid;
+    return NULL;
+}
+
+/* The extended items of an EVENT_HEADER record, from `*pos` on. */
+static int decode_ext_items(const uint8_t *r, uint16_t size, uint32_t *pos, petw_event_record *e,
+                            petw_extended_item *ext, uint32_t ext_max)
+{
+    for (;;) {
+        uint32_t at = *pos;
+        if (at + PETW__EXT_ITEM_HEADER > size || e->extended_data_count >= ext_max)
+            return PETW_ECORRUPT;
+        uint16_t total = petw__rd16(r + at), data_size = petw__rd16(r + at + 6);
+        uint16_t linkage = petw__rd16(r + at + 4);
+        if (total < PETW__EXT_ITEM_HEADER || at + total > size ||
+            data_size > total - PETW__EXT_ITEM_HEADER)
+            return PETW_ECORRUPT;
+        petw_extended_item *x = &ext[e->extended_data_count++];
+        x->reserved1 = 0;
+        x->ext_type = petw__rd16(r + at + 2);
+        x->linkage = (uint16_t)(linkage & 1);
+        x->data_size = data_size;
+        x->data_ptr = (uint64_t)(uintptr_t)(r + at + PETW__EXT_ITEM_HEADER);
+        *pos = at + total;
+        if (!(linkage & 1))
+            return 0;
+    }
+}
+
+/* EVENT_HEADER records (what EventWrite produces). */
+static int decode_event(const uint8_t *r, uint8_t type, petw_event_record *e,
+                        petw_extended_item *ext, uint32_t ext_max)
+{
+    uint16_t size = petw__rd16(r);
+    memcpy(&e->header, r, PETW__EVENT_HEADER_SIZE);
+    e->header.header_type = 0;
+    e->header.flags |= type == PETW__HDR_EVENT64 ? PETW_EVENT_HEADER_FLAG_64_BIT_HEADER
+                                                 : PETW_EVENT_HEADER_FLAG_32_BIT_HEADER;
+    uint32_t pos = PETW__EVENT_HEADER_SIZE;
+    if (e->header.flags & PETW_EVENT_HEADER_FLAG_EXTENDED_INFO) {
+        PETW__FORWARD_IF_ERROR(decode_ext_items(r, size, &pos, e, ext, ext_max));
+        e->extended_data = ext;
+    }
+    e->user_data = (void *)(uintptr_t)(r + pos);
+    e->user_data_length = (uint16_t)(size - pos);
+    return 0;
+}
+
+/* SYSTEM, COMPACT and PERFINFO records: the NT Kernel Logger's classic
+ * events, whose HookId gives the class (group) and the opcode. */
+static int decode_system(const uint8_t *r, uint8_t type, petw_event_record *e)
+{
+    int perf = type == PETW__HDR_PERFINFO32 || type == PETW__HDR_PERFINFO64;
+    int compact = type == PETW__HDR_COMPACT32 || type == PETW__HDR_COMPACT64;
+    uint32_t hsize = perf      ? PETW__PERFINFO_HEADER_SIZE
+                     : compact ? PETW__COMPACT_HEADER_SIZE
+                               : PETW__SYSTEM_HEADER_SIZE;
+    uint16_t size = petw__rd16(r + 4);
+    uint16_t hook = petw__rd16(r + 6);
+    /* Version bit 0x8000: an 8-byte PEBS index follows the header;
+     * bits 0x0700: that many 8-byte PMC counters. */
+    uint16_t version = petw__rd16(r);
+    if (version & 0x8000)
+        hsize += 8;
+    hsize += 8u * ((version >> 8) & 7u);
+    if (hsize > size)
+        return PETW_ECORRUPT;
+    int is32 = type == PETW__HDR_SYSTEM32 || type == PETW__HDR_COMPACT32 ||
+               type == PETW__HDR_PERFINFO32;
+    e->header.size = size;
+    e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                                 (is32 ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
+                                       : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
+    if (!perf) {
+        e->header.thread_id = petw__rd32(r + 8);
+        e->header.process_id = petw__rd32(r + 12);
+    } else {
+        e->header.thread_id = e->header.process_id = UINT32_MAX;
+    }
+    e->header.timestamp = (int64_t)petw__rd64(r + (perf ? 8 : 16));
+    if (!perf && !compact) {
+        e->header.cpu.times.kernel_time = petw__rd32(r + 24);
+        e->header.cpu.times.user_time = petw__rd32(r + 28);
+    }
+    const petw_guid *g = petw__etl_kernel_group_guid((uint8_t)(hook >> 8));
+    if (g)
+        e->header.provider_id = *g;
+    e->header.descriptor.opcode = (uint8_t)hook;
+    e->header.descriptor.task = (uint16_t)(hook >> 8);
+    e->header.descriptor.version = (uint8_t)version;
+    e->user_data = (void *)(uintptr_t)(r + hsize);
+    e->user_data_length = (uint16_t)(size - hsize);
+    return 0;
+}
+
+/* FULL and INSTANCE records: classic (TraceEvent) events with a GUID. */
+static int decode_full(const uint8_t *r, uint8_t type, petw_event_record *e)
+{
+    uint16_t size = petw__rd16(r);
+    int full = type == PETW__HDR_FULL32 || type == PETW__HDR_FULL64;
+    int is32 = type == PETW__HDR_FULL32 || type == PETW__HDR_INSTANCE32;
+    uint32_t hsize = full ? PETW__FULL_HEADER_SIZE : PETW__INSTANCE_HEADER_SIZE;
+    e->header.size = size;
+    e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                                 (is32 ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
+                                       : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
+    e->header.descriptor.opcode = r[4];
+    e->header.descriptor.level = r[5];
+    e->header.descriptor.version = (uint8_t)petw__rd16(r + 6);
+    e->header.thread_id = petw__rd32(r + 8);
+    e->header.process_id = petw__rd32(r + 12);
+    e->header.timestamp = (int64_t)petw__rd64(r + 16);
+    petw__rd_guid(r + 24, &e->header.provider_id);
+    e->header.cpu.processor_time = petw__rd64(r + 40);
+    e->user_data = (void *)(uintptr_t)(r + hsize);
+    e->user_data_length = (uint16_t)(size - hsize);
+    return 0;
+}
+
+/* WPP: u16 Size, flags; u16 MessageNumber, u16 OptionFlags; then sequence,
+ * GUID or component ID, timestamp, TID/PID as flagged. */
+static int decode_message(const uint8_t *r, petw_event_record *e)
+{
+    uint16_t size = petw__rd16(r), number = petw__rd16(r + 4), opts = petw__rd16(r + 6);
+    uint32_t at = 8;
+    e->header.size = size;
+    e->header.flags = PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE | PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                      PETW_EVENT_HEADER_FLAG_64_BIT_HEADER;
+    e->header.descriptor.id = number;
+    if (opts & PETW__MSG_SEQUENCE)
+        at += 4;
+    if (opts & PETW__MSG_GUID) {
+        PETW__RETURN_IF(at + 16 > size, PETW_ECORRUPT);
+        petw__rd_guid(r + at, &e->header.provider_id);
+        at += 16;
+    } else if (opts & PETW__MSG_COMPONENTID) {
+        PETW__RETURN_IF(at + 4 > size, PETW_ECORRUPT);
+        e->header.provider_id.data1 = petw__rd32(r + at);
+        at += 4;
+    }
+    if (opts & PETW__MSG_TIMESTAMP) {
+        PETW__RETURN_IF(at + 8 > size, PETW_ECORRUPT);
+        e->header.timestamp = (int64_t)petw__rd64(r + at);
+        at += 8;
+    }
+    if (opts & PETW__MSG_SYSTEMINFO) {
+        PETW__RETURN_IF(at + 8 > size, PETW_ECORRUPT);
+        e->header.thread_id = petw__rd32(r + at);
+        e->header.process_id = petw__rd32(r + at + 4);
+        at += 8;
+    }
+    PETW__RETURN_IF(at > size, PETW_ECORRUPT);
+    e->user_data = (void *)(uintptr_t)(r + at);
+    e->user_data_length = (uint16_t)(size - at);
+    return 0;
+}
+
+int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extended_item *ext,
+                            uint32_t ext_max)
+{
+    uint8_t type = petw__etl_is_message(r) ? PETW__HDR_MESSAGE : r[2];
+    switch (type) {
+    case PETW__HDR_EVENT32:
+    case PETW__HDR_EVENT64:
+        return decode_event(r, type, e, ext, ext_max);
+    case PETW__HDR_SYSTEM32:
+    case PETW__HDR_SYSTEM64:
+    case PETW__HDR_COMPACT32:
+    case PETW__HDR_COMPACT64:
+    case PETW__HDR_PERFINFO32:
+    case PETW__HDR_PERFINFO64:
+        return decode_system(r, type, e);
+    case PETW__HDR_FULL32:
+    case PETW__HDR_FULL64:
+    case PETW__HDR_INSTANCE32:
+    case PETW__HDR_INSTANCE64:
+        return decode_full(r, type, e);
+    case PETW__HDR_MESSAGE:
+        return decode_message(r, e);
+    default:
+        return PETW_ECORRUPT;
+    }
+}
