@@ -138,6 +138,12 @@ typedef struct petw_event_record {
 #define PETW_MODE_REAL_TIME 0x00000100u   /* deliver to live consumers */
 #define PETW_MODE_BUFFERING 0x00000400u   /* memory only; oldest overwritten; snapshots */
 #define PETW_MODE_COMPRESSED 0x04000000u  /* Windows: buffers XPRESS-compressed (read only) */
+/* Accepted for ETW code and recorded; every petw session is private to its
+ * process today, and memory is never paged. */
+#define PETW_MODE_PRIVATE_LOGGER 0x00000800u
+#define PETW_MODE_PRIVATE_IN_PROC 0x00020000u
+#define PETW_MODE_USE_PAGED_MEMORY 0x01000000u
+#define PETW_MODE_INDEPENDENT_SESSION 0x08000000u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

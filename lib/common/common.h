@@ -1,4 +1,8 @@
-/* common.h - internal helpers shared by every module (no OS headers). */
+/* common.h - internal helpers shared by every module (no OS headers).
+ *
+ * Allowed dependencies: platform/, libuv. Only control.c (library init, the
+ * control lock) and bufqueue.c use them; the helpers here are pure.
+ */
 #ifndef PETW_COMMON_H
 #define PETW_COMMON_H
 

@@ -5,6 +5,21 @@
 #include "etw_internal.h"
 
 _Static_assert(sizeof(WNODE_HEADER) == 48, "WNODE_HEADER");
+/* LogFileMode is passed to the native API as it is: the bits must agree. */
+_Static_assert(EVENT_TRACE_FILE_MODE_SEQUENTIAL == PETW_MODE_SEQUENTIAL &&
+                   EVENT_TRACE_FILE_MODE_CIRCULAR == PETW_MODE_CIRCULAR &&
+                   EVENT_TRACE_FILE_MODE_APPEND == PETW_MODE_APPEND &&
+                   EVENT_TRACE_FILE_MODE_NEWFILE == PETW_MODE_NEWFILE &&
+                   EVENT_TRACE_FILE_MODE_PREALLOCATE == PETW_MODE_PREALLOCATE &&
+                   EVENT_TRACE_REAL_TIME_MODE == PETW_MODE_REAL_TIME &&
+                   EVENT_TRACE_BUFFERING_MODE == PETW_MODE_BUFFERING &&
+                   EVENT_TRACE_COMPRESSED_MODE == PETW_MODE_COMPRESSED &&
+                   EVENT_TRACE_PRIVATE_LOGGER_MODE == PETW_MODE_PRIVATE_LOGGER &&
+                   EVENT_TRACE_PRIVATE_IN_PROC == PETW_MODE_PRIVATE_IN_PROC &&
+                   EVENT_TRACE_USE_PAGED_MEMORY == PETW_MODE_USE_PAGED_MEMORY &&
+                   EVENT_TRACE_INDEPENDENT_SESSION_MODE == PETW_MODE_INDEPENDENT_SESSION,
+               "EVENT_TRACE_*_MODE and PETW_MODE_*");
+_Static_assert(MAX_EVENT_DATA_DESCRIPTORS == PETW_MAX_DATA_DESCRIPTORS, "descriptor limit");
 _Static_assert(sizeof(void *) != 8 || sizeof(EVENT_TRACE_PROPERTIES) == 120,
                "EVENT_TRACE_PROPERTIES");
 

@@ -68,6 +68,14 @@
 #define PETW__HDR_EVENT64 0x13
 #define PETW__HDR_FULL64 0x14
 #define PETW__HDR_INSTANCE64 0x15
+/* Bytes 2-3 of an EVENT record petw writes: the type and the marker bits. */
+#define PETW__HDR_EVENT64_TYPE_WORD ((PETW__HDR_MARKER_MASK << 8) | PETW__HDR_EVENT64)
+
+/* SYSTEM/COMPACT/PERFINFO Version word: bit 15, a PEBS index follows the
+ * header; bits 8-10, that many PMC counters (8 bytes each). */
+#define PETW__SYS_VERSION_PEBS 0x8000u
+#define PETW__SYS_VERSION_PMC_SHIFT 8
+#define PETW__SYS_VERSION_PMC_MASK 7u
 
 /* WPP message option flags (TRACE_MESSAGE_*), the u16 at offset 6. */
 #define PETW__MSG_SEQUENCE 0x01
@@ -103,6 +111,14 @@
 #define PETW__LH_CPU_SPEED 0x34
 #define PETW__LH_LOGGER_NAME_PTR 0x38
 #define PETW__TZI_SIZE 0xAC
+/* From TimeZone on, the 64-bit layout's offsets (the 32-bit layout's are 8
+ * lower: two pointers before them are 4 bytes each). */
+#define PETW__LH_TIME_ZONE_64 0x48
+#define PETW__LH_BOOT_TIME_64 0xF8
+#define PETW__LH_PERF_FREQ_64 0x100
+#define PETW__LH_START_TIME_64 0x108
+#define PETW__LH_RESERVED_FLAGS_64 0x110
+#define PETW__LH_BUFFERS_LOST_64 0x114
 
 /* What the header buffer records about a session. */
 typedef struct petw__etl_session_info {

@@ -173,8 +173,9 @@ int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_siz
                                    petw_logfile_info *o)
 {
     uint32_t ps = pointer_size == 4 ? 4u : 8u;
-    uint32_t base = 0x38 + 2 * ps + PETW__TZI_SIZE + 4; /* BootTime */
-    uint32_t hsize = base + 0x20;
+    /* BootTime: after the two name pointers, TimeZone and 4 bytes of padding. */
+    uint32_t base = PETW__LH_LOGGER_NAME_PTR + 2 * ps + PETW__TZI_SIZE + 4;
+    uint32_t hsize = base + (PETW__LOGFILE_HEADER_SIZE_64 - PETW__LH_BOOT_TIME_64);
     if (n < hsize)
         return PETW_ECORRUPT;
     memset(o, 0, sizeof(*o));

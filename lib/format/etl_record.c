@@ -108,9 +108,9 @@ static int decode_system(const uint8_t *r, uint8_t type, petw_event_record *e)
     /* Version bit 0x8000: an 8-byte PEBS index follows the header;
      * bits 0x0700: that many 8-byte PMC counters. */
     uint16_t version = petw__rd16(r);
-    if (version & 0x8000)
+    if (version & PETW__SYS_VERSION_PEBS)
         hsize += 8;
-    hsize += 8u * ((version >> 8) & 7u);
+    hsize += 8u * ((version >> PETW__SYS_VERSION_PMC_SHIFT) & PETW__SYS_VERSION_PMC_MASK);
     if (hsize > size)
         return PETW_ECORRUPT;
     int is32 = type == PETW__HDR_SYSTEM32 || type == PETW__HDR_COMPACT32 ||

@@ -83,14 +83,14 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
      * TIME_ZONE_INFORMATION (all zero but the names). */
     static const char utc[] = "UTC";
     for (int i = 0; utc[i]; i++) {
-        petw__wr16(lh + 0x48 + 4 + 2 * i, (uint16_t)utc[i]);
-        petw__wr16(lh + 0x48 + 4 + 64 + 16 + 4 + 2 * i, (uint16_t)utc[i]);
+        petw__wr16(lh + PETW__LH_TIME_ZONE_64 + 4 + 2 * i, (uint16_t)utc[i]);
+        petw__wr16(lh + PETW__LH_TIME_ZONE_64 + 4 + 64 + 16 + 4 + 2 * i, (uint16_t)utc[i]);
     }
-    petw__wr64(lh + 0xF8, (uint64_t)in->boot_time);
-    petw__wr64(lh + 0x100, (uint64_t)in->perf_freq);
-    petw__wr64(lh + 0x108, (uint64_t)in->start_filetime);
-    petw__wr32(lh + 0x110, in->clock);
-    petw__wr32(lh + 0x114, in->buffers_lost);
+    petw__wr64(lh + PETW__LH_BOOT_TIME_64, (uint64_t)in->boot_time);
+    petw__wr64(lh + PETW__LH_PERF_FREQ_64, (uint64_t)in->perf_freq);
+    petw__wr64(lh + PETW__LH_START_TIME_64, (uint64_t)in->start_filetime);
+    petw__wr32(lh + PETW__LH_RESERVED_FLAGS_64, in->clock);
+    petw__wr32(lh + PETW__LH_BUFFERS_LOST_64, in->buffers_lost);
 
     uint32_t used = PETW__BH_SIZE + PETW__ALIGN8(rec_size);
     /* Gap after the record: zero, then the 0xFF fill. */

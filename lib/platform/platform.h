@@ -1,5 +1,8 @@
 /* platform.h - the one interface between petw and the operating system.
  *
+ * Allowed dependencies: none. Besides the OS, it speaks only the shared
+ * vocabulary (petw/types.h, petw/error.h).
+ *
  * Clocks, CPU number, process/thread ids, files, and sleeping. Everything
  * else in lib/ is OS-independent and includes no OS header; threads, mutexes
  * and the flusher's event loop come from libuv, which is portable itself.

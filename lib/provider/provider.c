@@ -432,7 +432,7 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags |
                                       (ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
     const uint64_t word0 = (uint64_t)(uint16_t)rsize |
-                           ((uint64_t)(0xC000 | PETW__HDR_EVENT64) << 16) |
+                           ((uint64_t)PETW__HDR_EVENT64_TYPE_WORD << 16) |
                            ((uint64_t)flags << 32); /* Size, HeaderType, Flags, EventProperty 0 */
     const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
 

@@ -1,6 +1,7 @@
 /* provider_internal.h - what the session module tells the provider module.
  *
- * Allowed dependencies: common/, platform/, ring/. A session is named here
+ * Allowed dependencies: common/, platform/, ring/, format/. format/ gives the
+ * record layout EventWrite writes in place. A session is named here
  * by a "session ref": ((generation << 8) | (slot + 1)), never 0.
  */
 #ifndef PETW_PROVIDER_INTERNAL_H
@@ -8,6 +9,11 @@
 
 #include "../common/common.h"
 #include "petw/provider.h"
+
+/* A session ref keeps the slot in 8 bits; a provider's state word keeps
+ * one bit per enabling session in its low 32 bits. */
+_Static_assert(PETW_MAX_SESSIONS < 256, "session refs hold the slot in 8 bits");
+_Static_assert(PETW_MAX_SESSIONS_PER_PROVIDER <= 32, "provider state mask is 32 bits");
 
 #define PETW__SESSION_REF(slot, gen) (((uint32_t)(gen) << 8) | ((uint32_t)(slot) + 1u))
 #define PETW__SESSION_REF_SLOT(ref) (((ref) & 0xFFu) - 1u)

@@ -112,8 +112,8 @@ static void stop_all_at_exit(void)
 #define FILE_MODES (PETW_MODE_SEQUENTIAL | PETW_MODE_CIRCULAR | PETW_MODE_NEWFILE)
 #define SUPPORTED_MODES                                                                            \
     (FILE_MODES | PETW_MODE_APPEND | PETW_MODE_PREALLOCATE | PETW_MODE_REAL_TIME |               \
-     PETW_MODE_BUFFERING | 0x800u /* PRIVATE_LOGGER */ | 0x20000u /* PRIVATE_IN_PROC */ |        \
-     0x01000000u /* USE_PAGED_MEMORY */ | 0x08000000u /* INDEPENDENT_SESSION */)
+     PETW_MODE_BUFFERING | PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC |                 \
+     PETW_MODE_USE_PAGED_MEMORY | PETW_MODE_INDEPENDENT_SESSION)
 
 /* A NEWFILE name: exactly one %d, and no other conversion (%% is fine). */
 static int valid_pattern(const char *p)
@@ -203,40 +203,107 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
     return 0;
 }
 
-int petw_session_start(const petw_session_config *in, petw_session_handle *out)
+/* Under the control lock: initializes the rings once, refuses a name in
+ * use and finds a free slot. */
+static int claim_slot(const char *name, uint32_t cpus, uint32_t *slot_out)
 {
-    PETW__RETURN_IF(in == NULL || out == NULL, PETW_EINVAL);
-    petw__library_init();
-    uint32_t cpus = petw__cpu_count();
-    petw_session_config c;
-    PETW__FORWARD_IF_ERROR(normalize(in, &c, cpus));
-
-    petw__control_lock();
     int rc = 0;
-    if (!rings_ready) {
-        for (uint32_t i = 0; i < PETW_MAX_SESSIONS && rc == 0; i++)
-            rc = petw__ring_init(&petw__ring_table[i], cpus);
-        if (rc) {
-            petw__control_unlock();
-            return rc;
-        }
-        rings_ready = 1;
-    }
+    for (uint32_t i = 0; !rings_ready && i < PETW_MAX_SESSIONS && rc == 0; i++)
+        rc = petw__ring_init(&petw__ring_table[i], cpus);
+    PETW__FORWARD_IF_ERROR(rc);
+    rings_ready = 1;
     uint32_t slot = PETW_MAX_SESSIONS;
     for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
-        if (sessions[i].in_use && strcmp(sessions[i].name, c.name) == 0) {
-            petw__control_unlock();
-            return PETW_EEXIST;
-        }
+        PETW__RETURN_IF(sessions[i].in_use && strcmp(sessions[i].name, name) == 0, PETW_EEXIST);
         if (!sessions[i].in_use && slot == PETW_MAX_SESSIONS)
             slot = i;
     }
-    if (slot == PETW_MAX_SESSIONS) {
-        petw__control_unlock();
-        return PETW_ELIMIT;
+    PETW__RETURN_IF(slot == PETW_MAX_SESSIONS, PETW_ELIMIT);
+    *slot_out = slot;
+    return 0;
+}
+
+/* The flusher's view of the session: destination, sealing, timer. */
+static void prepare_target(petw__session *s, const petw_session_config *c)
+{
+    petw__flush_target *t = &s->flush;
+    /* The timer handle stays initialized on the flusher's loop for the
+     * slot's lifetime; everything else starts fresh. */
+    int timer_initialized = t->timer_initialized;
+    uv_timer_t timer = t->timer;
+    memset(t, 0, sizeof(*t));
+    t->timer_initialized = timer_initialized;
+    t->timer = timer;
+    t->ring = &petw__ring_table[s->slot];
+    t->mode = c->log_file_mode;
+    t->max_file_bytes = (uint64_t)c->maximum_file_size_kb * 1024;
+    t->sink = c->sink;
+    t->sink_context = c->sink_context;
+    t->petw_flags = c->flags;
+    t->zstd_level = c->zstd_level;
+    t->flush_timer_ms = c->flush_timer_ms;
+    if (c->file_path && (c->log_file_mode & PETW_MODE_NEWFILE)) {
+        snprintf(t->pattern, sizeof(t->pattern), "%s", c->file_path);
+        t->file_number = 1;
+        snprintf(t->path, sizeof(t->path), t->pattern, 1);
+    } else if (c->file_path) {
+        snprintf(t->path, sizeof(t->path), "%s", c->file_path);
     }
+}
+
+/* The ring's client configuration and its pool; publishes a generation. */
+static int start_ring(petw__session *s, const petw_session_config *c, uint16_t *gen)
+{
+    petw__ring *ring = &petw__ring_table[s->slot];
+    ring->on_ready = petw__flusher_wake;
+    ring->count_records = petw__etl_count_records;
+    ring->policy = c->loss_policy;
+    ring->block_timeout_us = c->block_timeout_ms * 1000u;
+    ring->owner = s;
+    ring->clock = c->clock;
+    ring->logger_id = (uint16_t)(s->slot + 1);
+    /* Address space for 4x the buffers (ControlTrace(UPDATE) may grow the
+     * pool), within 4 GB. */
+    uint64_t limit = 4ull * s->buffer_count;
+    if (limit * c->buffer_size_kb * 1024 > 4 * MAX_POOL_BYTES)
+        limit = 4 * MAX_POOL_BYTES / ((uint64_t)c->buffer_size_kb * 1024);
+    if (limit > PETW__MAX_POOL_BUFFERS)
+        limit = PETW__MAX_POOL_BUFFERS;
+    if (limit < s->buffer_count)
+        limit = s->buffer_count;
+    return petw__ring_start(ring, c->buffer_size_kb * 1024, s->buffer_count, (uint32_t)limit, gen);
+}
+
+/* What the file's header buffer records about the session. */
+static void fill_info(petw__session *s, const petw_session_config *c, uint32_t cpus)
+{
+    petw__flush_target *t = &s->flush;
+    petw__etl_session_info *info = &t->info;
+    info->buffer_size = c->buffer_size_kb * 1024;
+    info->cpu_count = cpus;
+    info->clock = c->clock;
+    info->log_file_mode = c->log_file_mode;
+    info->maximum_file_size = c->maximum_file_size_kb / 1024;
+    info->os_build = petw__os_build();
+    info->cpu_speed_mhz = 0;
+    info->petw_flags = c->flags;
+    info->logger_id = petw__ring_table[s->slot].logger_id;
+    info->process_id = petw__process_id();
+    info->thread_id = petw__thread_id();
+    info->perf_freq = petw__clock_frequency(c->clock);
+    info->start_filetime = petw__filetime_now();
+    info->start_timestamp = petw__clock_read(c->clock);
+    t->reference_start_ns = petw__clock_reference();
+    info->boot_time = petw__boot_time();
+    info->logger_name = s->name;
+    info->log_file_name = t->path;
+}
+
+static int start_locked(petw_session_config c, uint32_t cpus, petw_session_handle *out)
+{
+    uint32_t slot;
+    PETW__FORWARD_IF_ERROR(claim_slot(c.name, cpus, &slot));
     petw__session *s = &sessions[slot];
-    petw__ring *ring = &petw__ring_table[slot];
     s->slot = slot;
     snprintf(s->name, sizeof(s->name), "%s", c.name);
     s->file_path[0] = 0;
@@ -246,77 +313,14 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
     c.file_path = c.file_path ? s->file_path : NULL;
     s->config = c;
     s->buffer_count = c.maximum_buffers;
-
-    petw__flush_target *t = &s->flush;
-    /* The timer handle stays initialized on the flusher's loop for the
-     * slot's lifetime; everything else starts fresh. */
-    int timer_initialized = t->timer_initialized;
-    uv_timer_t timer = t->timer;
-    memset(t, 0, sizeof(*t));
-    t->timer_initialized = timer_initialized;
-    t->timer = timer;
-    t->ring = ring;
-    t->mode = c.log_file_mode;
-    t->max_file_bytes = (uint64_t)c.maximum_file_size_kb * 1024;
-    t->sink = c.sink;
-    t->sink_context = c.sink_context;
-    t->petw_flags = c.flags;
-    t->zstd_level = c.zstd_level;
-    t->flush_timer_ms = c.flush_timer_ms;
-    if (c.file_path && (c.log_file_mode & PETW_MODE_NEWFILE)) {
-        snprintf(t->pattern, sizeof(t->pattern), "%s", c.file_path);
-        t->file_number = 1;
-        snprintf(t->path, sizeof(t->path), t->pattern, 1);
-    } else if (c.file_path) {
-        snprintf(t->path, sizeof(t->path), "%s", c.file_path);
-    }
-    ring->on_ready = petw__flusher_wake;
-    ring->count_records = petw__etl_count_records;
-    ring->policy = c.loss_policy;
-    ring->block_timeout_us = c.block_timeout_ms * 1000u;
-    ring->owner = s;
-    ring->clock = c.clock;
-    ring->logger_id = (uint16_t)(slot + 1);
+    prepare_target(s, &c);
     uint16_t gen;
-    /* Address space for 4x the buffers (ControlTrace(UPDATE) may grow the
-     * pool), within 4 GB. */
-    uint64_t limit = 4ull * s->buffer_count;
-    if (limit * c.buffer_size_kb * 1024 > 4 * MAX_POOL_BYTES)
-        limit = 4 * MAX_POOL_BYTES / ((uint64_t)c.buffer_size_kb * 1024);
-    if (limit > PETW__MAX_POOL_BUFFERS)
-        limit = PETW__MAX_POOL_BUFFERS;
-    if (limit < s->buffer_count)
-        limit = s->buffer_count;
-    rc = petw__ring_start(ring, c.buffer_size_kb * 1024, s->buffer_count, (uint32_t)limit, &gen);
+    PETW__FORWARD_IF_ERROR(start_ring(s, &c, &gen));
+    fill_info(s, &c, cpus);
+    int rc = petw__flusher_attach(&s->flush);
     if (rc) {
-        petw__control_unlock();
-        return rc;
-    }
-    petw__etl_session_info *info = &t->info;
-    info->buffer_size = c.buffer_size_kb * 1024;
-    info->cpu_count = cpus;
-    info->clock = c.clock;
-    info->log_file_mode = c.log_file_mode;
-    info->maximum_file_size = 0;
-    info->os_build = petw__os_build();
-    info->cpu_speed_mhz = 0;
-    info->petw_flags = c.flags;
-    info->logger_id = ring->logger_id;
-    info->process_id = petw__process_id();
-    info->thread_id = petw__thread_id();
-    info->perf_freq = petw__clock_frequency(c.clock);
-    info->start_filetime = petw__filetime_now();
-    info->start_timestamp = petw__clock_read(c.clock);
-    t->reference_start_ns = petw__clock_reference();
-    info->boot_time = petw__boot_time();
-    info->logger_name = s->name;
-    info->log_file_name = t->path;
-    info->maximum_file_size = c.maximum_file_size_kb / 1024;
-    rc = petw__flusher_attach(t);
-    if (rc) {
-        petw__ring_kill(ring);
-        petw__ring_release(ring);
-        petw__control_unlock();
+        petw__ring_kill(&petw__ring_table[slot]);
+        petw__ring_release(&petw__ring_table[slot]);
         return rc;
     }
     s->gen = gen;
@@ -327,23 +331,35 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
         atexit(stop_all_at_exit);
         atexit_registered = 1;
     }
-    petw__control_unlock();
     return 0;
+}
+
+int petw_session_start(const petw_session_config *in, petw_session_handle *out)
+{
+    PETW__RETURN_IF(in == NULL || out == NULL, PETW_EINVAL);
+    petw__library_init();
+    uint32_t cpus = petw__cpu_count();
+    petw_session_config c;
+    PETW__FORWARD_IF_ERROR(normalize(in, &c, cpus));
+    petw__control_lock();
+    int rc = start_locked(c, cpus, out);
+    petw__control_unlock();
+    return rc;
 }
 
 int petw_session_find(const char *name, petw_session_handle *out)
 {
     PETW__RETURN_IF(!name || !out, PETW_EINVAL);
+    int rc = PETW_ENOTFOUND;
     petw__control_lock();
-    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
+    for (uint32_t i = 0; i < PETW_MAX_SESSIONS && rc != 0; i++) {
         if (sessions[i].in_use && strcmp(sessions[i].name, name) == 0) {
             *out = handle_of(&sessions[i]);
-            petw__control_unlock();
-            return 0;
+            rc = 0;
         }
     }
     petw__control_unlock();
-    return PETW_ENOTFOUND;
+    return rc;
 }
 
 int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
@@ -529,16 +545,15 @@ int petw_session_stop(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
-    if (!s) {
-        petw__control_unlock();
-        return PETW_ENOTFOUND;
+    int rc = PETW_ENOTFOUND;
+    if (s) {
+        /* Providers first: new writes stop choosing this session. Writers
+         * that already chose it are handled by the ring (petw__ring_kill). */
+        petw__provider_disable_session(s->ref);
+        rc = petw__flusher_detach(&s->flush);
+        fill_stats(s, stats);
+        s->in_use = 0;
     }
-    /* Providers first: new writes stop choosing this session. Writers that
-     * already chose it are handled by the ring (petw__ring_kill). */
-    petw__provider_disable_session(s->ref);
-    int rc = petw__flusher_detach(&s->flush);
-    fill_stats(s, stats);
-    s->in_use = 0;
     petw__control_unlock();
     return rc;
 }

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""module_rules.py SOURCE_ROOT: the module rules of docs/design.md hold.
+
+Reads the dependency table of docs/design.md (rows "| `lib/X/` | ... | A, B |")
+and checks, for every file under lib/:
+  - each #include names a module the table allows for the file's module
+    (its own, or one listed; public headers belong to the module that
+    implements them; petw/types.h and petw/error.h, the shared vocabulary,
+    are everyone's);
+  - third-party headers (uv.h, zstd.h, xxhash.h) only where the table lists
+    libuv, zstd or xxHash; OS headers (anything not the C standard library)
+    only in platform/;
+  - every "Allowed dependencies:" line in a file lists exactly its module's row;
+  - tools/ includes no internal header of lib/.
+Exits 1 with one line per violation.
+"""
+import os
+import re
+import sys
+
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+LIBS = {"libuv": "uv.h", "zstd": "zstd.h", "xxHash": "xxhash.h"}
+STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
+       "stdarg.h", "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+       "string.h", "time.h", "wchar.h", "uchar.h"}
+# Public headers and the module that implements them. The ETW-compatible
+# headers (<evntprov.h>, ...) and the umbrella belong to etw/.
+PUBLIC = {"petw/provider.h": "provider", "petw/session.h": "session",
+          "petw/consume.h": "consume", "petw/decode.h": "decode", "petw/petw.h": "etw"}
+VOCABULARY = {"petw/types.h", "petw/error.h"}
+ETW_HEADERS = set(os.listdir(os.path.join(root, "include", "petw", "etw")))
+
+
+def read_table():
+    text = open(os.path.join(root, "docs", "design.md"), encoding="utf-8").read()
+    table = {}
+    for m in re.finditer(r"^\| `lib/(\w+)/` \|[^|]*\| ([^|]*) \|$", text, re.M):
+        allowed = set()
+        for tok in m.group(2).split(","):
+            tok = tok.strip().strip("`").rstrip("/")
+            if tok and tok != "none":
+                allowed.add(tok)
+        table[m.group(1)] = allowed
+    return table
+
+
+def main():
+    table = read_table()
+    errors = []
+    if not table:
+        errors.append("docs/design.md: no dependency table found")
+    modules = set(table)
+    for mod, allowed in table.items():
+        for a in allowed - modules - set(LIBS):
+            errors.append("docs/design.md: %s may use unknown module or library %r" % (mod, a))
+    lib = os.path.join(root, "lib")
+    for mod in sorted(os.listdir(lib)):
+        path = os.path.join(lib, mod)
+        if not os.path.isdir(path):
+            continue
+        if mod not in table:
+            errors.append("lib/%s/: no row in docs/design.md's table" % mod)
+            continue
+        allowed = table[mod]
+        for name in sorted(os.listdir(path)):
+            if not name.endswith((".c", ".h")):
+                continue
+            rel = "lib/%s/%s" % (mod, name)
+            text = open(os.path.join(path, name), encoding="utf-8").read()
+            line = re.search(r"Allowed dependencies: ([^.]*)\.", text)
+            if line:
+                said = {t.strip().rstrip("/") for t in line.group(1).replace("\n *", " ").split(",")}
+                said.discard("none")
+                if said != allowed:
+                    errors.append("%s: 'Allowed dependencies' says %s, the table %s"
+                                  % (rel, sorted(said), sorted(allowed)))
+            for m in re.finditer(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', text, re.M):
+                inc = m.group(2)
+                owner = None
+                if m.group(1) == "<" and mod == "platform" and inc not in LIBS.values():
+                    continue  # the OS's own headers (its <windows.h> too)
+                if m.group(1) == '"' and inc.startswith("../"):
+                    owner = inc.split("/")[1]
+                elif inc in VOCABULARY:
+                    continue
+                elif inc in PUBLIC:
+                    owner = PUBLIC[inc]
+                elif m.group(1) == '"' and "/" not in inc:
+                    continue  # a header of the same module
+                elif inc in ETW_HEADERS:
+                    owner = "etw"
+                elif inc in STD:
+                    continue
+                elif inc in LIBS.values():
+                    lib_name = [k for k, v in LIBS.items() if v == inc][0]
+                    if lib_name not in allowed:
+                        errors.append("%s: includes <%s>, but %s may not use %s"
+                                      % (rel, inc, mod, lib_name))
+                    continue
+                else:
+                    if mod != "platform":
+                        errors.append("%s: includes the OS header <%s> (only platform/ may)"
+                                      % (rel, inc))
+                    continue
+                if owner != mod and owner not in allowed:
+                    errors.append("%s: includes %s (module %s), which %s may not use"
+                                  % (rel, inc, owner, mod))
+    # The tools are users of the installed API: public headers only.
+    for dirpath, _, files in os.walk(os.path.join(root, "tools")):
+        for name in files:
+            if name.endswith((".c", ".h")):
+                rel = os.path.relpath(os.path.join(dirpath, name), root)
+                text = open(os.path.join(dirpath, name), encoding="utf-8").read()
+                for m in re.finditer(r'^\s*#\s*include\s*"([^"]*lib/[^"]*)"', text, re.M):
+                    errors.append("%s: includes the library's internal %s" % (rel, m.group(1)))
+    for e in errors:
+        print(e)
+    print("module rules: %d modules, %d violations" % (len(table), len(errors)))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
