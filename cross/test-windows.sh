@@ -19,6 +19,9 @@ root=$(pwd)
 scripts/setup-debian.sh mingw-w64 wine wine64 cmake dpkg-dev
 deps="$root/build-win/deps"
 cross/build-deps.sh "$deps"
+# Only the Windows builds' .pc files: a caller's PKG_CONFIG_PATH (say, a
+# Linux petw install) would be searched first and its petw.pc linked in.
+unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 export PKG_CONFIG_LIBDIR="$deps/lib/pkgconfig"
 export WINEDEBUG=-all
 build=build-win/build

@@ -88,7 +88,9 @@ void *petw_trace_context(const petw_trace *trace);
  * arrive, each buffer's events in timestamp order).
  * start_time/end_time are FILETIMEs bounding what is delivered (0: no bound);
  * the header records are always delivered. A trace can be processed once.
- * Returns 0, PETW_EINVAL, or PETW_ECANCELED when a buffer callback stopped it. */
+ * Returns 0, PETW_EINVAL (NULL, more than 64 traces, a trace processed
+ * already, a live trace with others), PETW_ENOMEM, or PETW_ECANCELED when a
+ * buffer callback or petw_trace_cancel() stopped it. */
 int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start_time, int64_t end_time);
 
 /* Frees the trace. NULL is fine. */

@@ -116,7 +116,11 @@ typedef struct petw_decoded_event {
 
 typedef struct petw_decoder petw_decoder;
 
+/* A decoder keeps the schemas it has seen and the memory of the last
+ * decoded event; one thread at a time. Returns 0, PETW_EINVAL (`out` NULL)
+ * or PETW_ENOMEM. */
 int petw_decoder_new(petw_decoder **out);
+/* Frees the decoder; NULL is fine. */
 void petw_decoder_free(petw_decoder *decoder);
 
 /* Decodes one event. Returns 0 with *out set, PETW_ECORRUPT (malformed

@@ -96,10 +96,15 @@ int petw_session_enable_provider(petw_session_handle session, const petw_guid *p
 /* Disables a provider GUID in a session. Returns 0 or PETW_ENOTFOUND. */
 int petw_session_disable_provider(petw_session_handle session, const petw_guid *provider);
 
-/* Fills `stats` (may be NULL for flush/stop). */
+/* Fills `stats` with the session's settings and counters.
+ * Returns 0, or PETW_ENOTFOUND (stale or unknown handle). */
 int petw_session_query(petw_session_handle session, petw_session_stats *stats);
 
-/* Writes every partly filled buffer and waits until the file has them. */
+/* Writes every partly filled buffer and waits until the file has them;
+ * `stats` (may be NULL) receives the counters after the flush.
+ * Returns 0, PETW_ENOTFOUND, PETW_EIO (a buffer could not be written: its
+ * events count in events_lost, the buffer in log_buffers_lost) or
+ * PETW_ENOMEM. */
 int petw_session_flush(petw_session_handle session, petw_session_stats *stats);
 
 /* Changes the flush timer (ms) and the buffer limit of a running session;
@@ -122,8 +127,10 @@ int petw_session_snapshot(petw_session_handle session, const char *path);
 
 /* Stops the session: disables it everywhere, writes every buffer, finalizes
  * the file header (BuffersWritten, EndTime, EventsLost), closes the file and
- * frees the pool. Safe while other threads write events. `stats` receives
- * the final counters. Returns 0 or PETW_ENOTFOUND. */
+ * frees the pool. Safe while other threads write events. `stats` (may be
+ * NULL) receives the final counters. Returns 0, PETW_ENOTFOUND, or PETW_EIO
+ * when some buffer or the final header could not be written (the session is
+ * stopped all the same; lost buffers are counted in the stats). */
 int petw_session_stop(petw_session_handle session, petw_session_stats *stats);
 
 #ifdef __cplusplus

@@ -30,17 +30,28 @@
 #define PETW__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Error-path helpers in the spirit of zstd's RETURN_ERROR_IF: return the code
- * when the condition holds. */
+ * when the condition holds. Built with -Derror_trace=true (PETW_ERROR_TRACE),
+ * each one also says where it fired: "petw: lib/x/y.c:42: cond: PETW_EINVAL". */
+#ifdef PETW_ERROR_TRACE
+#define PETW__ERROR_FIRED(err, what)                                                               \
+    petw__warn("%s:%d: %s: %s", __FILE__, __LINE__, what, petw_err_name(err))
+#else
+#define PETW__ERROR_FIRED(err, what) ((void)0)
+#endif
 #define PETW__RETURN_IF(cond, err)                                                                 \
     do {                                                                                           \
-        if (PETW__UNLIKELY(cond))                                                                  \
+        if (PETW__UNLIKELY(cond)) {                                                                \
+            PETW__ERROR_FIRED(err, #cond);                                                         \
             return (err);                                                                          \
+        }                                                                                          \
     } while (0)
 #define PETW__FORWARD_IF_ERROR(expr)                                                               \
     do {                                                                                           \
         int petw__rc = (expr);                                                                     \
-        if (petw__rc < 0)                                                                          \
+        if (petw__rc < 0) {                                                                        \
+            PETW__ERROR_FIRED(petw__rc, "from " #expr);                                            \
             return petw__rc;                                                                       \
+        }                                                                                          \
     } while (0)
 
 /* Little-endian loads and stores on byte buffers (the on-disk format). */
@@ -97,8 +108,11 @@ size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
 void petw__control_lock(void);
 void petw__control_unlock(void);
 
-/* Reports an internal problem on stderr once per call site category
- * (never on the hot path). */
+/* Writes "petw: <message>" and a newline on stderr (error traces; never on
+ * the hot path). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
 void petw__warn(const char *fmt, ...);
 
 /* One-time library initialization (platform, control lock). Idempotent. */
