@@ -144,6 +144,50 @@ static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
     return 0;
 }
 
+/* Verifies, unpacks and indexes the buffer at `off` (its header parsed as
+ * `hb`); a damaged data buffer is reported and skipped, a damaged header
+ * buffer makes the file unreadable. */
+static int add_buffer(petw_trace *t, const petw__etl_buffer *hb, uint64_t off, uint64_t index,
+                      uint32_t *cap)
+{
+    const char *why = NULL;
+    if (*cap == t->buf_count) {
+        *cap = *cap ? *cap * 2 : 16;
+        tbuf *g = realloc(t->bufs, *cap * sizeof(*g));
+        if (!g)
+            return PETW_ENOMEM;
+        t->bufs = g;
+    }
+    tbuf *b = &t->bufs[t->buf_count];
+    memset(b, 0, sizeof(*b));
+    if ((hb->petw_flags & PETW__BUF_ZSTD) || (hb->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED)) {
+        b->owned = malloc(hb->used);
+        if (!b->owned)
+            return PETW_ENOMEM;
+    }
+    b->data = petw__etl_unpack_buffer(t->file + off, hb, b->owned, hb->used, &why);
+    t->stats.buffers_read++;
+    if (!b->data) {
+        free(b->owned);
+        if (index == 0)
+            return PETW_ECORRUPT;
+        corrupt(t, index, off, why);
+        return 0;
+    }
+    b->used = hb->used;
+    b->header = index == 0;
+    /* Uncompressed header buffers: the whole buffer as stored. */
+    b->extent = b->header && b->data == t->file + off ? hb->disk_size : hb->used;
+    b->cpu = hb->cpu;
+    b->logger_id = hb->logger_id;
+    b->buffer_flag = hb->buffer_flag;
+    PETW__FORWARD_IF_ERROR(index_buffer(t, b, index, off));
+    t->buf_count++;
+    if (index == 0 && petw__etl_parse_header_buffer(b->data, b->extent, hb, &t->info))
+        return PETW_ECORRUPT;
+    return 0;
+}
+
 static int load(petw_trace *t)
 {
     uint64_t off = 0, index = 0;
@@ -194,42 +238,9 @@ static int load(petw_trace *t)
         }
         if (index == 0)
             stride = hb.disk_size;
-        if (cap == t->buf_count) {
-            cap = cap ? cap * 2 : 16;
-            tbuf *g = realloc(t->bufs, cap * sizeof(*g));
-            if (!g)
-                return PETW_ENOMEM;
-            t->bufs = g;
-        }
-        tbuf *b = &t->bufs[t->buf_count];
-        memset(b, 0, sizeof(*b));
-        if ((hb.petw_flags & PETW__BUF_ZSTD) || (hb.buffer_flag & PETW__BUFFER_FLAG_COMPRESSED)) {
-            b->owned = malloc(hb.used);
-            if (!b->owned)
-                return PETW_ENOMEM;
-        }
-        b->data = petw__etl_unpack_buffer(t->file + off, &hb, b->owned, hb.used, &why);
-        t->stats.buffers_read++;
-        if (!b->data) {
-            free(b->owned);
-            if (index == 0)
-                return PETW_ECORRUPT;
-            corrupt(t, index, off, why);
-        } else {
-            b->used = hb.used;
-            b->header = index == 0;
-            /* Uncompressed header buffers: the whole buffer as stored. */
-            b->extent = b->header && b->data == t->file + off ? hb.disk_size : hb.used;
-            b->cpu = hb.cpu;
-            b->logger_id = hb.logger_id;
-            b->buffer_flag = hb.buffer_flag;
-            int rc = index_buffer(t, b, index, off);
-            if (rc)
-                return rc;
-            t->buf_count++;
-            if (index == 0 && petw__etl_parse_header_buffer(b->data, b->extent, &hb, &t->info))
-                return PETW_ECORRUPT;
-        }
+        int rc = add_buffer(t, &hb, off, index, &cap);
+        if (rc)
+            return rc;
         off += hb.disk_size;
         index++;
     }

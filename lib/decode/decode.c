@@ -17,6 +17,19 @@
 #include "../common/common.h"
 #include "petw/decode.h"
 
+/* TraceLogging's type bytes: the in-type byte holds the type, the arity and
+ * a chain bit (an out-type byte follows); the out-type byte holds the type
+ * (a struct's member count) and a chain bit (tags follow); tag bytes hold 7
+ * bits each and chain with their top bit. */
+#define TL_CHAIN 0x80u
+#define TL_IN_TYPE_MASK 0x1fu
+#define TL_ARITY_SHIFT 5
+#define TL_ARITY_MASK 3u
+#define TL_ARITY_CONST 1  /* a constant element count follows */
+#define TL_ARITY_VAR 2    /* the count is a u16 in the payload */
+#define TL_ARITY_CUSTOM 3 /* custom schema: u16 size and the bytes follow */
+#define TL_OUT_TYPE_MASK 0x7fu
+
 #define MAX_DEPTH 32
 #define MAX_FIELDS 65536
 #define MAX_SCHEMA 4096
@@ -124,7 +137,7 @@ static int skip_tags(const uint8_t **p, const uint8_t *end)
         if (*p >= end)
             return PETW_ECORRUPT;
         uint8_t b = *(*p)++;
-        if (!(b & 0x80))
+        if (!(b & TL_CHAIN))
             return 0;
     }
 }
@@ -146,26 +159,26 @@ static int parse_schema(petw_decoder *d, const uint8_t *blob, size_t size, const
         e->name = cstr(&p, end);
         PETW__RETURN_IF(!e->name || p >= end, PETW_ECORRUPT);
         e->in = *p++;
-        e->type = e->in & 0x1f;
-        e->arity = (uint8_t)((e->in >> 5) & 3);
-        if (e->in & 0x80) {
+        e->type = e->in & TL_IN_TYPE_MASK;
+        e->arity = (uint8_t)((e->in >> TL_ARITY_SHIFT) & TL_ARITY_MASK);
+        if (e->in & TL_CHAIN) {
             PETW__RETURN_IF(p >= end, PETW_ECORRUPT);
             e->out = *p++;
-            if (e->out & 0x80)
+            if (e->out & TL_CHAIN)
                 PETW__FORWARD_IF_ERROR(skip_tags(&p, end));
         }
-        if (e->arity == 1) {
+        if (e->arity == TL_ARITY_CONST) {
             PETW__RETURN_IF(end - p < 2, PETW_ECORRUPT);
             e->count = petw__rd16(p);
             p += 2;
-        } else if (e->arity == 3) {
+        } else if (e->arity == TL_ARITY_CUSTOM) {
             PETW__RETURN_IF(end - p < 2, PETW_ECORRUPT);
             uint16_t n = petw__rd16(p);
             PETW__RETURN_IF((size_t)(end - p) < 2u + n, PETW_ECORRUPT);
             p += 2 + n;
         }
         if (e->type == PETW_IN_STRUCT) {
-            e->members = e->out & 0x7f;
+            e->members = e->out & TL_OUT_TYPE_MASK;
             PETW__RETURN_IF(e->members == 0, PETW_ECORRUPT);
         }
     }
@@ -227,13 +240,99 @@ static int decode_struct(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
     return 0;
 }
 
+/* Bytes of a fixed-size number in-type, or 0 for any other in-type. */
+static size_t number_size(const petw_decoder *d, uint8_t type)
+{
+    switch (type) {
+    case PETW_IN_INT8:
+    case PETW_IN_UINT8:
+        return 1;
+    case PETW_IN_INT16:
+    case PETW_IN_UINT16:
+        return 2;
+    case PETW_IN_INT32:
+    case PETW_IN_UINT32:
+    case PETW_IN_FLOAT:
+    case PETW_IN_BOOL32:
+    case PETW_IN_HEXINT32:
+        return 4;
+    case PETW_IN_POINTER:
+        return (size_t)d->pointer_size;
+    case PETW_IN_INT64:
+    case PETW_IN_UINT64:
+    case PETW_IN_DOUBLE:
+    case PETW_IN_FILETIME:
+    case PETW_IN_HEXINT64:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+/* A fixed-size number, shown as its out-type says. */
+static int decode_number(petw_decoder *d, const schema_entry *e, uint32_t slot)
+{
+    petw_field *f = &d->fields[slot];
+    const uint8_t *p = d->data + d->pos;
+    uint8_t out = e->out & TL_OUT_TYPE_MASK;
+    size_t n = number_size(d, e->type);
+    if (n == 0)
+        return PETW_ECORRUPT; /* an in-type TraceLogging does not define */
+    PETW__FORWARD_IF_ERROR(need(d, n));
+    d->pos += n;
+    uint64_t u = n == 1 ? p[0] : n == 2 ? petw__rd16(p) : n == 4 ? petw__rd32(p) : petw__rd64(p);
+    int is_signed = e->type == PETW_IN_INT8 || e->type == PETW_IN_INT16 ||
+                    e->type == PETW_IN_INT32 || e->type == PETW_IN_INT64;
+    if (is_signed) {
+        int64_t v = n == 1 ? (int8_t)u : n == 2 ? (int16_t)u : n == 4 ? (int32_t)u : (int64_t)u;
+        f->kind = PETW_VALUE_INT;
+        f->v.i = v;
+    } else {
+        f->kind = PETW_VALUE_UINT;
+        f->v.u = u;
+    }
+    if (e->type == PETW_IN_FLOAT) {
+        float x;
+        memcpy(&x, p, 4);
+        f->kind = PETW_VALUE_FLOAT;
+        f->v.f = x;
+    } else if (e->type == PETW_IN_DOUBLE) {
+        memcpy(&f->v.f, p, 8);
+        f->kind = PETW_VALUE_FLOAT;
+    } else if (e->type == PETW_IN_FILETIME) {
+        f->kind = PETW_VALUE_FILETIME;
+        f->v.i = (int64_t)u;
+    } else if (e->type == PETW_IN_BOOL32 || out == PETW_OUT_BOOLEAN) {
+        f->kind = PETW_VALUE_BOOL;
+        f->v.u = u != 0;
+    } else if (e->type == PETW_IN_HEXINT32 || e->type == PETW_IN_HEXINT64 ||
+               e->type == PETW_IN_POINTER || out == PETW_OUT_HEX || out == PETW_OUT_WIN32ERROR ||
+               out == PETW_OUT_NTSTATUS || out == PETW_OUT_HRESULT) {
+        f->kind = PETW_VALUE_HEX;
+        f->v.u = u & (n == 8 ? ~0ull : ((1ull << (8 * n)) - 1));
+    } else if (out == PETW_OUT_STRING && n <= 2) {
+        /* A character: UTF-8 of one code unit. */
+        uint8_t units[4] = {(uint8_t)u, (uint8_t)(u >> 8), 0, 0};
+        if (n == 1)
+            return bytes_string(d, units, u ? 1 : 0, slot);
+        return utf16_string(d, units, 1, slot);
+    } else if (out == PETW_OUT_PORT && n == 2) {
+        f->v.u = ((u & 0xFF) << 8) | (u >> 8); /* network byte order */
+    } else if (out == PETW_OUT_IPV4 && n == 4) {
+        char ip[16];
+        snprintf(ip, sizeof(ip), "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
+        return bytes_string(d, (const uint8_t *)ip, strlen(ip), slot);
+    }
+    return 0;
+}
+
+
 /* One value (or, for arrays, one element) of schema entry `entry`. */
 static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
 {
     const schema_entry *e = &d->schema[entry];
     petw_field *f = &d->fields[slot];
     const uint8_t *p = d->data + d->pos;
-    uint8_t out = e->out & 0x7f;
     switch (e->type) {
     case PETW_IN_NULL:
         f->kind = PETW_VALUE_NONE;
@@ -301,85 +400,8 @@ static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
         d->pos += 16;
         return 0;
     default:
-        break;
+        return decode_number(d, e, slot);
     }
-    /* Fixed-size numbers. */
-    size_t n;
-    switch (e->type) {
-    case PETW_IN_INT8:
-    case PETW_IN_UINT8:
-        n = 1;
-        break;
-    case PETW_IN_INT16:
-    case PETW_IN_UINT16:
-        n = 2;
-        break;
-    case PETW_IN_INT32:
-    case PETW_IN_UINT32:
-    case PETW_IN_FLOAT:
-    case PETW_IN_BOOL32:
-    case PETW_IN_HEXINT32:
-        n = 4;
-        break;
-    case PETW_IN_POINTER:
-        n = (size_t)d->pointer_size;
-        break;
-    case PETW_IN_INT64:
-    case PETW_IN_UINT64:
-    case PETW_IN_DOUBLE:
-    case PETW_IN_FILETIME:
-    case PETW_IN_HEXINT64:
-        n = 8;
-        break;
-    default:
-        return PETW_ECORRUPT; /* an in-type TraceLogging does not define */
-    }
-    PETW__FORWARD_IF_ERROR(need(d, n));
-    d->pos += n;
-    uint64_t u = n == 1 ? p[0] : n == 2 ? petw__rd16(p) : n == 4 ? petw__rd32(p) : petw__rd64(p);
-    int is_signed = e->type == PETW_IN_INT8 || e->type == PETW_IN_INT16 ||
-                    e->type == PETW_IN_INT32 || e->type == PETW_IN_INT64;
-    if (is_signed) {
-        int64_t v = n == 1 ? (int8_t)u : n == 2 ? (int16_t)u : n == 4 ? (int32_t)u : (int64_t)u;
-        f->kind = PETW_VALUE_INT;
-        f->v.i = v;
-    } else {
-        f->kind = PETW_VALUE_UINT;
-        f->v.u = u;
-    }
-    if (e->type == PETW_IN_FLOAT) {
-        float x;
-        memcpy(&x, p, 4);
-        f->kind = PETW_VALUE_FLOAT;
-        f->v.f = x;
-    } else if (e->type == PETW_IN_DOUBLE) {
-        memcpy(&f->v.f, p, 8);
-        f->kind = PETW_VALUE_FLOAT;
-    } else if (e->type == PETW_IN_FILETIME) {
-        f->kind = PETW_VALUE_FILETIME;
-        f->v.i = (int64_t)u;
-    } else if (e->type == PETW_IN_BOOL32 || out == PETW_OUT_BOOLEAN) {
-        f->kind = PETW_VALUE_BOOL;
-        f->v.u = u != 0;
-    } else if (e->type == PETW_IN_HEXINT32 || e->type == PETW_IN_HEXINT64 ||
-               e->type == PETW_IN_POINTER || out == PETW_OUT_HEX || out == PETW_OUT_WIN32ERROR ||
-               out == PETW_OUT_NTSTATUS || out == PETW_OUT_HRESULT) {
-        f->kind = PETW_VALUE_HEX;
-        f->v.u = u & (n == 8 ? ~0ull : ((1ull << (8 * n)) - 1));
-    } else if (out == PETW_OUT_STRING && n <= 2) {
-        /* A character: UTF-8 of one code unit. */
-        uint8_t units[4] = {(uint8_t)u, (uint8_t)(u >> 8), 0, 0};
-        if (n == 1)
-            return bytes_string(d, units, u ? 1 : 0, slot);
-        return utf16_string(d, units, 1, slot);
-    } else if (out == PETW_OUT_PORT && n == 2) {
-        f->v.u = ((u & 0xFF) << 8) | (u >> 8); /* network byte order */
-    } else if (out == PETW_OUT_IPV4 && n == 4) {
-        char ip[16];
-        snprintf(ip, sizeof(ip), "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
-        return bytes_string(d, (const uint8_t *)ip, strlen(ip), slot);
-    }
-    return 0;
 }
 
 static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
@@ -389,7 +411,7 @@ static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int dept
     petw_field *f = &d->fields[slot];
     f->name = e->name;
     f->in_type = e->type;
-    f->out_type = e->out & 0x7f;
+    f->out_type = e->out & TL_OUT_TYPE_MASK;
     size_t start = d->pos;
     int rc = decode_value_at(d, entry, slot, depth);
     d->fields[slot].data_offset = (uint32_t)start; /* fields may have moved */
@@ -403,7 +425,7 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
     petw_field *f = &d->fields[slot];
     if (e->arity == 0)
         return decode_scalar(d, entry, slot, depth);
-    if (e->arity == 3) {
+    if (e->arity == TL_ARITY_CUSTOM) {
         /* Custom-serialized: u16 size + bytes, kept as binary. */
         PETW__FORWARD_IF_ERROR(need(d, 2));
         size_t n = petw__rd16(d->data + d->pos);
@@ -415,7 +437,7 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
         return 0;
     }
     uint32_t count = e->count;
-    if (e->arity == 2) {
+    if (e->arity == TL_ARITY_VAR) {
         PETW__FORWARD_IF_ERROR(need(d, 2));
         count = petw__rd16(d->data + d->pos);
         d->pos += 2;
@@ -430,7 +452,7 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
         petw_field *el = &d->fields[first + k];
         el->name = e->name;
         el->in_type = e->type;
-        el->out_type = e->out & 0x7f;
+        el->out_type = e->out & TL_OUT_TYPE_MASK;
         el->parent = slot;
         size_t start = d->pos;
         PETW__FORWARD_IF_ERROR(decode_scalar(d, entry, first + k, depth + 1));
@@ -446,6 +468,81 @@ static void fix_strings(petw_decoder *d)
     for (uint32_t i = 0; i < d->field_count; i++)
         if (d->fields[i].kind == PETW_VALUE_STRING)
             d->fields[i].v.s = d->arena + (size_t)(uintptr_t)d->fields[i].v.s;
+}
+
+/* The TraceLogging fields an event's schema describes. */
+static int decode_schema_fields(petw_decoder *d, const uint8_t *schema, size_t schema_size)
+{
+    petw_decoded_event *r = &d->result;
+    const char *event_name = NULL;
+    PETW__FORWARD_IF_ERROR(parse_schema(d, schema, schema_size, &event_name));
+    r->event_name = event_name;
+    r->has_schema = 1;
+    /* Top-level entries: those not inside a struct. */
+    uint32_t tops = 0;
+    for (uint32_t j = 0; j < d->schema_count;) {
+        PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
+        tops++;
+    }
+    uint32_t first;
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, tops, &first));
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < tops; k++) {
+        d->fields[k].parent = UINT32_MAX;
+        PETW__FORWARD_IF_ERROR(decode_value(d, j, k, 0));
+        PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
+    }
+    r->top_count = tops;
+    return 0;
+}
+
+/* EventWriteString: the payload is one UTF-16LE string. */
+static int decode_string_only(petw_decoder *d)
+{
+    uint32_t first;
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, 1, &first));
+    d->fields[0].name = "string";
+    d->fields[0].in_type = PETW_IN_UNICODESTRING;
+    d->fields[0].parent = UINT32_MAX;
+    size_t units = d->size / 2;
+    while (units > 0 && petw__rd16(d->data + 2 * (units - 1)) == 0)
+        units--;
+    PETW__FORWARD_IF_ERROR(utf16_string(d, d->data, units, 0));
+    d->fields[0].data_size = (uint32_t)d->size;
+    d->result.top_count = 1;
+    d->result.has_schema = 1;
+    return 0;
+}
+
+/* No schema: the payload as one binary field. */
+static int decode_binary(petw_decoder *d)
+{
+    uint32_t first;
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, 1, &first));
+    d->fields[0].name = "data";
+    d->fields[0].in_type = PETW_IN_BINARY;
+    d->fields[0].kind = PETW_VALUE_BINARY;
+    d->fields[0].parent = UINT32_MAX;
+    d->fields[0].v.bin.data = d->data;
+    d->fields[0].v.bin.size = (uint32_t)d->size;
+    d->fields[0].data_size = (uint32_t)d->size;
+    d->result.top_count = 1;
+    return 0;
+}
+
+/* The provider name in the traits (u16 size, then the name, NUL-terminated),
+ * copied into the arena; returns its arena offset or (size_t)-1. */
+static size_t provider_name_at(petw_decoder *d, const uint8_t *traits, size_t traits_size)
+{
+    size_t name_at = (size_t)-1;
+    if (!traits || traits_size < 3)
+        return name_at;
+    size_t declared = petw__rd16(traits);
+    const uint8_t *p = traits + 2, *end = traits + (declared <= traits_size ? declared : traits_size);
+    const char *name = cstr(&p, end);
+    if (name && arena_reserve(d, strlen(name) + 1, &name_at) == 0)
+        memcpy(d->arena + name_at, name, strlen(name) + 1);
+    return name_at;
 }
 
 int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decoded_event **out)
@@ -471,66 +568,13 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
             traits_size = x->data_size;
         }
     }
-    size_t name_at = (size_t)-1;
-    if (traits && traits_size >= 3) {
-        /* u16 size, then the provider name, NUL-terminated. */
-        size_t declared = petw__rd16(traits);
-        const uint8_t *p = traits + 2,
-                      *end = traits + (declared <= traits_size ? declared : traits_size);
-        const char *name = cstr(&p, end);
-        if (name && arena_reserve(d, strlen(name) + 1, &name_at) == 0)
-            memcpy(d->arena + name_at, name, strlen(name) + 1);
-    }
-    int rc;
-    if (schema) {
-        const char *event_name = NULL;
-        rc = parse_schema(d, schema, schema_size, &event_name);
-        if (rc)
-            return rc;
-        r->event_name = event_name;
-        r->has_schema = 1;
-        /* Top-level entries: those not inside a struct. */
-        uint32_t tops = 0;
-        for (uint32_t j = 0; j < d->schema_count;) {
-            PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
-            tops++;
-        }
-        uint32_t first;
-        PETW__FORWARD_IF_ERROR(reserve_fields(d, tops, &first));
-        uint32_t j = 0;
-        for (uint32_t k = 0; k < tops; k++) {
-            d->fields[k].parent = UINT32_MAX;
-            PETW__FORWARD_IF_ERROR(decode_value(d, j, k, 0));
-            PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
-        }
-        r->top_count = tops;
-    } else if (rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY) {
-        /* EventWriteString: the payload is one UTF-16LE string. */
-        uint32_t first;
-        PETW__FORWARD_IF_ERROR(reserve_fields(d, 1, &first));
-        d->fields[0].name = "string";
-        d->fields[0].in_type = PETW_IN_UNICODESTRING;
-        d->fields[0].parent = UINT32_MAX;
-        size_t units = d->size / 2;
-        while (units > 0 && petw__rd16(d->data + 2 * (units - 1)) == 0)
-            units--;
-        PETW__FORWARD_IF_ERROR(utf16_string(d, d->data, units, 0));
-        d->fields[0].data_size = (uint32_t)d->size;
-        r->top_count = 1;
-        r->has_schema = 1;
-    } else {
-        /* No schema: the payload as one binary field. */
-        uint32_t first;
-        PETW__FORWARD_IF_ERROR(reserve_fields(d, 1, &first));
-        d->fields[0].name = "data";
-        d->fields[0].in_type = PETW_IN_BINARY;
-        d->fields[0].kind = PETW_VALUE_BINARY;
-        d->fields[0].parent = UINT32_MAX;
-        d->fields[0].v.bin.data = d->data;
-        d->fields[0].v.bin.size = (uint32_t)d->size;
-        d->fields[0].data_size = (uint32_t)d->size;
-        r->top_count = 1;
-    }
+    size_t name_at = provider_name_at(d, traits, traits_size);
+    if (schema)
+        PETW__FORWARD_IF_ERROR(decode_schema_fields(d, schema, schema_size));
+    else if (rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY)
+        PETW__FORWARD_IF_ERROR(decode_string_only(d));
+    else
+        PETW__FORWARD_IF_ERROR(decode_binary(d));
     fix_strings(d);
     r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : NULL;
     r->fields = d->fields;

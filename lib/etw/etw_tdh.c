@@ -281,6 +281,135 @@ static void utf16_text(const uint8_t *p, size_t units, char *out, size_t cap)
     petw__utf16le_to_utf8(p, units, out, cap);
 }
 
+/* Bytes of a fixed-size TDH in-type, 0 for the others. */
+static size_t tdh_width(USHORT in_type, ULONG pointer_size)
+{
+    switch (in_type) {
+    case TDH_INTYPE_INT8:
+    case TDH_INTYPE_UINT8:
+        return 1;
+    case TDH_INTYPE_INT16:
+    case TDH_INTYPE_UINT16:
+        return 2;
+    case TDH_INTYPE_INT32:
+    case TDH_INTYPE_UINT32:
+    case TDH_INTYPE_HEXINT32:
+    case TDH_INTYPE_BOOLEAN:
+    case TDH_INTYPE_FLOAT:
+        return 4;
+    case TDH_INTYPE_INT64:
+    case TDH_INTYPE_UINT64:
+    case TDH_INTYPE_HEXINT64:
+    case TDH_INTYPE_DOUBLE:
+    case TDH_INTYPE_FILETIME:
+        return 8;
+    case TDH_INTYPE_POINTER:
+        return pointer_size == 4 ? 4 : 8;
+    default:
+        return 0;
+    }
+}
+
+/* A fixed-size number of `width` bytes at `p`, as its out-type says. */
+static void format_number(USHORT in_type, USHORT out_type, const uint8_t *p, size_t width,
+                          char *text, size_t size)
+{
+    uint64_t u = 0;
+    for (size_t i = 0; i < width; i++)
+        u |= (uint64_t)p[i] << (8 * i);
+    int hex = in_type == TDH_INTYPE_HEXINT32 || in_type == TDH_INTYPE_HEXINT64 ||
+              in_type == TDH_INTYPE_POINTER ||
+              (out_type >= TDH_OUTTYPE_HEXINT8 && out_type <= TDH_OUTTYPE_HEXINT64) ||
+              out_type == TDH_OUTTYPE_WIN32ERROR || out_type == TDH_OUTTYPE_NTSTATUS ||
+              out_type == TDH_OUTTYPE_HRESULT;
+    int is_signed = in_type == TDH_INTYPE_INT8 || in_type == TDH_INTYPE_INT16 ||
+                    in_type == TDH_INTYPE_INT32 || in_type == TDH_INTYPE_INT64;
+    if (in_type == TDH_INTYPE_FLOAT) {
+        float f;
+        memcpy(&f, p, 4);
+        snprintf(text, size, "%.9g", f);
+    } else if (in_type == TDH_INTYPE_DOUBLE) {
+        double f;
+        memcpy(&f, p, 8);
+        snprintf(text, size, "%.17g", f);
+    } else if (in_type == TDH_INTYPE_BOOLEAN || out_type == TDH_OUTTYPE_BOOLEAN) {
+        snprintf(text, size, "%s", u ? "true" : "false");
+    } else if (out_type == TDH_OUTTYPE_STRING && width <= 2) {
+        uint8_t unit[2] = {(uint8_t)u, (uint8_t)(u >> 8)};
+        if (width == 1)
+            snprintf(text, size, "%c", (char)u);
+        else
+            utf16_text(unit, 1, text, size);
+    } else if (in_type == TDH_INTYPE_FILETIME) {
+        snprintf(text, size, "%" PRIu64, u); /* 100 ns since 1601 */
+    } else if (hex) {
+        snprintf(text, size, "0x%" PRIX64, u);
+    } else if (is_signed) {
+        int64_t v = width == 1   ? (int8_t)u
+                    : width == 2 ? (int16_t)u
+                    : width == 4 ? (int32_t)u
+                                 : (int64_t)u;
+        snprintf(text, size, "%" PRId64, v);
+    } else {
+        snprintf(text, size, "%" PRIu64, u);
+    }
+}
+
+/* Strings, GUIDs, SYSTEMTIMEs and binary: the text and the bytes used. */
+static ULONG format_other(USHORT in_type, const uint8_t *p, size_t n, USHORT property_length,
+                          char *text, size_t size, size_t *used)
+{
+    if (in_type == TDH_INTYPE_UNICODESTRING || in_type == TDH_INTYPE_ANSISTRING) {
+        size_t unit = in_type == TDH_INTYPE_UNICODESTRING ? 2 : 1, i = 0;
+        while (i + unit <= n && (unit == 1 ? p[i] : petw__rd16(p + i)) != 0)
+            i += unit;
+        if (i + unit > n)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        *used = i + unit;
+        if (unit == 2)
+            utf16_text(p, i / 2, text, size);
+        else
+            snprintf(text, size, "%.*s", (int)i, (const char *)p);
+    } else if (in_type == TDH_INTYPE_COUNTEDSTRING || in_type == TDH_INTYPE_COUNTEDANSISTRING) {
+        if (n < 2 || n < 2u + petw__rd16(p))
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        size_t bytes = petw__rd16(p);
+        *used = 2 + bytes;
+        if (in_type == TDH_INTYPE_COUNTEDSTRING)
+            utf16_text(p + 2, bytes / 2, text, size);
+        else
+            snprintf(text, size, "%.*s", (int)bytes, (const char *)p + 2);
+    } else if (in_type == TDH_INTYPE_GUID) {
+        if (n < 16)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        petw_guid g;
+        petw__rd_guid(p, &g);
+        char s[37];
+        petw_guid_format(&g, s);
+        for (char *c = s; *c; c++)
+            *c = (char)(*c >= 'a' && *c <= 'f' ? *c - 32 : *c);
+        snprintf(text, size, "{%s}", s);
+        *used = 16;
+    } else if (in_type == TDH_INTYPE_SYSTEMTIME) {
+        if (n < 16)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        snprintf(text, size, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", petw__rd16(p),
+                 petw__rd16(p + 2), petw__rd16(p + 6), petw__rd16(p + 8), petw__rd16(p + 10),
+                 petw__rd16(p + 12), petw__rd16(p + 14));
+        *used = 16;
+    } else if (in_type == TDH_INTYPE_BINARY) {
+        if (n < property_length)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        size_t k = (size_t)snprintf(text, size, "0x");
+        for (size_t i = 0; i < property_length; i++)
+            k += (size_t)snprintf(text + k, size - k, "%02X", p[i]);
+        *used = property_length;
+    } else {
+        return ERROR_INVALID_PARAMETER;
+    }
+    return ERROR_SUCCESS;
+}
+
 ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo,
                                 ULONG PointerSize, USHORT InType, USHORT OutType,
                                 USHORT PropertyLength, USHORT UserDataLength, PBYTE UserData,
@@ -290,128 +419,17 @@ ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO Map
     if (BufferSize == NULL || UserDataConsumed == NULL || (UserData == NULL && UserDataLength))
         return ERROR_INVALID_PARAMETER;
     static _Thread_local char text[65536 * 3 + 64];
-    const uint8_t *p = UserData;
-    size_t n = UserDataLength, used = 0, width = 0;
-    uint64_t u = 0;
-    switch (InType) {
-    case TDH_INTYPE_INT8:
-    case TDH_INTYPE_UINT8:
-        width = 1;
-        break;
-    case TDH_INTYPE_INT16:
-    case TDH_INTYPE_UINT16:
-        width = 2;
-        break;
-    case TDH_INTYPE_INT32:
-    case TDH_INTYPE_UINT32:
-    case TDH_INTYPE_HEXINT32:
-    case TDH_INTYPE_BOOLEAN:
-    case TDH_INTYPE_FLOAT:
-        width = 4;
-        break;
-    case TDH_INTYPE_INT64:
-    case TDH_INTYPE_UINT64:
-    case TDH_INTYPE_HEXINT64:
-    case TDH_INTYPE_DOUBLE:
-    case TDH_INTYPE_FILETIME:
-        width = 8;
-        break;
-    case TDH_INTYPE_POINTER:
-        width = PointerSize == 4 ? 4 : 8;
-        break;
-    default:
-        break;
-    }
+    size_t used = 0, width = tdh_width(InType, PointerSize);
     if (width) {
-        if (n < width)
+        if (UserDataLength < width)
             return ERROR_EVT_INVALID_EVENT_DATA;
-        for (size_t i = 0; i < width; i++)
-            u |= (uint64_t)p[i] << (8 * i);
+        format_number(InType, OutType, UserData, width, text, sizeof(text));
         used = width;
-        int hex = InType == TDH_INTYPE_HEXINT32 || InType == TDH_INTYPE_HEXINT64 ||
-                  InType == TDH_INTYPE_POINTER ||
-                  (OutType >= TDH_OUTTYPE_HEXINT8 && OutType <= TDH_OUTTYPE_HEXINT64) ||
-                  OutType == TDH_OUTTYPE_WIN32ERROR || OutType == TDH_OUTTYPE_NTSTATUS ||
-                  OutType == TDH_OUTTYPE_HRESULT;
-        int is_signed = InType == TDH_INTYPE_INT8 || InType == TDH_INTYPE_INT16 ||
-                        InType == TDH_INTYPE_INT32 || InType == TDH_INTYPE_INT64;
-        if (InType == TDH_INTYPE_FLOAT) {
-            float f;
-            memcpy(&f, p, 4);
-            snprintf(text, sizeof(text), "%.9g", f);
-        } else if (InType == TDH_INTYPE_DOUBLE) {
-            double f;
-            memcpy(&f, p, 8);
-            snprintf(text, sizeof(text), "%.17g", f);
-        } else if (InType == TDH_INTYPE_BOOLEAN || OutType == TDH_OUTTYPE_BOOLEAN) {
-            snprintf(text, sizeof(text), "%s", u ? "true" : "false");
-        } else if (OutType == TDH_OUTTYPE_STRING && width <= 2) {
-            uint8_t unit[2] = {(uint8_t)u, (uint8_t)(u >> 8)};
-            if (width == 1)
-                snprintf(text, sizeof(text), "%c", (char)u);
-            else
-                utf16_text(unit, 1, text, sizeof(text));
-        } else if (InType == TDH_INTYPE_FILETIME) {
-            snprintf(text, sizeof(text), "%" PRIu64, u); /* 100 ns since 1601 */
-        } else if (hex) {
-            snprintf(text, sizeof(text), "0x%" PRIX64, u);
-        } else if (is_signed) {
-            int64_t v = width == 1   ? (int8_t)u
-                        : width == 2 ? (int16_t)u
-                        : width == 4 ? (int32_t)u
-                                     : (int64_t)u;
-            snprintf(text, sizeof(text), "%" PRId64, v);
-        } else {
-            snprintf(text, sizeof(text), "%" PRIu64, u);
-        }
-    } else if (InType == TDH_INTYPE_UNICODESTRING || InType == TDH_INTYPE_ANSISTRING) {
-        size_t unit = InType == TDH_INTYPE_UNICODESTRING ? 2 : 1, i = 0;
-        while (i + unit <= n && (unit == 1 ? p[i] : petw__rd16(p + i)) != 0)
-            i += unit;
-        if (i + unit > n)
-            return ERROR_EVT_INVALID_EVENT_DATA;
-        used = i + unit;
-        if (unit == 2)
-            utf16_text(p, i / 2, text, sizeof(text));
-        else
-            snprintf(text, sizeof(text), "%.*s", (int)i, (const char *)p);
-    } else if (InType == TDH_INTYPE_COUNTEDSTRING || InType == TDH_INTYPE_COUNTEDANSISTRING) {
-        if (n < 2 || n < 2u + petw__rd16(p))
-            return ERROR_EVT_INVALID_EVENT_DATA;
-        size_t bytes = petw__rd16(p);
-        used = 2 + bytes;
-        if (InType == TDH_INTYPE_COUNTEDSTRING)
-            utf16_text(p + 2, bytes / 2, text, sizeof(text));
-        else
-            snprintf(text, sizeof(text), "%.*s", (int)bytes, (const char *)p + 2);
-    } else if (InType == TDH_INTYPE_GUID) {
-        if (n < 16)
-            return ERROR_EVT_INVALID_EVENT_DATA;
-        petw_guid g;
-        petw__rd_guid(p, &g);
-        char s[37];
-        petw_guid_format(&g, s);
-        for (char *c = s; *c; c++)
-            *c = (char)(*c >= 'a' && *c <= 'f' ? *c - 32 : *c);
-        snprintf(text, sizeof(text), "{%s}", s);
-        used = 16;
-    } else if (InType == TDH_INTYPE_SYSTEMTIME) {
-        if (n < 16)
-            return ERROR_EVT_INVALID_EVENT_DATA;
-        snprintf(text, sizeof(text), "%04u-%02u-%02uT%02u:%02u:%02u.%03u", petw__rd16(p),
-                 petw__rd16(p + 2), petw__rd16(p + 6), petw__rd16(p + 8), petw__rd16(p + 10),
-                 petw__rd16(p + 12), petw__rd16(p + 14));
-        used = 16;
-    } else if (InType == TDH_INTYPE_BINARY) {
-        if (n < PropertyLength)
-            return ERROR_EVT_INVALID_EVENT_DATA;
-        size_t k = 0;
-        k += (size_t)snprintf(text, sizeof(text), "0x");
-        for (size_t i = 0; i < PropertyLength; i++)
-            k += (size_t)snprintf(text + k, sizeof(text) - k, "%02X", p[i]);
-        used = PropertyLength;
     } else {
-        return ERROR_INVALID_PARAMETER;
+        ULONG rc = format_other(InType, UserData, UserDataLength, PropertyLength, text,
+                                sizeof(text), &used);
+        if (rc != ERROR_SUCCESS)
+            return rc;
     }
     size_t chars = wide_len(text) + 1;
     if (Buffer == NULL || *BufferSize < chars * sizeof(WCHAR)) {

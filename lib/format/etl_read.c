@@ -85,6 +85,39 @@ const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buff
     return out;
 }
 
+/* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10 (message)
+ * and 0x80 (marker) in the top byte. Optional fields follow the 8-byte
+ * header; the timestamp, when present, comes after the sequence number and
+ * the GUID or component ID. */
+static int next_message(const uint8_t *r, uint32_t at, uint32_t used, uint32_t *pos,
+                        petw__etl_record *rec, const char **why)
+{
+    if ((uint64_t)at + 8 > used) {
+        *why = "truncated message record";
+        return PETW_ECORRUPT;
+    }
+    uint32_t size = petw__rd16(r);
+    uint16_t opts = petw__rd16(r + 6);
+    uint32_t field = 8;
+    if (opts & PETW__MSG_SEQUENCE)
+        field += 4;
+    if (opts & PETW__MSG_GUID)
+        field += 16;
+    else if (opts & PETW__MSG_COMPONENTID)
+        field += 4;
+    if (size < 8 || (uint64_t)field + ((opts & PETW__MSG_TIMESTAMP) ? 8 : 0) > size ||
+        (uint64_t)at + size > used) {
+        *why = "message record size out of range";
+        return PETW_ECORRUPT;
+    }
+    rec->offset = at;
+    rec->size = size;
+    rec->header_type = PETW__HDR_MESSAGE;
+    rec->timestamp = (opts & PETW__MSG_TIMESTAMP) ? (int64_t)petw__rd64(r + field) : 0;
+    *pos = at + PETW__ALIGN8(size);
+    return 1;
+}
+
 int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw__etl_record *rec,
                           const char **why)
 {
@@ -98,32 +131,8 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
         return 0;
     uint8_t type = r[2];
     uint32_t size, min, ts_off;
-    if (petw__etl_is_message(r)) {
-        /* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10
-         * (message) and 0x80 (marker) in the top byte. Optional fields
-         * follow the 8-byte header; the timestamp, when present, comes
-         * after the sequence number and the GUID or component ID. */
-        size = petw__rd16(r);
-        uint16_t opts = petw__rd16(r + 6);
-        uint32_t field = 8;
-        if (opts & PETW__MSG_SEQUENCE)
-            field += 4;
-        if (opts & PETW__MSG_GUID)
-            field += 16;
-        else if (opts & PETW__MSG_COMPONENTID)
-            field += 4;
-        if (size < 8 || (uint64_t)field + ((opts & PETW__MSG_TIMESTAMP) ? 8 : 0) > size ||
-            (uint64_t)at + size > used) {
-            *why = "message record size out of range";
-            return PETW_ECORRUPT;
-        }
-        rec->offset = at;
-        rec->size = size;
-        rec->header_type = PETW__HDR_MESSAGE;
-        rec->timestamp = (opts & PETW__MSG_TIMESTAMP) ? (int64_t)petw__rd64(r + field) : 0;
-        *pos = at + PETW__ALIGN8(size);
-        return 1;
-    }
+    if (petw__etl_is_message(r))
+        return next_message(r, at, used, pos, rec, why);
     if ((r[3] & PETW__HDR_MARKER_MASK) != PETW__HDR_MARKER_MASK) {
         *why = "record without the header marker";
         return PETW_ECORRUPT;
