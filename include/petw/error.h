@@ -31,13 +31,14 @@ extern "C" {
     X(ENOTSUP, -15, "operation or mode not supported", 50 /* ERROR_NOT_SUPPORTED */)        \
     X(ECANCELED, -16, "processing canceled by the callback", 1223 /* ERROR_CANCELLED */)    \
     X(EBUSY, -17, "resource busy", 170 /* ERROR_BUSY */)                                    \
-    X(ENOSPC, -18, "disk full", 112 /* ERROR_DISK_FULL */)
+    X(ENOSPC, -18, "disk full", 112 /* ERROR_DISK_FULL */)                                  \
+    X(ENAMETOOLONG, -19, "name or path too long", 161 /* ERROR_BAD_PATHNAME */)
 
 typedef enum petw_errno {
 #define PETW__ERRNO_ENUM(name, value, msg, win32) PETW_##name = value,
     PETW_ERRNO_MAP(PETW__ERRNO_ENUM)
 #undef PETW__ERRNO_ENUM
-    PETW_ERRNO_MAX = -19
+    PETW_ERRNO_MAX = -20
 } petw_errno;
 
 /* Human-readable message for a PETW_E* code (or "success" for 0). Never NULL. */

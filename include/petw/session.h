@@ -73,7 +73,9 @@ typedef struct petw_session_stats {
 } petw_session_stats;
 
 /* Starts a session.
- * Returns 0, PETW_EINVAL (NULL/empty name, bad sizes or mode), PETW_EEXIST
+ * Returns 0, PETW_EINVAL (NULL/empty name, bad sizes or mode),
+ * PETW_ENAMETOOLONG (name or path of PETW_MAX_NAME bytes or more; a NEWFILE
+ * pattern needs 10 more for its number), PETW_EEXIST
  * (name in use), PETW_ELIMIT (64 sessions), PETW_ENOMEM, or a file error
  * (PETW_EACCES, PETW_ENOENT, PETW_EIO) from creating the file. The file is
  * created with owner-only permissions; an existing file is replaced, a

@@ -100,6 +100,9 @@ size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units);
 size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size_t out_size);
 /* wchar_t (UTF-32 on Linux, UTF-16 on Windows) <-> UTF-8. */
 size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
+/* As petw__wcs_to_utf8, for names and paths that must not be cut: returns
+ * 0, or PETW_ENAMETOOLONG when the whole string did not fit. */
+int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size);
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
 
 /* The process-wide control lock (recursive), serializing every control

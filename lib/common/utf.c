@@ -127,9 +127,12 @@ size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size
     return o;
 }
 
-size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size)
+/* Converts until the input ends or the output is full; *complete says
+ * which. */
+static size_t wcs_to_utf8(const wchar_t *in, char *out, size_t out_size, int *complete)
 {
     size_t o = 0;
+    *complete = 0;
     if (out_size == 0)
         return 0;
     for (; *in; in++) {
@@ -146,8 +149,22 @@ size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size)
             break;
         o += w;
     }
+    *complete = *in == 0;
     out[o] = 0;
     return o;
+}
+
+size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size)
+{
+    int complete;
+    return wcs_to_utf8(in, out, out_size, &complete);
+}
+
+int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size)
+{
+    int complete;
+    wcs_to_utf8(in, out, out_size, &complete);
+    return complete ? 0 : PETW_ENAMETOOLONG;
 }
 
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars)

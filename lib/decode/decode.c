@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "../common/common.h"
+#include "decode_internal.h"
 #include "petw/decode.h"
 
 /* TraceLogging's type bytes: the in-type byte holds the type, the arity and
@@ -54,7 +55,13 @@ struct petw_decoder {
     const uint8_t *data;
     size_t size, pos;
     int pointer_size;
+    petw__decoder_counters counters;
 };
+
+void petw__decoder_counters_get(const petw_decoder *d, petw__decoder_counters *out)
+{
+    *out = d->counters;
+}
 
 int petw_decoder_new(petw_decoder **out)
 {
@@ -108,6 +115,7 @@ static int reserve_fields(petw_decoder *d, uint32_t n, uint32_t *first)
         d->fields = f;
         d->field_cap = cap;
     }
+    d->counters.work += n;
     *first = d->field_count;
     memset(d->fields + d->field_count, 0, n * sizeof(petw_field));
     d->field_count += n;
@@ -152,7 +160,9 @@ static int parse_schema(petw_decoder *d, const uint8_t *blob, size_t size, const
     *event_name = cstr(&p, end);
     PETW__RETURN_IF(!*event_name, PETW_ECORRUPT);
     d->schema_count = 0;
+    d->counters.schema_parses++;
     while (p < end) {
+        d->counters.work++;
         PETW__RETURN_IF(d->schema_count == MAX_SCHEMA, PETW_ECORRUPT);
         schema_entry *e = &d->schema[d->schema_count++];
         memset(e, 0, sizeof(*e));
@@ -188,6 +198,7 @@ static int parse_schema(petw_decoder *d, const uint8_t *blob, size_t size, const
 /* Index of the entry after entry `i` and all its members. */
 static int skip_entry(const petw_decoder *d, uint32_t i, uint32_t *next, int depth)
 {
+    ((petw_decoder *)d)->counters.work++;
     PETW__RETURN_IF(depth > MAX_DEPTH || i >= d->schema_count, PETW_ECORRUPT);
     uint32_t j = i + 1;
     if (d->schema[i].type == PETW_IN_STRUCT)
@@ -406,6 +417,7 @@ static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
 
 static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
 {
+    d->counters.work++;
     PETW__RETURN_IF(depth > MAX_DEPTH || entry >= d->schema_count, PETW_ECORRUPT);
     const schema_entry *e = &d->schema[entry];
     petw_field *f = &d->fields[slot];
@@ -449,6 +461,7 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
     f->first = first;
     f->count = count;
     for (uint32_t k = 0; k < count; k++) {
+        d->counters.work++;
         petw_field *el = &d->fields[first + k];
         el->name = e->name;
         el->in_type = e->type;

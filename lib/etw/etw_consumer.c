@@ -156,8 +156,10 @@ TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
     const WCHAR *name = (Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME)
                             ? Logfile->LoggerName
                             : Logfile->LogFileName;
-    if (name)
-        petw__wcs_to_utf8(name, path, sizeof(path));
+    if (name && petw__wcs_to_utf8_fit(name, path, sizeof(path)) != 0) {
+        SetLastError(ERROR_BAD_PATHNAME);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
     return open_common(path, Logfile->ProcessTraceMode, 1, Logfile);
 }
 

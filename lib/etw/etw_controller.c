@@ -39,8 +39,7 @@ static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out
     }
     if (i == room)
         return PETW_EINVAL;
-    petw__wcs_to_utf8(s, out, size);
-    return 0;
+    return petw__wcs_to_utf8_fit(s, out, size);
 }
 
 /* Writes a UTF-8 name as a wide string at `offset` when it fits. */
@@ -97,9 +96,10 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
          (uint64_t)p->LoggerNameOffset + (name_units + 1) * sizeof(WCHAR) > p->Wnode.BufferSize))
         return ERROR_BAD_LENGTH;
     petw__control_lock();
-    if (props_string(p, p->LogFileNameOffset, path, sizeof(path)) != 0) {
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+    if (rc != 0) {
         petw__control_unlock();
-        return ERROR_INVALID_PARAMETER;
+        return petw__etw_status(rc);
     }
     petw_session_config c;
     petw_session_config_init(&c);
@@ -120,7 +120,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     if (p->LogFileMode & EVENT_TRACE_COMPRESSED_MODE)
         c.flags = PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM;
     petw_session_handle h = 0;
-    int rc = petw_session_start(&c, &h);
+    rc = petw_session_start(&c, &h);
     if (rc == 0) {
         petw_session_stats st;
         petw_session_query(h, &st);
@@ -137,7 +137,8 @@ ULONG WMIAPI StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
     char name[PETW_MAX_NAME];
     if (!InstanceName)
         return ERROR_INVALID_PARAMETER;
-    petw__wcs_to_utf8(InstanceName, name, sizeof(name));
+    if (petw__wcs_to_utf8_fit(InstanceName, name, sizeof(name)) != 0)
+        return ERROR_BAD_PATHNAME;
     return start_trace(TraceHandle, name, Properties, wcslen(InstanceName));
 }
 
@@ -220,11 +221,12 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
     return petw__etw_status(rc);
 }
 
+/* A wide logger name in UTF-8; a name that does not fit matches nothing. */
 #define WIDE_NAME(var, w)                                                                          \
     char var[PETW_MAX_NAME];                                                                       \
     var[0] = 0;                                                                                    \
-    if (w)                                                                                         \
-    petw__wcs_to_utf8((w), var, sizeof(var))
+    if ((w) && petw__wcs_to_utf8_fit((w), var, sizeof(var)) != 0)                                 \
+    return ERROR_BAD_PATHNAME
 
 ULONG WMIAPI ControlTraceW(TRACEHANDLE h, LPCWSTR InstanceName, PEVENT_TRACE_PROPERTIES p, ULONG code)
 {

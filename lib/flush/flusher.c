@@ -352,12 +352,18 @@ static int close_and_wait(petw__flush_target *t)
         return PETW_ENOMEM;
     petw__buffer_meta *meta = petw__pool_meta(pool);
     for (uint32_t c = 0; c < ring->cpu_count; c++) {
+        /* acquire: pairs with petw__ring_reserve_slow's release CAS that made
+         * b current: the count below includes deliveries ordered before it. */
         uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
         uint32_t b = PETW__WORD_BUF(w);
+        /* acquire (conservative): pairs with petw__ring_deliver's release
+         * increment; only the value is used here, the wait below acquires. */
         if (b < limit)
             want[b] = atomic_load_explicit(&meta[b].deliveries, memory_order_acquire) + 1;
         petw__ring_close_cpu(ring, c, 0);
     }
+    /* acquire: pairs with petw__ring_deliver's release increment: a buffer
+     * counted is on the ready stack (drain) or in the retained queue. */
     for (uint32_t b = 0; b < limit; b++)
         while (want[b] && atomic_load_explicit(&meta[b].deliveries, memory_order_acquire) < want[b])
             petw__yield();
@@ -409,7 +415,12 @@ static int do_snapshot(petw__flush_target *t, const char *path)
     int rc = close_and_wait(t);
     if (rc)
         return rc;
+    /* acquire (conservative): pairs with nothing, the head CAS in
+     * petw__ring_take_oldest and the tail CAS in retain are relaxed; it keeps
+     * the tail load after the head load. The buffers closed above are below
+     * tail: close_and_wait acquired their delivery, after retain's CAS. */
     uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);
+    /* acquire (conservative): as for head. */
     uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_acquire);
     uint32_t n = (uint32_t)(tail - head), size = pool->buffer_size;
     uint8_t *copies = malloc((size_t)(n ? n : 1) * size);
@@ -432,7 +443,10 @@ static int do_snapshot(petw__flush_target *t, const char *path)
             first_good = i + 1;
     }
     /* Every event after the horizon is in the pool (only older buffers were
-     * recycled), so (horizon, upto] is one contiguous run. */
+     * recycled), so (horizon, upto] is one contiguous run. acquire
+     * (conservative): the horizon CAS in petw__ring_take_oldest is relaxed;
+     * this pairs with its release fence, which only orders the generation
+     * bump before it, and nothing read below depends on that. */
     int64_t after = atomic_load_explicit(&ring->overwrite_horizon, memory_order_acquire);
 
     petw__file f;
@@ -500,6 +514,10 @@ static int do_detach(petw__flush_target *t)
         uint32_t took = drain(t), b;
         while (is_buffering(t) && (b = petw__ring_take_oldest(ring, pool)) != PETW__BUF_NONE)
             petw__ring_free_buffer(pool, b);
+        /* acquire: pairs with free_push's release increment: every buffer's
+         * last use before the pool is released (conservative after the kill:
+         * only this thread pushes now). buffer_count (conservative): pairs
+         * with petw__ring_grow's release store, made on this same thread. */
         if (atomic_load_explicit(&pool->free_count, memory_order_acquire) >=
             atomic_load_explicit(&pool->buffer_count, memory_order_acquire))
             break;

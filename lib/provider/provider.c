@@ -79,7 +79,8 @@ static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_
 static void state_store(uint32_t slot, uint32_t gen, uint32_t mask)
 {
     /* release: a writer that sees this state sees the fields set before it
-     * (registration, enable entries). */
+     * (registration, enable entries); pairs with the acquire state loads in
+     * write_event and petw__enabled_slow. */
     __atomic_store_n(&petw__provider_state[slot], ((uint64_t)gen << 32) | mask, __ATOMIC_RELEASE);
 }
 
@@ -98,7 +99,8 @@ static void provider_sync(uint32_t slot)
         atomic_store_explicit(&s->match_any, e->match_any ? e->match_any : ~(uint64_t)0,
                               memory_order_relaxed);
         atomic_store_explicit(&s->match_all, e->match_all, memory_order_relaxed);
-        /* release: level/keywords before the ref a writer acquires. */
+        /* release: level/keywords before the ref a writer acquires (write_event,
+         * petw__enabled_slow). */
         atomic_store_explicit(&s->ref, e->session_ref, memory_order_release);
         mask |= 1u << n++;
     }
@@ -217,7 +219,11 @@ int petw_provider_unregister(petw_provider_handle h)
      * their second state check (see the file comment). */
     uint32_t next = p->gen + 1 ? p->gen + 1 : 1;
     p->gen = next;
+    /* seq_cst (conservative; relaxed would do, the fence below orders it):
+     * the new generation that write_event's state reload must see. */
     __atomic_store_n(&petw__provider_state[slot], (uint64_t)next << 32, __ATOMIC_SEQ_CST);
+    /* release: the bump above before the field stores that follow; pairs
+     * with write_event's acquire fence before its state reload. */
     atomic_thread_fence(memory_order_release);
     for (int i = 0; i < PETW_MAX_SESSIONS_PER_PROVIDER; i++)
         atomic_store_explicit(&p->sessions[i].ref, 0, memory_order_relaxed);
@@ -310,6 +316,8 @@ int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
     uint32_t slot = petw__handle_slot(h);
     if (slot >= PETW_MAX_PROVIDERS)
         return 0;
+    /* acquire: pairs with state_store's release: the registration and the
+     * session entries published before this state. */
     uint64_t st = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
     if ((uint32_t)(st >> 32) != petw__handle_generation(h))
         return 0;
@@ -318,6 +326,7 @@ int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
         if (!(m & 1))
             continue;
         const petw__provider_session *s = &p->sessions[i];
+        /* acquire: pairs with provider_sync's release store of the ref. */
         if (atomic_load_explicit(&s->ref, memory_order_acquire) &&
             level_keyword_match(level, keyword,
                                 atomic_load_explicit(&s->level, memory_order_relaxed),
@@ -357,6 +366,8 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     uint32_t slot = petw__handle_slot(h), gen = petw__handle_generation(h);
     if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || gen == 0))
         return PETW_EBADHANDLE;
+    /* acquire (sequence-lock begin): pairs with state_store's release, so the
+     * fields read below are at least those of the registration we see. */
     uint64_t s1 = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
     if (PETW__UNLIKELY((uint32_t)(s1 >> 32) != gen))
         return PETW_EBADHANDLE;
@@ -368,6 +379,8 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
 
     const petw__provider *p = &providers[slot];
     uint32_t options = atomic_load_explicit(&p->options, memory_order_relaxed);
+    /* acquire: pairs with petw_provider_set_traits's release store: the
+     * interned blob's bytes before the pointer. */
     const uint8_t *traits = atomic_load_explicit(&p->traits, memory_order_acquire);
     uint32_t traits_size = traits ? petw__rd16(traits) : 0;
     const void *schema = NULL;
@@ -420,7 +433,8 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
                      atomic_load_explicit(&p->guid[1], memory_order_relaxed)};
     /* acquire fence + reload: if any field above came from a later
-     * (re)registration, the generation we see now has changed. */
+     * (re)registration, the generation we see now has changed. Pairs with
+     * petw_provider_unregister's release fence after its generation bump. */
     atomic_thread_fence(memory_order_acquire);
     if (PETW__UNLIKELY((uint32_t)(__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >>
                                   32) != gen))
@@ -548,7 +562,8 @@ int petw_provider_set_traits(petw_provider_handle h, const void *blob, uint32_t 
         it->next = interned_traits;
         interned_traits = it;
     }
-    /* release: the blob before a writer that sees the pointer. */
+    /* release: the blob before a writer that sees the pointer (write_event's
+     * acquire load). */
     atomic_store_explicit(&p->traits, it->data, memory_order_release);
     petw__control_unlock();
     return 0;
@@ -586,12 +601,17 @@ void petw_activity_id_create(petw_guid *out)
     if (!out)
         return;
     petw__library_init();
+    /* acquire (conservative): pairs with the CAS below (another caller's);
+     * the seed is its own payload, so relaxed would do. */
     if (!__atomic_load_n(&seed, __ATOMIC_ACQUIRE)) {
         uint64_t s = (uint64_t)petw__filetime_now() ^ ((uint64_t)petw__process_id() << 40);
         uint64_t expected = 0;
+        /* acq_rel (conservative): the first caller's seed wins; it publishes
+         * nothing else, the loads here and below read it. Relaxed would do. */
         __atomic_compare_exchange_n(&seed, &expected, s | 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
     uint64_t c = atomic_fetch_add_explicit(&counter, 1, memory_order_relaxed) + 1;
+    /* acquire (conservative): pairs with the CAS above; relaxed would do. */
     uint64_t s = __atomic_load_n(&seed, __ATOMIC_ACQUIRE);
     out->data1 = (uint32_t)c;
     out->data2 = (uint16_t)(c >> 32);

@@ -43,6 +43,8 @@ static void free_push(petw__pool *pool, uint32_t buffer)
          * open) happens before whoever pops it next. */
     } while (!atomic_compare_exchange_weak_explicit(&pool->free_head, &head, next,
                                                     memory_order_release, memory_order_relaxed));
+    /* release: pairs with do_detach's acquire load of free_count, so a buffer
+     * counted free had its last use before the pool is released. */
     atomic_fetch_add_explicit(&pool->free_count, 1, memory_order_release);
 }
 
@@ -59,6 +61,9 @@ static uint32_t free_pop(petw__pool *pool)
          * read head; then the tag changed and the CAS fails. */
         uint32_t next = atomic_load_explicit(&link[top - 1], memory_order_relaxed);
         uint64_t want = (((head >> 32) + 1) << 32) | next;
+        /* acquire: pairs with free_push's release CAS (the buffer's last use
+         * before our reuse); on failure too, as the reloaded head feeds the
+         * next link read. */
         if (atomic_compare_exchange_weak_explicit(&pool->free_head, &head, want,
                                                   memory_order_acquire, memory_order_acquire)) {
             atomic_fetch_sub_explicit(&pool->free_count, 1, memory_order_relaxed);
@@ -159,6 +164,8 @@ int petw__ring_grow(petw__ring *ring, uint32_t count)
         return PETW_ENOMEM;
     /* Prefault the new buffers (not the bytes of live ones sharing a page). */
     memset(petw__pool_buffer(pool, have), 0, (size_t)pool->buffer_size * (count - have));
+    /* release (conservative): pairs with do_detach's acquire load, which runs
+     * on this same flusher thread; free_push below publishes the buffers. */
     atomic_store_explicit(&pool->buffer_count, count, memory_order_release);
     for (uint32_t i = count; i-- > have;)
         free_push(pool, i);
@@ -172,6 +179,9 @@ void petw__ring_release(petw__ring *ring)
      * this point: every buffer is back, so nothing is left to deliver. */
     while (atomic_load_explicit(&ring->delivering, memory_order_acquire) != 0)
         petw__yield();
+    /* acquire (conservative): pairs with nothing, petw__ring_start stores the
+     * pointer relaxed; this thread got the pool through the attach request
+     * (or started it). Relaxed would do. */
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_acquire);
     atomic_store_explicit(&ring->pool, NULL, memory_order_relaxed);
     if (pool)
@@ -217,7 +227,8 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
         if (dif < 0) {
             /* Empty, unless a writer has claimed this position and is about
              * to publish it (two stores away): then wait for it, so nobody
-             * counts a loss while a buffer is on its way. */
+             * counts a loss while a buffer is on its way. acquire
+             * (conservative): retain's tail CAS is relaxed, no pair. */
             if (atomic_load_explicit(&pool->retained_tail, memory_order_acquire) <= pos)
                 return PETW__BUF_NONE;
             petw__yield();
@@ -231,12 +242,16 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
             pos = atomic_load_explicit(&pool->retained_head, memory_order_relaxed);
     }
     uint32_t b = atomic_load_explicit(&slot->buffer, memory_order_relaxed);
-    /* release: frees the slot for position pos + limit. */
+    /* release: frees the slot for position pos + limit; pairs with retain's
+     * (and petw__ring_retained_at's) acquire load of the sequence. */
     atomic_store_explicit(&slot->sequence, pos + pool->buffer_limit, memory_order_release);
     petw__buffer_meta *m = &petw__pool_meta(pool)[b];
     /* release (+ fence): a snapshot that copied this buffer sees the bump
-     * before any new record lands in it. */
+     * before any new record lands in it. release: pairs with
+     * petw__ring_copy_retained's acquire load of g0. */
     atomic_fetch_add_explicit(&m->generation, 1, memory_order_release);
+    /* release fence: the bump before the buffer's next records; pairs with
+     * the acquire fence in petw__ring_copy_retained. */
     atomic_thread_fence(memory_order_release);
     uint32_t used = petw__ring_buffer_used(pool, b);
     atomic_fetch_add_explicit(&ring->events_overwritten,
@@ -257,9 +272,13 @@ uint32_t petw__ring_retained_at(petw__pool *pool, uint64_t pos)
 {
     petw__retained_slot *slot = &petw__pool_retained(pool)[pos % pool->buffer_limit];
     for (;;) {
+        /* acquire: pairs with retain's release of the filled slot (the buffer
+         * index and the buffer's records), or take_oldest's freeing it. */
         uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
         if (seq == pos + 1)
             return atomic_load_explicit(&slot->buffer, memory_order_relaxed);
+        /* head: acquire (conservative), pairs with nothing: take_oldest's head
+         * CAS is relaxed; only the position is used. */
         if ((int64_t)(seq - (pos + 1)) > 0 ||
             atomic_load_explicit(&pool->retained_head, memory_order_acquire) > pos)
             return PETW__BUF_NONE; /* taken (recycled) already */
@@ -283,12 +302,17 @@ int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out, ui
                              uint16_t *cpu)
 {
     petw__buffer_meta *m = &petw__pool_meta(pool)[buffer];
+    /* acquire: keeps the reads below after g0 (sequence-lock begin); pairs
+     * with the release bump of the generation in petw__ring_take_oldest. */
     uint32_t g0 = atomic_load_explicit(&m->generation, memory_order_acquire);
     *used = petw__ring_buffer_used(pool, buffer);
     *cpu = atomic_load_explicit(&m->cpu, memory_order_relaxed);
     if (*used < PETW__BUFFER_HEADER_SIZE || *used > pool->buffer_size)
         return -1;
     racy_copy(out, petw__pool_buffer(pool, buffer), *used);
+    /* acquire fence: the copy's reads before the generation reload; pairs
+     * with petw__ring_take_oldest's release fence after the bump (a copy that
+     * read a byte of the buffer's next use sees the new generation). */
     atomic_thread_fence(memory_order_acquire);
     return atomic_load_explicit(&m->generation, memory_order_relaxed) == g0 ? 0 : -1;
 }
@@ -357,6 +381,8 @@ static uint32_t wait_for_free(petw__ring *ring, petw__ring_cpu *c, uint16_t gen,
         uint32_t b = free_pop(pool);
         if (b != PETW__BUF_NONE)
             return b;
+        /* acquire (conservative): pairs with petw__ring_close_cpu's DEAD CAS
+         * (kill) or petw__ring_start's store; only gen and DEAD are used. */
         uint64_t w = atomic_load_explicit(&c->word, memory_order_acquire);
         if (PETW__WORD_GEN(w) != gen || PETW__WORD_BUF(w) == PETW__BUF_DEAD ||
             petw__clock_reference() >= deadline)
@@ -395,7 +421,9 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
         }
         if (buf != PETW__BUF_NONE) {
             if (off + size <= pool->buffer_size) {
-                /* Someone else switched buffers meanwhile: plain reserve. */
+                /* Someone else switched buffers meanwhile: plain reserve.
+                 * acquire: as petw__ring_reserve's CAS, pairs with the release
+                 * CAS below that published the buffer. */
                 if (atomic_compare_exchange_weak_explicit(&c->word, &w, w + size,
                                                           memory_order_acquire,
                                                           memory_order_acquire)) {
@@ -405,10 +433,10 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
                 }
                 continue;
             }
-            /* Full: detach it from the CPU, then close it. acq_rel: we read
-             * nothing through it, but the CAS must not be reordered with
-             * close_buffer's RMW below. */
+            /* Full: detach it from the CPU, then close it. */
             uint64_t none = PETW__WORD(gen, PETW__BUF_NONE, 0);
+            /* acq_rel: we read nothing through it, but the CAS must not be
+             * reordered with close_buffer's RMW below. */
             if (!atomic_compare_exchange_strong_explicit(&c->word, &w, none, memory_order_acq_rel,
                                                          memory_order_acquire))
                 continue;
@@ -458,6 +486,8 @@ void petw__ring_close_cpu(petw__ring *ring, uint32_t cpu, int kill)
 {
     petw__ring_cpu *c = &ring->cpus[cpu];
     uint16_t gen = atomic_load_explicit(&ring->gen, memory_order_relaxed);
+    /* acquire (conservative): pairs with petw__ring_reserve_slow's release
+     * CAS (or petw__ring_start's store); the CAS below acquires on success. */
     uint64_t w = atomic_load_explicit(&c->word, memory_order_acquire);
     for (;;) {
         uint32_t buf = PETW__WORD_BUF(w), off = PETW__WORD_OFF(w);

@@ -269,6 +269,9 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
  * the writer's last access to the pool unless it delivers. */
 static inline void petw__ring_commit(petw__ring *ring, const petw__reservation *res)
 {
+    /* acq_rel: release publishes our record to whoever delivers the buffer;
+     * acquire, for when we deliver: pairs with the other writers' commits on
+     * this control word (a release sequence). */
     uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(res->pool, res->buffer), res->size,
                                              memory_order_acq_rel);
     uint32_t final = (uint32_t)(old >> 32);

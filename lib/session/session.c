@@ -137,8 +137,10 @@ static int valid_pattern(const char *p)
 static int normalize(const petw_session_config *in, petw_session_config *c, uint32_t cpus)
 {
     *c = *in;
-    PETW__RETURN_IF(!c->name || !c->name[0] || strlen(c->name) >= PETW_MAX_NAME, PETW_EINVAL);
-    PETW__RETURN_IF(c->file_path && (!c->file_path[0] || strlen(c->file_path) >= PETW_MAX_NAME),
+    PETW__RETURN_IF(!c->name || !c->name[0], PETW_EINVAL);
+    PETW__RETURN_IF(strlen(c->name) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
+    PETW__RETURN_IF(c->file_path && strlen(c->file_path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
+    PETW__RETURN_IF(c->file_path && (!c->file_path[0]),
                     PETW_EINVAL);
     uint32_t mode = c->log_file_mode;
     if (mode == 0 && c->file_path)
@@ -189,6 +191,9 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
                     PETW_EINVAL);
     PETW__RETURN_IF((mode & PETW_MODE_SEQUENTIAL) && cap && cap < two, PETW_EINVAL);
     PETW__RETURN_IF((mode & PETW_MODE_NEWFILE) && !valid_pattern(c->file_path), PETW_EINVAL);
+    /* Room for the largest file number the pattern's %d can expand to. */
+    PETW__RETURN_IF((mode & PETW_MODE_NEWFILE) && strlen(c->file_path) + 10 >= PETW_MAX_NAME,
+                    PETW_ENAMETOOLONG);
     PETW__RETURN_IF((mode & PETW_MODE_CIRCULAR) && (c->flags & PETW_SESSION_ZSTD), PETW_EINVAL);
     /* Loss policy: buffering overwrites; overwriting needs buffering. */
     if (mode & PETW_MODE_BUFFERING)
@@ -466,7 +471,8 @@ int petw__session_set_enable_flags(petw_session_handle h, uint32_t flags)
 
 int petw_session_switch_file(petw_session_handle h, const char *path)
 {
-    PETW__RETURN_IF(!path || !path[0] || strlen(path) >= PETW_MAX_NAME, PETW_EINVAL);
+    PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
+    PETW__RETURN_IF(strlen(path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     petw__control_lock();
     petw__session *s = lookup(h);
     int rc = PETW_ENOTFOUND;
@@ -485,6 +491,7 @@ int petw_session_switch_file(petw_session_handle h, const char *path)
 int petw_session_snapshot(petw_session_handle h, const char *path)
 {
     PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
+    PETW__RETURN_IF(strlen(path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     petw__control_lock();
     petw__session *s = lookup(h);
     int rc = PETW_ENOTFOUND;
