@@ -1,0 +1,103 @@
+/* cmd_convert.c - `petw convert FILE... --to chrome -o OUT.json`: the
+ * files' records for timeline viewers (output/output_chrome.c). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "output/output.h"
+#include "tool.h"
+
+typedef struct convert_args {
+    const char *to, *out_path;
+    char *files[MAX_FILES];
+    int nfiles;
+} convert_args;
+
+typedef struct convert_ctx {
+    output out;
+    petw_decoder *decoder;
+} convert_ctx;
+
+static int parse_args(convert_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof(*a));
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--to") && i + 1 < argc) {
+            a->to = argv[++i];
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            a->out_path = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "petw: unknown option '%s'\n%s", argv[i], usage);
+            return 2;
+        } else if (a->nfiles < MAX_FILES) {
+            a->files[a->nfiles++] = argv[i];
+        } else {
+            fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
+            return 2;
+        }
+    }
+    if (!a->to || strcmp(a->to, "chrome") != 0 || !a->out_path || a->nfiles == 0) {
+        fprintf(stderr, "petw: convert needs FILE... --to chrome -o OUT.json\n");
+        return 2;
+    }
+    return 0;
+}
+
+static void convert_event(petw_event_record *r, void *context)
+{
+    convert_ctx *c = context;
+    const petw_decoded_event *ev = NULL;
+    if (petw_decode(c->decoder, r, &ev) != 0)
+        ev = NULL;
+    output_event(&c->out, r, ev);
+}
+
+/* Writes the records of the open files to `file` and closes it. Returns 0,
+ * or 1 with the error reported on stderr. */
+static int convert(convert_ctx *c, reader *rd, FILE *file)
+{
+    int output_rc = output_begin(&c->out, &output_chrome, file);
+    int process_rc = output_rc ? 0 : reader_process(rd, 0, 0);
+    if (!output_rc)
+        output_rc = output_end(&c->out);
+    int close_rc = fclose(file);
+    if (process_rc || output_rc || close_rc) {
+        fprintf(stderr, "petw: convert failed: %s\n",
+                process_rc  ? petw_strerror(process_rc)
+                : output_rc ? petw_strerror(output_rc)
+                            : "write error");
+        return 1;
+    }
+    return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    convert_args a;
+    convert_ctx c;
+    reader rd;
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc;
+    memset(&c, 0, sizeof(c));
+    FILE *file = fopen(a.out_path, "w");
+    if (!file) {
+        fprintf(stderr, "petw: %s: cannot create\n", a.out_path);
+        return 1;
+    }
+    if (petw_decoder_new(&c.decoder) != 0) {
+        fprintf(stderr, "petw: %s\n", petw_strerror(PETW_ENOMEM));
+        fclose(file);
+        return 1;
+    }
+    if (reader_open(&rd, a.nfiles, a.files, convert_event, &c) != 0) {
+        petw_decoder_free(c.decoder);
+        fclose(file);
+        return 1;
+    }
+    rc = convert(&c, &rd, file);
+    reader_close(&rd);
+    petw_decoder_free(c.decoder);
+    if (rc == 0)
+        fprintf(stderr, "petw: %" PRIu64 " records to %s\n", c.out.records, a.out_path);
+    return rc;
+}

@@ -1,0 +1,179 @@
+/* cmd_dump.c - `petw dump FILE...`: every record of the files, merged in
+ * time order, as text, CSV or JSON on stdout, optionally only some
+ * providers' and a time range's. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "output/output.h"
+#include "tool.h"
+
+typedef struct dump_args {
+    const output_format *format;
+    provider_filter filter;
+    char *files[MAX_FILES];
+    int nfiles;
+    int64_t start, end; /* FILETIMEs, 0: no bound */
+} dump_args;
+
+typedef struct dump_ctx {
+    output out;
+    petw_decoder *decoder;
+    const provider_filter *filter;
+    uint64_t undecodable; /* records with a malformed schema */
+    /* Progress on stderr (a terminal, large input): by event time within
+     * the files' span, checked every 64 Ki events. */
+    int progress, shown;
+    uint64_t seen;
+    int64_t span_start, span_end;
+} dump_ctx;
+
+/* Parses the option at argv[*i] (and its value). Returns 0 or 2. */
+static int parse_option(dump_args *a, int argc, char **argv, int *i)
+{
+    const char *opt = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(opt, "--format") && value) {
+        a->format = output_find(value);
+        if (!a->format || a->format == &output_chrome) {
+            fprintf(stderr, "petw: unknown format '%s'\n%s", value, usage);
+            return 2;
+        }
+    } else if (!strcmp(opt, "--provider") && value) {
+        if (filter_add(&a->filter, value) != 0) {
+            fprintf(stderr, "petw: too many or empty --provider values: '%s'\n", value);
+            return 2;
+        }
+    } else if ((!strcmp(opt, "--start") || !strcmp(opt, "--end")) && value) {
+        if (parse_time(value, opt[2] == 's' ? &a->start : &a->end) != 0) {
+            fprintf(stderr, "petw: bad time '%s'\n", value);
+            return 2;
+        }
+    } else {
+        fprintf(stderr, "petw: unknown option '%s'\n%s", opt, usage);
+        return 2;
+    }
+    (*i)++;
+    return 0;
+}
+
+static int parse_args(dump_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof(*a));
+    a->format = &output_text;
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            int rc = parse_option(a, argc, argv, &i);
+            if (rc)
+                return rc;
+        } else if (a->nfiles < MAX_FILES) {
+            a->files[a->nfiles++] = argv[i];
+        } else {
+            fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
+            return 2;
+        }
+    }
+    if (a->nfiles == 0) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static void progress_init(dump_ctx *c, const reader *rd)
+{
+    uint64_t bytes = 0;
+    c->span_start = INT64_MAX, c->span_end = INT64_MIN;
+    for (int i = 0; i < rd->count; i++) {
+        const petw_logfile_info *h = petw_trace_info(rd->traces[i]);
+        bytes += (uint64_t)h->buffers_written * h->buffer_size;
+        c->span_start = h->start_time < c->span_start ? h->start_time : c->span_start;
+        c->span_end = h->end_time > c->span_end ? h->end_time : c->span_end;
+    }
+    c->progress = bytes >= (64u << 20) && tool_isatty(tool_fileno(stderr));
+    c->shown = -1;
+}
+
+static void show_progress(dump_ctx *c, int64_t ts)
+{
+    int64_t span = c->span_end - c->span_start;
+    int pct = span > 0 ? (int)((ts - c->span_start) * 100 / span) : 0;
+    pct = pct < 0 ? 0 : pct > 99 ? 99 : pct;
+    if (pct != c->shown) {
+        fprintf(stderr, "\rpetw: %d%%", pct);
+        c->shown = pct;
+    }
+}
+
+/* Whether the --provider filter keeps the record. A name can only match a
+ * decoded record: then *rc and *ev hold the decoding. */
+static int wanted(dump_ctx *c, const petw_event_record *r, const petw_decoded_event **ev, int *rc)
+{
+    if (filter_has_id(c->filter, &r->header.provider_id))
+        return 1;
+    if (c->filter->name_count == 0)
+        return 0;
+    *rc = petw_decode(c->decoder, r, ev);
+    return *rc == 0 && filter_has_name(c->filter, (*ev)->provider_name);
+}
+
+static void dump_event(petw_event_record *r, void *context)
+{
+    dump_ctx *c = context;
+    const petw_decoded_event *ev = NULL;
+    int rc = 1; /* not decoded yet */
+    if (c->progress && (++c->seen & 0xFFFF) == 0)
+        show_progress(c, r->header.timestamp);
+    if (!wanted(c, r, &ev, &rc))
+        return;
+    if (rc == 1)
+        rc = petw_decode(c->decoder, r, &ev);
+    if (rc != 0) {
+        ev = NULL; /* shown as raw bytes; counted and reported at the end */
+        c->undecodable++;
+    }
+    output_event(&c->out, r, ev);
+}
+
+/* Reports what went wrong; returns the exit status. */
+static int report(const dump_ctx *c, uint64_t corrupt, int process_rc, int output_rc)
+{
+    if (corrupt)
+        fprintf(stderr, "petw: %" PRIu64 " corrupt buffers skipped\n", corrupt);
+    if (c->undecodable)
+        fprintf(stderr, "petw: %" PRIu64 " events with a malformed schema shown as raw bytes\n",
+                c->undecodable);
+    if (process_rc)
+        fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
+    if (output_rc)
+        fprintf(stderr, "petw: writing the output: %s\n", petw_strerror(output_rc));
+    return process_rc || output_rc || corrupt ? 1 : 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    dump_args a;
+    dump_ctx c;
+    reader rd;
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc;
+    memset(&c, 0, sizeof(c));
+    c.filter = &a.filter;
+    if (petw_decoder_new(&c.decoder) != 0) {
+        fprintf(stderr, "petw: %s\n", petw_strerror(PETW_ENOMEM));
+        return 1;
+    }
+    if (reader_open(&rd, a.nfiles, a.files, dump_event, &c) != 0) {
+        petw_decoder_free(c.decoder);
+        return 1;
+    }
+    progress_init(&c, &rd);
+    int output_rc = output_begin(&c.out, a.format, stdout);
+    int process_rc = output_rc ? 0 : reader_process(&rd, a.start, a.end);
+    if (!output_rc)
+        output_rc = output_end(&c.out);
+    if (c.shown >= 0)
+        fprintf(stderr, "\rpetw: done\n");
+    uint64_t corrupt = reader_close(&rd);
+    petw_decoder_free(c.decoder);
+    return report(&c, corrupt, process_rc, output_rc);
+}

@@ -1,0 +1,95 @@
+/* output.h - the formats `petw dump` and `petw convert` write, behind one
+ * interface (begin, event, end), and the value writing they share.
+ *
+ * Every format builds each record in a growable buffer and writes it whole:
+ * no length limit, and no partial record when memory runs out. Strings and
+ * names come out as well-formed UTF-8 whatever the trace holds (ill-formed
+ * sequences become U+FFFD), escaped for the format. */
+#ifndef OUTPUT_H
+#define OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <petw/petw.h>
+
+/* ---- output_buf.c: a growable byte buffer and the primitives ---- */
+
+typedef struct sbuf {
+    char *data;
+    size_t len, cap;
+    int failed; /* an allocation failed: the contents are incomplete */
+} sbuf;
+
+void sbuf_put(sbuf *b, const void *p, size_t n);
+void sbuf_puts(sbuf *b, const char *s);
+void sbuf_putc(sbuf *b, char c);
+void sbuf_u64(sbuf *b, uint64_t v);              /* decimal */
+void sbuf_i64(sbuf *b, int64_t v);               /* decimal */
+void sbuf_hex64(sbuf *b, uint64_t v);            /* "0x" and lowercase hex digits */
+void sbuf_hex(sbuf *b, const void *p, size_t n); /* each byte as two hex digits */
+void sbuf_guid(sbuf *b, const petw_guid *g);     /* xxxxxxxx-xxxx-... */
+void sbuf_time(sbuf *b, int64_t filetime);       /* ISO-8601 UTC */
+void sbuf_free(sbuf *b);
+
+/* ---- output_value.c: strings for each format, and decoded values ---- */
+
+/* `s` quoted and escaped as a JSON string. */
+void json_string(sbuf *b, const char *s);
+/* A decoded value as JSON (structs as objects, arrays as arrays). */
+void json_value(sbuf *b, const petw_decoded_event *ev, const petw_field *f);
+/* `count` fields from `first` as JSON members: "name":value,... */
+void json_members(sbuf *b, const petw_decoded_event *ev, uint32_t first, uint32_t count);
+/* `s` as one CSV field, quoted when it holds a comma, quote, CR or LF. */
+void csv_field(sbuf *b, const char *s);
+/* `s` for one line of plain text: control characters escaped as in JSON
+ * (\u000a), the rest as it is. */
+void text_string(sbuf *b, const char *s);
+
+/* ---- output.c: the interface ---- */
+
+typedef struct output output;
+
+typedef struct output_format {
+    const char *name;
+    /* Writes what precedes the records; may set o->state. 0 or -1. */
+    int (*begin)(output *o);
+    /* One record; `ev` is its decoding (NULL when it could not be decoded). */
+    void (*event)(output *o, const petw_event_record *r, const petw_decoded_event *ev);
+    /* Writes what follows the records and frees o->state. */
+    void (*end)(output *o);
+} output_format;
+
+struct output {
+    const output_format *format;
+    FILE *file;
+    sbuf line;        /* the record being built */
+    void *state;      /* the format's own */
+    uint64_t records; /* records written (Chrome: metadata records too) */
+    int error;        /* 0, PETW_ENOMEM or PETW_EIO */
+};
+
+extern const output_format output_text, output_csv, output_json, output_chrome;
+
+/* The format named `name` ("text", "csv", "json", "chrome"), or NULL. */
+const output_format *output_find(const char *name);
+
+/* Starts writing `format` to `file`. Returns 0 or PETW_ENOMEM. */
+int output_begin(output *o, const output_format *format, FILE *file);
+void output_event(output *o, const petw_event_record *r, const petw_decoded_event *ev);
+/* Finishes, flushes `file` (left open) and frees. Returns 0, PETW_ENOMEM
+ * or PETW_EIO (a record could not be built or written). */
+int output_end(output *o);
+/* Writes o->line as one record and empties it. */
+void output_record(output *o);
+
+/* Helpers for the formats. */
+/* `ev` when it carries a schema (named fields), else NULL. */
+const petw_decoded_event *with_schema(const petw_decoded_event *ev);
+/* The CPU the record was written on. */
+unsigned record_cpu(const petw_event_record *r);
+/* 1 and the record's related activity ID in `related`, or 0. */
+int record_related(const petw_event_record *r, petw_guid *related);
+
+#endif /* OUTPUT_H */

@@ -1,0 +1,266 @@
+/* output_chrome.c - `petw convert --to chrome`: the Trace Event Format
+ * (JSON) that chrome://tracing, Perfetto and speedscope load.
+ *
+ * Each record is an event: a start/stop pair (opcodes 1 and 2) tied by an
+ * activity ID becomes an async slice (b/e), one without an activity ID a
+ * slice of its thread (B/E, the innermost open B closed by the next stop),
+ * anything else an instant (i). Each process gets a name record (M) when
+ * first seen. Times are microseconds from the first record. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tool.h"
+#include "output.h"
+
+#define MAX_PROCESSES 4096
+
+typedef struct open_slice {
+    uint32_t pid, tid;
+    char *name;
+} open_slice;
+
+typedef struct chrome_state {
+    int64_t origin; /* FILETIME of the first record: ts 0 */
+    int started;
+    double last_ts;
+    open_slice *open; /* B slices still open, oldest first */
+    size_t open_count, open_cap;
+    uint32_t pids[MAX_PROCESSES];
+    size_t pid_count;
+} chrome_state;
+
+/* What one record becomes. */
+typedef struct slice {
+    const char *ph;
+    const char *name;    /* the event's name, `fallback`, or `owned` */
+    char *owned;         /* an E's name, taken over from its B */
+    char fallback[64];   /* provider/task N or provider/id */
+    const petw_guid *id; /* an async slice's ID, or NULL */
+} slice;
+
+static int chrome_begin(output *o)
+{
+    o->state = calloc(1, sizeof(chrome_state));
+    if (!o->state)
+        return -1;
+    sbuf_puts(&o->line, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    output_record(o);
+    return 0;
+}
+
+static int start_stop(const petw_event_record *r)
+{
+    uint8_t op = r->header.descriptor.opcode;
+    return (op == 1 || op == 2) && !(r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER);
+}
+
+static int guid_zero(const petw_guid *g)
+{
+    static const petw_guid zero;
+    return memcmp(g, &zero, sizeof(zero)) == 0;
+}
+
+/* The event's name, or its provider and task (a start/stop pair shares its
+ * task, not its event ID) or event ID. */
+static void name_slice(slice *s, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    const petw_event_header *h = &r->header;
+    char id[37];
+    if (ev && ev->has_schema && ev->event_name && ev->event_name[0]) {
+        s->name = ev->event_name;
+        return;
+    }
+    const char *provider = known_provider_name(&h->provider_id);
+    if (!provider) {
+        petw_guid_format(&h->provider_id, id);
+        provider = id;
+    }
+    if (start_stop(r))
+        snprintf(s->fallback, sizeof(s->fallback), "%s/task %u", provider, h->descriptor.task);
+    else
+        snprintf(s->fallback, sizeof(s->fallback), "%s/%u", provider, h->descriptor.id);
+    s->name = s->fallback;
+}
+
+/* Opens a B slice on the record's thread. Returns 0, or -1 when memory ran
+ * out (the record is then shown as an instant). */
+static int push_slice(chrome_state *c, const petw_event_header *h, const char *name)
+{
+    if (c->open_count == c->open_cap) {
+        size_t cap = c->open_cap ? 2 * c->open_cap : 64;
+        open_slice *grown = realloc(c->open, cap * sizeof(*grown));
+        if (!grown)
+            return -1;
+        c->open = grown;
+        c->open_cap = cap;
+    }
+    open_slice *o = &c->open[c->open_count];
+    o->name = malloc(strlen(name) + 1);
+    if (!o->name)
+        return -1;
+    strcpy(o->name, name);
+    o->pid = h->process_id;
+    o->tid = h->thread_id;
+    c->open_count++;
+    return 0;
+}
+
+/* Closes the innermost open B slice of the record's thread: the record
+ * becomes its E, with its name. An unmatched stop stays an instant. */
+static void pop_slice(chrome_state *c, const petw_event_header *h, slice *s)
+{
+    for (size_t i = c->open_count; i-- > 0;) {
+        if (c->open[i].pid == h->process_id && c->open[i].tid == h->thread_id) {
+            s->ph = "E";
+            s->name = s->owned = c->open[i].name;
+            memmove(&c->open[i], &c->open[i + 1], (c->open_count - i - 1) * sizeof(*c->open));
+            c->open_count--;
+            return;
+        }
+    }
+}
+
+static void phase(chrome_state *c, const petw_event_record *r, slice *s)
+{
+    const petw_event_header *h = &r->header;
+    int start = h->descriptor.opcode == 1;
+    s->ph = "i";
+    if (!start_stop(r))
+        return;
+    if (!guid_zero(&h->activity_id)) {
+        /* Tied by an activity ID: may start and end on different threads. */
+        s->ph = start ? "b" : "e";
+        s->id = &h->activity_id;
+    } else if (start) {
+        if (push_slice(c, h, s->name) == 0)
+            s->ph = "B";
+    } else {
+        pop_slice(c, h, s);
+    }
+}
+
+/* A name record for a process seen for the first time. */
+static void name_process(output *o, chrome_state *c, uint32_t pid)
+{
+    for (size_t i = 0; i < c->pid_count; i++)
+        if (c->pids[i] == pid)
+            return;
+    if (c->pid_count == MAX_PROCESSES)
+        return;
+    c->pids[c->pid_count++] = pid;
+    if (o->records++)
+        sbuf_puts(&o->line, ",\n");
+    sbuf_puts(&o->line, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
+    sbuf_u64(&o->line, pid);
+    sbuf_puts(&o->line, ",\"tid\":0,\"args\":{\"name\":\"process ");
+    sbuf_u64(&o->line, pid);
+    sbuf_puts(&o->line, "\"}}");
+}
+
+static void category(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    const char *name =
+        ev && ev->provider_name ? ev->provider_name : known_provider_name(&r->header.provider_id);
+    if (name) {
+        json_string(b, name);
+    } else {
+        sbuf_putc(b, '"');
+        sbuf_guid(b, &r->header.provider_id);
+        sbuf_putc(b, '"');
+    }
+}
+
+/* The decoded fields, or the event ID, opcode and payload as hex. */
+static void args(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    if (ev && ev->has_schema) {
+        json_members(b, ev, 0, ev->top_count);
+        return;
+    }
+    sbuf_puts(b, "\"id\":");
+    sbuf_u64(b, r->header.descriptor.id);
+    sbuf_puts(b, ",\"opcode\":");
+    sbuf_u64(b, r->header.descriptor.opcode);
+    sbuf_puts(b, ",\"data\":\"");
+    sbuf_hex(b, r->user_data, r->user_data_length);
+    sbuf_putc(b, '"');
+}
+
+static void put_ts(sbuf *b, double ts)
+{
+    char num[48];
+    snprintf(num, sizeof(num), "%.1f", ts);
+    sbuf_puts(b, num);
+}
+
+static void write_slice(output *o, const petw_event_record *r, const petw_decoded_event *ev,
+                        const slice *s, double ts)
+{
+    sbuf *b = &o->line;
+    if (o->records++)
+        sbuf_puts(b, ",\n");
+    sbuf_puts(b, "{\"ph\":\"");
+    sbuf_puts(b, s->ph);
+    sbuf_puts(b, "\",\"name\":");
+    json_string(b, s->name);
+    sbuf_puts(b, ",\"cat\":");
+    category(b, r, ev);
+    sbuf_puts(b, ",\"ts\":");
+    put_ts(b, ts);
+    sbuf_puts(b, ",\"pid\":");
+    sbuf_u64(b, r->header.process_id);
+    sbuf_puts(b, ",\"tid\":");
+    sbuf_u64(b, r->header.thread_id);
+    if (s->id) {
+        sbuf_puts(b, ",\"id\":\"");
+        sbuf_guid(b, s->id);
+        sbuf_putc(b, '"');
+    }
+    if (s->ph[0] == 'i')
+        sbuf_puts(b, ",\"s\":\"t\"");
+    sbuf_puts(b, ",\"args\":{");
+    args(b, r, ev);
+    sbuf_puts(b, "}}");
+}
+
+static void chrome_event(output *o, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    chrome_state *c = o->state;
+    const petw_event_header *h = &r->header;
+    slice s = {0};
+    if (!c->started) {
+        c->origin = h->timestamp;
+        c->started = 1;
+    }
+    c->last_ts = (double)(h->timestamp - c->origin) / 10.0; /* FILETIME -> us */
+    name_process(o, c, h->process_id);
+    name_slice(&s, r, ev);
+    phase(c, r, &s);
+    write_slice(o, r, ev, &s, c->last_ts);
+    output_record(o);
+    free(s.owned);
+}
+
+/* Slices still open at the end of the trace are closed there. */
+static void chrome_end(output *o)
+{
+    chrome_state *c = o->state;
+    sbuf *b = &o->line;
+    for (size_t i = 0; i < c->open_count; i++) {
+        sbuf_puts(b, ",\n{\"ph\":\"E\",\"pid\":");
+        sbuf_u64(b, c->open[i].pid);
+        sbuf_puts(b, ",\"tid\":");
+        sbuf_u64(b, c->open[i].tid);
+        sbuf_puts(b, ",\"ts\":");
+        put_ts(b, c->last_ts);
+        sbuf_putc(b, '}');
+        free(c->open[i].name);
+    }
+    sbuf_puts(b, "\n]}\n");
+    output_record(o);
+    free(c->open);
+    free(c);
+    o->state = NULL;
+}
+
+const output_format output_chrome = {"chrome", chrome_begin, chrome_event, chrome_end};

@@ -1,0 +1,93 @@
+/* output_json.c - `petw dump --format json`: one JSON object per line and
+ * record, the decoded fields by name (or the payload as hex). */
+#include "../tool.h"
+#include "output.h"
+
+static int json_begin(output *o)
+{
+    (void)o;
+    return 0;
+}
+
+/* `key` (with its punctuation) then a number. */
+static void number(sbuf *b, const char *key, uint64_t v)
+{
+    sbuf_puts(b, key);
+    sbuf_u64(b, v);
+}
+
+static void provider(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    const char *name =
+        ev && ev->provider_name ? ev->provider_name : known_provider_name(&r->header.provider_id);
+    if (name) {
+        json_string(b, name);
+    } else {
+        sbuf_putc(b, '"');
+        sbuf_guid(b, &r->header.provider_id);
+        sbuf_putc(b, '"');
+    }
+}
+
+/* Every key but "fields", each followed by its comma. */
+static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    const petw_event_header *h = &r->header;
+    const petw_event_descriptor *d = &h->descriptor;
+    petw_guid related;
+    sbuf_puts(b, "{\"timestamp\":\"");
+    sbuf_time(b, h->timestamp);
+    sbuf_puts(b, "\",\"provider\":");
+    provider(b, r, ev);
+    sbuf_puts(b, ",\"provider_guid\":\"");
+    sbuf_guid(b, &h->provider_id);
+    sbuf_puts(b, "\",\"event\":");
+    if (ev && ev->event_name)
+        json_string(b, ev->event_name);
+    else
+        sbuf_puts(b, "null");
+    number(b, ",\"id\":", d->id);
+    number(b, ",\"version\":", d->version);
+    number(b, ",\"channel\":", d->channel);
+    number(b, ",\"level\":", d->level);
+    number(b, ",\"opcode\":", d->opcode);
+    number(b, ",\"task\":", d->task);
+    sbuf_puts(b, ",\"keyword\":\"");
+    sbuf_hex64(b, d->keyword);
+    number(b, "\",\"pid\":", h->process_id);
+    number(b, ",\"tid\":", h->thread_id);
+    number(b, ",\"cpu\":", record_cpu(r));
+    sbuf_puts(b, ",\"activity_id\":\"");
+    sbuf_guid(b, &h->activity_id);
+    sbuf_puts(b, "\",");
+    if (record_related(r, &related)) {
+        sbuf_puts(b, "\"related_activity_id\":\"");
+        sbuf_guid(b, &related);
+        sbuf_puts(b, "\",");
+    }
+}
+
+static void json_event(output *o, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    sbuf *b = &o->line;
+    ev = with_schema(ev);
+    header(b, r, ev);
+    sbuf_puts(b, "\"fields\":{");
+    if (ev) {
+        json_members(b, ev, 0, ev->top_count);
+    } else {
+        sbuf_puts(b, "\"data\":\"");
+        sbuf_hex(b, r->user_data, r->user_data_length);
+        sbuf_putc(b, '"');
+    }
+    sbuf_puts(b, "}}\n");
+    o->records++;
+    output_record(o);
+}
+
+static void json_end(output *o)
+{
+    (void)o;
+}
+
+const output_format output_json = {"json", json_begin, json_event, json_end};

@@ -1,0 +1,89 @@
+/* tool.h - what the subcommands of the petw command share: the platform
+ * shims, reading traces (with corrupt buffers reported), time as text, and
+ * provider names and filters. The output formats are in output/output.h. */
+#ifndef TOOL_H
+#define TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <petw/petw.h>
+
+#if defined(_WIN32)
+#include <io.h>
+#define tool_isatty(fd) _isatty(fd)
+#define tool_fileno(f) _fileno(f)
+#define tool_gmtime(t, tm) gmtime_s((tm), (t))
+#define tool_timegm _mkgmtime
+#else
+#include <unistd.h>
+#define tool_isatty(fd) isatty(fd)
+#define tool_fileno(f) fileno(f)
+#define tool_gmtime(t, tm) gmtime_r((t), (tm))
+#define tool_timegm timegm
+#endif
+
+#define MAX_FILES 64      /* traces one command reads (petw_trace_process's limit) */
+#define MAX_PROVIDERS 32  /* --provider values */
+#define TIME_TEXT_SIZE 29 /* "YYYY-MM-DDTHH:MM:SS.fffffffZ" and its NUL */
+
+extern const char usage[];
+
+/* The subcommands: each returns the process's exit status. */
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_guid(int argc, char **argv);
+
+/* ---- tool_time.c ---- */
+
+/* FILETIME -> "YYYY-MM-DDTHH:MM:SS.fffffffZ" (UTC). */
+void format_time(int64_t filetime, char out[TIME_TEXT_SIZE]);
+/* ISO-8601 UTC ("2024-01-31T12:00:00.5Z") or a FILETIME number -> FILETIME.
+ * Returns 0 or -1. */
+int parse_time(const char *text, int64_t *filetime);
+
+/* ---- tool_trace.c: one or more ETL files read together ---- */
+
+typedef struct reader {
+    petw_trace *traces[MAX_FILES];
+    const char *paths[MAX_FILES];
+    uint64_t corrupt[MAX_FILES]; /* corrupt buffers skipped, per file */
+    int count;                   /* files open (the next one is being opened) */
+    petw_event_callback on_event;
+    void *context; /* given to on_event */
+} reader;
+
+/* Opens `n` files. A file that cannot be opened is reported on stderr, the
+ * others are closed again and -1 returned. Corrupt buffers are reported on
+ * stderr (with their file) as they are skipped, while opening and later. */
+int reader_open(reader *rd, int n, char **paths, petw_event_callback on_event, void *context);
+/* Delivers the events between start and end (FILETIMEs, 0: no bound).
+ * Returns petw_trace_process's result. */
+int reader_process(reader *rd, int64_t start, int64_t end);
+/* Closes every file; returns the corrupt buffers skipped in all of them. */
+uint64_t reader_close(reader *rd);
+
+/* ---- tool_provider.c: provider names and --provider filters ---- */
+
+/* The name of a provider every trace has ("EventTrace"), or NULL. */
+const char *known_provider_name(const petw_guid *id);
+
+typedef struct provider_filter {
+    petw_guid ids[MAX_PROVIDERS];
+    int id_count;                     /* 0: every provider passes */
+    const char *names[MAX_PROVIDERS]; /* also matched with decoded names */
+    int name_count;
+} provider_filter;
+
+/* Adds a --provider value: a GUID, "EventTrace", or a provider name (its
+ * derived GUID, and the name the events carry). Returns 0, or -1 when the
+ * value is empty or the filter is full. */
+int filter_add(provider_filter *f, const char *value);
+/* 1 when the filter lists provider `id` (or is empty). */
+int filter_has_id(const provider_filter *f, const petw_guid *id);
+/* 1 when `name` (decoded from an event, may be NULL) is one of the names. */
+int filter_has_name(const provider_filter *f, const char *name);
+
+#endif /* TOOL_H */
