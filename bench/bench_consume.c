@@ -8,7 +8,8 @@
 
 #include "bench_common.h"
 
-static const petw_guid bench_provider = {0xbe0cbe0c, 0x1111, 0x2222, {0x33, 0x33, 0, 0, 0, 0, 0, 4}};
+static const petw_guid bench_provider = {
+    0xbe0cbe0c, 0x1111, 0x2222, {0x33, 0x33, 0, 0, 0, 0, 0, 4}};
 static uint64_t delivered;
 
 static void on_event(petw_event_record *r, void *ctx)
@@ -21,8 +22,8 @@ int main(int argc, char **argv)
 {
     uint64_t n = strtoull(bench_arg(argc, argv, "--events", "5000000"), NULL, 10);
     char dflt[256];
-    snprintf(dflt, sizeof(dflt), "%s/petw-consume-%d.etl", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid());
+    snprintf(dflt, sizeof(dflt), "%s/petw-consume-%d.etl",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
     const char *path = bench_arg(argc, argv, "--file", dflt);
     petw_session_config c;
     petw_session_config_init(&c);

@@ -77,7 +77,8 @@ int main(int argc, char **argv)
         fails += EventWrite(reg, &d, 5, dd) != ERROR_SUCCESS;
         v[i] = bench_ticks() - t0;
         if (i % 200000 == 199999)
-            ControlTraceA(s, NULL, &props.p, EVENT_TRACE_CONTROL_FLUSH); /* outside the timed call */
+            ControlTraceA(s, NULL, &props.p,
+                          EVENT_TRACE_CONTROL_FLUSH); /* outside the timed call */
     }
     report("petw-memory", v, n, tpn);
     ControlTraceA(s, NULL, &props.p, EVENT_TRACE_CONTROL_STOP);

@@ -12,16 +12,14 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
-LTTNG_UST_TRACEPOINT_EVENT(petw_bench, event64,
+LTTNG_UST_TRACEPOINT_EVENT(
+    petw_bench, event64,
     LTTNG_UST_TP_ARGS(uint64_t, a, uint64_t, b, uint64_t, c, uint64_t, d, const uint8_t *, arr),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_integer(uint64_t, a, a)
-        lttng_ust_field_integer(uint64_t, b, b)
-        lttng_ust_field_integer(uint64_t, c, c)
-        lttng_ust_field_integer(uint64_t, d, d)
-        lttng_ust_field_array(uint8_t, arr, arr, 32)
-    )
-)
+    LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint64_t, a, a)
+                            lttng_ust_field_integer(uint64_t, b, b)
+                                lttng_ust_field_integer(uint64_t, c, c)
+                                    lttng_ust_field_integer(uint64_t, d, d)
+                                        lttng_ust_field_array(uint8_t, arr, arr, 32)))
 
 #endif
 

@@ -9,7 +9,8 @@
 
 #include "bench_common.h"
 
-static const petw_guid bench_provider = {0xbe0cbe0c, 0x1111, 0x2222, {0x33, 0x33, 0, 0, 0, 0, 0, 3}};
+static const petw_guid bench_provider = {
+    0xbe0cbe0c, 0x1111, 0x2222, {0x33, 0x33, 0, 0, 0, 0, 0, 3}};
 
 int main(int argc, char **argv)
 {
@@ -17,8 +18,8 @@ int main(int argc, char **argv)
     double seconds = atof(bench_arg(argc, argv, "--seconds", "1"));
     int zstd = bench_flag(argc, argv, "--zstd");
     char dflt[256];
-    snprintf(dflt, sizeof(dflt), "%s/petw-sustained-%d.etl", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-             (int)getpid());
+    snprintf(dflt, sizeof(dflt), "%s/petw-sustained-%d.etl",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
     const char *path = bench_arg(argc, argv, "--file", dflt);
     petw_session_config c;
     petw_session_config_init(&c);

@@ -14,10 +14,10 @@
 #define KEYWORD_ORDERS 0x1
 #define KEYWORD_STATUS 0x2
 
-static const EVENT_DESCRIPTOR OrderPlaced = {ORDER_EVENT_ID, 0, 0, 4 /* information */, 0,
-                                             1, KEYWORD_ORDERS};
-static const EVENT_DESCRIPTOR StatusChanged = {STATUS_EVENT_ID, 0, 0, 3 /* warning */, 0,
-                                               2, KEYWORD_STATUS};
+static const EVENT_DESCRIPTOR OrderPlaced = {ORDER_EVENT_ID, 0, 0, 4 /* information */, 0, 1,
+                                             KEYWORD_ORDERS};
+static const EVENT_DESCRIPTOR StatusChanged = {STATUS_EVENT_ID, 0, 0, 3 /* warning */, 0, 2,
+                                               KEYWORD_STATUS};
 /* A batch of orders, as a start/stop pair (opcodes 1 and 2) tied by an
  * activity ID: timeline viewers show it as a slice. */
 static const EVENT_DESCRIPTOR BatchStart = {3, 0, 0, 4, 1 /* start */, 3, KEYWORD_ORDERS};
@@ -32,7 +32,7 @@ static void NTAPI EnableCallback(LPCGUID SourceId, ULONG IsEnabled, UCHAR Level,
     UNREFERENCED_PARAMETER(CallbackContext);
     UNREFERENCED_PARAMETER(MatchAllKeyword);
     wprintf(L"provider: %ls (level %u, keywords 0x%llx)\n", IsEnabled ? L"enabled" : L"disabled",
-           (unsigned)Level, (unsigned long long)MatchAnyKeyword);
+            (unsigned)Level, (unsigned long long)MatchAnyKeyword);
 }
 
 ULONG RunExampleProvider(ULONG count)

@@ -43,7 +43,8 @@ int main(int argc, char **argv)
     pSessionProperties->LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
     pSessionProperties->MaximumFileSize = 0;
     pSessionProperties->LoggerNameOffset = sizeof(EVENT_TRACE_PROPERTIES);
-    pSessionProperties->LogFileNameOffset = sizeof(EVENT_TRACE_PROPERTIES) + sizeof(LOGSESSION_NAME);
+    pSessionProperties->LogFileNameOffset =
+        sizeof(EVENT_TRACE_PROPERTIES) + sizeof(LOGSESSION_NAME);
     StringCbCopy((LPWSTR)((char *)pSessionProperties + pSessionProperties->LogFileNameOffset),
                  sizeof(LogFilePath), LogFilePath);
 

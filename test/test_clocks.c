@@ -29,9 +29,9 @@ int main(void)
         tp.p.Wnode.ClientContext = clock;
         TRACEHANDLE s;
         CHECK_EQ(StartTraceA(&s, name, &tp.p), ERROR_SUCCESS);
-        CHECK_EQ(EnableTraceEx2(s, &ClockProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0,
-                                NULL),
-                 ERROR_SUCCESS);
+        CHECK_EQ(
+            EnableTraceEx2(s, &ClockProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
+            ERROR_SUCCESS);
         int64_t wall[2][2];
         EVENT_DESCRIPTOR d = {1, 0, 0, 4, 0, 0, 0};
         for (int k = 0; k < 2; k++) {

@@ -78,8 +78,8 @@ int main(void)
             EventDataDescCreate(&dd, v, sizeof(v));
             CHECK_EQ(EventWrite(reg, &d, 1, &dd), ERROR_SUCCESS);
         }
-        CHECK_EQ(EnableTraceEx2(s[f], &MergeProvider, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0,
-                                0, 0, NULL),
+        CHECK_EQ(EnableTraceEx2(s[f], &MergeProvider, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0,
+                                0, NULL),
                  ERROR_SUCCESS);
     }
     for (int i = 0; i < 2; i++)
@@ -137,7 +137,7 @@ int main(void)
     EventUnregister(reg);
     unlink(path[0]);
     unlink(path[1]);
-    printf("consumer: %lu events merged from 2 files over %lu buffers\n",
-           (unsigned long)all.count, (unsigned long)all.buffers);
+    printf("consumer: %lu events merged from 2 files over %lu buffers\n", (unsigned long)all.count,
+           (unsigned long)all.buffers);
     return 0;
 }

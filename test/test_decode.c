@@ -167,16 +167,18 @@ int main(void)
     int32_t fixed[3] = {7, -8, 9};
     meta_field(&b, "fixed", PETW_IN_INT32 | 0x20, -1, 3), put(&b, fixed, sizeof(fixed));
     uint16_t n4 = 4, var[4] = {1, 2, 3, 4};
-    meta_field(&b, "var", PETW_IN_UINT16 | 0x40, -1, -1), put(&b, &n4, 2), put(&b, var, sizeof(var));
+    meta_field(&b, "var", PETW_IN_UINT16 | 0x40, -1, -1), put(&b, &n4, 2),
+        put(&b, var, sizeof(var));
     uint16_t n2 = 2;
-    meta_field(&b, "names", PETW_IN_ANSISTRING | 0x40, -1, -1), put(&b, &n2, 2), put(&b, "a\0bc", 5);
-    meta_field(&b, "s", PETW_IN_STRUCT, 3, -1);            /* s { x, inner { y, z }, w } */
+    meta_field(&b, "names", PETW_IN_ANSISTRING | 0x40, -1, -1), put(&b, &n2, 2),
+        put(&b, "a\0bc", 5);
+    meta_field(&b, "s", PETW_IN_STRUCT, 3, -1); /* s { x, inner { y, z }, w } */
     meta_field(&b, "x", PETW_IN_INT32, -1, -1), put(&b, &i32, 4);
     meta_field(&b, "inner", PETW_IN_STRUCT, 2, -1);
     meta_field(&b, "y", PETW_IN_UINT8, -1, -1), put(&b, &u8, 1);
     meta_field(&b, "z", PETW_IN_ANSISTRING, -1, -1), put(&b, "zz", 3);
     meta_field(&b, "w", PETW_IN_DOUBLE, -1, -1), put(&b, &db, 8);
-    meta_field(&b, "pts", PETW_IN_STRUCT | 0x40, 2, -1);   /* array of struct { px, py } */
+    meta_field(&b, "pts", PETW_IN_STRUCT | 0x40, 2, -1); /* array of struct { px, py } */
     meta_field(&b, "px", PETW_IN_INT16, -1, -1);
     meta_field(&b, "py", PETW_IN_INT16, -1, -1);
     int16_t pts[4] = {1, 2, 3, 4};

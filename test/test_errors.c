@@ -106,7 +106,8 @@ int main(void)
     CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
     CHECK_EQ(tp.p.EventsLost, 0);
     /* A stopped session's handle is unknown now. */
-    CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY), ERROR_WMI_INSTANCE_NOT_FOUND);
+    CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY),
+             ERROR_WMI_INSTANCE_NOT_FOUND);
     CHECK_EQ(EnableTraceEx2(s, &ErrProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_WMI_INSTANCE_NOT_FOUND);
 

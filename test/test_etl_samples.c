@@ -96,7 +96,8 @@ int main(void)
     /* Relogged and XPRESS-compressed: 1 TraceLogging event, 18 classic
      * EVENT_TRACE_HEADER records, 4 system-header records. */
     counts x = {0};
-    DEFINE_GUID(mysource, 0xa61ea624, 0x4944, 0x55fc, 0xc2, 0xa8, 0x37, 0x83, 0x88, 0x29, 0x43, 0x8d);
+    DEFINE_GUID(mysource, 0xa61ea624, 0x4944, 0x55fc, 0xc2, 0xa8, 0x37, 0x83, 0x88, 0x29, 0x43,
+                0x8d);
     x.provider = mysource;
     run(dir, "SelfDescribingSingleEvent.etl", &x, &h);
     CHECK_EQ(x.total, 23);

@@ -41,9 +41,9 @@ static int accepts(const session_spec *s, UCHAR lv, ULONGLONG kw)
 int main(void)
 {
     const session_spec specs[3] = {
-        {"petw-test-filter-1", 3, 0x1, 0},      /* warnings and worse, keyword 1 */
-        {"petw-test-filter-2", 0, 0, 0x6},      /* every level, keywords 2 and 4 both */
-        {"petw-test-filter-3", 5, 0xF0, 0x10},  /* verbose, any of F0 with 10 */
+        {"petw-test-filter-1", 3, 0x1, 0},     /* warnings and worse, keyword 1 */
+        {"petw-test-filter-2", 0, 0, 0x6},     /* every level, keywords 2 and 4 both */
+        {"petw-test-filter-3", 5, 0xF0, 0x10}, /* verbose, any of F0 with 10 */
     };
     char paths[3][512];
     test_props tp[3];
@@ -108,9 +108,9 @@ int main(void)
     CHECK_EQ(calls[ncalls - 1].level, 255);
     CHECK(calls[ncalls - 1].all == (0x6ull & 0x10ull));
     /* Capture state reaches the callback with code 2. */
-    CHECK_EQ(EnableTraceEx2(h[1], &FilterProvider, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0,
-                            NULL),
-             ERROR_SUCCESS);
+    CHECK_EQ(
+        EnableTraceEx2(h[1], &FilterProvider, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL),
+        ERROR_SUCCESS);
     CHECK_EQ(calls[ncalls - 1].is_enabled, 2);
 
     for (int i = 0; i < 3; i++)

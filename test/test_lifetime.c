@@ -14,8 +14,8 @@ DEFINE_GUID(LifeB, 0x4e4e4e4e, 0x0001, 0x0002, 0x03, 0x04, 0, 0, 0, 0, 0, 0x0b);
 #define WRITERS 3
 #define ROUNDS 12
 
-static REGHANDLE stable;              /* LifeA: registered throughout */
-static volatile REGHANDLE churning;   /* LifeB: replaced while in use */
+static REGHANDLE stable;            /* LifeA: registered throughout */
+static volatile REGHANDLE churning; /* LifeB: replaced while in use */
 static int stop_flag;
 static uint64_t unexpected[WRITERS];
 
@@ -63,18 +63,18 @@ int main(void)
         CHECK_EQ(EnableTraceEx2(s, &LifeA, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
                  ERROR_SUCCESS);
         for (int k = 0; k < 5; k++) {
-            CHECK_EQ(EnableTraceEx2(s, &LifeB, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0,
-                                    NULL),
-                     ERROR_SUCCESS);
+            CHECK_EQ(
+                EnableTraceEx2(s, &LifeB, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
+                ERROR_SUCCESS);
             uv_sleep(1);
             /* Replace the churning provider while writers use it. */
             REGHANDLE old = __atomic_load_n(&churning, __ATOMIC_ACQUIRE);
             CHECK_EQ(EventUnregister(old), ERROR_SUCCESS);
             CHECK_EQ(EventRegister(&LifeB, NULL, NULL, &h), ERROR_SUCCESS);
             __atomic_store_n(&churning, h, __ATOMIC_RELEASE);
-            CHECK_EQ(EnableTraceEx2(s, &LifeB, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 0,
-                                    NULL),
-                     ERROR_SUCCESS);
+            CHECK_EQ(
+                EnableTraceEx2(s, &LifeB, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 0, NULL),
+                ERROR_SUCCESS);
             if (round % 4 == 0)
                 CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_FLUSH), ERROR_SUCCESS);
         }

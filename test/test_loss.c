@@ -58,10 +58,11 @@ int main(void)
     REGHANDLE lossy, block;
     CHECK_EQ(EventRegister(&LossyProvider, NULL, NULL, &lossy), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&BlockerProvider, NULL, NULL, &block), ERROR_SUCCESS);
-    CHECK_EQ(EnableTraceEx2(session, &LossyProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0,
-                            0, NULL),
+    CHECK_EQ(EnableTraceEx2(session, &LossyProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0,
+                            NULL),
              ERROR_SUCCESS);
-    CHECK_EQ(petw_session_enable_provider(blocker, (const petw_guid *)&BlockerProvider, 0, 0, 0), 0);
+    CHECK_EQ(petw_session_enable_provider(blocker, (const petw_guid *)&BlockerProvider, 0, 0, 0),
+             0);
 
     EVENT_DESCRIPTOR d = {1, 0, 0, 4, 0, 0, 0};
     CHECK_EQ(EventWrite(block, &d, 0, NULL), ERROR_SUCCESS);

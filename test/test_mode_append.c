@@ -73,8 +73,8 @@ int main(void)
 
     /* PREALLOCATE: 1 MB while logging (checked inside), trimmed at stop. */
     CHECK_EQ(record(path, "petw-test-prealloc",
-                    EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_PREALLOCATE, 4, 0,
-                    300, reg, &tp),
+                    EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_FILE_MODE_PREALLOCATE, 4, 0, 300,
+                    reg, &tp),
              ERROR_SUCCESS);
     CHECK_EQ(test_file_size(path), (long long)tp.p.BuffersWritten * 4096);
     CHECK_EQ(test_read(path, 0, &l, NULL, &st), 0);

@@ -61,7 +61,7 @@ int main(void)
     TRACEHANDLE sb;
     CHECK_EQ(StartTraceA(&sb, "petw-test-buffering-bad", &bad.p), ERROR_INVALID_PARAMETER);
 
-    const uint32_t total = 5000; /* ~240 buffers through an 8-buffer pool */
+    const uint32_t total = 5000;                     /* ~240 buffers through an 8-buffer pool */
     CHECK_EQ(test_write_seq(reg, 0, total, 100), 0); /* never a lost event */
     test_props sp;
     snapshot_props(&sp, snap);
@@ -126,8 +126,8 @@ int main(void)
     CHECK_EQ(failed_by[0] + failed_by[1], 0);
     CHECK_EQ(ps.events_lost, 0);
     CHECK_EQ(ps.events_overwritten, written_by[0] + written_by[1]);
-    printf("mode_buffering: snapshot kept %zu newest of %u; 2 writers: %llu events, 0 lost\n",
-           kept, total, (unsigned long long)(written_by[0] + written_by[1]));
+    printf("mode_buffering: snapshot kept %zu newest of %u; 2 writers: %llu events, 0 lost\n", kept,
+           total, (unsigned long long)(written_by[0] + written_by[1]));
     EventUnregister(reg);
     unlink(snap);
     return 0;

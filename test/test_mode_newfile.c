@@ -21,9 +21,9 @@ int main(void)
     REGHANDLE reg;
     CHECK_EQ(StartTraceA(&s, "petw-test-newfile", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&NewFileProvider, NULL, NULL, &reg), ERROR_SUCCESS);
-    CHECK_EQ(EnableTraceEx2(s, &NewFileProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0,
-                            NULL),
-             ERROR_SUCCESS);
+    CHECK_EQ(
+        EnableTraceEx2(s, &NewFileProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
+        ERROR_SUCCESS);
     const uint32_t total = 2500;
     for (uint32_t i = 0; i < total; i += 100) {
         CHECK_EQ(test_write_seq(reg, i, 100, 100), 0);

@@ -160,8 +160,7 @@ int main(void)
     CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
 
     printf("mode_realtime: %u events live; slow consumer saw %u, missed %llu in %u buffers\n",
-           total, c2.seen, (unsigned long long)st.real_time_events_lost,
-           st.real_time_buffers_lost);
+           total, c2.seen, (unsigned long long)st.real_time_events_lost, st.real_time_buffers_lost);
     EventUnregister(reg);
     return 0;
 }

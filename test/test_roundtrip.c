@@ -17,7 +17,10 @@ static ULONG write_failures[THREADS];
 
 /* Payload of event `seq` of thread `t`: a header and a pseudo-random tail,
  * split over several descriptors. */
-static uint32_t payload_size(uint32_t t, uint32_t seq) { return 16 + (seq * 7 + t * 13) % 200; }
+static uint32_t payload_size(uint32_t t, uint32_t seq)
+{
+    return 16 + (seq * 7 + t * 13) % 200;
+}
 static uint8_t payload_byte(uint32_t t, uint32_t seq, uint32_t i)
 {
     return (uint8_t)(i * 31 + seq * 17 + t * 101);
@@ -74,10 +77,12 @@ int main(void)
     CHECK_EQ(StartTraceA(&session, "petw-test-roundtrip", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&ProviderA, NULL, NULL, &handles[0]), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&ProviderB, NULL, NULL, &handles[1]), ERROR_SUCCESS);
-    CHECK_EQ(EnableTraceEx2(session, &ProviderA, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
-             ERROR_SUCCESS);
-    CHECK_EQ(EnableTraceEx2(session, &ProviderB, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
-             ERROR_SUCCESS);
+    CHECK_EQ(
+        EnableTraceEx2(session, &ProviderA, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
+        ERROR_SUCCESS);
+    CHECK_EQ(
+        EnableTraceEx2(session, &ProviderB, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
+        ERROR_SUCCESS);
 
     uv_thread_t th[THREADS];
     for (uintptr_t t = 0; t < THREADS; t++)

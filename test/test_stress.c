@@ -33,7 +33,7 @@ typedef struct run_state {
     uint8_t status[MAX_THREADS][MAX_EVENTS]; /* 1 ok, 2 lost */
     uint8_t seen[MAX_THREADS][MAX_EVENTS];   /* delivered (file/sink) */
     uint32_t rt_seen;
-    _Atomic uint32_t progress[MAX_THREADS];  /* writes completed */
+    _Atomic uint32_t progress[MAX_THREADS]; /* writes completed */
     uint64_t seed;
     int bad_record;
     int duplicate;

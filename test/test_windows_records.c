@@ -10,12 +10,12 @@
 
 #define BUF 4096
 
-static const petw_guid process_guid = {0x3d6fa8d0, 0xfe05, 0x11d0,
-                                       {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const petw_guid perfinfo_guid = {0xce1dbfb4, 0x137e, 0x4da6,
-                                        {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
-static const petw_guid thread_guid = {0x3d6fa8d1, 0xfe05, 0x11d0,
-                                      {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid process_guid = {
+    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid perfinfo_guid = {
+    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+static const petw_guid thread_guid = {
+    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
 static const petw_guid classic_guid = {0xc1a5c1a5, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
 static const petw_guid wpp_guid = {0x3b3b3b3b, 1, 2, {3, 4, 5, 6, 7, 8, 9, 11}};
 
@@ -104,9 +104,9 @@ static uint32_t fill_data_buffer(uint8_t *b)
     memset(r, 0, sizeof(r));
     uint32_t msz = 8 + 16 + 8 + 8 + 6;
     petw__wr16(r, (uint16_t)msz);
-    r[3] = 0x90; /* TRACE_MESSAGE | marker */
-    petw__wr16(r + 4, 17);                 /* MessageNumber */
-    petw__wr16(r + 6, 0x2 | 0x8 | 0x20);   /* GUID, TIMESTAMP, SYSTEMINFO */
+    r[3] = 0x90;                         /* TRACE_MESSAGE | marker */
+    petw__wr16(r + 4, 17);               /* MessageNumber */
+    petw__wr16(r + 6, 0x2 | 0x8 | 0x20); /* GUID, TIMESTAMP, SYSTEMINFO */
     petw__wr_guid(r + 8, &wpp_guid);
     petw__wr64(r + 24, 1006);
     petw__wr32(r + 32, 77), petw__wr32(r + 36, 88);

@@ -29,8 +29,9 @@ static size_t test_xpress_encode(const uint8_t *in, size_t n, uint8_t *out)
     while (ip < n) {
         size_t best = 0, best_off = 0;
         if (ip + 3 <= n) {
-            uint32_t h = ((uint32_t)in[ip] * 2654435761u ^ (uint32_t)in[ip + 1] * 40503u ^ in[ip + 2]) &
-                         ((1 << 12) - 1);
+            uint32_t h =
+                ((uint32_t)in[ip] * 2654435761u ^ (uint32_t)in[ip + 1] * 40503u ^ in[ip + 2]) &
+                ((1 << 12) - 1);
             int32_t cand = head[h];
             head[h] = (int32_t)ip;
             if (cand >= 0 && ip - (size_t)cand <= 8192) {

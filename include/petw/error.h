@@ -13,32 +13,33 @@ extern "C" {
 #endif
 
 /* X(name, value, message, win32 code) */
-#define PETW_ERRNO_MAP(X)                                                                   \
-    X(EINVAL, -1, "invalid argument", 87 /* ERROR_INVALID_PARAMETER */)                    \
-    X(EBADHANDLE, -2, "invalid, stale or unregistered handle", 6 /* ERROR_INVALID_HANDLE */) \
-    X(ETOOBIG, -3, "event larger than the 64 KB record limit", 534 /* ERROR_ARITHMETIC_OVERFLOW */) \
-    X(EMOREDATA, -4, "event larger than the session's buffer", 234 /* ERROR_MORE_DATA */)   \
-    X(ENOBUFS, -5, "no free buffer: event lost", 8 /* ERROR_NOT_ENOUGH_MEMORY */)           \
-    X(ENOMEM, -6, "out of memory", 14 /* ERROR_OUTOFMEMORY */)                              \
-    X(EEXIST, -7, "a session with that name already exists", 183 /* ERROR_ALREADY_EXISTS */) \
-    X(ENOTFOUND, -8, "no such session", 4201 /* ERROR_WMI_INSTANCE_NOT_FOUND */)            \
-    X(EBADLENGTH, -9, "buffer length does not fit the data", 24 /* ERROR_BAD_LENGTH */)     \
-    X(ELIMIT, -10, "too many sessions or providers", 1450 /* ERROR_NO_SYSTEM_RESOURCES */)  \
-    X(EIO, -11, "input/output error", 29 /* ERROR_WRITE_FAULT */)                           \
-    X(ENOENT, -12, "no such file", 2 /* ERROR_FILE_NOT_FOUND */)                            \
-    X(EACCES, -13, "permission denied", 5 /* ERROR_ACCESS_DENIED */)                        \
-    X(ECORRUPT, -14, "corrupt trace data", 1392 /* ERROR_FILE_CORRUPT */)                   \
-    X(ENOTSUP, -15, "operation or mode not supported", 50 /* ERROR_NOT_SUPPORTED */)        \
-    X(ECANCELED, -16, "processing canceled by the callback", 1223 /* ERROR_CANCELLED */)    \
-    X(EBUSY, -17, "resource busy", 170 /* ERROR_BUSY */)                                    \
-    X(ENOSPC, -18, "disk full", 112 /* ERROR_DISK_FULL */)                                  \
+#define PETW_ERRNO_MAP(X)                                                                          \
+    X(EINVAL, -1, "invalid argument", 87 /* ERROR_INVALID_PARAMETER */)                            \
+    X(EBADHANDLE, -2, "invalid, stale or unregistered handle", 6 /* ERROR_INVALID_HANDLE */)       \
+    X(ETOOBIG, -3, "event larger than the 64 KB record limit",                                     \
+      534 /* ERROR_ARITHMETIC_OVERFLOW */)                                                         \
+    X(EMOREDATA, -4, "event larger than the session's buffer", 234 /* ERROR_MORE_DATA */)          \
+    X(ENOBUFS, -5, "no free buffer: event lost", 8 /* ERROR_NOT_ENOUGH_MEMORY */)                  \
+    X(ENOMEM, -6, "out of memory", 14 /* ERROR_OUTOFMEMORY */)                                     \
+    X(EEXIST, -7, "a session with that name already exists", 183 /* ERROR_ALREADY_EXISTS */)       \
+    X(ENOTFOUND, -8, "no such session", 4201 /* ERROR_WMI_INSTANCE_NOT_FOUND */)                   \
+    X(EBADLENGTH, -9, "buffer length does not fit the data", 24 /* ERROR_BAD_LENGTH */)            \
+    X(ELIMIT, -10, "too many sessions or providers", 1450 /* ERROR_NO_SYSTEM_RESOURCES */)         \
+    X(EIO, -11, "input/output error", 29 /* ERROR_WRITE_FAULT */)                                  \
+    X(ENOENT, -12, "no such file", 2 /* ERROR_FILE_NOT_FOUND */)                                   \
+    X(EACCES, -13, "permission denied", 5 /* ERROR_ACCESS_DENIED */)                               \
+    X(ECORRUPT, -14, "corrupt trace data", 1392 /* ERROR_FILE_CORRUPT */)                          \
+    X(ENOTSUP, -15, "operation or mode not supported", 50 /* ERROR_NOT_SUPPORTED */)               \
+    X(ECANCELED, -16, "processing canceled by the callback", 1223 /* ERROR_CANCELLED */)           \
+    X(EBUSY, -17, "resource busy", 170 /* ERROR_BUSY */)                                           \
+    X(ENOSPC, -18, "disk full", 112 /* ERROR_DISK_FULL */)                                         \
     X(ENAMETOOLONG, -19, "name or path too long", 161 /* ERROR_BAD_PATHNAME */)
 
 typedef enum petw_errno {
 #define PETW__ERRNO_ENUM(name, value, msg, win32) PETW_##name = value,
     PETW_ERRNO_MAP(PETW__ERRNO_ENUM)
 #undef PETW__ERRNO_ENUM
-    PETW_ERRNO_MAX = -20
+        PETW_ERRNO_MAX = -20
 } petw_errno;
 
 /* Human-readable message for a PETW_E* code (or "success" for 0). Never NULL. */

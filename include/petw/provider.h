@@ -151,8 +151,8 @@ static inline int petw_event_write(petw_provider_handle handle,
     uint64_t state = petw__provider_state_load(handle);
     /* Valid handle, nobody listening, well-formed call: done. */
     uint32_t gen = petw__handle_generation(handle);
-    if ((uint32_t)(state >> 32) == gen && (uint32_t)state == 0 && gen != 0 &&
-        descriptor != NULL && count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
+    if ((uint32_t)(state >> 32) == gen && (uint32_t)state == 0 && gen != 0 && descriptor != NULL &&
+        count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
         return 0;
     return petw__event_write(handle, descriptor, activity, related, count, data);
 }

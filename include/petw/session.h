@@ -24,22 +24,22 @@ extern "C" {
 typedef uint64_t petw_session_handle;
 
 typedef struct petw_session_config {
-    const char *name;          /* UTF-8 logger name; required, unique */
-    const char *file_path;     /* UTF-8 .etl path, or NULL for no file */
-    uint32_t buffer_size_kb;   /* 0: 64; 1..16384 */
-    uint32_t minimum_buffers;  /* 0: 2 per CPU */
-    uint32_t maximum_buffers;  /* 0: minimum + 20; never below minimum */
-    uint32_t flush_timer_ms;   /* 0: 1000; how stale a partly filled buffer may get */
-    uint32_t log_file_mode;    /* PETW_MODE_*; 0 means SEQUENTIAL with a file */
+    const char *name;              /* UTF-8 logger name; required, unique */
+    const char *file_path;         /* UTF-8 .etl path, or NULL for no file */
+    uint32_t buffer_size_kb;       /* 0: 64; 1..16384 */
+    uint32_t minimum_buffers;      /* 0: 2 per CPU */
+    uint32_t maximum_buffers;      /* 0: minimum + 20; never below minimum */
+    uint32_t flush_timer_ms;       /* 0: 1000; how stale a partly filled buffer may get */
+    uint32_t log_file_mode;        /* PETW_MODE_*; 0 means SEQUENTIAL with a file */
     uint32_t maximum_file_size_kb; /* the cap for CIRCULAR, NEWFILE, PREALLOCATE,
                                     * or a sequential limit; 0: none */
-    uint32_t clock;            /* PETW_CLOCK_*; 0 means QPC */
-    uint32_t flags;            /* PETW_SESSION_* */
-    int zstd_level;            /* with PETW_SESSION_ZSTD; 0: 1 */
-    petw_buffer_sink sink;     /* with no file: optional */
+    uint32_t clock;                /* PETW_CLOCK_*; 0 means QPC */
+    uint32_t flags;                /* PETW_SESSION_* */
+    int zstd_level;                /* with PETW_SESSION_ZSTD; 0: 1 */
+    petw_buffer_sink sink;         /* with no file: optional */
     void *sink_context;
-    uint32_t loss_policy;      /* PETW_LOSS_*; BUFFERING implies OVERWRITE_OLDEST */
-    uint32_t block_timeout_ms; /* with PETW_LOSS_BLOCK */
+    uint32_t loss_policy;       /* PETW_LOSS_*; BUFFERING implies OVERWRITE_OLDEST */
+    uint32_t block_timeout_ms;  /* with PETW_LOSS_BLOCK */
     uint32_t real_time_buffers; /* per live consumer queue; 0: maximum_buffers */
     uint32_t reserved[5];
 } petw_session_config;
@@ -65,9 +65,9 @@ typedef struct petw_session_stats {
     uint32_t real_time_buffers_lost;
     uint32_t maximum_file_size_kb;
     uint32_t enable_flags;
-    uint32_t files_completed;         /* NEWFILE: files finished so far */
-    uint64_t events_overwritten;      /* BUFFERING: events in recycled buffers */
-    uint64_t real_time_events_lost;   /* events in real-time buffers a consumer missed */
+    uint32_t files_completed;       /* NEWFILE: files finished so far */
+    uint64_t events_overwritten;    /* BUFFERING: events in recycled buffers */
+    uint64_t real_time_events_lost; /* events in real-time buffers a consumer missed */
     char name[PETW_MAX_NAME];
     char file_path[PETW_MAX_NAME];
 } petw_session_stats;

@@ -197,8 +197,14 @@ static inline uint64_t petw__handle_make(uint32_t generation, uint32_t slot)
     return ((uint64_t)generation << 32) | (slot + 1u);
 }
 /* The slot; UINT32_MAX for handle 0 (callers bound-check it). */
-static inline uint32_t petw__handle_slot(uint64_t handle) { return (uint32_t)handle - 1u; }
-static inline uint32_t petw__handle_generation(uint64_t handle) { return (uint32_t)(handle >> 32); }
+static inline uint32_t petw__handle_slot(uint64_t handle)
+{
+    return (uint32_t)handle - 1u;
+}
+static inline uint32_t petw__handle_generation(uint64_t handle)
+{
+    return (uint32_t)(handle >> 32);
+}
 
 /* Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", with or without braces.
  * Returns 0 or PETW_EINVAL. */

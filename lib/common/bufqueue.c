@@ -120,4 +120,7 @@ int petw__bufqueue_pop(petw__bufqueue *q, void *out, uint32_t timeout_ms)
     return rc;
 }
 
-uint32_t petw__bufqueue_buffer_size(const petw__bufqueue *q) { return q->buffer_size; }
+uint32_t petw__bufqueue_buffer_size(const petw__bufqueue *q)
+{
+    return q->buffer_size;
+}

@@ -17,11 +17,13 @@
 #define PETW__LIKELY(x) __builtin_expect(!!(x), 1)
 #define PETW__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define PETW__NOINLINE __attribute__((noinline))
+#define PETW__ALWAYS_INLINE inline __attribute__((always_inline))
 #define PETW__ALIGNED(n) __attribute__((aligned(n)))
 #else
 #define PETW__LIKELY(x) (x)
 #define PETW__UNLIKELY(x) (x)
 #define PETW__NOINLINE
+#define PETW__ALWAYS_INLINE inline
 #define PETW__ALIGNED(n)
 #endif
 
@@ -55,7 +57,10 @@
     } while (0)
 
 /* Little-endian loads and stores on byte buffers (the on-disk format). */
-static inline uint16_t petw__rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint16_t petw__rd16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
 static inline uint32_t petw__rd32(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);

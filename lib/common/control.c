@@ -17,7 +17,10 @@ static void init_once_fn(void)
         abort();
 }
 
-void petw__library_init(void) { uv_once(&init_once, init_once_fn); }
+void petw__library_init(void)
+{
+    uv_once(&init_once, init_once_fn);
+}
 
 void petw__control_lock(void)
 {
@@ -25,7 +28,10 @@ void petw__control_lock(void)
     uv_mutex_lock(&control_mutex);
 }
 
-void petw__control_unlock(void) { uv_mutex_unlock(&control_mutex); }
+void petw__control_unlock(void)
+{
+    uv_mutex_unlock(&control_mutex);
+}
 
 void petw__warn(const char *fmt, ...)
 {

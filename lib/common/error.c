@@ -6,7 +6,7 @@ const char *petw_strerror(int err)
     switch (err) {
     case 0:
         return "success";
-#define PETW__ERRNO_MSG(name, value, msg, win32)                                                  \
+#define PETW__ERRNO_MSG(name, value, msg, win32)                                                   \
     case value:                                                                                    \
         return msg;
         PETW_ERRNO_MAP(PETW__ERRNO_MSG)
@@ -21,7 +21,7 @@ const char *petw_err_name(int err)
     switch (err) {
     case 0:
         return "PETW_OK";
-#define PETW__ERRNO_NAME(name, value, msg, win32)                                                 \
+#define PETW__ERRNO_NAME(name, value, msg, win32)                                                  \
     case value:                                                                                    \
         return "PETW_" #name;
         PETW_ERRNO_MAP(PETW__ERRNO_NAME)
@@ -36,7 +36,7 @@ unsigned long petw_error_to_win32(int err)
     switch (err) {
     case 0:
         return 0;
-#define PETW__ERRNO_WIN32(name, value, msg, win32)                                                \
+#define PETW__ERRNO_WIN32(name, value, msg, win32)                                                 \
     case value:                                                                                    \
         return win32;
         PETW_ERRNO_MAP(PETW__ERRNO_WIN32)

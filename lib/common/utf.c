@@ -91,7 +91,10 @@ static void put_utf16le(void *out, size_t i, uint32_t unit)
     petw__wr16((uint8_t *)out + 2 * i, (uint16_t)unit);
 }
 
-static void put_wchar(void *out, size_t i, uint32_t unit) { ((wchar_t *)out)[i] = (wchar_t)unit; }
+static void put_wchar(void *out, size_t i, uint32_t unit)
+{
+    ((wchar_t *)out)[i] = (wchar_t)unit;
+}
 
 size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units)
 {

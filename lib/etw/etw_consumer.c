@@ -5,7 +5,8 @@
 
 _Static_assert(sizeof(EVENT_HEADER) == sizeof(petw_event_header), "EVENT_HEADER");
 _Static_assert(sizeof(EVENT_RECORD) == sizeof(petw_event_record), "EVENT_RECORD");
-_Static_assert(offsetof(EVENT_RECORD, UserData) == offsetof(petw_event_record, user_data), "UserData");
+_Static_assert(offsetof(EVENT_RECORD, UserData) == offsetof(petw_event_record, user_data),
+               "UserData");
 _Static_assert(offsetof(EVENT_RECORD, UserContext) == offsetof(petw_event_record, user_context),
                "UserContext");
 _Static_assert(sizeof(EVENT_HEADER_EXTENDED_DATA_ITEM) == sizeof(petw_extended_item), "EXT_ITEM");
@@ -14,8 +15,14 @@ _Static_assert(sizeof(ETW_BUFFER_CONTEXT) == sizeof(petw_buffer_context), "ETW_B
 #if !defined(_WIN32)
 /* Windows has its own; elsewhere petw keeps the thread's last error. */
 static _Thread_local DWORD last_error;
-DWORD GetLastError(void) { return last_error; }
-void SetLastError(DWORD code) { last_error = code; }
+DWORD GetLastError(void)
+{
+    return last_error;
+}
+void SetLastError(DWORD code)
+{
+    last_error = code;
+}
 #endif
 
 #define MAX_OPEN 256
@@ -38,7 +45,8 @@ static open_trace opens[MAX_OPEN];
 static void on_event(petw_event_record *rec, void *ctx)
 {
     open_trace *o = ctx;
-    PEVENT_RECORD_CALLBACK cb = o->wide ? o->logw->EventRecordCallback : o->loga->EventRecordCallback;
+    PEVENT_RECORD_CALLBACK cb =
+        o->wide ? o->logw->EventRecordCallback : o->loga->EventRecordCallback;
     rec->user_context = o->wide ? o->logw->Context : o->loga->Context;
     if (cb)
         cb((PEVENT_RECORD)rec);
@@ -119,7 +127,8 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
                       : petw_trace_open(path, &cfg, &o->trace);
     if (rc) {
         petw__control_unlock();
-        SetLastError(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER : petw__etw_status(rc));
+        SetLastError(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER
+                                                   : petw__etw_status(rc));
         return INVALID_PROCESSTRACE_HANDLE;
     }
     o->processing = o->close_pending = 0;
@@ -203,12 +212,12 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIM
     for (ULONG i = 0; i < HandleCount; i++)
         os[i]->processing = 1;
     petw__control_unlock();
-    int64_t start = StartTime ? (int64_t)(((uint64_t)StartTime->dwHighDateTime << 32) |
-                                          StartTime->dwLowDateTime)
-                              : 0;
-    int64_t end = EndTime ? (int64_t)(((uint64_t)EndTime->dwHighDateTime << 32) |
-                                      EndTime->dwLowDateTime)
-                          : 0;
+    int64_t start =
+        StartTime
+            ? (int64_t)(((uint64_t)StartTime->dwHighDateTime << 32) | StartTime->dwLowDateTime)
+            : 0;
+    int64_t end =
+        EndTime ? (int64_t)(((uint64_t)EndTime->dwHighDateTime << 32) | EndTime->dwLowDateTime) : 0;
     int rc = petw_trace_process(traces, HandleCount, start, end);
     petw__control_lock();
     for (ULONG i = 0; i < HandleCount; i++) {

@@ -55,7 +55,8 @@ static int props_put_string(EVENT_TRACE_PROPERTIES *p, ULONG offset, const char 
     return n + 1 >= room && strlen(utf8) > n ? PETW_EBADLENGTH : 0;
 }
 
-static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h, const petw_session_stats *st)
+static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
+                       const petw_session_stats *st)
 {
     p->Wnode.HistoricalContext = h;
     p->Wnode.ClientContext = st->clock;
@@ -181,9 +182,8 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
             uint32_t mode = 0;
             petw__session_mode(h, &mode);
             char path[PETW_MAX_NAME];
-            if ((mode & PETW_MODE_BUFFERING) && props_string(p, p->LogFileNameOffset, path,
-                                                               sizeof(path)) == 0 &&
-                path[0])
+            if ((mode & PETW_MODE_BUFFERING) &&
+                props_string(p, p->LogFileNameOffset, path, sizeof(path)) == 0 && path[0])
                 rc = petw_session_snapshot(h, path);
             else
                 rc = petw_session_flush(h, NULL);
@@ -225,15 +225,17 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
 #define WIDE_NAME(var, w)                                                                          \
     char var[PETW_MAX_NAME];                                                                       \
     var[0] = 0;                                                                                    \
-    if ((w) && petw__wcs_to_utf8_fit((w), var, sizeof(var)) != 0)                                 \
+    if ((w) && petw__wcs_to_utf8_fit((w), var, sizeof(var)) != 0)                                  \
     return ERROR_BAD_PATHNAME
 
-ULONG WMIAPI ControlTraceW(TRACEHANDLE h, LPCWSTR InstanceName, PEVENT_TRACE_PROPERTIES p, ULONG code)
+ULONG WMIAPI ControlTraceW(TRACEHANDLE h, LPCWSTR InstanceName, PEVENT_TRACE_PROPERTIES p,
+                           ULONG code)
 {
     WIDE_NAME(name, InstanceName);
     return control_trace(h, name, p, code);
 }
-ULONG WMIAPI ControlTraceA(TRACEHANDLE h, LPCSTR InstanceName, PEVENT_TRACE_PROPERTIES p, ULONG code)
+ULONG WMIAPI ControlTraceA(TRACEHANDLE h, LPCSTR InstanceName, PEVENT_TRACE_PROPERTIES p,
+                           ULONG code)
 {
     return control_trace(h, InstanceName ? InstanceName : "", p, code);
 }
@@ -292,8 +294,14 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
     return n > count ? ERROR_MORE_DATA : ERROR_SUCCESS;
 }
 
-ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n) { return query_all(a, c, n); }
-ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n) { return query_all(a, c, n); }
+ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
+{
+    return query_all(a, c, n);
+}
+ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
+{
+    return query_all(a, c, n);
+}
 
 ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,
                             UCHAR Level, ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,

@@ -15,5 +15,4 @@
 #include "../common/common.h"
 #include "petw/petw.h"
 
-
 #endif

@@ -139,10 +139,10 @@ ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keywo
         dd.ptr = (uint64_t)(uintptr_t)utf16;
         dd.size = (uint32_t)((units + 1) * 2);
         return petw__etw_status(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
-                                               PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
+                                                    PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
     }
     return petw__etw_status(petw_event_write_ex(RegHandle, &d, NULL, NULL, 0,
-                                           PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
+                                                PETW_EVENT_HEADER_FLAG_STRING_ONLY, 1, &dd));
 }
 
 ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS InformationClass,

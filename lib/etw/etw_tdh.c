@@ -393,9 +393,9 @@ static ULONG format_other(USHORT in_type, const uint8_t *p, size_t n, USHORT pro
     } else if (in_type == TDH_INTYPE_SYSTEMTIME) {
         if (n < 16)
             return ERROR_EVT_INVALID_EVENT_DATA;
-        snprintf(text, size, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", petw__rd16(p),
-                 petw__rd16(p + 2), petw__rd16(p + 6), petw__rd16(p + 8), petw__rd16(p + 10),
-                 petw__rd16(p + 12), petw__rd16(p + 14));
+        snprintf(text, size, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", petw__rd16(p), petw__rd16(p + 2),
+                 petw__rd16(p + 6), petw__rd16(p + 8), petw__rd16(p + 10), petw__rd16(p + 12),
+                 petw__rd16(p + 14));
         *used = 16;
     } else if (in_type == TDH_INTYPE_BINARY) {
         if (n < property_length)

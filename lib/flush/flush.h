@@ -22,9 +22,9 @@
 typedef struct petw__flush_target {
     petw__ring *ring;
     /* Destination, set before attach. */
-    uint32_t mode;             /* PETW_MODE_* */
-    uint64_t max_file_bytes;   /* circular/new-file/preallocate cap; 0: none */
-    char path[PETW_MAX_NAME];  /* current file (new-file: the expanded name) */
+    uint32_t mode;               /* PETW_MODE_* */
+    uint64_t max_file_bytes;     /* circular/new-file/preallocate cap; 0: none */
+    char path[PETW_MAX_NAME];    /* current file (new-file: the expanded name) */
     char pattern[PETW_MAX_NAME]; /* new-file: the name with %d */
     int has_file;
     petw__file file;
@@ -37,14 +37,14 @@ typedef struct petw__flush_target {
     /* Flusher-thread state. */
     uint64_t file_offset;
     int64_t sequence;
-    uint32_t file_buffers;     /* data buffers in the current file */
-    uint32_t file_number;      /* new-file: 1, 2, 3, ... */
+    uint32_t file_buffers; /* data buffers in the current file */
+    uint32_t file_number;  /* new-file: 1, 2, 3, ... */
     uint32_t lost_at_file_start;
-    uint32_t circular_slots;   /* circular: data buffers the cap holds */
-    uint64_t circular_next;    /* circular: data buffers written so far */
+    uint32_t circular_slots; /* circular: data buffers the cap holds */
+    uint64_t circular_next;  /* circular: data buffers written so far */
     uint8_t *header_buffer;
     uint8_t *scratch;
-    uint32_t *ready;       /* room for every buffer index */
+    uint32_t *ready; /* room for every buffer index */
     int header_dirty;
     uv_timer_t timer;
     int timer_initialized;
@@ -58,7 +58,7 @@ typedef struct petw__flush_target {
     _Atomic uint32_t log_buffers_lost; /* buffers that failed to reach the file */
     _Atomic uint32_t real_time_buffers_lost;
     _Atomic uint64_t real_time_events_lost;
-    _Atomic uint32_t files_completed;  /* new-file: files closed so far */
+    _Atomic uint32_t files_completed; /* new-file: files closed so far */
     _Atomic int io_error;
 } petw__flush_target;
 

@@ -38,11 +38,23 @@ static request *queue;
 /* Flusher-thread only. */
 static petw__flush_target *targets[PETW_MAX_SESSIONS];
 
-static int64_t now_ts(const petw__flush_target *t) { return petw__clock_read(t->ring->clock); }
+static int64_t now_ts(const petw__flush_target *t)
+{
+    return petw__clock_read(t->ring->clock);
+}
 
-static int is_buffering(const petw__flush_target *t) { return (t->mode & PETW_MODE_BUFFERING) != 0; }
-static int is_circular(const petw__flush_target *t) { return (t->mode & PETW_MODE_CIRCULAR) != 0; }
-static int is_newfile(const petw__flush_target *t) { return (t->mode & PETW_MODE_NEWFILE) != 0; }
+static int is_buffering(const petw__flush_target *t)
+{
+    return (t->mode & PETW_MODE_BUFFERING) != 0;
+}
+static int is_circular(const petw__flush_target *t)
+{
+    return (t->mode & PETW_MODE_CIRCULAR) != 0;
+}
+static int is_newfile(const petw__flush_target *t)
+{
+    return (t->mode & PETW_MODE_NEWFILE) != 0;
+}
 
 /* Events lost so far, for the header of the current file. */
 static uint32_t lost_now(const petw__flush_target *t)
@@ -76,7 +88,8 @@ static void write_header(petw__flush_target *t)
         return;
     uint32_t data = t->file_buffers;
     if (is_circular(t))
-        data = t->circular_next < t->circular_slots ? (uint32_t)t->circular_next : t->circular_slots;
+        data =
+            t->circular_next < t->circular_slots ? (uint32_t)t->circular_next : t->circular_slots;
     write_header_to(t, &t->file, data, lost_now(t) - t->lost_at_file_start);
     t->header_dirty = 0;
 }
@@ -105,9 +118,10 @@ static int open_file(petw__flush_target *t)
             rc = petw__etl_parse_buffer(hdr, t->info.buffer_size, 0, &hb, &why);
         if (rc == 0 && petw__etl_parse_header_buffer(hdr, t->info.buffer_size, &hb, &old) != 0)
             rc = PETW_EINVAL;
-        if (rc == 0 && (old.buffer_size != t->info.buffer_size || old.pointer_size != 8 ||
-                        old.reserved_flags != t->info.clock || (old.petw_flags & PETW_SESSION_ZSTD) ||
-                        (t->petw_flags & PETW_SESSION_ZSTD) || size % t->info.buffer_size))
+        if (rc == 0 &&
+            (old.buffer_size != t->info.buffer_size || old.pointer_size != 8 ||
+             old.reserved_flags != t->info.clock || (old.petw_flags & PETW_SESSION_ZSTD) ||
+             (t->petw_flags & PETW_SESSION_ZSTD) || size % t->info.buffer_size))
             rc = PETW_EINVAL;
         if (rc) {
             petw__file_close(&t->file);
@@ -258,10 +272,10 @@ static uint32_t drain(petw__flush_target *t)
         bi.sequence = ++t->sequence;
         bi.cpu = atomic_load_explicit(&meta->cpu, memory_order_relaxed);
         bi.logger_id = ring->logger_id;
-        bi.flags = (atomic_load_explicit(&meta->flags, memory_order_relaxed) &
-                    PETW__BUFMETA_EVENTS_LOST)
-                       ? PETW__BUFFER_FLAG_EVENTS_LOST
-                       : 0;
+        bi.flags =
+            (atomic_load_explicit(&meta->flags, memory_order_relaxed) & PETW__BUFMETA_EVENTS_LOST)
+                ? PETW__BUFFER_FLAG_EVENTS_LOST
+                : 0;
         bi.petw_flags = t->petw_flags;
         bi.zstd_level = t->zstd_level;
         meta->records = records;
@@ -310,10 +324,10 @@ static int do_attach(petw__flush_target *t)
     uint32_t limit = pool->buffer_limit;
     t->header_buffer = malloc(t->info.buffer_size);
     t->ready = calloc(limit, sizeof(uint32_t));
-    t->scratch = (t->petw_flags & PETW_SESSION_ZSTD) ? malloc(petw__etl_scratch_size(t->info.buffer_size))
-                                                     : NULL;
-    if (!t->header_buffer || !t->ready ||
-        ((t->petw_flags & PETW_SESSION_ZSTD) && !t->scratch))
+    t->scratch = (t->petw_flags & PETW_SESSION_ZSTD)
+                     ? malloc(petw__etl_scratch_size(t->info.buffer_size))
+                     : NULL;
+    if (!t->header_buffer || !t->ready || ((t->petw_flags & PETW_SESSION_ZSTD) && !t->scratch))
         return PETW_ENOMEM;
     t->sequence = 0;
     if (is_circular(t))
@@ -529,9 +543,9 @@ static int do_detach(petw__flush_target *t)
     if (t->has_file && !is_buffering(t) &&
         atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed)) {
         uint8_t *empty = petw__pool_buffer(pool, 0); /* every buffer is free now */
-        petw__etl_buffer_info bi = {pool->buffer_size, PETW__BUFFER_HEADER_SIZE, now_ts(t),
-                                    ++t->sequence, 0, ring->logger_id,
-                                    PETW__BUFFER_FLAG_EVENTS_LOST, t->petw_flags, t->zstd_level};
+        petw__etl_buffer_info bi = {
+            pool->buffer_size, PETW__BUFFER_HEADER_SIZE,      now_ts(t),     ++t->sequence, 0,
+            ring->logger_id,   PETW__BUFFER_FLAG_EVENTS_LOST, t->petw_flags, t->zstd_level};
         uint32_t out_size;
         const uint8_t *out = petw__etl_seal_buffer(empty, &bi, t->scratch, &out_size);
         send_to_file(t, out, out_size, 0);
@@ -664,18 +678,30 @@ int petw__flusher_attach(petw__flush_target *t)
     }
     return rc;
 }
-int petw__flusher_flush(petw__flush_target *t) { return submit(REQ_FLUSH, t, 0, NULL); }
+int petw__flusher_flush(petw__flush_target *t)
+{
+    return submit(REQ_FLUSH, t, 0, NULL);
+}
 int petw__flusher_snapshot(petw__flush_target *t, const char *path)
 {
     return submit(REQ_SNAPSHOT, t, 0, path);
 }
-int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms) { return submit(REQ_TIMER, t, ms, NULL); }
+int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms)
+{
+    return submit(REQ_TIMER, t, ms, NULL);
+}
 int petw__flusher_switch_file(petw__flush_target *t, const char *path)
 {
     return submit(REQ_SWITCH, t, 0, path);
 }
-int petw__flusher_grow(petw__flush_target *t, uint32_t count) { return submit(REQ_GROW, t, count, NULL); }
-int petw__flusher_detach(petw__flush_target *t) { return submit(REQ_DETACH, t, 0, NULL); }
+int petw__flusher_grow(petw__flush_target *t, uint32_t count)
+{
+    return submit(REQ_GROW, t, count, NULL);
+}
+int petw__flusher_detach(petw__flush_target *t)
+{
+    return submit(REQ_DETACH, t, 0, NULL);
+}
 
 int petw__flusher_add_consumer(petw__flush_target *t, petw__bufqueue *q)
 {

@@ -44,10 +44,10 @@
  * buffers use zstd. These are on-disk values, distinct from the session's
  * PETW_SESSION_* flags; petw__etl_buffer_flags/petw__etl_file_flags
  * translate. */
-#define PETW__MAGIC 0x31575450u        /* "PTW1" little-endian */
-#define PETW__BUF_CHECKSUM 0x1u        /* the checksum field is valid */
-#define PETW__BUF_ZSTD 0x2u            /* payload is one zstd frame */
-#define PETW__BUF_HEADER_ZSTD 0x100u   /* header buffer: the data buffers are zstd */
+#define PETW__MAGIC 0x31575450u      /* "PTW1" little-endian */
+#define PETW__BUF_CHECKSUM 0x1u      /* the checksum field is valid */
+#define PETW__BUF_ZSTD 0x2u          /* payload is one zstd frame */
+#define PETW__BUF_HEADER_ZSTD 0x100u /* header buffer: the data buffers are zstd */
 
 /* Record header types (byte 2 of a record; byte 3 has marker bits 0xC0;
  * a WPP message has 0x90 or 0xB0 in its top nibble instead). */
@@ -155,8 +155,8 @@ typedef struct petw__etl_buffer_info {
     int64_t sequence;
     uint16_t cpu;
     uint16_t logger_id;
-    uint16_t flags;       /* PETW__BUFFER_FLAG_* to add */
-    uint32_t petw_flags;  /* PETW_SESSION_* (translated to PETW__BUF_* on disk) */
+    uint16_t flags;      /* PETW__BUFFER_FLAG_* to add */
+    uint32_t petw_flags; /* PETW_SESSION_* (translated to PETW__BUF_* on disk) */
     int zstd_level;
 } petw__etl_buffer_info;
 
@@ -173,8 +173,8 @@ size_t petw__etl_scratch_size(uint32_t buffer_size);
 /* A parsed buffer header. */
 typedef struct petw__etl_buffer {
     uint64_t file_offset;
-    uint32_t disk_size;  /* bytes of this buffer on disk */
-    uint32_t used;       /* SavedOffset: bytes of records + header, unpacked */
+    uint32_t disk_size; /* bytes of this buffer on disk */
+    uint32_t used;      /* SavedOffset: bytes of records + header, unpacked */
     int64_t timestamp;
     int64_t sequence;
     uint16_t cpu;
@@ -192,8 +192,8 @@ int petw__etl_parse_buffer(const uint8_t *data, uint64_t avail, uint64_t file_of
 /* Verifies and, if needed, decompresses a buffer into `out` (at least
  * b->used bytes, and b->disk_size). Returns the bytes to read records from,
  * or NULL with *why set. */
-const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b,
-                                       uint8_t *out, size_t out_size, const char **why);
+const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b, uint8_t *out,
+                                       size_t out_size, const char **why);
 
 /* 1 when the record at `r` (4 bytes readable) is a WPP message, whose
  * kind is in its top byte rather than in byte 2. */
@@ -232,9 +232,9 @@ int petw__etl_parse_header_buffer(const uint8_t *buf, uint32_t used, const petw_
                                   petw_logfile_info *out);
 
 /* On-disk buffer-header flags <-> PETW_SESSION_* extension flags. */
-uint16_t petw__etl_buffer_flags(uint32_t session_flags);      /* a data buffer's */
-uint16_t petw__etl_header_flags(uint32_t session_flags);      /* the header buffer's */
-uint32_t petw__etl_file_flags(uint16_t header_buffer_flags);  /* what a file uses */
+uint16_t petw__etl_buffer_flags(uint32_t session_flags);     /* a data buffer's */
+uint16_t petw__etl_header_flags(uint32_t session_flags);     /* the header buffer's */
+uint32_t petw__etl_file_flags(uint16_t header_buffer_flags); /* what a file uses */
 
 /* Number of well-formed records in the first `used` bytes of an unpacked
  * buffer (the flusher's count, and the ring's record-count callback). */

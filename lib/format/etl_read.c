@@ -26,12 +26,13 @@ int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offse
     b->buffer_flag = petw__rd16(d + PETW__BH_BUFFER_FLAG);
     b->buffer_type = petw__rd16(d + PETW__BH_BUFFER_TYPE);
     b->logger_id = petw__rd16(d + PETW__BH_LOGGER_ID);
-    b->cpu = (b->buffer_flag & PETW__BUFFER_FLAG_PROCESSOR_INDEX) ? petw__rd16(d + PETW__BH_PROCESSOR)
-                                                                  : d[PETW__BH_PROCESSOR];
+    b->cpu = (b->buffer_flag & PETW__BUFFER_FLAG_PROCESSOR_INDEX)
+                 ? petw__rd16(d + PETW__BH_PROCESSOR)
+                 : d[PETW__BH_PROCESSOR];
     if (petw__rd32(d + PETW__BH_PETW_MAGIC) == PETW__MAGIC)
         b->petw_flags = petw__rd16(d + PETW__BH_PETW_FLAGS);
-    int packed = (b->petw_flags & PETW__BUF_ZSTD) ||
-                 (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
+    int packed =
+        (b->petw_flags & PETW__BUF_ZSTD) || (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
     if (b->disk_size < PETW__BH_SIZE || b->disk_size > MAX_BUFFER_SIZE) {
         *why = "BufferSize out of range";
         return PETW_ECORRUPT;
@@ -44,8 +45,8 @@ int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offse
     return 0;
 }
 
-const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b,
-                                       uint8_t *out, size_t out_size, const char **why)
+const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b, uint8_t *out,
+                                       size_t out_size, const char **why)
 {
     if (b->petw_flags & PETW__BUF_CHECKSUM) {
         uint64_t want = petw__rd64(disk + PETW__BH_PETW_CHECKSUM);
@@ -76,8 +77,8 @@ const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buff
         return NULL;
     }
     memcpy(out, disk, PETW__BH_SIZE);
-    size_t n = ZSTD_decompress(out + PETW__BH_SIZE, out_size - PETW__BH_SIZE,
-                               disk + PETW__BH_SIZE, b->disk_size - PETW__BH_SIZE);
+    size_t n = ZSTD_decompress(out + PETW__BH_SIZE, out_size - PETW__BH_SIZE, disk + PETW__BH_SIZE,
+                               b->disk_size - PETW__BH_SIZE);
     if (ZSTD_isError(n) || n != b->used - PETW__BH_SIZE) {
         *why = "zstd payload does not decompress to SavedOffset bytes";
         return NULL;

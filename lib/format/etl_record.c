@@ -113,8 +113,8 @@ static int decode_system(const uint8_t *r, uint8_t type, petw_event_record *e)
     hsize += 8u * ((version >> PETW__SYS_VERSION_PMC_SHIFT) & PETW__SYS_VERSION_PMC_MASK);
     if (hsize > size)
         return PETW_ECORRUPT;
-    int is32 = type == PETW__HDR_SYSTEM32 || type == PETW__HDR_COMPACT32 ||
-               type == PETW__HDR_PERFINFO32;
+    int is32 =
+        type == PETW__HDR_SYSTEM32 || type == PETW__HDR_COMPACT32 || type == PETW__HDR_PERFINFO32;
     e->header.size = size;
     e->header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
                                  (is32 ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER

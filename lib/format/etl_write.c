@@ -122,8 +122,8 @@ size_t petw__etl_scratch_size(uint32_t buffer_size)
 const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *in,
                                      uint8_t *scratch, uint32_t *out_size)
 {
-    uint16_t flag = (uint16_t)(PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX |
-                               in->flags);
+    uint16_t flag =
+        (uint16_t)(PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX | in->flags);
     uint16_t pf = petw__etl_buffer_flags(in->petw_flags);
     memset(buf + in->used, 0xFF, in->buffer_size - in->used);
     /* The in-memory buffer is always left sealed and uncompressed (real-time

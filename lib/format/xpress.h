@@ -13,7 +13,6 @@
  * -1 when the input is malformed (a match before the start of the output,
  * a truncated length or flag word) or does not fit `out_size`. Stops at the
  * end of the input or once `out_size` bytes are produced. */
-ptrdiff_t petw__xpress_decompress(const uint8_t *in, size_t in_size, uint8_t *out,
-                                  size_t out_size);
+ptrdiff_t petw__xpress_decompress(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size);
 
 #endif

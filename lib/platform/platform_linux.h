@@ -10,7 +10,10 @@
 
 /* Set by petw__platform_init() and again in a forked child. */
 extern uint32_t petw__pid;
-static inline uint32_t petw__process_id(void) { return __atomic_load_n(&petw__pid, __ATOMIC_RELAXED); }
+static inline uint32_t petw__process_id(void)
+{
+    return __atomic_load_n(&petw__pid, __ATOMIC_RELAXED);
+}
 
 /* Cached per thread; the first call in a thread makes one system call. */
 uint32_t petw__thread_id_slow(void);
@@ -25,7 +28,7 @@ static inline uint32_t petw__thread_id(void)
 /* The CPU number: glibc 2.35+ registers rseq for every thread, and the
  * kernel keeps the current CPU in it, so this is one load from the thread's
  * own memory. Elsewhere sched_getcpu() (vDSO) answers. */
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) &&       \
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) &&          \
     (defined(__x86_64__) || defined(__aarch64__))
 #define PETW__HAVE_RSEQ 1
 extern const ptrdiff_t __rseq_offset;

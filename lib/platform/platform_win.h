@@ -10,10 +10,16 @@
 /* Set by petw__platform_init(). */
 extern uint32_t petw__pid;
 
-static inline uint32_t petw__process_id(void) { return petw__pid; }
+static inline uint32_t petw__process_id(void)
+{
+    return petw__pid;
+}
 
 /* Read from the thread's TEB: no system call. */
-static inline uint32_t petw__thread_id(void) { return (uint32_t)GetCurrentThreadId(); }
+static inline uint32_t petw__thread_id(void)
+{
+    return (uint32_t)GetCurrentThreadId();
+}
 
 static inline uint32_t petw__cpu_current(void)
 {

@@ -359,6 +359,132 @@ static uint8_t *put_ext(uint8_t *out, uint16_t type, const void *data, uint32_t 
     return out + total;
 }
 
+/* What one event needs: its metadata (TraceLogging's, as extended items),
+ * its sizes. Filled by measure_event, once per EventWrite. */
+typedef struct event_shape {
+    uint32_t options;
+    const uint8_t *traits;
+    uint32_t traits_size;
+    const void *schema;
+    uint32_t schema_size;
+    uint32_t ext;   /* bytes of extended items */
+    uint32_t rsize; /* the record's Size field */
+    uint32_t asize; /* what it reserves (8-aligned) */
+} event_shape;
+
+/* The descriptor walk: validates the descriptors, finds TraceLogging's
+ * metadata, sums the payload and sizes the record. The helpers of
+ * write_event are forced inline: they are one function to the compiler,
+ * split only for the reader. */
+static PETW__ALWAYS_INLINE int measure_event(const petw__provider *p, const petw_guid *related,
+                                             uint32_t count, const petw_data_descriptor *data,
+                                             event_shape *sh)
+{
+    sh->options = atomic_load_explicit(&p->options, memory_order_relaxed);
+    /* acquire: pairs with petw_provider_set_traits's release store: the
+     * interned blob's bytes before the pointer. */
+    sh->traits = atomic_load_explicit(&p->traits, memory_order_acquire);
+    sh->traits_size = sh->traits ? petw__rd16(sh->traits) : 0;
+    sh->schema = NULL;
+    sh->schema_size = 0;
+    uint64_t payload = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (PETW__UNLIKELY(data[i].size && !data[i].ptr))
+            return PETW_EINVAL;
+        if (PETW__UNLIKELY((sh->options & PROVIDER_USE_TYPES) && data[i].type != 0)) {
+            /* TraceLogging's metadata travels as extended items. */
+            if (data[i].type == PETW__DATA_TYPE_EVENT_METADATA) {
+                sh->schema = (const void *)(uintptr_t)data[i].ptr;
+                sh->schema_size = data[i].size;
+            } else if (data[i].type == PETW__DATA_TYPE_PROVIDER_METADATA) {
+                sh->traits = (const uint8_t *)(uintptr_t)data[i].ptr;
+                sh->traits_size = data[i].size;
+            } else {
+                return PETW_EINVAL;
+            }
+            continue;
+        }
+        payload += data[i].size;
+    }
+    if (PETW__UNLIKELY(sh->traits_size > 0xFFF0 || sh->schema_size > 0xFFF0))
+        return PETW_ETOOBIG;
+    sh->ext = (related ? PETW__EXT_ITEM_HEADER + 16 : 0) +
+              (sh->traits ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + sh->traits_size) : 0) +
+              (sh->schema ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + sh->schema_size) : 0);
+    uint64_t rsize = PETW__EVENT_HEADER_SIZE + sh->ext + payload;
+    if (PETW__UNLIKELY(rsize > 0xFFFF))
+        return PETW_ETOOBIG;
+    sh->rsize = (uint32_t)rsize;
+    sh->asize = PETW__ALIGN8(sh->rsize);
+    return 0;
+}
+
+/* The enabling sessions whose level and keywords match, as session refs
+ * (a sequence-lock read: write_event validates the generation after). */
+static PETW__ALWAYS_INLINE uint32_t choose_sessions(const petw__provider *p, uint32_t mask,
+                                                    uint64_t filter, const petw_event_descriptor *d,
+                                                    uint32_t *refs)
+{
+    uint32_t n = 0;
+    for (uint32_t m = mask, i = 0; m; m >>= 1, i++) {
+        if (!(m & 1) || (filter >> i) & 1)
+            continue;
+        const petw__provider_session *s = &p->sessions[i];
+        /* acquire: pairs with provider_sync's release store of the ref. */
+        uint32_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
+        if (ref && level_keyword_match(d->level, d->keyword,
+                                       atomic_load_explicit(&s->level, memory_order_relaxed),
+                                       atomic_load_explicit(&s->match_any, memory_order_relaxed),
+                                       atomic_load_explicit(&s->match_all, memory_order_relaxed)))
+            refs[n++] = ref;
+    }
+    return n;
+}
+
+/* Extended items (Windows' order: related activity, provider traits,
+ * schema) and the payload, after the header. */
+static PETW__ALWAYS_INLINE void write_body(uint8_t *out, const event_shape *sh,
+                                           const petw_guid *related, uint32_t count,
+                                           const petw_data_descriptor *data)
+{
+    if (PETW__UNLIKELY(sh->ext != 0)) {
+        if (related)
+            out = put_ext(out, PETW_EXT_TYPE_RELATED_ACTIVITYID, related, 16,
+                          sh->traits || sh->schema);
+        if (sh->traits)
+            out = put_ext(out, PETW_EXT_TYPE_PROV_TRAITS, sh->traits, sh->traits_size,
+                          sh->schema != NULL);
+        if (sh->schema)
+            out = put_ext(out, PETW_EXT_TYPE_EVENT_SCHEMA_TL, sh->schema, sh->schema_size, 0);
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (PETW__UNLIKELY((sh->options & PROVIDER_USE_TYPES) && data[i].type != 0))
+            continue;
+        const void *src = (const void *)(uintptr_t)data[i].ptr;
+        uint32_t len = data[i].size;
+        /* Fixed-size copies of the common field sizes compile to moves. */
+        switch (len) {
+        case 0:
+            break; /* {NULL, 0} is a valid descriptor: nothing to copy */
+        case 4:
+            memcpy(out, src, 4);
+            break;
+        case 8:
+            memcpy(out, src, 8);
+            break;
+        case 16:
+            memcpy(out, src, 16);
+            break;
+        case 32:
+            memcpy(out, src, 32);
+            break;
+        default:
+            memcpy(out, src, len);
+        }
+        out += len;
+    }
+}
+
 static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
                        const petw_guid *activity, const petw_guid *related, uint64_t filter,
                        uint16_t extra_flags, uint32_t count, const petw_data_descriptor *data)
@@ -376,58 +502,13 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     uint32_t mask = (uint32_t)s1;
     if (mask == 0)
         return 0;
-
     const petw__provider *p = &providers[slot];
-    uint32_t options = atomic_load_explicit(&p->options, memory_order_relaxed);
-    /* acquire: pairs with petw_provider_set_traits's release store: the
-     * interned blob's bytes before the pointer. */
-    const uint8_t *traits = atomic_load_explicit(&p->traits, memory_order_acquire);
-    uint32_t traits_size = traits ? petw__rd16(traits) : 0;
-    const void *schema = NULL;
-    uint32_t schema_size = 0;
-    uint64_t payload = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        if (PETW__UNLIKELY(data[i].size && !data[i].ptr))
-            return PETW_EINVAL;
-        if (PETW__UNLIKELY((options & PROVIDER_USE_TYPES) && data[i].type != 0)) {
-            /* TraceLogging's metadata travels as extended items. */
-            if (data[i].type == PETW__DATA_TYPE_EVENT_METADATA) {
-                schema = (const void *)(uintptr_t)data[i].ptr;
-                schema_size = data[i].size;
-            } else if (data[i].type == PETW__DATA_TYPE_PROVIDER_METADATA) {
-                traits = (const uint8_t *)(uintptr_t)data[i].ptr;
-                traits_size = data[i].size;
-            } else {
-                return PETW_EINVAL;
-            }
-            continue;
-        }
-        payload += data[i].size;
-    }
-    if (PETW__UNLIKELY(traits_size > 0xFFF0 || schema_size > 0xFFF0))
-        return PETW_ETOOBIG;
-    uint32_t ext = (related ? PETW__EXT_ITEM_HEADER + 16 : 0) +
-                   (traits ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + traits_size) : 0) +
-                   (schema ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + schema_size) : 0);
-    uint64_t rsize = PETW__EVENT_HEADER_SIZE + ext + payload;
-    if (PETW__UNLIKELY(rsize > 0xFFFF))
-        return PETW_ETOOBIG;
-    uint32_t asize = PETW__ALIGN8((uint32_t)rsize);
-
-    /* Snapshot the sessions to write to (sequence-lock read). */
-    uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER], n = 0;
-    for (uint32_t m = mask, i = 0; m; m >>= 1, i++) {
-        if (!(m & 1) || (filter >> i) & 1)
-            continue;
-        const petw__provider_session *s = &p->sessions[i];
-        /* acquire: pairs with provider_sync's release store of the ref. */
-        uint32_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
-        if (ref && level_keyword_match(d->level, d->keyword,
-                                       atomic_load_explicit(&s->level, memory_order_relaxed),
-                                       atomic_load_explicit(&s->match_any, memory_order_relaxed),
-                                       atomic_load_explicit(&s->match_all, memory_order_relaxed)))
-            refs[n++] = ref;
-    }
+    event_shape sh;
+    int rc = measure_event(p, related, count, data, &sh);
+    if (PETW__UNLIKELY(rc != 0))
+        return rc;
+    uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER];
+    uint32_t n = choose_sessions(p, mask, filter, d, refs);
     if (n == 0)
         return 0;
     uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
@@ -444,17 +525,15 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     const uint32_t tid = petw__thread_id(), pid = petw__process_id();
     const petw_guid act = activity ? *activity : tls_activity;
     const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags |
-                                      (ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
-    const uint64_t word0 = (uint64_t)(uint16_t)rsize |
+                                      (sh.ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
+    const uint64_t word0 = (uint64_t)(uint16_t)sh.rsize |
                            ((uint64_t)PETW__HDR_EVENT64_TYPE_WORD << 16) |
                            ((uint64_t)flags << 32); /* Size, HeaderType, Flags, EventProperty 0 */
     const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
-
-    int rc = 0;
     for (uint32_t k = 0; k < n; k++) {
         petw__ring *ring = &petw__ring_table[PETW__SESSION_REF_SLOT(refs[k])];
         petw__reservation res;
-        int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), asize, &res);
+        int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), sh.asize, &res);
         if (PETW__UNLIKELY(r != 0)) {
             if (r < 0)
                 rc = merge_rc(rc, r);
@@ -463,7 +542,7 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         /* The record is written in place; the layout is EVENT_HEADER's
          * (petw_event_header), little-endian. */
         uint8_t *out = res.record;
-        memset(out + asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
+        memset(out + sh.asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
         int64_t ts = petw__clock_read(ring->clock);
         memcpy(out, &word0, 8);
         memcpy(out + 8, &word1, 8);
@@ -472,40 +551,7 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         memcpy(out + 40, d, 16);
         memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
         memcpy(out + 64, &act, 16);
-        out += PETW__EVENT_HEADER_SIZE;
-        if (PETW__UNLIKELY(ext != 0)) {
-            /* Windows' order: related activity, provider traits, schema. */
-            if (related)
-                out = put_ext(out, PETW_EXT_TYPE_RELATED_ACTIVITYID, related, 16, traits || schema);
-            if (traits)
-                out = put_ext(out, PETW_EXT_TYPE_PROV_TRAITS, traits, traits_size, schema != NULL);
-            if (schema)
-                out = put_ext(out, PETW_EXT_TYPE_EVENT_SCHEMA_TL, schema, schema_size, 0);
-        }
-        for (uint32_t i = 0; i < count; i++) {
-            if (PETW__UNLIKELY((options & PROVIDER_USE_TYPES) && data[i].type != 0))
-                continue;
-            const void *src = (const void *)(uintptr_t)data[i].ptr;
-            uint32_t len = data[i].size;
-            /* Fixed-size copies of the common field sizes compile to moves. */
-            switch (len) {
-            case 4:
-                memcpy(out, src, 4);
-                break;
-            case 8:
-                memcpy(out, src, 8);
-                break;
-            case 16:
-                memcpy(out, src, 16);
-                break;
-            case 32:
-                memcpy(out, src, 32);
-                break;
-            default:
-                memcpy(out, src, len);
-            }
-            out += len;
-        }
+        write_body(out + PETW__EVENT_HEADER_SIZE, &sh, related, count, data);
         petw__ring_commit(ring, &res);
     }
     return rc;

@@ -16,7 +16,7 @@ _Static_assert(PETW_MAX_SESSIONS < 256, "session refs hold the slot in 8 bits");
 _Static_assert(PETW_MAX_SESSIONS_PER_PROVIDER <= 32, "provider state mask is 32 bits");
 
 #define PETW__SESSION_REF(slot, gen) (((uint32_t)(gen) << 8) | ((uint32_t)(slot) + 1u))
-#define PETW__SESSION_REF_SLOT(ref) (((ref) & 0xFFu) - 1u)
+#define PETW__SESSION_REF_SLOT(ref) (((ref)&0xFFu) - 1u)
 #define PETW__SESSION_REF_GEN(ref) ((uint16_t)((ref) >> 8))
 
 /* All of these run under the control lock and may call enable callbacks. */
@@ -31,6 +31,5 @@ int petw__provider_disable(const petw_guid *guid, uint32_t session_ref);
 void petw__provider_disable_session(uint32_t session_ref);
 /* Runs the enable callbacks of `guid`'s providers with CAPTURE_STATE. */
 int petw__provider_capture_state(const petw_guid *guid, uint32_t session_ref);
-
 
 #endif

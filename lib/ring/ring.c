@@ -72,9 +72,15 @@ static uint32_t free_pop(petw__pool *pool)
     }
 }
 
-void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer) { free_push(pool, buffer); }
+void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer)
+{
+    free_push(pool, buffer);
+}
 
-static uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+    return (v + to - 1) / to * to;
+}
 
 int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
                      uint32_t buffer_limit, uint16_t *gen_out)
@@ -200,9 +206,9 @@ static void retain(petw__pool *pool, uint32_t buffer)
         /* acquire: pairs with the release that freed this slot (a take). */
         uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
         int64_t dif = (int64_t)(seq - pos);
-        if (dif == 0 && atomic_compare_exchange_weak_explicit(&pool->retained_tail, &pos, pos + 1,
-                                                              memory_order_relaxed,
-                                                              memory_order_relaxed))
+        if (dif == 0 &&
+            atomic_compare_exchange_weak_explicit(&pool->retained_tail, &pos, pos + 1,
+                                                  memory_order_relaxed, memory_order_relaxed))
             break;
         if (dif != 0)
             pos = atomic_load_explicit(&pool->retained_tail, memory_order_relaxed);
@@ -234,9 +240,9 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
             petw__yield();
             continue;
         }
-        if (dif == 0 && atomic_compare_exchange_weak_explicit(&pool->retained_head, &pos, pos + 1,
-                                                              memory_order_relaxed,
-                                                              memory_order_relaxed))
+        if (dif == 0 &&
+            atomic_compare_exchange_weak_explicit(&pool->retained_head, &pos, pos + 1,
+                                                  memory_order_relaxed, memory_order_relaxed))
             break;
         if (dif != 0)
             pos = atomic_load_explicit(&pool->retained_head, memory_order_relaxed);
@@ -261,9 +267,9 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
     int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
     /* relaxed: the snapshot reads the horizon after its copies, ordered by
      * the generation fences. */
-    while (sealed > h && !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h,
-                                                                 sealed, memory_order_relaxed,
-                                                                 memory_order_relaxed)) {
+    while (sealed > h &&
+           !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h, sealed,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
     }
     return b;
 }
@@ -282,7 +288,7 @@ uint32_t petw__ring_retained_at(petw__pool *pool, uint64_t pos)
         if ((int64_t)(seq - (pos + 1)) > 0 ||
             atomic_load_explicit(&pool->retained_head, memory_order_acquire) > pos)
             return PETW__BUF_NONE; /* taken (recycled) already */
-        petw__yield();         /* a writer is between claiming and publishing */
+        petw__yield();             /* a writer is between claiming and publishing */
     }
 }
 
@@ -292,7 +298,8 @@ uint32_t petw__ring_retained_at(petw__pool *pool, uint64_t pos)
 #if defined(__clang__) || defined(__GNUC__)
 __attribute__((no_sanitize("thread"), noinline))
 #endif
-static void racy_copy(uint8_t *out, const volatile uint8_t *in, size_t n)
+static void
+racy_copy(uint8_t *out, const volatile uint8_t *in, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         out[i] = in[i];
@@ -338,9 +345,8 @@ void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
             /* release: the buffer's records (made visible to us by the
              * acq_rel commit/close RMW) happen before the flusher's acquire
              * exchange. */
-        } while (!atomic_compare_exchange_weak_explicit(&pool->ready_head, &head, buffer + 1u,
-                                                        memory_order_release,
-                                                        memory_order_relaxed));
+        } while (!atomic_compare_exchange_weak_explicit(
+            &pool->ready_head, &head, buffer + 1u, memory_order_release, memory_order_relaxed));
     }
     /* release: whoever waits for this count (a flush or snapshot) finds the
      * buffer on the ready stack or in the retained queue. */
@@ -359,8 +365,8 @@ static void close_buffer(petw__ring *ring, petw__pool *pool, uint32_t buffer, ui
      * may deliver); release is not needed by anyone but keeps the RMW simple.
      * seq_cst is not needed: the committed/final decision is made by whichever
      * RMW comes last in this word's modification order. */
-    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(pool, buffer),
-                                             (uint64_t)final << 32, memory_order_acq_rel);
+    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(pool, buffer), (uint64_t) final << 32,
+                                             memory_order_acq_rel);
     if ((uint32_t)old == final)
         petw__ring_deliver(ring, pool, buffer);
 }
@@ -424,9 +430,8 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
                 /* Someone else switched buffers meanwhile: plain reserve.
                  * acquire: as petw__ring_reserve's CAS, pairs with the release
                  * CAS below that published the buffer. */
-                if (atomic_compare_exchange_weak_explicit(&c->word, &w, w + size,
-                                                          memory_order_acquire,
-                                                          memory_order_acquire)) {
+                if (atomic_compare_exchange_weak_explicit(
+                        &c->word, &w, w + size, memory_order_acquire, memory_order_acquire)) {
                     fill_reservation(res, pool, buf, off, size);
                     rc = 0;
                     break;
@@ -543,6 +548,6 @@ uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out)
 uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer)
 {
     /* acquire: already ordered by take_ready; relaxed would do. */
-    return (uint32_t)(atomic_load_explicit(petw__pool_ctrl(pool, buffer),
-                                           memory_order_acquire) >> 32);
+    return (uint32_t)(atomic_load_explicit(petw__pool_ctrl(pool, buffer), memory_order_acquire) >>
+                      32);
 }

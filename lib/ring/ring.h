@@ -48,16 +48,16 @@
 #define PETW__BUFMETA_EVENTS_LOST 0x2u
 
 typedef struct petw__pool {
-    uint32_t buffer_size;  /* bytes per buffer, header included */
-    uint32_t buffer_limit; /* buffers the arrays and the address space are sized for */
-    uint64_t reserved_bytes; /* address space reserved for the pool */
-    uint64_t ctrl_offset;  /* {final, committed} per buffer, one cache line each, so
-                            * two CPUs committing to their own buffers never
-                            * share a line */
-    uint64_t link_offset;  /* _Atomic uint32_t[buffer_limit]: next index + 1 */
-    uint64_t meta_offset;  /* petw__buffer_meta[buffer_limit] */
+    uint32_t buffer_size;     /* bytes per buffer, header included */
+    uint32_t buffer_limit;    /* buffers the arrays and the address space are sized for */
+    uint64_t reserved_bytes;  /* address space reserved for the pool */
+    uint64_t ctrl_offset;     /* {final, committed} per buffer, one cache line each, so
+                               * two CPUs committing to their own buffers never
+                               * share a line */
+    uint64_t link_offset;     /* _Atomic uint32_t[buffer_limit]: next index + 1 */
+    uint64_t meta_offset;     /* petw__buffer_meta[buffer_limit] */
     uint64_t retained_offset; /* petw__retained_slot[buffer_limit]: the retained queue */
-    uint64_t data_offset;  /* buffers, each buffer_size bytes, page aligned */
+    uint64_t data_offset;     /* buffers, each buffer_size bytes, page aligned */
     /* Buffers that exist (committed memory); grows, never shrinks. */
     _Atomic uint32_t buffer_count;
     /* Free stack: {tag:32, index + 1:32}; the tag defeats ABA. */
@@ -86,7 +86,7 @@ typedef struct petw__buffer_meta {
      * them (the generation check then discards what it read). */
     _Atomic uint16_t cpu;
     _Atomic uint16_t flags; /* PETW__BUFMETA_* */
-    uint32_t records; /* set when sealed */
+    uint32_t records;       /* set when sealed */
     /* Session clock when the buffer completed (its last commit): later than
      * every record in it, since records read the clock before committing. */
     _Atomic int64_t sealed_timestamp;
@@ -130,10 +130,10 @@ typedef struct petw__ring {
     /* Newest sealed timestamp among recycled buffers: every event at or
      * before it may be gone, every later one is still in the pool. */
     _Atomic int64_t overwrite_horizon;
-    uint32_t policy;           /* PETW_LOSS_*: what a writer does when no buffer is free */
-    uint32_t block_timeout_us; /* with PETW_LOSS_BLOCK */
-    petw__ring_ready_fn on_ready;        /* client: a buffer is ready */
-    petw__ring_count_fn count_records;   /* client: records in a recycled buffer */
+    uint32_t policy;                   /* PETW_LOSS_*: what a writer does when no buffer is free */
+    uint32_t block_timeout_us;         /* with PETW_LOSS_BLOCK */
+    petw__ring_ready_fn on_ready;      /* client: a buffer is ready */
+    petw__ring_count_fn count_records; /* client: records in a recycled buffer */
     void *owner;
     /* The session's clock (PETW_CLOCK_*), read by writers after a
      * successful reserve, which orders it after the session's start. */
@@ -148,9 +148,9 @@ extern petw__ring petw__ring_table[PETW__MAX_RINGS];
 
 typedef struct petw__reservation {
     petw__pool *pool;
-    uint8_t *record;  /* where the record goes */
+    uint8_t *record; /* where the record goes */
     uint32_t buffer;
-    uint32_t size;    /* aligned size reserved */
+    uint32_t size; /* aligned size reserved */
 } petw__reservation;
 
 #define PETW__RING_GONE 1 /* the session stopped or was replaced: skip it */
@@ -242,8 +242,8 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
         uint32_t buf = PETW__WORD_BUF(w), off = PETW__WORD_OFF(w);
         if (PETW__UNLIKELY(PETW__WORD_GEN(w) != gen))
             return PETW__RING_GONE;
-        if (PETW__UNLIKELY(buf >= PETW__BUF_DEAD || off + size > ring->capacity +
-                                                                  PETW__BUFFER_HEADER_SIZE))
+        if (PETW__UNLIKELY(buf >= PETW__BUF_DEAD ||
+                           off + size > ring->capacity + PETW__BUFFER_HEADER_SIZE))
             return petw__ring_reserve_slow(ring, gen, cpu, size, res);
         /* acquire on success: same pairing as the load above. The CAS is on
          * this CPU's line only; another thread on the same CPU (or one that

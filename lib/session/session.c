@@ -76,19 +76,18 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
     st->number_of_buffers = s->buffer_count;
     st->free_buffers =
         pool ? atomic_load_explicit(&pool->free_count, memory_order_relaxed) : s->buffer_count;
-    st->events_lost = atomic_load_explicit(&((petw__ring *)ring)->events_lost, memory_order_relaxed);
+    st->events_lost =
+        atomic_load_explicit(&((petw__ring *)ring)->events_lost, memory_order_relaxed);
     st->buffers_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->buffers_written,
                                                memory_order_relaxed);
     if (s->flush.path[0])
         st->buffers_written += 1; /* the header buffer, as ETW counts it */
-    st->log_buffers_lost = atomic_load_explicit(&((petw__flush_target *)&s->flush)->log_buffers_lost,
-                                                memory_order_relaxed);
-    st->real_time_buffers_lost =
-        atomic_load_explicit(&((petw__flush_target *)&s->flush)->real_time_buffers_lost,
-                             memory_order_relaxed);
-    st->real_time_events_lost =
-        atomic_load_explicit(&((petw__flush_target *)&s->flush)->real_time_events_lost,
-                             memory_order_relaxed);
+    st->log_buffers_lost = atomic_load_explicit(
+        &((petw__flush_target *)&s->flush)->log_buffers_lost, memory_order_relaxed);
+    st->real_time_buffers_lost = atomic_load_explicit(
+        &((petw__flush_target *)&s->flush)->real_time_buffers_lost, memory_order_relaxed);
+    st->real_time_events_lost = atomic_load_explicit(
+        &((petw__flush_target *)&s->flush)->real_time_events_lost, memory_order_relaxed);
     st->events_overwritten =
         atomic_load_explicit(&((petw__ring *)ring)->events_overwritten, memory_order_relaxed);
     st->files_completed = atomic_load_explicit(&((petw__flush_target *)&s->flush)->files_completed,
@@ -97,7 +96,8 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
     st->enable_flags = s->enable_flags;
     memcpy(st->name, s->name, sizeof(st->name));
     /* The file being written now (NEWFILE: the latest; after a switch: the new one). */
-    snprintf(st->file_path, sizeof(st->file_path), "%s", s->flush.path[0] ? s->flush.path : s->file_path);
+    snprintf(st->file_path, sizeof(st->file_path), "%s",
+             s->flush.path[0] ? s->flush.path : s->file_path);
 }
 
 static void stop_all_at_exit(void)
@@ -111,8 +111,8 @@ static void stop_all_at_exit(void)
 
 #define FILE_MODES (PETW_MODE_SEQUENTIAL | PETW_MODE_CIRCULAR | PETW_MODE_NEWFILE)
 #define SUPPORTED_MODES                                                                            \
-    (FILE_MODES | PETW_MODE_APPEND | PETW_MODE_PREALLOCATE | PETW_MODE_REAL_TIME |               \
-     PETW_MODE_BUFFERING | PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC |                 \
+    (FILE_MODES | PETW_MODE_APPEND | PETW_MODE_PREALLOCATE | PETW_MODE_REAL_TIME |                 \
+     PETW_MODE_BUFFERING | PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC |                  \
      PETW_MODE_USE_PAGED_MEMORY | PETW_MODE_INDEPENDENT_SESSION)
 
 /* A NEWFILE name: exactly one %d, and no other conversion (%% is fine). */
@@ -140,8 +140,7 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
     PETW__RETURN_IF(!c->name || !c->name[0], PETW_EINVAL);
     PETW__RETURN_IF(strlen(c->name) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     PETW__RETURN_IF(c->file_path && strlen(c->file_path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
-    PETW__RETURN_IF(c->file_path && (!c->file_path[0]),
-                    PETW_EINVAL);
+    PETW__RETURN_IF(c->file_path && (!c->file_path[0]), PETW_EINVAL);
     uint32_t mode = c->log_file_mode;
     if (mode == 0 && c->file_path)
         mode = PETW_MODE_SEQUENTIAL;
@@ -518,7 +517,9 @@ int petw__session_realtime_header(petw_session_handle h, uint8_t **header, uint3
 {
     petw__control_lock();
     petw__session *s = lookup(h);
-    int rc = !s ? PETW_ENOTFOUND : !(s->config.log_file_mode & PETW_MODE_REAL_TIME) ? PETW_EINVAL : 0;
+    int rc = !s                                                 ? PETW_ENOTFOUND
+             : !(s->config.log_file_mode & PETW_MODE_REAL_TIME) ? PETW_EINVAL
+                                                                : 0;
     uint8_t *buf = NULL;
     if (rc == 0) {
         *size = s->config.buffer_size_kb * 1024;

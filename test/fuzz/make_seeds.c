@@ -61,12 +61,12 @@ int main(int argc, char **argv)
     {
         static const uint8_t traits[] = {0x08, 0x00, 'p', 'r', 'o', 'v', 0, 0};
         static const uint8_t schema[] = {
-            0, 0, 0, 'E', 'v', 0,                    /* size (patched), no tags, "Ev" */
-            'a', 0, 0x18 | 0x80, 2,                  /* struct a { */
-            'b', 0, 0x02,                            /*   ansi b */
-            'c', 0, 0x07 | 0x40,                     /*   int32[] c } */
-            'd', 0, 0x01,                            /* unicode d */
-            'g', 0, 0x0f,                            /* guid g */
+            0,   0, 0,           'E', 'v', 0, /* size (patched), no tags, "Ev" */
+            'a', 0, 0x18 | 0x80, 2,           /* struct a { */
+            'b', 0, 0x02,                     /*   ansi b */
+            'c', 0, 0x07 | 0x40,              /*   int32[] c } */
+            'd', 0, 0x01,                     /* unicode d */
+            'g', 0, 0x0f,                     /* guid g */
         };
         uint8_t buf[256];
         size_t n = 0;
@@ -78,9 +78,9 @@ int main(int argc, char **argv)
         memcpy(buf + n, schema, sizeof(schema));
         buf[n] = sizeof(schema);
         n += sizeof(schema);
-        static const uint8_t payload[] = {'h', 'i', 0, 2, 0, 1, 0, 0, 0, 2, 0, 0, 0,
-                                          'x', 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8,
-                                          9, 10, 11, 12, 13, 14, 15, 16};
+        static const uint8_t payload[] = {'h', 'i', 0,   2, 0,  1,  0,  0,  0,  2,  0,
+                                          0,   0,   'x', 0, 0,  0,  1,  2,  3,  4,  5,
+                                          6,   7,   8,   9, 10, 11, 12, 13, 14, 15, 16};
         memcpy(buf + n, payload, sizeof(payload));
         n += sizeof(payload);
         char path[1024];
