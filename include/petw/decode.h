@@ -117,8 +117,11 @@ typedef struct petw_decoded_event {
 typedef struct petw_decoder petw_decoder;
 
 /* A decoder keeps the schemas it has seen and the memory of the last
- * decoded event; one thread at a time. Returns 0, PETW_EINVAL (`out` NULL)
- * or PETW_ENOMEM. */
+ * decoded event; one thread at a time. Each distinct schema is parsed once
+ * (up to 256 schemas or 4 MB are kept, the oldest dropped first), so
+ * decoding costs time in proportion to the event's size (its schema's
+ * bytes, its payload and the fields it yields).
+ * Returns 0, PETW_EINVAL (`out` NULL) or PETW_ENOMEM. */
 int petw_decoder_new(petw_decoder **out);
 /* Frees the decoder; NULL is fine. */
 void petw_decoder_free(petw_decoder *decoder);

@@ -1,6 +1,6 @@
 /* decode.c - TraceLogging self-describing events: schema and payload.
  *
- * Allowed dependencies: common/. Everything read from the record is
+ * Allowed dependencies: common/, xxHash. Everything read from the record is
  * bounds-checked; fields are built in an array where every struct's or
  * array's children are one contiguous block (reserved before recursing).
  *
@@ -10,9 +10,17 @@
  * out-type follows), [u8 out-type (0x80: tags follow)], [tags], [u16 count
  * for constant-count arrays], [u16 size + bytes for custom types]. A struct
  * (in-type 24) has out-type = how many fields that follow belong to it.
+ *
+ * Cost: each distinct schema is parsed once, in one pass plus one backward
+ * pass that links every entry to the entry after its members, and kept in
+ * the decoder's cache (keyed by its bytes); decoding an event then visits
+ * one schema entry per field it produces. Nothing walks a struct's members
+ * to skip them, so arrays of structs and nesting cost no more than their
+ * output.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <xxhash.h>
 
 #include "../common/common.h"
 #include "decode_internal.h"
@@ -35,17 +43,45 @@
 #define MAX_FIELDS 65536
 #define MAX_SCHEMA 4096
 
+/* The schema cache: at most CACHE_SLOTS schemas and CACHE_BYTES of memory;
+ * when full, the oldest schema goes. */
+#define CACHE_SLOTS 256
+#define CACHE_BUCKETS 512 /* a power of two */
+#define CACHE_BYTES (4u << 20)
+
 typedef struct schema_entry {
     const char *name;
-    uint8_t in, out;
-    uint8_t type;     /* in & 0x1f */
-    uint8_t arity;    /* 0 scalar, 1 constant count, 2 variable count, 3 custom */
-    uint16_t count;   /* constant count */
-    uint32_t members; /* struct: direct member entries that follow */
+    uint32_t next;      /* index of the entry after this one and its members */
+    uint32_t elem_min;  /* payload bytes one value (one element) takes at least */
+    uint32_t value_min; /* payload bytes the whole value (all elements) takes at least */
+    uint16_t count;     /* constant count */
+    uint8_t out;
+    uint8_t type;    /* in & 0x1f */
+    uint8_t arity;   /* 0 scalar, 1 constant count, 2 variable count, 3 custom */
+    uint8_t members; /* struct: direct member entries that follow */
+    uint8_t height;  /* struct nesting below this entry */
 } schema_entry;
 
+/* A parsed schema: its entries, then a copy of its bytes (the names point
+ * into the copy). */
+typedef struct cached_schema {
+    uint64_t hash;
+    size_t bytes; /* memory held, charged to the cache */
+    const char *event_name;
+    uint32_t size; /* schema bytes */
+    uint32_t count, tops;
+    uint16_t chain; /* 1 + the next slot in the same bucket, or 0 */
+    schema_entry entries[];
+} cached_schema;
+
 struct petw_decoder {
-    schema_entry schema[MAX_SCHEMA];
+    cached_schema *slot[CACHE_SLOTS];
+    uint16_t bucket[CACHE_BUCKETS]; /* 1 + the first slot of the chain, or 0 */
+    uint32_t hand;                  /* the slot filled next: the oldest */
+    size_t cache_bytes;
+    schema_entry *scratch; /* the schema being parsed */
+    uint32_t scratch_cap;
+    const schema_entry *schema; /* the current event's */
     uint32_t schema_count;
     petw_field *fields;
     uint32_t field_cap, field_count;
@@ -77,6 +113,9 @@ void petw_decoder_free(petw_decoder *d)
 {
     if (!d)
         return;
+    for (uint32_t i = 0; i < CACHE_SLOTS; i++)
+        free(d->slot[i]);
+    free(d->scratch);
     free(d->fields);
     free(d->arena);
     free(d);
@@ -117,7 +156,8 @@ static int reserve_fields(petw_decoder *d, uint32_t n, uint32_t *first)
     }
     d->counters.work += n;
     *first = d->field_count;
-    memset(d->fields + d->field_count, 0, n * sizeof(petw_field));
+    if (n) /* an event with no fields may have no array yet */
+        memset(d->fields + d->field_count, 0, n * sizeof(petw_field));
     d->field_count += n;
     return 0;
 }
@@ -150,61 +190,270 @@ static int skip_tags(const uint8_t **p, const uint8_t *end)
     }
 }
 
-static int parse_schema(petw_decoder *d, const uint8_t *blob, size_t size, const char **event_name)
+/* Bytes of a fixed-size number in-type, or 0 for any other in-type. */
+static size_t type_size(uint8_t type, size_t pointer_size)
 {
-    PETW__RETURN_IF(size < 3, PETW_ECORRUPT);
-    size_t declared = petw__rd16(blob);
-    PETW__RETURN_IF(declared < 3 || declared > size, PETW_ECORRUPT);
-    const uint8_t *p = blob + 2, *end = blob + declared;
-    PETW__FORWARD_IF_ERROR(skip_tags(&p, end));
-    *event_name = cstr(&p, end);
-    PETW__RETURN_IF(!*event_name, PETW_ECORRUPT);
-    d->schema_count = 0;
-    d->counters.schema_parses++;
-    while (p < end) {
-        d->counters.work++;
-        PETW__RETURN_IF(d->schema_count == MAX_SCHEMA, PETW_ECORRUPT);
-        schema_entry *e = &d->schema[d->schema_count++];
-        memset(e, 0, sizeof(*e));
-        e->name = cstr(&p, end);
-        PETW__RETURN_IF(!e->name || p >= end, PETW_ECORRUPT);
-        e->in = *p++;
-        e->type = e->in & TL_IN_TYPE_MASK;
-        e->arity = (uint8_t)((e->in >> TL_ARITY_SHIFT) & TL_ARITY_MASK);
-        if (e->in & TL_CHAIN) {
-            PETW__RETURN_IF(p >= end, PETW_ECORRUPT);
-            e->out = *p++;
-            if (e->out & TL_CHAIN)
-                PETW__FORWARD_IF_ERROR(skip_tags(&p, end));
+    switch (type) {
+    case PETW_IN_INT8:
+    case PETW_IN_UINT8:
+        return 1;
+    case PETW_IN_INT16:
+    case PETW_IN_UINT16:
+        return 2;
+    case PETW_IN_INT32:
+    case PETW_IN_UINT32:
+    case PETW_IN_FLOAT:
+    case PETW_IN_BOOL32:
+    case PETW_IN_HEXINT32:
+        return 4;
+    case PETW_IN_POINTER:
+        return pointer_size;
+    case PETW_IN_INT64:
+    case PETW_IN_UINT64:
+    case PETW_IN_DOUBLE:
+    case PETW_IN_FILETIME:
+    case PETW_IN_HEXINT64:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+static size_t number_size(const petw_decoder *d, uint8_t type)
+{
+    return type_size(type, (size_t)d->pointer_size);
+}
+
+/* Payload bytes one value of a non-struct in-type takes at least (a lower
+ * bound: decoding it fails, or consumes this much or more). */
+static uint32_t scalar_min(uint8_t type)
+{
+    switch (type) {
+    case PETW_IN_ANSISTRING:
+        return 1; /* the NUL */
+    case PETW_IN_UNICODESTRING:
+    case PETW_IN_COUNTEDSTRING:
+    case PETW_IN_COUNTEDANSISTRING:
+    case PETW_IN_BINARY:
+    case PETW_IN_COUNTEDBINARY:
+        return 2; /* the NUL or the u16 size */
+    case PETW_IN_SID:
+        return 8;
+    case PETW_IN_GUID:
+    case PETW_IN_SYSTEMTIME:
+        return 16;
+    default:
+        return (uint32_t)type_size(type, 4); /* pointers: 4 or 8 */
+    }
+}
+
+static uint32_t sat_add(uint32_t a, uint32_t b)
+{
+    return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+/* One schema entry at *p into the scratch array. */
+static int parse_entry(const uint8_t **pp, const uint8_t *end, schema_entry *e)
+{
+    const uint8_t *p = *pp;
+    memset(e, 0, sizeof(*e));
+    e->name = cstr(&p, end);
+    PETW__RETURN_IF(!e->name || p >= end, PETW_ECORRUPT);
+    uint8_t in = *p++;
+    e->type = in & TL_IN_TYPE_MASK;
+    e->arity = (uint8_t)((in >> TL_ARITY_SHIFT) & TL_ARITY_MASK);
+    if (in & TL_CHAIN) {
+        PETW__RETURN_IF(p >= end, PETW_ECORRUPT);
+        e->out = *p++;
+        if (e->out & TL_CHAIN)
+            PETW__FORWARD_IF_ERROR(skip_tags(&p, end));
+    }
+    if (e->arity == TL_ARITY_CONST) {
+        PETW__RETURN_IF(end - p < 2, PETW_ECORRUPT);
+        e->count = petw__rd16(p);
+        p += 2;
+    } else if (e->arity == TL_ARITY_CUSTOM) {
+        PETW__RETURN_IF(end - p < 2, PETW_ECORRUPT);
+        uint16_t n = petw__rd16(p);
+        PETW__RETURN_IF((size_t)(end - p) < 2u + n, PETW_ECORRUPT);
+        p += 2 + n;
+    }
+    if (e->type == PETW_IN_STRUCT) {
+        e->members = e->out & TL_OUT_TYPE_MASK;
+        PETW__RETURN_IF(e->members == 0, PETW_ECORRUPT);
+    }
+    *pp = p;
+    return 0;
+}
+
+/* Entry `i`'s links, from its members' (which follow it, so a backward
+ * pass has them): the entry after its members, its nesting height and the
+ * payload it needs at least. A struct whose members run past the schema,
+ * or nesting deeper than MAX_DEPTH, is corrupt. */
+static int link_entry(petw_decoder *d, schema_entry *s, uint32_t count, uint32_t i)
+{
+    schema_entry *e = &s[i];
+    uint32_t j = i + 1;
+    if (e->type == PETW_IN_STRUCT) {
+        uint32_t min = 0;
+        for (uint32_t m = 0; m < e->members; m++) {
+            d->counters.work++;
+            PETW__RETURN_IF(j >= count, PETW_ECORRUPT);
+            if (s[j].height + 1 > e->height)
+                e->height = (uint8_t)(s[j].height + 1);
+            min = sat_add(min, s[j].value_min);
+            j = s[j].next;
         }
-        if (e->arity == TL_ARITY_CONST) {
-            PETW__RETURN_IF(end - p < 2, PETW_ECORRUPT);
-            e->count = petw__rd16(p);
-            p += 2;
-        } else if (e->arity == TL_ARITY_CUSTOM) {
-            PETW__RETURN_IF(end - p < 2, PETW_ECORRUPT);
-            uint16_t n = petw__rd16(p);
-            PETW__RETURN_IF((size_t)(end - p) < 2u + n, PETW_ECORRUPT);
-            p += 2 + n;
-        }
-        if (e->type == PETW_IN_STRUCT) {
-            e->members = e->out & TL_OUT_TYPE_MASK;
-            PETW__RETURN_IF(e->members == 0, PETW_ECORRUPT);
-        }
+        PETW__RETURN_IF(e->height > MAX_DEPTH, PETW_ECORRUPT);
+        e->elem_min = min;
+    } else {
+        e->elem_min = scalar_min(e->type);
+    }
+    e->next = j;
+    if (e->arity == 0) {
+        e->value_min = e->elem_min;
+    } else if (e->arity == TL_ARITY_CONST) {
+        uint64_t all = (uint64_t)e->count * e->elem_min;
+        e->value_min = all > UINT32_MAX ? UINT32_MAX : (uint32_t)all;
+    } else {
+        e->value_min = 2; /* the u16 count or size */
     }
     return 0;
 }
 
-/* Index of the entry after entry `i` and all its members. */
-static int skip_entry(const petw_decoder *d, uint32_t i, uint32_t *next, int depth)
+/* Room in the scratch array for one more entry. */
+static int scratch_grow(petw_decoder *d, uint32_t count)
 {
-    ((petw_decoder *)d)->counters.work++;
-    PETW__RETURN_IF(depth > MAX_DEPTH || i >= d->schema_count, PETW_ECORRUPT);
-    uint32_t j = i + 1;
-    if (d->schema[i].type == PETW_IN_STRUCT)
-        for (uint32_t m = 0; m < d->schema[i].members; m++)
-            PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, depth + 1));
-    *next = j;
+    if (count < d->scratch_cap)
+        return 0;
+    PETW__RETURN_IF(count == MAX_SCHEMA, PETW_ECORRUPT);
+    uint32_t cap = d->scratch_cap ? d->scratch_cap * 2 : 64;
+    schema_entry *s = realloc(d->scratch, cap * sizeof(*s));
+    if (!s)
+        return PETW_ENOMEM;
+    d->scratch = s;
+    d->scratch_cap = cap;
+    return 0;
+}
+
+/* Parses `size` schema bytes (its size field already checked) into the
+ * scratch array: *count entries, *tops of them top-level. */
+static int parse_schema(petw_decoder *d, const uint8_t *blob, size_t size, const char **event_name,
+                        uint32_t *count, uint32_t *tops)
+{
+    const uint8_t *p = blob + 2, *end = blob + size;
+    PETW__FORWARD_IF_ERROR(skip_tags(&p, end));
+    *event_name = cstr(&p, end);
+    PETW__RETURN_IF(!*event_name, PETW_ECORRUPT);
+    d->counters.schema_parses++;
+    uint32_t n = 0;
+    while (p < end) {
+        d->counters.work++;
+        PETW__FORWARD_IF_ERROR(scratch_grow(d, n));
+        PETW__FORWARD_IF_ERROR(parse_entry(&p, end, &d->scratch[n]));
+        n++;
+    }
+    for (uint32_t i = n; i-- > 0;) {
+        d->counters.work++;
+        PETW__FORWARD_IF_ERROR(link_entry(d, d->scratch, n, i));
+    }
+    *tops = 0;
+    for (uint32_t j = 0; j < n; j = d->scratch[j].next) {
+        d->counters.work++;
+        (*tops)++;
+    }
+    *count = n;
+    return 0;
+}
+
+/* A schema's cache key. Collisions cost a parse, never a wrong answer: a
+ * hit is confirmed byte by byte. */
+static uint64_t schema_hash(const uint8_t *p, size_t n)
+{
+    return XXH64(p, n, 0);
+}
+
+static uint16_t *bucket_of(petw_decoder *d, uint64_t hash)
+{
+    return &d->bucket[hash & (CACHE_BUCKETS - 1)];
+}
+
+static void cache_evict(petw_decoder *d, uint32_t i)
+{
+    cached_schema *s = d->slot[i];
+    uint16_t *link = bucket_of(d, s->hash);
+    while (*link != i + 1)
+        link = &d->slot[*link - 1]->chain;
+    *link = s->chain;
+    d->cache_bytes -= s->bytes;
+    d->counters.evictions++;
+    free(s);
+    d->slot[i] = NULL;
+}
+
+/* The cached schema with `hash` and `size`: at most one per key (a new
+ * schema with the same key replaces it), so a lookup compares bytes once. */
+static uint32_t cache_find(petw_decoder *d, uint64_t hash, size_t size)
+{
+    for (uint16_t i = *bucket_of(d, hash); i; i = d->slot[i - 1]->chain) {
+        const cached_schema *s = d->slot[i - 1];
+        if (s->hash == hash && s->size == size)
+            return i;
+    }
+    return 0;
+}
+
+/* Makes room for `bytes` more (the slot at the hand and older schemas go)
+ * and files `s` there. */
+static void cache_insert(petw_decoder *d, cached_schema *s)
+{
+    if (d->slot[d->hand])
+        cache_evict(d, d->hand);
+    for (uint32_t k = 1; k < CACHE_SLOTS && d->cache_bytes + s->bytes > CACHE_BYTES; k++)
+        if (d->slot[(d->hand + k) % CACHE_SLOTS])
+            cache_evict(d, (d->hand + k) % CACHE_SLOTS);
+    uint16_t *head = bucket_of(d, s->hash);
+    s->chain = *head;
+    *head = (uint16_t)(d->hand + 1);
+    d->slot[d->hand] = s;
+    d->cache_bytes += s->bytes;
+    d->hand = (d->hand + 1) % CACHE_SLOTS;
+}
+
+/* A parsed schema for `blob` (`size` bytes, its size field checked): from
+ * the cache, or parsed and cached. */
+static int find_schema(petw_decoder *d, const uint8_t *blob, size_t size, const cached_schema **out)
+{
+    uint64_t hash = schema_hash(blob, size);
+    uint32_t i = cache_find(d, hash, size);
+    if (i && memcmp(d->slot[i - 1]->entries + d->slot[i - 1]->count, blob, size) == 0) {
+        d->counters.cache_hits++;
+        *out = d->slot[i - 1];
+        return 0;
+    }
+    const char *event_name;
+    uint32_t count, tops;
+    PETW__FORWARD_IF_ERROR(parse_schema(d, blob, size, &event_name, &count, &tops));
+    size_t bytes = sizeof(cached_schema) + count * sizeof(schema_entry) + size;
+    cached_schema *s = malloc(bytes);
+    if (!s)
+        return PETW_ENOMEM;
+    if (i)
+        cache_evict(d, i - 1); /* same key, other bytes: the newer one stays */
+    uint8_t *copy = (uint8_t *)(s->entries + count);
+    memcpy(copy, blob, size);
+    if (count) /* a schema with no fields has no scratch yet */
+        memcpy(s->entries, d->scratch, count * sizeof(schema_entry));
+    for (uint32_t k = 0; k < count; k++)
+        s->entries[k].name = (const char *)copy + (s->entries[k].name - (const char *)blob);
+    s->event_name = (const char *)copy + (event_name - (const char *)blob);
+    s->hash = hash;
+    s->bytes = bytes;
+    s->size = (uint32_t)size;
+    s->count = count;
+    s->tops = tops;
+    cache_insert(d, s);
+    *out = s;
     return 0;
 }
 
@@ -246,38 +495,9 @@ static int decode_struct(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
         PETW__RETURN_IF(j >= d->schema_count, PETW_ECORRUPT);
         d->fields[first + m].parent = slot;
         PETW__FORWARD_IF_ERROR(decode_value(d, j, first + m, depth + 1));
-        PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, depth + 1));
+        j = d->schema[j].next;
     }
     return 0;
-}
-
-/* Bytes of a fixed-size number in-type, or 0 for any other in-type. */
-static size_t number_size(const petw_decoder *d, uint8_t type)
-{
-    switch (type) {
-    case PETW_IN_INT8:
-    case PETW_IN_UINT8:
-        return 1;
-    case PETW_IN_INT16:
-    case PETW_IN_UINT16:
-        return 2;
-    case PETW_IN_INT32:
-    case PETW_IN_UINT32:
-    case PETW_IN_FLOAT:
-    case PETW_IN_BOOL32:
-    case PETW_IN_HEXINT32:
-        return 4;
-    case PETW_IN_POINTER:
-        return (size_t)d->pointer_size;
-    case PETW_IN_INT64:
-    case PETW_IN_UINT64:
-    case PETW_IN_DOUBLE:
-    case PETW_IN_FILETIME:
-    case PETW_IN_HEXINT64:
-        return 8;
-    default:
-        return 0;
-    }
 }
 
 /* A fixed-size number, shown as its out-type says. */
@@ -336,7 +556,6 @@ static int decode_number(petw_decoder *d, const schema_entry *e, uint32_t slot)
     }
     return 0;
 }
-
 
 /* One value (or, for arrays, one element) of schema entry `entry`. */
 static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
@@ -454,6 +673,9 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
         count = petw__rd16(d->data + d->pos);
         d->pos += 2;
     }
+    /* Refused before its fields are reserved when the payload cannot hold
+     * the elements (decoding them would fail anyway). */
+    PETW__RETURN_IF((uint64_t)count * e->elem_min > d->size - d->pos, PETW_ECORRUPT);
     uint32_t first;
     PETW__FORWARD_IF_ERROR(reserve_fields(d, count, &first));
     f = &d->fields[slot];
@@ -487,25 +709,25 @@ static void fix_strings(petw_decoder *d)
 static int decode_schema_fields(petw_decoder *d, const uint8_t *schema, size_t schema_size)
 {
     petw_decoded_event *r = &d->result;
-    const char *event_name = NULL;
-    PETW__FORWARD_IF_ERROR(parse_schema(d, schema, schema_size, &event_name));
-    r->event_name = event_name;
+    PETW__RETURN_IF(schema_size < 3, PETW_ECORRUPT);
+    size_t declared = petw__rd16(schema);
+    PETW__RETURN_IF(declared < 3 || declared > schema_size, PETW_ECORRUPT);
+    const cached_schema *s;
+    PETW__FORWARD_IF_ERROR(find_schema(d, schema, declared, &s));
+    d->schema = s->entries;
+    d->schema_count = s->count;
+    r->event_name = s->event_name;
     r->has_schema = 1;
     /* Top-level entries: those not inside a struct. */
-    uint32_t tops = 0;
-    for (uint32_t j = 0; j < d->schema_count;) {
-        PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
-        tops++;
-    }
     uint32_t first;
-    PETW__FORWARD_IF_ERROR(reserve_fields(d, tops, &first));
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, s->tops, &first));
     uint32_t j = 0;
-    for (uint32_t k = 0; k < tops; k++) {
+    for (uint32_t k = 0; k < s->tops; k++) {
         d->fields[k].parent = UINT32_MAX;
         PETW__FORWARD_IF_ERROR(decode_value(d, j, k, 0));
-        PETW__FORWARD_IF_ERROR(skip_entry(d, j, &j, 0));
+        j = d->schema[j].next;
     }
-    r->top_count = tops;
+    r->top_count = s->tops;
     return 0;
 }
 
@@ -551,7 +773,8 @@ static size_t provider_name_at(petw_decoder *d, const uint8_t *traits, size_t tr
     if (!traits || traits_size < 3)
         return name_at;
     size_t declared = petw__rd16(traits);
-    const uint8_t *p = traits + 2, *end = traits + (declared <= traits_size ? declared : traits_size);
+    const uint8_t *p = traits + 2,
+                  *end = traits + (declared <= traits_size ? declared : traits_size);
     const char *name = cstr(&p, end);
     if (name && arena_reserve(d, strlen(name) + 1, &name_at) == 0)
         memcpy(d->arena + name_at, name, strlen(name) + 1);
