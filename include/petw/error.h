@@ -33,13 +33,15 @@ extern "C" {
     X(ECANCELED, -16, "processing canceled by the callback", 1223 /* ERROR_CANCELLED */)           \
     X(EBUSY, -17, "resource busy", 170 /* ERROR_BUSY */)                                           \
     X(ENOSPC, -18, "disk full", 112 /* ERROR_DISK_FULL */)                                         \
-    X(ENAMETOOLONG, -19, "name or path too long", 161 /* ERROR_BAD_PATHNAME */)
+    X(ENAMETOOLONG, -19, "name or path too long", 161 /* ERROR_BAD_PATHNAME */)                    \
+    X(ENOTREG, -20, "not a regular file (a directory, FIFO or device)",                            \
+      222 /* ERROR_BAD_FILE_TYPE */)
 
 typedef enum petw_errno {
 #define PETW__ERRNO_ENUM(name, value, msg, win32) PETW_##name = value,
     PETW_ERRNO_MAP(PETW__ERRNO_ENUM)
 #undef PETW__ERRNO_ENUM
-        PETW_ERRNO_MAX = -20
+        PETW_ERRNO_MAX = -21
 } petw_errno;
 
 /* Human-readable message for a PETW_E* code (or "success" for 0). Never NULL. */

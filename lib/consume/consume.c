@@ -2,11 +2,17 @@
  *
  * Allowed dependencies: common/, platform/, format/.
  *
- * A file is read whole. Each buffer is verified (and decompressed), its
- * records indexed and sorted by timestamp (writers on one CPU can land
- * slightly out of order), and the buffers are then merged with a binary
- * heap: a k-way merge over every buffer of every file, which is exact even
- * when a record in one buffer is older than the end of the previous one.
+ * Files are streamed, never read whole. Opening a file scans it once:
+ * each buffer is read, verified and unpacked into one scratch buffer, and
+ * only a small descriptor stays (offset, size, record count, earliest
+ * timestamp: 32 bytes a buffer). Processing merges every buffer of every
+ * file with a binary heap keyed by each buffer's next timestamp: a buffer
+ * enters the heap by its earliest timestamp and is read again (and its
+ * records indexed and sorted) only when it reaches the top; it is released
+ * when its last record is delivered. So the merge is exact even when a
+ * record in one buffer is older than the end of the previous one, and
+ * memory holds only the buffers whose time ranges overlap the current
+ * time (about one per CPU of each file) plus the descriptors.
  */
 #include <stdlib.h>
 
@@ -19,15 +25,18 @@
 
 #define MAX_EXT_ITEMS 32
 #define MAX_TRACES 64
+#define NOT_LOADED UINT32_MAX
 
 typedef struct rec_ix {
     int64_t timestamp;
     uint32_t offset;
 } rec_ix;
 
+/* A buffer in memory: the header buffer (for the trace's life), a data
+ * buffer being delivered, or a live buffer. */
 typedef struct tbuf {
     const uint8_t *data; /* records are read from here */
-    uint8_t *owned;      /* decompressed copy, when any */
+    uint8_t *owned;      /* the unpacked copy `data` points into, when any */
     uint32_t used;
     uint32_t extent; /* bytes that may hold records (header buffers: all of it) */
     uint16_t cpu;
@@ -36,16 +45,36 @@ typedef struct tbuf {
     int header; /* the file's header buffer */
     uint32_t rec_count;
     uint32_t next;
+    uint32_t rec_cap;
     rec_ix *recs;
+    uint32_t index;      /* which data buffer (bufref) of the file */
+    uint64_t file_index; /* position among the source's buffers, for reports */
 } tbuf;
+
+/* A data buffer of a file, as the open-time scan found it. */
+typedef struct bufref {
+    uint64_t offset;
+    uint32_t disk_size;
+    uint32_t records;    /* well-formed records (a damaged tail is not counted) */
+    int64_t first_ts;    /* the earliest record's raw timestamp */
+    uint32_t loaded;     /* slot in petw_trace.slots, or NOT_LOADED */
+    uint32_t file_index; /* position among all buffers of the file (reports) */
+} bufref;
 
 struct petw_trace {
     petw_trace_config config;
-    uint8_t *file;
-    size_t file_size;
+    petw__file file; /* the source, when a file */
+    int has_file;
+    uint8_t *memory; /* the source, when in memory */
+    uint64_t size;
     petw_logfile_info info;
-    tbuf *bufs;
-    uint32_t buf_count;
+    tbuf header;
+    bufref *refs;
+    uint32_t ref_count, ref_cap;
+    tbuf *slots; /* loaded data buffers; a free slot has data == NULL */
+    uint32_t slot_count;
+    uint8_t *disk; /* one buffer as stored (file sources read into it) */
+    uint32_t disk_cap;
     petw_trace_stats stats;
     int processed;
     petw__bufqueue *live; /* real-time source, or NULL */
@@ -81,6 +110,26 @@ static void corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *
         t->config.on_corrupt(t, index, offset, why, t->config.context);
 }
 
+/* ---- the source: a file or memory ---- */
+
+/* `n` bytes at `off` (within the source): a pointer into memory, or the
+ * bytes read into t->disk (grown to fit). NULL on a read error. */
+static const uint8_t *fetch(petw_trace *t, uint64_t off, uint32_t n)
+{
+    if (t->memory)
+        return t->memory + off;
+    if (n > t->disk_cap) {
+        uint8_t *g = realloc(t->disk, n);
+        if (!g)
+            return NULL;
+        t->disk = g;
+        t->disk_cap = n;
+    }
+    return petw__file_pread(&t->file, t->disk, n, off) == 0 ? t->disk : NULL;
+}
+
+/* ---- indexing ---- */
+
 static int cmp_rec(const void *a, const void *b)
 {
     const rec_ix *x = a, *y = b;
@@ -89,139 +138,197 @@ static int cmp_rec(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Appends `rec` to the growing index; on failure frees it and returns -1. */
-static int push_rec(rec_ix **recs, uint32_t *n, uint32_t *cap, const petw__etl_record *rec)
+/* Appends `rec` to the buffer's growing index. */
+static int push_rec(tbuf *b, const petw__etl_record *rec)
 {
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 64;
-        rec_ix *g = realloc(*recs, *cap * sizeof(*g));
-        if (!g) {
-            free(*recs);
-            *recs = NULL;
-            return -1;
-        }
-        *recs = g;
+    if (b->rec_count == b->rec_cap) {
+        uint32_t cap = b->rec_cap ? b->rec_cap * 2 : 64;
+        rec_ix *g = realloc(b->recs, cap * sizeof(*g));
+        if (!g)
+            return PETW_ENOMEM;
+        b->recs = g;
+        b->rec_cap = cap;
     }
-    (*recs)[*n].timestamp = rec->timestamp;
-    (*recs)[*n].offset = rec->offset;
-    (*n)++;
+    b->recs[b->rec_count].timestamp = rec->timestamp;
+    b->recs[b->rec_count].offset = rec->offset;
+    b->rec_count++;
     return 0;
 }
 
-/* Indexes one unpacked buffer's records. On a malformed record keeps those
- * before it and reports the buffer. */
-static int index_buffer(petw_trace *t, tbuf *b, uint64_t index, uint64_t offset)
+/* Indexes an unpacked buffer's records, sorted by time. A malformed record
+ * ends the buffer; it is reported when `report` is set (the open-time scan
+ * reports, a later reload does not). */
+static int index_buffer(petw_trace *t, tbuf *b, int report, uint64_t index, uint64_t offset)
 {
-    uint32_t pos = PETW__BH_SIZE, cap = 0, n = 0;
-    rec_ix *recs = NULL;
+    uint32_t pos = PETW__BH_SIZE;
     petw__etl_record rec;
     const char *why = NULL;
     int r;
-    while ((r = petw__etl_next_record(b->data, b->used, &pos, &rec, &why)) == 1) {
-        if (push_rec(&recs, &n, &cap, &rec) != 0)
-            return PETW_ENOMEM;
-    }
-    if (r < 0)
+    b->rec_count = b->next = 0;
+    while ((r = petw__etl_next_record(b->data, b->used, &pos, &rec, &why)) == 1)
+        PETW__FORWARD_IF_ERROR(push_rec(b, &rec));
+    if (r < 0 && report)
         corrupt(t, index, offset + pos, why);
     /* A header buffer may hold valid records past its SavedOffset (relogged
      * Windows files append the extension record without updating it); read
      * on while records are valid, up to the 0xFF fill or the buffer's end. */
     if (r == 0 && b->header && b->extent > b->used) {
-        uint32_t extent = b->extent;
-        while (petw__etl_next_record(b->data, extent, &pos, &rec, &why) == 1) {
-            if (push_rec(&recs, &n, &cap, &rec) != 0)
-                return PETW_ENOMEM;
-        }
+        while (petw__etl_next_record(b->data, b->extent, &pos, &rec, &why) == 1)
+            PETW__FORWARD_IF_ERROR(push_rec(b, &rec));
     }
     /* Mostly sorted already; qsort with the offset tie-break is stable. */
     int sorted = 1;
-    for (uint32_t i = 1; i < n && sorted; i++)
-        sorted = recs[i - 1].timestamp <= recs[i].timestamp;
+    for (uint32_t i = 1; i < b->rec_count && sorted; i++)
+        sorted = b->recs[i - 1].timestamp <= b->recs[i].timestamp;
     if (!sorted)
-        qsort(recs, n, sizeof(*recs), cmp_rec);
-    b->recs = recs;
-    b->rec_count = n;
+        qsort(b->recs, b->rec_count, sizeof(*b->recs), cmp_rec);
     return 0;
 }
 
-/* Verifies, unpacks and indexes the buffer at `off` (its header parsed as
- * `hb`); a damaged data buffer is reported and skipped, a damaged header
- * buffer makes the file unreadable. */
-static int add_buffer(petw_trace *t, const petw__etl_buffer *hb, uint64_t off, uint64_t index,
-                      uint32_t *cap)
+/* Unpacks the stored buffer `disk` (header parsed as `hb`) into `b`,
+ * which keeps its own copy. Returns 0, PETW_ENOMEM, or PETW_ECORRUPT with
+ * *why set. */
+static int unpack_into(tbuf *b, const uint8_t *disk, const petw__etl_buffer *hb, const char **why)
 {
-    const char *why = NULL;
-    if (*cap == t->buf_count) {
-        *cap = *cap ? *cap * 2 : 16;
-        tbuf *g = realloc(t->bufs, *cap * sizeof(*g));
-        if (!g)
-            return PETW_ENOMEM;
-        t->bufs = g;
-    }
-    tbuf *b = &t->bufs[t->buf_count];
-    memset(b, 0, sizeof(*b));
-    if ((hb->petw_flags & PETW__BUF_ZSTD) || (hb->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED)) {
-        b->owned = malloc(hb->used);
-        if (!b->owned)
-            return PETW_ENOMEM;
-    }
-    b->data = petw__etl_unpack_buffer(t->file + off, hb, b->owned, hb->used, &why);
-    t->stats.buffers_read++;
-    if (!b->data) {
-        free(b->owned);
-        if (index == 0)
-            return PETW_ECORRUPT;
-        corrupt(t, index, off, why);
-        return 0;
-    }
+    size_t room = hb->used > hb->disk_size ? hb->used : hb->disk_size;
+    uint8_t *copy = realloc(b->owned, room);
+    if (!copy)
+        return PETW_ENOMEM;
+    b->owned = copy;
+    const uint8_t *data = petw__etl_unpack_buffer(disk, hb, copy, room, why);
+    if (!data)
+        return PETW_ECORRUPT;
+    if (data == disk) /* stored plain: keep the bytes, the source may change */
+        memcpy(copy, disk, hb->disk_size);
+    b->data = copy;
     b->used = hb->used;
-    b->header = index == 0;
-    /* Uncompressed header buffers: the whole buffer as stored. */
-    b->extent = b->header && b->data == t->file + off ? hb->disk_size : hb->used;
     b->cpu = hb->cpu;
     b->logger_id = hb->logger_id;
     b->buffer_flag = hb->buffer_flag;
-    PETW__FORWARD_IF_ERROR(index_buffer(t, b, index, off));
-    t->buf_count++;
-    if (index == 0 && petw__etl_parse_header_buffer(b->data, b->extent, hb, &t->info))
+    return 0;
+}
+
+/* ---- the open-time scan ---- */
+
+/* The first buffer: the session's header, kept for the trace's life. */
+static int load_header(petw_trace *t, const petw__etl_buffer *hb)
+{
+    const char *why = NULL;
+    const uint8_t *disk = fetch(t, 0, hb->disk_size);
+    if (!disk)
+        return PETW_EIO;
+    t->stats.buffers_read++;
+    tbuf *b = &t->header;
+    b->header = 1;
+    int rc = unpack_into(b, disk, hb, &why);
+    if (rc)
+        return rc == PETW_ENOMEM ? rc : PETW_ECORRUPT;
+    /* Uncompressed header buffers: the whole buffer as stored. */
+    int packed =
+        (hb->petw_flags & PETW__BUF_ZSTD) || (hb->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
+    b->extent = packed ? hb->used : hb->disk_size;
+    PETW__FORWARD_IF_ERROR(index_buffer(t, b, 0, 0, 0));
+    if (b->rec_count == 0 || petw__etl_parse_header_buffer(b->data, b->extent, hb, &t->info))
         return PETW_ECORRUPT;
     return 0;
 }
 
-static int load(petw_trace *t)
+/* A data buffer's size claims, against what the file's header declares: a
+ * buffer never unpacks to more than the file's buffer size, and a packed
+ * one never expands more than PETW__ETL_MAX_EXPANSION times. A claim
+ * beyond either is damage (or a decompression bomb). */
+static const char *implausible(const petw_trace *t, const petw__etl_buffer *hb)
 {
-    uint64_t off = 0, index = 0;
-    uint32_t cap = 0;
-    uint32_t stride = 0;
-    while (off < t->file_size) {
-        uint64_t avail = t->file_size - off;
+    int packed =
+        (hb->petw_flags & PETW__BUF_ZSTD) || (hb->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
+    if (hb->used > t->info.buffer_size)
+        return "SavedOffset larger than the file's buffer size";
+    if (hb->disk_size > 2 * (uint64_t)t->info.buffer_size + PETW__BH_SIZE)
+        return "BufferSize larger than the file's buffer size";
+    if (packed && (uint64_t)(hb->used - PETW__BH_SIZE) >
+                      (uint64_t)(hb->disk_size - PETW__BH_SIZE) * PETW__ETL_MAX_EXPANSION)
+        return "compressed buffer expands beyond any real one";
+    return NULL;
+}
+
+/* Reads, verifies and unpacks one data buffer into `scan`, and keeps its
+ * descriptor. A damaged buffer is reported and skipped. */
+static int scan_buffer(petw_trace *t, tbuf *scan, const petw__etl_buffer *hb, uint64_t off,
+                       uint64_t index)
+{
+    const char *why = implausible(t, hb);
+    t->stats.buffers_read++;
+    if (why) {
+        corrupt(t, index, off, why);
+        return 0;
+    }
+    const uint8_t *disk = fetch(t, off, hb->disk_size);
+    if (!disk)
+        return PETW_EIO;
+    int rc = unpack_into(scan, disk, hb, &why);
+    if (rc == PETW_ECORRUPT) {
+        corrupt(t, index, off, why);
+        return 0;
+    }
+    PETW__FORWARD_IF_ERROR(rc);
+    PETW__FORWARD_IF_ERROR(index_buffer(t, scan, 1, index, off));
+    if (scan->rec_count == 0)
+        return 0; /* nothing to deliver: no descriptor */
+    if (t->ref_count == t->ref_cap) {
+        uint32_t cap = t->ref_cap ? t->ref_cap * 2 : 64;
+        bufref *g = realloc(t->refs, cap * sizeof(*g));
+        if (!g)
+            return PETW_ENOMEM;
+        t->refs = g;
+        t->ref_cap = cap;
+    }
+    bufref *r = &t->refs[t->ref_count++];
+    r->offset = off;
+    r->disk_size = hb->disk_size;
+    r->records = scan->rec_count;
+    r->first_ts = scan->recs[0].timestamp;
+    r->loaded = NOT_LOADED;
+    r->file_index = (uint32_t)index;
+    return 0;
+}
+
+/* Steps over the data buffers. Uncompressed files have fixed-size buffers,
+ * so a damaged buffer header can be skipped by its stride; in files whose
+ * buffers vary in size (compressed), the data ends at the first damage. */
+static int scan(petw_trace *t, uint32_t stride)
+{
+    int varying =
+        (t->info.petw_flags & PETW_SESSION_ZSTD) || (t->info.log_file_mode & PETW_MODE_COMPRESSED);
+    tbuf work;
+    memset(&work, 0, sizeof(work));
+    int rc = 0;
+    uint64_t off = stride, index = 1;
+    while (off < t->size && rc == 0) {
+        uint64_t avail = t->size - off;
         petw__etl_buffer hb;
         const char *why = NULL;
-        if (avail < PETW__BH_SIZE) {
+        const uint8_t *h = avail >= PETW__BH_SIZE ? fetch(t, off, PETW__BH_SIZE) : NULL;
+        if (!h) {
             t->stats.bytes_truncated += avail;
+            rc = avail >= PETW__BH_SIZE ? PETW_EIO : 0;
             break;
         }
         /* Zeros where a buffer header should be: the unused part of a
          * preallocated file (PREALLOCATE while recording). The data ends. */
-        if (index > 0 && petw__rd32(t->file + off) == 0 && petw__rd32(t->file + off + 4) == 0)
+        if (petw__rd32(h) == 0 && petw__rd32(h + 4) == 0)
             break;
-        if (petw__etl_parse_buffer(t->file + off, avail, off, &hb, &why) != 0) {
-            if (index == 0)
-                return PETW_ECORRUPT;
+        if (petw__etl_parse_buffer(h, avail, off, &hb, &why) != 0) {
             corrupt(t, index, off, why);
             t->stats.buffers_read++;
-            /* Fixed-size files: skip one buffer and resynchronize. */
-            if (stride == 0 || (t->info.petw_flags & PETW_SESSION_ZSTD))
-                break;
+            if (varying)
+                break; /* no stride to step over it */
             off += stride;
             index++;
             continue;
         }
-        /* Uncompressed files have fixed-size buffers: a different size is
-         * damage, and the known stride lets us step over it. */
-        int fixed = stride != 0 && !(t->info.petw_flags & PETW_SESSION_ZSTD) &&
-                    !(t->info.log_file_mode & PETW_MODE_COMPRESSED);
-        if (fixed && hb.disk_size != stride) {
+        /* Fixed-size buffers: a different size is damage, and the known
+         * stride lets us step over it. */
+        if (!varying && hb.disk_size != stride) {
             if (avail < stride) {
                 t->stats.bytes_truncated += avail;
                 break;
@@ -236,26 +343,47 @@ static int load(petw_trace *t)
             t->stats.bytes_truncated += avail;
             break;
         }
-        if (index == 0)
-            stride = hb.disk_size;
-        int rc = add_buffer(t, &hb, off, index, &cap);
-        if (rc)
-            return rc;
+        rc = scan_buffer(t, &work, &hb, off, index);
         off += hb.disk_size;
         index++;
     }
-    return t->buf_count ? 0 : PETW_ECORRUPT;
+    free(work.owned);
+    free(work.recs);
+    return rc;
+}
+
+static int load(petw_trace *t)
+{
+    petw__etl_buffer hb;
+    const char *why = NULL;
+    const uint8_t *h = t->size >= PETW__BH_SIZE ? fetch(t, 0, PETW__BH_SIZE) : NULL;
+    if (!h || petw__etl_parse_buffer(h, t->size, 0, &hb, &why) != 0 || hb.disk_size > t->size)
+        return PETW_ECORRUPT;
+    PETW__FORWARD_IF_ERROR(load_header(t, &hb));
+    if (t->info.buffer_size < PETW__BH_SIZE || t->info.buffer_size > PETW__ETL_MAX_BUFFER_SIZE)
+        return PETW_ECORRUPT;
+    return scan(t, hb.disk_size);
+}
+
+/* ---- open and close ---- */
+
+static petw_trace *trace_new(const petw_trace_config *config)
+{
+    petw__library_init();
+    petw_trace *t = calloc(1, sizeof(*t));
+    if (t)
+        t->config = *config;
+    return t;
 }
 
 int petw_trace_open(const char *path, const petw_trace_config *config, petw_trace **out)
 {
     PETW__RETURN_IF(!path || !config || !config->on_event || !out, PETW_EINVAL);
-    petw__library_init();
-    petw_trace *t = calloc(1, sizeof(*t));
+    petw_trace *t = trace_new(config);
     if (!t)
         return PETW_ENOMEM;
-    t->config = *config;
-    int rc = petw__file_read_all(path, &t->file, &t->file_size);
+    int rc = petw__file_open_read(path, &t->file, &t->size);
+    t->has_file = rc == 0;
     if (rc == 0)
         rc = load(t);
     if (rc) {
@@ -270,19 +398,17 @@ int petw_trace_open_memory(const void *data, size_t size, const petw_trace_confi
                            petw_trace **out)
 {
     PETW__RETURN_IF((!data && size) || !config || !config->on_event || !out, PETW_EINVAL);
-    petw__library_init();
-    petw_trace *t = calloc(1, sizeof(*t));
+    petw_trace *t = trace_new(config);
     if (!t)
         return PETW_ENOMEM;
-    t->config = *config;
-    t->file = malloc(size ? size : 1);
-    if (!t->file) {
+    t->memory = malloc(size ? size : 1);
+    if (!t->memory) {
         free(t);
         return PETW_ENOMEM;
     }
     if (size)
-        memcpy(t->file, data, size);
-    t->file_size = size;
+        memcpy(t->memory, data, size);
+    t->size = size;
     int rc = load(t);
     if (rc) {
         petw_trace_close(t);
@@ -316,6 +442,12 @@ void petw_trace_cancel(petw_trace *t)
         atomic_store_explicit(&t->cancel, 1, memory_order_relaxed);
 }
 
+static void tbuf_free(tbuf *b)
+{
+    free(b->owned);
+    free(b->recs);
+}
+
 void petw_trace_close(petw_trace *t)
 {
     if (!t)
@@ -323,12 +455,15 @@ void petw_trace_close(petw_trace *t)
     if (t->live)
         petw__bufqueue_unref(t->live);
     free(t->live_buffer);
-    for (uint32_t i = 0; i < t->buf_count; i++) {
-        free(t->bufs[i].owned);
-        free(t->bufs[i].recs);
-    }
-    free(t->bufs);
-    free(t->file);
+    tbuf_free(&t->header);
+    for (uint32_t i = 0; i < t->slot_count; i++)
+        tbuf_free(&t->slots[i]);
+    free(t->slots);
+    free(t->refs);
+    free(t->disk);
+    free(t->memory);
+    if (t->has_file)
+        petw__file_close(&t->file);
     free(t);
 }
 
@@ -349,6 +484,53 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
     int64_t q = d / i->perf_freq, r = d % i->perf_freq;
     return i->start_time + q * 10000000LL + r * 10000000LL / i->perf_freq;
 #endif
+}
+
+/* ---- loading data buffers while processing ---- */
+
+/* Reads data buffer `k` again, into a free slot; returns the slot. The
+ * scan verified it, so a difference now means the file changed. */
+static int load_buffer(petw_trace *t, uint32_t k, tbuf **out)
+{
+    bufref *r = &t->refs[k];
+    uint32_t s = 0;
+    while (s < t->slot_count && t->slots[s].data)
+        s++;
+    if (s == t->slot_count) {
+        tbuf *g = realloc(t->slots, (t->slot_count + 1) * sizeof(*g));
+        if (!g)
+            return PETW_ENOMEM;
+        t->slots = g;
+        memset(&t->slots[t->slot_count++], 0, sizeof(*g));
+    }
+    tbuf *b = &t->slots[s];
+    const uint8_t *disk = fetch(t, r->offset, r->disk_size);
+    petw__etl_buffer hb;
+    const char *why = "the file changed while it was read";
+    int rc = disk ? petw__etl_parse_buffer(disk, r->disk_size, r->offset, &hb, &why) : PETW_EIO;
+    if (rc == 0)
+        rc = unpack_into(b, disk, &hb, &why);
+    if (rc == 0)
+        rc = index_buffer(t, b, 0, r->file_index, r->offset);
+    if (rc == 0 && b->rec_count != r->records)
+        rc = PETW_ECORRUPT;
+    if (rc) {
+        b->data = NULL;
+        return rc;
+    }
+    b->index = k;
+    b->file_index = r->file_index;
+    r->loaded = s;
+    *out = b;
+    return 0;
+}
+
+/* Every record of the buffer was delivered: its memory goes back. */
+static void release_buffer(petw_trace *t, tbuf *b)
+{
+    t->refs[b->index].loaded = NOT_LOADED;
+    b->data = NULL;
+    b->rec_count = b->next = 0;
 }
 
 /* ---- delivery ---- */
@@ -382,10 +564,74 @@ static int build(petw_trace *t, const tbuf *b, uint32_t off, petw_event_record *
     return 0;
 }
 
+/* Delivers the next record of buffer `b`; returns 0, or PETW_ECANCELED. */
+static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliver_ctx *dc)
+{
+    petw_event_record e;
+    uint32_t off = b->recs[b->next++].offset;
+    if (build(t, b, off, &e, dc) != 0) {
+        corrupt(t, b->file_index, off, "malformed record header or extended data");
+    } else {
+        int64_t ft = (t->config.flags & PETW_TRACE_RAW_TIMESTAMP)
+                         ? petw_trace_timestamp_to_filetime(t, e.header.timestamp)
+                         : e.header.timestamp;
+        if (b->header || ((start == 0 || ft >= start) && (end == 0 || ft <= end))) {
+            t->stats.events_read++;
+            t->config.on_event(&e, t->config.context);
+        }
+    }
+    if (b->next == b->rec_count && t->config.on_buffer &&
+        !t->config.on_buffer(t, t->config.context))
+        return PETW_ECANCELED;
+    return 0;
+}
+
+/* A live trace: the header records, then each buffer as it arrives. */
+static int process_live(petw_trace *t, int64_t start, int64_t end)
+{
+    deliver_ctx dc;
+    int rc = 0;
+    t->processed = 1;
+    tbuf *h = &t->header;
+    while (h->next < h->rec_count && rc == 0)
+        rc = deliver_one(t, h, start, end, &dc);
+    tbuf b;
+    memset(&b, 0, sizeof(b));
+    while (rc == 0) {
+        if (atomic_load_explicit(&t->cancel, memory_order_relaxed)) {
+            rc = PETW_ECANCELED;
+            break;
+        }
+        int n = petw__bufqueue_pop(t->live, t->live_buffer, 100);
+        if (n < 0)
+            break; /* the session stopped and everything was delivered */
+        if (n == 0)
+            continue;
+        petw__etl_buffer hb;
+        const char *why = NULL;
+        t->stats.buffers_read++;
+        if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
+            !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, &why))) {
+            corrupt(t, t->stats.buffers_read, 0, why);
+            continue;
+        }
+        b.used = hb.used;
+        b.cpu = hb.cpu;
+        b.logger_id = hb.logger_id;
+        b.buffer_flag = hb.buffer_flag;
+        b.file_index = t->stats.buffers_read;
+        rc = index_buffer(t, &b, 1, b.file_index, 0);
+        while (rc == 0 && b.next < b.rec_count)
+            rc = deliver_one(t, &b, start, end, &dc);
+    }
+    free(b.recs);
+    return rc;
+}
+
 typedef struct heap_item {
     int64_t timestamp;
     uint32_t trace;
-    uint32_t buffer;
+    uint32_t buffer; /* bufref index */
 } heap_item;
 
 static int item_less(const heap_item *a, const heap_item *b)
@@ -414,121 +660,86 @@ static void sift_down(heap_item *h, uint32_t n, uint32_t i)
     }
 }
 
-/* Delivers record `k` of buffer `b`; returns 0, or PETW_ECANCELED. */
-static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliver_ctx *dc)
+/* The heap key of a raw timestamp: FILETIME when several files merge (their
+ * raw clocks are not comparable). */
+static int64_t merge_key(const petw_trace *t, int64_t ts, uint32_t count)
 {
-    petw_event_record e;
-    uint32_t off = b->recs[b->next++].offset;
-    if (build(t, b, off, &e, dc) != 0) {
-        corrupt(t, (uint64_t)(b - t->bufs), off, "malformed record header or extended data");
-    } else {
-        int64_t ft = (t->config.flags & PETW_TRACE_RAW_TIMESTAMP)
-                         ? petw_trace_timestamp_to_filetime(t, e.header.timestamp)
-                         : e.header.timestamp;
-        if (b->header || ((start == 0 || ft >= start) && (end == 0 || ft <= end))) {
-            t->stats.events_read++;
-            t->config.on_event(&e, t->config.context);
-        }
-    }
-    if (b->next == b->rec_count && t->config.on_buffer &&
-        !t->config.on_buffer(t, t->config.context))
-        return PETW_ECANCELED;
-    return 0;
+    return count > 1 ? petw_trace_timestamp_to_filetime(t, ts) : ts;
 }
 
-/* A live trace: the header records, then each buffer as it arrives. */
-static int process_live(petw_trace *t, int64_t start, int64_t end)
+/* Every data buffer of every trace enters the heap by its earliest record. */
+static heap_item *build_heap(petw_trace **traces, uint32_t count, uint32_t *n_out)
 {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < count; i++)
+        total += traces[i]->ref_count;
+    heap_item *heap = malloc((total ? total : 1) * sizeof(*heap));
+    if (!heap)
+        return NULL;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t k = 0; k < traces[i]->ref_count; k++)
+            heap[n++] = (heap_item){merge_key(traces[i], traces[i]->refs[k].first_ts, count), i, k};
+    for (uint32_t j = n / 2; j-- > 0;)
+        sift_down(heap, n, j);
+    *n_out = n;
+    return heap;
+}
+
+/* The k-way merge: pops the buffer with the earliest next record, loads it
+ * the first time, delivers one record, and re-keys or releases it. */
+static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
+{
+    uint32_t n;
+    heap_item *heap = build_heap(traces, count, &n);
+    if (!heap)
+        return PETW_ENOMEM;
     deliver_ctx dc;
     int rc = 0;
-    t->processed = 1;
-    tbuf *h = &t->bufs[0];
-    while (h->next < h->rec_count && rc == 0)
-        rc = deliver_one(t, h, start, end, &dc);
-    while (rc == 0) {
-        if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
-            return PETW_ECANCELED;
-        int n = petw__bufqueue_pop(t->live, t->live_buffer, 100);
-        if (n < 0)
-            break; /* the session stopped and everything was delivered */
-        if (n == 0)
-            continue;
-        petw__etl_buffer hb;
-        const char *why = NULL;
-        tbuf b;
-        memset(&b, 0, sizeof(b));
-        t->stats.buffers_read++;
-        if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
-            !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, &why))) {
-            corrupt(t, t->stats.buffers_read, 0, why);
-            continue;
+    while (n > 0 && rc == 0) {
+        petw_trace *t = traces[heap[0].trace];
+        bufref *r = &t->refs[heap[0].buffer];
+        tbuf *b = r->loaded != NOT_LOADED ? &t->slots[r->loaded] : NULL;
+        if (!b && (rc = load_buffer(t, heap[0].buffer, &b)) != 0) {
+            if (rc != PETW_ECORRUPT)
+                break;
+            corrupt(t, r->file_index, r->offset, "buffer changed or unreadable since open");
+            rc = 0;
+            heap[0] = heap[--n];
+        } else {
+            rc = deliver_one(t, b, start, end, &dc);
+            if (b->next < b->rec_count) {
+                heap[0].timestamp = merge_key(t, b->recs[b->next].timestamp, count);
+            } else {
+                release_buffer(t, b);
+                heap[0] = heap[--n];
+            }
         }
-        b.used = hb.used;
-        b.cpu = hb.cpu;
-        b.logger_id = hb.logger_id;
-        b.buffer_flag = hb.buffer_flag;
-        rc = index_buffer(t, &b, t->stats.buffers_read, 0);
-        while (rc == 0 && b.next < b.rec_count)
-            rc = deliver_one(t, &b, start, end, &dc);
-        free(b.recs);
+        sift_down(heap, n, 0);
     }
+    free(heap);
     return rc;
 }
 
 int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
 {
     PETW__RETURN_IF(!traces || count == 0 || count > MAX_TRACES, PETW_EINVAL);
-    for (uint32_t i = 0; i < count; i++)
+    for (uint32_t i = 0; i < count; i++) {
         PETW__RETURN_IF(!traces[i] || traces[i]->processed || (traces[i]->live && count > 1),
                         PETW_EINVAL);
+        for (uint32_t j = 0; j < i; j++)
+            PETW__RETURN_IF(traces[j] == traces[i], PETW_EINVAL); /* the same trace twice */
+    }
     if (traces[0]->live)
         return process_live(traces[0], start, end);
     deliver_ctx dc;
     int rc = 0;
-    uint64_t total = 0;
     /* The sessions' header buffers first, as ETW does. */
     for (uint32_t i = 0; i < count && rc == 0; i++) {
         petw_trace *t = traces[i];
         t->processed = 1;
-        for (uint32_t k = 0; k < t->buf_count; k++) {
-            tbuf *b = &t->bufs[k];
-            if (b->header)
-                while (b->next < b->rec_count && rc == 0)
-                    rc = deliver_one(t, b, start, end, &dc);
-            else
-                total += b->rec_count ? 1 : 0;
-        }
+        while (t->header.next < t->header.rec_count && rc == 0)
+            rc = deliver_one(t, &t->header, start, end, &dc);
     }
-    heap_item *heap = malloc((total ? total : 1) * sizeof(*heap));
-    if (!heap)
-        return PETW_ENOMEM;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < count; i++)
-        for (uint32_t k = 0; k < traces[i]->buf_count; k++) {
-            tbuf *b = &traces[i]->bufs[k];
-            if (!b->header && b->rec_count)
-                heap[n++] = (heap_item){b->recs[0].timestamp, i, k};
-        }
-    /* Raw timestamps of different files are not comparable: merge on
-     * FILETIME when there is more than one file. */
-    if (count > 1)
-        for (uint32_t j = 0; j < n; j++)
-            heap[j].timestamp =
-                petw_trace_timestamp_to_filetime(traces[heap[j].trace], heap[j].timestamp);
-    for (uint32_t j = n / 2; j-- > 0;)
-        sift_down(heap, n, j);
-    while (n > 0 && rc == 0) {
-        petw_trace *t = traces[heap[0].trace];
-        tbuf *b = &t->bufs[heap[0].buffer];
-        rc = deliver_one(t, b, start, end, &dc);
-        if (b->next < b->rec_count) {
-            int64_t ts = b->recs[b->next].timestamp;
-            heap[0].timestamp = count > 1 ? petw_trace_timestamp_to_filetime(t, ts) : ts;
-        } else {
-            heap[0] = heap[--n];
-        }
-        sift_down(heap, n, 0);
-    }
-    free(heap);
-    return rc;
+    return rc ? rc : merge(traces, count, start, end);
 }

@@ -170,6 +170,14 @@ size_t petw__etl_scratch_size(uint32_t buffer_size);
 
 /* ---- reading ---- */
 
+/* Reader limits. A buffer is at most 16 MiB (ETW's largest BufferSize);
+ * a compressed one is at most twice that on disk (incompressible data with
+ * a codec's overhead), and its payload never expands more than 4096 times
+ * (real ETW buffers compress 5-50:1; a 16 MiB run of one byte is the
+ * extreme): anything beyond is damage or a decompression bomb. */
+#define PETW__ETL_MAX_BUFFER_SIZE (16u << 20)
+#define PETW__ETL_MAX_EXPANSION 4096u
+
 /* A parsed buffer header. */
 typedef struct petw__etl_buffer {
     uint64_t file_offset;
@@ -185,7 +193,7 @@ typedef struct petw__etl_buffer {
 } petw__etl_buffer;
 
 /* Parses the buffer header at data[0..avail). Returns 0, or PETW_ECORRUPT
- * with a reason in *why. */
+ * with a reason in *why (sizes beyond the reader limits included). */
 int petw__etl_parse_buffer(const uint8_t *data, uint64_t avail, uint64_t file_offset,
                            petw__etl_buffer *out, const char **why);
 

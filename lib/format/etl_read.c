@@ -6,8 +6,6 @@
 #include "etl.h"
 #include "xpress.h"
 
-#define MAX_BUFFER_SIZE (64u << 20)
-
 int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offset,
                            petw__etl_buffer *b, const char **why)
 {
@@ -33,11 +31,11 @@ int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offse
         b->petw_flags = petw__rd16(d + PETW__BH_PETW_FLAGS);
     int packed =
         (b->petw_flags & PETW__BUF_ZSTD) || (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
-    if (b->disk_size < PETW__BH_SIZE || b->disk_size > MAX_BUFFER_SIZE) {
+    if (b->disk_size < PETW__BH_SIZE || b->disk_size > 2 * PETW__ETL_MAX_BUFFER_SIZE) {
         *why = "BufferSize out of range";
         return PETW_ECORRUPT;
     }
-    if (b->used < PETW__BH_SIZE || b->used > MAX_BUFFER_SIZE ||
+    if (b->used < PETW__BH_SIZE || b->used > PETW__ETL_MAX_BUFFER_SIZE ||
         (!packed && b->used > b->disk_size)) {
         *why = "SavedOffset out of range";
         return PETW_ECORRUPT;

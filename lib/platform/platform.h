@@ -88,9 +88,12 @@ int petw__file_truncate(petw__file *f, uint64_t size);
 int petw__file_sync(petw__file *f);
 /* 1 when `path` exists (any kind of file). */
 int petw__path_exists(const char *path);
-/* Reads a whole file into a malloc'd buffer. Returns 0, PETW_ENOENT,
- * PETW_EACCES, PETW_EIO or PETW_ENOMEM. */
-int petw__file_read_all(const char *path, uint8_t **data, size_t *size);
+/* Opens a trace file for reading (petw__file_pread) and gives its size.
+ * Only regular files: a directory, FIFO or device is refused with
+ * PETW_ENOTREG, without blocking (a FIFO is opened non-blocking). Links
+ * are followed (reading is what the user asked for). Returns 0,
+ * PETW_ENOENT, PETW_EACCES, PETW_ENOTREG or PETW_EIO. */
+int petw__file_open_read(const char *path, petw__file *out, uint64_t *size);
 
 #if defined(_WIN32)
 #include "platform_win.h"

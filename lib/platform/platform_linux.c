@@ -277,32 +277,22 @@ int petw__file_close(petw__file *f)
     return rc;
 }
 
-int petw__file_read_all(const char *path, uint8_t **data, size_t *size)
+int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return map_errno(errno);
+        return errno == ENXIO ? PETW_ENOTREG : map_errno(errno);
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
         close(fd);
         return PETW_EIO;
     }
-    size_t n = (size_t)st.st_size, got = 0;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
+    if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return PETW_ENOMEM;
+        return PETW_ENOTREG;
     }
-    while (got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
-    *data = buf;
-    *size = got;
+    out->fd = fd;
+    *size = (uint64_t)st.st_size;
     return 0;
 }

@@ -296,11 +296,16 @@ int petw__file_close(petw__file *f)
     return rc;
 }
 
-int petw__file_read_all(const char *path, uint8_t **data, size_t *size)
+int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
 {
     wchar_t *w = wide_path(path);
     if (!w)
         return PETW_ENOENT;
+    DWORD attr = GetFileAttributesW(w);
+    if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY)) {
+        free(w);
+        return PETW_ENOTREG;
+    }
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                            NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     DWORD err = GetLastError();
@@ -308,24 +313,15 @@ int petw__file_read_all(const char *path, uint8_t **data, size_t *size)
     if (h == INVALID_HANDLE_VALUE)
         return map_error(err);
     LARGE_INTEGER s;
-    if (!GetFileSizeEx(h, &s) || (uint64_t)s.QuadPart > SIZE_MAX) {
+    if (GetFileType(h) != FILE_TYPE_DISK) {
+        CloseHandle(h);
+        return PETW_ENOTREG;
+    }
+    if (!GetFileSizeEx(h, &s)) {
         CloseHandle(h);
         return PETW_EIO;
     }
-    size_t n = (size_t)s.QuadPart, got = 0;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
-        CloseHandle(h);
-        return PETW_ENOMEM;
-    }
-    while (got < n) {
-        DWORD chunk = n - got > 0x40000000 ? 0x40000000 : (DWORD)(n - got), done = 0;
-        if (!ReadFile(h, buf + got, chunk, &done, NULL) || done == 0)
-            break;
-        got += done;
-    }
-    CloseHandle(h);
-    *data = buf;
-    *size = got;
+    out->fd = (intptr_t)h;
+    *size = (uint64_t)s.QuadPart;
     return 0;
 }
