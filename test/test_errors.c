@@ -108,8 +108,11 @@ int main(void)
     /* A stopped session's handle is unknown now. */
     CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY),
              ERROR_WMI_INSTANCE_NOT_FOUND);
+    /* EnableTraceEx2 documents ERROR_INVALID_PARAMETER for a bad TraceHandle. */
     CHECK_EQ(EnableTraceEx2(s, &ErrProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
-             ERROR_WMI_INSTANCE_NOT_FOUND);
+             ERROR_INVALID_PARAMETER);
+    CHECK_EQ(EnableTraceEx2(s, &ErrProvider, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 0, NULL),
+             ERROR_INVALID_PARAMETER);
 
     /* The session limit: 64. */
     TRACEHANDLE hs[65];

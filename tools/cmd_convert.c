@@ -1,5 +1,7 @@
-/* cmd_convert.c - `petw convert FILE... --to chrome -o OUT.json`: the
- * files' records for timeline viewers (output/output_chrome.c). */
+/* cmd_convert.c - `petw convert FILE... --to chrome -o OUT.json [--force]`:
+ * the files' records for timeline viewers (output/output_chrome.c). OUT is
+ * created owner-only and never over an existing file unless --force
+ * (tool_output_file.c). */
 #include <inttypes.h>
 #include <string.h>
 
@@ -10,7 +12,13 @@ typedef struct convert_args {
     const char *to, *out_path;
     char *files[MAX_FILES];
     int nfiles;
+    int force; /* --force: replace an existing OUT */
 } convert_args;
+
+static const char convert_usage[] =
+    "usage: petw convert FILE... --to chrome -o OUT.json [--force]\n"
+    "OUT.json is created readable by you alone; an existing OUT.json is not\n"
+    "replaced unless --force (a link there is removed, never written through).\n";
 
 typedef struct convert_ctx {
     output out;
@@ -25,8 +33,10 @@ static int parse_args(convert_args *a, int argc, char **argv)
             a->to = argv[++i];
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             a->out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--force")) {
+            a->force = 1;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "petw: unknown option '%s'\n%s", argv[i], usage);
+            fprintf(stderr, "petw: unknown option '%s'\n%s", argv[i], convert_usage);
             return 2;
         } else if (a->nfiles < MAX_FILES) {
             a->files[a->nfiles++] = argv[i];
@@ -36,7 +46,7 @@ static int parse_args(convert_args *a, int argc, char **argv)
         }
     }
     if (!a->to || strcmp(a->to, "chrome") != 0 || !a->out_path || a->nfiles == 0) {
-        fprintf(stderr, "petw: convert needs FILE... --to chrome -o OUT.json\n");
+        fputs(convert_usage, stderr);
         return 2;
     }
     return 0;
@@ -79,19 +89,19 @@ int cmd_convert(int argc, char **argv)
     if (rc)
         return rc;
     memset(&c, 0, sizeof(c));
-    FILE *file = fopen(a.out_path, "w");
-    if (!file) {
-        fprintf(stderr, "petw: %s: cannot create\n", a.out_path);
-        return 1;
-    }
     if (petw_decoder_new(&c.decoder) != 0) {
         fprintf(stderr, "petw: %s\n", petw_strerror(PETW_ENOMEM));
-        fclose(file);
         return 1;
     }
     if (reader_open(&rd, a.nfiles, a.files, convert_event, &c) != 0) {
         petw_decoder_free(c.decoder);
-        fclose(file);
+        return 1;
+    }
+    /* Created once the inputs opened: a bad input leaves no empty OUT. */
+    FILE *file = output_file_create(a.out_path, a.force);
+    if (!file) {
+        reader_close(&rd);
+        petw_decoder_free(c.decoder);
         return 1;
     }
     rc = convert(&c, &rd, file);

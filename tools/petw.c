@@ -8,7 +8,7 @@
 #include "tool.h"
 
 const char usage[] = "usage: petw info FILE...\n"
-                     "       petw convert FILE... --to chrome -o OUT.json\n"
+                     "       petw convert FILE... --to chrome -o OUT.json [--force]\n"
                      "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
                      "                 [--start TIME] [--end TIME]\n"
                      "       petw guid NAME...\n"

@@ -44,6 +44,16 @@ void format_time(int64_t filetime, char out[TIME_TEXT_SIZE]);
  * Returns 0 or -1. */
 int parse_time(const char *text, int64_t *filetime);
 
+/* ---- tool_output_file.c: files the tool writes ---- */
+
+/* Creates `path` for writing as petw creates trace files: readable and
+ * writable by the user alone (0600), exclusively, never through a link.
+ * Something already at `path` is refused unless `force`: then a link there
+ * is removed (its target left alone) and so is a regular file the user
+ * owns, and the file is created anew; anything else is refused. Returns the
+ * stream, or NULL with the reason on stderr. */
+FILE *output_file_create(const char *path, int force);
+
 /* ---- tool_trace.c: one or more ETL files read together ---- */
 
 typedef struct reader {

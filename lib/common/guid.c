@@ -56,8 +56,12 @@ int petw_guid_parse(const char *text, petw_guid *out)
     return 0;
 }
 
-void petw_guid_format(const petw_guid *g, char out[37])
+void petw_guid_format(const petw_guid *guid, char out[37])
 {
+    /* Callers pass GUIDs found inside payloads, which need not be aligned. */
+    petw_guid v;
+    memcpy(&v, guid, sizeof(v));
+    const petw_guid *g = &v;
     snprintf(out, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", (unsigned)g->data1,
              g->data2, g->data3, g->data4[0], g->data4[1], g->data4[2], g->data4[3], g->data4[4],
              g->data4[5], g->data4[6], g->data4[7]);

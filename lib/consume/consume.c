@@ -73,7 +73,8 @@ struct petw_trace {
     uint32_t ref_count, ref_cap;
     tbuf *slots; /* loaded data buffers; a free slot has data == NULL */
     uint32_t slot_count;
-    uint8_t *disk; /* one buffer as stored (file sources read into it) */
+    uint32_t buffer_limit; /* the file's buffer size: no buffer unpacks larger */
+    uint8_t *disk;         /* one buffer as stored (file sources read into it) */
     uint32_t disk_cap;
     petw_trace_stats stats;
     int processed;
@@ -233,17 +234,18 @@ static int load_header(petw_trace *t, const petw__etl_buffer *hb)
     return 0;
 }
 
-/* A data buffer's size claims, against what the file's header declares: a
- * buffer never unpacks to more than the file's buffer size, and a packed
- * one never expands more than PETW__ETL_MAX_EXPANSION times. A claim
- * beyond either is damage (or a decompression bomb). */
+/* A data buffer's size claims, against the file's buffer size (at most
+ * PETW__ETL_MAX_BUFFER_SIZE): a buffer never unpacks to more than that,
+ * and a packed one never expands more
+ * than PETW__ETL_MAX_EXPANSION times. A claim beyond either is damage (or a
+ * decompression bomb). */
 static const char *implausible(const petw_trace *t, const petw__etl_buffer *hb)
 {
     int packed =
         (hb->petw_flags & PETW__BUF_ZSTD) || (hb->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
-    if (hb->used > t->info.buffer_size)
+    if (hb->used > t->buffer_limit)
         return "SavedOffset larger than the file's buffer size";
-    if (hb->disk_size > 2 * (uint64_t)t->info.buffer_size + PETW__BH_SIZE)
+    if (hb->disk_size > 2 * (uint64_t)t->buffer_limit + PETW__BH_SIZE)
         return "BufferSize larger than the file's buffer size";
     if (packed && (uint64_t)(hb->used - PETW__BH_SIZE) >
                       (uint64_t)(hb->disk_size - PETW__BH_SIZE) * PETW__ETL_MAX_EXPANSION)
@@ -362,6 +364,9 @@ static int load(petw_trace *t)
     PETW__FORWARD_IF_ERROR(load_header(t, &hb));
     if (t->info.buffer_size < PETW__BH_SIZE || t->info.buffer_size > PETW__ETL_MAX_BUFFER_SIZE)
         return PETW_ECORRUPT;
+    /* Writers store the header buffer whole (petw) or cut to its records
+     * (relogged Windows files); BufferSize in its record is the size. */
+    t->buffer_limit = t->info.buffer_size > hb.disk_size ? t->info.buffer_size : hb.disk_size;
     return scan(t, hb.disk_size);
 }
 

@@ -27,9 +27,13 @@ void SetLastError(DWORD code)
 
 #define MAX_OPEN 256
 
+/* An open_trace slot: free, being opened (claimed, file I/O under way
+ * without the lock), or open. */
+enum { SLOT_FREE, SLOT_OPENING, SLOT_OPEN };
+
 typedef struct open_trace {
     uint32_t gen;
-    int in_use;
+    int state;
     int processing;    /* inside ProcessTrace */
     int close_pending; /* CloseTrace came during ProcessTrace */
     petw_trace *trace;
@@ -91,27 +95,51 @@ static void fill_header(TRACE_LOGFILE_HEADER *h, open_trace *o, const petw_logfi
     h->BuffersLost = i->buffers_lost;
 }
 
+static TRACEHANDLE open_failed(DWORD error)
+{
+    SetLastError(error);
+    return INVALID_PROCESSTRACE_HANDLE;
+}
+
+/* The ETW view of an opened trace: the caller's EVENT_TRACE_LOGFILE gets
+ * the file's header. */
+static void fill_logfile(open_trace *o)
+{
+    const petw_logfile_info *info = petw_trace_info(o->trace);
+    TRACE_LOGFILE_HEADER *h = o->wide ? &o->logw->LogfileHeader : &o->loga->LogfileHeader;
+    fill_header(h, o, info);
+    if (o->wide) {
+        o->logw->BuffersRead = 0;
+        o->logw->BufferSize = info->buffer_size;
+        o->logw->EventsLost = info->events_lost;
+        o->logw->IsKernelTrace = 0;
+    } else {
+        o->loga->BuffersRead = 0;
+        o->loga->BufferSize = info->buffer_size;
+        o->loga->EventsLost = info->events_lost;
+        o->loga->IsKernelTrace = 0;
+    }
+}
+
+/* The slot is claimed under the control lock, the file opened (and
+ * scanned) outside it: reading a trace never holds up EventRegister or a
+ * controller. */
 static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *logfile)
 {
     int realtime = (mode & PROCESS_TRACE_MODE_REAL_TIME) != 0;
-    if (!(mode & PROCESS_TRACE_MODE_EVENT_RECORD)) {
-        /* The EVENT_TRACE (pre-Vista) callback shape is not implemented. */
-        SetLastError(ERROR_NOT_SUPPORTED);
-        return INVALID_PROCESSTRACE_HANDLE;
-    }
-    if (!path || !path[0]) {
-        SetLastError(ERROR_INVALID_PARAMETER);
-        return INVALID_PROCESSTRACE_HANDLE;
-    }
+    if (!(mode & PROCESS_TRACE_MODE_EVENT_RECORD))
+        return open_failed(ERROR_NOT_SUPPORTED); /* the pre-Vista EVENT_TRACE callback */
+    if (!path || !path[0])
+        return open_failed(ERROR_INVALID_PARAMETER);
     petw__control_lock();
     uint32_t i;
-    for (i = 0; i < MAX_OPEN && opens[i].in_use; i++) {
+    for (i = 0; i < MAX_OPEN && opens[i].state != SLOT_FREE; i++) {
     }
-    if (i == MAX_OPEN) {
-        petw__control_unlock();
-        SetLastError(ERROR_NO_SYSTEM_RESOURCES);
-        return INVALID_PROCESSTRACE_HANDLE;
-    }
+    if (i < MAX_OPEN)
+        opens[i].state = SLOT_OPENING;
+    petw__control_unlock();
+    if (i == MAX_OPEN)
+        return open_failed(ERROR_NO_SYSTEM_RESOURCES);
     open_trace *o = &opens[i];
     o->wide = wide;
     o->logw = wide ? logfile : NULL;
@@ -125,31 +153,17 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     /* Real time: `path` is the LoggerName of a running session. */
     int rc = realtime ? petw_trace_open_realtime(path, &cfg, &o->trace)
                       : petw_trace_open(path, &cfg, &o->trace);
-    if (rc) {
-        petw__control_unlock();
-        SetLastError(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER
-                                                   : petw__etw_status(rc));
-        return INVALID_PROCESSTRACE_HANDLE;
-    }
+    if (rc == 0)
+        fill_logfile(o);
+    petw__control_lock();
     o->processing = o->close_pending = 0;
-    o->in_use = 1;
+    o->state = rc == 0 ? SLOT_OPEN : SLOT_FREE;
     o->gen = o->gen + 1 ? o->gen + 1 : 1;
-    const petw_logfile_info *info = petw_trace_info(o->trace);
-    TRACE_LOGFILE_HEADER *h = wide ? &o->logw->LogfileHeader : &o->loga->LogfileHeader;
-    fill_header(h, o, info);
-    if (wide) {
-        o->logw->BuffersRead = 0;
-        o->logw->BufferSize = info->buffer_size;
-        o->logw->EventsLost = info->events_lost;
-        o->logw->IsKernelTrace = 0;
-    } else {
-        o->loga->BuffersRead = 0;
-        o->loga->BufferSize = info->buffer_size;
-        o->loga->EventsLost = info->events_lost;
-        o->loga->IsKernelTrace = 0;
-    }
     TRACEHANDLE handle = petw__handle_make(o->gen, i);
     petw__control_unlock();
+    if (rc)
+        return open_failed(rc == PETW_EINVAL && realtime ? ERROR_INVALID_PARAMETER
+                                                         : petw__etw_status(rc));
     SetLastError(ERROR_SUCCESS);
     return handle;
 }
@@ -187,7 +201,7 @@ TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
 static open_trace *lookup(TRACEHANDLE h)
 {
     uint32_t i = petw__handle_slot(h);
-    if (i >= MAX_OPEN || !opens[i].in_use || opens[i].gen != petw__handle_generation(h))
+    if (i >= MAX_OPEN || opens[i].state != SLOT_OPEN || opens[i].gen != petw__handle_generation(h))
         return NULL;
     return &opens[i];
 }
@@ -205,6 +219,12 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIM
         if (!o || o->processing || o->close_pending) {
             petw__control_unlock();
             return ERROR_INVALID_HANDLE;
+        }
+        for (ULONG j = 0; j < i; j++) {
+            if (os[j] == o) { /* the same trace twice */
+                petw__control_unlock();
+                return ERROR_INVALID_PARAMETER;
+            }
         }
         traces[i] = o->trace;
         os[i] = o;
@@ -225,7 +245,7 @@ ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIM
         if (os[i]->close_pending) { /* CloseTrace ran meanwhile: finish it */
             petw_trace_close(os[i]->trace);
             os[i]->trace = NULL;
-            os[i]->in_use = 0;
+            os[i]->state = SLOT_FREE;
             os[i]->close_pending = 0;
         }
     }
@@ -250,7 +270,7 @@ ULONG WMIAPI CloseTrace(TRACEHANDLE TraceHandle)
     }
     petw_trace_close(o->trace);
     o->trace = NULL;
-    o->in_use = 0;
+    o->state = SLOT_FREE;
     petw__control_unlock();
     return ERROR_SUCCESS;
 }

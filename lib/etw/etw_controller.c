@@ -328,5 +328,10 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
     default:
         return ERROR_INVALID_PARAMETER;
     }
+    /* A handle that names no running session (stopped, stale, made up):
+     * ERROR_INVALID_PARAMETER, as EnableTraceEx2 documents for a bad
+     * TraceHandle, not ControlTrace's ERROR_WMI_INSTANCE_NOT_FOUND. */
+    if (rc == PETW_ENOTFOUND && petw_session_query(TraceHandle, NULL) != 0)
+        return ERROR_INVALID_PARAMETER;
     return petw__etw_status(rc);
 }

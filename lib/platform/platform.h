@@ -77,7 +77,13 @@ int petw__file_create_private(const char *path, petw__file *out);
 int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t offset);
 int petw__file_close(petw__file *f);
 /* Opens an existing file for reading and writing (APPEND), never through a
- * symbolic link. Returns PETW_ENOENT when it does not exist. */
+ * symbolic link. Only the caller's own private regular file is accepted,
+ * judged on the opened file (no race with the path): on Linux owned by the
+ * effective uid with no group/other permission bits (mode & 077 == 0), on
+ * Windows owned by the token's user (or its default owner). Anything else
+ * (a link, another user's file, a shared one, a FIFO, a device) is closed
+ * unchanged and refused with PETW_EACCES. Returns PETW_ENOENT when it does
+ * not exist. */
 int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size);
 /* Reads exactly `size` bytes at `offset`. */
 int petw__file_pread(petw__file *f, void *data, size_t size, uint64_t offset);

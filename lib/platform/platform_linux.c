@@ -217,11 +217,18 @@ int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t off
 
 int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
 {
-    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    /* Non-blocking: a FIFO at the path must not stall the open (it is then
+     * refused); the flag changes nothing for a regular file. */
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return errno == ELOOP ? PETW_EACCES : map_errno(errno);
+    /* Checked on the open file, not the path: what was opened is what is
+     * judged. Only the caller's own private regular file is continued: a
+     * file another user owns, or one others can read or write, would let
+     * them read (or plant) this session's events. */
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & 077) != 0) {
         close(fd);
         return PETW_EACCES;
     }

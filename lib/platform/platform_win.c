@@ -5,6 +5,7 @@
 
 #include "petw/error.h"
 #include "platform.h" /* windows.h first: sddl.h needs it */
+#include <aclapi.h>
 #include <sddl.h>
 
 uint32_t petw__pid;
@@ -169,6 +170,38 @@ static int user_sid_string(wchar_t *out, size_t n)
     return rc;
 }
 
+/* 1 when the open file's owner is the process token's user, or the token's
+ * default owner (what an elevated administrator's new files get, so that
+ * petw__file_create_private's own files qualify). The DACL such files carry
+ * is owner-only already; another user's file never qualifies. */
+static int owned_by_caller(HANDLE h)
+{
+    PSID owner = NULL;
+    PSECURITY_DESCRIPTOR sd = NULL;
+    if (GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION, &owner, NULL, NULL, NULL,
+                        &sd) != ERROR_SUCCESS)
+        return 0;
+    int ok = 0;
+    HANDLE token;
+    if (owner && IsValidSid(owner) && OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+        union {
+            TOKEN_USER user;
+            TOKEN_OWNER owner;
+            uint8_t bytes[256];
+        } info;
+        DWORD len = 0;
+        if (GetTokenInformation(token, TokenUser, &info, sizeof(info), &len) &&
+            EqualSid(owner, info.user.User.Sid))
+            ok = 1;
+        if (!ok && GetTokenInformation(token, TokenOwner, &info, sizeof(info), &len) &&
+            info.owner.Owner && EqualSid(owner, info.owner.Owner))
+            ok = 1;
+        CloseHandle(token);
+    }
+    LocalFree(sd);
+    return ok;
+}
+
 int petw__file_create_private(const char *path, petw__file *out)
 {
     wchar_t *w = wide_path(path);
@@ -219,13 +252,23 @@ int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
         free(w);
         return PETW_EACCES; /* never through a link */
     }
-    HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, NULL, OPEN_EXISTING,
-                           FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    HANDLE h =
+        CreateFileW(w, GENERIC_READ | GENERIC_WRITE | READ_CONTROL, FILE_SHARE_READ, NULL,
+                    OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
     DWORD err = GetLastError();
     free(w);
     if (h == INVALID_HANDLE_VALUE)
         return map_error(err);
+    /* Judged on the open handle, not the path: a plain disk file (not a
+     * link, a directory or a device) that the caller owns. */
+    BY_HANDLE_FILE_INFORMATION fi;
     LARGE_INTEGER s;
+    if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
+        (fi.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY)) ||
+        !owned_by_caller(h)) {
+        CloseHandle(h);
+        return PETW_EACCES;
+    }
     if (!GetFileSizeEx(h, &s)) {
         CloseHandle(h);
         return PETW_EIO;
