@@ -1,7 +1,10 @@
 /* bench_consume - how fast ProcessTrace delivers a compressed file's events.
- * usage: bench_consume --events N [--file F] [--keep]
- * Records N events (zstd + checksums), then times petw_trace_open +
- * petw_trace_process over it (best of 3). Prints one JSON object. */
+ * usage: bench_consume --events N [--file F] [--keep] [--plain] [--reps R]
+ * Records N events (zstd + checksums; --plain: uncompressed), then times
+ * petw_trace_open + petw_trace_process over it (best of R, default 3).
+ * Prints one JSON object, with the process's peak RSS (the writer's pool
+ * included: an upper bound for the reader's). */
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <petw/petw.h>
@@ -31,7 +34,8 @@ int main(int argc, char **argv)
     c.file_path = path;
     c.buffer_size_kb = 64;
     c.minimum_buffers = c.maximum_buffers = 256;
-    c.flags = PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM;
+    c.flags = bench_flag(argc, argv, "--plain") ? 0 : PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM;
+    int reps = atoi(bench_arg(argc, argv, "--reps", "3"));
     c.loss_policy = PETW_LOSS_BLOCK; /* the file must hold all N */
     c.block_timeout_ms = 10000;
     petw_session_handle s;
@@ -49,7 +53,7 @@ int main(int argc, char **argv)
     petw_session_stats st;
     petw_session_stop(s, &st);
     double best = 1e30;
-    for (int rep = 0; rep < 3; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         petw_trace_config tc;
         petw_trace_config_init(&tc);
         tc.on_event = on_event;
@@ -64,10 +68,19 @@ int main(int argc, char **argv)
         if (dt < best)
             best = dt;
     }
-    printf("{\"contender\":\"petw-processtrace\",\"events\":%llu,\"lost\":%u,\"seconds\":%.4f,"
-           "\"events_per_s\":%.0f}\n",
-           (unsigned long long)delivered, st.events_lost, best / 1e9,
-           (double)delivered / (best / 1e9));
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    long long file_bytes = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        file_bytes = ftell(f);
+        fclose(f);
+    }
+    printf("{\"contender\":\"petw-processtrace%s\",\"events\":%llu,\"lost\":%u,\"seconds\":%.4f,"
+           "\"events_per_s\":%.0f,\"file_bytes\":%lld,\"peak_rss_kb\":%ld}\n",
+           c.flags ? "" : "-plain", (unsigned long long)delivered, st.events_lost, best / 1e9,
+           (double)delivered / (best / 1e9), file_bytes, ru.ru_maxrss);
     if (!bench_flag(argc, argv, "--keep"))
         remove(path);
     petw_provider_unregister(p);

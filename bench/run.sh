@@ -96,6 +96,17 @@ for r in $(seq 1 "$ROUNDS"); do
     t1=$(date +%s.%N)
     emit "$r" "{\"contender\":\"petw-dump-json\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
     rm -f "$work/c.etl"
+    # 4. Reader memory on a 2 GB trace (uncompressed, 15 M events): ProcessTrace, petw info
+    #    and petw dump must stream (peak RSS, kB).
+    emit "$r" "$("$B/bench_consume" --events 15000000 --plain --reps 1 --file "$work/big.etl" --keep)"
+    for cmd in info dump; do
+        rss=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' build-bench/tools/petw "$cmd" \
+            $([ "$cmd" = dump ] && echo --format json) "$work/big.etl")
+        emit "$r" "{\"contender\":\"petw-$cmd-big\",\"peak_rss_kb\":$rss}"
+    done
+    rm -f "$work/big.etl"
 done
 
 machine="$(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
