@@ -429,14 +429,18 @@ static int do_snapshot(petw__flush_target *t, const char *path)
     int rc = close_and_wait(t);
     if (rc)
         return rc;
-    /* acquire (conservative): pairs with nothing, the head CAS in
-     * petw__ring_take_oldest and the tail CAS in retain are relaxed; it keeps
-     * the tail load after the head load. The buffers closed above are below
-     * tail: close_and_wait acquired their delivery, after retain's CAS. */
+    /* acquire: pairs with the release head CAS in petw__ring_take_oldest
+     * (the horizon of what was taken); it also keeps the tail load after the
+     * head load. The buffers closed above are below tail: close_and_wait
+     * acquired their delivery, after retain's CAS. */
     uint64_t head = atomic_load_explicit(&pool->retained_head, memory_order_acquire);
     /* acquire (conservative): as for head. */
     uint64_t tail = atomic_load_explicit(&pool->retained_tail, memory_order_acquire);
-    uint32_t n = (uint32_t)(tail - head), size = pool->buffer_size;
+    /* The two loads are not one snapshot: clamp what a race could make of
+     * their difference to the queue's capacity. */
+    int64_t span = (int64_t)(tail - head);
+    uint32_t n = span <= 0 ? 0 : span > pool->buffer_limit ? pool->buffer_limit : (uint32_t)span;
+    uint32_t size = pool->buffer_size;
     uint8_t *copies = malloc((size_t)(n ? n : 1) * size);
     uint32_t *used = calloc(n ? n : 1, sizeof(uint32_t));
     uint16_t *cpu = calloc(n ? n : 1, sizeof(uint16_t));
@@ -457,10 +461,10 @@ static int do_snapshot(petw__flush_target *t, const char *path)
             first_good = i + 1;
     }
     /* Every event after the horizon is in the pool (only older buffers were
-     * recycled), so (horizon, upto] is one contiguous run. acquire
-     * (conservative): the horizon CAS in petw__ring_take_oldest is relaxed;
-     * this pairs with its release fence, which only orders the generation
-     * bump before it, and nothing read below depends on that. */
+     * recycled), so (horizon, upto] is one contiguous run: a recycler raises
+     * the horizon before any release that shows the buffer gone, and every
+     * read above that saw it gone was an acquire. acquire (conservative):
+     * the horizon's own CAS is relaxed. */
     int64_t after = atomic_load_explicit(&ring->overwrite_horizon, memory_order_acquire);
 
     petw__file f;

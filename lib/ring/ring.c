@@ -219,7 +219,20 @@ static void retain(petw__pool *pool, uint32_t buffer)
     atomic_store_explicit(&slot->sequence, pos + 1, memory_order_release);
 }
 
-/* Number of records in a completed buffer (a recycler's accounting). */
+/* Raises the overwrite horizon to a retained buffer's completion time (a
+ * monotonic max). relaxed: ordered for snapshots by the release operations
+ * that follow it in petw__ring_take_oldest (head CAS, slot release,
+ * generation bump), which the snapshot's reads acquire. */
+static void raise_horizon(petw__ring *ring, petw__buffer_meta *m)
+{
+    int64_t sealed = atomic_load_explicit(&m->sealed_timestamp, memory_order_relaxed);
+    int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
+    while (sealed > h &&
+           !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h, sealed,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
 uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
 {
     petw__retained_slot *q = petw__pool_retained(pool);
@@ -240,14 +253,24 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
             petw__yield();
             continue;
         }
-        if (dif == 0 &&
-            atomic_compare_exchange_weak_explicit(&pool->retained_head, &pos, pos + 1,
-                                                  memory_order_relaxed, memory_order_relaxed))
-            break;
-        if (dif != 0)
+        if (dif == 0) {
+            /* Raise the horizon to this buffer's seal before taking it, so a
+             * snapshot that sees it gone (head past it, its slot reused, or
+             * its generation bumped) also sees the horizon cover it. If
+             * another thread takes it first, it raises the same value. */
+            uint32_t cand = atomic_load_explicit(&slot->buffer, memory_order_relaxed);
+            raise_horizon(ring, &petw__pool_meta(pool)[cand]);
+            /* release on success: the horizon before the new head; pairs
+             * with petw__ring_retained_at's acquire load of the head. */
+            if (atomic_compare_exchange_weak_explicit(&pool->retained_head, &pos, pos + 1,
+                                                      memory_order_release, memory_order_relaxed))
+                break;
+        } else {
             pos = atomic_load_explicit(&pool->retained_head, memory_order_relaxed);
+        }
     }
     uint32_t b = atomic_load_explicit(&slot->buffer, memory_order_relaxed);
+    raise_horizon(ring, &petw__pool_meta(pool)[b]); /* no-op unless the slot changed */
     /* release: frees the slot for position pos + limit; pairs with retain's
      * (and petw__ring_retained_at's) acquire load of the sequence. */
     atomic_store_explicit(&slot->sequence, pos + pool->buffer_limit, memory_order_release);
@@ -263,14 +286,6 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
     atomic_fetch_add_explicit(&ring->events_overwritten,
                               ring->count_records(petw__pool_buffer(pool, b), used),
                               memory_order_relaxed);
-    int64_t sealed = atomic_load_explicit(&m->sealed_timestamp, memory_order_relaxed);
-    int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
-    /* relaxed: the snapshot reads the horizon after its copies, ordered by
-     * the generation fences. */
-    while (sealed > h &&
-           !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h, sealed,
-                                                  memory_order_relaxed, memory_order_relaxed)) {
-    }
     return b;
 }
 
@@ -283,8 +298,8 @@ uint32_t petw__ring_retained_at(petw__pool *pool, uint64_t pos)
         uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
         if (seq == pos + 1)
             return atomic_load_explicit(&slot->buffer, memory_order_relaxed);
-        /* head: acquire (conservative), pairs with nothing: take_oldest's head
-         * CAS is relaxed; only the position is used. */
+        /* head: acquire, pairs with take_oldest's release head CAS: a buffer
+         * seen taken has its completion time in the horizon. */
         if ((int64_t)(seq - (pos + 1)) > 0 ||
             atomic_load_explicit(&pool->retained_head, memory_order_acquire) > pos)
             return PETW__BUF_NONE; /* taken (recycled) already */
@@ -321,7 +336,9 @@ int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out, ui
      * with petw__ring_take_oldest's release fence after the bump (a copy that
      * read a byte of the buffer's next use sees the new generation). */
     atomic_thread_fence(memory_order_acquire);
-    return atomic_load_explicit(&m->generation, memory_order_relaxed) == g0 ? 0 : -1;
+    /* acquire: a copy seen torn (generation bumped) also sees the horizon
+     * take_oldest raised before the bump (release). */
+    return atomic_load_explicit(&m->generation, memory_order_acquire) == g0 ? 0 : -1;
 }
 
 void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
