@@ -370,10 +370,11 @@ static int close_and_wait(petw__flush_target *t)
          * b current: the count below includes deliveries ordered before it. */
         uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
         uint32_t b = PETW__WORD_BUF(w);
-        /* acquire (conservative): pairs with petw__ring_deliver's release
-         * increment; only the value is used here, the wait below acquires. */
+        /* relaxed: the use number was published with the buffer by the
+         * release CAS the acquire load above pairs with. Its delivery is
+         * the one to wait for (not a late count of the previous use). */
         if (b < limit)
-            want[b] = atomic_load_explicit(&meta[b].deliveries, memory_order_acquire) + 1;
+            want[b] = atomic_load_explicit(&meta[b].uses, memory_order_relaxed);
         petw__ring_close_cpu(ring, c, 0);
     }
     /* acquire: pairs with petw__ring_deliver's release increment: a buffer

@@ -129,6 +129,7 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
         atomic_init(&petw__pool_retained(pool)[i].sequence, i);
         atomic_init(&petw__pool_retained(pool)[i].buffer, 0);
         atomic_init(&petw__pool_meta(pool)[i].generation, 0);
+        atomic_init(&petw__pool_meta(pool)[i].uses, 0);
         atomic_init(&petw__pool_meta(pool)[i].deliveries, 0);
         atomic_init(&petw__pool_meta(pool)[i].sealed_timestamp, 0);
     }
@@ -485,11 +486,15 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
         petw__buffer_meta *meta = &petw__pool_meta(pool)[fresh];
         atomic_store_explicit(&meta->cpu, (uint16_t)cpu, memory_order_relaxed);
         atomic_store_explicit(&meta->flags, 0, memory_order_relaxed);
+        /* relaxed: published with the buffer by the release CAS below. */
+        atomic_fetch_add_explicit(&meta->uses, 1, memory_order_relaxed);
         uint64_t mine = PETW__WORD(gen, fresh, PETW__BUFFER_HEADER_SIZE + size);
         /* release: publishes the control word and meta init to writers that
          * acquire this word. */
         if (!atomic_compare_exchange_strong_explicit(&c->word, &w, mine, memory_order_acq_rel,
                                                      memory_order_acquire)) {
+            /* Nobody saw this use: take it back. */
+            atomic_fetch_sub_explicit(&meta->uses, 1, memory_order_relaxed);
             free_push(pool, fresh);
             continue;
         }

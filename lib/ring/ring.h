@@ -93,7 +93,11 @@ typedef struct petw__buffer_meta {
     /* Bumped before a retained buffer is reused, so a concurrent snapshot
      * copy can tell it read a buffer that changed under it. */
     _Atomic uint32_t generation;
-    /* Times the buffer was delivered (a snapshot waits on it). */
+    /* Times the buffer was opened on a CPU, and times it was delivered: use
+     * number u is delivered when deliveries reaches u (a flush or snapshot
+     * waits for that). A late increment from use u - 1 can never satisfy a
+     * wait for use u. */
+    _Atomic uint32_t uses;
     _Atomic uint32_t deliveries;
 } petw__buffer_meta;
 
