@@ -175,6 +175,12 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
         return PETW_ELIMIT;
     }
     petw__provider *p = &providers[slot];
+    /* release fence: the slot's last unregistration (its generation bump,
+     * maybe on another thread, ordered before us by the control lock)
+     * before the field stores below; pairs with write_event's acquire fence:
+     * a writer that reads a field we store here sees the bumped generation
+     * on its reload. */
+    atomic_thread_fence(memory_order_release);
     p->gen = p->gen + 1 ? p->gen + 1 : 1;
     p->in_use = 1;
     p->id = *id;
