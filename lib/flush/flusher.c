@@ -420,6 +420,53 @@ static uint32_t keep_window(uint8_t *buf, uint32_t used, int64_t after, int64_t 
     return out;
 }
 
+/* Writes the snapshot's copies [first, n) to a new file at `path`,
+ * keeping each buffer's records in (after, upto]. */
+static int write_snapshot(petw__flush_target *t, const char *path, uint8_t *copies,
+                          const uint32_t *used, const uint16_t *cpu, uint32_t first, uint32_t n,
+                          int64_t after, int64_t upto)
+{
+    petw__ring *ring = t->ring;
+    uint32_t size = atomic_load_explicit(&ring->pool, memory_order_relaxed)->buffer_size;
+    petw__file f;
+    int rc = petw__file_create_private(path, &f), opened = rc == 0;
+    uint32_t written = 0;
+    uint64_t offset = size;
+    int64_t seq = 0;
+    for (uint32_t i = first; i < n && rc == 0; i++) {
+        uint8_t *buf = copies + (size_t)i * size;
+        uint32_t kept, u = keep_window(buf, used[i], after, upto, &kept);
+        if (kept == 0)
+            continue;
+        petw__etl_buffer_info bi;
+        bi.buffer_size = size;
+        bi.used = u;
+        bi.timestamp = upto;
+        bi.sequence = ++seq;
+        bi.cpu = cpu[i];
+        bi.logger_id = ring->logger_id;
+        bi.flags = 0;
+        bi.petw_flags = t->petw_flags & PETW_SESSION_CHECKSUM;
+        bi.zstd_level = 0;
+        uint32_t out_size;
+        const uint8_t *out = petw__etl_seal_buffer(buf, &bi, NULL, &out_size);
+        rc = petw__file_pwrite(&f, out, out_size, offset);
+        offset += out_size;
+        written++;
+    }
+    if (opened) {
+        if (rc == 0) {
+            const char *saved_name = t->info.log_file_name;
+            t->info.log_file_name = path;
+            write_header_to(t, &f, written, lost_now(t));
+            t->info.log_file_name = saved_name;
+        }
+        if (petw__file_close(&f) != 0 && rc == 0)
+            rc = PETW_EIO;
+    }
+    return rc;
+}
+
 static int do_snapshot(petw__flush_target *t, const char *path)
 {
     petw__ring *ring = t->ring;
@@ -468,42 +515,7 @@ static int do_snapshot(petw__flush_target *t, const char *path)
      * the horizon's own CAS is relaxed. */
     int64_t after = atomic_load_explicit(&ring->overwrite_horizon, memory_order_acquire);
 
-    petw__file f;
-    rc = petw__file_create_private(path, &f);
-    uint32_t written = 0;
-    uint64_t offset = size;
-    int64_t seq = 0;
-    for (uint32_t i = first_good; i < n && rc == 0; i++) {
-        uint8_t *buf = copies + (size_t)i * size;
-        uint32_t kept, u = keep_window(buf, used[i], after, upto, &kept);
-        if (kept == 0)
-            continue;
-        petw__etl_buffer_info bi;
-        bi.buffer_size = size;
-        bi.used = u;
-        bi.timestamp = upto;
-        bi.sequence = ++seq;
-        bi.cpu = cpu[i];
-        bi.logger_id = ring->logger_id;
-        bi.flags = 0;
-        bi.petw_flags = t->petw_flags & PETW_SESSION_CHECKSUM;
-        bi.zstd_level = 0;
-        uint32_t out_size;
-        const uint8_t *out = petw__etl_seal_buffer(buf, &bi, NULL, &out_size);
-        rc = petw__file_pwrite(&f, out, out_size, offset);
-        offset += out_size;
-        written++;
-    }
-    if (rc == 0 || f.fd >= 0) {
-        if (rc == 0) {
-            const char *saved_name = t->info.log_file_name;
-            t->info.log_file_name = path;
-            write_header_to(t, &f, written, lost_now(t));
-            t->info.log_file_name = saved_name;
-        }
-        if (petw__file_close(&f) != 0 && rc == 0)
-            rc = PETW_EIO;
-    }
+    rc = write_snapshot(t, path, copies, used, cpu, first_good, n, after, upto);
     free(copies);
     free(used);
     free(cpu);

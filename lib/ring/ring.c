@@ -423,6 +423,9 @@ static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t 
     res->record = petw__pool_buffer(pool, buffer) + offset;
 }
 
+/* One CAS loop over the CPU word's states (gone, plain reserve, full,
+ * none): kept in one function, a little over 80 lines, so each transition
+ * sits next to the atomic that makes it. */
 int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
                             petw__reservation *res)
 {
