@@ -104,7 +104,8 @@ static void print_header(const char *path, const petw_logfile_info *h, const pet
     printf("  logger name      %s\n", printable(b, h->logger_name));
     printf("  log file name    %s\n", printable(b, h->log_file_name));
     printf("  log file mode    0x%08x\n", h->log_file_mode);
-    printf("  clock            %s (%" PRId64 " Hz)\n", clock_name(h->reserved_flags), h->perf_freq);
+    printf("  clock            %s (%" PRId64 " Hz%s)\n", clock_name(h->reserved_flags),
+           h->perf_freq, (h->petw_flags & PETW_FILE_CLOCK_TSC) ? ", the CPU's invariant TSC" : "");
     printf("  buffer size      %u bytes\n", h->buffer_size);
     printf("  processors       %u\n", h->number_of_processors);
     printf("  pointer size     %u\n", h->pointer_size);
@@ -116,7 +117,7 @@ static void print_header(const char *path, const petw_logfile_info *h, const pet
     if (st->bytes_truncated)
         printf("  truncated        %" PRIu64 " bytes of an incomplete final buffer\n",
                st->bytes_truncated);
-    if (h->petw_flags)
+    if (h->petw_flags & (PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM))
         printf("  petw extensions %s%s\n", (h->petw_flags & PETW_SESSION_ZSTD) ? " zstd" : "",
                (h->petw_flags & PETW_SESSION_CHECKSUM) ? " xxh64" : "");
 }

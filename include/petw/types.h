@@ -155,6 +155,9 @@ typedef struct petw_event_record {
  * buffer header carries its own encoding of these; lib/format/ translates.) */
 #define PETW_SESSION_ZSTD 0x1u     /* zstd-compress each buffer in the file */
 #define PETW_SESSION_CHECKSUM 0x2u /* xxHash64 of each buffer in its header */
+/* In petw_logfile_info.petw_flags only: the session's clock read the CPU's
+ * time-stamp counter (an invariant TSC), its frequency measured. */
+#define PETW_FILE_CLOCK_TSC 0x100u
 
 /* Receives each full buffer of a session without a file, on the flusher
  * thread. `buffer` is a complete ETL buffer of `size` bytes. */

@@ -48,6 +48,7 @@
 #define PETW__BUF_CHECKSUM 0x1u      /* the checksum field is valid */
 #define PETW__BUF_ZSTD 0x2u          /* payload is one zstd frame */
 #define PETW__BUF_HEADER_ZSTD 0x100u /* header buffer: the data buffers are zstd */
+#define PETW__BUF_HEADER_TSC 0x200u  /* header buffer: the clock read the TSC */
 
 /* Record header types (byte 2 of a record; byte 3 has marker bits 0xC0;
  * a WPP message has 0x90 or 0xB0 in its top nibble instead). */

@@ -222,7 +222,8 @@ int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_siz
 uint32_t petw__etl_file_flags(uint16_t header_buffer_flags)
 {
     return ((header_buffer_flags & PETW__BUF_HEADER_ZSTD) ? PETW_SESSION_ZSTD : 0) |
-           ((header_buffer_flags & PETW__BUF_CHECKSUM) ? PETW_SESSION_CHECKSUM : 0);
+           ((header_buffer_flags & PETW__BUF_CHECKSUM) ? PETW_SESSION_CHECKSUM : 0) |
+           ((header_buffer_flags & PETW__BUF_HEADER_TSC) ? PETW_FILE_CLOCK_TSC : 0);
 }
 
 int petw__etl_parse_header_buffer(const uint8_t *buf, uint32_t used, const petw__etl_buffer *hb,

@@ -111,7 +111,8 @@ uint16_t petw__etl_buffer_flags(uint32_t session_flags)
 uint16_t petw__etl_header_flags(uint32_t session_flags)
 {
     return (uint16_t)(petw__etl_buffer_flags(session_flags) |
-                      ((session_flags & PETW_SESSION_ZSTD) ? PETW__BUF_HEADER_ZSTD : 0));
+                      ((session_flags & PETW_SESSION_ZSTD) ? PETW__BUF_HEADER_ZSTD : 0) |
+                      ((session_flags & PETW_FILE_CLOCK_TSC) ? PETW__BUF_HEADER_TSC : 0));
 }
 
 size_t petw__etl_scratch_size(uint32_t buffer_size)

@@ -64,22 +64,96 @@ int petw__clock_is_measured(uint32_t clock)
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* 1 when /proc/cpuinfo lists `flag` for the first CPU. */
+static int cpu_has_flag(const char *flag)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    char line[4096];
+    int found = 0;
+    size_t n = strlen(flag);
+    while (!found && fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "flags", 5) != 0)
+            continue;
+        for (char *p = strstr(line, flag); p && !found; p = strstr(p + 1, flag))
+            found = (p[-1] == ' ' || p[-1] == ':') && (p[n] == ' ' || p[n] == '\n');
+        break;
+    }
+    fclose(f);
+    return found;
+}
+
+/* The kernel's own check (its TSC watchdog) passed when `tsc` is the
+ * current clocksource. */
+static int kernel_clocksource_is_tsc(void)
+{
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!f)
+        return 0;
+    char name[32] = {0};
+    int ok = fgets(name, sizeof(name), f) != NULL && strncmp(name, "tsc", 3) == 0;
+    fclose(f);
+    return ok;
+}
+
+/* Readings taken on each CPU in turn, causally ordered by the migrations
+ * between them, must increase: a TSC whose CPUs disagree by more than a
+ * migration's latency fails (the kernel's warp check in miniature). */
+static void *tsc_sync_walk(void *arg)
+{
+    int *ok = arg;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t last = 0;
+    *ok = 1;
+    for (int round = 0; round < 3 && *ok; round++) {
+        for (long c = 0; c < cpus && c < CPU_SETSIZE && *ok; c++) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET((int)c, &set);
+            if (sched_setaffinity(0, sizeof(set), &set) != 0)
+                continue; /* not allowed there: not ours to check */
+            sched_yield();
+            uint64_t t = __rdtsc();
+            *ok = t > last;
+            last = t;
+        }
+    }
+    return NULL;
+}
+
+static int tsc_synchronized(void)
+{
+    pthread_t th;
+    int ok = 0;
+    if (pthread_create(&th, NULL, tsc_sync_walk, &ok) != 0)
+        return 0;
+    pthread_join(th, NULL);
+    return ok;
+}
+#endif
+
+/* Whether the QPC clock reads the TSC (as Windows' QPC does on invariant-
+ * TSC machines). Yes when the CPU says its TSC is invariant (CPUID
+ * 0x80000007 EDX bit 8) and either the kernel's clocksource is `tsc` (its
+ * watchdog vouches for it) or, under another clocksource such as
+ * kvm-clock, the kernel reports constant_tsc and nonstop_tsc and the
+ * cross-CPU check passes. PETW_NO_TSC=1 opts out (then CLOCK_MONOTONIC). */
 static int detect_invariant_tsc(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
+    if (getenv("PETW_NO_TSC") != NULL)
+        return 0;
     unsigned a, b, c, d;
     if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
         return 0;
     __get_cpuid(0x80000007u, &a, &b, &c, &d);
     if (!(d & (1u << 8)))
         return 0;
-    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-    if (!f)
-        return 1; /* cannot ask the kernel: trust the CPU */
-    char name[32] = {0};
-    int ok = fgets(name, sizeof(name), f) != NULL && strncmp(name, "tsc", 3) == 0;
-    fclose(f);
-    return ok && getenv("PETW_NO_TSC") == NULL;
+    if (kernel_clocksource_is_tsc())
+        return 1;
+    return cpu_has_flag("constant_tsc") && cpu_has_flag("nonstop_tsc") && tsc_synchronized();
 #else
     return 0;
 #endif

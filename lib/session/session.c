@@ -290,7 +290,7 @@ static void fill_info(petw__session *s, const petw_session_config *c, uint32_t c
     info->maximum_file_size = c->maximum_file_size_kb / 1024;
     info->os_build = petw__os_build();
     info->cpu_speed_mhz = 0;
-    info->petw_flags = c->flags;
+    info->petw_flags = c->flags | (petw__clock_is_measured(c->clock) ? PETW_FILE_CLOCK_TSC : 0);
     info->logger_id = petw__ring_table[s->slot].logger_id;
     info->process_id = petw__process_id();
     info->thread_id = petw__thread_id();
