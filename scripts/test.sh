@@ -34,10 +34,17 @@ for v in $variants; do
             mkdir -p "$corpus"
             echo "-- $name for ${FUZZ_SECONDS:-60} s"
             status=0
-            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-                "$target" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
-                -print_final_stats=1 -artifact_prefix="$dir/" "$corpus" "$dir/test/fuzz/seeds" \
-                > "$dir/$name.log" 2>&1 || status=$?
+            # Inputs that once failed are kept under test/fuzz/regressions/ and
+            # replayed with the seeds (libFuzzer writes only to the first folder).
+            regressions=test/fuzz/regressions/$name
+            [ -d "$regressions" ] || regressions=
+            # A streaming reader needs little: 512 MB and 5 s per input are hard
+            # limits (ASan's quarantine kept small so RSS is the reader's).
+            # shellcheck disable=SC2086
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=quarantine_size_mb=16 \
+                "$target" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=5 -rss_limit_mb=512 \
+                -malloc_limit_mb=64 -print_final_stats=1 -artifact_prefix="$dir/" \
+                "$corpus" "$dir/test/fuzz/seeds" $regressions > "$dir/$name.log" 2>&1 || status=$?
             grep -E "^(Done|stat::number_of_executed_units)" "$dir/$name.log" || true
             if [ "$status" -ne 0 ]; then
                 tail -n 40 "$dir/$name.log"

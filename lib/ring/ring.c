@@ -27,6 +27,7 @@ int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
     atomic_init(&ring->delivering, 0);
     atomic_init(&ring->events_lost, 0);
     atomic_init(&ring->lost_pending, 0);
+    atomic_init(&ring->capacity, 0);
     return 0;
 }
 
@@ -139,7 +140,8 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     uint16_t gen = (uint16_t)(atomic_load_explicit(&ring->gen, memory_order_relaxed) + 1);
     if (gen == 0)
         gen = 1;
-    ring->capacity = buffer_size - PETW__BUFFER_HEADER_SIZE;
+    atomic_store_explicit(&ring->capacity, buffer_size - PETW__BUFFER_HEADER_SIZE,
+                          memory_order_relaxed);
     atomic_store_explicit(&ring->events_lost, 0, memory_order_relaxed);
     atomic_store_explicit(&ring->lost_pending, 0, memory_order_relaxed);
     atomic_store_explicit(&ring->events_overwritten, 0, memory_order_relaxed);
@@ -369,10 +371,13 @@ void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
     /* release: whoever waits for this count (a flush or snapshot) finds the
      * buffer on the ready stack or in the retained queue. */
     atomic_fetch_add_explicit(&meta->deliveries, 1, memory_order_release);
+    /* The wake-up function is read before we leave: after the decrement
+     * below, the session may stop and its slot restart with new fields. */
+    petw__ring_ready_fn on_ready = buffering ? NULL : ring->on_ready;
     /* release: our pool accesses happen before the pool is freed. */
     atomic_fetch_sub_explicit(&ring->delivering, 1, memory_order_release);
-    if (!buffering)
-        ring->on_ready(ring);
+    if (on_ready)
+        on_ready(ring); /* uses no field of the ring (petw__flusher_wake) */
 }
 
 /* Sets `final` of a buffer that its CPU word no longer names; delivers it

@@ -109,7 +109,8 @@ typedef struct petw__ring_cpu {
  * must know of its owner and of the records in its buffers, without
  * including either. */
 struct petw__ring;
-/* A buffer was pushed on the ready stack. */
+/* A buffer was pushed on the ready stack. Called after the deliverer left
+ * the pool: it must not read the ring's fields (the slot may restart). */
 typedef void (*petw__ring_ready_fn)(struct petw__ring *ring);
 /* Number of records in the first `used` bytes of a buffer. */
 typedef uint32_t (*petw__ring_count_fn)(const uint8_t *buffer, uint32_t used);
@@ -117,7 +118,11 @@ typedef uint32_t (*petw__ring_count_fn)(const uint8_t *buffer, uint32_t used);
 typedef struct petw__ring {
     _Atomic(petw__pool *) pool; /* valid while any CPU word carries this gen */
     uint32_t cpu_count;
-    uint32_t capacity; /* buffer_size - header: the largest record that fits */
+    /* buffer_size - header: the largest record that fits. Atomic (relaxed)
+     * because a writer stalled since the previous session may read it while
+     * the next session's start writes it; its value then does not matter
+     * (its CAS fails on the new generation). */
+    _Atomic uint32_t capacity;
     _Atomic uint16_t gen;
     petw__ring_cpu *cpus;
     /* Writers inside the slow path; stop waits for 0 after marking every
@@ -247,7 +252,9 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
         if (PETW__UNLIKELY(PETW__WORD_GEN(w) != gen))
             return PETW__RING_GONE;
         if (PETW__UNLIKELY(buf >= PETW__BUF_DEAD ||
-                           off + size > ring->capacity + PETW__BUFFER_HEADER_SIZE))
+                           off + size >
+                               atomic_load_explicit(&ring->capacity, memory_order_relaxed) +
+                                   PETW__BUFFER_HEADER_SIZE))
             return petw__ring_reserve_slow(ring, gen, cpu, size, res);
         /* acquire on success: same pairing as the load above. The CAS is on
          * this CPU's line only; another thread on the same CPU (or one that

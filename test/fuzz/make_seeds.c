@@ -1,6 +1,10 @@
 /* make_seeds DIR: writes small synthetic ETL files for the fuzz corpora:
  * plain, with checksums, zstd-compressed, with related activity IDs, from
- * two threads' worth of CPUs, plus a truncated one. */
+ * two threads' worth of CPUs, plus a truncated one; TraceLogging events of
+ * every field kind (plain and zstd + checksum), so TDH and the decoder have
+ * schemas to chew on; and a Windows-style XPRESS-compressed copy of the
+ * TraceLogging file (LogFileMode 0x04000000, data buffers flagged 0x40,
+ * MS-XCA plain LZ77 payloads, no petw header fields). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +16,7 @@
 #define make_dir(d) mkdir((d), 0700)
 #endif
 
+#include <TraceLoggingProvider.h>
 #include <petw/petw.h>
 
 #include "../xpress_encode.h"
@@ -46,16 +51,156 @@ static int record(const char *dir, const char *name, uint32_t flags, uint32_t ev
     return petw_session_stop(s, NULL) != 0;
 }
 
+TRACELOGGING_DEFINE_PROVIDER(g_seed_tl, "Petw.Fuzz.Seed",
+                             (0x5eed7106, 0x1e3b, 0x5c7d, 0x9f, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab,
+                              0xcd));
+
+/* TraceLogging events of every field kind petw writes: scalars, strings,
+ * counted strings, binary, GUID, times, arrays, nested structs. */
+static void write_tl_events(void)
+{
+    static const uint8_t bin[5] = {0xde, 0xad, 0xbe, 0xef, 0x00};
+    static const int32_t varr[3] = {-1, 0, 1};
+    static const uint8_t farr[4] = {1, 2, 3, 4};
+    static const double darr[2] = {0.5, -1e300};
+    static const uint16_t items[3] = {10, 20, 30};
+    GUID g = {0x01234567, 0x89ab, 0xcdef, {1, 2, 3, 4, 5, 6, 7, 8}};
+    FILETIME ft = {0x12345678, 0x01d00000};
+    SYSTEMTIME st = {2024, 2, 4, 29, 23, 59, 58, 999};
+    GUID act = {1, 2, 3, {4}}, rel = {5, 6, 7, {8}};
+    for (int i = 0; i < 3; i++) {
+        TraceLoggingWrite(
+            g_seed_tl, "Scalars", TraceLoggingInt8((int8_t)-8, "i8"), TraceLoggingUInt8(200, "u8"),
+            TraceLoggingInt16(-1600, "i16"), TraceLoggingUInt16(60000, "u16"),
+            TraceLoggingInt32(-320000 - i, "i32"), TraceLoggingUInt32(4000000000u, "u32"),
+            TraceLoggingInt64(-6400000000ll, "i64"),
+            TraceLoggingUInt64(18000000000000000000ull, "u64"), TraceLoggingIntPtr(-5, "iptr"),
+            TraceLoggingHexInt32(0xdeadbeef, "hex32"),
+            TraceLoggingHexUInt64(0x0123456789abcdefull, "hex64"),
+            TraceLoggingHexUInt8(0xab, "hex8"), TraceLoggingFloat32(1.5f, "f32"),
+            TraceLoggingFloat64(-2.25, "f64"), TraceLoggingBool(TRUE, "bool32"),
+            TraceLoggingBoolean(1, "boolean"), TraceLoggingChar('Z', "ch"),
+            TraceLoggingWChar(0x3a9, "wch"), TraceLoggingPointer((void *)0x1234, "ptr"),
+            TraceLoggingPid(42, "pid"), TraceLoggingTid(43, "tid"),
+            TraceLoggingIPv4Address(0x0100007f, "ip"), TraceLoggingPort(0x901f, "port"),
+            TraceLoggingWinError(5, "winerr"), TraceLoggingHResult(E_FAIL, "hr"),
+            TraceLoggingNTStatus(0xC0000005u, "nt"));
+        TraceLoggingWrite(g_seed_tl, "Strings", TraceLoggingString("ansi, \"quoted\"", "ansi"),
+                          TraceLoggingUtf8String("h\xc3\xa9llo\n\x01", "utf8"),
+                          TraceLoggingWideString(L"wide \U0001F600", "wide"),
+                          TraceLoggingString(NULL, "null"),
+                          TraceLoggingCountedString("abcdef", 3, "counted"),
+                          TraceLoggingCountedWideString(L"abcdef", 4, "cwide"),
+                          TraceLoggingBinary(bin, sizeof(bin), "bin"), TraceLoggingGuid(g, "guid"),
+                          TraceLoggingFileTime(ft, "ft"), TraceLoggingSystemTime(st, "st"));
+        TraceLoggingWrite(g_seed_tl, "Arrays", TraceLoggingInt32Array(varr, 3, "varr"),
+                          TraceLoggingUInt8FixedArray(farr, 4, "farr"),
+                          TraceLoggingFloat64Array(darr, 2, "darr"),
+                          TraceLoggingInt32Array(varr, 0, "empty"), TraceLoggingStruct(2, "outer"),
+                          TraceLoggingInt32(7, "a"), TraceLoggingStruct(1, "inner"),
+                          TraceLoggingString("deep", "b"), TraceLoggingInt32(9, "after"));
+        TraceLoggingWrite(
+            g_seed_tl, "Order", TraceLoggingLevel(WINEVENT_LEVEL_ERROR), TraceLoggingKeyword(0x5),
+            TraceLoggingOpcode(WINEVENT_OPCODE_START), TraceLoggingInt32(-7, "id"),
+            TraceLoggingWideString(L"Ada", "customer"), TraceLoggingUInt16Array(items, 3, "items"),
+            TraceLoggingStruct(2, "where"), TraceLoggingUtf8String("Z\xc3\xbcrich", "city"),
+            TraceLoggingHexInt32(0x8001, "zip"), TraceLoggingBinary(bin, 4, "blob"));
+        TraceLoggingWriteActivity(g_seed_tl, "Activity", &act, &rel, TraceLoggingInt32(i, "x"));
+        TraceLoggingWrite(g_seed_tl, "Empty");
+    }
+}
+
+static int record_tl(const char *dir, const char *name, uint32_t flags)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    petw_session_config c;
+    petw_session_config_init(&c);
+    c.name = name;
+    c.file_path = path;
+    c.buffer_size_kb = 4;
+    c.minimum_buffers = c.maximum_buffers = 16;
+    c.flags = flags;
+    petw_session_handle s;
+    if (petw_session_start(&c, &s) ||
+        petw_session_enable_provider(s, (const petw_guid *)TraceLoggingProviderId(g_seed_tl), 0, 0,
+                                     0))
+        return 1;
+    write_tl_events();
+    return petw_session_stop(s, NULL) != 0;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16),
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* A Windows-style XPRESS-compressed copy of an uncompressed petw file: the
+ * header buffer as it is with LogFileMode |= EVENT_TRACE_COMPRESSED_MODE;
+ * each data buffer as its 0x48-byte header (BufferSize: the bytes stored,
+ * SavedOffset: the bytes unpacked, BufferFlag |= 0x40) then MS-XCA plain
+ * LZ77 of its records. petw's own header fields (0x38..0x47) are cleared. */
+static int xpress_copy(const char *dir, const char *from, const char *to)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, from);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 1;
+    static uint8_t in[1 << 20], out[(1 << 20) * 2];
+    size_t n = fread(in, 1, sizeof(in), f);
+    fclose(f);
+    if (n < 4096)
+        return 1;
+    uint32_t stride = rd32(in);
+    if (stride < 0x48 || stride > n)
+        return 1;
+    memcpy(out, in, stride);
+    memset(out + 0x38, 0, 16);
+    uint8_t *mode = out + 0x48 + 0x20 + 0x20; /* SYSTEM header, then LogFileMode */
+    wr32(mode, rd32(mode) | 0x04000000u);
+    size_t o = stride;
+    for (size_t off = stride; off + 0x48 <= n;) {
+        uint32_t size = rd32(in + off), used = rd32(in + off + 4);
+        if (size < 0x48 || off + size > n || used < 0x48 || used > size)
+            return 1;
+        memcpy(out + o, in + off, 0x48);
+        memset(out + o + 0x38, 0, 16);
+        size_t c = test_xpress_encode(in + off + 0x48, used - 0x48, out + o + 0x48);
+        wr32(out + o, (uint32_t)(0x48 + c));
+        out[o + 0x34] |= 0x40;
+        o += 0x48 + c;
+        off += size;
+    }
+    snprintf(path, sizeof(path), "%s/%s", dir, to);
+    f = fopen(path, "wb");
+    if (!f || fwrite(out, 1, o, f) != o)
+        return 1;
+    return fclose(f) != 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
         return 2;
     make_dir(argv[1]);
+    if (FAILED(TraceLoggingRegister(g_seed_tl)))
+        return 1;
     int rc = record(argv[1], "plain.etl", 0, 60, 0);
     rc |= record(argv[1], "related.etl", 0, 30, 1);
     rc |= record(argv[1], "checksum.etl", PETW_SESSION_CHECKSUM, 60, 1);
     rc |= record(argv[1], "zstd.etl", PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM, 80, 1);
     rc |= record(argv[1], "empty.etl", 0, 0, 0);
+    rc |= record_tl(argv[1], "tl.etl", 0);
+    rc |= record_tl(argv[1], "tl-zstd.etl", PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM);
+    rc |= xpress_copy(argv[1], "tl.etl", "xpress-windows.etl");
+    TraceLoggingUnregister(g_seed_tl);
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {
