@@ -38,6 +38,11 @@ typedef struct open_trace {
     int close_pending; /* CloseTrace came during ProcessTrace */
     petw_trace *trace;
     int wide;
+    /* Our copy of the caller's EVENT_TRACE_LOGFILE, which processing uses
+     * (and hands to BufferCallback), as ETW does: callers may pass a
+     * stack-local one to OpenTrace and call ProcessTrace after it is gone. */
+    EVENT_TRACE_LOGFILEW copyw;
+    EVENT_TRACE_LOGFILEA copya;
     PEVENT_TRACE_LOGFILEW logw;
     PEVENT_TRACE_LOGFILEA loga;
     WCHAR logger_name[PETW_MAX_NAME];
@@ -153,8 +158,16 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     /* Real time: `path` is the LoggerName of a running session. */
     int rc = realtime ? petw_trace_open_realtime(path, &cfg, &o->trace)
                       : petw_trace_open(path, &cfg, &o->trace);
-    if (rc == 0)
-        fill_logfile(o);
+    if (rc == 0) {
+        fill_logfile(o); /* the caller's structure tells what was opened */
+        if (wide) {
+            o->copyw = *o->logw;
+            o->logw = &o->copyw;
+        } else {
+            o->copya = *o->loga;
+            o->loga = &o->copya;
+        }
+    }
     petw__control_lock();
     o->processing = o->close_pending = 0;
     o->state = rc == 0 ? SLOT_OPEN : SLOT_FREE;

@@ -96,6 +96,11 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
         (p->LoggerNameOffset < sizeof(*p) ||
          (uint64_t)p->LoggerNameOffset + (name_units + 1) * sizeof(WCHAR) > p->Wnode.BufferSize))
         return ERROR_BAD_LENGTH;
+    /* The NT Kernel Logger and system loggers: no kernel events exist yet. */
+    if (strcmp(name, KERNEL_LOGGER_NAMEA) == 0 ||
+        (p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE) ||
+        memcmp(&p->Wnode.Guid, &SystemTraceControlGuid, sizeof(GUID)) == 0)
+        return ERROR_NOT_SUPPORTED;
     petw__control_lock();
     int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
     if (rc != 0) {
@@ -308,9 +313,17 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
                             ULONG Timeout, PENABLE_TRACE_PARAMETERS EnableParameters)
 {
     (void)Timeout;
-    (void)EnableParameters;
     if (!ProviderId || TraceHandle == 0)
         return ERROR_INVALID_PARAMETER;
+    if (EnableParameters) {
+        if (EnableParameters->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
+            EnableParameters->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
+            return ERROR_INVALID_PARAMETER;
+        /* Event filters and enable properties are not implemented: refuse
+         * them rather than enable without them. */
+        if (EnableParameters->EnableProperty != 0 || EnableParameters->FilterDescCount != 0)
+            return ERROR_NOT_SUPPORTED;
+    }
     const petw_guid *g = (const petw_guid *)ProviderId;
     int rc;
     switch (ControlCode) {
