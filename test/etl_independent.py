@@ -67,6 +67,41 @@ def records(data):
     return out
 
 
+def header_checks(data):
+    """The consistency checks a strict reader applies to TRACE_LOGFILE_HEADER
+    (some divide by CpuSpeedInMHz or TimerResolution); returns a list of
+    problems, empty when the header is sound."""
+    buffer_size = struct.unpack_from("<I", data, 0)[0]
+    rec = 0x48
+    if data[rec + 2] != 2:
+        return ["first record is not a 64-bit SYSTEM header"]
+    lh = rec + 0x20
+    (bsize, version, provider_version, ncpu, end_time, timer_res, max_size, mode,
+     written, start_buffers, ptr_size, lost, cpu_mhz) = struct.unpack_from("<IIIIqIIIIIIII", data, lh)
+    bias = struct.unpack_from("<i", data, lh + 0x48)[0]
+    std_name = data[lh + 0x4C:lh + 0x4C + 64].decode("utf-16-le").split("\0")[0]
+    boot, perf_freq, start_time, clock, buffers_lost = struct.unpack_from("<qqqII", data, lh + 0xF8)
+    problems = []
+    def need(ok, what):
+        if not ok:
+            problems.append(what)
+    need(bsize == buffer_size, "BufferSize %d differs from the buffer's %d" % (bsize, buffer_size))
+    need(version & 0xFF >= 5, "Version major %d" % (version & 0xFF))
+    need(ncpu >= 1, "NumberOfProcessors 0")
+    need(cpu_mhz > 0, "CpuSpeedInMHz 0")
+    need(timer_res > 0, "TimerResolution 0")
+    need(ptr_size in (4, 8), "PointerSize %d" % ptr_size)
+    need(perf_freq > 0, "PerfFreq %d" % perf_freq)
+    need(clock in (1, 2, 3), "ReservedFlags (clock) %d" % clock)
+    need(0 < boot <= start_time, "BootTime %d after StartTime %d" % (boot, start_time))
+    need(start_time <= end_time, "EndTime %d before StartTime %d" % (end_time, start_time))
+    need(-14 * 60 <= bias <= 14 * 60, "TimeZone bias %d minutes" % bias)
+    need(std_name != "", "TimeZone StandardName empty")
+    need(written == len(data) // buffer_size,
+         "BuffersWritten %d, file holds %d" % (written, len(data) // buffer_size))
+    return problems
+
+
 def fmt(r):
     return " ".join(str(x) for x in r)
 
@@ -74,6 +109,10 @@ def fmt(r):
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == "--compare":
         path, cmd = sys.argv[2], sys.argv[3:]
+        problems = header_checks(open(path, "rb").read())
+        if problems:
+            print("HEADER: " + "; ".join(problems))
+            return 1
         theirs = subprocess.run(cmd + [path], check=True, capture_output=True, text=True).stdout
         petw = sorted(line for line in theirs.splitlines() if line)
         mine = sorted(fmt(r) for r in records(open(path, "rb").read()))

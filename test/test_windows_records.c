@@ -232,9 +232,22 @@ static void check_file(const char *path, int pointer_size)
     CHECK_EQ(g.r[3].buffer_context.u.p.processor_number, 3);
 }
 
+/* Image loads are logged in the process group (hook 0x030A); their class is
+ * Image, so per-provider counts and --provider filters find them there. */
+static void image_load_class(void)
+{
+    static const petw_guid image = {
+        0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
+    CHECK(petw_guid_equal(petw__etl_kernel_class_guid(0x030A), &image));
+    CHECK(petw_guid_equal(petw__etl_kernel_class_guid(0x140A), &image));
+    CHECK(petw_guid_equal(petw__etl_kernel_class_guid(0x0301), &process_guid));
+    CHECK(petw__etl_kernel_class_guid(0x7F01) == NULL);
+}
+
 int main(void)
 {
     static uint8_t file[2 * BUF];
+    image_load_class();
     char path[512];
     test_path(path, sizeof(path), "windows-records.etl");
     for (int ps = 8; ps >= 4; ps -= 4) {

@@ -130,6 +130,10 @@ typedef struct petw__etl_session_info {
     uint32_t maximum_file_size;
     uint32_t os_build;
     uint32_t cpu_speed_mhz;
+    uint32_t timer_resolution; /* 100 ns units */
+    int32_t tz_bias;           /* minutes, UTC = local + bias */
+    const char *tz_standard;   /* UTF-8 zone names (NULL: "UTC") */
+    const char *tz_daylight;
     uint32_t petw_flags; /* PETW_SESSION_* (translated to PETW__BUF_* on disk) */
     uint16_t logger_id;
     uint32_t process_id, thread_id;
@@ -256,8 +260,8 @@ uint32_t petw__etl_count_records(const uint8_t *buf, uint32_t used);
 int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extended_item *ext,
                             uint32_t ext_max);
 
-/* Classic kernel events: the event-class GUID of a HookId group (the high
- * byte of the hook), or NULL when the group is not known. */
-const petw_guid *petw__etl_kernel_group_guid(uint8_t group);
+/* Classic kernel events: the event-class GUID of a HookId (group in the
+ * high byte, type in the low), or NULL when the group is not known. */
+const petw_guid *petw__etl_kernel_class_guid(uint16_t hook);
 
 #endif /* PETW_ETL_H */

@@ -42,8 +42,17 @@ static const struct {
     {0x1A, {0x45d8cccd, 0x539f, 0x4b72, {0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a}}},
 };
 
-const petw_guid *petw__etl_kernel_group_guid(uint8_t group)
+#define GROUP_PROCESS 0x03
+#define GROUP_IMAGE 0x14
+#define TYPE_LOAD 0x0A
+
+const petw_guid *petw__etl_kernel_class_guid(uint16_t hook)
 {
+    uint8_t group = (uint8_t)(hook >> 8);
+    /* The kernel logs image loads in the process group (PERFINFO's
+     * process/load hook); their event class is Image. */
+    if (group == GROUP_PROCESS && (uint8_t)hook == TYPE_LOAD)
+        group = GROUP_IMAGE;
     for (size_t k = 0; k < PETW__ARRAY_SIZE(kernel_groups); k++)
         if (kernel_groups[k].group == group)
             return &kernel_groups[k].guid;
@@ -130,7 +139,7 @@ static int decode_system(const uint8_t *r, uint8_t type, petw_event_record *e)
         e->header.cpu.times.kernel_time = petw__rd32(r + 24);
         e->header.cpu.times.user_time = petw__rd32(r + 28);
     }
-    const petw_guid *g = petw__etl_kernel_group_guid((uint8_t)(hook >> 8));
+    const petw_guid *g = petw__etl_kernel_class_guid(hook);
     if (g)
         e->header.provider_id = *g;
     e->header.descriptor.opcode = (uint8_t)hook;

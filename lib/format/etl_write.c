@@ -71,7 +71,7 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
     petw__wr32(lh + PETW__LH_PROVIDER_VERSION, in->os_build);
     petw__wr32(lh + PETW__LH_NUMBER_OF_PROCESSORS, in->cpu_count);
     petw__wr64(lh + PETW__LH_END_TIME, (uint64_t)in->end_filetime);
-    petw__wr32(lh + PETW__LH_TIMER_RESOLUTION, 1); /* 100 ns units */
+    petw__wr32(lh + PETW__LH_TIMER_RESOLUTION, in->timer_resolution ? in->timer_resolution : 1);
     petw__wr32(lh + PETW__LH_MAXIMUM_FILE_SIZE, in->maximum_file_size);
     petw__wr32(lh + PETW__LH_LOG_FILE_MODE, in->log_file_mode);
     petw__wr32(lh + PETW__LH_BUFFERS_WRITTEN, in->buffers_written);
@@ -79,13 +79,13 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
     petw__wr32(lh + PETW__LH_POINTER_SIZE, 8);
     petw__wr32(lh + PETW__LH_EVENTS_LOST, in->events_lost);
     petw__wr32(lh + PETW__LH_CPU_SPEED, in->cpu_speed_mhz);
-    /* 0x38, 0x40: LoggerName/LogFileName pointers: 0 on disk. 0x48: a UTC
-     * TIME_ZONE_INFORMATION (all zero but the names). */
-    static const char utc[] = "UTC";
-    for (int i = 0; utc[i]; i++) {
-        petw__wr16(lh + PETW__LH_TIME_ZONE_64 + 4 + 2 * i, (uint16_t)utc[i]);
-        petw__wr16(lh + PETW__LH_TIME_ZONE_64 + 4 + 64 + 16 + 4 + 2 * i, (uint16_t)utc[i]);
-    }
+    /* 0x38, 0x40: LoggerName/LogFileName pointers: 0 on disk. 0x48: the
+     * TIME_ZONE_INFORMATION: Bias, StandardName[32], StandardDate,
+     * StandardBias, DaylightName[32], ... (no DST rules: dates zero). */
+    uint8_t *tz = lh + PETW__LH_TIME_ZONE_64;
+    petw__wr32(tz, (uint32_t)in->tz_bias);
+    petw__utf8_to_utf16le(in->tz_standard ? in->tz_standard : "UTC", tz + 4, 32);
+    petw__utf8_to_utf16le(in->tz_daylight ? in->tz_daylight : "UTC", tz + 4 + 64 + 16 + 4, 32);
     petw__wr64(lh + PETW__LH_BOOT_TIME_64, (uint64_t)in->boot_time);
     petw__wr64(lh + PETW__LH_PERF_FREQ_64, (uint64_t)in->perf_freq);
     petw__wr64(lh + PETW__LH_START_TIME_64, (uint64_t)in->start_filetime);

@@ -50,6 +50,19 @@ void petw__platform_init(void);
 /* Operating system version packed as ETW's ProviderVersion (a build number). */
 uint32_t petw__os_build(void);
 
+/* What a trace file's header says about the machine, as Windows fills it:
+ * the CPU's nominal speed (MHz, never 0), the system timer's resolution
+ * (100 ns units, never 0), and the local time zone (bias in minutes,
+ * UTC = local + bias, and the zone names, UTF-8). */
+typedef struct petw__machine_info {
+    uint32_t cpu_speed_mhz;
+    uint32_t timer_resolution;
+    int32_t tz_bias;
+    char tz_standard[32];
+    char tz_daylight[32];
+} petw__machine_info;
+void petw__machine_info_get(petw__machine_info *out);
+
 void petw__sleep_ms(uint32_t ms);
 void petw__yield(void);
 

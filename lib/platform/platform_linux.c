@@ -186,6 +186,41 @@ void petw__platform_init(void)
     pthread_atfork(NULL, NULL, refresh_pid);
 }
 
+/* The first "cpu MHz" of /proc/cpuinfo; else the measured TSC rate. */
+static uint32_t cpu_speed_mhz(void)
+{
+    double mhz = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[256];
+        while (mhz <= 0 && fgets(line, sizeof(line), f))
+            if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':'))
+                mhz = strtod(strchr(line, ':') + 1, NULL);
+        fclose(f);
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    if (mhz <= 0)
+        mhz = (double)petw__tsc_frequency() / 1e6;
+#endif
+    return mhz >= 1 ? (uint32_t)(mhz + 0.5) : 1;
+}
+
+void petw__machine_info_get(petw__machine_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->cpu_speed_mhz = cpu_speed_mhz();
+    /* The scheduler tick, as the coarse clock's resolution shows it. */
+    struct timespec res;
+    int64_t ns = clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0
+                     ? (int64_t)res.tv_sec * 1000000000LL + res.tv_nsec
+                     : 0;
+    out->timer_resolution = ns >= 100 ? (uint32_t)(ns / 100) : 1;
+    tzset();
+    out->tz_bias = (int32_t)(timezone / 60);
+    snprintf(out->tz_standard, sizeof(out->tz_standard), "%s", tzname[0] ? tzname[0] : "UTC");
+    snprintf(out->tz_daylight, sizeof(out->tz_daylight), "%s", tzname[1] ? tzname[1] : "UTC");
+}
+
 uint32_t petw__os_build(void)
 {
     struct utsname u;

@@ -57,6 +57,25 @@ int64_t petw__boot_time(void)
     return petw__filetime_now() - (int64_t)GetTickCount64() * 10000;
 }
 
+void petw__machine_info_get(petw__machine_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    int64_t hz = petw__tsc_frequency();
+    out->cpu_speed_mhz = hz >= 1000000 ? (uint32_t)(hz / 1000000) : 1;
+    DWORD adjustment = 0, increment = 0;
+    BOOL disabled = FALSE;
+    out->timer_resolution =
+        GetSystemTimeAdjustment(&adjustment, &increment, &disabled) && increment ? increment : 1;
+    TIME_ZONE_INFORMATION tz;
+    if (GetTimeZoneInformation(&tz) != TIME_ZONE_ID_INVALID) {
+        out->tz_bias = (int32_t)tz.Bias;
+        WideCharToMultiByte(CP_UTF8, 0, tz.StandardName, -1, out->tz_standard,
+                            sizeof(out->tz_standard), NULL, NULL);
+        WideCharToMultiByte(CP_UTF8, 0, tz.DaylightName, -1, out->tz_daylight,
+                            sizeof(out->tz_daylight), NULL, NULL);
+    }
+}
+
 uint32_t petw__os_build(void)
 {
     DWORD v = GetVersion();

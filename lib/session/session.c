@@ -27,6 +27,7 @@ typedef struct petw__session {
     char file_path[PETW_MAX_NAME];
     uint32_t buffer_count;
     uint32_t enable_flags;
+    petw__machine_info machine; /* what the header says of the machine */
     petw__flush_target flush;
 } petw__session;
 
@@ -289,7 +290,12 @@ static void fill_info(petw__session *s, const petw_session_config *c, uint32_t c
     info->log_file_mode = c->log_file_mode;
     info->maximum_file_size = c->maximum_file_size_kb / 1024;
     info->os_build = petw__os_build();
-    info->cpu_speed_mhz = 0;
+    petw__machine_info_get(&s->machine);
+    info->cpu_speed_mhz = s->machine.cpu_speed_mhz;
+    info->timer_resolution = s->machine.timer_resolution;
+    info->tz_bias = s->machine.tz_bias;
+    info->tz_standard = s->machine.tz_standard;
+    info->tz_daylight = s->machine.tz_daylight;
     info->petw_flags = c->flags | (petw__clock_is_measured(c->clock) ? PETW_FILE_CLOCK_TSC : 0);
     info->logger_id = petw__ring_table[s->slot].logger_id;
     info->process_id = petw__process_id();
