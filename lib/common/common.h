@@ -110,6 +110,11 @@ size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
 int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size);
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
 
+/* Makes room for one more item in a growable array of *cap items, `count`
+ * of them used (doubling, from 64). Returns 0, or PETW_ENOMEM with the
+ * array unchanged. */
+int petw__array_grow(void **items, uint32_t *cap, uint32_t count, size_t item_size);
+
 /* The process-wide control lock (recursive), serializing every control
  * operation: provider (un)registration, session start/stop/enable, and
  * enable callbacks. Never taken on the EventWrite path. */

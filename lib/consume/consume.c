@@ -142,14 +142,8 @@ static int cmp_rec(const void *a, const void *b)
 /* Appends `rec` to the buffer's growing index. */
 static int push_rec(tbuf *b, const petw__etl_record *rec)
 {
-    if (b->rec_count == b->rec_cap) {
-        uint32_t cap = b->rec_cap ? b->rec_cap * 2 : 64;
-        rec_ix *g = realloc(b->recs, cap * sizeof(*g));
-        if (!g)
-            return PETW_ENOMEM;
-        b->recs = g;
-        b->rec_cap = cap;
-    }
+    PETW__FORWARD_IF_ERROR(
+        petw__array_grow((void **)&b->recs, &b->rec_cap, b->rec_count, sizeof(*b->recs)));
     b->recs[b->rec_count].timestamp = rec->timestamp;
     b->recs[b->rec_count].offset = rec->offset;
     b->rec_count++;
@@ -276,14 +270,8 @@ static int scan_buffer(petw_trace *t, tbuf *scan, const petw__etl_buffer *hb, ui
     PETW__FORWARD_IF_ERROR(index_buffer(t, scan, 1, index, off));
     if (scan->rec_count == 0)
         return 0; /* nothing to deliver: no descriptor */
-    if (t->ref_count == t->ref_cap) {
-        uint32_t cap = t->ref_cap ? t->ref_cap * 2 : 64;
-        bufref *g = realloc(t->refs, cap * sizeof(*g));
-        if (!g)
-            return PETW_ENOMEM;
-        t->refs = g;
-        t->ref_cap = cap;
-    }
+    PETW__FORWARD_IF_ERROR(
+        petw__array_grow((void **)&t->refs, &t->ref_cap, t->ref_count, sizeof(*t->refs)));
     bufref *r = &t->refs[t->ref_count++];
     r->offset = off;
     r->disk_size = hb->disk_size;

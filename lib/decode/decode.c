@@ -327,13 +327,7 @@ static int scratch_grow(petw_decoder *d, uint32_t count)
     if (count < d->scratch_cap)
         return 0;
     PETW__RETURN_IF(count == MAX_SCHEMA, PETW_ECORRUPT);
-    uint32_t cap = d->scratch_cap ? d->scratch_cap * 2 : 64;
-    schema_entry *s = realloc(d->scratch, cap * sizeof(*s));
-    if (!s)
-        return PETW_ENOMEM;
-    d->scratch = s;
-    d->scratch_cap = cap;
-    return 0;
+    return petw__array_grow((void **)&d->scratch, &d->scratch_cap, count, sizeof(*d->scratch));
 }
 
 /* Parses `size` schema bytes (its size field already checked) into the

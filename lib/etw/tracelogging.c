@@ -63,18 +63,35 @@ void petw__tlg_unregister(petw__tlg_provider *p)
 #define SCRATCH 65536u
 static _Thread_local uint8_t scratch[SCRATCH];
 
-int petw__tlg_wide(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *text, long count)
+/* The i-th code unit of wchar_t text, or of UTF-16 text in host order. */
+static uint32_t unit(const void *text, int utf16, size_t i)
 {
-    static const wchar_t empty[1] = {0};
+    if (!utf16)
+        return (uint32_t)((const wchar_t *)text)[i];
+    uint16_t u;
+    memcpy(&u, (const uint8_t *)text + 2 * i, 2);
+    return u;
+}
+
+static int wide(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *text, long count, int utf16)
+{
+    static const wchar_t empty[2] = {0, 0}; /* a NUL in either unit size */
     int counted = count >= 0;
     if (text == NULL)
         text = empty, count = counted ? 0 : -1;
-    size_t n = counted ? (size_t)count : wcslen(text) + 1; /* wchar_t units, NUL included */
+    size_t n = 0; /* code units, NUL included when not counted */
+    if (counted)
+        n = (size_t)count;
+    else {
+        while (unit(text, utf16, n) != 0)
+            n++;
+        n++;
+    }
     uint32_t at = *used, prefix = counted ? 2 : 0, bytes = 0;
     int fits = 1;
     for (size_t i = 0; i < n && fits; i++) {
-        uint32_t c = (uint32_t)text[i];
-        if (sizeof(wchar_t) == 2 || c < 0x10000) {
+        uint32_t c = unit(text, utf16, i);
+        if (utf16 || sizeof(wchar_t) == 2 || c < 0x10000) {
             fits = at + prefix + bytes + 2 <= SCRATCH;
             if (fits)
                 petw__wr16(scratch + at + prefix + bytes, (uint16_t)c), bytes += 2;
@@ -99,6 +116,16 @@ int petw__tlg_wide(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *text
     EventDataDescCreate(&d[counted], scratch + at + prefix, fits ? bytes : 0x10000u);
     *used = fits ? at + prefix + bytes : SCRATCH;
     return 1 + counted;
+}
+
+int petw__tlg_wide(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *text, long count)
+{
+    return wide(used, d, text, count, 0);
+}
+
+int petw__tlg_wide16(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *text, long count)
+{
+    return wide(used, d, text, count, 1);
 }
 
 int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value, size_t size,

@@ -1,5 +1,5 @@
-/* TraceLoggingProvider.h - TraceLogging for C, for non-Windows hosts (and
- * for Windows builds that use petw's engine).
+/* TraceLoggingProvider.h - TraceLogging for C and C++, for non-Windows hosts
+ * (and for Windows builds that use petw's engine).
  *
  * Part of petw's ETW-compatible surface (pkg-config petw-etw). Code written
  * as Microsoft documents TraceLogging compiles unchanged:
@@ -20,15 +20,24 @@
  * PROV_TRAITS / EVENT_SCHEMA_TL items. The event metadata is a static const
  * object built by the compiler: the write path only copies.
  *
+ * C (C11) and C++ (C++11 and later), both with the `, ##__VA_ARGS__`
+ * extension gcc, clang and MSVC share. C and C++ translation units write
+ * byte-identical metadata and payloads for the same TraceLoggingWrite, and
+ * share providers (the handles have C linkage).
+ *
  * Limits, compared with Windows' header:
- * - C only (C11 with the `, ##__VA_ARGS__` extension gcc, clang and MSVC
- *   share); in C++ use the EventWrite API with descriptor types.
  * - up to 64 arguments per TraceLoggingWrite (Windows: 99);
  * - field tags (the optional fourth argument of a field macro) and field
  *   descriptions are accepted and ignored (Windows puts tags in the
  *   metadata); event tags (TraceLoggingEventTag) are encoded;
- * - TraceLoggingValue picks the encoding from the C type with _Generic
- *   (Windows offers it in C++ only).
+ * - TraceLoggingValue picks the encoding from the type: in C++ by overloads,
+ *   as Windows does (bool, char, wchar_t, char16_t, signed/unsigned char,
+ *   short, int, long, long long, float, double, const char *, const
+ *   wchar_t *, const char16_t *, in C++20 const char8_t * (UTF-8), GUID,
+ *   FILETIME, SYSTEMTIME, other pointers as TraceLoggingPointer); in C with
+ *   _Generic (Windows offers it in C++ only), where wchar_t and char16_t are
+ *   the integers they are typedefs of, and pointers other than strings are
+ *   refused.
  * wchar_t text is stored as UTF-16LE, as Windows stores it (converted from
  * 32-bit wchar_t on Linux, in a per-thread 64 KB scratch area: an event
  * whose text does not fit is refused like any event over 64 KB).
@@ -39,10 +48,6 @@
 #if defined(_WIN32) && defined(PETW_USE_NATIVE_ETW)
 #include_next <TraceLoggingProvider.h>
 #else
-
-#ifdef __cplusplus
-#error "petw's TraceLoggingProvider.h is for C; from C++ use EventWrite with descriptor types"
-#endif
 
 #include <stdint.h>
 #include <string.h>
@@ -74,6 +79,7 @@ typedef PENABLECALLBACK TLG_PENABLECALLBACK;
         }                                                                                          \
     }
 
+#ifndef __cplusplus
 /* Declares a provider handle defined in another translation unit. */
 #define TRACELOGGING_DECLARE_PROVIDER(handle) extern TraceLoggingHProvider const handle
 
@@ -87,7 +93,45 @@ typedef PENABLECALLBACK TLG_PENABLECALLBACK;
 /* The provider belongs to a provider group (a group trait in the traits). */
 #define TraceLoggingOptionGroup(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                         \
     .group = PETW__TLG_GUID(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8), .has_group = 1
+#else
+/* C++: the same, with C linkage (a C and a C++ file share a handle), the
+ * storage built by constexpr functions (constant-initialized). */
+#define TRACELOGGING_DECLARE_PROVIDER(handle) extern "C" TraceLoggingHProvider const handle
+#define TRACELOGGING_DEFINE_PROVIDER(handle, provider_name, provider_id, ...)                      \
+    static petw__tlg_provider petw__tlg_storage_##handle =                                         \
+        petw__tlg_provider_init(provider_name, petw__tlg_guid provider_id, ##__VA_ARGS__);         \
+    extern "C" TraceLoggingHProvider const handle = &petw__tlg_storage_##handle
+#define TraceLoggingOptionGroup(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                         \
+    petw__tlg_group_option                                                                         \
+    {                                                                                              \
+        petw__tlg_guid(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                                  \
+    }
 
+extern "C++" {
+struct petw__tlg_group_option {
+    GUID group;
+};
+constexpr GUID petw__tlg_guid(uint32_t l, uint16_t w1, uint16_t w2, uint8_t b1, uint8_t b2,
+                              uint8_t b3, uint8_t b4, uint8_t b5, uint8_t b6, uint8_t b7,
+                              uint8_t b8)
+{
+    return GUID{l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}};
+}
+constexpr petw__tlg_provider petw__tlg_provider_init(const char *name, GUID id)
+{
+    return petw__tlg_provider{name, id, GUID{0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}, 0, 0, nullptr, 0};
+}
+constexpr petw__tlg_provider petw__tlg_provider_init(const char *name, GUID id,
+                                                     petw__tlg_group_option option)
+{
+    return petw__tlg_provider{name, id, option.group, 1, 0, nullptr, 0};
+}
+}
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 /* Registers the provider. Returns S_OK, or HRESULT_FROM_WIN32 of
  * EventRegister's error (E_INVALIDARG when already registered). */
 HRESULT petw__tlg_register(petw__tlg_provider *provider, PENABLECALLBACK callback, void *context);
@@ -102,6 +146,11 @@ int petw__tlg_wide(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *text
  * 2 a wchar_t string (as petw__tlg_wide). Returns 1. */
 int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value, size_t size,
                     int kind);
+/* As petw__tlg_wide, for text already in UTF-16 (char16_t, host order). */
+int petw__tlg_wide16(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *text, long count);
+#ifdef __cplusplus
+}
+#endif
 
 #define TraceLoggingRegister(h) petw__tlg_register((h), NULL, NULL)
 #define TraceLoggingRegisterEx(h, callback, context) petw__tlg_register((h), (callback), (context))
@@ -301,6 +350,7 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
 #define TraceLoggingPointerFixedArray(p, n, ...)                                                   \
     (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
 
+#ifndef __cplusplus
 /* TraceLoggingValue: the encoding follows the C type (Windows' C++
  * overloads: char is a character, _Bool a boolean, char * a string). */
 #define PETW__TLG_VIN(v)                                                                           \
@@ -315,6 +365,87 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
     _Generic((v), char * : 1, const char * : 1, PETW__TLG_VKIND_WIDE default : 0)
 #define PETW__TLG_VIN_WIDE wchar_t * : 1, const wchar_t * : 1,
 #define PETW__TLG_VKIND_WIDE wchar_t * : 2, const wchar_t * : 2,
+#else
+/* TraceLoggingValue in C++: petw__tlgv(v) picks, by overload, a holder of
+ * the value as stored, with its in-type and out-type; desc() describes it. */
+extern "C++" {
+template <int In, int Out, class T> struct petw__tlgv_t {
+    enum { tlg_in = In, tlg_out = Out };
+    T v;
+    int desc(uint32_t *, PEVENT_DATA_DESCRIPTOR d) const
+    {
+        EventDataDescCreate(d, &v, (ULONG)sizeof(v));
+        return 1;
+    }
+};
+template <int Out, class C> struct petw__tlgv_sz { /* NUL-terminated char text */
+    enum { tlg_in = 2, tlg_out = Out };
+    const C *v;
+    int desc(uint32_t *, PEVENT_DATA_DESCRIPTOR d) const
+    {
+        const char *s = v ? reinterpret_cast<const char *>(v) : "";
+        EventDataDescCreate(d, s, (ULONG)strlen(s) + 1);
+        return 1;
+    }
+};
+template <class C> struct petw__tlgv_wsz { /* NUL-terminated wide text, stored UTF-16LE */
+    enum { tlg_in = 1, tlg_out = 0 };
+    const C *v;
+    int desc(uint32_t *used, PEVENT_DATA_DESCRIPTOR d) const
+    {
+        return sizeof(C) == 2 ? petw__tlg_wide16(used, d, v, -1)
+                              : petw__tlg_wide(used, d, reinterpret_cast<const wchar_t *>(v), -1);
+    }
+};
+#define PETW__TLGV(type, in, out, stored)                                                          \
+    inline petw__tlgv_t<in, out, stored> petw__tlgv(type x)                                        \
+    {                                                                                              \
+        return petw__tlgv_t<in, out, stored>{static_cast<stored>(x)};                              \
+    }
+PETW__TLGV(bool, 4, 3, uint8_t)
+PETW__TLGV(char, 4, 2, char)
+PETW__TLGV(wchar_t, 6, 2, uint16_t)
+PETW__TLGV(char16_t, 6, 2, uint16_t)
+PETW__TLGV(signed char, 3, 0, int8_t)
+PETW__TLGV(unsigned char, 4, 0, uint8_t)
+PETW__TLGV(short, 5, 0, int16_t)
+PETW__TLGV(unsigned short, 6, 0, uint16_t)
+PETW__TLGV(int, 7, 0, int32_t)
+PETW__TLGV(unsigned int, 8, 0, uint32_t)
+PETW__TLGV(long, sizeof(long) == 8 ? 9 : 7, 0, long)
+PETW__TLGV(unsigned long, sizeof(long) == 8 ? 10 : 8, 0, unsigned long)
+PETW__TLGV(long long, 9, 0, int64_t)
+PETW__TLGV(unsigned long long, 10, 0, uint64_t)
+PETW__TLGV(float, 11, 0, float)
+PETW__TLGV(double, 12, 0, double)
+PETW__TLGV(const GUID &, 15, 0, GUID)
+PETW__TLGV(const FILETIME &, 17, 0, FILETIME)
+PETW__TLGV(const SYSTEMTIME &, 18, 0, SYSTEMTIME)
+#undef PETW__TLGV
+inline petw__tlgv_t<PETW__TLG_IN_POINTER, 0, uintptr_t> petw__tlgv(const void *p)
+{
+    return petw__tlgv_t<PETW__TLG_IN_POINTER, 0, uintptr_t>{reinterpret_cast<uintptr_t>(p)};
+}
+inline petw__tlgv_sz<0, char> petw__tlgv(const char *s)
+{
+    return petw__tlgv_sz<0, char>{s};
+}
+inline petw__tlgv_wsz<wchar_t> petw__tlgv(const wchar_t *s)
+{
+    return petw__tlgv_wsz<wchar_t>{s};
+}
+inline petw__tlgv_wsz<char16_t> petw__tlgv(const char16_t *s)
+{
+    return petw__tlgv_wsz<char16_t>{s};
+}
+#if defined(__cpp_char8_t)
+inline petw__tlgv_sz<35, char8_t> petw__tlgv(const char8_t *s) /* UTF-8 */
+{
+    return petw__tlgv_sz<35, char8_t>{s};
+}
+#endif
+}
+#endif
 #define TraceLoggingValue(v, ...) (petw__tlgk_value, v, PETW__TLG_NAME(#v, ##__VA_ARGS__))
 
 /* ---- Writing ------------------------------------------------------------------ */
@@ -427,6 +558,7 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
 #define PETW__TLG_M_MEMBER(i, a) PETW__TLG_DISPATCH(PETW__TLG_MEMBER_, i, a)
 #define PETW__TLG_M_INIT(i, a) PETW__TLG_DISPATCH(PETW__TLG_INIT_, i, a)
 #define PETW__TLG_M_DATA(i, a) PETW__TLG_DISPATCH(PETW__TLG_DATA_, i, a)
+#define PETW__TLG_M_TYPE(i, a) PETW__TLG_DISPATCH(PETW__TLG_TYPE_, i, a)
 
 #define PETW__TLG_LEVEL_petw__tlgk_level(i, k, x) *0 + (x)
 #define PETW__TLG_KEYWORD_petw__tlgk_level(i, k, ...)
@@ -504,6 +636,22 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
 #define PETW__TLG_CHANNEL_petw__tlgk_struct(i, k, ...)
 #define PETW__TLG_TAG_petw__tlgk_struct(i, k, ...)
 
+/* C++ only: the holder type of TraceLoggingValue fields. */
+#define PETW__TLG_TYPE_petw__tlgk_level(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_keyword(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_opcode(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_channel(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_tag(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_none(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_scalar(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_sz(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_wsz(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_counted(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_wcounted(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_varr(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_farr(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_struct(i, k, ...)
+
 /* Data descriptors each field needs. */
 #define PETW__TLG_NDESC_petw__tlgk_level(i, k, ...)
 #define PETW__TLG_NDESC_petw__tlgk_keyword(i, k, ...)
@@ -524,15 +672,39 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
 /* Metadata: per field its name, in-type (| 0x80 when an out-type follows),
  * out-type, and for fixed arrays the count. Arrays are sized 1 or 2 from the
  * out-type; the reversed designators leave the in-type at [0]. */
-#define PETW__TLG_IOLEN(out) ((out) ? 2 : 1)
+#define PETW__TLG_IOLEN(out) ((out) != 0 ? 2 : 1)
+#ifndef __cplusplus
 #define PETW__TLG_IO(in, out)                                                                      \
     {                                                                                              \
         [PETW__TLG_IOLEN(out) - 1] = (uint8_t)(out), [0] = (uint8_t)((in) | ((out) ? 0x80 : 0))    \
     }
+#define PETW__TLG_IO_MEMBER(out) uint8_t io[PETW__TLG_IOLEN(out)]
+#else
+/* C++ has no array designators: 1 or 2 bytes by specialization. */
+extern "C++" {
+template <int N> struct petw__tlg_io;
+template <> struct petw__tlg_io<1> {
+    uint8_t b[1];
+    constexpr petw__tlg_io(unsigned in, unsigned) : b{static_cast<uint8_t>(in)} {}
+};
+template <> struct petw__tlg_io<2> {
+    uint8_t b[2];
+    constexpr petw__tlg_io(unsigned in, unsigned out)
+        : b{static_cast<uint8_t>(in | 0x80), static_cast<uint8_t>(out)}
+    {
+    }
+};
+}
+#define PETW__TLG_IO(in, out)                                                                      \
+    {                                                                                              \
+        (in), (out)                                                                                \
+    }
+#define PETW__TLG_IO_MEMBER(out) petw__tlg_io<PETW__TLG_IOLEN(out)> io
+#endif
 #define PETW__TLG_FIELD_MEMBER(i, name, out)                                                       \
     struct {                                                                                       \
         char fname[sizeof(name)];                                                                  \
-        uint8_t io[PETW__TLG_IOLEN(out)];                                                          \
+        PETW__TLG_IO_MEMBER(out);                                                                  \
     } f##i;
 #define PETW__TLG_MEMBER_petw__tlgk_level(i, k, ...)
 #define PETW__TLG_INIT_petw__tlgk_level(i, k, ...)
@@ -557,18 +729,36 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
     PETW__TLG_FIELD_MEMBER(i, name, out)
 #define PETW__TLG_INIT_petw__tlgk_scalar(i, k, type, v, in, out, name)                             \
     {name, PETW__TLG_IO(in, out)},
+#ifndef __cplusplus
+#define PETW__TLG_CONVERT(type, v) (v)
+#else
+#define PETW__TLG_CONVERT(type, v) static_cast<type>(v)
+#endif
 #define PETW__TLG_DATA_petw__tlgk_scalar(i, k, type, v, in, out, name)                             \
-    type petw__v##i = (v);                                                                         \
+    type petw__v##i = PETW__TLG_CONVERT(type, v);                                                  \
     EventDataDescCreate(&petw__d[petw__n++], &petw__v##i, (ULONG)sizeof(petw__v##i));
 
+#ifndef __cplusplus
 #define PETW__TLG_MEMBER_petw__tlgk_value(i, k, v, name)                                           \
     PETW__TLG_FIELD_MEMBER(i, name, PETW__TLG_VOUT(v))
 #define PETW__TLG_INIT_petw__tlgk_value(i, k, v, name)                                             \
     {name, PETW__TLG_IO(PETW__TLG_VIN(v), PETW__TLG_VOUT(v))},
 #define PETW__TLG_DATA_petw__tlgk_value(i, k, v, name)                                             \
     __auto_type petw__v##i = (v);                                                                  \
-    petw__n += petw__tlg_value(&petw__ws, &petw__d[petw__n], &petw__v##i, sizeof(petw__v##i),      \
-                               PETW__TLG_VKIND(petw__v##i));
+    petw__n += (ULONG)petw__tlg_value(&petw__ws, &petw__d[petw__n], &petw__v##i,                   \
+                                      sizeof(petw__v##i), PETW__TLG_VKIND(petw__v##i));
+#else
+/* The holder's type is named before the metadata (a local class may not
+ * use `this`), and v is evaluated only in the data pass. */
+#define PETW__TLG_TYPE_petw__tlgk_value(i, k, v, name) typedef decltype(petw__tlgv(v)) petw__vt##i;
+#define PETW__TLG_MEMBER_petw__tlgk_value(i, k, v, name)                                           \
+    PETW__TLG_FIELD_MEMBER(i, name, petw__vt##i::tlg_out)
+#define PETW__TLG_INIT_petw__tlgk_value(i, k, v, name)                                             \
+    {name, PETW__TLG_IO(petw__vt##i::tlg_in, petw__vt##i::tlg_out)},
+#define PETW__TLG_DATA_petw__tlgk_value(i, k, v, name)                                             \
+    const petw__vt##i petw__v##i = petw__tlgv(v);                                                  \
+    petw__n += (ULONG)petw__v##i.desc(&petw__ws, &petw__d[petw__n]);
+#endif
 
 #define PETW__TLG_MEMBER_petw__tlgk_sz(i, k, s, in, out, name) PETW__TLG_FIELD_MEMBER(i, name, out)
 #define PETW__TLG_INIT_petw__tlgk_sz(i, k, s, in, out, name) {name, PETW__TLG_IO(in, out)},
@@ -581,7 +771,7 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
 #define PETW__TLG_MEMBER_petw__tlgk_wsz(i, k, s, in, out, name) PETW__TLG_FIELD_MEMBER(i, name, out)
 #define PETW__TLG_INIT_petw__tlgk_wsz(i, k, s, in, out, name) {name, PETW__TLG_IO(in, out)},
 #define PETW__TLG_DATA_petw__tlgk_wsz(i, k, s, in, out, name)                                      \
-    petw__n += petw__tlg_wide(&petw__ws, &petw__d[petw__n], (s), -1);
+    petw__n += (ULONG)petw__tlg_wide(&petw__ws, &petw__d[petw__n], (s), -1);
 
 #define PETW__TLG_MEMBER_petw__tlgk_counted(i, k, p, n, in, out, name)                             \
     PETW__TLG_FIELD_MEMBER(i, name, out)
@@ -597,7 +787,7 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
     PETW__TLG_FIELD_MEMBER(i, name, out)
 #define PETW__TLG_INIT_petw__tlgk_wcounted(i, k, p, n, in, out, name) {name, PETW__TLG_IO(in, out)},
 #define PETW__TLG_DATA_petw__tlgk_wcounted(i, k, p, n, in, out, name)                              \
-    petw__n += petw__tlg_wide(&petw__ws, &petw__d[petw__n], (p), (long)(n));
+    petw__n += (ULONG)petw__tlg_wide(&petw__ws, &petw__d[petw__n], (p), (long)(n));
 
 #define PETW__TLG_MEMBER_petw__tlgk_varr(i, k, type, p, n, in, out, name)                          \
     PETW__TLG_FIELD_MEMBER(i, name, out)
@@ -613,7 +803,7 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
 #define PETW__TLG_MEMBER_petw__tlgk_farr(i, k, type, p, n, in, out, name)                          \
     struct {                                                                                       \
         char fname[sizeof(name)];                                                                  \
-        uint8_t io[PETW__TLG_IOLEN(out)];                                                          \
+        PETW__TLG_IO_MEMBER(out);                                                                  \
         uint8_t cnt[2];                                                                            \
     } f##i;
 #define PETW__TLG_INIT_petw__tlgk_farr(i, k, type, p, n, in, out, name)                            \
@@ -634,7 +824,9 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
     (((t)&0x1FFFFF) == 0 ? 1 : ((t)&0x3FFF) == 0 ? 2 : ((t)&0x7F) == 0 ? 3 : 4)
 #define PETW__TLG_TAGB(t, shift, rest)                                                             \
     (uint8_t)((((t) >> (shift)) & 0x7F) | (((t) & (rest)) ? 0x80 : 0))
+#ifndef __cplusplus
 #define PETW__TLG_TAGMIN(a, b) ((a) < (b) ? (a) : (b))
+#define PETW__TLG_TAGS_MEMBER(t) uint8_t tags[PETW__TLG_TAGLEN(t)]
 #define PETW__TLG_TAGS(t)                                                                          \
     {                                                                                              \
         [PETW__TLG_TAGMIN(3,                                                                       \
@@ -645,12 +837,57 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
                                                     PETW__TLG_TAGB(t, 14, 0x3FFF),                 \
                                                 [0] = PETW__TLG_TAGB(t, 21, 0x1FFFFF)              \
     }
+#else
+/* C++: 1 to 4 bytes by specialization, the same bytes. */
+extern "C++" {
+template <int N> struct petw__tlg_tags;
+template <> struct petw__tlg_tags<1> {
+    uint8_t b[1];
+    constexpr petw__tlg_tags(uint32_t t) : b{PETW__TLG_TAGB(t, 21, 0x1FFFFF)} {}
+};
+template <> struct petw__tlg_tags<2> {
+    uint8_t b[2];
+    constexpr petw__tlg_tags(uint32_t t)
+        : b{PETW__TLG_TAGB(t, 21, 0x1FFFFF), PETW__TLG_TAGB(t, 14, 0x3FFF)}
+    {
+    }
+};
+template <> struct petw__tlg_tags<3> {
+    uint8_t b[3];
+    constexpr petw__tlg_tags(uint32_t t)
+        : b{PETW__TLG_TAGB(t, 21, 0x1FFFFF), PETW__TLG_TAGB(t, 14, 0x3FFF),
+            PETW__TLG_TAGB(t, 7, 0x7F)}
+    {
+    }
+};
+template <> struct petw__tlg_tags<4> {
+    uint8_t b[4];
+    constexpr petw__tlg_tags(uint32_t t)
+        : b{PETW__TLG_TAGB(t, 21, 0x1FFFFF), PETW__TLG_TAGB(t, 14, 0x3FFF),
+            PETW__TLG_TAGB(t, 7, 0x7F), PETW__TLG_TAGB(t, 0, 0)}
+    {
+    }
+};
+}
+#define PETW__TLG_TAGS_MEMBER(t) petw__tlg_tags<PETW__TLG_TAGLEN(t)> tags
+#define PETW__TLG_TAGS(t)                                                                          \
+    {                                                                                              \
+        (t)                                                                                        \
+    }
+#endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__cplusplus)
+/* Value fields name their holder type first (PETW__TLG_TYPE_...). */
+#define PETW__TLG_TYPES(...) PETW__TLG_FOREACH(PETW__TLG_M_TYPE, __VA_ARGS__)
+#define PETW__TLG_PUSH
+#define PETW__TLG_POP
+#elif defined(__GNUC__) || defined(__clang__)
+#define PETW__TLG_TYPES(...)
 #define PETW__TLG_PUSH                                                                             \
     _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Woverride-init\"")
 #define PETW__TLG_POP _Pragma("GCC diagnostic pop")
 #else
+#define PETW__TLG_TYPES(...)
 #define PETW__TLG_PUSH
 #define PETW__TLG_POP
 #endif
@@ -667,10 +904,11 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
         };                                                                                         \
         const ULONGLONG petw__keyword =                                                            \
             (ULONGLONG)(0 PETW__TLG_FOREACH(PETW__TLG_M_KEYWORD, __VA_ARGS__));                    \
+        PETW__TLG_TYPES(__VA_ARGS__)                                                               \
         PETW__TLG_PUSH                                                                             \
         static const struct petw__tlg_meta {                                                       \
             uint8_t size[2];                                                                       \
-            uint8_t tags[PETW__TLG_TAGLEN(petw__tags)];                                            \
+            PETW__TLG_TAGS_MEMBER(petw__tags);                                                     \
             char ename[sizeof(evname)];                                                            \
             PETW__TLG_FOREACH(PETW__TLG_M_MEMBER, __VA_ARGS__)                                     \
         } petw__meta = {                                                                           \

@@ -123,20 +123,31 @@ typedef enum _PROPERTY_FLAGS {
     PropertyHasCustomSchema = 0x80
 } PROPERTY_FLAGS;
 
+/* The union members' types, declared outside it (C++ allows no types in an
+ * anonymous union); the tags are the SDK's. */
+struct _nonStructType {
+    USHORT InType;
+    USHORT OutType;
+    ULONG MapNameOffset;
+};
+struct _structType {
+    USHORT StructStartIndex;
+    USHORT NumOfStructMembers;
+    ULONG padding;
+};
+struct _customSchemaType {
+    USHORT InType;
+    USHORT OutType;
+    ULONG CustomSchemaOffset;
+};
+
 typedef struct _EVENT_PROPERTY_INFO {
     PROPERTY_FLAGS Flags;
     ULONG NameOffset; /* a WCHAR string, from the start of TRACE_EVENT_INFO */
     union {
-        struct _nonStructType {
-            USHORT InType;
-            USHORT OutType;
-            ULONG MapNameOffset;
-        } nonStructType;
-        struct _structType {
-            USHORT StructStartIndex;
-            USHORT NumOfStructMembers;
-            ULONG padding;
-        } structType;
+        struct _nonStructType nonStructType;
+        struct _structType structType;
+        struct _customSchemaType customSchemaType;
     };
     union {
         USHORT count;

@@ -4,6 +4,26 @@
  * this forwards to the system header. Sizes are Windows' own: ULONG and
  * LONG are 32-bit everywhere; WCHAR is wchar_t so L"..." literals work
  * (32-bit on Linux: petw converts to UTF-16LE where ETW stores text).
+ *
+ * C and C++ (g++, clang++; libstdc++ or libc++). SAL annotations, old and
+ * new style, are empty macros, except the names standard headers use for
+ * their own variables (__success, __range, __reserved, ...). `__in` and
+ * `__out` are such names in libstdc++ (<utility>, <tuple>, <string>,
+ * <istream>, <ostream>, <locale>, <algorithm>, <memory>, <thread>,
+ * <regex>); mingw-w64 leaves them undefined in C++, so that code using them
+ * does not compile there. Here, in C++ with libstdc++, this header first
+ * includes those standard headers (their guards then make any later
+ * #include of them a no-op) and then defines `__in` and `__out`: ETW code
+ * annotated with them compiles, and so do the standard headers included
+ * before or after. Define PETW_NO_SAL_IN_OUT to skip both (mingw-w64's
+ * behaviour, and less to compile). libstdc++'s extension headers (<ext/...>,
+ * <experimental/...>, <tr1/...>) also use the names: include them first.
+ *
+ * DEFINE_GUID defines a static copy per translation unit, so both ETW idioms
+ * link (INITGUID in one file, or in none). With INITGUID defined (or after
+ * <initguid.h>) it defines the GUID as Windows does: one extern "C" object
+ * with __declspec(selectany) semantics (a weak symbol), so it also matches
+ * an `EXTERN_C const GUID name;` declaration.
  */
 #ifndef PETW_ETW_WINDOWS_H
 #define PETW_ETW_WINDOWS_H
@@ -12,7 +32,8 @@
 #include_next <windows.h>
 #if !defined(PETW_USE_NATIVE_ETW)
 /* The same DEFINE_GUID as on other hosts: one static copy per translation
- * unit, with or without INITGUID. */
+ * unit without INITGUID; with it, the system's (a selectany definition). */
+#ifndef INITGUID
 #undef DEFINE_GUID
 #if defined(__GNUC__) || defined(__clang__)
 #define PETW__MAYBE_UNUSED __attribute__((unused))
@@ -22,6 +43,7 @@
 #define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                               \
     static const GUID name PETW__MAYBE_UNUSED = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
 #endif
+#endif
 #else
 
 #include <stddef.h>
@@ -29,11 +51,38 @@
 #include <string.h>
 #include <wchar.h>
 
+/* C++ with libstdc++: its headers that name variables __in or __out, before
+ * those become empty macros below (see the top of this file). */
+#if defined(__cplusplus) && !defined(PETW_NO_SAL_IN_OUT) && !defined(__in) && !defined(__out)
+extern "C++" { /* even when included inside extern "C" { } */
+#include <cstddef> /* defines __GLIBCXX__ with libstdc++ */
+#if defined(__GLIBCXX__)
+#include <algorithm>
+#include <istream>
+#include <locale>
+#include <memory>
+#include <ostream>
+#include <regex>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+#endif
+}
+#define PETW__SAL_IN_OUT 1
+#elif !defined(__cplusplus)
+#define PETW__SAL_IN_OUT 1
+#endif
+
 #ifdef __cplusplus
 #define EXTERN_C extern "C"
+#define EXTERN_C_START extern "C" {
+#define EXTERN_C_END }
 extern "C" {
 #else
 #define EXTERN_C extern
+#define EXTERN_C_START
+#define EXTERN_C_END
 #endif
 
 #define WINAPI
@@ -42,43 +91,204 @@ extern "C" {
 #define WMIAPI
 #define CALLBACK
 #define APIENTRY
+#define STDMETHODCALLTYPE
+#ifdef __cplusplus
+#define FORCEINLINE inline /* member functions too: not static */
+#else
 #define FORCEINLINE static inline
+#endif
 #define DECLSPEC_NOINITALL
 #define VOID void
 #define CONST const
+#define FAR
+#define NEAR
 #define UNREFERENCED_PARAMETER(p) ((void)(p))
 
-/* SAL annotations used by Microsoft's samples: no meaning here. */
+/* __declspec(...) and winnt.h's DECLSPEC_* for the attributes ETW code uses
+ * (selectany: a weak definition, as with the generated provider headers'
+ * `EXTERN_C __declspec(selectany) const GUID name = {...};`). */
+#if defined(__GNUC__) || defined(__clang__)
+#ifndef __declspec
+#define __declspec(a) PETW__DECLSPEC_##a
+#endif
+#define PETW__DECLSPEC_selectany __attribute__((weak))
+#define PETW__DECLSPEC_noinline __attribute__((noinline))
+#define PETW__DECLSPEC_noreturn __attribute__((noreturn))
+#define PETW__DECLSPEC_nothrow __attribute__((nothrow))
+#define PETW__DECLSPEC_deprecated __attribute__((deprecated))
+#define PETW__DECLSPEC_align(n) __attribute__((aligned(n)))
+#define PETW__DECLSPEC_dllexport __attribute__((visibility("default")))
+#define PETW__DECLSPEC_dllimport
+#define PETW__DECLSPEC_novtable
+#define PETW__DECLSPEC_uuid(s)
+#define PETW__DECLSPEC_thread __thread
+#define PETW__MAYBE_UNUSED __attribute__((unused))
+#define DECLSPEC_SELECTANY __attribute__((weak))
+#define DECLSPEC_NOINLINE __attribute__((noinline))
+#define DECLSPEC_NORETURN __attribute__((noreturn))
+#define DECLSPEC_NOTHROW __attribute__((nothrow))
+#define DECLSPEC_ALIGN(n) __attribute__((aligned(n)))
+#else
+#define PETW__MAYBE_UNUSED
+#define DECLSPEC_SELECTANY
+#define DECLSPEC_NOINLINE
+#define DECLSPEC_NORETURN
+#define DECLSPEC_NOTHROW
+#define DECLSPEC_ALIGN(n)
+#endif
+#define DECLSPEC_IMPORT
+#define DECLSPEC_EXPORT
+#define DECLSPEC_NOVTABLE
+#define DECLSPEC_UUID(s)
+
+/* SAL annotations used by Microsoft's samples: no meaning here. Not defined:
+ * old-style names standard headers use for variables (__success, __range,
+ * __reserved, __callback, __override, __valid, __pre, __post, __bound,
+ * __in_range, __out_range). */
 #define _In_
 #define _In_opt_
 #define _In_z_
+#define _In_opt_z_
 #define _In_reads_(n)
 #define _In_reads_opt_(n)
+#define _In_reads_z_(n)
+#define _In_reads_opt_z_(n)
+#define _In_reads_or_z_(n)
 #define _In_reads_bytes_(n)
 #define _In_reads_bytes_opt_(n)
+#define _In_range_(a, b)
 #define _Out_
 #define _Out_opt_
 #define _Out_writes_(n)
+#define _Out_writes_opt_(n)
+#define _Out_writes_z_(n)
+#define _Out_writes_opt_z_(n)
+#define _Out_writes_to_(n, m)
+#define _Out_writes_to_opt_(n, m)
+#define _Out_writes_all_(n)
 #define _Out_writes_bytes_(n)
 #define _Out_writes_bytes_opt_(n)
+#define _Out_writes_bytes_to_(n, m)
+#define _Out_writes_bytes_to_opt_(n, m)
+#define _Out_writes_bytes_all_(n)
+#define _Out_range_(a, b)
 #define _Inout_
 #define _Inout_opt_
+#define _Inout_z_
+#define _Inout_opt_z_
+#define _Inout_updates_(n)
+#define _Inout_updates_opt_(n)
+#define _Inout_updates_z_(n)
 #define _Inout_updates_bytes_(n)
+#define _Inout_updates_bytes_opt_(n)
+#define _Inout_updates_to_(n, m)
+#define _Inout_updates_bytes_to_(n, m)
 #define _Outptr_
+#define _Outptr_opt_
+#define _Outptr_result_maybenull_
+#define _Outptr_opt_result_maybenull_
+#define _Outptr_result_z_
+#define _Outptr_result_nullonfailure_
+#define _Outptr_result_buffer_(n)
+#define _Outptr_result_bytebuffer_(n)
+#define _COM_Outptr_
+#define _COM_Outptr_opt_
+#define _Outref_
+#define _Deref_out_
+#define _Deref_out_opt_
+#define _Deref_out_range_(a, b)
+#define _Ret_z_
 #define _Ret_maybenull_
-#define _Success_(e)
+#define _Ret_notnull_
+#define _Ret_opt_
+#define _Ret_range_(a, b)
+#define _Ret_writes_(n)
+#define _Ret_writes_bytes_(n)
+#define _Check_return_
 #define _Must_inspect_result_
+#define _Success_(e)
+#define _Return_type_success_(e)
 #define _When_(a, b)
-#define _Field_size_bytes_(n)
+#define _Pre_
+#define _Post_
+#define _Pre_notnull_
+#define _Pre_maybenull_
+#define _Post_z_
+#define _Post_invalid_
+#define _Null_terminated_
+#define _NullNull_terminated_
+#define _Field_z_
 #define _Field_size_(n)
+#define _Field_size_opt_(n)
+#define _Field_size_bytes_(n)
+#define _Field_size_bytes_opt_(n)
+#define _Field_size_part_(n, m)
+#define _Field_size_bytes_part_(n, m)
+#define _Field_range_(a, b)
+#define _Struct_size_bytes_(n)
+#define _Reserved_
+#define _Printf_format_string_
+#define _Use_decl_annotations_
+#define _Frees_ptr_
+#define _Frees_ptr_opt_
+#define _Notnull_
+#define _Maybenull_
+#define _Analysis_assume_(e)
+#define _Acquires_lock_(l)
+#define _Releases_lock_(l)
+#define _Requires_lock_held_(l)
+#define _Guarded_by_(l)
+#define _Interlocked_operand_
+#define _Function_class_(n)
+#define _IRQL_requires_max_(n)
+#ifdef PETW__SAL_IN_OUT
+#ifndef __in
 #define __in
+#endif
+#ifndef __out
 #define __out
+#endif
+#endif
 #define __inout
 #define __in_opt
 #define __out_opt
+#define __inout_opt
+#define __in_z
+#define __in_opt_z
+#define __out_z
+#define __deref_in
+#define __deref_out
+#define __deref_out_opt
+#define __deref_opt_out
+#define __deref_inout_opt
+#define __checkReturn
+#define __nullterminated
+#define __in_ecount(n)
+#define __in_bcount(n)
+#define __in_ecount_z(n)
+#define __in_ecount_opt(n)
+#define __in_bcount_opt(n)
+#define __out_ecount(n)
+#define __out_bcount(n)
+#define __out_ecount_z(n)
+#define __out_ecount_opt(n)
+#define __out_bcount_opt(n)
+#define __out_ecount_part(n, m)
+#define __out_bcount_part(n, m)
+#define __out_ecount_full(n)
+#define __out_bcount_full(n)
+#define __inout_ecount(n)
+#define __inout_bcount(n)
+#define __inout_ecount_opt(n)
+#define __inout_bcount_opt(n)
+#define __field_ecount(n)
+#define __field_bcount(n)
+#define __field_ecount_opt(n)
+#define __field_bcount_opt(n)
+#define __struct_bcount(n)
 
 typedef uint8_t UCHAR, BYTE, BOOLEAN, *PUCHAR, *PBYTE, *PBOOLEAN;
-typedef int8_t CHAR;
+typedef char CHAR, *PCHAR;
 typedef uint16_t USHORT, WORD, *PUSHORT, *PWORD;
 typedef int16_t SHORT;
 typedef uint32_t ULONG, DWORD, UINT, *PULONG, *PDWORD, *LPDWORD;
@@ -186,15 +396,22 @@ typedef GUID IID, CLSID;
 #define REFGUID const GUID *
 #endif
 
-/* One static copy per translation unit, with or without INITGUID, so both
- * the INITGUID and the plain idiom link. */
-#if defined(__GNUC__) || defined(__clang__)
-#define PETW__MAYBE_UNUSED __attribute__((unused))
+/* Without INITGUID, one static copy per translation unit, so both the
+ * INITGUID and the plain idiom link. With it, as on Windows: an extern "C"
+ * definition with selectany (weak) semantics. <initguid.h> switches to it. */
+#ifdef __cplusplus
+#define PETW__GUID_EXTERN extern "C"
 #else
-#define PETW__MAYBE_UNUSED
+#define PETW__GUID_EXTERN /* a file-scope const is external in C */
 #endif
+#ifdef INITGUID
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                               \
+    PETW__GUID_EXTERN const GUID DECLSPEC_SELECTANY name = {                                       \
+        l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+#else
 #define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                               \
     static const GUID name PETW__MAYBE_UNUSED = {l, w1, w2, {b1, b2, b3, b4, b5, b6, b7, b8}}
+#endif
 
 #ifdef __cplusplus
 static inline BOOL IsEqualGUID(const GUID &a, const GUID &b)
