@@ -4,8 +4,10 @@
  * petw_trace_open + petw_trace_process over it (best of R, default 3).
  * Prints one JSON object, with the process's peak RSS (the writer's pool
  * included: an upper bound for the reader's). */
-#include <sys/resource.h>
 #include <unistd.h>
+#if !defined(_WIN32)
+#include <sys/resource.h>
+#endif
 
 #include <petw/petw.h>
 
@@ -68,8 +70,12 @@ int main(int argc, char **argv)
         if (dt < best)
             best = dt;
     }
+    long peak_rss_kb = -1; /* unknown (Windows) */
+#if !defined(_WIN32)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    peak_rss_kb = ru.ru_maxrss;
+#endif
     long long file_bytes = 0;
     FILE *f = fopen(path, "rb");
     if (f) {
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
     printf("{\"contender\":\"petw-processtrace%s\",\"events\":%llu,\"lost\":%u,\"seconds\":%.4f,"
            "\"events_per_s\":%.0f,\"file_bytes\":%lld,\"peak_rss_kb\":%ld}\n",
            c.flags ? "" : "-plain", (unsigned long long)delivered, st.events_lost, best / 1e9,
-           (double)delivered / (best / 1e9), file_bytes, ru.ru_maxrss);
+           (double)delivered / (best / 1e9), file_bytes, peak_rss_kb);
     if (!bench_flag(argc, argv, "--keep"))
         remove(path);
     petw_provider_unregister(p);
