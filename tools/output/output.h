@@ -37,6 +37,9 @@ void sbuf_free(sbuf *b);
 
 /* `s` quoted and escaped as a JSON string. */
 void json_string(sbuf *b, const char *s);
+/* The event's provider as a JSON string: its name (TraceLogging traits or a
+ * known class), else its GUID. */
+void json_provider(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev);
 /* A decoded value as JSON (structs as objects, arrays as arrays). */
 void json_value(sbuf *b, const petw_decoded_event *ev, const petw_field *f);
 /* `count` fields from `first` as JSON members: "name":value,... */

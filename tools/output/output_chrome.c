@@ -157,19 +157,6 @@ static void name_process(output *o, chrome_state *c, uint32_t pid)
     sbuf_puts(&o->line, "\"}}");
 }
 
-static void category(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
-{
-    const char *name =
-        ev && ev->provider_name ? ev->provider_name : known_provider_name(&r->header.provider_id);
-    if (name) {
-        json_string(b, name);
-    } else {
-        sbuf_putc(b, '"');
-        sbuf_guid(b, &r->header.provider_id);
-        sbuf_putc(b, '"');
-    }
-}
-
 /* The decoded fields, or the event ID, opcode and payload as hex. */
 static void args(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
 {
@@ -204,7 +191,7 @@ static void write_slice(output *o, const petw_event_record *r, const petw_decode
     sbuf_puts(b, "\",\"name\":");
     json_string(b, s->name);
     sbuf_puts(b, ",\"cat\":");
-    category(b, r, ev);
+    json_provider(b, r, ev);
     sbuf_puts(b, ",\"ts\":");
     put_ts(b, ts);
     sbuf_puts(b, ",\"pid\":");

@@ -16,19 +16,6 @@ static void number(sbuf *b, const char *key, uint64_t v)
     sbuf_u64(b, v);
 }
 
-static void provider(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
-{
-    const char *name =
-        ev && ev->provider_name ? ev->provider_name : known_provider_name(&r->header.provider_id);
-    if (name) {
-        json_string(b, name);
-    } else {
-        sbuf_putc(b, '"');
-        sbuf_guid(b, &r->header.provider_id);
-        sbuf_putc(b, '"');
-    }
-}
-
 /* Every key but "fields", each followed by its comma. */
 static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
 {
@@ -38,7 +25,7 @@ static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event
     sbuf_puts(b, "{\"timestamp\":\"");
     sbuf_time(b, h->timestamp);
     sbuf_puts(b, "\",\"provider\":");
-    provider(b, r, ev);
+    json_provider(b, r, ev);
     sbuf_puts(b, ",\"provider_guid\":\"");
     sbuf_guid(b, &h->provider_id);
     sbuf_puts(b, "\",\"event\":");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../tool.h"
 #include "output.h"
 
 /* How a string writer treats each byte. */
@@ -215,5 +216,18 @@ void json_value(sbuf *b, const petw_decoded_event *ev, const petw_field *f)
     default:
         sbuf_puts(b, "null");
         break;
+    }
+}
+
+void json_provider(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
+{
+    const char *name =
+        ev && ev->provider_name ? ev->provider_name : known_provider_name(&r->header.provider_id);
+    if (name) {
+        json_string(b, name);
+    } else {
+        sbuf_putc(b, '"');
+        sbuf_guid(b, &r->header.provider_id);
+        sbuf_putc(b, '"');
     }
 }
