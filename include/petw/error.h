@@ -35,13 +35,17 @@ extern "C" {
     X(ENOSPC, -18, "disk full", 112 /* ERROR_DISK_FULL */)                                         \
     X(ENAMETOOLONG, -19, "name or path too long", 161 /* ERROR_BAD_PATHNAME */)                    \
     X(ENOTREG, -20, "not a regular file (a directory, FIFO or device)",                            \
-      222 /* ERROR_BAD_FILE_TYPE */)
+      222 /* ERROR_BAD_FILE_TYPE */)                                                               \
+    X(ETIMEDOUT, -21, "timed out", 1460 /* ERROR_TIMEOUT */)                                       \
+    X(EPIPE, -22, "the other process is gone", 109 /* ERROR_BROKEN_PIPE */)                        \
+    X(ENOHOST, -23, "the session host could not be started or reached",                            \
+      1067 /* ERROR_PROCESS_ABORTED */)
 
 typedef enum petw_errno {
 #define PETW__ERRNO_ENUM(name, value, msg, win32) PETW_##name = value,
     PETW_ERRNO_MAP(PETW__ERRNO_ENUM)
 #undef PETW__ERRNO_ENUM
-        PETW_ERRNO_MAX = -21
+        PETW_ERRNO_MAX = -24
 } petw_errno;
 
 /* Human-readable message for a PETW_E* code (or "success" for 0). Never NULL. */

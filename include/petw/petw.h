@@ -16,6 +16,7 @@
 #include "types.h"
 #include "provider.h"
 #include "session.h"
+#include "shared.h"
 #include "consume.h"
 #include "decode.h"
 

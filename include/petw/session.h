@@ -70,6 +70,9 @@ typedef struct petw_session_stats {
     uint64_t real_time_events_lost; /* events in real-time buffers a consumer missed */
     char name[PETW_MAX_NAME];
     char file_path[PETW_MAX_NAME];
+    uint32_t host_process_id; /* the process that owns the session (a shared
+                               * session's host; else this process) */
+    uint32_t reserved_stats;
 } petw_session_stats;
 
 /* Starts a session.

@@ -124,3 +124,11 @@ uint32_t petw__bufqueue_buffer_size(const petw__bufqueue *q)
 {
     return q->buffer_size;
 }
+
+int petw__bufqueue_shared(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    int shared = q->refs > 1;
+    uv_mutex_unlock(&q->lock);
+    return shared;
+}

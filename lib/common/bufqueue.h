@@ -24,5 +24,7 @@ int petw__bufqueue_ended(petw__bufqueue *q);
  * bytes). Returns its size, 0 on timeout, -1 when ended and empty. */
 int petw__bufqueue_pop(petw__bufqueue *q, void *out, uint32_t timeout_ms);
 uint32_t petw__bufqueue_buffer_size(const petw__bufqueue *q);
+/* 1 while somebody besides the caller holds a reference. */
+int petw__bufqueue_shared(petw__bufqueue *q);
 
 #endif

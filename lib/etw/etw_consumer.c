@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "etw_internal.h"
+#include "petw/shared.h"
 
 _Static_assert(sizeof(EVENT_HEADER) == sizeof(petw_event_header), "EVENT_HEADER");
 _Static_assert(sizeof(EVENT_RECORD) == sizeof(petw_event_record), "EVENT_RECORD");
@@ -158,6 +159,9 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     /* Real time: `path` is the LoggerName of a running session. */
     int rc = realtime ? petw_trace_open_realtime(path, &cfg, &o->trace)
                       : petw_trace_open(path, &cfg, &o->trace);
+    /* Not an in-process session: a shared one, in another process. */
+    if (realtime && rc == PETW_ENOTFOUND)
+        rc = petw_shared_open_realtime(path, &cfg, &o->trace);
     if (rc == 0) {
         fill_logfile(o); /* the caller's structure tells what was opened */
         if (wide) {

@@ -3,6 +3,7 @@
 
 #include "../session/session_internal.h"
 #include "etw_internal.h"
+#include "petw/shared.h"
 
 _Static_assert(sizeof(WNODE_HEADER) == 48, "WNODE_HEADER");
 /* LogFileMode is passed to the native API as it is: the bits must agree. */
@@ -83,6 +84,23 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
         props_put_string(p, p->LogFileNameOffset, st->file_path);
 }
 
+/* Sessions are shared between processes, as ETW's are, unless private
+ * (EVENT_TRACE_PRIVATE_LOGGER_MODE, PRIVATE_IN_PROC: in-process, as on
+ * Windows) or PETW_INPROC_SESSIONS=1 asks for in-process ones. Windows
+ * builds keep sessions in-process (no shared transport there yet). */
+static int use_shared(uint32_t mode)
+{
+#ifdef _WIN32
+    (void)mode;
+    return 0;
+#else
+    const char *v = getenv("PETW_INPROC_SESSIONS");
+    if (v && v[0] && v[0] != '0')
+        return 0;
+    return !(mode & (PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC));
+#endif
+}
+
 static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
                          size_t name_units)
 {
@@ -126,6 +144,18 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     if (p->LogFileMode & EVENT_TRACE_COMPRESSED_MODE)
         c.flags = PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM;
     petw_session_handle h = 0;
+    if (use_shared(c.log_file_mode)) {
+        /* Not under the control lock: the host's start may wait for this
+         * process's providers. */
+        petw__control_unlock();
+        rc = petw_shared_start(&c, &h);
+        petw_session_stats st;
+        if (rc == 0 && petw_shared_query(h, &st) == 0)
+            fill_props(p, h, &st);
+        if (rc == 0)
+            *handle = h;
+        return petw__etw_status(rc);
+    }
     rc = petw_session_start(&c, &h);
     if (rc == 0) {
         petw_session_stats st;
@@ -156,6 +186,57 @@ ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
     return start_trace(TraceHandle, InstanceName, Properties, strlen(InstanceName));
 }
 
+/* ControlTrace on a shared session: one request to its host, made without
+ * the control lock (a stop waits for this process's providers to detach,
+ * which takes the lock on the agent's thread). */
+static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code)
+{
+    petw_session_stats st;
+    char path[PETW_MAX_NAME];
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+    if (rc == 0)
+        rc = petw_shared_query(h, &st);
+    if (rc == 0) {
+        switch (code) {
+        case EVENT_TRACE_CONTROL_QUERY:
+            break;
+        case EVENT_TRACE_CONTROL_STOP:
+            rc = petw_shared_stop(h, &st);
+            if (rc == PETW_EIO)
+                rc = 0;
+            break;
+        case EVENT_TRACE_CONTROL_FLUSH:
+            if ((st.log_file_mode & PETW_MODE_BUFFERING) && path[0])
+                rc = petw_shared_snapshot(h, path);
+            else
+                rc = petw_shared_flush(h, NULL);
+            if (rc == 0)
+                rc = petw_shared_query(h, &st);
+            break;
+        case EVENT_TRACE_CONTROL_UPDATE:
+            if (path[0] && strcmp(path, st.file_path) != 0)
+                rc = petw_shared_switch_file(h, path);
+            if (rc == 0)
+                rc = petw_shared_update(h, p->FlushTimer * 1000u, p->MaximumBuffers);
+            if (rc == 0)
+                rc = petw_shared_set_enable_flags(h, p->EnableFlags);
+            if (rc == 0)
+                rc = petw_shared_query(h, &st);
+            break;
+        case EVENT_TRACE_CONTROL_INCREMENT_FILE:
+        case EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME:
+            rc = PETW_ENOTSUP;
+            break;
+        default:
+            rc = PETW_EINVAL;
+            break;
+        }
+    }
+    if (rc == 0)
+        fill_props(p, h, &st);
+    return petw__etw_status(rc);
+}
+
 static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p, ULONG code)
 {
     if (!p)
@@ -164,6 +245,12 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
         return ERROR_BAD_LENGTH;
     if (h == 0 && (!name || !name[0]))
         return ERROR_INVALID_PARAMETER;
+    /* In-process sessions first (private loggers), then shared ones. */
+    petw_session_handle found;
+    if (h == 0 && petw_session_find(name, &found) != 0 && petw_shared_find(name, &found) == 0)
+        h = found;
+    if (petw_shared_handle(h))
+        return control_shared(h, p, code);
     petw__control_lock();
     int rc = 0;
     if (h == 0)
@@ -295,6 +382,20 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
             fill_props(array[filled++], handles[i], &st);
     }
     petw__control_unlock();
+    /* Then every shared session of this user. */
+    uint32_t m = 0;
+    if (petw_shared_list(handles, PETW_MAX_SESSIONS, &m) == 0) {
+        if (m > PETW_MAX_SESSIONS)
+            m = PETW_MAX_SESSIONS;
+        for (uint32_t i = 0; i < m; i++) {
+            petw_session_stats st;
+            if (petw_shared_query(handles[i], &st) != 0)
+                continue; /* it stopped meanwhile */
+            if (filled < count)
+                fill_props(array[filled++], handles[i], &st);
+            n++;
+        }
+    }
     *logger_count = filled;
     return n > count ? ERROR_MORE_DATA : ERROR_SUCCESS;
 }
@@ -326,6 +427,27 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
     }
     const petw_guid *g = (const petw_guid *)ProviderId;
     int rc;
+    if (petw_shared_handle(TraceHandle)) {
+        switch (ControlCode) {
+        case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
+            rc = petw_shared_enable_provider(TraceHandle, g, Level, MatchAnyKeyword,
+                                             MatchAllKeyword);
+            break;
+        case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
+            rc = petw_shared_disable_provider(TraceHandle, g);
+            if (rc == PETW_ENOTFOUND && petw_shared_query(TraceHandle, NULL) == 0)
+                rc = 0;
+            break;
+        case EVENT_CONTROL_CODE_CAPTURE_STATE:
+            rc = PETW_ENOTSUP; /* not yet across processes */
+            break;
+        default:
+            return ERROR_INVALID_PARAMETER;
+        }
+        if (rc == PETW_ENOTFOUND)
+            return ERROR_INVALID_PARAMETER;
+        return petw__etw_status(rc);
+    }
     switch (ControlCode) {
     case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
         rc = petw_session_enable_provider(TraceHandle, g, Level, MatchAnyKeyword, MatchAllKeyword);

@@ -59,7 +59,7 @@ static int is_newfile(const petw__flush_target *t)
 /* Events lost so far, for the header of the current file. */
 static uint32_t lost_now(const petw__flush_target *t)
 {
-    return atomic_load_explicit(&t->ring->events_lost, memory_order_relaxed);
+    return atomic_load_explicit(&t->ring->own_counters.events_lost, memory_order_relaxed);
 }
 
 static void write_header_to(petw__flush_target *t, petw__file *f, uint32_t data_buffers,
@@ -183,7 +183,7 @@ static int next_newfile(petw__flush_target *t)
 static void buffer_lost(petw__flush_target *t, uint32_t records)
 {
     atomic_fetch_add_explicit(&t->log_buffers_lost, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&t->ring->events_lost, records, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->ring->own_counters.events_lost, records, memory_order_relaxed);
 }
 
 static void send_to_file(petw__flush_target *t, const uint8_t *out, uint32_t size, uint32_t records)
@@ -261,7 +261,7 @@ static uint32_t drain(petw__flush_target *t)
             continue;
         }
         /* relaxed: a marker, not a count (EventsLost is the count). */
-        if (atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed))
+        if (atomic_exchange_explicit(&ring->own_counters.lost_pending, 0, memory_order_relaxed))
             atomic_fetch_or_explicit(&meta->flags, PETW__BUFMETA_EVENTS_LOST, memory_order_relaxed);
         uint8_t *buf = petw__pool_buffer(pool, b);
         uint32_t records = petw__etl_count_records(buf, used);
@@ -368,7 +368,7 @@ static int close_and_wait(petw__flush_target *t)
     for (uint32_t c = 0; c < ring->cpu_count; c++) {
         /* acquire: pairs with petw__ring_reserve_slow's release CAS that made
          * b current: the count below includes deliveries ordered before it. */
-        uint64_t w = atomic_load_explicit(&ring->cpus[c].word, memory_order_acquire);
+        uint64_t w = atomic_load_explicit(&ring->own_cpus[c].word, memory_order_acquire);
         uint32_t b = PETW__WORD_BUF(w);
         /* relaxed: the use number was published with the buffer by the
          * release CAS the acquire load above pairs with. Its delivery is
@@ -558,7 +558,7 @@ static int do_detach(petw__flush_target *t)
     /* A loss after the last buffer written still shows in the file: an
      * empty buffer carrying the flag. */
     if (t->has_file && !is_buffering(t) &&
-        atomic_exchange_explicit(&ring->lost_pending, 0, memory_order_relaxed)) {
+        atomic_exchange_explicit(&ring->own_counters.lost_pending, 0, memory_order_relaxed)) {
         uint8_t *empty = petw__pool_buffer(pool, 0); /* every buffer is free now */
         petw__etl_buffer_info bi = {
             pool->buffer_size, PETW__BUFFER_HEADER_SIZE,      now_ts(t),     ++t->sequence, 0,

@@ -114,6 +114,127 @@ int petw__path_exists(const char *path);
  * PETW_ENOENT, PETW_EACCES, PETW_ENOTREG or PETW_EIO. */
 int petw__file_open_read(const char *path, petw__file *out, uint64_t *size);
 
+/* ---- Sessions shared between processes ----
+ * A session host, its providers and its controllers are processes of one
+ * user. They meet in a per-user runtime directory, share buffers through
+ * sealed shared memory, wake each other with counters (eventfd) and a futex
+ * word, and talk over Unix stream sockets that check the peer's uid. Every
+ * function below returns 0 or a negative PETW_E* code; handles are
+ * intptr_t (a file descriptor; -1 when none). Windows: PETW_ENOTSUP. */
+
+/* The per-user runtime directory: $PETW_RUNTIME_DIR, else
+ * $XDG_RUNTIME_DIR/petw, else /tmp/petw-<uid>. Created 0700 when missing;
+ * then checked on the opened directory: a directory (never through a
+ * symbolic link), owned by the caller's uid, no group or other permission
+ * bits. Anything else is refused with PETW_EACCES. PETW_ENAMETOOLONG when
+ * the path leaves less than 32 bytes of a socket address's path. */
+int petw__runtime_dir(char *out, size_t size);
+
+/* Shared memory: one mapping and the handle that names it. */
+typedef struct petw__shm {
+    void *addr;
+    size_t size;
+    intptr_t fd;
+} petw__shm;
+
+/* A new anonymous shared object of `size` bytes mapped read-write, zero
+ * filled, all its pages allocated now (so a shortage fails here, never as a
+ * fault later), and sealed against shrinking, growing and further sealing.
+ * PETW_ENOMEM when the memory is not there. */
+int petw__shm_create(size_t size, petw__shm *out);
+/* Maps a received object read-write after checking it: an anonymous object
+ * sealed against shrinking and growing, of exactly `size` bytes. Takes the
+ * handle (closed on failure too). PETW_EINVAL when the checks fail. */
+int petw__shm_map(intptr_t fd, size_t size, petw__shm *out);
+/* Replaces the mapping by private zero memory at the same address and
+ * closes the handle: a thread still writing there never faults, and
+ * nothing it writes reaches anyone. The address space stays reserved. */
+void petw__shm_abandon(petw__shm *s);
+/* Unmaps and closes. */
+void petw__shm_close(petw__shm *s);
+
+/* A file every process of the user maps (the session registry): opened or
+ * created at `path` (0600, never through a symbolic link), checked like
+ * petw__file_open_existing (regular, owned by the caller, mode & 077 == 0),
+ * grown to `size` bytes when shorter, mapped shared; read-only when
+ * `writable` is 0. *created is 1 when this call made it longer (the caller
+ * initializes it under lock 0). */
+int petw__shared_file_open(const char *path, size_t size, int writable, int *created,
+                           petw__shm *out);
+
+/* Byte-range locks on a shared file, owned by the open handle: released
+ * when the handle closes, or when its process dies. */
+/* Takes lock `index`; waits when `wait`, else PETW_EBUSY if held. */
+int petw__lock_take(intptr_t fd, uint32_t index, int wait);
+void petw__lock_drop(intptr_t fd, uint32_t index);
+/* 1 when another handle (any process) holds lock `index`, else 0. */
+int petw__lock_held(intptr_t fd, uint32_t index);
+
+/* A futex word in shared memory: waits while *word == expect, at most
+ * timeout_ms (-1: no limit). Returns 0 (woken, or the word differs) or
+ * PETW_ETIMEDOUT. Spurious returns are allowed. */
+int petw__futex_wait(const uint32_t *word, uint32_t expect, int timeout_ms);
+void petw__futex_wake_all(const uint32_t *word);
+
+/* Wake-up counters (eventfd: non-blocking, close-on-exec). */
+int petw__wake_create(intptr_t *fd);
+/* Adds 1; never blocks, never fails visibly. Async-signal-safe. */
+void petw__wake_signal(intptr_t fd);
+/* Resets the counter to 0 (reads it). */
+void petw__wake_drain(intptr_t fd);
+/* Closes any handle of this section (socket, counter, object). */
+void petw__handle_close(intptr_t fd);
+/* Makes `to` name what `from` names (an atomic replace, as dup2), closes
+ * `from`. Used so a number other threads may still write to never names
+ * an unrelated file. */
+int petw__handle_replace(intptr_t from, intptr_t to);
+
+/* Unix stream sockets (close-on-exec). */
+/* Listens at `path` (a stale socket file there is removed first), mode
+ * 0600. */
+int petw__ipc_listen(const char *path, intptr_t *out);
+/* Accepts one connection (non-blocking: PETW_EBUSY when none waits). A
+ * peer of another uid is closed and refused with PETW_EACCES. *pid gets
+ * the peer's pid. */
+int petw__ipc_accept(intptr_t listener, intptr_t *out, uint32_t *pid);
+/* Connects to `path`; PETW_ENOTFOUND when nobody listens there (no file,
+ * or refused), PETW_EACCES when the listener is another uid's. */
+int petw__ipc_connect(const char *path, intptr_t *out, uint32_t *peer_pid);
+/* A connected pair (for a parent and the child it starts). */
+int petw__ipc_pair(intptr_t out[2]);
+/* Sends all `size` bytes; up to 4 handles ride with the first byte. Waits
+ * at most timeout_ms for room (-1: no limit). 0, PETW_EPIPE (peer gone),
+ * PETW_ETIMEDOUT or PETW_EIO. Never raises SIGPIPE. */
+int petw__ipc_send(intptr_t fd, const void *data, size_t size, const intptr_t *handles,
+                   uint32_t count, int timeout_ms);
+/* Receives exactly `size` bytes, waiting at most timeout_ms in all.
+ * Handles that arrive are stored in `handles` (room for *count, which
+ * becomes how many came; extra ones are closed; NULL: all closed).
+ * 0, PETW_EPIPE (closed before `size` bytes), PETW_ETIMEDOUT or PETW_EIO. */
+int petw__ipc_recv(intptr_t fd, void *data, size_t size, intptr_t *handles, uint32_t *count,
+                   int timeout_ms);
+/* Waits until one of `count` handles is readable or hung up, at most
+ * timeout_ms; ready[i] becomes 1 for those. Returns how many (0: timeout). */
+int petw__ipc_poll(const intptr_t *fds, uint32_t count, uint8_t *ready, int timeout_ms);
+
+/* Starts `exe` (NULL: this very program, as the kernel knows it) again as
+ * a process of its own: a new session, stdin/stdout/stderr on /dev/null,
+ * the environment plus `env` ("NAME=value"), and `keep` inherited (every
+ * other handle petw opened is close-on-exec). It detaches: its parent
+ * exits at once and is reaped here, so the program is never our child (no
+ * zombie, nobody's process group). Returns 0 or PETW_ENOHOST. */
+int petw__spawn_detached(const char *exe, const char *env, intptr_t keep);
+
+/* Starts a detached thread (nobody joins it) with all signals blocked,
+ * so it never runs the application's handlers. 0 or PETW_ENOMEM. */
+int petw__thread_start_detached(void (*fn)(void *), void *arg);
+
+/* 1 when process `pid` exists. */
+int petw__process_alive(uint32_t pid);
+
+/* Runs `child` in the child after fork() (once registered, in order). */
+void petw__on_fork_child(void (*child)(void));
+
 #if defined(_WIN32)
 #include "platform_win.h"
 #else

@@ -387,3 +387,199 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
     *size = (uint64_t)s.QuadPart;
     return 0;
 }
+
+/* ---- Sessions shared between processes: not on Windows (yet) ---- */
+
+int petw__runtime_dir(char *out, size_t size)
+{
+    (void)out;
+    (void)size;
+    return PETW_ENOTSUP;
+}
+
+int petw__shm_create(size_t size, petw__shm *out)
+{
+    (void)size;
+    (void)out;
+    return PETW_ENOTSUP;
+}
+
+int petw__shm_map(intptr_t fd, size_t size, petw__shm *out)
+{
+    (void)fd;
+    (void)size;
+    (void)out;
+    return PETW_ENOTSUP;
+}
+
+void petw__shm_abandon(petw__shm *s)
+{
+    (void)s;
+}
+
+void petw__shm_close(petw__shm *s)
+{
+    (void)s;
+}
+
+int petw__shared_file_open(const char *path, size_t size, int writable, int *created,
+                           petw__shm *out)
+{
+    (void)path;
+    (void)size;
+    (void)writable;
+    (void)out;
+    *created = 0;
+    return PETW_ENOTSUP;
+}
+
+int petw__lock_take(intptr_t fd, uint32_t index, int wait)
+{
+    (void)fd;
+    (void)index;
+    (void)wait;
+    return PETW_ENOTSUP;
+}
+
+void petw__lock_drop(intptr_t fd, uint32_t index)
+{
+    (void)fd;
+    (void)index;
+}
+
+int petw__lock_held(intptr_t fd, uint32_t index)
+{
+    (void)fd;
+    (void)index;
+    return PETW_ENOTSUP;
+}
+
+int petw__futex_wait(const uint32_t *word, uint32_t expect, int timeout_ms)
+{
+    (void)word;
+    (void)expect;
+    (void)timeout_ms;
+    return PETW_ENOTSUP;
+}
+
+void petw__futex_wake_all(const uint32_t *word)
+{
+    (void)word;
+}
+
+int petw__wake_create(intptr_t *fd)
+{
+    *fd = -1;
+    return PETW_ENOTSUP;
+}
+
+void petw__wake_signal(intptr_t fd)
+{
+    (void)fd;
+}
+
+void petw__wake_drain(intptr_t fd)
+{
+    (void)fd;
+}
+
+void petw__handle_close(intptr_t fd)
+{
+    (void)fd;
+}
+
+int petw__handle_replace(intptr_t from, intptr_t to)
+{
+    (void)from;
+    (void)to;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_listen(const char *path, intptr_t *out)
+{
+    (void)path;
+    *out = -1;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_accept(intptr_t listener, intptr_t *out, uint32_t *pid)
+{
+    (void)listener;
+    (void)pid;
+    *out = -1;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_connect(const char *path, intptr_t *out, uint32_t *peer_pid)
+{
+    (void)path;
+    (void)peer_pid;
+    *out = -1;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_pair(intptr_t out[2])
+{
+    out[0] = out[1] = -1;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_send(intptr_t fd, const void *data, size_t size, const intptr_t *handles,
+                   uint32_t count, int timeout_ms)
+{
+    (void)fd;
+    (void)data;
+    (void)size;
+    (void)handles;
+    (void)count;
+    (void)timeout_ms;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_recv(intptr_t fd, void *data, size_t size, intptr_t *handles, uint32_t *count,
+                   int timeout_ms)
+{
+    (void)fd;
+    (void)data;
+    (void)size;
+    (void)handles;
+    (void)timeout_ms;
+    if (count)
+        *count = 0;
+    return PETW_ENOTSUP;
+}
+
+int petw__ipc_poll(const intptr_t *fds, uint32_t count, uint8_t *ready, int timeout_ms)
+{
+    (void)fds;
+    (void)count;
+    (void)ready;
+    (void)timeout_ms;
+    return PETW_ENOTSUP;
+}
+
+int petw__spawn_detached(const char *exe, const char *env, intptr_t keep)
+{
+    (void)exe;
+    (void)env;
+    (void)keep;
+    return PETW_ENOTSUP;
+}
+
+int petw__process_alive(uint32_t pid)
+{
+    (void)pid;
+    return 0;
+}
+
+void petw__on_fork_child(void (*child)(void))
+{
+    (void)child;
+}
+
+int petw__thread_start_detached(void (*fn)(void *), void *arg)
+{
+    (void)fn;
+    (void)arg;
+    return PETW_ENOTSUP;
+}

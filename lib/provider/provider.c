@@ -194,6 +194,9 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
     atomic_store_explicit(&p->guid[1], g[1], memory_order_relaxed);
     provider_sync(slot); /* publishes the new generation with release */
     *out = petw__handle_make(p->gen, slot);
+    /* Shared sessions that enable this GUID already: attach now, so the
+     * very first EventWrite is recorded (no start-up race). */
+    petw__agent_sync();
     uint8_t level;
     uint64_t any, all;
     if (cb && aggregate(id, &level, &any, &all))
@@ -313,6 +316,47 @@ int petw__provider_capture_state(const petw_guid *guid, uint32_t ref)
         }
     }
     return PETW_ENOTFOUND;
+}
+
+int petw__provider_is_registered(const petw_guid *guid)
+{
+    for (uint32_t i = 0; i < PETW_MAX_PROVIDERS; i++)
+        if (providers[i].in_use && petw_guid_equal(&providers[i].id, guid))
+            return 1;
+    return 0;
+}
+
+int petw__provider_enabled_by(const petw_guid *guid, uint32_t ref, uint8_t *level, uint64_t *any,
+                              uint64_t *all)
+{
+    for (size_t i = 0; i < enable_count; i++) {
+        if (enables[i].session_ref == ref && petw_guid_equal(&enables[i].guid, guid)) {
+            *level = enables[i].level;
+            *any = enables[i].match_any;
+            *all = enables[i].match_all;
+            return 0;
+        }
+    }
+    return PETW_ENOTFOUND;
+}
+
+uint32_t petw__provider_enables_of(uint32_t ref, petw_guid *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < enable_count; i++)
+        if (enables[i].session_ref == ref && n < max)
+            out[n++] = enables[i].guid;
+    return n;
+}
+
+void petw__provider_retarget(uint32_t old_ref, uint32_t new_ref)
+{
+    for (size_t i = 0; i < enable_count; i++) {
+        if (enables[i].session_ref == old_ref) {
+            enables[i].session_ref = new_ref;
+            sync_guid(&enables[i].guid);
+        }
+    }
 }
 
 /* ---- writer side ---- */
@@ -548,9 +592,18 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         /* The record is written in place; the layout is EVENT_HEADER's
          * (petw_event_header), little-endian. */
         uint8_t *out = res.record;
+        /* Crash evidence for a session host that reads this buffer after
+         * this process died (docs/design.md, "Crashes"): the size first, the
+         * header type last, so a record without its type is incomplete. */
+        const uint32_t size_only = (uint16_t)sh.rsize;
+        memcpy(out, &size_only, 4);
+        /* Compiler-only barriers (no instruction): keep the size store
+         * first and the type store last in program order; a killed process
+         * has executed a prefix of its stores, in that order. */
+        atomic_signal_fence(memory_order_seq_cst);
         memset(out + sh.asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
         int64_t ts = petw__clock_read(ring->clock);
-        memcpy(out, &word0, 8);
+        memcpy(out + 4, (const uint8_t *)&word0 + 4, 4);
         memcpy(out + 8, &word1, 8);
         memcpy(out + 16, &ts, 8);
         memcpy(out + 24, g, 16);
@@ -558,6 +611,9 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
         memcpy(out + 64, &act, 16);
         write_body(out + PETW__EVENT_HEADER_SIZE, &sh, related, count, data);
+        /* Compiler-only (see above): the type word after everything. */
+        atomic_signal_fence(memory_order_seq_cst);
+        memcpy(out, &word0, 4);
         petw__ring_commit(ring, &res);
     }
     return rc;

@@ -1,6 +1,6 @@
 /* provider_internal.h - what the session module tells the provider module.
  *
- * Allowed dependencies: common/, platform/, ring/, format/. format/ gives the
+ * Allowed dependencies: common/, platform/, ring/, format/, xproc/. format/ gives the
  * record layout EventWrite writes in place. A session is named here
  * by a "session ref": ((generation << 8) | (slot + 1)), never 0.
  */
@@ -31,5 +31,21 @@ int petw__provider_disable(const petw_guid *guid, uint32_t session_ref);
 void petw__provider_disable_session(uint32_t session_ref);
 /* Runs the enable callbacks of `guid`'s providers with CAPTURE_STATE. */
 int petw__provider_capture_state(const petw_guid *guid, uint32_t session_ref);
+
+/* For the agent (shared sessions). */
+int petw__provider_is_registered(const petw_guid *guid);
+/* The enable of `guid` by session `ref`: 0 or PETW_ENOTFOUND. */
+int petw__provider_enabled_by(const petw_guid *guid, uint32_t ref, uint8_t *level, uint64_t *any,
+                              uint64_t *all);
+/* The GUIDs session `ref` enables (up to max); returns how many were stored. */
+uint32_t petw__provider_enables_of(uint32_t ref, petw_guid *out, uint32_t max);
+/* Moves every enable of `old_ref` to `new_ref`, without callbacks (the
+ * provider's state is the same; only the ring behind it changed). */
+void petw__provider_retarget(uint32_t old_ref, uint32_t new_ref);
+
+/* agent.c: brings this process's attachments to shared sessions in line
+ * with the registry (control lock held; may run enable callbacks). Starts
+ * the agent thread the first time. A no-op when shared sessions are off. */
+void petw__agent_sync(void);
 
 #endif

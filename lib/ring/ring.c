@@ -17,16 +17,18 @@ int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
     if (!raw)
         return PETW_ENOMEM;
     void *mem = raw + (PETW__CACHE_LINE - ((uintptr_t)raw % PETW__CACHE_LINE)) % PETW__CACHE_LINE;
-    ring->cpus = mem;
+    ring->own_cpus = mem;
     for (uint32_t i = 0; i < ring->cpu_count; i++) {
-        atomic_init(&ring->cpus[i].word, PETW__WORD(0, PETW__BUF_DEAD, 0));
+        atomic_init(&ring->own_cpus[i].word, PETW__WORD(0, PETW__BUF_DEAD, 0));
     }
+    atomic_init(&ring->cpus, ring->own_cpus);
+    ring->counters = &ring->own_counters;
     atomic_init(&ring->pool, NULL);
     atomic_init(&ring->gen, 0);
     atomic_init(&ring->slow_refs, 0);
     atomic_init(&ring->delivering, 0);
-    atomic_init(&ring->events_lost, 0);
-    atomic_init(&ring->lost_pending, 0);
+    atomic_init(&ring->own_counters.events_lost, 0);
+    atomic_init(&ring->own_counters.lost_pending, 0);
     atomic_init(&ring->capacity, 0);
     return 0;
 }
@@ -83,48 +85,54 @@ static uint64_t round_up(uint64_t v, uint64_t to)
     return (v + to - 1) / to * to;
 }
 
-int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
-                     uint32_t buffer_limit, uint16_t *gen_out)
+int petw__pool_plan(uint32_t buffer_size, uint32_t buffer_count, uint32_t buffer_limit,
+                    uint32_t cpu_count, petw__pool_geometry *g)
 {
     if (buffer_count < 1 || buffer_limit < buffer_count || buffer_limit > PETW__MAX_POOL_BUFFERS ||
-        buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || (buffer_size & 7))
+        buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || (buffer_size & 7) ||
+        cpu_count > PETW__MAX_POOL_BUFFERS)
         return PETW_EINVAL;
     uint64_t page = petw__page_size();
-    uint64_t ctrl = round_up(sizeof(petw__pool), PETW__CACHE_LINE);
-    uint64_t link = ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_limit;
-    uint64_t meta = link + 4ull * buffer_limit;
-    uint64_t retained = meta + sizeof(petw__buffer_meta) * buffer_limit;
-    uint64_t data = round_up(retained + sizeof(petw__retained_slot) * buffer_limit, page);
-    uint64_t reserve = round_up(data + (uint64_t)buffer_size * buffer_limit, page);
-    uint64_t commit = round_up(data + (uint64_t)buffer_size * buffer_count, page);
-    if (reserve > SIZE_MAX)
-        return PETW_ENOMEM;
-    void *mem = petw__vm_reserve((size_t)reserve);
-    if (!mem)
-        return PETW_ENOMEM;
-    if (petw__vm_commit(mem, (size_t)commit) != 0) {
-        petw__vm_release(mem, (size_t)reserve);
-        return PETW_ENOMEM;
-    }
-    petw__pool *pool = mem;
-    /* Touch every page now: a first-touch page fault is a kernel entry, and
-     * it must not happen inside EventWrite. */
-    memset(pool, 0, (size_t)commit);
-    pool->buffer_size = buffer_size;
-    pool->buffer_limit = buffer_limit;
-    pool->reserved_bytes = reserve;
-    pool->ctrl_offset = ctrl;
-    pool->link_offset = link;
-    pool->meta_offset = meta;
-    pool->retained_offset = retained;
-    pool->data_offset = data;
-    atomic_init(&pool->buffer_count, buffer_count);
+    g->buffer_size = buffer_size;
+    g->buffer_count = buffer_count;
+    g->buffer_limit = buffer_limit;
+    g->cpu_count = cpu_count;
+    g->ctrl = round_up(sizeof(petw__pool), PETW__CACHE_LINE);
+    g->link = g->ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_limit;
+    g->meta = g->link + 4ull * buffer_limit;
+    g->retained = g->meta + sizeof(petw__buffer_meta) * buffer_limit;
+    g->cpu = round_up(g->retained + sizeof(petw__retained_slot) * buffer_limit, PETW__CACHE_LINE);
+    g->data = round_up(g->cpu + sizeof(petw__ring_cpu) * cpu_count, page);
+    g->reserve_bytes = round_up(g->data + (uint64_t)buffer_size * buffer_limit, page);
+    g->commit_bytes = round_up(g->data + (uint64_t)buffer_size * buffer_count, page);
+    return g->reserve_bytes > SIZE_MAX ? PETW_ENOMEM : 0;
+}
+
+void petw__pool_format(petw__pool *pool, const petw__pool_geometry *g)
+{
+    pool->magic = PETW__POOL_MAGIC;
+    pool->version = PETW__POOL_VERSION;
+    pool->cpu_count = g->cpu_count;
+    pool->header_bytes = sizeof(petw__pool);
+    pool->cpu_offset = g->cpu;
+    pool->total_bytes = g->commit_bytes;
+    pool->buffer_size = g->buffer_size;
+    pool->buffer_limit = g->buffer_limit;
+    pool->reserved_bytes = g->reserve_bytes;
+    pool->ctrl_offset = g->ctrl;
+    pool->link_offset = g->link;
+    pool->meta_offset = g->meta;
+    pool->retained_offset = g->retained;
+    pool->data_offset = g->data;
+    atomic_init(&pool->buffer_count, g->buffer_count);
     atomic_init(&pool->free_head, 0);
     atomic_init(&pool->free_count, 0);
     atomic_init(&pool->ready_head, 0);
     atomic_init(&pool->retained_head, 0);
     atomic_init(&pool->retained_tail, 0);
-    for (uint32_t i = 0; i < buffer_limit; i++) {
+    atomic_init(&pool->counters.events_lost, 0);
+    atomic_init(&pool->counters.lost_pending, 0);
+    for (uint32_t i = 0; i < g->buffer_limit; i++) {
         atomic_init(petw__pool_ctrl(pool, i), 0);
         atomic_init(&petw__pool_link(pool)[i], 0);
         atomic_init(&petw__pool_retained(pool)[i].sequence, i);
@@ -134,28 +142,94 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
         atomic_init(&petw__pool_meta(pool)[i].deliveries, 0);
         atomic_init(&petw__pool_meta(pool)[i].sealed_timestamp, 0);
     }
-    for (uint32_t i = buffer_count; i-- > 0;)
+    petw__ring_cpu *cpus = (petw__ring_cpu *)((char *)pool + g->cpu);
+    for (uint32_t i = 0; i < g->cpu_count; i++)
+        atomic_init(&cpus[i].word, PETW__WORD(0, PETW__BUF_DEAD, 0));
+    for (uint32_t i = g->buffer_count; i-- > 0;)
         free_push(pool, i);
+}
 
+/* The next generation of a ring slot (never 0). */
+static uint16_t next_gen(petw__ring *ring)
+{
     uint16_t gen = (uint16_t)(atomic_load_explicit(&ring->gen, memory_order_relaxed) + 1);
-    if (gen == 0)
-        gen = 1;
+    return gen ? gen : 1;
+}
+
+/* Publishes `gen` in every CPU word of `cpus`. */
+static void publish(petw__ring *ring, petw__ring_cpu *cpus, uint16_t gen)
+{
+    atomic_store_explicit(&ring->gen, gen, memory_order_relaxed);
+    for (uint32_t i = 0; i < ring->cpu_count; i++) {
+        /* release: publishes pool, capacity, policy, counters and the pool's
+         * contents to any writer whose acquire load sees this generation. */
+        atomic_store_explicit(&cpus[i].word, PETW__WORD(gen, PETW__BUF_NONE, 0),
+                              memory_order_release);
+    }
+}
+
+int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
+                     uint32_t buffer_limit, uint16_t *gen_out)
+{
+    petw__pool_geometry g;
+    int rc = petw__pool_plan(buffer_size, buffer_count, buffer_limit, 0, &g);
+    if (rc)
+        return rc;
+    void *mem = petw__vm_reserve((size_t)g.reserve_bytes);
+    if (!mem)
+        return PETW_ENOMEM;
+    if (petw__vm_commit(mem, (size_t)g.commit_bytes) != 0) {
+        petw__vm_release(mem, (size_t)g.reserve_bytes);
+        return PETW_ENOMEM;
+    }
+    petw__pool *pool = mem;
+    /* Touch every page now: a first-touch page fault is a kernel entry, and
+     * it must not happen inside EventWrite. */
+    memset(pool, 0, (size_t)g.commit_bytes);
+    petw__pool_format(pool, &g);
+
+    uint16_t gen = next_gen(ring);
     atomic_store_explicit(&ring->capacity, buffer_size - PETW__BUFFER_HEADER_SIZE,
                           memory_order_relaxed);
-    atomic_store_explicit(&ring->events_lost, 0, memory_order_relaxed);
-    atomic_store_explicit(&ring->lost_pending, 0, memory_order_relaxed);
+    ring->counters = &ring->own_counters;
+    atomic_store_explicit(&ring->own_counters.events_lost, 0, memory_order_relaxed);
+    atomic_store_explicit(&ring->own_counters.lost_pending, 0, memory_order_relaxed);
     atomic_store_explicit(&ring->events_overwritten, 0, memory_order_relaxed);
     atomic_store_explicit(&ring->overwrite_horizon, INT64_MIN, memory_order_relaxed);
     atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
-    atomic_store_explicit(&ring->gen, gen, memory_order_relaxed);
-    for (uint32_t i = 0; i < ring->cpu_count; i++) {
-        /* release: publishes pool, capacity, policy and the pool's contents
-         * to any writer whose acquire load sees this generation. */
-        atomic_store_explicit(&ring->cpus[i].word, PETW__WORD(gen, PETW__BUF_NONE, 0),
-                              memory_order_release);
-    }
+    /* release: a writer that loads the own words sees them (pairs with
+     * petw__ring_reserve's acquire load of the pointer). */
+    atomic_store_explicit(&ring->cpus, ring->own_cpus, memory_order_release);
+    publish(ring, ring->own_cpus, gen);
     *gen_out = gen;
     return 0;
+}
+
+int petw__ring_attach_shared(petw__ring *ring, petw__pool *pool, uint16_t *gen_out)
+{
+    if (pool->cpu_count < ring->cpu_count)
+        return PETW_EINVAL;
+    uint16_t gen = next_gen(ring);
+    petw__ring_cpu *cpus = (petw__ring_cpu *)((char *)pool + pool->cpu_offset);
+    atomic_store_explicit(&ring->capacity, pool->buffer_size - PETW__BUFFER_HEADER_SIZE,
+                          memory_order_relaxed);
+    ring->counters = &pool->counters;
+    atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
+    /* release: pairs with petw__ring_reserve's acquire load of the pointer;
+     * the words behind it are published with release by publish(). */
+    atomic_store_explicit(&ring->cpus, cpus, memory_order_release);
+    publish(ring, cpus, gen);
+    *gen_out = gen;
+    return 0;
+}
+
+void petw__ring_detach_shared(petw__ring *ring)
+{
+    /* release: as in petw__ring_start; the own words carry an old
+     * generation (or DEAD), so a writer that reads them leaves. */
+    atomic_store_explicit(&ring->cpus, ring->own_cpus, memory_order_release);
+    ring->counters = &ring->own_counters;
+    atomic_store_explicit(&ring->pool, NULL, memory_order_relaxed);
 }
 
 int petw__ring_grow(petw__ring *ring, uint32_t count)
@@ -434,7 +508,8 @@ static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t 
 int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
                             petw__reservation *res)
 {
-    petw__ring_cpu *c = &ring->cpus[cpu];
+    /* acquire: pairs with petw__ring_attach_shared's release store. */
+    petw__ring_cpu *c = &atomic_load_explicit(&ring->cpus, memory_order_acquire)[cpu];
     int rc;
     /* seq_cst pair with petw__ring_kill: either kill sees our ref and waits
      * for us, or we see the DEAD word it stored and leave. */
@@ -482,8 +557,8 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
         if (fresh == PETW__BUF_NONE) {
             /* relaxed: a counter read by the controller after the session is
              * quiescent (stop) or as an approximate live value (query). */
-            atomic_fetch_add_explicit(&ring->events_lost, 1, memory_order_relaxed);
-            atomic_store_explicit(&ring->lost_pending, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&ring->counters->events_lost, 1, memory_order_relaxed);
+            atomic_store_explicit(&ring->counters->lost_pending, 1, memory_order_relaxed);
             rc = PETW_ENOBUFS;
             break;
         }
@@ -519,7 +594,8 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
 
 void petw__ring_close_cpu(petw__ring *ring, uint32_t cpu, int kill)
 {
-    petw__ring_cpu *c = &ring->cpus[cpu];
+    /* acquire: pairs with petw__ring_attach_shared's release store. */
+    petw__ring_cpu *c = &atomic_load_explicit(&ring->cpus, memory_order_acquire)[cpu];
     uint16_t gen = atomic_load_explicit(&ring->gen, memory_order_relaxed);
     /* acquire (conservative): pairs with petw__ring_reserve_slow's release
      * CAS (or petw__ring_start's store); the CAS below acquires on success. */
@@ -580,4 +656,179 @@ uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer)
     /* acquire: already ordered by take_ready; relaxed would do. */
     return (uint32_t)(atomic_load_explicit(petw__pool_ctrl(pool, buffer), memory_order_acquire) >>
                       32);
+}
+
+int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu)
+{
+    petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
+    if (!pool || used < PETW__BUFFER_HEADER_SIZE || used > pool->buffer_size)
+        return PETW_EINVAL;
+    uint32_t b = free_pop(pool);
+    if (b == PETW__BUF_NONE && ring->policy == PETW_LOSS_OVERWRITE_OLDEST)
+        b = petw__ring_take_oldest(ring, pool);
+    if (b == PETW__BUF_NONE)
+        return PETW_ENOBUFS;
+    memcpy(petw__pool_buffer(pool, b) + PETW__BUFFER_HEADER_SIZE, data + PETW__BUFFER_HEADER_SIZE,
+           used - PETW__BUFFER_HEADER_SIZE);
+    petw__buffer_meta *meta = &petw__pool_meta(pool)[b];
+    atomic_store_explicit(&meta->cpu, cpu, memory_order_relaxed);
+    atomic_store_explicit(&meta->flags, 0, memory_order_relaxed);
+    /* relaxed: a flush waiting for this use reads it after the delivery's
+     * release increment (petw__ring_deliver). */
+    atomic_fetch_add_explicit(&meta->uses, 1, memory_order_relaxed);
+    /* relaxed: published by petw__ring_deliver's release push. */
+    atomic_store_explicit(petw__pool_ctrl(pool, b), ((uint64_t)used << 32) | used,
+                          memory_order_relaxed);
+    petw__ring_deliver(ring, pool, b);
+    return 0;
+}
+
+/* ---- a session host's side of a shared pool ----
+ * The pool is written by another process, which may be buggy, malicious or
+ * dead: every index read from it is checked against the host's own
+ * geometry, every walk is bounded, and nothing here trusts the header. */
+
+static _Atomic uint32_t *g_link(petw__pool *p, const petw__pool_geometry *g)
+{
+    return (_Atomic uint32_t *)((char *)p + g->link);
+}
+
+static _Atomic uint64_t *g_ctrl(petw__pool *p, const petw__pool_geometry *g, uint32_t b)
+{
+    return (_Atomic uint64_t *)((char *)p + g->ctrl + (uint64_t)b * PETW__CTRL_STRIDE);
+}
+
+static _Atomic uint64_t *g_word(petw__pool *p, const petw__pool_geometry *g, uint32_t cpu)
+{
+    return &((petw__ring_cpu *)((char *)p + g->cpu))[cpu].word;
+}
+
+uint8_t *petw__pool_host_buffer(petw__pool *p, const petw__pool_geometry *g, uint32_t b)
+{
+    return (uint8_t *)p + g->data + (uint64_t)b * g->buffer_size;
+}
+
+uint32_t petw__pool_host_take_ready(petw__pool *p, const petw__pool_geometry *g, uint32_t *out)
+{
+    /* acquire: pairs with petw__ring_deliver's release push (the writer's
+     * records before the index). */
+    uint32_t top = atomic_exchange_explicit(&p->ready_head, 0, memory_order_acquire);
+    uint32_t n = 0;
+    while (top != 0 && top <= g->buffer_count && n < g->buffer_count) {
+        out[n++] = top - 1;
+        top = atomic_load_explicit(&g_link(p, g)[top - 1], memory_order_relaxed);
+    }
+    for (uint32_t i = 0; i < n / 2; i++) {
+        uint32_t t = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = t;
+    }
+    return n;
+}
+
+uint32_t petw__pool_host_used(petw__pool *p, const petw__pool_geometry *g, uint32_t b,
+                              uint32_t *committed)
+{
+    /* acquire: the records of every committer before the count we read. */
+    uint64_t c = atomic_load_explicit(g_ctrl(p, g, b), memory_order_acquire);
+    if (committed)
+        *committed = (uint32_t)c;
+    return (uint32_t)(c >> 32);
+}
+
+void petw__pool_host_free(petw__pool *p, const petw__pool_geometry *g, uint32_t b)
+{
+    /* Zeroed, so a record that a writer killed mid-way leaves shows it is
+     * incomplete (see petw__pool_host_walk). */
+    memset(petw__pool_host_buffer(p, g, b), 0, g->buffer_size);
+    _Atomic uint32_t *link = g_link(p, g);
+    uint64_t head = atomic_load_explicit(&p->free_head, memory_order_relaxed);
+    uint64_t next;
+    do {
+        atomic_store_explicit(&link[b], (uint32_t)head, memory_order_relaxed);
+        next = (((head >> 32) + 1) << 32) | (b + 1u);
+        /* release: our zeroing happens before the writer that pops it. */
+    } while (!atomic_compare_exchange_weak_explicit(&p->free_head, &head, next,
+                                                    memory_order_release, memory_order_relaxed));
+    /* relaxed: a statistic of the writer's side. */
+    atomic_fetch_add_explicit(&p->free_count, 1, memory_order_relaxed);
+}
+
+uint32_t petw__pool_host_close_cpu(petw__pool *p, const petw__pool_geometry *g, uint32_t cpu,
+                                   uint32_t *closed)
+{
+    _Atomic uint64_t *word = g_word(p, g, cpu);
+    *closed = PETW__BUF_NONE;
+    /* acquire: pairs with the writer's release CAS that opened the buffer. */
+    uint64_t w = atomic_load_explicit(word, memory_order_acquire);
+    for (;;) {
+        uint32_t buf = PETW__WORD_BUF(w), off = PETW__WORD_OFF(w);
+        if (buf >= g->buffer_count || off <= PETW__BUFFER_HEADER_SIZE || off > g->buffer_size)
+            return PETW__BUF_NONE;
+        uint64_t next = PETW__WORD(PETW__WORD_GEN(w), PETW__BUF_NONE, 0);
+        /* acq_rel: as petw__ring_close_cpu; ordered before the RMW below. */
+        if (atomic_compare_exchange_strong_explicit(word, &w, next, memory_order_acq_rel,
+                                                    memory_order_acquire)) {
+            /* acq_rel: acquire the committers' records if we come last. */
+            uint64_t old = atomic_fetch_add_explicit(g_ctrl(p, g, buf), (uint64_t)off << 32,
+                                                     memory_order_acq_rel);
+            *closed = buf;
+            return (uint32_t)old == off ? buf : PETW__BUF_NONE;
+        }
+    }
+}
+
+uint32_t petw__pool_host_cpu_buffer(petw__pool *p, const petw__pool_geometry *g, uint32_t cpu,
+                                    uint32_t *offset)
+{
+    /* acquire (conservative): the writer is gone when this is used. */
+    uint64_t w = atomic_load_explicit(g_word(p, g, cpu), memory_order_acquire);
+    *offset = PETW__WORD_OFF(w);
+    return PETW__WORD_BUF(w) < g->buffer_count ? PETW__WORD_BUF(w) : PETW__BUF_NONE;
+}
+
+void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint8_t *is_free)
+{
+    /* acquire (conservative): the writer is gone when this is used. */
+    uint32_t top = (uint32_t)atomic_load_explicit(&p->free_head, memory_order_acquire);
+    for (uint32_t n = 0; top != 0 && top <= g->buffer_count && n < g->buffer_count; n++) {
+        if (is_free[top - 1])
+            break; /* a cycle: a corrupt stack */
+        is_free[top - 1] = 1;
+        top = atomic_load_explicit(&g_link(p, g)[top - 1], memory_order_relaxed);
+    }
+}
+
+uint32_t petw__pool_host_lost(petw__pool *p)
+{
+    return atomic_load_explicit(&p->counters.events_lost, memory_order_relaxed);
+}
+
+/* Which ring slots are taken (by an in-process session or a shared one's
+ * attachment). Control lock only. */
+static uint8_t ring_claimed[PETW__MAX_RINGS];
+static int rings_ready;
+
+int petw__ring_claim(uint32_t cpu_count, uint32_t *slot)
+{
+    for (uint32_t i = 0; !rings_ready && i < PETW__MAX_RINGS; i++) {
+        int rc = petw__ring_init(&petw__ring_table[i], cpu_count);
+        if (rc)
+            return rc;
+    }
+    rings_ready = 1;
+    for (uint32_t i = 0; i < PETW__MAX_RINGS; i++) {
+        if (!ring_claimed[i]) {
+            ring_claimed[i] = 1;
+            *slot = i;
+            return 0;
+        }
+    }
+    return PETW_ELIMIT;
+}
+
+void petw__ring_unclaim(uint32_t slot)
+{
+    if (slot < PETW__MAX_RINGS)
+        ring_claimed[slot] = 0;
 }

@@ -47,7 +47,28 @@
 /* Buffer metadata flags (become WMI_BUFFER_HEADER.BufferFlag bits). */
 #define PETW__BUFMETA_EVENTS_LOST 0x2u
 
+/* Counters a writer bumps when it loses an event. A shared pool carries
+ * its own (the session host reads them, even after the writer died). */
+typedef struct petw__ring_counters {
+    _Atomic uint32_t events_lost;
+    /* Set when an event is lost; the flusher takes it and marks the next
+     * buffer it writes with the ETL "events lost" flag. */
+    _Atomic uint32_t lost_pending;
+} petw__ring_counters;
+
+#define PETW__POOL_MAGIC 0x4C4F4F50u /* "POOL" */
+#define PETW__POOL_VERSION 1u
+
 typedef struct petw__pool {
+    /* Shared pools only (a session host's pool in a provider process; see
+     * docs/shared-memory.md): identity, the CPU words and the counters live
+     * in the pool, so the host can close buffers and count losses. */
+    uint32_t magic;        /* PETW__POOL_MAGIC */
+    uint32_t version;      /* PETW__POOL_VERSION */
+    uint32_t cpu_count;    /* petw__ring_cpu[cpu_count] at cpu_offset; 0 in a local pool */
+    uint32_t header_bytes; /* sizeof(petw__pool) of the writer, checked by the host */
+    uint64_t cpu_offset;
+    uint64_t total_bytes;     /* the whole object */
     uint32_t buffer_size;     /* bytes per buffer, header included */
     uint32_t buffer_limit;    /* buffers the arrays and the address space are sized for */
     uint64_t reserved_bytes;  /* address space reserved for the pool */
@@ -73,7 +94,26 @@ typedef struct petw__pool {
      * position, and both counters only grow, so there is no ABA. */
     _Atomic uint64_t retained_head PETW__ALIGNED(PETW__CACHE_LINE);
     _Atomic uint64_t retained_tail PETW__ALIGNED(PETW__CACHE_LINE);
+    petw__ring_counters counters PETW__ALIGNED(PETW__CACHE_LINE); /* shared pools */
 } petw__pool;
+
+/* Where everything of a pool lies, computed from its four sizes alone. A
+ * session host keeps its own copy and never trusts the offsets a shared
+ * pool's header says. */
+typedef struct petw__pool_geometry {
+    uint32_t buffer_size, buffer_count, buffer_limit, cpu_count;
+    uint64_t ctrl, link, meta, retained, cpu, data;
+    uint64_t commit_bytes;  /* header to the end of buffer_count buffers */
+    uint64_t reserve_bytes; /* header to the end of buffer_limit buffers */
+} petw__pool_geometry;
+
+/* Computes a geometry; PETW_EINVAL when the sizes are out of range. */
+int petw__pool_plan(uint32_t buffer_size, uint32_t buffer_count, uint32_t buffer_limit,
+                    uint32_t cpu_count, petw__pool_geometry *g);
+/* Formats zeroed memory of g->commit_bytes as a pool: header, control
+ * words, every buffer on the free stack, CPU words DEAD (a writer's
+ * process opens them with petw__ring_attach_shared). */
+void petw__pool_format(petw__pool *pool, const petw__pool_geometry *g);
 
 typedef struct petw__retained_slot {
     _Atomic uint64_t sequence;
@@ -118,23 +158,28 @@ typedef uint32_t (*petw__ring_count_fn)(const uint8_t *buffer, uint32_t used);
 typedef struct petw__ring {
     _Atomic(petw__pool *) pool; /* valid while any CPU word carries this gen */
     uint32_t cpu_count;
+    /* The CPU words: the ring's own array, or a shared pool's. Never freed
+     * (a shared pool is abandoned, never unmapped), so a writer of an older
+     * generation may still read through a stale pointer; acquire loads pair
+     * with the release store that switches it. */
+    _Atomic(petw__ring_cpu *) cpus;
+    petw__ring_cpu *own_cpus;
+    /* Where the slow path counts losses: &own_counters, or a shared pool's
+     * (set before the generation is published, read only by writers of it). */
+    petw__ring_counters *counters;
+    petw__ring_counters own_counters;
     /* buffer_size - header: the largest record that fits. Atomic (relaxed)
      * because a writer stalled since the previous session may read it while
      * the next session's start writes it; its value then does not matter
      * (its CAS fails on the new generation). */
     _Atomic uint32_t capacity;
     _Atomic uint16_t gen;
-    petw__ring_cpu *cpus;
     /* Writers inside the slow path; stop waits for 0 after marking every
      * CPU word DEAD (see petw__ring_kill). */
     _Atomic uint32_t slow_refs PETW__ALIGNED(PETW__CACHE_LINE);
     /* Writers inside petw__ring_deliver (once per buffer): the pool is freed
      * only after it drops to 0 (petw__ring_release waits). */
     _Atomic uint32_t delivering;
-    _Atomic uint32_t events_lost;
-    /* Set when an event is lost; the flusher takes it and marks the next
-     * buffer it writes with the ETL "events lost" flag. */
-    _Atomic uint32_t lost_pending;
     _Atomic uint64_t events_overwritten; /* records in recycled retained buffers */
     /* Newest sealed timestamp among recycled buffers: every event at or
      * before it may be gone, every later one is still in the pool. */
@@ -188,6 +233,11 @@ static inline uint8_t *petw__pool_buffer(petw__pool *p, uint32_t index)
     return (uint8_t *)p + p->data_offset + (uint64_t)index * p->buffer_size;
 }
 
+/* Ring slots (control lock): takes a free one (initializing the table the
+ * first time) or gives it back. PETW_ELIMIT when all are taken. */
+int petw__ring_claim(uint32_t cpu_count, uint32_t *slot);
+void petw__ring_unclaim(uint32_t slot);
+
 /* Ring lifetime (control thread). */
 int petw__ring_init(petw__ring *ring, uint32_t cpu_count);
 /* Allocates the pool (address space for `buffer_limit` buffers, memory
@@ -195,6 +245,14 @@ int petw__ring_init(petw__ring *ring, uint32_t cpu_count);
  * publishes a new generation; returns it via *gen. */
 int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
                      uint32_t buffer_limit, uint16_t *gen);
+/* Points the ring at a shared pool a session host made (its CPU words and
+ * counters included) and publishes a new generation in its CPU words. The
+ * caller checked the pool. Undo with petw__ring_kill, then
+ * petw__ring_detach_shared. */
+int petw__ring_attach_shared(petw__ring *ring, petw__pool *pool, uint16_t *gen);
+/* Back to the ring's own CPU words and counters (control thread, after
+ * petw__ring_kill); the shared pool is the caller's to abandon. */
+void petw__ring_detach_shared(petw__ring *ring);
 /* Adds buffers up to `buffer_count` (<= buffer_limit) while writers run. */
 int petw__ring_grow(petw__ring *ring, uint32_t buffer_count);
 /* Frees the pool once every buffer is back on the free stack, after the
@@ -224,6 +282,36 @@ void petw__ring_close_cpu(petw__ring *ring, uint32_t cpu, int kill);
 /* Kills every CPU and waits for writers in the slow path to leave. */
 void petw__ring_kill(petw__ring *ring);
 
+/* Adds a complete buffer made elsewhere (a session host's import from a
+ * shared pool): `used` bytes at `data`, header included, holding `records`
+ * records, written by `cpu`. Takes a free buffer (or, buffering, the
+ * oldest), copies, and delivers it as a writer would. PETW_ENOBUFS when no
+ * buffer is free (nothing changed: try later). */
+int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu);
+
+/* A session host's side of a shared pool, with the host's own geometry;
+ * every index read from the pool is checked (see ring.c). */
+uint8_t *petw__pool_host_buffer(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
+/* Pops the ready stack, oldest first; at most g->buffer_count entries. */
+uint32_t petw__pool_host_take_ready(petw__pool *p, const petw__pool_geometry *g, uint32_t *out);
+/* A buffer's `final` (0 while current); *committed its committed bytes. */
+uint32_t petw__pool_host_used(petw__pool *p, const petw__pool_geometry *g, uint32_t b,
+                              uint32_t *committed);
+/* Zeroes a buffer and returns it to the writer's free stack. */
+void petw__pool_host_free(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
+/* Closes CPU `cpu`'s buffer when it holds records (*closed: which). Returns
+ * it when the host must deliver it itself (every writer had committed),
+ * else PETW__BUF_NONE (its last committer will deliver it). */
+uint32_t petw__pool_host_close_cpu(petw__pool *p, const petw__pool_geometry *g, uint32_t cpu,
+                                   uint32_t *closed);
+/* After the writer died: the buffer CPU `cpu` wrote into and how far. */
+uint32_t petw__pool_host_cpu_buffer(petw__pool *p, const petw__pool_geometry *g, uint32_t cpu,
+                                    uint32_t *offset);
+/* After the writer died: sets is_free[b] for every buffer on the free stack. */
+void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint8_t *is_free);
+/* The writer's lost-event count (untrusted: a count, used as one). */
+uint32_t petw__pool_host_lost(petw__pool *p);
+
 /* Pops every ready buffer, oldest first, into `out` (room for all buffers);
  * returns how many. Flusher thread only. */
 uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out);
@@ -242,7 +330,8 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
     uint32_t cpu = petw__cpu_current();
     if (PETW__UNLIKELY(cpu >= ring->cpu_count))
         cpu %= ring->cpu_count;
-    petw__ring_cpu *c = &ring->cpus[cpu];
+    /* acquire: pairs with petw__ring_attach_shared's release store. */
+    petw__ring_cpu *c = &atomic_load_explicit(&ring->cpus, memory_order_acquire)[cpu];
     /* acquire: pairs with the release CAS that published this word (in
      * petw__ring_reserve_slow or petw__ring_start), so the ring's capacity
      * and the buffer's init are visible. */

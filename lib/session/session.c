@@ -32,7 +32,6 @@ typedef struct petw__session {
 } petw__session;
 
 static petw__session sessions[PETW_MAX_SESSIONS];
-static int rings_ready;
 static int atexit_registered;
 
 void petw_session_config_init(petw_session_config *c)
@@ -78,7 +77,7 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
     st->free_buffers =
         pool ? atomic_load_explicit(&pool->free_count, memory_order_relaxed) : s->buffer_count;
     st->events_lost =
-        atomic_load_explicit(&((petw__ring *)ring)->events_lost, memory_order_relaxed);
+        atomic_load_explicit(&((petw__ring *)ring)->own_counters.events_lost, memory_order_relaxed);
     st->buffers_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->buffers_written,
                                                memory_order_relaxed);
     if (s->flush.path[0])
@@ -95,6 +94,7 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
                                                memory_order_relaxed);
     st->maximum_file_size_kb = s->config.maximum_file_size_kb;
     st->enable_flags = s->enable_flags;
+    st->host_process_id = petw__process_id();
     memcpy(st->name, s->name, sizeof(st->name));
     /* The file being written now (NEWFILE: the latest; after a switch: the new one). */
     snprintf(st->file_path, sizeof(st->file_path), "%s",
@@ -212,20 +212,9 @@ static int normalize(const petw_session_config *in, petw_session_config *c, uint
  * use and finds a free slot. */
 static int claim_slot(const char *name, uint32_t cpus, uint32_t *slot_out)
 {
-    int rc = 0;
-    for (uint32_t i = 0; !rings_ready && i < PETW_MAX_SESSIONS && rc == 0; i++)
-        rc = petw__ring_init(&petw__ring_table[i], cpus);
-    PETW__FORWARD_IF_ERROR(rc);
-    rings_ready = 1;
-    uint32_t slot = PETW_MAX_SESSIONS;
-    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
+    for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++)
         PETW__RETURN_IF(sessions[i].in_use && strcmp(sessions[i].name, name) == 0, PETW_EEXIST);
-        if (!sessions[i].in_use && slot == PETW_MAX_SESSIONS)
-            slot = i;
-    }
-    PETW__RETURN_IF(slot == PETW_MAX_SESSIONS, PETW_ELIMIT);
-    *slot_out = slot;
-    return 0;
+    return petw__ring_claim(cpus, slot_out);
 }
 
 /* The flusher's view of the session: destination, sealing, timer. */
@@ -325,12 +314,17 @@ static int start_locked(petw_session_config c, uint32_t cpus, petw_session_handl
     s->buffer_count = c.maximum_buffers;
     prepare_target(s, &c);
     uint16_t gen;
-    PETW__FORWARD_IF_ERROR(start_ring(s, &c, &gen));
+    int started = start_ring(s, &c, &gen);
+    if (started) {
+        petw__ring_unclaim(slot);
+        return started;
+    }
     fill_info(s, &c, cpus);
     int rc = petw__flusher_attach(&s->flush);
     if (rc) {
         petw__ring_kill(&petw__ring_table[slot]);
         petw__ring_release(&petw__ring_table[slot]);
+        petw__ring_unclaim(slot);
         return rc;
     }
     s->gen = gen;
@@ -567,7 +561,31 @@ int petw_session_stop(petw_session_handle h, petw_session_stats *stats)
         rc = petw__flusher_detach(&s->flush);
         fill_stats(s, stats);
         s->in_use = 0;
+        petw__ring_unclaim(s->slot);
     }
     petw__control_unlock();
     return rc;
+}
+
+struct petw__ring *petw__session_ring(petw_session_handle h)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    petw__ring *ring = s ? s->flush.ring : NULL;
+    petw__control_unlock();
+    return ring;
+}
+
+int petw__session_add_lost(petw_session_handle h, uint32_t events)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (s && events) {
+        /* relaxed: counters, read as the writers' own (fill_stats). */
+        atomic_fetch_add_explicit(&s->flush.ring->own_counters.events_lost, events,
+                                  memory_order_relaxed);
+        atomic_store_explicit(&s->flush.ring->own_counters.lost_pending, 1, memory_order_relaxed);
+    }
+    petw__control_unlock();
+    return s ? 0 : PETW_ENOTFOUND;
 }

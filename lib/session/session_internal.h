@@ -26,4 +26,13 @@ int petw__session_realtime_header(petw_session_handle session, uint8_t **header,
  * reference). Returns 0, PETW_ENOTFOUND or PETW_ELIMIT. */
 int petw__session_add_consumer(petw_session_handle session, petw__bufqueue *queue);
 
+/* For a session host (lib/host/): the session's ring, into which it
+ * imports buffers from other processes' shared pools; NULL when the handle
+ * is stale. */
+struct petw__ring *petw__session_ring(petw_session_handle session);
+
+/* Counts `events` lost elsewhere (a provider process's pool) in the
+ * session's EventsLost, and marks the next buffer written. */
+int petw__session_add_lost(petw_session_handle session, uint32_t events);
+
 #endif

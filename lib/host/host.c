@@ -1,0 +1,617 @@
+/* host.c - a session host: the process that owns one shared session.
+ *
+ * Allowed dependencies: common/, platform/, ring/, format/, session/,
+ * consume/, xproc/.
+ *
+ * StartTrace starts it (client.c); it runs the in-process engine
+ * (session/) for its one session and lives until the session stops, so
+ * the session outlives its controller. Everything else reaches it through
+ * its socket: providers (HELLO: it makes them a shared pool), controllers
+ * (CONTROL: query, flush, update, enable, stop) and real-time consumers
+ * (CONSUME: it streams buffers to them).
+ *
+ * Buffers move one way: a provider's writers fill its shared pool; the
+ * host takes completed buffers off the pool's ready stack, copies them into
+ * its session's own ring (petw__ring_import) and gives them back zeroed.
+ * The flusher then writes them as if they had been written here. The host
+ * never trusts a pool: indexes are checked against its own geometry and
+ * records are only copied, never followed, except by the bounds-checked
+ * walk over a dead writer's buffers (walk_dead).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../common/bufqueue.h"
+#include "../format/etl.h"
+#include "../ring/ring.h"
+#include "../session/session_internal.h"
+#include "../xproc/xproc.h"
+#include "host_internal.h"
+
+#define MAX_REMOTES 256
+#define HELLO_TIMEOUT_MS 2000
+#define STOP_WAIT_MS 5000
+
+typedef struct remote {
+    int used;
+    intptr_t sock, wake;
+    uint32_t pid;
+    petw__shm shm;
+    petw__pool_geometry g;
+    uint32_t lost_seen;
+    uint32_t *pending; /* taken from the ready stack, not yet imported */
+    uint32_t npending;
+} remote;
+
+typedef struct host {
+    petw_session_handle session;
+    petw__ring *ring;
+    petw__registry *reg;
+    intptr_t reg_fd;
+    uint32_t slot, gen;
+    intptr_t listener;
+    char sock_path[PETW_MAX_NAME + 32];
+    uint32_t flush_timer_ms;
+    uint32_t buffer_size, pool_buffers, clock, policy, block_timeout_ms;
+    remote remotes[MAX_REMOTES];
+    uint8_t *scratch;
+    int stopping;
+} host;
+
+/* ---- importing a provider's buffers ---- */
+
+static void fold_lost(host *h, remote *r)
+{
+    uint32_t now = petw__pool_host_lost(r->shm.addr);
+    uint32_t delta = now - r->lost_seen;
+    r->lost_seen = now;
+    if (delta && delta < (1u << 31))
+        petw__session_add_lost(h->session, delta);
+}
+
+/* Imports buffer b (`used` bytes) and gives it back. 0, or PETW_ENOBUFS
+ * when the session has no free buffer now (b stays with the caller). */
+static int import_one(host *h, remote *r, uint32_t b, uint32_t used)
+{
+    if (used > PETW__BUFFER_HEADER_SIZE && used <= r->g.buffer_size) {
+        uint8_t *buf = petw__pool_host_buffer(r->shm.addr, &r->g, b);
+        uint16_t cpu =
+            atomic_load_explicit(&petw__pool_meta(r->shm.addr)[b].cpu, memory_order_relaxed);
+        int rc = petw__ring_import(h->ring, buf, used, cpu);
+        if (rc == PETW_ENOBUFS)
+            return rc;
+    }
+    petw__pool_host_free(r->shm.addr, &r->g, b);
+    return 0;
+}
+
+/* Imports what is ready; what does not fit waits in r->pending. */
+static void harvest(host *h, remote *r)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < r->npending; i++) {
+        uint32_t b = r->pending[i];
+        if (kept || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
+            r->pending[kept++] = b;
+    }
+    r->npending = kept;
+    uint32_t *ready = h->scratch ? (uint32_t *)(void *)h->scratch : NULL;
+    uint32_t n = petw__pool_host_take_ready(r->shm.addr, &r->g, ready);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = ready[i];
+        if (r->npending || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
+            r->pending[r->npending++] = b;
+    }
+    fold_lost(h, r);
+}
+
+/* Closes every CPU's buffer of the pool (the flush timer, a flush);
+ * imports those the host itself completed. Returns how many closed
+ * buffers a writer still has to deliver. */
+static uint32_t close_all(host *h, remote *r)
+{
+    uint32_t waiting = 0;
+    for (uint32_t c = 0; c < r->g.cpu_count; c++) {
+        uint32_t closed;
+        uint32_t mine = petw__pool_host_close_cpu(r->shm.addr, &r->g, c, &closed);
+        if (mine != PETW__BUF_NONE) {
+            uint32_t used = petw__pool_host_used(r->shm.addr, &r->g, mine, NULL);
+            if (import_one(h, r, mine, used))
+                r->pending[r->npending++] = mine;
+        } else if (closed != PETW__BUF_NONE) {
+            waiting++;
+        }
+    }
+    return waiting;
+}
+
+/* Copies the complete records of a dead writer's buffer [header, end) to
+ * h->scratch and counts the incomplete ones: a record whose writer died
+ * shows its size but no type (or nothing at all, zeroed, if it died right
+ * after reserving: then the zeros up to the next record are skipped). */
+static uint32_t walk_dead(host *h, const uint8_t *buf, uint32_t end, uint32_t *lost)
+{
+    uint32_t p = PETW__BUFFER_HEADER_SIZE, o = PETW__BUFFER_HEADER_SIZE;
+    while (p + 8 <= end) {
+        uint16_t size = petw__rd16(buf + p), type = petw__rd16(buf + p + 2);
+        if (size == 0) {
+            (*lost)++;
+            p += 8;
+            while (p + 8 <= end && petw__rd64(buf + p) == 0)
+                p += 8;
+            continue;
+        }
+        uint32_t asz = PETW__ALIGN8(size);
+        if (size < 8 || p + asz > end) {
+            (*lost)++; /* not a record: nothing after it can be found */
+            break;
+        }
+        if (type == 0) {
+            (*lost)++;
+        } else {
+            memcpy(h->scratch + o, buf + p, asz);
+            o += asz;
+        }
+        p += asz;
+    }
+    return o;
+}
+
+/* Imports into the session, waiting for the flusher when it is full. */
+static void import_wait(host *h, const uint8_t *data, uint32_t used, uint16_t cpu)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (petw__ring_import(h->ring, data, used, cpu) != PETW_ENOBUFS)
+            return;
+        petw__sleep_ms(1);
+    }
+    petw__session_add_lost(h->session, petw__etl_count_records(data, used));
+}
+
+/* The provider is gone (or said it detached): everything it committed is
+ * imported, everything it had reserved and not committed is counted lost. */
+static void drain_gone(host *h, remote *r)
+{
+    for (int i = 0; i < 5000; i++) {
+        harvest(h, r);
+        if (!r->npending)
+            break;
+        petw__sleep_ms(1);
+    }
+    uint32_t count = r->g.buffer_count;
+    uint8_t *skip = calloc(count, 1);
+    uint32_t *cpu_off = calloc(count, sizeof(uint32_t));
+    if (skip && cpu_off) {
+        petw__pool_host_mark_free(r->shm.addr, &r->g, skip);
+        for (uint32_t i = 0; i < r->npending; i++)
+            skip[r->pending[i]] = 1;
+        for (uint32_t c = 0; c < r->g.cpu_count; c++) {
+            uint32_t off, b = petw__pool_host_cpu_buffer(r->shm.addr, &r->g, c, &off);
+            if (b != PETW__BUF_NONE)
+                cpu_off[b] = off;
+        }
+        uint32_t lost = 0;
+        for (uint32_t b = 0; b < count; b++) {
+            if (skip[b])
+                continue;
+            uint32_t end = petw__pool_host_used(r->shm.addr, &r->g, b, NULL);
+            if (end == 0)
+                end = cpu_off[b];
+            if (end > r->g.buffer_size)
+                end = r->g.buffer_size;
+            if (end <= PETW__BUFFER_HEADER_SIZE)
+                continue;
+            uint32_t used = walk_dead(h, petw__pool_host_buffer(r->shm.addr, &r->g, b), end, &lost);
+            if (used > PETW__BUFFER_HEADER_SIZE)
+                import_wait(h, h->scratch, used, 0);
+        }
+        petw__session_add_lost(h->session, lost);
+    }
+    free(skip);
+    free(cpu_off);
+    fold_lost(h, r);
+    petw__shm_close(&r->shm);
+    petw__handle_close(r->sock);
+    petw__handle_close(r->wake);
+    free(r->pending);
+    memset(r, 0, sizeof(*r));
+}
+
+static void harvest_all(host *h)
+{
+    for (uint32_t i = 0; i < MAX_REMOTES; i++)
+        if (h->remotes[i].used)
+            harvest(h, &h->remotes[i]);
+}
+
+/* A flush: close every CPU's buffer everywhere, wait (bounded) until the
+ * writers delivered the ones they still held, import everything. */
+static void flush_remotes(host *h)
+{
+    uint32_t waiting = 0;
+    for (uint32_t i = 0; i < MAX_REMOTES; i++)
+        if (h->remotes[i].used)
+            waiting += close_all(h, &h->remotes[i]);
+    harvest_all(h);
+    if (waiting)
+        petw__sleep_ms(1); /* a writer between reserve and commit: microseconds */
+    harvest_all(h);
+}
+
+/* ---- connections ---- */
+
+static void on_hello(host *h, intptr_t sock, uint32_t pid)
+{
+    petw__msg_hello hello;
+    petw__msg_pool m;
+    memset(&m, 0, sizeof(m));
+    remote *r = NULL;
+    if (petw__ipc_recv(sock, &hello, sizeof(hello), NULL, NULL, HELLO_TIMEOUT_MS) != 0) {
+        petw__handle_close(sock);
+        return;
+    }
+    for (uint32_t i = 0; i < MAX_REMOTES && !r; i++)
+        if (!h->remotes[i].used)
+            r = &h->remotes[i];
+    uint32_t cpus = petw__cpu_count();
+    m.status = h->stopping ? PETW_ENOTFOUND : r ? 0 : PETW_ELIMIT;
+    if (m.status == 0 && (hello.cpu_count == 0 || hello.cpu_count > 4096))
+        m.status = PETW_EINVAL;
+    if (m.status == 0 && hello.cpu_count > cpus)
+        cpus = hello.cpu_count;
+    if (m.status == 0)
+        m.status = petw__pool_plan(h->buffer_size, h->pool_buffers, h->pool_buffers, cpus, &r->g);
+    if (m.status == 0)
+        m.status = petw__shm_create((size_t)r->g.commit_bytes, &r->shm);
+    if (m.status == 0) {
+        petw__pool_format(r->shm.addr, &r->g);
+        r->pending = calloc(r->g.buffer_count, sizeof(uint32_t));
+        m.status = r->pending ? petw__wake_create(&r->wake) : PETW_ENOMEM;
+        if (m.status) {
+            free(r->pending);
+            petw__shm_close(&r->shm);
+        }
+    }
+    if (m.status == 0) {
+        m.session_gen = h->gen;
+        m.buffer_size = h->buffer_size;
+        m.buffer_count = h->pool_buffers;
+        m.cpu_count = cpus;
+        m.clock = h->clock;
+        m.policy = h->policy;
+        m.block_timeout_ms = h->block_timeout_ms;
+        m.bytes = r->g.commit_bytes;
+        intptr_t handles[2] = {r->shm.fd, r->wake};
+        if (petw__msg_send(sock, PETW__MSG_POOL, &m, sizeof(m), handles, 2, HELLO_TIMEOUT_MS) ==
+            0) {
+            r->used = 1;
+            r->sock = sock;
+            r->pid = pid;
+            return;
+        }
+        free(r->pending);
+        petw__shm_close(&r->shm);
+        petw__handle_close(r->wake);
+        memset(r, 0, sizeof(*r));
+    } else {
+        petw__msg_send(sock, PETW__MSG_POOL, &m, sizeof(m), NULL, 0, HELLO_TIMEOUT_MS);
+    }
+    petw__handle_close(sock);
+}
+
+typedef struct consumer {
+    intptr_t sock;
+    petw__bufqueue *q;
+    uint32_t size;
+} consumer;
+
+/* A real-time consumer in another process: its own queue on the flusher,
+ * streamed by a thread of its own (a slow consumer loses its own buffers,
+ * counted as ETW counts them, and never holds up the host). */
+static void consumer_main(void *arg)
+{
+    consumer *c = arg;
+    uint8_t *buf = malloc(c->size);
+    int rc = buf ? 0 : PETW_ENOMEM;
+    while (rc == 0) {
+        int n = petw__bufqueue_pop(c->q, buf, 200);
+        if (n < 0)
+            break;
+        if (n > 0)
+            rc = petw__msg_send(c->sock, PETW__MSG_RT_BUFFER, buf, (uint32_t)n, NULL, 0, -1);
+    }
+    if (rc == 0)
+        petw__msg_send(c->sock, PETW__MSG_RT_END, NULL, 0, NULL, 0, 1000);
+    petw__bufqueue_end(c->q);
+    petw__bufqueue_unref(c->q);
+    petw__handle_close(c->sock);
+    free(buf);
+    free(c);
+}
+
+static void on_consume(host *h, intptr_t sock)
+{
+    uint8_t *header = NULL;
+    uint32_t size = 0, slots = 0;
+    consumer *c = calloc(1, sizeof(*c));
+    int rc = c ? petw__session_realtime_header(h->session, &header, &size, &slots) : PETW_ENOMEM;
+    if (rc == 0) {
+        c->q = petw__bufqueue_new(slots, size);
+        rc = c->q ? 0 : PETW_ENOMEM;
+    }
+    if (rc == 0)
+        rc = petw__msg_send(sock, PETW__MSG_RT_HEADER, header, size, NULL, 0, HELLO_TIMEOUT_MS);
+    if (rc == 0)
+        rc = petw__session_add_consumer(h->session, c->q);
+    if (rc == 0) {
+        c->sock = sock;
+        c->size = size;
+        rc = petw__thread_start_detached(consumer_main, c);
+        if (rc)
+            petw__bufqueue_end(c->q);
+    }
+    if (rc) {
+        petw__msg_reply reply;
+        memset(&reply, 0, sizeof(reply));
+        reply.status = rc;
+        petw__msg_send(sock, PETW__MSG_REPLY, &reply, sizeof(reply), NULL, 0, 1000);
+        petw__handle_close(sock);
+        if (c && c->q)
+            petw__bufqueue_unref(c->q);
+        free(c);
+    }
+    free(header);
+}
+
+/* Stops the session: providers detach (the registry says so), their pools
+ * are drained, then the engine finishes the file. */
+static void stop_session(host *h, petw_session_stats *st, int *status)
+{
+    h->stopping = 1;
+    petw__reg_stopping(h->reg, h->reg_fd, h->slot);
+    int64_t deadline = petw__clock_reference() + (int64_t)STOP_WAIT_MS * 1000000;
+    for (;;) {
+        intptr_t fds[MAX_REMOTES];
+        uint32_t idx[MAX_REMOTES], n = 0;
+        uint8_t ready[MAX_REMOTES];
+        for (uint32_t i = 0; i < MAX_REMOTES; i++)
+            if (h->remotes[i].used) {
+                idx[n] = i;
+                fds[n++] = h->remotes[i].sock;
+            }
+        if (n == 0 || petw__clock_reference() > deadline)
+            break;
+        harvest_all(h);
+        if (petw__ipc_poll(fds, n, ready, 20) <= 0)
+            continue;
+        for (uint32_t k = 0; k < n; k++)
+            if (ready[k])
+                drain_gone(h, &h->remotes[idx[k]]); /* DETACHED, or gone */
+    }
+    for (uint32_t i = 0; i < MAX_REMOTES; i++)
+        if (h->remotes[i].used)
+            drain_gone(h, &h->remotes[i]); /* unresponsive: what is there */
+    *status = petw_session_stop(h->session, st);
+}
+
+static int on_control(host *h, intptr_t sock)
+{
+    petw__msg_control m;
+    petw__msg_reply reply;
+    memset(&reply, 0, sizeof(reply));
+    int rc = petw__ipc_recv(sock, &m, sizeof(m), NULL, NULL, HELLO_TIMEOUT_MS);
+    if (rc == 0)
+        rc = petw__msg_check_control(&m);
+    if (rc) {
+        petw__handle_close(sock);
+        return 0;
+    }
+    int stop = 0;
+    if (m.session_gen != h->gen) {
+        reply.status = PETW_ENOTFOUND;
+    } else {
+        switch (m.op) {
+        case PETW__OP_QUERY:
+            harvest_all(h);
+            reply.status = petw_session_query(h->session, &reply.stats);
+            break;
+        case PETW__OP_FLUSH:
+            flush_remotes(h);
+            reply.status = petw_session_flush(h->session, &reply.stats);
+            break;
+        case PETW__OP_UPDATE:
+            reply.status = petw_session_update(h->session, m.value1, m.value2);
+            if (reply.status == 0 && m.value1)
+                h->flush_timer_ms = m.value1;
+            if (reply.status == 0)
+                reply.status = petw_session_query(h->session, &reply.stats);
+            break;
+        case PETW__OP_SET_FLAGS:
+            reply.status = petw__session_set_enable_flags(h->session, m.value1);
+            break;
+        case PETW__OP_ENABLE:
+            reply.status = petw__reg_enable(h->reg, h->reg_fd, h->slot, m.guid, (uint8_t)m.level,
+                                            m.match_any, m.match_all);
+            break;
+        case PETW__OP_DISABLE:
+            reply.status = petw__reg_disable(h->reg, h->reg_fd, h->slot, m.guid);
+            break;
+        case PETW__OP_SNAPSHOT:
+            flush_remotes(h);
+            reply.status = petw_session_snapshot(h->session, m.path);
+            break;
+        case PETW__OP_SWITCH_FILE:
+            flush_remotes(h);
+            reply.status = petw_session_switch_file(h->session, m.path);
+            if (reply.status == 0)
+                reply.status = petw_session_query(h->session, &reply.stats);
+            break;
+        case PETW__OP_CAPTURE:
+            /* Would need a request to every provider process: not yet. */
+            reply.status = PETW_ENOTSUP;
+            break;
+        case PETW__OP_STOP:
+            stop_session(h, &reply.stats, &reply.status);
+            stop = 1;
+            break;
+        }
+    }
+    reply.slot = h->slot;
+    reply.gen = h->gen;
+    reply.host_pid = petw__process_id();
+    petw__msg_send(sock, PETW__MSG_REPLY, &reply, sizeof(reply), NULL, 0, HELLO_TIMEOUT_MS);
+    petw__handle_close(sock);
+    return stop;
+}
+
+/* A new connection: its first frame says who it is. */
+static int on_connection(host *h, intptr_t sock, uint32_t pid)
+{
+    petw__msg_header hd;
+    if (petw__msg_recv_header(sock, &hd, sizeof(petw__msg_control), NULL, NULL, HELLO_TIMEOUT_MS) !=
+        0) {
+        petw__handle_close(sock);
+        return 0;
+    }
+    if (hd.type == PETW__MSG_HELLO && hd.size == sizeof(petw__msg_hello))
+        on_hello(h, sock, pid);
+    else if (hd.type == PETW__MSG_CONTROL && hd.size == sizeof(petw__msg_control))
+        return on_control(h, sock);
+    else if (hd.type == PETW__MSG_CONSUME && hd.size == 0)
+        on_consume(h, sock);
+    else
+        petw__handle_close(sock);
+    return 0;
+}
+
+static void run(host *h)
+{
+    intptr_t fds[1 + 2 * MAX_REMOTES];
+    uint8_t ready[1 + 2 * MAX_REMOTES];
+    uint32_t who[1 + 2 * MAX_REMOTES];
+    int64_t next_flush = petw__clock_reference() + (int64_t)h->flush_timer_ms * 1000000;
+    for (;;) {
+        uint32_t n = 0;
+        fds[n++] = h->listener;
+        for (uint32_t i = 0; i < MAX_REMOTES; i++) {
+            if (!h->remotes[i].used)
+                continue;
+            who[n] = i;
+            fds[n++] = h->remotes[i].wake;
+            who[n] = i;
+            fds[n++] = h->remotes[i].sock;
+        }
+        int64_t now = petw__clock_reference();
+        int timeout = now >= next_flush ? 0 : (int)((next_flush - now) / 1000000) + 1;
+        int got = petw__ipc_poll(fds, n, ready, timeout);
+        if (got > 0 && ready[0]) {
+            intptr_t sock;
+            uint32_t pid;
+            while (petw__ipc_accept(h->listener, &sock, &pid) != PETW_EBUSY)
+                if (sock >= 0 && on_connection(h, sock, pid))
+                    return; /* stopped */
+        }
+        for (uint32_t k = 1; got > 0 && k < n; k++) {
+            if (!ready[k] || !h->remotes[who[k]].used)
+                continue;
+            remote *r = &h->remotes[who[k]];
+            if (fds[k] == r->wake) {
+                petw__wake_drain(r->wake);
+                harvest(h, r);
+            } else {
+                drain_gone(h, r); /* DETACHED or gone: nothing else comes */
+            }
+        }
+        if (petw__clock_reference() >= next_flush) {
+            for (uint32_t i = 0; i < MAX_REMOTES; i++)
+                if (h->remotes[i].used)
+                    close_all(h, &h->remotes[i]);
+            harvest_all(h);
+            next_flush = petw__clock_reference() + (int64_t)h->flush_timer_ms * 1000000;
+        }
+    }
+}
+
+static void config_from(const petw__msg_start *m, petw_session_config *c)
+{
+    petw_session_config_init(c);
+    c->name = m->name;
+    c->file_path = m->file_path[0] ? m->file_path : NULL;
+    c->buffer_size_kb = m->buffer_size_kb;
+    c->minimum_buffers = m->minimum_buffers;
+    c->maximum_buffers = m->maximum_buffers;
+    c->flush_timer_ms = m->flush_timer_ms;
+    c->log_file_mode = m->log_file_mode;
+    c->maximum_file_size_kb = m->maximum_file_size_kb;
+    c->clock = m->clock;
+    c->flags = m->flags;
+    c->zstd_level = m->zstd_level;
+    c->loss_policy = m->loss_policy;
+    c->block_timeout_ms = m->block_timeout_ms;
+    c->real_time_buffers = m->real_time_buffers;
+}
+
+int petw__host_main(intptr_t ctl)
+{
+    static host h;
+    static petw__msg_start m;
+    petw__msg_reply reply;
+    memset(&reply, 0, sizeof(reply));
+    h.listener = -1;
+    int rc = petw__msg_recv_fixed(ctl, PETW__MSG_START, &m, sizeof(m), NULL, NULL, 10000);
+    if (rc == 0)
+        rc = petw__msg_check_start(&m);
+    if (rc)
+        return 1; /* the controller sees the socket close: PETW_ENOHOST */
+    petw_session_config c;
+    config_from(&m, &c);
+    /* Buffering keeps the newest in the session's pool; providers deliver
+     * into it as into any other. */
+    rc = petw__reg_open(1, &h.reg, &h.reg_fd);
+    if (rc == 0)
+        rc = petw__reg_claim(h.reg, h.reg_fd, m.name, petw__process_id(), m.log_file_mode, &h.slot,
+                             &h.gen);
+    int claimed = rc == 0;
+    if (rc == 0)
+        rc = petw__xproc_socket_path(h.slot, h.sock_path, sizeof(h.sock_path));
+    if (rc == 0)
+        rc = petw__ipc_listen(h.sock_path, &h.listener);
+    if (rc == 0)
+        rc = petw_session_start(&c, &h.session);
+    if (rc == 0) {
+        petw_session_stats st;
+        petw_session_query(h.session, &st);
+        h.ring = petw__session_ring(h.session);
+        h.flush_timer_ms = st.flush_timer_ms ? st.flush_timer_ms : 1000;
+        h.buffer_size = st.buffer_size_kb * 1024;
+        h.clock = st.clock;
+        h.policy = m.loss_policy == PETW_LOSS_BLOCK ? PETW_LOSS_BLOCK : PETW_LOSS_DROP_NEWEST;
+        h.block_timeout_ms = m.block_timeout_ms ? m.block_timeout_ms : 1000;
+        /* Each provider process gets a pool of its own: 2 buffers per CPU
+         * and a few spare, at most the session's buffer count. */
+        uint32_t want = 2 * petw__cpu_count() + 4;
+        h.pool_buffers = want < st.maximum_buffers ? want : st.maximum_buffers;
+        if (h.pool_buffers < 2)
+            h.pool_buffers = 2;
+        h.scratch = malloc(h.buffer_size > 4 * h.pool_buffers ? h.buffer_size : 4 * h.pool_buffers);
+        rc = h.scratch ? 0 : PETW_ENOMEM;
+        reply.stats = st;
+    }
+    reply.status = rc;
+    reply.slot = h.slot;
+    reply.gen = h.gen;
+    reply.host_pid = petw__process_id();
+    if (rc && claimed)
+        petw__reg_release(h.reg, h.reg_fd, h.slot);
+    int sent = petw__msg_send(ctl, PETW__MSG_STARTED, &reply, sizeof(reply), NULL, 0, 5000);
+    petw__handle_close(ctl);
+    if (rc || sent) {
+        if (rc == 0)
+            petw_session_stop(h.session, NULL);
+        return 1;
+    }
+    run(&h);
+    petw__handle_close(h.listener);
+    petw__reg_release(h.reg, h.reg_fd, h.slot);
+    return 0;
+}
