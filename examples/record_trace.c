@@ -1,7 +1,8 @@
 /* record_trace.c - a controller, written as Microsoft's "Configuring and
  * starting an event tracing session" documents it: start a file session,
- * enable the example provider, run it, stop. petw sessions live in the
- * recording process, so the provider runs here too.
+ * enable the example provider, run it, stop. The session is shared (its
+ * host is a process of its own), so the provider could run in any process
+ * of this user; here it runs in this one, for a self-contained example.
  *
  * usage: record_trace [file.etl] [events]
  */

@@ -617,6 +617,20 @@ static void limits(void)
     TRACEHANDLE h2;
     CHECK_EQ(StartTraceA(&h2, name, &tp.p), ERROR_ALREADY_EXISTS);
     CHECK_EQ(control(name, EVENT_TRACE_CONTROL_STOP, NULL), ERROR_SUCCESS);
+    start(name, NULL, EVENT_TRACE_REAL_TIME_MODE); /* the name is free once stopped */
+    CHECK_EQ(control(name, EVENT_TRACE_CONTROL_STOP, NULL), ERROR_SUCCESS);
+    /* A host that cannot start: a clear error, no in-process fallback. */
+    pid_t c = fork();
+    CHECK(c >= 0);
+    if (c == 0) {
+        setenv("PETW_HOST", "/nonexistent/petw-host", 1);
+        test_props_init(&tp, NULL);
+        tp.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
+        _exit(StartTraceA(&h2, name, &tp.p) == ERROR_PROCESS_ABORTED ? 0 : 3);
+    }
+    int st;
+    CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_EQ(control(name, EVENT_TRACE_CONTROL_QUERY, NULL), ERROR_WMI_INSTANCE_NOT_FOUND);
     CHECK_EQ(control("xproc-no-such-session", EVENT_TRACE_CONTROL_QUERY, NULL),
              ERROR_WMI_INSTANCE_NOT_FOUND);
     /* A 9th session on one GUID. */

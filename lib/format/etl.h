@@ -264,4 +264,14 @@ int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extende
  * high byte, type in the low), or NULL when the group is not known. */
 const petw_guid *petw__etl_kernel_class_guid(uint16_t hook);
 
+/* A buffer whose writer died (a killed provider process's shared pool):
+ * copies the complete records of [header, end) to `out` (after a header's
+ * room, so `out` is a buffer of the same size) and adds the incomplete ones
+ * to *lost. A record is complete when its header type is stored: writers
+ * store the size first and the type last (provider.c), and the host zeroes
+ * buffers before reuse, so a record that was reserved and never finished
+ * shows its size and no type, or nothing. Returns the bytes used in `out`
+ * (header included). Every read is bounded by `end`. */
+uint32_t petw__etl_salvage_records(const uint8_t *buf, uint32_t end, uint8_t *out, uint32_t *lost);
+
 #endif /* PETW_ETL_H */

@@ -238,3 +238,32 @@ int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extende
         return PETW_ECORRUPT;
     }
 }
+
+uint32_t petw__etl_salvage_records(const uint8_t *buf, uint32_t end, uint8_t *out, uint32_t *lost)
+{
+    uint32_t p = PETW__BH_SIZE, o = PETW__BH_SIZE;
+    while (p + 8 <= end) {
+        uint16_t size = petw__rd16(buf + p), type = petw__rd16(buf + p + 2);
+        if (size == 0) {
+            /* Reserved, then its writer died before storing anything. */
+            (*lost)++;
+            p += 8;
+            while (p + 8 <= end && petw__rd64(buf + p) == 0)
+                p += 8;
+            continue;
+        }
+        uint32_t asz = PETW__ALIGN8(size);
+        if (size < 8 || p + asz > end) {
+            (*lost)++; /* not a record: nothing after it can be found */
+            break;
+        }
+        if (type == 0) {
+            (*lost)++; /* its size, not its type: the writer died inside */
+        } else {
+            memcpy(out + o, buf + p, asz);
+            o += asz;
+        }
+        p += asz;
+    }
+    return o;
+}

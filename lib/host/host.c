@@ -16,7 +16,7 @@
  * The flusher then writes them as if they had been written here. The host
  * never trusts a pool: indexes are checked against its own geometry and
  * records are only copied, never followed, except by the bounds-checked
- * walk over a dead writer's buffers (walk_dead).
+ * walk over a dead writer's buffers (petw__etl_salvage_records).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,38 +125,6 @@ static uint32_t close_all(host *h, remote *r)
     return waiting;
 }
 
-/* Copies the complete records of a dead writer's buffer [header, end) to
- * h->scratch and counts the incomplete ones: a record whose writer died
- * shows its size but no type (or nothing at all, zeroed, if it died right
- * after reserving: then the zeros up to the next record are skipped). */
-static uint32_t walk_dead(host *h, const uint8_t *buf, uint32_t end, uint32_t *lost)
-{
-    uint32_t p = PETW__BUFFER_HEADER_SIZE, o = PETW__BUFFER_HEADER_SIZE;
-    while (p + 8 <= end) {
-        uint16_t size = petw__rd16(buf + p), type = petw__rd16(buf + p + 2);
-        if (size == 0) {
-            (*lost)++;
-            p += 8;
-            while (p + 8 <= end && petw__rd64(buf + p) == 0)
-                p += 8;
-            continue;
-        }
-        uint32_t asz = PETW__ALIGN8(size);
-        if (size < 8 || p + asz > end) {
-            (*lost)++; /* not a record: nothing after it can be found */
-            break;
-        }
-        if (type == 0) {
-            (*lost)++;
-        } else {
-            memcpy(h->scratch + o, buf + p, asz);
-            o += asz;
-        }
-        p += asz;
-    }
-    return o;
-}
-
 /* Imports into the session, waiting for the flusher when it is full. */
 static void import_wait(host *h, const uint8_t *data, uint32_t used, uint16_t cpu)
 {
@@ -201,7 +169,8 @@ static void drain_gone(host *h, remote *r)
                 end = r->g.buffer_size;
             if (end <= PETW__BUFFER_HEADER_SIZE)
                 continue;
-            uint32_t used = walk_dead(h, petw__pool_host_buffer(r->shm.addr, &r->g, b), end, &lost);
+            uint32_t used = petw__etl_salvage_records(petw__pool_host_buffer(r->shm.addr, &r->g, b),
+                                                      end, h->scratch, &lost);
             if (used > PETW__BUFFER_HEADER_SIZE)
                 import_wait(h, h->scratch, used, 0);
         }
@@ -452,6 +421,11 @@ static int on_control(host *h, intptr_t sock)
             break;
         case PETW__OP_STOP:
             stop_session(h, &reply.stats, &reply.status);
+            /* The name is free before the controller hears the stop, so it
+             * can start the same session again at once. */
+            petw__ipc_unlisten(h->listener, h->sock_path);
+            h->listener = -1;
+            petw__reg_release(h->reg, h->reg_fd, h->slot);
             stop = 1;
             break;
         }
@@ -601,6 +575,8 @@ int petw__host_main(intptr_t ctl)
     reply.slot = h.slot;
     reply.gen = h.gen;
     reply.host_pid = petw__process_id();
+    if (rc && h.listener >= 0)
+        petw__ipc_unlisten(h.listener, h.sock_path);
     if (rc && claimed)
         petw__reg_release(h.reg, h.reg_fd, h.slot);
     int sent = petw__msg_send(ctl, PETW__MSG_STARTED, &reply, sizeof(reply), NULL, 0, 5000);
@@ -610,8 +586,6 @@ int petw__host_main(intptr_t ctl)
             petw_session_stop(h.session, NULL);
         return 1;
     }
-    run(&h);
-    petw__handle_close(h.listener);
-    petw__reg_release(h.reg, h.reg_fd, h.slot);
+    run(&h); /* returns once stopped: the slot is released */
     return 0;
 }

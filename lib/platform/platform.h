@@ -193,6 +193,8 @@ int petw__handle_replace(intptr_t from, intptr_t to);
 /* Listens at `path` (a stale socket file there is removed first), mode
  * 0600. */
 int petw__ipc_listen(const char *path, intptr_t *out);
+/* Closes a listener and removes its socket file. */
+void petw__ipc_unlisten(intptr_t listener, const char *path);
 /* Accepts one connection (non-blocking: PETW_EBUSY when none waits). A
  * peer of another uid is closed and refused with PETW_EACCES. *pid gets
  * the peer's pid. */

@@ -1016,3 +1016,11 @@ int petw__thread_start_detached(void (*fn)(void *), void *arg)
     }
     return 0;
 }
+
+void petw__ipc_unlisten(intptr_t listener, const char *path)
+{
+    if (listener >= 0)
+        close((int)listener);
+    if (path && path[0])
+        unlink(path);
+}

@@ -583,3 +583,9 @@ int petw__thread_start_detached(void (*fn)(void *), void *arg)
     (void)arg;
     return PETW_ENOTSUP;
 }
+
+void petw__ipc_unlisten(intptr_t listener, const char *path)
+{
+    (void)listener;
+    (void)path;
+}

@@ -194,13 +194,14 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
     atomic_store_explicit(&p->guid[1], g[1], memory_order_relaxed);
     provider_sync(slot); /* publishes the new generation with release */
     *out = petw__handle_make(p->gen, slot);
-    /* Shared sessions that enable this GUID already: attach now, so the
-     * very first EventWrite is recorded (no start-up race). */
-    petw__agent_sync();
     uint8_t level;
     uint64_t any, all;
     if (cb && aggregate(id, &level, &any, &all))
         run_callbacks(id, UINT32_MAX, (int)slot);
+    /* Shared sessions that enable this GUID already: attach now, so the
+     * very first EventWrite is recorded (no start-up race). Their enables
+     * run the callback (once per session that enables it). */
+    petw__agent_sync();
     petw__control_unlock();
     return 0;
 }
