@@ -605,6 +605,49 @@ static void fork_provider(void)
     unlink(file);
 }
 
+/* 7b. Provider and controller in one process (a program that records
+ *     itself): an EventWrite right after EnableTraceEx2 returns is recorded,
+ *     and the callback has run by then. */
+static int same_enabled;
+static void WINAPI same_cb(LPCGUID src, ULONG on, UCHAR level, ULONGLONG any, ULONGLONG all,
+                           PEVENT_FILTER_DESCRIPTOR f, PVOID ctx)
+{
+    (void)src;
+    (void)level;
+    (void)any;
+    (void)all;
+    (void)f;
+    (void)ctx;
+    __atomic_store_n(&same_enabled, on != 0, __ATOMIC_SEQ_CST);
+}
+
+static void same_process(void)
+{
+    char name[64], file[256];
+    session_name(name, sizeof(name), "same");
+    test_path(file, sizeof(file), "same.etl");
+    pid_t c = fork(); /* a fresh process: registering here would stay for later scenarios */
+    CHECK(c >= 0);
+    if (c == 0) {
+        REGHANDLE reg;
+        CHECK(EventRegister(&prov, same_cb, NULL, &reg) == ERROR_SUCCESS);
+        TRACEHANDLE h = start(name, file, 0);
+        enable(h, 5, 0);
+        CHECK(__atomic_load_n(&same_enabled, __ATOMIC_SEQ_CST));
+        CHECK_EQ(write_events(reg, 0, 100, 4, 0), 0);
+        CHECK_EQ(control(name, EVENT_TRACE_CONTROL_STOP, NULL), ERROR_SUCCESS);
+        CHECK(!__atomic_load_n(&same_enabled, __ATOMIC_SEQ_CST));
+        EventUnregister(reg);
+        _exit(0);
+    }
+    int st;
+    CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    per_pid pp[8];
+    size_t n = count_by_pid(file, pp, 8);
+    CHECK_EQ(count_of(pp, n, c), 100);
+    unlink(file);
+}
+
 /* 8. Limits and errors as ETW's. */
 static void limits(void)
 {
@@ -741,6 +784,7 @@ int main(int argc, char **argv)
     RUN(kill_providers);
     RUN(kill_host);
     RUN(fork_provider);
+    RUN(same_process);
     RUN(limits);
     RUN(other_user);
     return 0;

@@ -1,43 +1,66 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
- * `petw guid`. This file dispatches to the subcommands (cmd_*.c); the output
+ * `petw guid`; and for shared sessions (logman's and wpr's part): `petw
+ * start`, `stop`, `flush`, `enable`, `disable`, `update`, `query` and
+ * `record`. This file dispatches to the subcommands (cmd_*.c); the output
  * formats are in output/. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tool.h"
+#include "tool_session.h"
 
-const char usage[] = "usage: petw info FILE...\n"
-                     "       petw convert FILE... --to chrome -o OUT.json [--force]\n"
-                     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
-                     "                 [--start TIME] [--end TIME]\n"
-                     "       petw guid NAME...\n"
-                     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n"
-                     "--provider NAME matches the provider name the events carry (TraceLogging)\n"
-                     "or the GUID derived from NAME (EventSource/TraceLogging), which `petw guid`\n"
-                     "prints.\n";
+const char usage[] =
+    "usage: petw info FILE...\n"
+    "       petw convert FILE... --to chrome -o OUT.json [--force]\n"
+    "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
+    "                 [--start TIME] [--end TIME]\n"
+    "       petw guid NAME...\n"
+    "       petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [--realtime]\n"
+    "                  [--mode sequential|circular|newfile|buffering] [--max-size MB]\n"
+    "                  [--buffer-size KB] [--flush-timer S]\n"
+    "       petw stop|flush NAME\n"
+    "       petw enable|disable NAME -p PROVIDER...\n"
+    "       petw update NAME [--flush-timer S] [--buffers MAX]\n"
+    "       petw query [NAME] [--json]\n"
+    "       petw record -p PROVIDER... [-o FILE.etl] -- CMD ARGS...\n"
+    "`petw COMMAND --help` describes a session command.\n"
+    "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n"
+    "--provider NAME matches the provider name the events carry (TraceLogging)\n"
+    "or the GUID derived from NAME (EventSource/TraceLogging), which `petw guid`\n"
+    "prints.\n";
 
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
+    int min_args; /* fewer: the usage */
 } commands[] = {
-    {"info", cmd_info},
-    {"dump", cmd_dump},
-    {"guid", cmd_guid},
-    {"convert", cmd_convert},
+    {"info", cmd_info, 1},       {"dump", cmd_dump, 1},     {"guid", cmd_guid, 1},
+    {"convert", cmd_convert, 1}, {"start", cmd_start, 0},   {"stop", cmd_stop, 0},
+    {"flush", cmd_flush, 0},     {"enable", cmd_enable, 0}, {"disable", cmd_disable, 0},
+    {"update", cmd_update, 0},   {"query", cmd_query, 0},   {"record", cmd_record, 0},
 };
 
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-    if (argc < 3) {
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (argc < 2) {
         fputs(usage, stderr);
         return 2;
     }
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (!strcmp(argv[1], commands[i].name))
+        if (!strcmp(argv[1], commands[i].name)) {
+            if (argc - 2 < commands[i].min_args) {
+                fputs(usage, stderr);
+                return 2;
+            }
             return commands[i].run(argc - 2, argv + 2);
+        }
     fprintf(stderr, "petw: unknown command '%s'\n%s", argv[1], usage);
     return 2;
 }

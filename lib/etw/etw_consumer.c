@@ -160,8 +160,11 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     int rc = realtime ? petw_trace_open_realtime(path, &cfg, &o->trace)
                       : petw_trace_open(path, &cfg, &o->trace);
     /* Not an in-process session: a shared one, in another process. */
-    if (realtime && rc == PETW_ENOTFOUND)
-        rc = petw_shared_open_realtime(path, &cfg, &o->trace);
+    if (realtime && rc == PETW_ENOTFOUND) {
+        int shared = petw_shared_open_realtime(path, &cfg, &o->trace);
+        if (shared != PETW_ENOTSUP) /* no shared sessions here (Windows): still not found */
+            rc = shared;
+    }
     if (rc == 0) {
         fill_logfile(o); /* the caller's structure tells what was opened */
         if (wide) {

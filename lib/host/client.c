@@ -1,7 +1,7 @@
 /* client.c - petw/shared.h: starting session hosts and talking to them.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, session/,
- * consume/, xproc/.
+ * Allowed dependencies: common/, platform/, ring/, format/, provider/,
+ * session/, consume/, xproc/.
  *
  * Each call is one connection to the host's socket: a CONTROL frame, a
  * REPLY frame. A host is found through the registry by name or by handle
@@ -14,6 +14,7 @@
 #include "../common/bufqueue.h"
 #include "../consume/consume_internal.h"
 #include "../format/etl.h"
+#include "../provider/provider_internal.h"
 #include "../xproc/xproc.h"
 #include "host_internal.h"
 #include "petw/shared.h"
@@ -206,15 +207,28 @@ static int guid_op(petw_session_handle h, uint32_t op, const petw_guid *g, uint8
     return rc;
 }
 
+/* This process's own providers follow an enable before it returns (as an
+ * in-process session's would): an EventWrite right after it is recorded.
+ * Other processes follow on their agent threads, as ETW's do. */
+static int sync_here(int rc)
+{
+    if (rc == 0) {
+        petw__control_lock();
+        petw__agent_sync();
+        petw__control_unlock();
+    }
+    return rc;
+}
+
 int petw_shared_enable_provider(petw_session_handle h, const petw_guid *g, uint8_t level,
                                 uint64_t any, uint64_t all)
 {
-    return guid_op(h, PETW__OP_ENABLE, g, level, any, all);
+    return sync_here(guid_op(h, PETW__OP_ENABLE, g, level, any, all));
 }
 
 int petw_shared_disable_provider(petw_session_handle h, const petw_guid *g)
 {
-    return guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0);
+    return sync_here(guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0));
 }
 
 int petw_shared_query(petw_session_handle h, petw_session_stats *stats)

@@ -1,7 +1,7 @@
 /* host.c - a session host: the process that owns one shared session.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, session/,
- * consume/, xproc/.
+ * Allowed dependencies: common/, platform/, ring/, format/, provider/,
+ * session/, consume/, xproc/.
  *
  * StartTrace starts it (client.c); it runs the in-process engine
  * (session/) for its one session and lives until the session stops, so

@@ -1,8 +1,8 @@
 /* host_internal.h - the session host's entry point (host.c), for the
  * client (client.c), which starts hosts.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, session/,
- * consume/, xproc/.
+ * Allowed dependencies: common/, platform/, ring/, format/, provider/,
+ * session/, consume/, xproc/.
  */
 #ifndef PETW_HOST_INTERNAL_H
 #define PETW_HOST_INTERNAL_H

@@ -1,0 +1,144 @@
+/* tool_process.c - the process calls of `petw record`: run a command as a
+ * child, forward the signals meant for this process to it, and wait. The
+ * one file of the tool that uses processes and signals (POSIX; elsewhere
+ * `petw record` reports that it is not supported). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tool_session.h"
+
+#if defined(_WIN32)
+
+#include <direct.h>
+#include <process.h>
+
+uint32_t tool_getpid(void)
+{
+    return (uint32_t)_getpid();
+}
+
+int tool_getcwd(char *out, size_t size)
+{
+    return _getcwd(out, (int)size) ? 0 : -1;
+}
+
+int run_command(char **argv, int *not_found)
+{
+    (void)argv;
+    *not_found = 0;
+    fputs("petw: record: running a command is not supported on this system\n", stderr);
+    return -1;
+}
+
+#else
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static volatile sig_atomic_t child_pid; /* 0: no child runs */
+
+/* Forwards a signal sent to this process (kill, sigqueue) to the child. One
+ * the kernel sent, as a terminal's Ctrl-C, reached the child's process
+ * group, the child included, already. */
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+#ifdef SI_KERNEL
+    if (si && si->si_code == SI_KERNEL)
+        return;
+#endif
+    pid_t pid = (pid_t)child_pid;
+    if (pid > 0) {
+        int saved = errno;
+        kill(pid, sig);
+        errno = saved;
+    }
+}
+
+uint32_t tool_getpid(void)
+{
+    return (uint32_t)getpid();
+}
+
+int tool_getcwd(char *out, size_t size)
+{
+    return getcwd(out, size) ? 0 : -1;
+}
+
+int run_command(char **argv, int *not_found)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+
+    /* The child starts with the signals blocked here and their default
+     * actions; this process catches them (once the child's ID is known). */
+    sigset_t block, prev;
+    sigemptyset(&block);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&block, sigs[i]);
+    sigprocmask(SIG_BLOCK, &block, &prev);
+
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    /* A signal ignored here (a shell's background job ignores SIGINT)
+     * stays ignored, here and in the child, as a shell does it. */
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    int caught[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction cur;
+        if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN) {
+            sigaddset(&defaults, sigs[i]);
+            caught[i] = 1;
+        }
+    }
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &prev);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    if (err != 0) {
+        sigprocmask(SIG_SETMASK, &prev, NULL);
+        *not_found = err == ENOENT;
+        fprintf(stderr, "petw: record: cannot run '%s': %s\n", argv[0], strerror(err));
+        return -1;
+    }
+    child_pid = (sig_atomic_t)pid;
+    for (int i = 0; i < 3; i++)
+        if (caught[i])
+            sigaction(sigs[i], &sa, NULL);
+    sigprocmask(SIG_SETMASK, &prev, NULL);
+
+    int status = 0;
+    pid_t r;
+    do
+        r = waitpid(pid, &status, 0);
+    while (r < 0 && errno == EINTR);
+
+    /* The handlers stay: a Ctrl-C now does not interrupt stopping the
+     * session. */
+    child_pid = 0;
+
+    if (r < 0) {
+        fprintf(stderr, "petw: record: waiting for '%s': %s\n", argv[0], strerror(errno));
+        return -1;
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return 1;
+}
+
+#endif
