@@ -41,6 +41,7 @@ typedef struct remote {
     uint32_t lost_seen;
     uint32_t *pending; /* taken from the ready stack, not yet imported */
     uint32_t npending;
+    uint8_t *is_pending; /* per buffer: in `pending` (a hostile pool may name one twice) */
 } remote;
 
 typedef struct host {
@@ -75,14 +76,23 @@ static int import_one(host *h, remote *r, uint32_t b, uint32_t used)
 {
     if (used > PETW__BUFFER_HEADER_SIZE && used <= r->g.buffer_size) {
         uint8_t *buf = petw__pool_host_buffer(r->shm.addr, &r->g, b);
-        uint16_t cpu =
-            atomic_load_explicit(&petw__pool_meta(r->shm.addr)[b].cpu, memory_order_relaxed);
+        uint16_t cpu = petw__pool_host_cpu_of(r->shm.addr, &r->g, b);
         int rc = petw__ring_import(h->ring, buf, used, cpu);
         if (rc == PETW_ENOBUFS)
             return rc;
     }
     petw__pool_host_free(r->shm.addr, &r->g, b);
     return 0;
+}
+
+/* Keeps buffer b for a later import; a buffer already kept (named twice by
+ * a hostile pool) is not kept twice. */
+static void keep_pending(remote *r, uint32_t b)
+{
+    if (!r->is_pending[b] && r->npending < r->g.buffer_count) {
+        r->is_pending[b] = 1;
+        r->pending[r->npending++] = b;
+    }
 }
 
 /* Imports what is ready; what does not fit waits in r->pending. */
@@ -93,14 +103,18 @@ static void harvest(host *h, remote *r)
         uint32_t b = r->pending[i];
         if (kept || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
             r->pending[kept++] = b;
+        else
+            r->is_pending[b] = 0;
     }
     r->npending = kept;
     uint32_t *ready = h->scratch ? (uint32_t *)(void *)h->scratch : NULL;
     uint32_t n = petw__pool_host_take_ready(r->shm.addr, &r->g, ready);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t b = ready[i];
+        if (r->is_pending[b])
+            continue; /* named twice: a hostile pool */
         if (r->npending || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
-            r->pending[r->npending++] = b;
+            keep_pending(r, b);
     }
     fold_lost(h, r);
 }
@@ -114,10 +128,10 @@ static uint32_t close_all(host *h, remote *r)
     for (uint32_t c = 0; c < r->g.cpu_count; c++) {
         uint32_t closed;
         uint32_t mine = petw__pool_host_close_cpu(r->shm.addr, &r->g, c, &closed);
-        if (mine != PETW__BUF_NONE) {
+        if (mine != PETW__BUF_NONE && !r->is_pending[mine]) {
             uint32_t used = petw__pool_host_used(r->shm.addr, &r->g, mine, NULL);
             if (import_one(h, r, mine, used))
-                r->pending[r->npending++] = mine;
+                keep_pending(r, mine);
         } else if (closed != PETW__BUF_NONE) {
             waiting++;
         }
@@ -183,6 +197,7 @@ static void drain_gone(host *h, remote *r)
     petw__handle_close(r->sock);
     petw__handle_close(r->wake);
     free(r->pending);
+    free(r->is_pending);
     memset(r, 0, sizeof(*r));
 }
 
@@ -235,9 +250,11 @@ static void on_hello(host *h, intptr_t sock, uint32_t pid)
     if (m.status == 0) {
         petw__pool_format(r->shm.addr, &r->g);
         r->pending = calloc(r->g.buffer_count, sizeof(uint32_t));
-        m.status = r->pending ? petw__wake_create(&r->wake) : PETW_ENOMEM;
+        r->is_pending = calloc(r->g.buffer_count, 1);
+        m.status = r->pending && r->is_pending ? petw__wake_create(&r->wake) : PETW_ENOMEM;
         if (m.status) {
             free(r->pending);
+            free(r->is_pending);
             petw__shm_close(&r->shm);
         }
     }
@@ -259,6 +276,7 @@ static void on_hello(host *h, intptr_t sock, uint32_t pid)
             return;
         }
         free(r->pending);
+        free(r->is_pending);
         petw__shm_close(&r->shm);
         petw__handle_close(r->wake);
         memset(r, 0, sizeof(*r));

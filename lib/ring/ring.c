@@ -99,7 +99,8 @@ int petw__pool_plan(uint32_t buffer_size, uint32_t buffer_count, uint32_t buffer
     g->cpu_count = cpu_count;
     g->ctrl = round_up(sizeof(petw__pool), PETW__CACHE_LINE);
     g->link = g->ctrl + (uint64_t)PETW__CTRL_STRIDE * buffer_limit;
-    g->meta = g->link + 4ull * buffer_limit;
+    /* 8-aligned: the metadata and the retained queue hold 64-bit atomics. */
+    g->meta = round_up(g->link + 4ull * buffer_limit, 8);
     g->retained = g->meta + sizeof(petw__buffer_meta) * buffer_limit;
     g->cpu = round_up(g->retained + sizeof(petw__retained_slot) * buffer_limit, PETW__CACHE_LINE);
     g->data = round_up(g->cpu + sizeof(petw__ring_cpu) * cpu_count, page);
@@ -797,6 +798,12 @@ void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint
         is_free[top - 1] = 1;
         top = atomic_load_explicit(&g_link(p, g)[top - 1], memory_order_relaxed);
     }
+}
+
+uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uint32_t b)
+{
+    const petw__buffer_meta *m = (const petw__buffer_meta *)((char *)p + g->meta);
+    return atomic_load_explicit(&((petw__buffer_meta *)m)[b].cpu, memory_order_relaxed);
 }
 
 uint32_t petw__pool_host_lost(petw__pool *p)

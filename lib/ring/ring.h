@@ -309,6 +309,8 @@ uint32_t petw__pool_host_cpu_buffer(petw__pool *p, const petw__pool_geometry *g,
                                     uint32_t *offset);
 /* After the writer died: sets is_free[b] for every buffer on the free stack. */
 void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint8_t *is_free);
+/* The CPU that wrote buffer b (b < g->buffer_count), as the writer says. */
+uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* The writer's lost-event count (untrusted: a count, used as one). */
 uint32_t petw__pool_host_lost(petw__pool *p);
 

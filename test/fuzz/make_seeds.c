@@ -4,7 +4,10 @@
  * every field kind (plain and zstd + checksum), so TDH and the decoder have
  * schemas to chew on; and a Windows-style XPRESS-compressed copy of the
  * TraceLogging file (LogFileMode 0x04000000, data buffers flagged 0x40,
- * MS-XCA plain LZ77 payloads, no petw header fields). */
+ * MS-XCA plain LZ77 payloads, no petw header fields). For the
+ * cross-process inputs: control-message frames (a HELLO, a CONTROL QUERY,
+ * a START, one with a bad magic) and a shared pool as a provider leaves it
+ * (see fuzz_control_messages.c and fuzz_shared_pool.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,8 @@
 #include <TraceLoggingProvider.h>
 #include <petw/petw.h>
 
+#include "../../lib/ring/ring.h"
+#include "../../lib/xproc/xproc.h"
 #include "../xpress_encode.h"
 
 static const petw_guid seed_provider = {0x5eed5eed, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
@@ -185,6 +190,123 @@ static int xpress_copy(const char *dir, const char *from, const char *to)
     return fclose(f) != 0;
 }
 
+static int write_file(const char *dir, const char *name, const void *data, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size) {
+        if (f)
+            fclose(f);
+        return 1;
+    }
+    return fclose(f) != 0;
+}
+
+/* One control-message frame as a peer sends it: header, then payload. */
+static int write_frame(const char *dir, const char *name, uint32_t magic, uint16_t type,
+                       const void *payload, uint32_t size)
+{
+    static uint8_t frame[sizeof(petw__msg_header) + sizeof(petw__msg_start)];
+    petw__msg_header h = {magic, PETW__MSG_VERSION, type, size, 0};
+    if (size > sizeof(frame) - sizeof(h))
+        return 1;
+    memcpy(frame, &h, sizeof(h));
+    memcpy(frame + sizeof(h), payload, size);
+    return write_file(dir, name, frame, sizeof(h) + size);
+}
+
+static int write_frames(const char *dir)
+{
+    petw__msg_hello hello = {4242, 4};
+    static petw__msg_control control;
+    memset(&control, 0, sizeof(control));
+    control.op = PETW__OP_QUERY;
+    control.session_gen = 1;
+    static petw__msg_start start;
+    memset(&start, 0, sizeof(start));
+    snprintf(start.name, sizeof(start.name), "fuzz-session");
+    snprintf(start.file_path, sizeof(start.file_path), "/tmp/fuzz-session.etl");
+    start.buffer_size_kb = 64;
+    start.minimum_buffers = 4;
+    start.maximum_buffers = 16;
+    start.flush_timer_ms = 1000;
+    start.zstd_level = 3;
+    start.real_time_buffers = 4;
+    int rc =
+        write_frame(dir, "msg-hello.bin", PETW__MSG_MAGIC, PETW__MSG_HELLO, &hello, sizeof(hello));
+    rc |= write_frame(dir, "msg-control.bin", PETW__MSG_MAGIC, PETW__MSG_CONTROL, &control,
+                      sizeof(control));
+    rc |=
+        write_frame(dir, "msg-start.bin", PETW__MSG_MAGIC, PETW__MSG_START, &start, sizeof(start));
+    rc |= write_frame(dir, "msg-bad-magic.bin", PETW__MSG_MAGIC ^ 0x20u, PETW__MSG_HELLO, &hello,
+                      sizeof(hello));
+    return rc;
+}
+
+/* A record for the pool seed: u16 size, u16 type (0: its writer died
+ * before storing it), then a pattern. */
+static void pool_record(uint8_t *at, uint16_t size, uint16_t type)
+{
+    for (uint16_t i = 4; i < size; i++)
+        at[i] = (uint8_t)(type * 16 + i);
+    at[0] = (uint8_t)size, at[1] = (uint8_t)(size >> 8);
+    at[2] = (uint8_t)type, at[3] = (uint8_t)(type >> 8);
+}
+
+/* A shared pool as a provider leaves it (fuzz_shared_pool.c's input: the
+ * geometry bytes, then the pool): 4 KiB buffers, 4 of them, 2 CPUs.
+ * Buffer 0 is ready (two complete records and one with its size but no
+ * type); CPU 0 writes into buffer 1 (one record committed, one reserved
+ * with no type); buffers 2 and 3 are free; 2 events lost. */
+static int write_pool(const char *dir)
+{
+    const uint8_t geometry[4] = {0, 0, 3, 1}; /* 4096 bytes, 1 + 3 buffers, 1 + 1 CPUs */
+    petw__pool_geometry g;
+    if (petw__pool_plan(4096, 4, 4, 2, &g) != 0)
+        return 1;
+    size_t bytes = (size_t)g.commit_bytes;
+    uint8_t *raw = calloc(1, sizeof(geometry) + bytes + PETW__CACHE_LINE);
+    if (!raw)
+        return 1;
+    /* The pool at a cache-line boundary, its geometry bytes just before. */
+    uint8_t *mem = raw + sizeof(geometry);
+    mem += (PETW__CACHE_LINE - (uintptr_t)mem % PETW__CACHE_LINE) % PETW__CACHE_LINE;
+    memcpy(mem - sizeof(geometry), geometry, sizeof(geometry));
+    petw__pool *p = (petw__pool *)(void *)mem;
+    petw__pool_format(p, &g);
+    _Atomic uint32_t *link = petw__pool_link(p);
+    /* Free: 2 -> 3 (format pushed 3, 2, 1, 0: buffers 0 and 1 are taken). */
+    atomic_store(&p->free_head, (uint64_t)6 << 32 | 3u);
+    atomic_store(&p->free_count, 2);
+    /* Ready: buffer 0 alone. */
+    atomic_store(&p->ready_head, 1);
+    atomic_store(&link[0], 0);
+    uint8_t *b0 = petw__pool_buffer(p, 0);
+    uint32_t o = PETW__BUFFER_HEADER_SIZE;
+    pool_record(b0 + o, 0x50, 1);
+    o += 0x50;
+    pool_record(b0 + o, 0x58, 2);
+    o += 0x58;
+    pool_record(b0 + o, 0x50, 0);
+    o += 0x50;
+    atomic_store(petw__pool_ctrl(p, 0), (uint64_t)o << 32 | o);
+    /* CPU 0 on buffer 1: committed to 0x98, reserved to 0xe8. */
+    uint8_t *b1 = petw__pool_buffer(p, 1);
+    pool_record(b1 + PETW__BUFFER_HEADER_SIZE, 0x50, 3);
+    pool_record(b1 + PETW__BUFFER_HEADER_SIZE + 0x50, 0x50, 0);
+    atomic_store(petw__pool_ctrl(p, 1), (uint64_t)PETW__BUFFER_HEADER_SIZE + 0x50);
+    petw__ring_cpu *cpus = (petw__ring_cpu *)(void *)(mem + g.cpu);
+    atomic_store(&cpus[0].word, PETW__WORD(1, 1, PETW__BUFFER_HEADER_SIZE + 0xa0));
+    atomic_store(&cpus[1].word, PETW__WORD(1, PETW__BUF_NONE, 0));
+    atomic_store(&petw__pool_meta(p)[1].uses, 1);
+    atomic_store(&petw__pool_meta(p)[0].uses, 1);
+    atomic_store(&p->counters.events_lost, 2);
+    int rc = write_file(dir, "pool.bin", mem - sizeof(geometry), sizeof(geometry) + bytes);
+    free(raw);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -201,6 +323,8 @@ int main(int argc, char **argv)
     rc |= record_tl(argv[1], "tl-zstd.etl", PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM);
     rc |= xpress_copy(argv[1], "tl.etl", "xpress-windows.etl");
     TraceLoggingUnregister(g_seed_tl);
+    rc |= write_frames(argv[1]);
+    rc |= write_pool(argv[1]);
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {
