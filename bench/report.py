@@ -74,6 +74,24 @@ target("enabled EventWrite, file session, 1 thread, vs baseline", fmt(pf, " ns")
 r2 = ratio(lt, pf)
 target("enabled EventWrite, file session, vs LTTng-UST", fmt(pf, " ns"), fmt(lt, " ns (LTTng)"),
        fmt(r2, "x faster"), ">= 8x faster", r2 is not None and r2 >= 8)
+# The cross-process file session: bench_eventwrite runs it back to back with
+# the in-process one in every round; the ratio is the median of the rounds'
+# paired ratios. Losses would flatter it (a dropped event is cheap), so the
+# target also needs every event of both in their files and none lost.
+ps = ns.get("petw-file-shared")
+r_shared = med("petw-file-shared", "ratio_to_inproc")
+r_shared_after = med("petw-file-shared", "after_first_burst_ratio")
+file_rows = {c: [r for r in rows if r.get("contender") == c and "written" in r]
+             for c in ("petw-file", "petw-file-shared")}
+lost_file = {c: sum(r["lost"] for r in v) for c, v in file_rows.items()}
+unaccounted = {c: sum(r["written"] - r["in_file"] for r in v) for c, v in file_rows.items()}
+burst = med("petw-file-shared", "burst")
+if ps is not None:
+    target("cross-process file session (host process) vs in-process, 1 thread",
+           f"{fmt(ps, ' ns')} (lost {lost_file['petw-file-shared']})",
+           f"{fmt(pf, ' ns')} (in-process, lost {lost_file['petw-file']})", fmt(r_shared, "x"),
+           "<= 1.1x", r_shared is not None and r_shared <= 1.1 and not any(lost_file.values())
+           and not any(unaccounted.values()))
 d = ns.get("petw-disabled")
 target("disabled EventWrite", fmt(d, " ns"), fmt(ns.get("lttng-disabled"), " ns (LTTng)"), "-",
        "<= 1 ns", d is not None and d <= 1.0)
@@ -112,6 +130,10 @@ results = {"machine": machine, "lttng_ust": lttng_version, "rounds": int(rounds)
            "sustained": {c: {str(k): v for k, v in s.items()} for c, s in sustained.items()},
            "loss_free_rate": {c: loss_free(c) for c in sustained},
            "processtrace_events_per_s": consume, "dump_json_events_per_s": dump,
+           "cross_process_file": {"ns_per_event": ps, "in_process_ns_per_event": pf,
+                                  "ratio": r_shared, "after_first_burst_ratio": r_shared_after,
+                                  "burst_events": burst, "events_lost": lost_file,
+                                  "events_unaccounted": unaccounted},
            "reader_peak_rss_kb": {"processtrace": big_rss, "info": info_rss, "dump": dump_rss,
                                   "file_bytes": big_bytes},
            "native_etw_harness_built": native == "yes", "targets": targets}
@@ -130,7 +152,8 @@ def plot(name, script, data):
         os.remove(dat)
 
 
-producers = [c for c in ("baseline-tsc", "baseline-clock", "petw-memory", "petw-file", "lttng",
+producers = [c for c in ("baseline-tsc", "baseline-clock", "petw-memory", "petw-file",
+                         "petw-file-shared", "lttng",
                          "petw-tracelogging", "petw-disabled", "lttng-disabled", "baseline-tsc-2t",
                          "petw-memory-2t", "lttng-2t") if ns.get(c) is not None]
 plot("producers", """set title "ns per event (median; lower is better)"
@@ -213,6 +236,25 @@ for c in producers:
 w("\n`-2t`: two threads writing at once, aggregate ns per event. `petw-tracelogging`:")
 w("`TraceLoggingWrite` of the same 64 bytes (4 x UInt64 and a 32-byte fixed array) into a")
 w("memory session; each event also carries its provider traits and event metadata.\n")
+if ps is not None:
+    w("`petw-file-shared`: the same EventWrite loop into the same file session, started by")
+    w("`StartTrace` as a shared session: a session host process owns it, and the benchmark")
+    w("process is only its provider, writing into the shared-memory per-CPU pool the host gives")
+    w("it. Each round runs it back to back with the in-process `petw-file` (which goes first")
+    w("alternates), timing starts once `EventEnabled` is true (the pool is mapped), and the")
+    w("ratio is the median of the rounds' paired ratios. A provider process's pool holds 2")
+    w("buffers per CPU + 4 (at most the session's 48) of 1 MB, so both write in bursts of")
+    w(f"{fmt(burst, '', 0)} events that fit it, the session flushed between bursts (untimed); a larger")
+    w("burst would depend on the host draining the pool meanwhile, and dropped events would")
+    w("flatter the shared case.")
+    w(f"Events lost (EventsLost at stop): in-process {lost_file['petw-file']}, shared"
+      f" {lost_file['petw-file-shared']}; every event written is"
+      + (" in its file." if not any(unaccounted.values()) else " **not** in its file."))
+    if r_shared_after is not None:
+        w(f"After each session's first burst the ratio is {fmt(r_shared_after, 'x')}: the first")
+        w("burst also touches the shared pool's pages for the first time in this process, which")
+        w("the in-process pool did when its session started.")
+    w("")
 w("## Latency of one call\n")
 w("![latency](bench-latency.png)\n")
 w("| contender | p50 | p99 | p99.9 |")

@@ -60,7 +60,8 @@ lttng_destroy() {
 for r in $(seq 1 "$ROUNDS"); do
     echo "round $r of $ROUNDS"
     # 1. Producers: petw and the baseline (alternated inside), then LTTng.
-    "$B/bench_eventwrite" --reps 1 --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
+    # (it starts its shared session's host in a private PETW_RUNTIME_DIR of its own)
+    "$B/bench_eventwrite" --reps 1 --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
     if [ $have_lttng = 1 ]; then
         emit "$r" "$("$B/bench_lttng" --mode throughput --events "$EVENTS" --label lttng-disabled)"
         lttng_start "$work/lt"
@@ -71,7 +72,9 @@ for r in $(seq 1 "$ROUNDS"); do
         lttng_destroy
         rm -rf "$work/lt"
     fi
-    "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done
+    # StartTrace would make its memory session a shared one (host process, the
+    # user's runtime directory); this measures the in-process call.
+    PETW_INPROC_SESSIONS=1 "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done
     # 2. Sustained recording at paced rates, alternating contenders per rate.
     for rate in $RATES; do
         emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --zstd --file "$work/s.etl")"
