@@ -108,6 +108,8 @@ set -e
 [ "$rc" -eq 3 ] || fail "record returned $rc, not the command's 3"
 
 # SIGINT to petw record reaches the command; the session stops cleanly.
+# (Not under TSan, which delays a signal that arrives during waitpid.)
+if [ "${PETW_TEST_TSAN:-}" != 1 ]; then
 # (Started through python: a background job of a script ignores SIGINT.)
 # shellcheck disable=SC2016 # $1 is the inner shell's
 "$py" -c 'import os, signal, sys
@@ -125,6 +127,7 @@ set -e
 [ "$rc" -eq 130 ] || fail "record after SIGINT returned $rc, not 130"
 grep -q "File: *$dir/int.etl" "$dir/int.txt" || fail "no summary after SIGINT: $(cat "$dir/int.txt")"
 "$petw" info "$dir/int.etl" >/dev/null || fail "the file after SIGINT is not readable"
+fi
 n=$("$petw" query --json | "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["sessions"]))')
 [ "$n" -eq 0 ] || fail "$n sessions left running"
 
