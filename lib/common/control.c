@@ -10,11 +10,31 @@
 static uv_once_t init_once = UV_ONCE_INIT;
 static uv_mutex_t control_mutex;
 
+/* fork() while another thread holds the control lock would leave the
+ * child a lock nobody can release: the forking thread takes it first, and
+ * the child starts with a fresh one (it has no other thread). */
+static void fork_prepare(void)
+{
+    uv_mutex_lock(&control_mutex);
+}
+
+static void fork_parent(void)
+{
+    uv_mutex_unlock(&control_mutex);
+}
+
+static void fork_child(void)
+{
+    if (uv_mutex_init_recursive(&control_mutex) != 0)
+        abort();
+}
+
 static void init_once_fn(void)
 {
     petw__platform_init();
     if (uv_mutex_init_recursive(&control_mutex) != 0)
         abort();
+    petw__on_fork(fork_prepare, fork_parent, fork_child);
 }
 
 void petw__library_init(void)

@@ -234,6 +234,10 @@ int petw__thread_start_detached(void (*fn)(void *), void *arg);
 /* 1 when process `pid` exists. */
 int petw__process_alive(uint32_t pid);
 
+/* Fork handlers (pthread_atfork): `prepare` before fork() in the forking
+ * thread, `parent` after it there, `child` in the child. No-op on Windows. */
+void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
+
 /* Runs `child` in the child after fork() (once registered, in order). */
 void petw__on_fork_child(void (*child)(void));
 

@@ -1039,3 +1039,8 @@ void petw__ipc_unlisten(intptr_t listener, const char *path)
     if (path && path[0])
         unlink(path);
 }
+
+void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+    pthread_atfork(prepare, parent, child);
+}

@@ -589,3 +589,10 @@ void petw__ipc_unlisten(intptr_t listener, const char *path)
     (void)listener;
     (void)path;
 }
+
+void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+    (void)prepare;
+    (void)parent;
+    (void)child;
+}
