@@ -496,12 +496,17 @@ static void run(host *h)
         int64_t now = petw__clock_reference();
         int timeout = now >= next_flush ? 0 : (int)((next_flush - now) / 1000000) + 1;
         int got = petw__ipc_poll(fds, n, ready, timeout);
-        if (got > 0 && ready[0]) {
-            intptr_t sock;
-            uint32_t pid;
-            while (petw__ipc_accept(h->listener, &sock, &pid) != PETW_EBUSY)
-                if (sock >= 0 && on_connection(h, sock, pid))
-                    return; /* stopped */
+        /* Every waiting connection, at most 64 a pass. A refused one (another
+         * uid) or one its peer already abandoned is skipped: `sock` is only
+         * valid when the accept succeeded. */
+        for (int i = 0; got > 0 && ready[0] && i < 64; i++) {
+            intptr_t sock = -1;
+            uint32_t pid = 0;
+            int rc = petw__ipc_accept(h->listener, &sock, &pid);
+            if (rc == PETW_EBUSY || rc == PETW_EBADHANDLE)
+                break;
+            if (rc == 0 && on_connection(h, sock, pid))
+                return; /* stopped */
         }
         for (uint32_t k = 1; got > 0 && k < n; k++) {
             if (!ready[k] || !h->remotes[who[k]].used)
