@@ -34,7 +34,22 @@ static void init_once_fn(void)
     petw__platform_init();
     if (uv_mutex_init_recursive(&control_mutex) != 0)
         abort();
+#if defined(__SANITIZE_THREAD__)
+#define PETW__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PETW__TSAN 1
+#endif
+#endif
+#ifndef PETW__TSAN
+    /* Not under TSan: it cannot follow a mutex re-created in a child (it
+     * reports the child's next lock as a double lock). */
     petw__on_fork(fork_prepare, fork_parent, fork_child);
+#else
+    (void)fork_prepare;
+    (void)fork_parent;
+    (void)fork_child;
+#endif
 }
 
 void petw__library_init(void)
