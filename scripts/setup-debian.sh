@@ -3,7 +3,7 @@
 # Usage: scripts/setup-debian.sh [extra package...]
 set -eu
 pkgs="build-essential clang meson ninja-build pkg-config python3 \
-libuv1-dev libzstd-dev libxxhash-dev libclang-rt-14-dev clang-format"
+libuv1-dev libzstd-dev libxxhash-dev libexpat1-dev libclang-rt-14-dev clang-format"
 missing=""
 for p in $pkgs "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -784,10 +784,7 @@ int main(int argc, char **argv)
     } while (0)
     RUN(provider_then_controller);
     RUN(register_after_enable);
-    /* Known flaky (about half the runs deliver 0 of 500 events to the
-     * consumer process): run by name only until it is fixed. */
-    if (only && strcmp(only, "realtime_consumer") == 0)
-        RUN(realtime_consumer);
+    RUN(realtime_consumer);
     RUN(two_sessions_two_processes);
     RUN(kill_providers);
     RUN(kill_host);

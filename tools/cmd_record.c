@@ -1,94 +1,181 @@
-/* cmd_record.c - `petw record -p PROVIDER... [-o FILE.etl] -- CMD ARGS...`:
- * a shared session for the run of one command, as `wpr -start`, the
- * command, `wpr -stop` would be. The command runs as a child of petw with
- * its environment; Ctrl-C reaches it, and the session is stopped (its file
- * finished) once it has exited. */
+/* cmd_record.c - `petw record [-p PROVIDER...] [-o FILE.etl] [start
+ * options] -- CMD ARGS...`: a shared session for the run of one command,
+ * as `wpr -start`, the command, `wpr -stop` would be. The command runs as
+ * a child of petw with its environment; Ctrl-C reaches it, and the session
+ * is stopped (its file finished) once it has exited. Without -p, every
+ * provider the command (or a child of it) registers is recorded. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
 #include "tool_session.h"
 
-static const char record_usage[] =
-    "usage: petw record -p PROVIDER[:KEYWORDS[:LEVEL]]... [-o FILE.etl] -- CMD ARGS...\n"
+static const char record_head[] =
+    "usage: petw record [-p PROVIDER...] [-o FILE.etl] [options] -- CMD ARGS...\n"
     "Starts a shared session (petw-record-PID) writing FILE.etl (default\n"
-    "petw-record.etl), enables the providers, runs CMD, stops the session when\n"
-    "CMD exits and prints a summary; exits with CMD's exit status (128+N when\n"
-    "signal N ended it). At least one -p is needed. PROVIDER, KEYWORDS and LEVEL\n"
-    "are as for `petw start`. Ctrl-C (SIGINT) reaches CMD; the session is then\n"
-    "stopped. Providers in any process of this user, CMD's children too, write\n"
-    "into the session while it runs.\n";
+    "petw-record.etl), runs CMD, stops the session when CMD exits and prints a\n"
+    "summary (events by provider, events lost, the file's size); exits with CMD's\n"
+    "exit status (128+N when signal N ended it). Without -p or --profile, every\n"
+    "provider CMD and its children register is recorded, from its first event;\n"
+    "with them, those providers in any process of this user. Ctrl-C (SIGINT)\n"
+    "reaches CMD; the session is then stopped. On a terminal a status line shows\n"
+    "the events so far.\n"
+    "Options (as for `petw start`):\n";
+static char record_usage[4096];
+
+/* The events of one provider in the file. */
+typedef struct tally {
+    petw_guid id;
+    uint64_t events;
+    char name[128];
+} tally;
+
+typedef struct summary {
+    tally t[256];
+    int n;
+    uint64_t others; /* events of providers beyond the table */
+    petw_decoder *decoder;
+} summary;
+
+static void count_event(petw_event_record *r, void *ctx)
+{
+    summary *s = ctx;
+    if (known_provider_name(&r->header.provider_id))
+        return; /* the file's own header record (EventTrace) */
+    int i;
+    for (i = 0; i < s->n && !petw_guid_equal(&s->t[i].id, &r->header.provider_id); i++) {
+    }
+    if (i == s->n) {
+        if (s->n == 256) {
+            s->others++;
+            return;
+        }
+        s->n++;
+        memset(&s->t[i], 0, sizeof(s->t[i]));
+        s->t[i].id = r->header.provider_id;
+        const petw_decoded_event *ev;
+        if (s->decoder && petw_decode(s->decoder, r, &ev) == 0 && ev->provider_name)
+            snprintf(s->t[i].name, sizeof(s->t[i].name), "%s", ev->provider_name);
+        else if (running_provider_name(&r->header.provider_id))
+            snprintf(s->t[i].name, sizeof(s->t[i].name), "%s",
+                     running_provider_name(&r->header.provider_id));
+    }
+    s->t[i].events++;
+}
+
+/* Events by provider in the finished file; nothing when it cannot be read. */
+static void print_by_provider(const char *path)
+{
+    static summary s;
+    reader rd;
+    char *paths[1] = {(char *)path};
+    memset(&s, 0, sizeof(s));
+    if (petw_decoder_new(&s.decoder) != 0)
+        s.decoder = NULL;
+    if (reader_open(&rd, 1, paths, count_event, &s) == 0) {
+        reader_process(&rd, 0, 0);
+        reader_close(&rd);
+        for (int i = 0; i < s.n; i++) {
+            char g[37];
+            petw_guid_format(&s.t[i].id, g);
+            printf("  %-12" PRIu64 " %s%s%s%s\n", s.t[i].events, g, s.t[i].name[0] ? " (" : "",
+                   s.t[i].name, s.t[i].name[0] ? ")" : "");
+        }
+        if (s.others)
+            printf("  %-12" PRIu64 " (other providers)\n", s.others);
+        if (!s.n && !s.others)
+            printf("  (no events)\n");
+    }
+    petw_decoder_free(s.decoder);
+}
+
+typedef struct record_ctx {
+    petw_session_handle h;
+    status_line status;
+} record_ctx;
+
+static void tick(void *arg)
+{
+    record_ctx *c = arg;
+    petw_session_stats st;
+    if (petw_shared_query(c->h, &st) == 0)
+        status_show(&c->status, st.events_written,
+                    (uint64_t)st.buffers_written * st.buffer_size_kb * 1024, st.events_lost);
+}
 
 int cmd_record(int argc, char **argv)
 {
-    static provider_spec providers[MAX_ENABLE];
-    int np = 0, cmd = -1;
-    const char *file = "petw-record.etl";
+    static start_options o;
+    int cmd = -1;
+    snprintf(record_usage, sizeof(record_usage), "%s%s", record_head, start_options_usage);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
             cmd = i + 1;
             break;
         }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (is_help(a)) {
             fputs(record_usage, stdout);
             return 0;
         }
-        if (strcmp(a, "-o") && strcmp(a, "-p")) {
+        int rc = start_option(argc, argv, &i, &o);
+        if (rc == 2)
+            return 2;
+        if (rc != 0) {
             fprintf(stderr, "petw: %s '%s' (the command goes after --)\n%s",
                     a[0] == '-' ? "unknown option" : "unexpected argument", a, record_usage);
             return 2;
         }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "petw: option '%s' needs a value\n", a);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (!strcmp(a, "-o"))
-            file = v;
-        else if (np == MAX_ENABLE) {
-            fprintf(stderr, "petw: more than 32 providers at '%s'\n", v);
-            return 2;
-        } else if (provider_spec_parse(v, &providers[np++]) != 0)
-            return 2;
     }
     if (cmd < 0 || cmd >= argc) {
         fprintf(stderr, "petw: record: %s\n%s",
                 cmd < 0 ? "no command: put it after --" : "no command after --", record_usage);
         return 2;
     }
-    if (np == 0) {
-        fprintf(stderr, "petw: record: no provider (-p); at least one is needed\n%s", record_usage);
-        return 2;
-    }
-
-    static char path[PETW_MAX_NAME];
+    if (!o.file && !o.realtime && (!o.mode || strcmp(o.mode, "buffering")))
+        o.file = "petw-record.etl";
     char name[64];
-    if (absolute_path(file, path, sizeof(path)) != 0)
-        return 1;
     snprintf(name, sizeof(name), "petw-record-%" PRIu32, tool_getpid());
     petw_session_config cfg;
-    petw_session_config_init(&cfg);
-    cfg.name = name;
-    cfg.file_path = path;
-    cfg.log_file_mode = PETW_MODE_SEQUENTIAL;
-    petw_session_handle h;
-    int rc = petw_shared_start(&cfg, &h);
+    int rc = start_config(&o, record_usage, name, &cfg);
+    if (rc)
+        return rc;
+
+    record_ctx c;
+    memset(&c, 0, sizeof(c));
+    rc = petw_shared_start(&cfg, &c.h);
     if (rc != 0) {
-        fprintf(stderr, "petw: cannot start a session writing %s: %s\n", path, petw_strerror(rc));
+        fprintf(stderr, "petw: cannot start a session%s%s: %s\n", cfg.file_path ? " writing " : "",
+                cfg.file_path ? cfg.file_path : "", petw_strerror(rc));
         return 1;
     }
-    if (enable_providers(h, providers, np) != 0) {
-        petw_shared_stop(h, NULL);
+    /* Without providers named: the command's own, whatever they are. */
+    static const petw_guid all = PETW_SHARED_ALL_PROVIDERS;
+    static char tag[96];
+    const char *env = NULL;
+    if (o.count == 0) {
+        rc = petw_shared_enable_provider(c.h, &all, 5, 0, 0);
+        if (rc != 0) {
+            fprintf(stderr, "petw: cannot enable the command's providers: %s\n", petw_strerror(rc));
+            petw_shared_stop(c.h, NULL);
+            return 1;
+        }
+        snprintf(tag, sizeof(tag), "PETW_RECORD_SESSION=%s", name);
+        env = tag;
+    } else if (enable_providers(c.h, o.providers, o.count) != 0) {
+        petw_shared_stop(c.h, NULL);
         return 1;
     }
 
     int not_found = 0;
-    int status = run_command(argv + cmd, &not_found);
+    status_init(&c.status);
+    int status = run_command(argv + cmd, env, c.status.on ? tick : NULL, &c, &not_found);
+    status_clear(&c.status);
 
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
-    rc = petw_shared_stop(h, &st);
+    rc = petw_shared_stop(c.h, &st);
     if (rc != 0 && rc != PETW_EIO) {
         fprintf(stderr, "petw: cannot stop session '%s': %s\n", name, petw_strerror(rc));
         return 1;
@@ -101,6 +188,15 @@ int cmd_record(int argc, char **argv)
         printf(" (it did not run)");
     printf(".\n");
     print_final_stats(&st);
+    if (cfg.file_path && !(cfg.log_file_mode & PETW_MODE_NEWFILE)) {
+        FILE *f = fopen(cfg.file_path, "rb");
+        if (f && fseek(f, 0, SEEK_END) == 0)
+            printf("File size:         %lld bytes\n", (long long)ftell(f));
+        if (f)
+            fclose(f);
+        printf("Events by provider:\n");
+        print_by_provider(cfg.file_path);
+    }
     fflush(stdout);
     if (rc == PETW_EIO) {
         fprintf(stderr, "petw: some buffers could not be written: %s\n", petw_strerror(rc));

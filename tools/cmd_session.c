@@ -3,6 +3,7 @@
  * command line, as logman does on Windows. A started session outlives the
  * command; any process of the user can then control it by name. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,17 +11,14 @@
 #include "tool.h"
 #include "tool_session.h"
 
-static const char start_usage[] =
-    "usage: petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [--realtime]\n"
-    "                  [--mode sequential|circular|newfile|buffering] [--max-size MB]\n"
-    "                  [--buffer-size KB] [--flush-timer S]\n"
-    "Starts the shared session NAME, which runs until `petw stop NAME`, and enables\n"
-    "each provider in it. PROVIDER is a GUID or a provider name (its derived GUID,\n"
-    "see `petw guid`); KEYWORDS is hex (0x10; default: every keyword); LEVEL is\n"
-    "1-5 or critical|error|warning|info|verbose (default 5, verbose).\n"
-    "-o may be left out with --realtime (live consumers only) or --mode buffering\n"
-    "(memory only), and must be with buffering. circular and newfile need\n"
-    "--max-size; a newfile FILE holds %d, where the file's number goes.\n";
+static const char start_usage_head[] =
+    "usage: petw start NAME (-o FILE.etl | --realtime | --mode buffering)\n"
+    "                  (-p PROVIDER[:KEYWORDS[:LEVEL]]... | --profile FILE) [options]\n"
+    "Starts the shared session NAME, which runs until `petw stop NAME` (in any\n"
+    "process of this user), and enables each provider in it: every process of\n"
+    "this user that registers one, now or later, writes its events there.\n"
+    "Options:\n";
+static char start_usage[4096];
 static const char stop_usage[] = "usage: petw stop NAME\n"
                                  "Stops the shared session NAME and prints its final counters.\n";
 static const char flush_usage[] =
@@ -37,222 +35,10 @@ static const char update_usage[] =
     "Changes the flush timer (seconds) and the most buffers of the shared session NAME.\n";
 static const char query_usage[] =
     "usage: petw query [NAME] [--json]\n"
-    "Prints the shared sessions of this user (or NAME): name, mode, file, buffer size,\n"
-    "buffers written, events lost and the process that hosts it. --json prints one\n"
-    "document: {\"sessions\":[{\"name\":..., \"mode\":..., \"file\":... or null,\n"
-    "\"buffer_size_kb\":..., \"buffers_written\":..., \"events_lost\":..., \"host_pid\":...}]}.\n";
-
-static int is_help(const char *arg)
-{
-    return !strcmp(arg, "--help") || !strcmp(arg, "-h");
-}
-
-static int usage_error(const char *text, const char *fmt, const char *arg)
-{
-    fputs("petw: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    fputs(text, stderr);
-    return 2;
-}
-
-/* The value after option argv[*i], or NULL (with the message) when none. */
-static const char *option_value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "petw: option '%s' needs a value\n", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-/* A whole decimal number in [min, max]. Returns 0 or -1. */
-static int parse_u32(const char *text, uint32_t min, uint32_t max, uint32_t *out)
-{
-    char *end;
-    if (!text[0] || text[0] == '-' || text[0] == '+')
-        return -1;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || v < min || v > max)
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
-}
-
-/* Seconds (decimals allowed) as milliseconds in [1, 86400000]. */
-static int parse_seconds(const char *text, uint32_t *ms)
-{
-    char *end;
-    if (!text[0] || text[0] == '-' || text[0] == '+')
-        return -1;
-    double s = strtod(text, &end);
-    if (*end || !(s * 1000.0 >= 1.0) || s > 86400.0)
-        return -1;
-    *ms = (uint32_t)(s * 1000.0 + 0.5);
-    return 0;
-}
-
-static int ascii_casecmp(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a,
-            y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
-        if (x != y || !x)
-            return x - y;
-    }
-}
-
-/* 1 when `s` looks like a GUID (braces, or hex digits and dashes with a
- * dash): then it must parse as one, not name a provider. */
-static int looks_like_guid(const char *s)
-{
-    if (s[0] == '{')
-        return 1;
-    int dash = 0;
-    for (; *s; s++) {
-        if (*s == '-')
-            dash = 1;
-        else if (!strchr("0123456789abcdefABCDEF", *s))
-            return 0;
-    }
-    return dash;
-}
-
-static int parse_level(const char *text, uint8_t *level)
-{
-    static const char *const names[] = {"critical", "error", "warning", "info", "verbose"};
-    for (int i = 0; i < 5; i++)
-        if (!ascii_casecmp(text, names[i]) || (i == 3 && !ascii_casecmp(text, "informational"))) {
-            *level = (uint8_t)(i + 1);
-            return 0;
-        }
-    uint32_t v;
-    if (parse_u32(text, 1, 5, &v) != 0)
-        return -1;
-    *level = (uint8_t)v;
-    return 0;
-}
-
-int provider_spec_parse(const char *text, provider_spec *out)
-{
-    char id[PETW_MAX_NAME];
-    const char *colon = strchr(text, ':');
-    size_t n = colon ? (size_t)(colon - text) : strlen(text);
-    memset(out, 0, sizeof(*out));
-    out->text = text;
-    out->level = 5;
-    if (n == 0 || n >= sizeof(id)) {
-        fprintf(stderr, "petw: not a provider: '%s'\n", text);
-        return -1;
-    }
-    memcpy(id, text, n);
-    id[n] = 0;
-    if (petw_guid_parse(id, &out->id) != 0) {
-        if (looks_like_guid(id)) {
-            fprintf(stderr, "petw: not a valid GUID: '%s'\n", id);
-            return -1;
-        }
-        if (petw_guid_from_name(id, &out->id) != 0) {
-            fprintf(stderr, "petw: not a provider GUID or name: '%s'\n", id);
-            return -1;
-        }
-    }
-    if (!colon)
-        return 0;
-    const char *kw = colon + 1, *colon2 = strchr(kw, ':');
-    size_t kn = colon2 ? (size_t)(colon2 - kw) : strlen(kw);
-    if (kn > 0) {
-        char buf[32], *end;
-        if (kn >= sizeof(buf) || kw[0] == '-' || kw[0] == '+') {
-            fprintf(stderr, "petw: not hex keywords: '%.*s' (in '%s')\n", (int)kn, kw, text);
-            return -1;
-        }
-        memcpy(buf, kw, kn);
-        buf[kn] = 0;
-        out->keywords = strtoull(buf, &end, 16);
-        if (*end || end == buf || (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X') && !buf[2])) {
-            fprintf(stderr, "petw: not hex keywords: '%s' (in '%s')\n", buf, text);
-            return -1;
-        }
-    }
-    if (colon2 && parse_level(colon2 + 1, &out->level) != 0) {
-        fprintf(stderr,
-                "petw: not a level: '%s' (in '%s'; 1-5 or "
-                "critical|error|warning|info|verbose)\n",
-                colon2 + 1, text);
-        return -1;
-    }
-    return 0;
-}
-
-int enable_providers(petw_session_handle session, const provider_spec *p, int n)
-{
-    for (int i = 0; i < n; i++) {
-        int rc = petw_shared_enable_provider(session, &p[i].id, p[i].level, p[i].keywords, 0);
-        if (rc != 0) {
-            fprintf(stderr, "petw: cannot enable provider '%s': %s\n", p[i].text,
-                    petw_strerror(rc));
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int absolute_path(const char *path, char *out, size_t size)
-{
-    char cwd[PETW_MAX_NAME];
-    int n;
-    if (path[0] == '/')
-        n = snprintf(out, size, "%s", path);
-    else if (tool_getcwd(cwd, sizeof(cwd)) != 0) {
-        fprintf(stderr, "petw: cannot find the current directory for '%s'\n", path);
-        return -1;
-    } else
-        n = snprintf(out, size, "%s%s%s", cwd, cwd[strlen(cwd) - 1] == '/' ? "" : "/", path);
-    if (n < 0 || (size_t)n >= size) {
-        fprintf(stderr, "petw: path too long: '%s'\n", path);
-        return -1;
-    }
-    return 0;
-}
-
-/* The mode's words, "sequential,realtime", in `out`. */
-static void mode_text(uint32_t mode, char *out, size_t size)
-{
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } bits[] = {
-        {PETW_MODE_SEQUENTIAL, "sequential"}, {PETW_MODE_CIRCULAR, "circular"},
-        {PETW_MODE_NEWFILE, "newfile"},       {PETW_MODE_BUFFERING, "buffering"},
-        {PETW_MODE_APPEND, "append"},         {PETW_MODE_PREALLOCATE, "preallocate"},
-        {PETW_MODE_REAL_TIME, "realtime"},
-    };
-    size_t len = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-        if (mode & bits[i].bit) {
-            int n = snprintf(out + len, size - len, "%s%s", len ? "," : "", bits[i].name);
-            if (n < 0 || (size_t)n >= size - len)
-                return;
-            len += (size_t)n;
-        }
-    if (!len)
-        snprintf(out, size, "%s", "none");
-}
-
-void print_final_stats(const petw_session_stats *st)
-{
-    printf("Buffers written:   %" PRIu32 "\n", st->buffers_written);
-    printf("Events lost:       %" PRIu32 "\n", st->events_lost);
-    if (st->log_buffers_lost)
-        printf("Buffers lost:      %" PRIu32 "\n", st->log_buffers_lost);
-    if (st->real_time_buffers_lost)
-        printf("Real-time lost:    %" PRIu32 " buffers\n", st->real_time_buffers_lost);
-    if (st->files_completed)
-        printf("Files completed:   %" PRIu32 "\n", st->files_completed);
-    printf("File:              %s\n", st->file_path[0] ? st->file_path : "(none)");
-}
+    "Prints the shared sessions of this user (or NAME): mode, file, buffers, clock,\n"
+    "events written and lost, the host process, and the providers enabled with their\n"
+    "keywords and levels. --json prints one document ({\"sessions\":[...]}) whose\n"
+    "schema docs/cli-json.md gives.\n";
 
 /* The running session NAME, or 1 with the message. */
 static int find_session(const char *name, petw_session_handle *h)
@@ -281,118 +67,56 @@ static int session_error(const char *what, const char *name, int rc)
 
 int cmd_start(int argc, char **argv)
 {
-    static provider_spec providers[MAX_ENABLE];
-    int np = 0, realtime = 0;
-    const char *name = NULL, *file = NULL, *mode = NULL;
-    uint32_t max_mb = 0, buffer_kb = 0, flush_ms = 0;
+    static start_options o;
+    const char *name = NULL;
+    snprintf(start_usage, sizeof(start_usage), "%s%s", start_usage_head, start_options_usage);
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v;
+        const char *a = argv[i];
         if (is_help(a)) {
             fputs(start_usage, stdout);
             return 0;
         }
-        if (!strcmp(a, "--realtime")) {
-            realtime = 1;
-            continue;
-        }
-        if (a[0] != '-' || !a[1]) {
-            if (name)
-                return usage_error(start_usage, "unexpected argument '%s'", a);
-            name = a;
-            continue;
-        }
-        if (strcmp(a, "-o") && strcmp(a, "-p") && strcmp(a, "--mode") && strcmp(a, "--max-size") &&
-            strcmp(a, "--buffer-size") && strcmp(a, "--flush-timer"))
-            return usage_error(start_usage, "unknown option '%s'", a);
-        if (!(v = option_value(argc, argv, &i)))
+        int rc = start_option(argc, argv, &i, &o);
+        if (rc == 2)
             return 2;
-        if (!strcmp(a, "-o"))
-            file = v;
-        else if (!strcmp(a, "--mode"))
-            mode = v;
-        else if (!strcmp(a, "-p")) {
-            if (np == MAX_ENABLE)
-                return usage_error(start_usage, "more than 32 providers at '%s'", v);
-            if (provider_spec_parse(v, &providers[np++]) != 0)
-                return 2;
-        } else if (!strcmp(a, "--max-size")) {
-            if (parse_u32(v, 1, UINT32_MAX / 1024, &max_mb) != 0)
-                return usage_error(start_usage, "not a size in MB: '%s'", v);
-        } else if (!strcmp(a, "--buffer-size")) {
-            if (parse_u32(v, 1, 16384, &buffer_kb) != 0)
-                return usage_error(start_usage, "not a buffer size in KB (1-16384): '%s'", v);
-        } else if (parse_seconds(v, &flush_ms) != 0)
-            return usage_error(start_usage, "not a flush timer in seconds: '%s'", v);
+        if (rc == 0)
+            continue;
+        if (a[0] == '-' && a[1])
+            return usage_error(start_usage, "unknown option '%s'", a);
+        if (name)
+            return usage_error(start_usage, "unexpected argument '%s'", a);
+        name = a;
     }
     if (!name)
         return usage_error(start_usage, "%s", "no session NAME");
-    if (np == 0)
-        return usage_error(start_usage, "%s", "no provider (-p)");
-
     petw_session_config cfg;
-    petw_session_config_init(&cfg);
-    uint32_t m = 0;
-    if (!mode || !strcmp(mode, "sequential"))
-        m = file ? PETW_MODE_SEQUENTIAL : 0;
-    else if (!strcmp(mode, "circular"))
-        m = PETW_MODE_CIRCULAR;
-    else if (!strcmp(mode, "newfile"))
-        m = PETW_MODE_NEWFILE;
-    else if (!strcmp(mode, "buffering"))
-        m = PETW_MODE_BUFFERING;
-    else
-        return usage_error(start_usage, "unknown mode '%s'", mode);
-    if (m == PETW_MODE_BUFFERING && (file || realtime))
-        return usage_error(start_usage, "%s",
-                           file ? "--mode buffering keeps events in memory: no -o FILE"
-                                : "--mode buffering and --realtime conflict");
-    if (m != PETW_MODE_BUFFERING && !file && !realtime)
-        return usage_error(start_usage, "%s", "no output: -o FILE.etl (or --realtime)");
-    if ((m == PETW_MODE_CIRCULAR || m == PETW_MODE_NEWFILE) && !file)
-        return usage_error(start_usage, "--mode %s needs -o FILE.etl", mode);
-    if ((m == PETW_MODE_CIRCULAR || m == PETW_MODE_NEWFILE) && !max_mb)
-        return usage_error(start_usage, "--mode %s needs --max-size MB", mode);
-    if (max_mb && m == PETW_MODE_BUFFERING)
-        return usage_error(start_usage, "%s", "--max-size is for a file: not with buffering");
-
-    static char path[PETW_MAX_NAME];
-    if (file && absolute_path(file, path, sizeof(path)) != 0)
-        return 1;
-    cfg.name = name;
-    cfg.file_path = file ? path : NULL;
-    cfg.log_file_mode = m | (realtime ? PETW_MODE_REAL_TIME : 0);
-    cfg.buffer_size_kb = buffer_kb;
-    cfg.flush_timer_ms = flush_ms;
-    cfg.maximum_file_size_kb = max_mb * 1024;
+    int rc = start_config(&o, start_usage, name, &cfg);
+    if (rc)
+        return rc;
+    if (o.count == 0)
+        return usage_error(start_usage, "%s", "no provider (-p or --profile)");
 
     petw_session_handle h;
-    int rc = petw_shared_start(&cfg, &h);
+    rc = petw_shared_start(&cfg, &h);
     if (rc == PETW_EEXIST) {
         fprintf(stderr, "petw: a session named '%s' runs already\n", name);
         return 1;
     }
     if (rc != 0) {
-        fprintf(stderr, "petw: cannot start session '%s'%s%s: %s\n", name, file ? " writing " : "",
-                file ? path : "", petw_strerror(rc));
+        fprintf(stderr, "petw: cannot start session '%s'%s%s: %s\n", name,
+                cfg.file_path ? " writing " : "", cfg.file_path ? cfg.file_path : "",
+                petw_strerror(rc));
         return 1;
     }
-    if (enable_providers(h, providers, np) != 0) {
+    if (enable_providers(h, o.providers, o.count) != 0) {
         petw_shared_stop(h, NULL);
         fprintf(stderr, "petw: session '%s' stopped again\n", name);
         return 1;
     }
     printf("Session:           %s\n", name);
-    printf("File:              %s\n", file ? path : "(none)");
-    for (int i = 0; i < np; i++) {
-        char g[37], kw[24] = "all";
-        petw_guid_format(&providers[i].id, g);
-        if (providers[i].keywords)
-            snprintf(kw, sizeof(kw), "0x%" PRIx64, providers[i].keywords);
-        size_t n = strcspn(providers[i].text, ":");
-        int named = strncmp(providers[i].text, g, n) != 0 || n != 36;
-        printf("Provider:          %s%s%.*s%s keywords %s level %u\n", g, named ? " (" : "",
-               named ? (int)n : 0, providers[i].text, named ? ")" : "", kw, providers[i].level);
-    }
+    printf("File:              %s\n", cfg.file_path ? cfg.file_path : "(none)");
+    for (int i = 0; i < o.count; i++)
+        print_provider_line(&o.providers[i]);
     return 0;
 }
 
@@ -568,7 +292,25 @@ int cmd_update(int argc, char **argv)
     return 0;
 }
 
-static void print_session(const petw_session_stats *st, int first)
+static const char *const clock_names[] = {"qpc", "qpc", "system", "cycles"};
+
+/* The session's enables, or NULL (count 0) when it has none or stopped. */
+static petw_shared_enable *session_enables(petw_session_handle h, uint32_t *count)
+{
+    static petw_shared_enable e[1024];
+    if (petw_shared_session_enables(h, e, 1024, count) != 0)
+        *count = 0;
+    *count = *count < 1024 ? *count : 1024;
+    return e;
+}
+
+static int is_all(const petw_guid *g)
+{
+    static const petw_guid zero;
+    return petw_guid_equal(g, &zero);
+}
+
+static void print_session(petw_session_handle h, const petw_session_stats *st, int first)
 {
     char mode[128];
     mode_text(st->log_file_mode, mode, sizeof(mode));
@@ -581,12 +323,28 @@ static void print_session(const petw_session_stats *st, int first)
     printf("Buffers:           %" PRIu32 " (min %" PRIu32 ", max %" PRIu32 ", free %" PRIu32 ")\n",
            st->number_of_buffers, st->minimum_buffers, st->maximum_buffers, st->free_buffers);
     printf("Flush timer:       %" PRIu32 " ms\n", st->flush_timer_ms);
-    printf("Buffers written:   %" PRIu32 "\n", st->buffers_written);
+    printf("Clock:             %s\n", clock_names[st->clock < 4 ? st->clock : 0]);
+    printf("Events written:    %" PRIu64 "\n", st->events_written);
     printf("Events lost:       %" PRIu32 "\n", st->events_lost);
+    printf("Buffers written:   %" PRIu32 "\n", st->buffers_written);
     printf("Host process:      %" PRIu32 "\n", st->host_process_id);
+    uint32_t n;
+    const petw_shared_enable *e = session_enables(h, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        char g[37], kw[24] = "all";
+        petw_guid_format(&e[i].provider, g);
+        if (e[i].match_any)
+            snprintf(kw, sizeof(kw), "0x%" PRIx64, e[i].match_any);
+        const char *pn = running_provider_name(&e[i].provider);
+        if (is_all(&e[i].provider))
+            printf("Provider:          * (every provider of the recorded command)");
+        else
+            printf("Provider:          %s%s%s%s", g, pn ? " (" : "", pn ? pn : "", pn ? ")" : "");
+        printf(" keywords %s level %u\n", kw, e[i].level);
+    }
 }
 
-static void json_session(sbuf *b, const petw_session_stats *st)
+static void json_session(sbuf *b, petw_session_handle h, const petw_session_stats *st)
 {
     char mode[128];
     mode_text(st->log_file_mode, mode, sizeof(mode));
@@ -599,15 +357,61 @@ static void json_session(sbuf *b, const petw_session_stats *st)
         json_string(b, st->file_path);
     else
         sbuf_puts(b, "null");
-    sbuf_puts(b, ",\"buffer_size_kb\":");
-    sbuf_u64(b, st->buffer_size_kb);
-    sbuf_puts(b, ",\"buffers_written\":");
-    sbuf_u64(b, st->buffers_written);
-    sbuf_puts(b, ",\"events_lost\":");
-    sbuf_u64(b, st->events_lost);
-    sbuf_puts(b, ",\"host_pid\":");
-    sbuf_u64(b, st->host_process_id);
-    sbuf_putc(b, '}');
+    static const struct {
+        const char *key;
+        size_t offset;
+    } u32s[] = {
+        {"buffer_size_kb", offsetof(petw_session_stats, buffer_size_kb)},
+        {"buffers", offsetof(petw_session_stats, number_of_buffers)},
+        {"minimum_buffers", offsetof(petw_session_stats, minimum_buffers)},
+        {"maximum_buffers", offsetof(petw_session_stats, maximum_buffers)},
+        {"free_buffers", offsetof(petw_session_stats, free_buffers)},
+        {"flush_timer_ms", offsetof(petw_session_stats, flush_timer_ms)},
+        {"buffers_written", offsetof(petw_session_stats, buffers_written)},
+        {"events_lost", offsetof(petw_session_stats, events_lost)},
+        {"buffers_lost", offsetof(petw_session_stats, log_buffers_lost)},
+        {"realtime_buffers_lost", offsetof(petw_session_stats, real_time_buffers_lost)},
+        {"host_pid", offsetof(petw_session_stats, host_process_id)},
+    };
+    for (size_t i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++) {
+        uint32_t v;
+        memcpy(&v, (const char *)st + u32s[i].offset, sizeof(v));
+        sbuf_puts(b, ",\"");
+        sbuf_puts(b, u32s[i].key);
+        sbuf_puts(b, "\":");
+        sbuf_u64(b, v);
+    }
+    sbuf_puts(b, ",\"clock\":");
+    json_string(b, clock_names[st->clock < 4 ? st->clock : 0]);
+    sbuf_puts(b, ",\"events_written\":");
+    sbuf_u64(b, st->events_written);
+    sbuf_puts(b, ",\"providers\":[");
+    uint32_t n;
+    const petw_shared_enable *e = session_enables(h, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        sbuf_puts(b, i ? ",{\"guid\":" : "{\"guid\":");
+        if (is_all(&e[i].provider))
+            json_string(b, "*");
+        else {
+            sbuf_putc(b, '"');
+            sbuf_guid(b, &e[i].provider);
+            sbuf_putc(b, '"');
+        }
+        const char *pn = running_provider_name(&e[i].provider);
+        sbuf_puts(b, ",\"name\":");
+        if (pn)
+            json_string(b, pn);
+        else
+            sbuf_puts(b, "null");
+        sbuf_puts(b, ",\"level\":");
+        sbuf_u64(b, e[i].level);
+        sbuf_puts(b, ",\"match_any\":\"");
+        sbuf_hex64(b, e[i].match_any);
+        sbuf_puts(b, "\",\"match_all\":\"");
+        sbuf_hex64(b, e[i].match_all);
+        sbuf_puts(b, "\"}");
+    }
+    sbuf_puts(b, "]}");
 }
 
 int cmd_query(int argc, char **argv)
@@ -658,9 +462,9 @@ int cmd_query(int argc, char **argv)
         if (json) {
             if (shown)
                 sbuf_putc(&b, ',');
-            json_session(&b, &st);
+            json_session(&b, handles[i], &st);
         } else
-            print_session(&st, !shown);
+            print_session(handles[i], &st, !shown);
         shown++;
     }
     if (json) {

@@ -1,8 +1,8 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
- * `petw guid`; and for shared sessions (logman's and wpr's part): `petw
- * start`, `stop`, `flush`, `enable`, `disable`, `update`, `query` and
- * `record`. This file dispatches to the subcommands (cmd_*.c); the output
+ * `petw guid`; and for shared sessions (logman's, wpr's and xperf's part):
+ * `petw start`, `stop`, `flush`, `enable`, `disable`, `update`, `query`,
+ * `providers`, `record` and `watch`. This file dispatches to the subcommands (cmd_*.c); the output
  * formats are in output/. */
 #include <stdio.h>
 #include <string.h>
@@ -16,14 +16,14 @@ const char usage[] =
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME]\n"
     "       petw guid NAME...\n"
-    "       petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [--realtime]\n"
-    "                  [--mode sequential|circular|newfile|buffering] [--max-size MB]\n"
-    "                  [--buffer-size KB] [--flush-timer S]\n"
+    "       petw record [-p PROVIDER...] [-o FILE.etl] [start options] -- CMD ARGS...\n"
+    "       petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [options]\n"
     "       petw stop|flush NAME\n"
     "       petw enable|disable NAME -p PROVIDER...\n"
     "       petw update NAME [--flush-timer S] [--buffers MAX]\n"
     "       petw query [NAME] [--json]\n"
-    "       petw record -p PROVIDER... [-o FILE.etl] -- CMD ARGS...\n"
+    "       petw providers [--pid PID] [--json]\n"
+    "       petw watch NAME [--format text|json] [--provider NAME|GUID]...\n"
     "`petw COMMAND --help` describes a session command.\n"
     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n"
     "--provider NAME matches the provider name the events carry (TraceLogging)\n"
@@ -35,10 +35,11 @@ static const struct {
     int (*run)(int argc, char **argv);
     int min_args; /* fewer: the usage */
 } commands[] = {
-    {"info", cmd_info, 1},       {"dump", cmd_dump, 1},     {"guid", cmd_guid, 1},
-    {"convert", cmd_convert, 1}, {"start", cmd_start, 0},   {"stop", cmd_stop, 0},
-    {"flush", cmd_flush, 0},     {"enable", cmd_enable, 0}, {"disable", cmd_disable, 0},
-    {"update", cmd_update, 0},   {"query", cmd_query, 0},   {"record", cmd_record, 0},
+    {"info", cmd_info, 1},           {"dump", cmd_dump, 1},     {"guid", cmd_guid, 1},
+    {"convert", cmd_convert, 1},     {"start", cmd_start, 0},   {"stop", cmd_stop, 0},
+    {"flush", cmd_flush, 0},         {"enable", cmd_enable, 0}, {"disable", cmd_disable, 0},
+    {"update", cmd_update, 0},       {"query", cmd_query, 0},   {"record", cmd_record, 0},
+    {"providers", cmd_providers, 0}, {"watch", cmd_watch, 0},
 };
 
 int main(int argc, char **argv)

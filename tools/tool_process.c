@@ -4,6 +4,7 @@
  * `petw record` reports that it is not supported). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool_session.h"
@@ -23,11 +24,17 @@ int tool_getcwd(char *out, size_t size)
     return _getcwd(out, (int)size) ? 0 : -1;
 }
 
-int run_command(char **argv, int *not_found)
+int run_command(char **argv, const char *env, void (*tick)(void *), void *ctx, int *not_found)
 {
-    (void)argv;
+    (void)argv, (void)env, (void)tick, (void)ctx;
     *not_found = 0;
     fputs("petw: record: running a command is not supported on this system\n", stderr);
+    return -1;
+}
+
+int catch_interrupts(void (*fn)(void))
+{
+    (void)fn;
     return -1;
 }
 
@@ -36,6 +43,7 @@ int run_command(char **argv, int *not_found)
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -70,7 +78,58 @@ int tool_getcwd(char *out, size_t size)
     return getcwd(out, size) ? 0 : -1;
 }
 
-int run_command(char **argv, int *not_found)
+static void (*interrupt_fn)(void);
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    interrupt_fn();
+    errno = saved;
+}
+
+int catch_interrupts(void (*fn)(void))
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    interrupt_fn = fn;
+    for (int i = 0; i < 3; i++) {
+        struct sigaction cur;
+        /* One ignored when petw started (a background job's SIGINT) stays so. */
+        if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
+            continue;
+        if (sigaction(sigs[i], &sa, NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The environment plus `add` ("NAME=value", replacing a NAME there), or
+ * environ itself when `add` is NULL; NULL when memory ran out. */
+static char **environment_with(const char *add)
+{
+    if (!add)
+        return environ;
+    size_t n = 0, len = strcspn(add, "=") + 1;
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof(*env));
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], add, len))
+            env[k++] = environ[i];
+    env[k++] = (char *)add;
+    env[k] = NULL;
+    return env;
+}
+
+int run_command(char **argv, const char *add_env, void (*tick)(void *), void *ctx, int *not_found)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa;
@@ -106,7 +165,10 @@ int run_command(char **argv, int *not_found)
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+    char **env = environment_with(add_env);
+    int err = env ? posix_spawnp(&pid, argv[0], NULL, &attr, argv, env) : ENOMEM;
+    if (env && env != environ)
+        free(env);
     posix_spawnattr_destroy(&attr);
     if (err != 0) {
         sigprocmask(SIG_SETMASK, &prev, NULL);
@@ -122,9 +184,18 @@ int run_command(char **argv, int *not_found)
 
     int status = 0;
     pid_t r;
-    do
-        r = waitpid(pid, &status, 0);
-    while (r < 0 && errno == EINTR);
+    for (;;) {
+        r = waitpid(pid, &status, tick ? WNOHANG : 0);
+        if (r == 0) {
+            tick(ctx);
+            struct timespec quarter = {0, 250 * 1000 * 1000};
+            nanosleep(&quarter, NULL); /* a signal ends it early: fine */
+            continue;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        break;
+    }
 
     /* The handlers stay: a Ctrl-C now does not interrupt stopping the
      * session. */

@@ -21,17 +21,39 @@ int cmd_disable(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_providers(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
-/* ---- cmd_session.c: what start and record share ---- */
+/* ---- tool_session.c: what the session commands share ---- */
 
 #define MAX_ENABLE 32 /* -p values of one command */
+
+int is_help(const char *arg);
+/* Prints "petw: " + fmt(arg) and `text` on stderr; returns 2. */
+int usage_error(const char *text, const char *fmt, const char *arg);
+/* The value after option argv[*i] (and *i moves to it), or NULL with the
+ * message when none. */
+const char *option_value(int argc, char **argv, int *i);
+/* A whole decimal number in [min, max]. Returns 0 or -1. */
+int parse_u32(const char *text, uint32_t min, uint32_t max, uint32_t *out);
+/* Seconds (decimals allowed) as milliseconds in [1, 86400000]: 0 or -1. */
+int parse_seconds(const char *text, uint32_t *ms);
+
+/* The providers registered in the user's running processes (read once),
+ * and the name one of them gives `id` (NULL when none). */
+const petw_shared_provider *running_providers(uint32_t *count);
+const char *running_provider_name(const petw_guid *id);
+/* A provider given by the user: a GUID, the name of a provider a running
+ * process registered, or a name whose derived GUID (TraceLogging,
+ * EventSource) is taken. Returns 0, or -1 with the reason on stderr. */
+int provider_resolve(const char *id, petw_guid *out);
 
 /* A -p PROVIDER[:KEYWORDS[:LEVEL]] value. */
 typedef struct provider_spec {
     const char *text; /* as given */
     petw_guid id;
     uint64_t keywords; /* 0: every keyword */
-    uint8_t level;     /* 1..5 */
+    uint8_t level;     /* 1..255 (the command line: 1..5) */
 } provider_spec;
 
 /* Parses a -p value. Returns 0, or -1 with the reason on stderr. */
@@ -39,11 +61,49 @@ int provider_spec_parse(const char *text, provider_spec *out);
 /* Enables each provider in `session`. Returns 0, or 1 with the reason on
  * stderr. */
 int enable_providers(petw_session_handle session, const provider_spec *p, int n);
+/* "Provider: GUID (name) keywords K level L" on stdout. */
+void print_provider_line(const provider_spec *p);
 /* `path` made absolute (the session host writes it), in `out`.
  * Returns 0, or -1 with the reason on stderr. */
 int absolute_path(const char *path, char *out, size_t size);
+/* The mode's words ("sequential,realtime") in `out`. */
+void mode_text(uint32_t mode, char *out, size_t size);
 /* Prints a session's final counters, as `petw stop` does. */
 void print_final_stats(const petw_session_stats *st);
+
+/* The options `petw start` and `petw record` share. */
+typedef struct start_options {
+    provider_spec providers[MAX_ENABLE];
+    int count;
+    int realtime;
+    const char *file, *mode, *profile;
+    uint32_t max_mb, buffer_kb, min_buffers, max_buffers, flush_ms, clock, flags;
+    char path[PETW_MAX_NAME]; /* `file` made absolute */
+} start_options;
+
+/* Their --help lines. */
+extern const char start_options_usage[];
+/* Parses the start option at argv[*i] (moving *i past its value).
+ * Returns 0, -1 when argv[*i] is not one, or 2 (usage error, reported). */
+int start_option(int argc, char **argv, int *i, start_options *o);
+/* Reads --profile (adding its providers), checks the combination and fills
+ * `cfg` (which points into `o`). Returns 0, 1 or 2 (reported on stderr;
+ * usage errors with `usage_text`). */
+int start_config(start_options *o, const char *usage_text, const char *name,
+                 petw_session_config *cfg);
+
+/* A one-line status (elapsed, events, rate, MB, lost) that updates in place
+ * on stderr while it is a terminal; nothing when it is not. */
+typedef struct status_line {
+    int on, shown;
+    double start, last, rate;
+    uint64_t events;
+} status_line;
+void status_init(status_line *s);
+/* Redraws it (at most 4 times a second). */
+void status_show(status_line *s, uint64_t events, uint64_t bytes, uint64_t lost);
+/* Erases it (before other output). */
+void status_clear(status_line *s);
 
 /* ---- tool_process.c: a child command, and signals forwarded to it ---- */
 
@@ -51,14 +111,17 @@ void print_final_stats(const petw_session_stats *st);
 uint32_t tool_getpid(void);
 /* The current directory in `out`. Returns 0 or -1. */
 int tool_getcwd(char *out, size_t size);
-/* Runs argv[0] (searched in PATH) with this process's environment and
- * waits for it; SIGINT, SIGTERM and SIGHUP sent to this process meanwhile
- * are forwarded to it (a terminal's Ctrl-C reaches it directly), and
- * after it they are ignored for the rest of this process (those ignored
- * when petw started stay ignored, in the child too). Returns
- * its exit status (128 + N when signal N ended it), or -1 with the reason
+/* Runs argv[0] (searched in PATH) with this process's environment (plus
+ * `env`, "NAME=value", when not NULL) and waits for it, calling tick(ctx)
+ * about 4 times a second meanwhile when tick is not NULL; SIGINT, SIGTERM and SIGHUP sent to this
+ * process meanwhile are forwarded to it (a terminal's Ctrl-C reaches it directly), and after it
+ * they are ignored for the rest of this process (those ignored when petw started stay ignored, in
+ * the child too). Returns its exit status (128 + N when signal N ended it), or -1 with the reason
  * on stderr when it could not be started (`*not_found` is then 1 when the
  * program does not exist). */
-int run_command(char **argv, int *not_found);
+int run_command(char **argv, const char *env, void (*tick)(void *), void *ctx, int *not_found);
+/* Until the process exits, SIGINT, SIGTERM and SIGHUP call fn (which must
+ * be async-signal-safe) instead of ending it. Returns 0 or -1. */
+int catch_interrupts(void (*fn)(void));
 
 #endif /* TOOL_SESSION_H */

@@ -73,6 +73,10 @@ typedef struct petw_session_stats {
     uint32_t host_process_id; /* the process that owns the session (a shared
                                * session's host; else this process) */
     uint32_t reserved_stats;
+    /* Events in the data buffers that reached the file, the sink or (no
+     * file) the real-time consumers; BUFFERING keeps its events in memory
+     * and counts none here. */
+    uint64_t events_written;
 } petw_session_stats;
 
 /* Starts a session.

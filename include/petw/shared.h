@@ -56,10 +56,50 @@ int petw_shared_list(petw_session_handle *out, uint32_t max, uint32_t *count);
 
 /* As petw_session_enable_provider: every process that registers `provider`
  * (now or later) writes its matching events into the session.
- * PETW_ELIMIT when 8 sessions enable it already. */
+ * PETW_ELIMIT when 8 sessions enable it already.
+ * The zero GUID (PETW_SHARED_ALL_PROVIDERS) enables every provider of the
+ * processes whose environment holds PETW_RECORD_SESSION=<this session's
+ * name>, and of no other process: what `petw record` without -p does for
+ * the command it runs (its children inherit the variable). */
 int petw_shared_enable_provider(petw_session_handle session, const petw_guid *provider,
                                 uint8_t level, uint64_t match_any, uint64_t match_all);
 int petw_shared_disable_provider(petw_session_handle session, const petw_guid *provider);
+
+#define PETW_SHARED_ALL_PROVIDERS                                                                  \
+    {                                                                                              \
+        0, 0, 0,                                                                                   \
+        {                                                                                          \
+            0                                                                                      \
+        }                                                                                          \
+    }
+
+/* What a shared session enables: one entry per provider GUID. */
+typedef struct petw_shared_enable {
+    petw_guid provider; /* zero: PETW_SHARED_ALL_PROVIDERS */
+    uint8_t level;
+    uint8_t reserved[7];
+    uint64_t match_any, match_all;
+} petw_shared_enable;
+
+/* The session's enables, in the order they were made; `count` gets how
+ * many there are (may exceed max). 0 or PETW_ENOTFOUND. */
+int petw_shared_session_enables(petw_session_handle session, petw_shared_enable *out, uint32_t max,
+                                uint32_t *count);
+
+/* A provider registered in a running process of this user. */
+typedef struct petw_shared_provider {
+    petw_guid provider;
+    uint32_t process_id;
+    char name[240];        /* from its traits (TraceLogging, EventSource); "" when unknown */
+    char process_name[64]; /* what ps shows; "" when unknown */
+} petw_shared_provider;
+
+/* Lists the providers registered in the user's running processes (pid 0)
+ * or in process `pid`, one entry per (process, GUID); `count` gets how
+ * many there are (may exceed max). Processes that keep out of shared
+ * sessions (PETW_DISABLE_XPROC=1) are not seen. */
+int petw_shared_list_providers(uint32_t pid, petw_shared_provider *out, uint32_t max,
+                               uint32_t *count);
 
 /* As their petw_session_* namesakes. Counters are summed over every
  * provider process, including those that exited or were killed. */

@@ -37,6 +37,11 @@ HRESULT petw__tlg_register(petw__tlg_provider *p, PENABLECALLBACK callback, void
     }
     BOOLEAN on = TRUE;
     rc = EventSetInformation(h, EventProviderUseDescriptorType, &on, sizeof(on));
+    /* The traits for the provider itself too, as Windows' TraceLoggingRegister
+     * does (EventProviderSetTraits): its name is then known before its
+     * first event (`petw providers`). Each event still carries them. */
+    if (rc == ERROR_SUCCESS)
+        rc = EventSetInformation(h, EventProviderSetTraits, t, (ULONG)size);
     if (rc != ERROR_SUCCESS) {
         EventUnregister(h);
         free(t);

@@ -55,6 +55,7 @@ typedef struct petw__flush_target {
     petw__bufqueue *consumers[PETW__MAX_REALTIME_CONSUMERS];
     /* Read by queries from other threads. */
     _Atomic uint32_t buffers_written;  /* data buffers sent to the destination */
+    _Atomic uint64_t events_written;   /* the events in them */
     _Atomic uint32_t log_buffers_lost; /* buffers that failed to reach the file */
     _Atomic uint32_t real_time_buffers_lost;
     _Atomic uint64_t real_time_events_lost;

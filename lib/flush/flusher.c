@@ -216,6 +216,7 @@ static void send_to_file(petw__flush_target *t, const uint8_t *out, uint32_t siz
         t->file_buffers++;
     }
     atomic_fetch_add_explicit(&t->buffers_written, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t->events_written, records, memory_order_relaxed);
     t->header_dirty = 1;
 }
 
@@ -290,6 +291,7 @@ static uint32_t drain(petw__flush_target *t)
             if (t->sink)
                 t->sink(t->sink_context, out, out_size);
             atomic_fetch_add_explicit(&t->buffers_written, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&t->events_written, records, memory_order_relaxed);
         }
         petw__ring_free_buffer(pool, b);
     }

@@ -189,6 +189,82 @@ int petw_shared_list(petw_session_handle *out, uint32_t max, uint32_t *count)
     return 0;
 }
 
+int petw_shared_session_enables(petw_session_handle h, petw_shared_enable *out, uint32_t max,
+                                uint32_t *count)
+{
+    PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
+    *count = 0;
+    uint32_t slot, gen;
+    petw__registry *reg;
+    intptr_t fd;
+    PETW__FORWARD_IF_ERROR(handle_parts(h, &slot, &gen));
+    PETW__FORWARD_IF_ERROR(registry(&reg, &fd));
+    petw__reg_session *s = malloc(sizeof(petw__reg_session) * PETW_MAX_SESSIONS);
+    petw__reg_entry *e = malloc(sizeof(petw__reg_entry) * PETW__REG_ENABLES);
+    int rc = s && e ? 0 : PETW_ENOMEM;
+    if (rc == 0) {
+        petw__reg_snapshot_sessions(reg, fd, s);
+        petw__reg_snapshot_enables(reg, e);
+        rc = s[slot].state == PETW__REG_RUNNING && s[slot].gen == gen ? 0 : PETW_ENOTFOUND;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; rc == 0 && i < PETW__REG_ENABLES; i++) {
+        if (e[i].slot_plus1 != slot + 1 || e[i].session_gen != gen)
+            continue;
+        if (n < max) {
+            memset(&out[n], 0, sizeof(out[n]));
+            memcpy(&out[n].provider, e[i].guid, sizeof(out[n].provider));
+            out[n].level = (uint8_t)e[i].level;
+            out[n].match_any = e[i].match_any;
+            out[n].match_all = e[i].match_all;
+        }
+        n++;
+    }
+    free(s);
+    free(e);
+    *count = n;
+    return rc;
+}
+
+typedef struct list_ctx {
+    petw_shared_provider *out;
+    uint32_t max, n;
+} list_ctx;
+
+static int list_one(uint32_t pid, const petw__proc_entry *e, uint32_t n, void *arg)
+{
+    list_ctx *c = arg;
+    char comm[64];
+    petw__process_name(pid, comm, sizeof(comm));
+    for (uint32_t i = 0; i < n; i++, c->n++) {
+        if (c->n >= c->max)
+            continue;
+        petw_shared_provider *p = &c->out[c->n];
+        memset(p, 0, sizeof(*p));
+        memcpy(&p->provider, e[i].guid, sizeof(p->provider));
+        p->process_id = pid;
+        snprintf(p->name, sizeof(p->name), "%s", e[i].name);
+        snprintf(p->process_name, sizeof(p->process_name), "%s", comm);
+    }
+    return 0;
+}
+
+int petw_shared_list_providers(uint32_t pid, petw_shared_provider *out, uint32_t max,
+                               uint32_t *count)
+{
+    PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
+    *count = 0;
+    petw__library_init();
+    /* This process's own list is brought up to date first. */
+    petw__control_lock();
+    petw__agent_publish();
+    petw__control_unlock();
+    list_ctx c = {out, max, 0};
+    PETW__FORWARD_IF_ERROR(petw__procdir_each(pid, list_one, &c));
+    *count = c.n;
+    return 0;
+}
+
 static int guid_op(petw_session_handle h, uint32_t op, const petw_guid *g, uint8_t level,
                    uint64_t any, uint64_t all)
 {

@@ -31,6 +31,7 @@
 #define MAX_REMOTES 256
 #define HELLO_TIMEOUT_MS 2000
 #define STOP_WAIT_MS 5000
+#define CONSUMER_WAIT_MS 10000
 
 typedef struct remote {
     int used;
@@ -57,6 +58,9 @@ typedef struct host {
     remote remotes[MAX_REMOTES];
     uint8_t *scratch;
     int stopping;
+    /* Real-time consumer threads still running (consumer_main), and the
+     * futex word wait_consumers sleeps on. */
+    _Atomic uint32_t consumers;
 } host;
 
 /* ---- importing a provider's buffers ---- */
@@ -287,6 +291,7 @@ static void on_hello(host *h, intptr_t sock, uint32_t pid)
 }
 
 typedef struct consumer {
+    host *h;
     intptr_t sock;
     petw__bufqueue *q;
     uint32_t size;
@@ -312,8 +317,36 @@ static void consumer_main(void *arg)
     petw__bufqueue_end(c->q);
     petw__bufqueue_unref(c->q);
     petw__handle_close(c->sock);
+    host *h = c->h;
     free(buf);
     free(c);
+    /* release: this thread's last frame and its close come before the
+     * host's exit (wait_consumers' acquire load); nothing here touches
+     * the host after it. Every decrement wakes: the waiter sleeps on the
+     * count it saw, whatever it was. */
+    atomic_fetch_sub_explicit(&h->consumers, 1, memory_order_release);
+    petw__futex_wake_all((const uint32_t *)&h->consumers);
+}
+
+/* The session has stopped: its flusher ended every consumer's queue, so
+ * each consumer thread is sending what its queue still holds, then RT_END.
+ * The process must not exit before they are done: exit() ends detached
+ * threads wherever they are, and a consumer would see its connection close
+ * with buffers unsent and no RT_END (a short stop lost the whole stream
+ * that way, since the last flush fills the queues only now). Bounded: a
+ * consumer process that stopped reading holds its thread in a send for
+ * ever; it gets the hang-up. */
+static void wait_consumers(host *h)
+{
+    int64_t deadline = petw__clock_reference() + (int64_t)CONSUMER_WAIT_MS * 1000000;
+    for (;;) {
+        /* acquire: pairs with consumer_main's release decrement. */
+        uint32_t n = atomic_load_explicit(&h->consumers, memory_order_acquire);
+        int64_t left = deadline - petw__clock_reference();
+        if (n == 0 || left <= 0)
+            return;
+        petw__futex_wait((const uint32_t *)&h->consumers, n, (int)(left / 1000000) + 1);
+    }
 }
 
 static void on_consume(host *h, intptr_t sock)
@@ -331,11 +364,18 @@ static void on_consume(host *h, intptr_t sock)
     if (rc == 0)
         rc = petw__session_add_consumer(h->session, c->q);
     if (rc == 0) {
+        c->h = h;
         c->sock = sock;
         c->size = size;
+        /* relaxed: the thread's start orders this before its decrement,
+         * and only this thread reads the count otherwise. Counted first,
+         * so the count never goes below what runs. */
+        atomic_fetch_add_explicit(&h->consumers, 1, memory_order_relaxed);
         rc = petw__thread_start_detached(consumer_main, c);
-        if (rc)
+        if (rc) {
+            atomic_fetch_sub_explicit(&h->consumers, 1, memory_order_relaxed);
             petw__bufqueue_end(c->q);
+        }
     }
     if (rc) {
         petw__msg_reply reply;
@@ -610,5 +650,6 @@ int petw__host_main(intptr_t ctl)
         return 1;
     }
     run(&h); /* returns once stopped: the slot is released */
+    wait_consumers(&h);
     return 0;
 }

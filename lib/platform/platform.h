@@ -233,6 +233,27 @@ int petw__thread_start_detached(void (*fn)(void *), void *arg);
 
 /* 1 when process `pid` exists. */
 int petw__process_alive(uint32_t pid);
+/* When process `pid` started (an opaque number that differs between two
+ * processes that had the same pid): 0 or PETW_ENOTFOUND. */
+int petw__process_start_time(uint32_t pid, uint64_t *out);
+/* The short name of process `pid` (what ps shows); "" when unknown. */
+void petw__process_name(uint32_t pid, char *out, size_t size);
+
+/* Replaces the file at `path` by one holding `size` bytes of `data`, as
+ * one step: written to a private temporary file next to it (0600, never
+ * through a symbolic link), then renamed over it. Readers see the old
+ * contents or the new, never a mix. */
+int petw__file_replace_private(const char *path, const void *data, size_t size);
+/* Removes the file (or link) at `path`; a missing one is not an error. */
+int petw__file_remove(const char *path);
+/* Reads the whole file at `path` (regular, the caller's, not a link), at
+ * most `max` bytes; PETW_ENOTFOUND when it is not there, PETW_ELIMIT when
+ * longer. *out is malloc'ed; the caller frees it. */
+int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size);
+/* Calls fn(name, ctx) for each entry of directory `dir` whose name starts
+ * with `prefix`; stops early when fn returns non-zero. */
+int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
+                   void *ctx);
 
 /* Fork handlers (pthread_atfork): `prepare` before fork() in the forking
  * thread, `parent` after it there, `child` in the child. No-op on Windows. */

@@ -5,8 +5,10 @@
  * that check the peer's uid and carry descriptors, and starting a
  * detached session host.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -948,6 +950,134 @@ int petw__process_alive(uint32_t pid)
     if (pid == 0 || pid > (uint32_t)INT_MAX)
         return 0;
     return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+int petw__process_start_time(uint32_t pid, uint64_t *out)
+{
+    char path[64], buf[1024];
+    *out = 0;
+    snprintf(path, sizeof(path), "/proc/%" PRIu32 "/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return PETW_ENOTFOUND;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return PETW_ENOTFOUND;
+    buf[n] = 0;
+    /* Field 22 (starttime); the name (field 2) may hold spaces and ')',
+     * so count from its last ')'. */
+    char *p = strrchr(buf, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p)
+        return PETW_ENOTFOUND;
+    *out = strtoull(p + 1, NULL, 10);
+    return 0;
+}
+
+void petw__process_name(uint32_t pid, char *out, size_t size)
+{
+    char path[64];
+    if (!size)
+        return;
+    out[0] = 0;
+    snprintf(path, sizeof(path), "/proc/%" PRIu32 "/comm", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, out, size - 1);
+    close(fd);
+    n = n < 0 ? 0 : n;
+    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == 0))
+        n--;
+    out[n] = 0;
+}
+
+int petw__file_replace_private(const char *path, const void *data, size_t size)
+{
+    char tmp[PATH_MAX];
+    int n = snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof(tmp))
+        return PETW_ENAMETOOLONG;
+    unlink(tmp); /* a leftover of a crashed earlier process with this pid */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return map_errno(errno);
+    const char *p = data;
+    int rc = 0;
+    while (size > 0 && rc == 0) {
+        ssize_t w = write(fd, p, size);
+        if (w < 0 && errno != EINTR)
+            rc = map_errno(errno);
+        else if (w > 0) {
+            p += w;
+            size -= (size_t)w;
+        }
+    }
+    close(fd);
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = map_errno(errno);
+    if (rc != 0)
+        unlink(tmp);
+    return rc;
+}
+
+int petw__file_remove(const char *path)
+{
+    return unlink(path) == 0 || errno == ENOENT ? 0 : map_errno(errno);
+}
+
+int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size)
+{
+    *out = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return errno == ENOENT ? PETW_ENOTFOUND : map_errno(errno);
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = map_errno(errno);
+    else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+        rc = PETW_EACCES;
+    else if ((uint64_t)st.st_size > max)
+        rc = PETW_ELIMIT;
+    uint8_t *buf = NULL;
+    size_t got = 0;
+    if (rc == 0 && !(buf = malloc(st.st_size ? (size_t)st.st_size : 1)))
+        rc = PETW_ENOMEM;
+    while (rc == 0 && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break; /* shorter than it was: what is there */
+        got += (size_t)r;
+    }
+    close(fd);
+    if (rc != 0) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *size = got;
+    return 0;
+}
+
+int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
+                   void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return map_errno(errno);
+    size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, prefix, plen) && fn(e->d_name, ctx) != 0)
+            break;
+    closedir(d);
+    return 0;
 }
 
 /* ---- After fork ---- */

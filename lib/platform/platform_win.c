@@ -572,6 +572,47 @@ int petw__process_alive(uint32_t pid)
     return 0;
 }
 
+int petw__process_start_time(uint32_t pid, uint64_t *out)
+{
+    (void)pid;
+    *out = 0;
+    return PETW_ENOTSUP;
+}
+
+void petw__process_name(uint32_t pid, char *out, size_t size)
+{
+    (void)pid;
+    if (size)
+        out[0] = 0;
+}
+
+int petw__file_replace_private(const char *path, const void *data, size_t size)
+{
+    (void)path, (void)data, (void)size;
+    return PETW_ENOTSUP;
+}
+
+int petw__file_remove(const char *path)
+{
+    (void)path;
+    return PETW_ENOTSUP;
+}
+
+int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size)
+{
+    (void)path, (void)max;
+    *out = NULL;
+    *size = 0;
+    return PETW_ENOTSUP;
+}
+
+int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
+                   void *ctx)
+{
+    (void)dir, (void)prefix, (void)fn, (void)ctx;
+    return PETW_ENOTSUP;
+}
+
 void petw__on_fork_child(void (*child)(void))
 {
     (void)child;

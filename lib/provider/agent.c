@@ -16,8 +16,17 @@
  * is delivered, tells the host, and abandons the mapping: a writer still
  * between reserve and commit writes into private zero memory, never into a
  * pool that may be reused.
+ *
+ * `petw record` without -p enables the zero GUID: every provider of the
+ * processes whose environment has PETW_RECORD_SESSION=<that session>
+ * (the recorded command and its children); other processes ignore it.
+ *
+ * The agent also keeps this process's list in the provider directory
+ * (xproc.h) up to date.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../format/etl.h"
 #include "../ring/ring.h"
@@ -33,6 +42,8 @@ typedef struct attachment {
     petw__shm shm;
 } attachment;
 
+_Static_assert(PETW_MAX_PROVIDERS <= PETW__PROCDIR_MAX, "a provider directory file holds them");
+
 static attachment att[PETW_MAX_SESSIONS];
 /* Per ring slot: the wake-up counter + 1 (0: none). Never closed once set,
  * only replaced (petw__handle_replace), because a writer that delivered a
@@ -45,6 +56,13 @@ static int thread_running;
 static _Atomic uint32_t attached_count;
 static petw__reg_session *snap_sessions;
 static petw__reg_entry *snap_enables;
+/* PETW_RECORD_SESSION at the first sync: the session whose zero-GUID
+ * enable takes every provider here; "" for none. */
+static char record_tag[PETW_MAX_NAME];
+/* Registered GUIDs (a sync's scratch) and the provider directory's copy. */
+static petw__proc_entry *registered, *published;
+static uint32_t published_count = UINT32_MAX; /* UINT32_MAX: never written */
+static uint32_t published_pid;
 
 static void on_ready(petw__ring *ring)
 {
@@ -205,6 +223,45 @@ static int same_guid(const uint64_t g[2], const petw_guid *id)
     return g[0] == w[0] && g[1] == w[1];
 }
 
+static int is_wildcard(const uint64_t g[2])
+{
+    return g[0] == 0 && g[1] == 0;
+}
+
+/* 1 when some running session enables the zero GUID for this process. */
+static int wildcard_applies(void)
+{
+    if (!record_tag[0])
+        return 0;
+    for (uint32_t i = 0; i < PETW__REG_ENABLES; i++) {
+        const petw__reg_entry *e = &snap_enables[i];
+        uint32_t rs = e->slot_plus1 - 1;
+        if (e->slot_plus1 && rs < PETW_MAX_SESSIONS && is_wildcard(e->guid) &&
+            !strcmp(snap_sessions[rs].name, record_tag))
+            return 1;
+    }
+    return 0;
+}
+
+/* Enables `guid` as entry `e` of session slot `rs` says, attaching first. */
+static void apply(const petw__reg_entry *e, uint32_t rs, const petw_guid *guid)
+{
+    attachment *a = NULL;
+    for (uint32_t k = 0; k < PETW_MAX_SESSIONS && !a; k++)
+        if (att[k].used && att[k].reg_slot == rs && att[k].reg_gen == e->session_gen)
+            a = &att[k];
+    if (!a)
+        a = attach(rs, e->session_gen);
+    if (!a)
+        return;
+    uint8_t lv;
+    uint64_t any, all;
+    uint8_t want = (uint8_t)e->level;
+    if (petw__provider_enabled_by(guid, a->ref, &lv, &any, &all) != 0 || lv != want ||
+        any != e->match_any || all != e->match_all)
+        petw__provider_enable(guid, a->ref, want, e->match_any, e->match_all);
+}
+
 static void sync_locked(void)
 {
     petw__reg_snapshot_sessions(reg, reg_fd, snap_sessions);
@@ -219,31 +276,26 @@ static void sync_locked(void)
         if (gone || hup)
             detach(a, !hup);
     }
+    uint32_t nreg = wildcard_applies() ? petw__provider_list(registered, PETW_MAX_PROVIDERS) : 0;
     for (uint32_t i = 0; i < PETW__REG_ENABLES; i++) {
         const petw__reg_entry *e = &snap_enables[i];
         uint32_t rs = e->slot_plus1 - 1;
         if (!e->slot_plus1 || rs >= PETW_MAX_SESSIONS)
             continue;
         const petw__reg_session *s = &snap_sessions[rs];
+        if (s->state != PETW__REG_RUNNING || s->gen != e->session_gen)
+            continue;
         petw_guid guid;
         memcpy(&guid, e->guid, sizeof(guid));
-        if (s->state != PETW__REG_RUNNING || s->gen != e->session_gen ||
-            !petw__provider_is_registered(&guid))
-            continue;
-        attachment *a = NULL;
-        for (uint32_t k = 0; k < PETW_MAX_SESSIONS && !a; k++)
-            if (att[k].used && att[k].reg_slot == rs && att[k].reg_gen == e->session_gen)
-                a = &att[k];
-        if (!a)
-            a = attach(rs, e->session_gen);
-        if (!a)
-            continue;
-        uint8_t lv;
-        uint64_t any, all;
-        uint8_t want = (uint8_t)e->level;
-        if (petw__provider_enabled_by(&guid, a->ref, &lv, &any, &all) != 0 || lv != want ||
-            any != e->match_any || all != e->match_all)
-            petw__provider_enable(&guid, a->ref, want, e->match_any, e->match_all);
+        if (!is_wildcard(e->guid)) {
+            if (petw__provider_is_registered(&guid))
+                apply(e, rs, &guid);
+        } else if (!strcmp(s->name, record_tag)) {
+            for (uint32_t k = 0; k < nreg; k++) {
+                memcpy(&guid, registered[k].guid, sizeof(guid));
+                apply(e, rs, &guid);
+            }
+        }
     }
     /* What the registry no longer enables. */
     for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++) {
@@ -257,7 +309,9 @@ static void sync_locked(void)
             for (uint32_t j = 0; j < PETW__REG_ENABLES && !still; j++) {
                 const petw__reg_entry *e = &snap_enables[j];
                 still = e->slot_plus1 == a->reg_slot + 1 && e->session_gen == a->reg_gen &&
-                        same_guid(e->guid, &on[k]);
+                        (same_guid(e->guid, &on[k]) ||
+                         (is_wildcard(e->guid) &&
+                          !strcmp(snap_sessions[a->reg_slot].name, record_tag)));
             }
             if (!still)
                 petw__provider_disable(&on[k], a->ref);
@@ -317,8 +371,34 @@ static void after_fork(void)
             atomic_fetch_sub_explicit(&attached_count, 1, memory_order_relaxed); /* a hint */
         }
     }
-    if (reg)
+    if (reg) {
         start_thread();
+        published_count = UINT32_MAX; /* this process has no list yet */
+        petw__agent_publish();
+    }
+}
+
+/* At exit: this process's list goes (a reader would remove it anyway). */
+static void unpublish(void)
+{
+    if (published_pid == petw__process_id())
+        petw__procdir_publish(NULL, 0);
+}
+
+void petw__agent_publish(void)
+{
+    if (!reg)
+        return;
+    uint32_t n = petw__provider_list(registered, PETW_MAX_PROVIDERS);
+    if (n == published_count && !memcmp(registered, published, n * sizeof(*published)))
+        return;
+    if (petw__procdir_publish(registered, n) != 0)
+        return; /* tried again at the next change */
+    memcpy(published, registered, n * sizeof(*published));
+    published_count = n;
+    if (!published_pid)
+        atexit(unpublish);
+    published_pid = petw__process_id();
 }
 
 void petw__agent_sync(void)
@@ -331,7 +411,12 @@ void petw__agent_sync(void)
         if (rc == 0) {
             snap_sessions = malloc(sizeof(petw__reg_session) * PETW_MAX_SESSIONS);
             snap_enables = malloc(sizeof(petw__reg_entry) * PETW__REG_ENABLES);
-            rc = snap_sessions && snap_enables ? 0 : PETW_ENOMEM;
+            /* calloc: compared whole by petw__agent_publish. */
+            registered = calloc(PETW_MAX_PROVIDERS, sizeof(petw__proc_entry));
+            published = calloc(PETW_MAX_PROVIDERS, sizeof(petw__proc_entry));
+            rc = snap_sessions && snap_enables && registered && published ? 0 : PETW_ENOMEM;
+            const char *tag = getenv("PETW_RECORD_SESSION");
+            snprintf(record_tag, sizeof(record_tag), "%s", tag ? tag : "");
         }
         if (rc == 0)
             rc = petw__reg_open(0, &reg, &reg_fd);
@@ -345,4 +430,5 @@ void petw__agent_sync(void)
     if (!thread_running)
         start_thread();
     sync_locked();
+    petw__agent_publish();
 }

@@ -9,7 +9,9 @@
  * order: state word first (generation bump), release fence, fields.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../platform/platform.h"
 #include "../format/etl.h" /* record layout constants only */
@@ -239,6 +241,7 @@ int petw_provider_unregister(petw_provider_handle h)
         atomic_store_explicit(&p->sessions[i].ref, 0, memory_order_relaxed);
     p->in_use = 0;
     p->callback = NULL;
+    petw__agent_publish();
     petw__control_unlock();
     return 0;
 }
@@ -317,6 +320,30 @@ int petw__provider_capture_state(const petw_guid *guid, uint32_t ref)
         }
     }
     return PETW_ENOTFOUND;
+}
+
+uint32_t petw__provider_list(petw__proc_entry *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < PETW_MAX_PROVIDERS; i++) {
+        const petw__provider *p = &providers[i];
+        if (!p->in_use)
+            continue;
+        uint32_t k;
+        for (k = 0; k < n && memcmp(out[k].guid, &p->id, sizeof(p->id)); k++) {
+        }
+        /* relaxed: the control lock orders set_traits' store before us. */
+        const uint8_t *traits = atomic_load_explicit(&p->traits, memory_order_relaxed);
+        if (k == n) {
+            if (n == max)
+                break;
+            memcpy(out[n].guid, &p->id, sizeof(p->id));
+            out[n++].name[0] = 0;
+        }
+        if (traits && !out[k].name[0]) /* the name: after the u16 size, NUL-terminated */
+            snprintf(out[k].name, sizeof(out[k].name), "%s", (const char *)traits + 2);
+    }
+    return n;
 }
 
 int petw__provider_is_registered(const petw_guid *guid)
@@ -674,6 +701,7 @@ int petw_provider_set_traits(petw_provider_handle h, const void *blob, uint32_t 
     /* release: the blob before a writer that sees the pointer (write_event's
      * acquire load). */
     atomic_store_explicit(&p->traits, it->data, memory_order_release);
+    petw__agent_publish(); /* the provider directory shows its name now */
     petw__control_unlock();
     return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "../common/common.h"
 #include "petw/provider.h"
+#include "../xproc/xproc.h"
 
 /* A session ref keeps the slot in 8 bits; a provider's state word keeps
  * one bit per enabling session in its low 32 bits. */
@@ -34,6 +35,9 @@ int petw__provider_capture_state(const petw_guid *guid, uint32_t session_ref);
 
 /* For the agent (shared sessions). */
 int petw__provider_is_registered(const petw_guid *guid);
+/* The distinct GUIDs registered here, each with the name its traits give
+ * ("" when none), up to max; returns how many were stored. */
+uint32_t petw__provider_list(petw__proc_entry *out, uint32_t max);
 /* The enable of `guid` by session `ref`: 0 or PETW_ENOTFOUND. */
 int petw__provider_enabled_by(const petw_guid *guid, uint32_t ref, uint8_t *level, uint64_t *any,
                               uint64_t *all);
@@ -47,5 +51,8 @@ void petw__provider_retarget(uint32_t old_ref, uint32_t new_ref);
  * with the registry (control lock held; may run enable callbacks). Starts
  * the agent thread the first time. A no-op when shared sessions are off. */
 void petw__agent_sync(void);
+/* agent.c: rewrites this process's list in the provider directory when
+ * the registered providers or their names changed (control lock held). */
+void petw__agent_publish(void);
 
 #endif

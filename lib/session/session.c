@@ -80,6 +80,8 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
         atomic_load_explicit(&((petw__ring *)ring)->own_counters.events_lost, memory_order_relaxed);
     st->buffers_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->buffers_written,
                                                memory_order_relaxed);
+    st->events_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->events_written,
+                                              memory_order_relaxed);
     if (s->flush.path[0])
         st->buffers_written += 1; /* the header buffer, as ETW counts it */
     st->log_buffers_lost = atomic_load_explicit(

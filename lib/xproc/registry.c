@@ -7,10 +7,17 @@
  * hold the write lock, make the word odd, change the tables, make it even
  * and wake every futex waiter.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "xproc.h"
+
+/* The layout docs/shared-memory.md gives. */
+_Static_assert(sizeof(petw__reg_session) == 1040, "registry session: 1040 bytes");
+_Static_assert(sizeof(petw__reg_entry) == 48, "registry enable entry: 48 bytes");
+_Static_assert(offsetof(petw__registry, sessions) == 80, "registry sessions at 80");
+_Static_assert(offsetof(petw__registry, enables) == 66640, "registry enables at 66640");
 
 static petw__registry *mapped[2];
 static intptr_t mapped_fd[2] = {-1, -1};

@@ -187,4 +187,42 @@ int petw__msg_check_control(const petw__msg_control *m);
 /* The socket path of slot `slot` in the runtime directory. */
 int petw__xproc_socket_path(uint32_t slot, char *out, size_t size);
 
+/* ---- the provider directory (procdir.c) ----
+ * Each process that registers providers keeps a file "providers-<pid>" in
+ * the runtime directory listing them (GUID and, where its traits give one,
+ * name), replaced as a whole when the list changes. A reader trusts a file
+ * only while process <pid> runs and started when the file says; other
+ * files are stale (a crash left them) and removed. The file comes from
+ * another process: readers check it as untrusted input. */
+#define PETW__PROCDIR_PREFIX "providers-"
+#define PETW__PROCDIR_MAGIC 0x44575450u /* "PTWD" */
+#define PETW__PROCDIR_VERSION 1u
+#define PETW__PROC_NAME 240    /* bytes of a name, NUL included */
+#define PETW__PROCDIR_MAX 4096 /* entries of one file (PETW_MAX_PROVIDERS) */
+
+typedef struct petw__proc_entry {
+    uint64_t guid[2];
+    char name[PETW__PROC_NAME]; /* UTF-8; "" when unknown */
+} petw__proc_entry;
+
+typedef struct petw__procdir_header {
+    uint32_t magic, version;
+    uint32_t entry_size; /* sizeof(petw__proc_entry) */
+    uint32_t count;
+    uint32_t pid, reserved;
+    uint64_t start_time; /* petw__process_start_time of pid */
+} petw__procdir_header;
+
+/* Checks an encoded file and points at its entries: 0 or PETW_ECORRUPT.
+ * Names are NUL-terminated afterwards (the last byte is forced to 0). */
+int petw__procdir_decode(uint8_t *data, size_t size, petw__procdir_header *h,
+                         petw__proc_entry **entries);
+/* Writes this process's file with `n` entries (0: removes it). */
+int petw__procdir_publish(const petw__proc_entry *e, uint32_t n);
+/* Calls fn for each live process's list (pid 0: every process; else that
+ * one); fn returns non-zero to stop. Stale files are removed. */
+int petw__procdir_each(uint32_t pid,
+                       int (*fn)(uint32_t pid, const petw__proc_entry *e, uint32_t n, void *ctx),
+                       void *ctx);
+
 #endif

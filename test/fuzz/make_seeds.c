@@ -7,7 +7,10 @@
  * MS-XCA plain LZ77 payloads, no petw header fields). For the
  * cross-process inputs: control-message frames (a HELLO, a CONTROL QUERY,
  * a START, one with a bad magic) and a shared pool as a provider leaves it
- * (see fuzz_control_messages.c and fuzz_shared_pool.c). */
+ * (see fuzz_control_messages.c and fuzz_shared_pool.c), and a provider-
+ * directory file with two providers, one named (fuzz_provider_dir.c).
+ * Recording profiles, with fuzz_profile.c's first byte: a WPR profile (by
+ * itself, and with a selector line) and a logman provider file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +206,59 @@ static int write_file(const char *dir, const char *name, const void *data, size_
     return fclose(f) != 0;
 }
 
+/* Recording profiles as fuzz_profile.c reads them: a byte for the format
+ * and selector, (a selector line,) then the file. */
+static int write_profiles(const char *dir)
+{
+    static const char wprp[] =
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+        "<WindowsPerformanceRecorder Version=\"1.0\">\n <Profiles>\n"
+        "  <SystemCollector Id=\"SC\" Name=\"NT Kernel Logger\"><Buffers Value=\"8\"/>"
+        "</SystemCollector>\n"
+        "  <EventCollector Id=\"EC_Base\" Name=\"c\"><BufferSize Value=\"64\"/>"
+        "<Buffers Value=\"3\" PercentageOfTotalMemory=\"true\"/></EventCollector>\n"
+        "  <EventCollector Id=\"EC\" Name=\"c\" Base=\"EC_Base\"><Buffers Value=\"16\"/>"
+        "</EventCollector>\n"
+        "  <SystemProvider Id=\"SP\"><Keywords><Keyword Value=\"ProcessThread\"/></Keywords>"
+        "</SystemProvider>\n"
+        "  <EventProvider Id=\"A\" Name=\"5eed5eed-0001-0002-0304-05060708090a\" Level=\"4\">"
+        "<Keywords><Keyword Value=\"0x10\"/><Keyword Value=\"0x2\"/></Keywords>"
+        "<CaptureStateOnStart><Keyword Value=\"0x1\"/></CaptureStateOnStart></EventProvider>\n"
+        "  <EventProvider Id=\"B\" Name=\"*Petw.Fuzz.Seed\" Stack=\"true\"/>\n"
+        "  <EventProvider Id=\"B2\" Base=\"B\"><Keywords Operation=\"Add\">"
+        "<Keyword Value=\"0x8\"/></Keywords></EventProvider>\n"
+        "  <Profile Id=\"Trace.Verbose.File\" Name=\"Trace\" DetailLevel=\"Verbose\" "
+        "LoggingMode=\"File\" Description=\"d\">\n"
+        "   <Collectors><SystemCollectorId Value=\"SC\"><SystemProviderId Value=\"SP\"/>"
+        "</SystemCollectorId>\n"
+        "    <EventCollectorId Value=\"EC\"><EventProviders><EventProviderId Value=\"A\"/>"
+        "<EventProviderId Value=\"B2\"/><EventProvider Id=\"C\" Name=\"{5eed0000-0000-0000-"
+        "0000-000000000001}\" Level=\"0\"/></EventProviders></EventCollectorId>\n"
+        "   </Collectors>\n  </Profile>\n"
+        "  <Profile Id=\"Trace.Verbose.Memory\" Name=\"Trace\" DetailLevel=\"Verbose\" "
+        "LoggingMode=\"Memory\" Base=\"Trace.Verbose.File\" Description=\"d\"/>\n"
+        "  <Profile Id=\"Trace.Light.File\" Name=\"Trace\" DetailLevel=\"Light\" "
+        "LoggingMode=\"File\" Base=\"Trace.Verbose.File\" Description=\"d\">\n"
+        "   <Collectors Operation=\"Add\"><EventCollectorId Value=\"EC_Base\"><EventProviders>"
+        "<EventProviderId Value=\"B\"/></EventProviders></EventCollectorId></Collectors>\n"
+        "  </Profile>\n </Profiles>\n</WindowsPerformanceRecorder>\n";
+    static const char providers[] = "# providers\n\"Petw Fuzz Seed\" 0x10 4\r\n"
+                                    "{5eed5eed-0001-0002-0304-05060708090a} 0xff 0x5\n"
+                                    "*Petw.Fuzz.Seed (Names, Here) 255\n; the end\n";
+    static const char select[] = "Trace.Verbose.Memory\n";
+    char buf[sizeof(wprp) + sizeof(select)];
+    buf[0] = 1; /* WPR XML, no selector */
+    memcpy(buf + 1, wprp, sizeof(wprp) - 1);
+    int rc = write_file(dir, "profile.wprp.bin", buf, sizeof(wprp));
+    buf[0] = 1 | 3 << 1; /* WPR XML, the selector on the first line */
+    memcpy(buf + 1, select, sizeof(select) - 1);
+    memcpy(buf + sizeof(select), wprp, sizeof(wprp) - 1);
+    rc |= write_file(dir, "profile-select.wprp.bin", buf, sizeof(select) + sizeof(wprp) - 1);
+    buf[0] = 0; /* a provider file */
+    memcpy(buf + 1, providers, sizeof(providers) - 1);
+    return rc | write_file(dir, "profile-providers.bin", buf, sizeof(providers));
+}
+
 /* One control-message frame as a peer sends it: header, then payload. */
 static int write_frame(const char *dir, const char *name, uint32_t magic, uint16_t type,
                        const void *payload, uint32_t size)
@@ -307,6 +363,26 @@ static int write_pool(const char *dir)
     return rc;
 }
 
+/* A provider-directory file: two providers, the first named. */
+static int write_provider_dir(const char *dir)
+{
+    struct {
+        petw__procdir_header h;
+        petw__proc_entry e[2];
+    } f;
+    memset(&f, 0, sizeof(f));
+    f.h.magic = PETW__PROCDIR_MAGIC;
+    f.h.version = PETW__PROCDIR_VERSION;
+    f.h.entry_size = sizeof(petw__proc_entry);
+    f.h.count = 2;
+    f.h.pid = 4242;
+    f.h.start_time = 123456;
+    memcpy(f.e[0].guid, &seed_provider, sizeof(seed_provider));
+    strcpy(f.e[0].name, "Seed.Provider");
+    f.e[1].guid[0] = 0x1122334455667788ull;
+    return write_file(dir, "provider-dir.bin", &f, sizeof(f));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -325,6 +401,8 @@ int main(int argc, char **argv)
     TraceLoggingUnregister(g_seed_tl);
     rc |= write_frames(argv[1]);
     rc |= write_pool(argv[1]);
+    rc |= write_provider_dir(argv[1]);
+    rc |= write_profiles(argv[1]);
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {

@@ -1,0 +1,521 @@
+/* tool_session.c - what the session commands share: option values,
+ * provider specifications (-p), the options that start a session (start
+ * and record), printing counters, and the live status line. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tool.h"
+#include "tool_profile.h"
+#include "tool_session.h"
+
+int is_help(const char *arg)
+{
+    return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+int usage_error(const char *text, const char *fmt, const char *arg)
+{
+    fputs("petw: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    fputs(text, stderr);
+    return 2;
+}
+
+const char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "petw: option '%s' needs a value\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int parse_u32(const char *text, uint32_t min, uint32_t max, uint32_t *out)
+{
+    char *end;
+    if (!text[0] || text[0] == '-' || text[0] == '+')
+        return -1;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || v < min || v > max)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int parse_seconds(const char *text, uint32_t *ms)
+{
+    char *end;
+    if (!text[0] || text[0] == '-' || text[0] == '+')
+        return -1;
+    double s = strtod(text, &end);
+    if (*end || !(s * 1000.0 >= 1.0) || s > 86400.0)
+        return -1;
+    *ms = (uint32_t)(s * 1000.0 + 0.5);
+    return 0;
+}
+
+static int ascii_casecmp(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a,
+            y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
+        if (x != y || !x)
+            return x - y;
+    }
+}
+
+/* 1 when `s` looks like a GUID (braces, or hex digits and dashes with a
+ * dash): then it must parse as one, not name a provider. */
+static int looks_like_guid(const char *s)
+{
+    if (s[0] == '{')
+        return 1;
+    int dash = 0;
+    for (; *s; s++) {
+        if (*s == '-')
+            dash = 1;
+        else if (!strchr("0123456789abcdefABCDEF", *s))
+            return 0;
+    }
+    return dash;
+}
+
+static int parse_level(const char *text, uint8_t *level)
+{
+    static const char *const names[] = {"critical", "error", "warning", "info", "verbose"};
+    for (int i = 0; i < 5; i++)
+        if (!ascii_casecmp(text, names[i]) || (i == 3 && !ascii_casecmp(text, "informational"))) {
+            *level = (uint8_t)(i + 1);
+            return 0;
+        }
+    uint32_t v;
+    if (parse_u32(text, 1, 5, &v) != 0)
+        return -1;
+    *level = (uint8_t)v;
+    return 0;
+}
+
+/* The providers registered in the user's processes, read once per command
+ * (a name on the command line may be one of theirs). */
+static petw_shared_provider *running;
+static uint32_t running_count;
+static int running_read;
+
+const petw_shared_provider *running_providers(uint32_t *count)
+{
+    if (!running_read) {
+        running_read = 1;
+        uint32_t n = 0;
+        if (petw_shared_list_providers(0, NULL, 0, &n) == 0 && n) {
+            n += 16; /* room for ones that register meanwhile */
+            running = calloc(n, sizeof(*running));
+            if (running && petw_shared_list_providers(0, running, n, &running_count) != 0)
+                running_count = 0;
+            running_count = running_count < n ? running_count : n;
+        }
+    }
+    *count = running_count;
+    return running;
+}
+
+const char *running_provider_name(const petw_guid *id)
+{
+    uint32_t n;
+    const petw_shared_provider *p = running_providers(&n);
+    for (uint32_t i = 0; i < n; i++)
+        if (petw_guid_equal(&p[i].provider, id) && p[i].name[0])
+            return p[i].name;
+    return NULL;
+}
+
+int provider_resolve(const char *id, petw_guid *out)
+{
+    if (petw_guid_parse(id, out) == 0)
+        return 0;
+    if (looks_like_guid(id)) {
+        fprintf(stderr, "petw: not a valid GUID: '%s'\n", id);
+        return -1;
+    }
+    /* A name some running process registered (with traits); else the GUID
+     * TraceLogging and EventSource derive from a name. */
+    uint32_t n;
+    const petw_shared_provider *p = running_providers(&n);
+    for (uint32_t i = 0; i < n; i++)
+        if (p[i].name[0] && !ascii_casecmp(p[i].name, id)) {
+            *out = p[i].provider;
+            return 0;
+        }
+    if (petw_guid_from_name(id, out) != 0) {
+        fprintf(stderr, "petw: not a provider GUID or name: '%s'\n", id);
+        return -1;
+    }
+    return 0;
+}
+
+int provider_spec_parse(const char *text, provider_spec *out)
+{
+    char id[PETW_MAX_NAME];
+    const char *colon = strchr(text, ':');
+    size_t n = colon ? (size_t)(colon - text) : strlen(text);
+    memset(out, 0, sizeof(*out));
+    out->text = text;
+    out->level = 5;
+    if (n == 0 || n >= sizeof(id)) {
+        fprintf(stderr, "petw: not a provider: '%s'\n", text);
+        return -1;
+    }
+    memcpy(id, text, n);
+    id[n] = 0;
+    if (provider_resolve(id, &out->id) != 0)
+        return -1;
+    if (!colon)
+        return 0;
+    const char *kw = colon + 1, *colon2 = strchr(kw, ':');
+    size_t kn = colon2 ? (size_t)(colon2 - kw) : strlen(kw);
+    if (kn > 0) {
+        char buf[32], *end;
+        if (kn >= sizeof(buf) || kw[0] == '-' || kw[0] == '+') {
+            fprintf(stderr, "petw: not hex keywords: '%.*s' (in '%s')\n", (int)kn, kw, text);
+            return -1;
+        }
+        memcpy(buf, kw, kn);
+        buf[kn] = 0;
+        out->keywords = strtoull(buf, &end, 16);
+        if (*end || end == buf || (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X') && !buf[2])) {
+            fprintf(stderr, "petw: not hex keywords: '%s' (in '%s')\n", buf, text);
+            return -1;
+        }
+    }
+    if (colon2 && parse_level(colon2 + 1, &out->level) != 0) {
+        fprintf(stderr,
+                "petw: not a level: '%s' (in '%s'; 1-5 or "
+                "critical|error|warning|info|verbose)\n",
+                colon2 + 1, text);
+        return -1;
+    }
+    return 0;
+}
+
+int enable_providers(petw_session_handle session, const provider_spec *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = petw_shared_enable_provider(session, &p[i].id, p[i].level, p[i].keywords, 0);
+        if (rc != 0) {
+            fprintf(stderr, "petw: cannot enable provider '%s': %s\n", p[i].text,
+                    petw_strerror(rc));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int absolute_path(const char *path, char *out, size_t size)
+{
+    char cwd[PETW_MAX_NAME];
+    int n;
+    if (path[0] == '/')
+        n = snprintf(out, size, "%s", path);
+    else if (tool_getcwd(cwd, sizeof(cwd)) != 0) {
+        fprintf(stderr, "petw: cannot find the current directory for '%s'\n", path);
+        return -1;
+    } else
+        n = snprintf(out, size, "%s%s%s", cwd, cwd[strlen(cwd) - 1] == '/' ? "" : "/", path);
+    if (n < 0 || (size_t)n >= size) {
+        fprintf(stderr, "petw: path too long: '%s'\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+void mode_text(uint32_t mode, char *out, size_t size)
+{
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } bits[] = {
+        {PETW_MODE_SEQUENTIAL, "sequential"}, {PETW_MODE_CIRCULAR, "circular"},
+        {PETW_MODE_NEWFILE, "newfile"},       {PETW_MODE_BUFFERING, "buffering"},
+        {PETW_MODE_APPEND, "append"},         {PETW_MODE_PREALLOCATE, "preallocate"},
+        {PETW_MODE_REAL_TIME, "realtime"},
+    };
+    size_t len = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+        if (mode & bits[i].bit) {
+            int n = snprintf(out + len, size - len, "%s%s", len ? "," : "", bits[i].name);
+            if (n < 0 || (size_t)n >= size - len)
+                return;
+            len += (size_t)n;
+        }
+    if (!len)
+        snprintf(out, size, "%s", "none");
+}
+
+void print_final_stats(const petw_session_stats *st)
+{
+    printf("Events written:    %" PRIu64 "\n", st->events_written);
+    printf("Events lost:       %" PRIu32 "\n", st->events_lost);
+    printf("Buffers written:   %" PRIu32 "\n", st->buffers_written);
+    if (st->log_buffers_lost)
+        printf("Buffers lost:      %" PRIu32 "\n", st->log_buffers_lost);
+    if (st->real_time_buffers_lost)
+        printf("Real-time lost:    %" PRIu32 " buffers\n", st->real_time_buffers_lost);
+    if (st->files_completed)
+        printf("Files completed:   %" PRIu32 "\n", st->files_completed);
+    printf("File:              %s\n", st->file_path[0] ? st->file_path : "(none)");
+}
+
+/* ---- options that start a session ---- */
+
+const char start_options_usage[] =
+    "  -o FILE.etl            the file (a newfile FILE holds %d, where its number goes)\n"
+    "  -p PROVIDER[:KEYWORDS[:LEVEL]]  enables a provider (repeatable). PROVIDER is a\n"
+    "                         GUID, the name of a provider a running process\n"
+    "                         registered (see `petw providers`), or a TraceLogging/\n"
+    "                         EventSource name (its derived GUID, see `petw guid`);\n"
+    "                         KEYWORDS hex (default: every keyword); LEVEL 1-5 or\n"
+    "                         critical|error|warning|info|verbose (default verbose)\n"
+    "  --profile FILE[!NAME]  providers and buffers from a WPR profile (.wprp; NAME\n"
+    "                         picks the profile: its Id, Name.DetailLevel or Name)\n"
+    "                         or a logman provider file (-pf: `provider [keywords]\n"
+    "                         [level]` per line)\n"
+    "  --realtime             also deliver to live consumers (`petw watch`)\n"
+    "  --mode sequential|circular|newfile|buffering   (default sequential)\n"
+    "  --max-size MB          the file's cap (circular and newfile need one)\n"
+    "  --buffer-size KB       each buffer's size (1-16384; default 64)\n"
+    "  --buffers MIN[:MAX]    how many buffers (default 2 per CPU : MIN + 20)\n"
+    "  --flush-timer S        how stale a partly filled buffer may get (default 1)\n"
+    "  --clock qpc|system|cycles   the timestamps' clock (default qpc)\n"
+    "  --compress             zstd-compress each buffer in the file (petw's extension)\n"
+    "  --checksum             an xxHash64 of each buffer in its header (petw's extension)\n";
+
+int start_option(int argc, char **argv, int *i, start_options *o)
+{
+    const char *a = argv[*i], *v;
+    static const char *const flags[] = {"--realtime", "--compress", "--checksum"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(a, flags[k])) {
+            if (k == 0)
+                o->realtime = 1;
+            else
+                o->flags |= k == 1 ? PETW_SESSION_ZSTD : PETW_SESSION_CHECKSUM;
+            return 0;
+        }
+    static const char *const valued[] = {"-o",
+                                         "-p",
+                                         "--mode",
+                                         "--max-size",
+                                         "--buffer-size",
+                                         "--buffers",
+                                         "--flush-timer",
+                                         "--clock",
+                                         "--profile"};
+    int which = -1;
+    for (int k = 0; k < (int)(sizeof(valued) / sizeof(valued[0])); k++)
+        if (!strcmp(a, valued[k]))
+            which = k;
+    if (which < 0)
+        return -1;
+    if (!(v = option_value(argc, argv, i)))
+        return 2;
+    switch (which) {
+    case 0:
+        o->file = v;
+        return 0;
+    case 1:
+        if (o->count == MAX_ENABLE) {
+            fprintf(stderr, "petw: more than %d providers at '%s'\n", MAX_ENABLE, v);
+            return 2;
+        }
+        return provider_spec_parse(v, &o->providers[o->count++]) == 0 ? 0 : 2;
+    case 2:
+        o->mode = v;
+        return 0;
+    case 3:
+        if (parse_u32(v, 1, UINT32_MAX / 1024, &o->max_mb) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a size in MB: '%s'\n", v);
+        return 2;
+    case 4:
+        if (parse_u32(v, 1, 16384, &o->buffer_kb) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a buffer size in KB (1-16384): '%s'\n", v);
+        return 2;
+    case 5: {
+        char min[16];
+        const char *colon = strchr(v, ':');
+        size_t n = colon ? (size_t)(colon - v) : strlen(v);
+        if (n < sizeof(min)) {
+            memcpy(min, v, n);
+            min[n] = 0;
+        }
+        if (n < sizeof(min) && parse_u32(min, 1, 1u << 20, &o->min_buffers) == 0 &&
+            (!colon || parse_u32(colon + 1, o->min_buffers, 1u << 20, &o->max_buffers) == 0))
+            return 0;
+        fprintf(stderr, "petw: not MIN[:MAX] buffers (MAX at least MIN): '%s'\n", v);
+        return 2;
+    }
+    case 6:
+        if (parse_seconds(v, &o->flush_ms) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a flush timer in seconds: '%s'\n", v);
+        return 2;
+    case 7: {
+        static const char *const clocks[] = {"qpc", "system", "cycles"};
+        for (int k = 0; k < 3; k++)
+            if (!ascii_casecmp(v, clocks[k])) {
+                o->clock = (uint32_t)k + PETW_CLOCK_QPC;
+                return 0;
+            }
+        fprintf(stderr, "petw: unknown clock '%s' (qpc, system or cycles)\n", v);
+        return 2;
+    }
+    default:
+        o->profile = v;
+        return 0;
+    }
+}
+
+/* Adds the profile's providers and, where the command line gave none, its
+ * buffer settings. Returns 0 or 2. */
+static int apply_profile(start_options *o)
+{
+    static profile p;
+    char err[256];
+    if (profile_load(o->profile, &p, err, sizeof(err)) != 0) {
+        fprintf(stderr, "petw: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < p.unsupported_count && i < PROFILE_MAX_UNSUPPORTED; i++)
+        fprintf(stderr, "petw: profile '%s': not supported yet, left out: %s\n", o->profile,
+                p.unsupported[i]);
+    for (int i = 0; i < p.count; i++) {
+        if (o->count == MAX_ENABLE) {
+            fprintf(stderr, "petw: more than %d providers with profile '%s'\n", MAX_ENABLE,
+                    o->profile);
+            return 2;
+        }
+        provider_spec *s = &o->providers[o->count];
+        memset(s, 0, sizeof(*s));
+        s->text = p.providers[i].id;
+        s->keywords = p.providers[i].keywords;
+        s->level = p.providers[i].level;
+        if (provider_resolve(p.providers[i].id, &s->id) != 0)
+            return 2;
+        o->count++;
+    }
+    if (!o->buffer_kb && p.buffer_size_kb)
+        o->buffer_kb = p.buffer_size_kb > 16384 ? 16384 : p.buffer_size_kb;
+    if (!o->min_buffers && p.buffers)
+        o->min_buffers = p.buffers;
+    if (!o->mode && p.memory && !o->file)
+        o->mode = "buffering";
+    return 0;
+}
+
+int start_config(start_options *o, const char *usage_text, const char *name,
+                 petw_session_config *cfg)
+{
+    if (o->profile && apply_profile(o) != 0)
+        return 2;
+    petw_session_config_init(cfg);
+    uint32_t m;
+    const char *mode = o->mode;
+    if (!mode || !strcmp(mode, "sequential"))
+        m = o->file ? PETW_MODE_SEQUENTIAL : 0;
+    else if (!strcmp(mode, "circular"))
+        m = PETW_MODE_CIRCULAR;
+    else if (!strcmp(mode, "newfile"))
+        m = PETW_MODE_NEWFILE;
+    else if (!strcmp(mode, "buffering"))
+        m = PETW_MODE_BUFFERING;
+    else
+        return usage_error(usage_text, "unknown mode '%s'", mode);
+    if (m == PETW_MODE_BUFFERING && (o->file || o->realtime))
+        return usage_error(usage_text, "%s",
+                           o->file ? "--mode buffering keeps events in memory: no -o FILE"
+                                   : "--mode buffering and --realtime conflict");
+    if (m != PETW_MODE_BUFFERING && !o->file && !o->realtime)
+        return usage_error(usage_text, "%s", "no output: -o FILE.etl (or --realtime)");
+    if ((m == PETW_MODE_CIRCULAR || m == PETW_MODE_NEWFILE) && !o->file)
+        return usage_error(usage_text, "--mode %s needs -o FILE.etl", mode);
+    if ((m == PETW_MODE_CIRCULAR || m == PETW_MODE_NEWFILE) && !o->max_mb)
+        return usage_error(usage_text, "--mode %s needs --max-size MB", mode);
+    if (o->max_mb && m == PETW_MODE_BUFFERING)
+        return usage_error(usage_text, "%s", "--max-size is for a file: not with buffering");
+    if (o->file && absolute_path(o->file, o->path, sizeof(o->path)) != 0)
+        return 1;
+    cfg->name = name;
+    cfg->file_path = o->file ? o->path : NULL;
+    cfg->log_file_mode = m | (o->realtime ? PETW_MODE_REAL_TIME : 0);
+    cfg->buffer_size_kb = o->buffer_kb;
+    cfg->minimum_buffers = o->min_buffers;
+    cfg->maximum_buffers = o->max_buffers;
+    cfg->flush_timer_ms = o->flush_ms;
+    cfg->maximum_file_size_kb = o->max_mb * 1024;
+    cfg->clock = o->clock;
+    cfg->flags = o->flags;
+    return 0;
+}
+
+void print_provider_line(const provider_spec *p)
+{
+    char g[37], kw[24] = "all";
+    petw_guid_format(&p->id, g);
+    if (p->keywords)
+        snprintf(kw, sizeof(kw), "0x%" PRIx64, p->keywords);
+    size_t n = strcspn(p->text, ":");
+    int named = strncmp(p->text, g, n) != 0 || n != 36;
+    printf("Provider:          %s%s%.*s%s keywords %s level %u\n", g, named ? " (" : "",
+           named ? (int)n : 0, p->text, named ? ")" : "", kw, p->level);
+}
+
+/* ---- the status line ---- */
+
+static double now_seconds(void)
+{
+#if defined(_WIN32)
+    return (double)clock() / CLOCKS_PER_SEC; /* wall time in Windows' C library */
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+#endif
+}
+
+void status_init(status_line *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->on = tool_isatty(tool_fileno(stderr));
+    s->start = s->last = now_seconds();
+}
+
+void status_show(status_line *s, uint64_t events, uint64_t bytes, uint64_t lost)
+{
+    if (!s->on)
+        return;
+    double t = now_seconds();
+    if (s->shown && t - s->last < 0.25)
+        return;
+    double dt = t - s->last;
+    if (dt > 0 && s->shown)
+        s->rate = (double)(events - s->events) / dt;
+    s->last = t;
+    s->events = events;
+    fprintf(stderr, "\r\033[K%.1fs  %" PRIu64 " events  %.0f/s  %.1f MB  %" PRIu64 " lost",
+            t - s->start, events, s->rate, (double)bytes / 1048576.0, lost);
+    fflush(stderr);
+    s->shown = 1;
+}
+
+void status_clear(status_line *s)
+{
+    if (s->on && s->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    s->shown = 0;
+}
