@@ -77,6 +77,9 @@ uint64_t reader_close(reader *rd);
 
 /* ---- tool_provider.c: provider names and --provider filters ---- */
 
+/* strcmp without regard to ASCII case. */
+int ascii_casecmp(const char *a, const char *b);
+
 /* The name of a provider every trace has ("EventTrace"), or NULL. */
 const char *known_provider_name(const petw_guid *id);
 

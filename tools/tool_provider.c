@@ -13,7 +13,7 @@ const char *known_provider_name(const petw_guid *id)
     return petw_guid_equal(id, &event_trace_id) ? "EventTrace" : NULL;
 }
 
-static int ascii_casecmp(const char *a, const char *b)
+int ascii_casecmp(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a,

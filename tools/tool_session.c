@@ -57,16 +57,6 @@ int parse_seconds(const char *text, uint32_t *ms)
     return 0;
 }
 
-static int ascii_casecmp(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a,
-            y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
-        if (x != y || !x)
-            return x - y;
-    }
-}
-
 /* 1 when `s` looks like a GUID (braces, or hex digits and dashes with a
  * dash): then it must parse as one, not name a provider. */
 static int looks_like_guid(const char *s)
