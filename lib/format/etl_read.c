@@ -132,6 +132,11 @@ int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw
     uint32_t size, min, ts_off;
     if (petw__etl_is_message(r))
         return next_message(r, at, used, pos, rec, why);
+    /* Every other header keeps its size in its first 8 bytes. */
+    if ((uint64_t)at + 8 > used) {
+        *why = "truncated record header";
+        return PETW_ECORRUPT;
+    }
     if ((r[3] & PETW__HDR_MARKER_MASK) != PETW__HDR_MARKER_MASK) {
         *why = "record without the header marker";
         return PETW_ECORRUPT;

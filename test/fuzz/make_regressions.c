@@ -260,6 +260,22 @@ int main(int argc, char **argv)
     file_len = PETW__BH_SIZE + 0x90;
     save("truncated-header.etl");
 
+    /* A header buffer whose SavedOffset (and BufferSize) end 4 bytes into
+     * a second record: 4 bytes of a SYSTEM header, whose size field lies
+     * beyond them. */
+    header(mode, HDR, 0, 1);
+    {
+        uint32_t end = PETW__BH_SIZE + PETW__ALIGN8(petw__rd16(file + PETW__BH_SIZE + 4));
+        memset(file + end, 0, 8);
+        file[end + 2] = PETW__HDR_SYSTEM64;
+        file[end + 3] = PETW__HDR_MARKER_MASK;
+        petw__wr32(file + PETW__BH_BUFFER_SIZE, end + 4);
+        petw__wr32(file + PETW__BH_SAVED_OFFSET, end + 4);
+        petw__wr32(file + PETW__BH_OFFSET, end + 4);
+        file_len = end + 4;
+    }
+    save("record-header-cut.etl");
+
     /* Zero bytes: what stat says of a FIFO or an empty file. */
     file_len = 0;
     save("zero-length.etl");
