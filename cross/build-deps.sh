@@ -1,5 +1,5 @@
 #!/bin/sh
-# cross/build-deps.sh PREFIX: builds libuv, zstd and xxHash for
+# cross/build-deps.sh PREFIX: builds libuv, zstd, xxHash and expat for
 # x86_64-w64-mingw32 from Debian's own source packages (apt-get source),
 # into PREFIX with pkg-config files. Cached: a dependency already in PREFIX
 # is not rebuilt. No prebuilt binary is downloaded.
@@ -25,7 +25,13 @@ if ! apt-get source --print-uris libuv1 >/dev/null 2>&1; then
 fi
 
 fetch() { # package -> extracted source dir on stdout
-    (cd "$work" && [ -n "$(ls -d "$1"-*/ 2>/dev/null | head -n 1)" ] || apt-get source -qq "$1" >/dev/null 2>&1)
+    # The candidate version first; when a mirror lacks it (a security
+    # update not mirrored yet), every other version apt knows of.
+    (cd "$work" && [ -n "$(ls -d "$1"-*/ 2>/dev/null | head -n 1)" ] ||
+        apt-get source -qq "$1" >/dev/null 2>&1 ||
+        for v in $(apt-cache showsrc "$1" | sed -n 's/^Version: //p'); do
+            apt-get source -qq "$1=$v" >/dev/null 2>&1 && break
+        done)
     ls -d "$work/$1"-*/ | head -n 1
 }
 
@@ -89,5 +95,30 @@ Description: xxHash (mingw-w64 build)
 Version: 0.8.1
 Cflags: -I\${prefix}/include
 Libs: -L\${prefix}/lib -lxxhash
+PC
+if [ ! -f "$prefix/lib/libexpat.a" ]; then
+    src=$(fetch expat)
+    [ -f "$src/CMakeLists.txt" ] || src="$src/expat" # the Debian tree keeps it one level down
+    cmake -S "$src" -B "$work/build-expat" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+        -DCMAKE_BUILD_TYPE=Release -DEXPAT_SHARED_LIBS=OFF -DEXPAT_BUILD_TOOLS=OFF \
+        -DEXPAT_BUILD_EXAMPLES=OFF -DEXPAT_BUILD_TESTS=OFF -DEXPAT_BUILD_DOCS=OFF \
+        -DEXPAT_BUILD_PKGCONFIG=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    # Debian's security patches test `XML_DTD == 1` (its autotools build
+    # defines 1); CMake's config header defines the macros empty.
+    sed -i 's/^#define XML_DTD$/#define XML_DTD 1/; s/^#define XML_NS$/#define XML_NS 1/' \
+        "$work/build-expat/expat_config.h"
+    cmake --build "$work/build-expat" -j2 >/dev/null
+    cmake --install "$work/build-expat" >/dev/null
+    # MinGW builds name it libexpat.a; some versions add a suffix.
+    [ -f "$prefix/lib/libexpat.a" ] || cp "$(ls "$prefix"/lib/libexpat*.a | head -n 1)" "$prefix/lib/libexpat.a"
+fi
+# A static expat: its headers must not declare dllimport (XML_STATIC).
+cat > "$prefix/lib/pkgconfig/expat.pc" <<PC
+prefix=$prefix
+Name: expat
+Description: expat (mingw-w64 build)
+Version: 2.5.0
+Cflags: -I\${prefix}/include -DXML_STATIC
+Libs: -L\${prefix}/lib -lexpat
 PC
 echo "dependencies for $host in $prefix"

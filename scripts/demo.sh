@@ -1,6 +1,7 @@
 #!/bin/sh
 # petw's main job on a built-in default: build, record a trace from the
-# example provider app into example.etl, and show its events.
+# example provider app into example.etl, and show its events, decoded by
+# the provider's instrumentation manifest (examples/example_provider.man).
 # Usage: scripts/demo.sh [events]
 set -eu
 cd "$(dirname "$0")/.."
@@ -8,5 +9,5 @@ scripts/setup-debian.sh
 [ -d build ] || meson setup build
 ninja -C build
 ./build/examples/record_trace example.etl "${1:-12}"
-./build/tools/petw info example.etl
-./build/tools/petw dump example.etl
+./build/tools/petw info example.etl --manifest examples/example_provider.man
+./build/tools/petw dump example.etl --manifest examples/example_provider.man

@@ -19,7 +19,7 @@ import re
 import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
-LIBS = {"libuv": "uv.h", "zstd": "zstd.h", "xxHash": "xxhash.h"}
+LIBS = {"libuv": "uv.h", "zstd": "zstd.h", "xxHash": "xxhash.h", "expat": "expat.h"}
 STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
        "stdarg.h", "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
        "string.h", "time.h", "wchar.h", "uchar.h"}

@@ -96,6 +96,15 @@ static inline void test_path(char *out, size_t n, const char *name)
     snprintf(out, n, "%s/petw-%d-%s", test_tmpdir(), (int)getpid(), name);
 }
 
+/* Creates directory `dir` (the caller's alone); an existing one is fine. */
+#if defined(_WIN32)
+#include <direct.h>
+#define test_mkdir(dir) ((void)_mkdir(dir))
+#else
+#include <sys/stat.h>
+#define test_mkdir(dir) ((void)mkdir((dir), 0700))
+#endif
+
 /* One delivered event, copied out of the callback. */
 typedef struct test_event {
     petw_event_header header;

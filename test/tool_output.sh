@@ -8,7 +8,8 @@
 #   string comes back exactly (U+FFFD where the input was invalid UTF-8);
 # - convert --to chrome: the file parses, names, categories and args as above;
 # - dump --format csv: strict UTF-8, Python's csv module reads one header and
-#   one 16-column row per record;
+#   one 18-column row per record, whose event name and fields (a JSON
+#   object) are those of the JSON dump;
 # - dump --format text: strict UTF-8, one line per record; info: strict UTF-8.
 set -eu
 py=$1 petw=$2 gen=$3
@@ -70,11 +71,18 @@ for e in doc["traceEvents"]:
         got[e["name"]] = 1
 assert len(got) == len(want), ("chrome events found", len(got), len(want))
 
-# dump --format csv: RFC 4180, 16 columns, one row per record.
+# dump --format csv: RFC 4180, 18 columns, one row per record; the event
+# name and fields are the JSON dump's.
 rows = list(csv.reader(io.StringIO(read("h.csv"), newline="")))
 assert rows[0][0] == "timestamp" and len(rows) == records + 1, (len(rows), records)
-bad = [i for i, r in enumerate(rows) if len(r) != 16]
-assert not bad, ("rows without 16 columns", bad[:5])
+bad = [i for i, r in enumerate(rows) if len(r) != 18]
+assert not bad, ("rows without 18 columns", bad[:5])
+assert rows[0][15:] == ["event", "fields", "data"], rows[0]
+jl = [json.loads(l) for l in read("h.json").splitlines()]
+for row, j in zip(rows[1:], jl):
+    if row[16]:
+        assert json.loads(row[16]) == j["fields"], ("csv fields", row[15][:40])
+        assert row[15] == (j["event"] or ""), ("csv event", row[15][:40])
 
 # dump --format text: one line per record.
 lines = read("h.text").split("\n")

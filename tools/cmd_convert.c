@@ -10,13 +10,14 @@
 
 typedef struct convert_args {
     const char *to, *out_path;
+    manifest_list manifests;
     char *files[MAX_FILES];
     int nfiles;
     int force; /* --force: replace an existing OUT */
 } convert_args;
 
 static const char convert_usage[] =
-    "usage: petw convert FILE... --to chrome -o OUT.json [--force]\n"
+    "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "OUT.json is created readable by you alone; an existing OUT.json is not\n"
     "replaced unless --force (a link there is removed, never written through).\n";
 
@@ -33,6 +34,11 @@ static int parse_args(convert_args *a, int argc, char **argv)
             a->to = argv[++i];
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             a->out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--manifest") && i + 1 < argc) {
+            if (manifest_add(&a->manifests, argv[++i]) != 0) {
+                fprintf(stderr, "petw: too many or empty --manifest values\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
         } else if (argv[i][0] == '-') {
@@ -89,10 +95,8 @@ int cmd_convert(int argc, char **argv)
     if (rc)
         return rc;
     memset(&c, 0, sizeof(c));
-    if (petw_decoder_new(&c.decoder) != 0) {
-        fprintf(stderr, "petw: %s\n", petw_strerror(PETW_ENOMEM));
+    if (!(c.decoder = decoder_create(&a.manifests)))
         return 1;
-    }
     if (reader_open(&rd, a.nfiles, a.files, convert_event, &c) != 0) {
         petw_decoder_free(c.decoder);
         return 1;

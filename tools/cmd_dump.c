@@ -10,6 +10,7 @@
 typedef struct dump_args {
     const output_format *format;
     provider_filter filter;
+    manifest_list manifests;
     char *files[MAX_FILES];
     int nfiles;
     int64_t start, end; /* FILETIMEs, 0: no bound */
@@ -40,6 +41,11 @@ static int parse_option(dump_args *a, int argc, char **argv, int *i)
     } else if (!strcmp(opt, "--provider") && value) {
         if (filter_add(&a->filter, value) != 0) {
             fprintf(stderr, "petw: too many or empty --provider values: '%s'\n", value);
+            return 2;
+        }
+    } else if (!strcmp(opt, "--manifest") && value) {
+        if (manifest_add(&a->manifests, value) != 0) {
+            fprintf(stderr, "petw: too many or empty --manifest values: '%s'\n", value);
             return 2;
         }
     } else if ((!strcmp(opt, "--start") || !strcmp(opt, "--end")) && value) {
@@ -158,10 +164,8 @@ int cmd_dump(int argc, char **argv)
         return rc;
     memset(&c, 0, sizeof(c));
     c.filter = &a.filter;
-    if (petw_decoder_new(&c.decoder) != 0) {
-        fprintf(stderr, "petw: %s\n", petw_strerror(PETW_ENOMEM));
+    if (!(c.decoder = decoder_create(&a.manifests)))
         return 1;
-    }
     if (reader_open(&rd, a.nfiles, a.files, dump_event, &c) != 0) {
         petw_decoder_free(c.decoder);
         return 1;

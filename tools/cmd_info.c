@@ -154,12 +154,15 @@ static void free_info(info_ctx *c)
 }
 
 /* Returns 0, or 1 when the file cannot be read or has corrupt buffers. */
-static int info_file(char *path)
+static int info_file(char *path, const manifest_list *manifests)
 {
     info_ctx *c = calloc(1, sizeof(*c));
     reader rd;
-    if (!c || petw_decoder_new(&c->decoder) != 0) {
+    if (!c) {
         fprintf(stderr, "petw: %s: %s\n", path, petw_strerror(PETW_ENOMEM));
+        return 1;
+    }
+    if (!(c->decoder = decoder_create(manifests))) {
         free(c);
         return 1;
     }
@@ -184,8 +187,20 @@ static int info_file(char *path)
 int cmd_info(int argc, char **argv)
 {
     int status = 0;
+    manifest_list manifests = {{0}, 0};
     for (int i = 0; i < argc; i++)
-        if (info_file(argv[i]) != 0)
+        if (!strcmp(argv[i], "--manifest") &&
+            (i + 1 == argc || manifest_add(&manifests, argv[++i]) != 0)) {
+            fprintf(stderr, "petw: --manifest needs a PATH (at most %d)\n", MAX_MANIFESTS);
+            return 2;
+        }
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--manifest")) {
+            i++;
+            continue;
+        }
+        if (info_file(argv[i], &manifests) != 0)
             status = 1;
+    }
     return status;
 }

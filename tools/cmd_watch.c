@@ -11,7 +11,7 @@
 #include "tool_session.h"
 
 static const char watch_usage[] =
-    "usage: petw watch NAME [--format text|json] [--provider NAME|GUID]...\n"
+    "usage: petw watch NAME [--format text|json] [--provider NAME|GUID]... [--manifest PATH]...\n"
     "Prints the events of the real-time shared session NAME (started with\n"
     "--realtime) as they arrive, decoded, within about the session's flush timer,\n"
     "until Ctrl-C or until the session stops. --provider keeps only those providers'\n"
@@ -79,6 +79,7 @@ int cmd_watch(int argc, char **argv)
     static watch_ctx c;
     const char *name = NULL;
     const output_format *format = &output_text;
+    manifest_list manifests = {{0}, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         if (is_help(a)) {
@@ -91,11 +92,14 @@ int cmd_watch(int argc, char **argv)
             name = a;
             continue;
         }
-        if (strcmp(a, "--format") && strcmp(a, "--provider"))
+        if (strcmp(a, "--format") && strcmp(a, "--provider") && strcmp(a, "--manifest"))
             return usage_error(watch_usage, "unknown option '%s'", a);
         if (!(v = option_value(argc, argv, &i)))
             return 2;
-        if (!strcmp(a, "--provider")) {
+        if (!strcmp(a, "--manifest")) {
+            if (manifest_add(&manifests, v) != 0)
+                return usage_error(watch_usage, "too many or empty --manifest values: '%s'", v);
+        } else if (!strcmp(a, "--provider")) {
             if (filter_add(&c.filter, v) != 0)
                 return usage_error(watch_usage, "too many or empty --provider values: '%s'", v);
         } else if (!(format = output_find(v)) || (format != &output_text && format != &output_json))
@@ -116,8 +120,8 @@ int cmd_watch(int argc, char **argv)
                 "petw: session '%s' is not a real-time session (start it with --realtime)\n", name);
         return 1;
     }
-    if (rc == 0 && petw_decoder_new(&c.decoder) != 0)
-        rc = PETW_ENOMEM;
+    if (rc == 0 && !(c.decoder = decoder_create(&manifests)))
+        return 1;
     petw_trace_config cfg;
     petw_trace_config_init(&cfg);
     cfg.on_event = on_event;

@@ -11,10 +11,10 @@
 #include "tool_session.h"
 
 const char usage[] =
-    "usage: petw info FILE...\n"
-    "       petw convert FILE... --to chrome -o OUT.json [--force]\n"
+    "usage: petw info FILE... [--manifest PATH]...\n"
+    "       petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
-    "                 [--start TIME] [--end TIME]\n"
+    "                 [--start TIME] [--end TIME] [--manifest PATH]...\n"
     "       petw guid NAME...\n"
     "       petw record [-p PROVIDER...] [-o FILE.etl] [start options] -- CMD ARGS...\n"
     "       petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [options]\n"
@@ -23,12 +23,15 @@ const char usage[] =
     "       petw update NAME [--flush-timer S] [--buffers MAX]\n"
     "       petw query [NAME] [--json]\n"
     "       petw providers [--pid PID] [--json]\n"
-    "       petw watch NAME [--format text|json] [--provider NAME|GUID]...\n"
+    "       petw watch NAME [--format text|json] [--provider NAME|GUID]... [--manifest PATH]...\n"
     "`petw COMMAND --help` describes a session command.\n"
     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number.\n"
     "--provider NAME matches the provider name the events carry (TraceLogging)\n"
     "or the GUID derived from NAME (EventSource/TraceLogging), which `petw guid`\n"
-    "prints.\n";
+    "prints.\n"
+    "--manifest PATH decodes the events of the providers an instrumentation\n"
+    "manifest (.man, or a directory of them) describes; PETW_MANIFEST_PATH adds\n"
+    "more (paths separated by ':').\n";
 
 static const struct {
     const char *name;

@@ -75,6 +75,23 @@ int reader_process(reader *rd, int64_t start, int64_t end);
 /* Closes every file; returns the corrupt buffers skipped in all of them. */
 uint64_t reader_close(reader *rd);
 
+/* ---- tool_decode.c: decoders with the user's manifests ---- */
+
+#define MAX_MANIFESTS 32 /* --manifest values */
+
+typedef struct manifest_list {
+    const char *paths[MAX_MANIFESTS];
+    int count;
+} manifest_list;
+
+/* --manifest PATH (a file or a directory). Returns 0, or -1 when there are
+ * too many or PATH is empty. */
+int manifest_add(manifest_list *m, const char *path);
+/* A decoder knowing the manifests of `m` (may be NULL), then those of
+ * PETW_MANIFEST_PATH (paths separated by ':', ';' on Windows); NULL with
+ * the reason on stderr when one cannot be read. */
+petw_decoder *decoder_create(const manifest_list *m);
+
 /* ---- tool_provider.c: provider names and --provider filters ---- */
 
 /* strcmp without regard to ASCII case. */

@@ -4,13 +4,9 @@
 
 #include "tool.h"
 
-/* {68fdd900-4a3e-11d1-84f4-0000f80464e3}: the session's own header record. */
-static const petw_guid event_trace_id = {
-    0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}};
-
 const char *known_provider_name(const petw_guid *id)
 {
-    return petw_guid_equal(id, &event_trace_id) ? "EventTrace" : NULL;
+    return petw_kernel_class_name(id);
 }
 
 int ascii_casecmp(const char *a, const char *b)
@@ -32,8 +28,7 @@ int filter_add(provider_filter *f, const char *value)
         f->id_count++;
         return 0;
     }
-    if (!strcmp(value, "EventTrace")) {
-        *id = event_trace_id;
+    if (petw_kernel_class_guid(value, id) == 0) { /* "EventTrace", "Image", ... */
         f->id_count++;
         return 0;
     }

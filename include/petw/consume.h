@@ -99,6 +99,17 @@ void petw_trace_close(petw_trace *trace);
 /* Converts a raw session timestamp of `trace` to FILETIME. */
 int64_t petw_trace_timestamp_to_filetime(const petw_trace *trace, int64_t timestamp);
 
+/* The name of the NT Kernel Logger's classic event class whose GUID is
+ * `provider` ("Process", "Thread", "Image", "DiskIo", "FileIo", "TcpIp",
+ * "UdpIp", "Registry", "PageFault", "PerfInfo", "SystemConfig",
+ * "StackWalk", "ALPC"), "EventTrace" for a file's header records, or NULL
+ * for any other provider. Kernel records are delivered with their class's
+ * GUID as the provider. */
+const char *petw_kernel_class_name(const petw_guid *provider);
+/* The GUID of the kernel event class `name` (one of the names above, exact
+ * case): 0, or PETW_ENOTFOUND. */
+int petw_kernel_class_guid(const char *name, petw_guid *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,19 @@
 /* petw/decode.h - decoding events into named, typed fields.
  *
- * TraceLogging events carry their own schema (the PROV_TRAITS and
- * EVENT_SCHEMA_TL extended-data items, as Windows writes them): provider
- * name, event name, and each field's name, type and value, nested structs
- * and arrays included. Events without a schema decode as one binary field
- * named "data". Decoding never trusts the record: a malformed schema or a
- * payload shorter than it says is an error for that event, never an
- * over-read.
+ * Where the names come from, first match wins:
+ *   1. TraceLogging events carry their own schema (the PROV_TRAITS and
+ *      EVENT_SCHEMA_TL extended-data items, as Windows writes them):
+ *      provider name, event name, and each field's name, type and value,
+ *      nested structs and arrays included.
+ *   2. EventWriteString events: one string field named "string".
+ *   3. Events of a provider described by an instrumentation manifest added
+ *      with petw_decoder_add_manifest(), matched by provider GUID, event id
+ *      and version: the template's fields (lengths and counts from other
+ *      fields, structs, value and bit maps), the task, opcode and level
+ *      names, and the message with its inserts.
+ *   4. Anything else: one binary field named "data".
+ * Decoding never trusts the record: a malformed schema or a payload
+ * shorter than it says is an error for that event, never an over-read.
  *
  * Thread safety: a petw_decoder is used by one thread at a time; what it
  * returns is valid until its next call or petw_decoder_free().
@@ -14,6 +21,7 @@
 #ifndef PETW_DECODE_H
 #define PETW_DECODE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -103,6 +111,7 @@ typedef struct petw_field {
     } v;
     uint32_t data_offset; /* the value's bytes: user_data + data_offset, */
     uint32_t data_size;   /* data_size long (a struct's or array's: all of it) */
+    const char *label;    /* a manifest value map's or bitmap's text, or NULL */
 } petw_field;
 
 typedef struct petw_decoded_event {
@@ -112,6 +121,10 @@ typedef struct petw_decoded_event {
     uint32_t field_count;      /* all fields, nested ones after their parents' level */
     petw_field *fields;
     int has_schema; /* 0: one binary field "data" */
+    /* Manifest-described events (NULL otherwise): the names of the event's
+     * task, opcode and level (their message text where the manifest gives
+     * one), and its message with the inserts filled in. */
+    const char *task_name, *opcode_name, *level_name, *message;
 } petw_decoded_event;
 
 typedef struct petw_decoder petw_decoder;
@@ -125,6 +138,20 @@ typedef struct petw_decoder petw_decoder;
 int petw_decoder_new(petw_decoder **out);
 /* Frees the decoder; NULL is fine. */
 void petw_decoder_free(petw_decoder *decoder);
+
+/* Adds the instrumentation manifest at `path` (an XML .man file as mc.exe
+ * takes it or `wevtutil gp PROVIDER /ge /gm /f:xml` writes it), or every
+ * *.man and *.xml file of the directory `path`. Providers are matched by
+ * GUID; those added first win. Returns 0, PETW_ENOTFOUND, PETW_ECORRUPT
+ * (malformed XML, or a name an event uses that the manifest does not
+ * define), PETW_ELIMIT (over 64 MB), PETW_EIO or PETW_ENOMEM;
+ * petw_decoder_error() then says which file, line and why. */
+int petw_decoder_add_manifest(petw_decoder *decoder, const char *path);
+/* The same, from `size` bytes of XML in memory. */
+int petw_decoder_add_manifest_xml(petw_decoder *decoder, const void *xml, size_t size);
+/* What the last failed petw_decoder_add_manifest* call found wrong ("" if
+ * none); valid until the next call. */
+const char *petw_decoder_error(const petw_decoder *decoder);
 
 /* Decodes one event. Returns 0 with *out set, PETW_ECORRUPT (malformed
  * schema or short payload: the event cannot be decoded), PETW_EINVAL or

@@ -736,3 +736,17 @@ int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64
     }
     return rc ? rc : merge(traces, count, start, end);
 }
+
+const char *petw_kernel_class_name(const petw_guid *provider)
+{
+    return provider ? petw__etl_kernel_class_name(provider) : NULL;
+}
+
+int petw_kernel_class_guid(const char *name, petw_guid *out)
+{
+    const petw_guid *g = name && out ? petw__etl_kernel_class_by_name(name) : NULL;
+    if (!g)
+        return PETW_ENOTFOUND;
+    *out = *g;
+    return 0;
+}

@@ -1,6 +1,8 @@
-/* decode.c - TraceLogging self-describing events: schema and payload.
+/* decode.c - events into named, typed fields: TraceLogging's
+ * self-describing events (schema and payload), and events an instrumentation
+ * manifest describes (manifest.c parses it; the template walk is here).
  *
- * Allowed dependencies: common/, xxHash. Everything read from the record is
+ * Allowed dependencies: common/, platform/, xxHash, expat. Everything read from the record is
  * bounds-checked; fields are built in an array where every struct's or
  * array's children are one contiguous block (reserved before recursing).
  *
@@ -23,7 +25,9 @@
 #include <xxhash.h>
 
 #include "../common/common.h"
+#include "../platform/platform.h"
 #include "decode_internal.h"
+#include "manifest.h"
 #include "petw/decode.h"
 
 /* TraceLogging's type bytes: the in-type byte holds the type, the arity and
@@ -92,6 +96,15 @@ struct petw_decoder {
     size_t size, pos;
     int pointer_size;
     petw__decoder_counters counters;
+    /* Manifests added, searched in order; the last provider found. */
+    petw__manifest **manifests;
+    uint32_t manifest_count, manifest_cap;
+    const petw__man_provider *last_provider;
+    const petw__man_field *man;               /* the current event's template fields */
+    uint64_t man_value[PETW__MAN_MAX_FIELDS]; /* numbers decoded, for length/count */
+    char *message;
+    size_t message_cap;
+    char error[256];
 };
 
 void petw__decoder_counters_get(const petw_decoder *d, petw__decoder_counters *out)
@@ -115,6 +128,10 @@ void petw_decoder_free(petw_decoder *d)
         return;
     for (uint32_t i = 0; i < CACHE_SLOTS; i++)
         free(d->slot[i]);
+    for (uint32_t i = 0; i < d->manifest_count; i++)
+        petw__manifest_free(d->manifests[i]);
+    free(d->manifests);
+    free(d->message);
     free(d->scratch);
     free(d->fields);
     free(d->arena);
@@ -494,20 +511,19 @@ static int decode_struct(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
     return 0;
 }
 
-/* A fixed-size number, shown as its out-type says. */
-static int decode_number(petw_decoder *d, const schema_entry *e, uint32_t slot)
+/* A fixed-size number of in-type `type`, shown as out-type `out` says. */
+static int decode_number(petw_decoder *d, uint8_t type, uint8_t out, uint32_t slot)
 {
     petw_field *f = &d->fields[slot];
     const uint8_t *p = d->data + d->pos;
-    uint8_t out = e->out & TL_OUT_TYPE_MASK;
-    size_t n = number_size(d, e->type);
+    size_t n = number_size(d, type);
     if (n == 0)
         return PETW_ECORRUPT; /* an in-type TraceLogging does not define */
     PETW__FORWARD_IF_ERROR(need(d, n));
     d->pos += n;
     uint64_t u = n == 1 ? p[0] : n == 2 ? petw__rd16(p) : n == 4 ? petw__rd32(p) : petw__rd64(p);
-    int is_signed = e->type == PETW_IN_INT8 || e->type == PETW_IN_INT16 ||
-                    e->type == PETW_IN_INT32 || e->type == PETW_IN_INT64;
+    int is_signed = type == PETW_IN_INT8 || type == PETW_IN_INT16 || type == PETW_IN_INT32 ||
+                    type == PETW_IN_INT64;
     if (is_signed) {
         int64_t v = n == 1 ? (int8_t)u : n == 2 ? (int16_t)u : n == 4 ? (int32_t)u : (int64_t)u;
         f->kind = PETW_VALUE_INT;
@@ -516,23 +532,23 @@ static int decode_number(petw_decoder *d, const schema_entry *e, uint32_t slot)
         f->kind = PETW_VALUE_UINT;
         f->v.u = u;
     }
-    if (e->type == PETW_IN_FLOAT) {
+    if (type == PETW_IN_FLOAT) {
         float x;
         memcpy(&x, p, 4);
         f->kind = PETW_VALUE_FLOAT;
         f->v.f = x;
-    } else if (e->type == PETW_IN_DOUBLE) {
+    } else if (type == PETW_IN_DOUBLE) {
         memcpy(&f->v.f, p, 8);
         f->kind = PETW_VALUE_FLOAT;
-    } else if (e->type == PETW_IN_FILETIME) {
+    } else if (type == PETW_IN_FILETIME) {
         f->kind = PETW_VALUE_FILETIME;
         f->v.i = (int64_t)u;
-    } else if (e->type == PETW_IN_BOOL32 || out == PETW_OUT_BOOLEAN) {
+    } else if (type == PETW_IN_BOOL32 || out == PETW_OUT_BOOLEAN) {
         f->kind = PETW_VALUE_BOOL;
         f->v.u = u != 0;
-    } else if (e->type == PETW_IN_HEXINT32 || e->type == PETW_IN_HEXINT64 ||
-               e->type == PETW_IN_POINTER || out == PETW_OUT_HEX || out == PETW_OUT_WIN32ERROR ||
-               out == PETW_OUT_NTSTATUS || out == PETW_OUT_HRESULT) {
+    } else if (type == PETW_IN_HEXINT32 || type == PETW_IN_HEXINT64 || type == PETW_IN_POINTER ||
+               out == PETW_OUT_HEX || out == PETW_OUT_WIN32ERROR || out == PETW_OUT_NTSTATUS ||
+               out == PETW_OUT_HRESULT) {
         f->kind = PETW_VALUE_HEX;
         f->v.u = u & (n == 8 ? ~0ull : ((1ull << (8 * n)) - 1));
     } else if (out == PETW_OUT_STRING && n <= 2) {
@@ -551,18 +567,16 @@ static int decode_number(petw_decoder *d, const schema_entry *e, uint32_t slot)
     return 0;
 }
 
-/* One value (or, for arrays, one element) of schema entry `entry`. */
-static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
+/* One value of a non-struct in-type, as it is laid out in TraceLogging and
+ * in manifest templates without a length. */
+static int decode_basic(petw_decoder *d, uint8_t type, uint8_t out, uint32_t slot)
 {
-    const schema_entry *e = &d->schema[entry];
     petw_field *f = &d->fields[slot];
     const uint8_t *p = d->data + d->pos;
-    switch (e->type) {
+    switch (type) {
     case PETW_IN_NULL:
         f->kind = PETW_VALUE_NONE;
         return 0;
-    case PETW_IN_STRUCT:
-        return decode_struct(d, entry, slot, depth);
     case PETW_IN_UNICODESTRING: {
         size_t i = 0;
         for (;; i += 2) {
@@ -591,9 +605,9 @@ static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
         size_t n = petw__rd16(p);
         PETW__FORWARD_IF_ERROR(need(d, 2 + n));
         d->pos += 2 + n;
-        if (e->type == PETW_IN_COUNTEDSTRING)
+        if (type == PETW_IN_COUNTEDSTRING)
             return utf16_string(d, p + 2, n / 2, slot);
-        if (e->type == PETW_IN_COUNTEDANSISTRING)
+        if (type == PETW_IN_COUNTEDANSISTRING)
             return bytes_string(d, p + 2, n, slot);
         f->kind = PETW_VALUE_BINARY;
         f->v.bin.data = p + 2;
@@ -624,8 +638,17 @@ static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
         d->pos += 16;
         return 0;
     default:
-        return decode_number(d, e, slot);
+        return decode_number(d, type, out, slot);
     }
+}
+
+/* One value (or, for arrays, one element) of schema entry `entry`. */
+static int decode_scalar(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
+{
+    const schema_entry *e = &d->schema[entry];
+    if (e->type == PETW_IN_STRUCT)
+        return decode_struct(d, entry, slot, depth);
+    return decode_basic(d, e->type, e->out & TL_OUT_TYPE_MASK, slot);
 }
 
 static int decode_value(petw_decoder *d, uint32_t entry, uint32_t slot, int depth)
@@ -694,9 +717,12 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
 /* Turns arena offsets into pointers once the arena stopped moving. */
 static void fix_strings(petw_decoder *d)
 {
-    for (uint32_t i = 0; i < d->field_count; i++)
+    for (uint32_t i = 0; i < d->field_count; i++) {
         if (d->fields[i].kind == PETW_VALUE_STRING)
             d->fields[i].v.s = d->arena + (size_t)(uintptr_t)d->fields[i].v.s;
+        if (d->fields[i].label) /* offset + 1 */
+            d->fields[i].label = d->arena + (size_t)(uintptr_t)d->fields[i].label - 1;
+    }
 }
 
 /* The TraceLogging fields an event's schema describes. */
@@ -759,6 +785,409 @@ static int decode_binary(petw_decoder *d)
     return 0;
 }
 
+/* ---- manifest-described events ---- */
+
+static int man_value(petw_decoder *d, const petw__man_provider *pv, uint32_t i, uint32_t slot,
+                     int depth);
+
+/* A string or binary field whose manifest gives a length: that many
+ * characters (UTF-16 units for UnicodeString) or bytes, no terminator. */
+static int man_sized(petw_decoder *d, uint8_t type, uint64_t length, uint32_t slot)
+{
+    petw_field *f = &d->fields[slot];
+    const uint8_t *p = d->data + d->pos;
+    uint64_t bytes = type == PETW_IN_UNICODESTRING ? 2 * length : length;
+    PETW__RETURN_IF(bytes > d->size - d->pos, PETW_ECORRUPT);
+    d->pos += (size_t)bytes;
+    if (type == PETW_IN_UNICODESTRING) {
+        size_t units = (size_t)length; /* up to the first NUL, if any */
+        for (size_t k = 0; k < units; k++)
+            if (petw__rd16(p + 2 * k) == 0)
+                units = k;
+        return utf16_string(d, p, units, slot);
+    }
+    if (type == PETW_IN_ANSISTRING)
+        return bytes_string(d, p, strnlen((const char *)p, (size_t)length), slot);
+    f->kind = PETW_VALUE_BINARY;
+    f->v.bin.data = p;
+    f->v.bin.size = (uint32_t)bytes;
+    return 0;
+}
+
+/* Field `i`'s length or count: fixed, or the number an earlier field held. */
+static uint64_t man_size(const petw_decoder *d, const petw__man_field *f, uint16_t spec,
+                         uint8_t ref_flag)
+{
+    return (f->flags & ref_flag) ? d->man_value[spec] : spec;
+}
+
+/* One value (one element, for arrays) of template field `i`. */
+static int man_scalar(petw_decoder *d, const petw__man_provider *pv, uint32_t i, uint32_t slot,
+                      int depth)
+{
+    const petw__man_field *f = &d->man[i];
+    if (f->flags & PETW__MANF_STRUCT) {
+        PETW__RETURN_IF(depth > MAX_DEPTH, PETW_ECORRUPT);
+        uint32_t first;
+        PETW__FORWARD_IF_ERROR(reserve_fields(d, f->members, &first));
+        d->fields[slot].kind = PETW_VALUE_STRUCT;
+        d->fields[slot].first = first;
+        d->fields[slot].count = f->members;
+        uint32_t j = i + 1;
+        for (uint32_t m = 0; m < f->members; m++) {
+            d->fields[first + m].parent = slot;
+            PETW__FORWARD_IF_ERROR(man_value(d, pv, j, first + m, depth + 1));
+            j = d->man[j].next - (uint32_t)(d->man - pv->fields);
+        }
+        return 0;
+    }
+    size_t start = d->pos;
+    int sized = (f->flags & (PETW__MANF_LENGTH | PETW__MANF_LENGTH_REF)) &&
+                (f->in_type == PETW_IN_UNICODESTRING || f->in_type == PETW_IN_ANSISTRING ||
+                 f->in_type == PETW_IN_BINARY);
+    if (sized) {
+        uint64_t length = man_size(d, f, f->length, PETW__MANF_LENGTH_REF);
+        PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, length, slot));
+    } else if (f->in_type == PETW_IN_BINARY) {
+        /* Binary without a length: the rest of the payload. */
+        PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, d->size - d->pos, slot));
+    } else {
+        PETW__FORWARD_IF_ERROR(decode_basic(d, f->in_type, f->out_type, slot));
+    }
+    petw_field *v = &d->fields[slot];
+    uint64_t number =
+        v->kind == PETW_VALUE_INT ? (uint64_t)v->v.i
+        : (v->kind == PETW_VALUE_UINT || v->kind == PETW_VALUE_HEX || v->kind == PETW_VALUE_BOOL)
+            ? v->v.u
+            : 0;
+    d->man_value[i] = number;
+    char text[512];
+    if (f->map >= 0 && v->kind != PETW_VALUE_STRING &&
+        petw__manifest_map_text(pv, f->map, number, text, sizeof(text)) == 0) {
+        size_t at;
+        PETW__FORWARD_IF_ERROR(arena_reserve(d, strlen(text) + 1, &at));
+        memcpy(d->arena + at, text, strlen(text) + 1);
+        d->fields[slot].label = (const char *)(uintptr_t)(at + 1); /* fixed up at the end */
+    }
+    d->fields[slot].data_offset = (uint32_t)start;
+    d->fields[slot].data_size = (uint32_t)(d->pos - start);
+    return 0;
+}
+
+static int man_value(petw_decoder *d, const petw__man_provider *pv, uint32_t i, uint32_t slot,
+                     int depth)
+{
+    const petw__man_field *f = &d->man[i];
+    d->counters.work++;
+    petw_field *fl = &d->fields[slot];
+    fl->name = f->name;
+    fl->in_type = f->in_type;
+    fl->out_type = f->out_type;
+    size_t start = d->pos;
+    if (!(f->flags & (PETW__MANF_COUNT | PETW__MANF_COUNT_REF))) {
+        PETW__FORWARD_IF_ERROR(man_scalar(d, pv, i, slot, depth));
+    } else {
+        uint64_t count = man_size(d, f, f->count, PETW__MANF_COUNT_REF);
+        /* Every element takes a byte at least (a struct or a Null none: at
+         * most MAX_FIELDS of those). */
+        PETW__RETURN_IF(count > d->size - d->pos && count > MAX_FIELDS, PETW_ECORRUPT);
+        uint32_t first;
+        PETW__FORWARD_IF_ERROR(reserve_fields(d, (uint32_t)count, &first));
+        fl = &d->fields[slot];
+        fl->kind = PETW_VALUE_ARRAY;
+        fl->first = first;
+        fl->count = (uint32_t)count;
+        for (uint32_t k = 0; k < count; k++) {
+            petw_field *el = &d->fields[first + k];
+            el->name = f->name;
+            el->in_type = f->in_type;
+            el->out_type = f->out_type;
+            el->parent = slot;
+            PETW__FORWARD_IF_ERROR(man_scalar(d, pv, i, first + k, depth + 1));
+        }
+    }
+    d->fields[slot].data_offset = (uint32_t)start;
+    d->fields[slot].data_size = (uint32_t)(d->pos - start);
+    return 0;
+}
+
+/* The provider with `guid` in the manifests added, or NULL. */
+static const petw__man_provider *man_provider(petw_decoder *d, const petw_guid *guid)
+{
+    if (d->last_provider && petw_guid_equal(&d->last_provider->guid, guid))
+        return d->last_provider;
+    for (uint32_t m = 0; m < d->manifest_count; m++)
+        for (uint32_t i = 0; i < petw__manifest_provider_count(d->manifests[m]); i++) {
+            const petw__man_provider *p = petw__manifest_provider(d->manifests[m], i);
+            if (petw_guid_equal(&p->guid, guid))
+                return d->last_provider = p;
+        }
+    return NULL;
+}
+
+static int decode_manifest_fields(petw_decoder *d, const petw__man_provider *pv,
+                                  const petw__man_event *ev)
+{
+    d->result.has_schema = 1;
+    if (ev->field_count == 0) /* no template, or an empty one */
+        return 0;
+    d->man = pv->fields + ev->first_field;
+    uint32_t first;
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, ev->top_count, &first));
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < ev->top_count; k++) {
+        PETW__RETURN_IF(j >= ev->field_count, PETW_ECORRUPT);
+        d->fields[k].parent = UINT32_MAX;
+        PETW__FORWARD_IF_ERROR(man_value(d, pv, j, k, 0));
+        j = d->man[j].next - ev->first_field;
+    }
+    d->result.top_count = ev->top_count;
+    d->result.has_schema = 1;
+    return 0;
+}
+
+/* Appends to the message buffer. */
+static int msg_put(petw_decoder *d, size_t *len, const char *s, size_t n)
+{
+    if (*len + n + 1 > d->message_cap) {
+        size_t cap = d->message_cap ? d->message_cap : 256;
+        while (cap < *len + n + 1)
+            cap *= 2;
+        char *m = realloc(d->message, cap);
+        if (!m)
+            return PETW_ENOMEM;
+        d->message = m;
+        d->message_cap = cap;
+    }
+    memcpy(d->message + *len, s, n);
+    *len += n;
+    d->message[*len] = 0;
+    return 0;
+}
+
+/* A field's value as message text (what %N inserts). */
+static void value_text(const petw_field *f, char *out, size_t size)
+{
+    if (f->label) {
+        snprintf(out, size, "%s", f->label);
+        return;
+    }
+    switch (f->kind) {
+    case PETW_VALUE_INT:
+        snprintf(out, size, "%lld", (long long)f->v.i);
+        break;
+    case PETW_VALUE_UINT:
+        snprintf(out, size, "%llu", (unsigned long long)f->v.u);
+        break;
+    case PETW_VALUE_HEX:
+        snprintf(out, size, "0x%llX", (unsigned long long)f->v.u);
+        break;
+    case PETW_VALUE_FLOAT:
+        snprintf(out, size, "%g", f->v.f);
+        break;
+    case PETW_VALUE_BOOL:
+        snprintf(out, size, "%s", f->v.u ? "true" : "false");
+        break;
+    case PETW_VALUE_STRING:
+        snprintf(out, size, "%s", f->v.s);
+        break;
+    case PETW_VALUE_GUID: {
+        char g[40];
+        petw_guid_format(&f->v.guid, g);
+        snprintf(out, size, "{%s}", g);
+        break;
+    }
+    case PETW_VALUE_SYSTEMTIME:
+        snprintf(out, size, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", f->v.st[0], f->v.st[1],
+                 f->v.st[3], f->v.st[4], f->v.st[5], f->v.st[6], f->v.st[7]);
+        break;
+    case PETW_VALUE_FILETIME:
+        snprintf(out, size, "%lld", (long long)f->v.i);
+        break;
+    case PETW_VALUE_BINARY: {
+        size_t n = 0;
+        out[0] = 0;
+        for (uint32_t k = 0; k < f->v.bin.size && n + 3 < size; k++)
+            n += (size_t)snprintf(out + n, size - n, "%02X", f->v.bin.data[k]);
+        break;
+    }
+    default:
+        out[0] = 0;
+    }
+}
+
+/* The event's message with its inserts: %N is top-level field N's value,
+ * %!fmt! after it is dropped; %n, %t, %r, %b, %% and %. are what
+ * FormatMessage makes of them. */
+static int render_message(petw_decoder *d, const char *msg)
+{
+    size_t len = 0;
+    char v[1024];
+    PETW__FORWARD_IF_ERROR(msg_put(d, &len, "", 0));
+    for (const char *s = msg; *s;) {
+        const char *pct = strchr(s, '%');
+        size_t n = pct ? (size_t)(pct - s) : strlen(s);
+        PETW__FORWARD_IF_ERROR(msg_put(d, &len, s, n));
+        if (!pct)
+            break;
+        s = pct + 1;
+        if (*s >= '1' && *s <= '9') {
+            unsigned k = 0;
+            while (*s >= '0' && *s <= '9' && k < 1000)
+                k = k * 10 + (unsigned)(*s++ - '0');
+            if (*s == '!') { /* a printf-style format: the value is shown as petw shows it */
+                const char *end = strchr(s + 1, '!');
+                s = end ? end + 1 : s + strlen(s);
+            }
+            v[0] = 0;
+            if (k >= 1 && k <= d->result.top_count)
+                value_text(&d->fields[k - 1], v, sizeof(v));
+            PETW__FORWARD_IF_ERROR(msg_put(d, &len, v, strlen(v)));
+            continue;
+        }
+        const char *put = *s == 'n'   ? "\n"
+                          : *s == 't' ? "\t"
+                          : *s == 'r' ? "\r"
+                          : *s == 'b' ? " "
+                          : *s == '%' ? "%"
+                          : *s == '.' ? "."
+                                      : NULL;
+        if (put) {
+            PETW__FORWARD_IF_ERROR(msg_put(d, &len, put, 1));
+            s++;
+        } else {
+            PETW__FORWARD_IF_ERROR(msg_put(d, &len, "%", 1));
+        }
+    }
+    /* Trailing line breaks are the message file's, not the event's. */
+    while (len && (d->message[len - 1] == '\n' || d->message[len - 1] == '\r'))
+        d->message[--len] = 0;
+    d->result.message = d->message;
+    return 0;
+}
+
+static int add_manifest(petw_decoder *d, const void *xml, size_t size, const char *path)
+{
+    petw__manifest *m;
+    char why[200];
+    int rc = petw__manifest_parse(xml, size, &m, why, sizeof(why));
+    if (rc) {
+        snprintf(d->error, sizeof(d->error), "%s%s%s", path ? path : "", path ? ": " : "", why);
+        return rc;
+    }
+    rc = petw__array_grow((void **)&d->manifests, &d->manifest_cap, d->manifest_count,
+                          sizeof(*d->manifests));
+    if (rc) {
+        petw__manifest_free(m);
+        return rc;
+    }
+    d->manifests[d->manifest_count++] = m;
+    return 0;
+}
+
+int petw_decoder_add_manifest_xml(petw_decoder *d, const void *xml, size_t size)
+{
+    PETW__RETURN_IF(!d || (!xml && size), PETW_EINVAL);
+    d->error[0] = 0;
+    return add_manifest(d, xml, size, NULL);
+}
+
+static int add_manifest_file(petw_decoder *d, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(d->error, sizeof(d->error), "%s: cannot open", path);
+        return PETW_ENOTFOUND;
+    }
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= PETW__MAN_MAX_BYTES) {
+                snprintf(d->error, sizeof(d->error), "%s: larger than %u MB", path,
+                         PETW__MAN_MAX_BYTES >> 20);
+                rc = PETW_ELIMIT;
+                break;
+            }
+            cap = cap ? cap * 2 : 65536;
+            uint8_t *b = realloc(buf, cap);
+            if (!b) {
+                rc = PETW_ENOMEM;
+                break;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                snprintf(d->error, sizeof(d->error), "%s: read error", path);
+                rc = PETW_EIO;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (rc == 0)
+        rc = add_manifest(d, buf, n, path);
+    free(buf);
+    return rc;
+}
+
+typedef struct dir_walk {
+    petw_decoder *d;
+    const char *dir;
+    int rc, added;
+} dir_walk;
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    if (a < b)
+        return 0;
+    for (size_t i = 0; i < b; i++) {
+        char c = s[a - b + i];
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != suffix[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int dir_entry(const char *name, void *ctx)
+{
+    dir_walk *w = ctx;
+    if (!ends_with(name, ".man") && !ends_with(name, ".xml"))
+        return 0;
+    char path[4096];
+    if (snprintf(path, sizeof(path), "%s/%s", w->dir, name) >= (int)sizeof(path))
+        return 0;
+    w->rc = add_manifest_file(w->d, path);
+    w->added++;
+    return w->rc;
+}
+
+int petw_decoder_add_manifest(petw_decoder *d, const char *path)
+{
+    PETW__RETURN_IF(!d || !path, PETW_EINVAL);
+    d->error[0] = 0;
+    dir_walk w = {d, path, 0, 0};
+    int rc = petw__dir_each(path, "", dir_entry, &w);
+    if (rc == 0) {
+        if (w.rc == 0 && w.added == 0) {
+            snprintf(d->error, sizeof(d->error), "%s: no .man or .xml file in it", path);
+            return PETW_ENOTFOUND;
+        }
+        return w.rc;
+    }
+    return add_manifest_file(d, path); /* not a directory */
+}
+
+const char *petw_decoder_error(const petw_decoder *d)
+{
+    return d && d->error[0] ? d->error : "";
+}
+
 /* The provider name in the traits (u16 size, then the name, NUL-terminated),
  * copied into the arena; returns its arena offset or (size_t)-1. */
 static size_t provider_name_at(petw_decoder *d, const uint8_t *traits, size_t traits_size)
@@ -799,14 +1228,39 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         }
     }
     size_t name_at = provider_name_at(d, traits, traits_size);
+    const petw__man_provider *pv = NULL;
+    const petw__man_event *ev = NULL;
+    if (!schema && d->manifest_count &&
+        !(rec->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) &&
+        (pv = man_provider(d, &rec->header.provider_id)) != NULL)
+        ev = petw__manifest_find_event(pv, rec->header.descriptor.id,
+                                       rec->header.descriptor.version);
     if (schema)
         PETW__FORWARD_IF_ERROR(decode_schema_fields(d, schema, schema_size));
     else if (rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY)
         PETW__FORWARD_IF_ERROR(decode_string_only(d));
+    else if (ev)
+        PETW__FORWARD_IF_ERROR(decode_manifest_fields(d, pv, ev));
     else
         PETW__FORWARD_IF_ERROR(decode_binary(d));
     fix_strings(d);
-    r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : NULL;
+    r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : pv ? pv->name : NULL;
+    if (ev) {
+        /* Names for the values the record carries: a provider may write
+         * an event with another task, opcode or level than its manifest's. */
+        const petw_event_descriptor *ds = &rec->header.descriptor;
+        r->event_name = ev->symbol;
+        r->task_name = ds->task == ev->task ? ev->task_name
+                                            : petw__manifest_name(pv, PETW__MAN_TASK, 0, ds->task);
+        r->opcode_name = ds->opcode == ev->opcode && ds->task == ev->task
+                             ? ev->opcode_name
+                             : petw__manifest_name(pv, PETW__MAN_OPCODE, ds->task, ds->opcode);
+        r->level_name = ds->level == ev->level
+                            ? ev->level_name
+                            : petw__manifest_name(pv, PETW__MAN_LEVEL, 0, ds->level);
+        if (ev->message)
+            PETW__FORWARD_IF_ERROR(render_message(d, ev->message));
+    }
     r->fields = d->fields;
     r->field_count = d->field_count;
     *out = r;

@@ -1,6 +1,6 @@
 /* decode_internal.h - the decoder's work counters, for tests.
  *
- * Allowed dependencies: common/, xxHash.
+ * Allowed dependencies: common/, platform/, xxHash, expat.
  */
 #ifndef PETW_DECODE_INTERNAL_H
 #define PETW_DECODE_INTERNAL_H

@@ -132,6 +132,8 @@ static int open_file(petw__flush_target *t)
         t->info.start_timestamp = old.start_timestamp;
         t->info.start_filetime = old.start_time;
         t->info.perf_freq = old.perf_freq;
+        /* The boot that anchor was read in: StartTime never precedes it. */
+        t->info.boot_time = old.boot_time;
         t->file_buffers = (uint32_t)(size / t->info.buffer_size) - 1;
         t->lost_at_file_start -= old.events_lost;
         t->file_offset = size;

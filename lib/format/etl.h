@@ -111,6 +111,16 @@
 #define PETW__LH_EVENTS_LOST 0x30
 #define PETW__LH_CPU_SPEED 0x34
 #define PETW__LH_LOGGER_NAME_PTR 0x38
+/* TIME_ZONE_INFORMATION: Bias, StandardName[32] (UTF-16), StandardDate
+ * (SYSTEMTIME, 8 u16), StandardBias, DaylightName[32], DaylightDate,
+ * DaylightBias. */
+#define PETW__TZI_STANDARD_NAME 0x04
+#define PETW__TZI_STANDARD_DATE 0x44
+#define PETW__TZI_STANDARD_BIAS 0x54
+#define PETW__TZI_DAYLIGHT_NAME 0x58
+#define PETW__TZI_DAYLIGHT_DATE 0x98
+#define PETW__TZI_DAYLIGHT_BIAS 0xA8
+#define PETW__TZI_NAME_UNITS 32
 #define PETW__TZI_SIZE 0xAC
 /* From TimeZone on, the 64-bit layout's offsets (the 32-bit layout's are 8
  * lower: two pointers before them are 4 bytes each). */
@@ -128,11 +138,18 @@ typedef struct petw__etl_session_info {
     uint32_t clock;
     uint32_t log_file_mode;
     uint32_t maximum_file_size;
-    uint32_t os_build;
+    uint32_t os_build; /* ProviderVersion */
     uint32_t cpu_speed_mhz;
     uint32_t timer_resolution; /* 100 ns units */
-    int32_t tz_bias;           /* minutes, UTC = local + bias */
-    const char *tz_standard;   /* UTF-8 zone names (NULL: "UTC") */
+    /* The local zone (TIME_ZONE_INFORMATION): biases in minutes, UTC =
+     * local + bias (+ daylight_bias in daylight time); the dates as
+     * SYSTEMTIME's 8 u16 (NULL: none). */
+    int32_t tz_bias;
+    int32_t tz_standard_bias;
+    int32_t tz_daylight_bias;
+    const uint16_t *tz_standard_date;
+    const uint16_t *tz_daylight_date;
+    const char *tz_standard; /* UTF-8 zone names (NULL: "UTC") */
     const char *tz_daylight;
     uint32_t petw_flags; /* PETW_SESSION_* (translated to PETW__BUF_* on disk) */
     uint16_t logger_id;
@@ -263,6 +280,11 @@ int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extende
 /* Classic kernel events: the event-class GUID of a HookId (group in the
  * high byte, type in the low), or NULL when the group is not known. */
 const petw_guid *petw__etl_kernel_class_guid(uint16_t hook);
+/* The kernel event class ("Process", "Image", ...; "EventTrace" for the
+ * session's header) whose GUID is `guid`, or NULL. */
+const char *petw__etl_kernel_class_name(const petw_guid *guid);
+/* The GUID of the kernel event class named `name` (exactly), or NULL. */
+const petw_guid *petw__etl_kernel_class_by_name(const char *name);
 
 /* A buffer whose writer died (a killed provider process's shared pool):
  * copies the complete records of [header, end) to `out` (after a header's

@@ -34,6 +34,27 @@ static void stamp_petw(uint8_t *b, uint32_t stored_size, uint16_t petw_flags)
                    XXH64(b + PETW__BH_SIZE, stored_size - PETW__BH_SIZE, 0));
 }
 
+static void write_tz_date(uint8_t *p, const uint16_t *date)
+{
+    for (int i = 0; i < 8; i++)
+        petw__wr16(p + 2 * i, date ? date[i] : 0);
+}
+
+/* TIME_ZONE_INFORMATION; the names truncated to keep their NUL within
+ * the 32 units (the record is zeroed before). */
+static void write_time_zone(uint8_t *tz, const petw__etl_session_info *in)
+{
+    petw__wr32(tz, (uint32_t)in->tz_bias);
+    petw__utf8_to_utf16le(in->tz_standard ? in->tz_standard : "UTC", tz + PETW__TZI_STANDARD_NAME,
+                          PETW__TZI_NAME_UNITS);
+    write_tz_date(tz + PETW__TZI_STANDARD_DATE, in->tz_standard_date);
+    petw__wr32(tz + PETW__TZI_STANDARD_BIAS, (uint32_t)in->tz_standard_bias);
+    petw__utf8_to_utf16le(in->tz_daylight ? in->tz_daylight : "UTC", tz + PETW__TZI_DAYLIGHT_NAME,
+                          PETW__TZI_NAME_UNITS);
+    write_tz_date(tz + PETW__TZI_DAYLIGHT_DATE, in->tz_daylight_date);
+    petw__wr32(tz + PETW__TZI_DAYLIGHT_BIAS, (uint32_t)in->tz_daylight_bias);
+}
+
 void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *in)
 {
     uint32_t size = in->buffer_size;
@@ -64,7 +85,11 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
     petw__wr64(rec + 16, (uint64_t)in->start_timestamp);
 
     petw__wr32(lh + PETW__LH_BUFFER_SIZE, size);
-    lh[PETW__LH_VERSION + 0] = 10; /* the layout of Windows 10's files */
+    /* Version is the writing OS's major.minor to readers, and they pick
+     * record layouts by it (TraceEvent's OSVersion): it names the layout
+     * of Windows 10's files, which petw's records follow on every system.
+     * The OS that wrote the file is in ProviderVersion. */
+    lh[PETW__LH_VERSION + 0] = 10;
     lh[PETW__LH_VERSION + 1] = 0;
     lh[PETW__LH_VERSION + 2] = 1;
     lh[PETW__LH_VERSION + 3] = 5;
@@ -76,16 +101,15 @@ void petw__etl_write_header_buffer(uint8_t *buf, const petw__etl_session_info *i
     petw__wr32(lh + PETW__LH_LOG_FILE_MODE, in->log_file_mode);
     petw__wr32(lh + PETW__LH_BUFFERS_WRITTEN, in->buffers_written);
     petw__wr32(lh + PETW__LH_START_BUFFERS, 1);
+    /* The pointer size of the file's layout: readers size this record's
+     * two name pointers by it, and petw writes the 64-bit headers
+     * (SYSTEM64, EVENT_HEADER64) on every system. */
     petw__wr32(lh + PETW__LH_POINTER_SIZE, 8);
     petw__wr32(lh + PETW__LH_EVENTS_LOST, in->events_lost);
-    petw__wr32(lh + PETW__LH_CPU_SPEED, in->cpu_speed_mhz);
-    /* 0x38, 0x40: LoggerName/LogFileName pointers: 0 on disk. 0x48: the
-     * TIME_ZONE_INFORMATION: Bias, StandardName[32], StandardDate,
-     * StandardBias, DaylightName[32], ... (no DST rules: dates zero). */
-    uint8_t *tz = lh + PETW__LH_TIME_ZONE_64;
-    petw__wr32(tz, (uint32_t)in->tz_bias);
-    petw__utf8_to_utf16le(in->tz_standard ? in->tz_standard : "UTC", tz + 4, 32);
-    petw__utf8_to_utf16le(in->tz_daylight ? in->tz_daylight : "UTC", tz + 4 + 64 + 16 + 4, 32);
+    /* Readers divide by it: never 0. */
+    petw__wr32(lh + PETW__LH_CPU_SPEED, in->cpu_speed_mhz ? in->cpu_speed_mhz : 1);
+    /* 0x38, 0x40: LoggerName/LogFileName pointers: 0 on disk. */
+    write_time_zone(lh + PETW__LH_TIME_ZONE_64, in);
     petw__wr64(lh + PETW__LH_BOOT_TIME_64, (uint64_t)in->boot_time);
     petw__wr64(lh + PETW__LH_PERF_FREQ_64, (uint64_t)in->perf_freq);
     petw__wr64(lh + PETW__LH_START_TIME_64, (uint64_t)in->start_filetime);

@@ -41,25 +41,38 @@ int petw__clock_is_measured(uint32_t clock);
 /* The current wall-clock time as a FILETIME (100 ns since 1601-01-01 UTC). */
 int64_t petw__filetime_now(void);
 
-/* The machine's boot time as a FILETIME (0 when unknown). */
+/* The machine's boot time as a FILETIME: the wall clock less the time since
+ * boot, suspended time included (0 when unknown). */
 int64_t petw__boot_time(void);
 
 /* Called once before anything else (from the library's one-time init). */
 void petw__platform_init(void);
 
-/* Operating system version packed as ETW's ProviderVersion (a build number). */
+/* The operating system's version for ETW's ProviderVersion. Windows: the
+ * build number, as Windows' own files carry it. Linux: the kernel release
+ * packed as major << 24 | minor << 16 | patch (6.8.12: 0x0608000C). */
 uint32_t petw__os_build(void);
 
 /* What a trace file's header says about the machine, as Windows fills it:
  * the CPU's nominal speed (MHz, never 0), the system timer's resolution
- * (100 ns units, never 0), and the local time zone (bias in minutes,
- * UTC = local + bias, and the zone names, UTF-8). */
+ * (100 ns units, never 0), and the local time zone as Windows'
+ * TIME_ZONE_INFORMATION states it. Biases are in minutes: UTC = local +
+ * tz_bias in standard time, + tz_bias + tz_daylight_bias in daylight time.
+ * The dates are SYSTEMTIMEs (year, month, day of week, day, hour, minute,
+ * second, ms) in Windows' yearly-rule form: year 0, `day` the week of the
+ * month (1-5, 5 the last), at that local time as it reads before the
+ * change; all 0 when the zone keeps no daylight time. */
 typedef struct petw__machine_info {
     uint32_t cpu_speed_mhz;
     uint32_t timer_resolution;
     int32_t tz_bias;
-    char tz_standard[32];
-    char tz_daylight[32];
+    int32_t tz_standard_bias;
+    int32_t tz_daylight_bias;
+    uint16_t tz_standard_date[8]; /* the change back to standard time */
+    uint16_t tz_daylight_date[8]; /* the change to daylight time */
+    /* UTF-8 zone names; room for Windows' 32 UTF-16 units (3 bytes each). */
+    char tz_standard[100];
+    char tz_daylight[100];
 } petw__machine_info;
 void petw__machine_info_get(petw__machine_info *out);
 

@@ -166,10 +166,18 @@ int64_t petw__filetime_now(void)
 
 int64_t petw__boot_time(void)
 {
-    struct sysinfo si;
-    if (sysinfo(&si) != 0)
-        return 0;
-    return petw__filetime_now() - (int64_t)si.uptime * 10000000LL;
+    /* Both clocks to the nanosecond: sysinfo's uptime, rounded up to whole
+     * seconds, puts boot up to a second early. CLOCK_BOOTTIME counts
+     * suspended time, as the wall clock does. */
+    struct timespec boot;
+    if (clock_gettime(CLOCK_BOOTTIME, &boot) != 0) {
+        struct sysinfo si;
+        if (sysinfo(&si) != 0)
+            return 0;
+        boot.tv_sec = si.uptime;
+        boot.tv_nsec = 0;
+    }
+    return petw__filetime_now() - ((int64_t)boot.tv_sec * 10000000LL + boot.tv_nsec / 100);
 }
 
 uint32_t petw__pid;
@@ -186,23 +194,149 @@ void petw__platform_init(void)
     pthread_atfork(NULL, NULL, refresh_pid);
 }
 
-/* The first "cpu MHz" of /proc/cpuinfo; else the measured TSC rate. */
+/* A cpufreq figure of CPU 0 in kHz; 0 when the kernel gives none. */
+static uint64_t cpufreq_khz(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpufreq/%s", name);
+    FILE *f = fopen(path, "r");
+    unsigned long long khz = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &khz) != 1)
+            khz = 0;
+        fclose(f);
+    }
+    return khz;
+}
+
+/* Windows states the CPU's nominal speed, which does not move with the
+ * load: cpufreq's base frequency, else its top one, else /proc/cpuinfo's
+ * "cpu MHz" (a virtual machine's only figure, where it is the TSC rate),
+ * else the measured TSC rate. */
 static uint32_t cpu_speed_mhz(void)
 {
-    double mhz = 0;
-    FILE *f = fopen("/proc/cpuinfo", "r");
+    double mhz = (double)cpufreq_khz("base_frequency") / 1e3;
+    if (mhz < 1)
+        mhz = (double)cpufreq_khz("cpuinfo_max_freq") / 1e3;
+    FILE *f = mhz < 1 ? fopen("/proc/cpuinfo", "r") : NULL;
     if (f) {
         char line[256];
-        while (mhz <= 0 && fgets(line, sizeof(line), f))
+        while (mhz < 1 && fgets(line, sizeof(line), f))
             if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':'))
                 mhz = strtod(strchr(line, ':') + 1, NULL);
         fclose(f);
     }
 #if defined(__x86_64__) || defined(__i386__)
-    if (mhz <= 0)
+    if (mhz < 1)
         mhz = (double)petw__tsc_frequency() / 1e6;
 #endif
     return mhz >= 1 ? (uint32_t)(mhz + 0.5) : 1;
+}
+
+/* The first second in (lo, hi] whose daylight flag is `dst` (at lo it is
+ * the other). */
+static time_t zone_change(time_t lo, time_t hi, int dst)
+{
+    while (hi - lo > 1) {
+        time_t mid = lo + (hi - lo) / 2;
+        struct tm tm;
+        if (localtime_r(&mid, &tm) && (tm.tm_isdst > 0) == dst)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* The change at `t` as a Windows yearly rule: the local time that the
+ * clock reads, still in the offset `before`, on the n-th weekday of the
+ * month (5 when it is the month's last such weekday). */
+static void zone_rule(time_t t, long before, uint16_t date[8])
+{
+    static const int month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    time_t local = t + before;
+    struct tm tm;
+    if (!gmtime_r(&local, &tm))
+        return;
+    int year = tm.tm_year + 1900;
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    int days = month_days[tm.tm_mon] + (tm.tm_mon == 1 && leap);
+    date[0] = 0; /* every year */
+    date[1] = (uint16_t)(tm.tm_mon + 1);
+    date[2] = (uint16_t)tm.tm_wday;
+    date[3] = (uint16_t)(tm.tm_mday + 7 > days ? 5 : (tm.tm_mday - 1) / 7 + 1);
+    date[4] = (uint16_t)tm.tm_hour;
+    date[5] = (uint16_t)tm.tm_min;
+    date[6] = (uint16_t)tm.tm_sec;
+    date[7] = 0;
+}
+
+/* The local zone as TIME_ZONE_INFORMATION: read off localtime_r over the
+ * coming year, a day apart, so that every source of zone rules (TZ, a
+ * POSIX rule string, /etc/localtime) reads alike. Standard time is the
+ * part without the daylight flag; each change of the flag is found to
+ * the second and stated as Windows states its yearly rules. */
+static void local_time_zone(petw__machine_info *out)
+{
+    tzset();
+    time_t now = time(NULL), prev = now;
+    struct tm tm, std = {0}, dst = {0};
+    int have_std = 0, have_dst = 0, last = -1;
+    time_t to_dst = 0, to_std = 0;
+    for (int day = 0; day <= 366; day++) {
+        time_t t = now + (time_t)day * 86400;
+        if (!localtime_r(&t, &tm))
+            break;
+        int is_dst = tm.tm_isdst > 0;
+        if (is_dst && !have_dst) {
+            dst = tm;
+            have_dst = 1;
+        } else if (!is_dst && !have_std) {
+            std = tm;
+            have_std = 1;
+        }
+        if (last >= 0 && is_dst != last) {
+            time_t at = zone_change(prev, t, is_dst);
+            if (is_dst && !to_dst)
+                to_dst = at;
+            else if (!is_dst && !to_std)
+                to_std = at;
+        }
+        last = is_dst;
+        prev = t;
+    }
+    if (!have_std) {
+        /* Daylight time all year (or no answer at all): that is the
+         * zone's standard time. */
+        if (!have_dst && !localtime_r(&now, &dst))
+            memset(&dst, 0, sizeof(dst));
+        std = dst;
+        have_std = 1;
+        have_dst = 0;
+    }
+    if (have_dst && dst.tm_gmtoff < std.tm_gmtoff) {
+        /* A "negative" daylight time (Ireland: the winter flagged, the
+         * summer standard): Windows calls the part ahead daylight time. */
+        struct tm swap = std;
+        std = dst;
+        dst = swap;
+        time_t at = to_dst;
+        to_dst = to_std;
+        to_std = at;
+    }
+    out->tz_bias = (int32_t)(-std.tm_gmtoff / 60);
+    snprintf(out->tz_standard, sizeof(out->tz_standard), "%s",
+             std.tm_zone && std.tm_zone[0] ? std.tm_zone : "UTC");
+    if (have_dst && to_dst && to_std) {
+        out->tz_daylight_bias = (int32_t)(-(dst.tm_gmtoff - std.tm_gmtoff) / 60);
+        snprintf(out->tz_daylight, sizeof(out->tz_daylight), "%s",
+                 dst.tm_zone && dst.tm_zone[0] ? dst.tm_zone : out->tz_standard);
+        zone_rule(to_dst, std.tm_gmtoff, out->tz_daylight_date);
+        zone_rule(to_std, dst.tm_gmtoff, out->tz_standard_date);
+    } else {
+        /* No daylight time: no dates, and the one name for both. */
+        snprintf(out->tz_daylight, sizeof(out->tz_daylight), "%s", out->tz_standard);
+    }
 }
 
 void petw__machine_info_get(petw__machine_info *out)
@@ -215,10 +349,7 @@ void petw__machine_info_get(petw__machine_info *out)
                      ? (int64_t)res.tv_sec * 1000000000LL + res.tv_nsec
                      : 0;
     out->timer_resolution = ns >= 100 ? (uint32_t)(ns / 100) : 1;
-    tzset();
-    out->tz_bias = (int32_t)(timezone / 60);
-    snprintf(out->tz_standard, sizeof(out->tz_standard), "%s", tzname[0] ? tzname[0] : "UTC");
-    snprintf(out->tz_daylight, sizeof(out->tz_daylight), "%s", tzname[1] ? tzname[1] : "UTC");
+    local_time_zone(out);
 }
 
 uint32_t petw__os_build(void)

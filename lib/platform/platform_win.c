@@ -57,6 +57,28 @@ int64_t petw__boot_time(void)
     return petw__filetime_now() - (int64_t)GetTickCount64() * 10000;
 }
 
+/* A zone name: at most 32 UTF-16 units, NUL-terminated or not. */
+static void zone_name(const WCHAR *name, char *out, int size)
+{
+    int units = 0;
+    while (units < 32 && name[units])
+        units++;
+    int n = WideCharToMultiByte(CP_UTF8, 0, name, units, out, size - 1, NULL, NULL);
+    out[n > 0 ? n : 0] = 0;
+}
+
+static void zone_date(const SYSTEMTIME *st, uint16_t date[8])
+{
+    date[0] = st->wYear;
+    date[1] = st->wMonth;
+    date[2] = st->wDayOfWeek;
+    date[3] = st->wDay;
+    date[4] = st->wHour;
+    date[5] = st->wMinute;
+    date[6] = st->wSecond;
+    date[7] = st->wMilliseconds;
+}
+
 void petw__machine_info_get(petw__machine_info *out)
 {
     memset(out, 0, sizeof(*out));
@@ -66,20 +88,33 @@ void petw__machine_info_get(petw__machine_info *out)
     BOOL disabled = FALSE;
     out->timer_resolution =
         GetSystemTimeAdjustment(&adjustment, &increment, &disabled) && increment ? increment : 1;
+    /* The zone as Windows' own files carry it: the whole structure. */
     TIME_ZONE_INFORMATION tz;
     if (GetTimeZoneInformation(&tz) != TIME_ZONE_ID_INVALID) {
         out->tz_bias = (int32_t)tz.Bias;
-        WideCharToMultiByte(CP_UTF8, 0, tz.StandardName, -1, out->tz_standard,
-                            sizeof(out->tz_standard), NULL, NULL);
-        WideCharToMultiByte(CP_UTF8, 0, tz.DaylightName, -1, out->tz_daylight,
-                            sizeof(out->tz_daylight), NULL, NULL);
+        out->tz_standard_bias = (int32_t)tz.StandardBias;
+        out->tz_daylight_bias = (int32_t)tz.DaylightBias;
+        zone_date(&tz.StandardDate, out->tz_standard_date);
+        zone_date(&tz.DaylightDate, out->tz_daylight_date);
+        zone_name(tz.StandardName, out->tz_standard, (int)sizeof(out->tz_standard));
+        zone_name(tz.DaylightName, out->tz_daylight, (int)sizeof(out->tz_daylight));
     }
 }
 
+/* RtlGetVersion, not GetVersion(Ex): those answer what the program's
+ * manifest claims to support (9200, Windows 8, without one). */
 uint32_t petw__os_build(void)
 {
-    DWORD v = GetVersion();
-    return (uint32_t)(v >> 16) & 0xFFFF;
+    typedef LONG(WINAPI * rtl_get_version_fn)(OSVERSIONINFOW *);
+    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    rtl_get_version_fn get =
+        ntdll ? (rtl_get_version_fn)(void (*)(void))GetProcAddress(ntdll, "RtlGetVersion") : NULL;
+    OSVERSIONINFOW v;
+    memset(&v, 0, sizeof(v));
+    v.dwOSVersionInfoSize = sizeof(v);
+    if (get && get(&v) == 0 && v.dwBuildNumber)
+        return (uint32_t)v.dwBuildNumber;
+    return (uint32_t)(GetVersion() >> 16) & 0xFFFF;
 }
 
 void petw__sleep_ms(uint32_t ms)
@@ -609,8 +644,24 @@ int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t 
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
                    void *ctx)
 {
-    (void)dir, (void)prefix, (void)fn, (void)ctx;
-    return PETW_ENOTSUP;
+    char pattern[MAX_PATH];
+    if (snprintf(pattern, sizeof(pattern), "%s\\%s*", dir, prefix) >= (int)sizeof(pattern))
+        return PETW_EINVAL;
+    DWORD attrs = GetFileAttributesA(dir);
+    if (attrs == INVALID_FILE_ATTRIBUTES)
+        return PETW_ENOTFOUND;
+    if (!(attrs & FILE_ATTRIBUTE_DIRECTORY))
+        return PETW_EINVAL;
+    WIN32_FIND_DATAA e;
+    HANDLE h = FindFirstFileA(pattern, &e);
+    if (h == INVALID_HANDLE_VALUE)
+        return 0; /* nothing matches */
+    do {
+        if (fn(e.cFileName, ctx) != 0)
+            break;
+    } while (FindNextFileA(h, &e));
+    FindClose(h);
+    return 0;
 }
 
 void petw__on_fork_child(void (*child)(void))

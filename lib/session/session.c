@@ -279,12 +279,18 @@ static void fill_info(petw__session *s, const petw_session_config *c, uint32_t c
     info->cpu_count = cpus;
     info->clock = c->clock;
     info->log_file_mode = c->log_file_mode;
-    info->maximum_file_size = c->maximum_file_size_kb / 1024;
+    /* The header counts MB, and 0 there means no cap: a cap under a MB
+     * (caps are in KB) is rounded up, never written as none. */
+    info->maximum_file_size = (uint32_t)(((uint64_t)c->maximum_file_size_kb + 1023) / 1024);
     info->os_build = petw__os_build();
     petw__machine_info_get(&s->machine);
     info->cpu_speed_mhz = s->machine.cpu_speed_mhz;
     info->timer_resolution = s->machine.timer_resolution;
     info->tz_bias = s->machine.tz_bias;
+    info->tz_standard_bias = s->machine.tz_standard_bias;
+    info->tz_daylight_bias = s->machine.tz_daylight_bias;
+    info->tz_standard_date = s->machine.tz_standard_date;
+    info->tz_daylight_date = s->machine.tz_daylight_date;
     info->tz_standard = s->machine.tz_standard;
     info->tz_daylight = s->machine.tz_daylight;
     info->petw_flags = c->flags | (petw__clock_is_measured(c->clock) ? PETW_FILE_CLOCK_TSC : 0);

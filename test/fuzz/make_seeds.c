@@ -10,7 +10,8 @@
  * (see fuzz_control_messages.c and fuzz_shared_pool.c), and a provider-
  * directory file with two providers, one named (fuzz_provider_dir.c).
  * Recording profiles, with fuzz_profile.c's first byte: a WPR profile (by
- * itself, and with a selector line) and a logman provider file. */
+ * itself, and with a selector line) and a logman provider file. An
+ * instrumentation manifest with a payload (fuzz_manifest.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,42 @@ static int write_profiles(const char *dir)
     return rc | write_file(dir, "profile-providers.bin", buf, sizeof(providers));
 }
 
+/* An instrumentation manifest and a payload as fuzz_manifest.c reads them:
+ * u16 XML size, the XML, the payload. Every kind of field layout. */
+static int write_manifest(const char *dir)
+{
+    static const char xml[] =
+        "<instrumentationManifest><instrumentation><events>"
+        "<provider name='Seed' guid='{5eed5eed-0001-0002-0304-05060708090b}' message='$(string.P)'>"
+        "<events><event value='1' template='T' task='K' opcode='O' level='win:Error' "
+        "keywords='A' message='$(string.M)'/><event value='2' version='1'/></events>"
+        "<tasks><task name='K' value='3'><opcodes><opcode name='O' value='12'/></opcodes>"
+        "</task></tasks><keywords><keyword name='A' mask='0x4'/></keywords>"
+        "<maps><valueMap name='V'><map value='1' message='$(string.P)'/></valueMap>"
+        "<bitMap name='B'><map value='0x2' message='$(string.M)'/></bitMap></maps>"
+        "<templates><template tid='T'><data name='s' inType='win:UnicodeString'/>"
+        "<data name='n' inType='win:UInt16' map='V'/><data name='a' inType='win:Int32' "
+        "count='n'/><data name='f' inType='win:UInt32' map='B'/><data name='t' "
+        "inType='win:AnsiString' length='3'/><struct name='p' count='2'><data name='x' "
+        "inType='win:Pointer'/><data name='g' inType='win:GUID'/></struct>"
+        "<data name='b' inType='win:Binary' length='n'/></template></templates>"
+        "</provider></events></instrumentation><localization><resources culture='en-US'>"
+        "<stringTable><string id='P' value='seed'/><string id='M' value='%1 %2!u! %%%n%3'/>"
+        "</stringTable></resources></localization></instrumentationManifest>";
+    /* "hi", n = 1, a = {7}, f = 2, "abc", two {pointer, GUID}, one byte. */
+    uint8_t payload[19 + 2 * 24 + 1];
+    static const uint8_t head[19] = {'h', 0, 'i', 0, 0, 0, 1,   0,   7,  0,
+                                     0,   0, 2,   0, 0, 0, 'a', 'b', 'c'};
+    memcpy(payload, head, sizeof(head));
+    memset(payload + sizeof(head), 0x5e, sizeof(payload) - sizeof(head));
+    uint8_t buf[sizeof(xml) + sizeof(payload) + 2];
+    buf[0] = (uint8_t)((sizeof(xml) - 1) & 0xff);
+    buf[1] = (uint8_t)((sizeof(xml) - 1) >> 8);
+    memcpy(buf + 2, xml, sizeof(xml) - 1);
+    memcpy(buf + 2 + sizeof(xml) - 1, payload, sizeof(payload));
+    return write_file(dir, "manifest.bin", buf, sizeof(xml) - 1 + sizeof(payload) + 2);
+}
+
 /* One control-message frame as a peer sends it: header, then payload. */
 static int write_frame(const char *dir, const char *name, uint32_t magic, uint16_t type,
                        const void *payload, uint32_t size)
@@ -403,6 +440,7 @@ int main(int argc, char **argv)
     rc |= write_pool(argv[1]);
     rc |= write_provider_dir(argv[1]);
     rc |= write_profiles(argv[1]);
+    rc |= write_manifest(argv[1]);
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {

@@ -33,6 +33,19 @@ static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event
         json_string(b, ev->event_name);
     else
         sbuf_puts(b, "null");
+    static const char *const names[] = {"task_name", "opcode_name", "level_name", "message"};
+    for (int i = 0; ev && i < 4; i++) {
+        const char *v = i == 0   ? ev->task_name
+                        : i == 1 ? ev->opcode_name
+                        : i == 2 ? ev->level_name
+                                 : ev->message;
+        if (v) {
+            sbuf_puts(b, ",\"");
+            sbuf_puts(b, names[i]);
+            sbuf_puts(b, "\":");
+            json_string(b, v);
+        }
+    }
     number(b, ",\"id\":", d->id);
     number(b, ",\"version\":", d->version);
     number(b, ",\"channel\":", d->channel);

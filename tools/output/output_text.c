@@ -76,6 +76,10 @@ static void fields(sbuf *b, const petw_decoded_event *ev)
         sbuf_putc(b, '=');
         json_value(b, ev, f);
     }
+    if (ev->message) {
+        sbuf_puts(b, ev->top_count ? " message=" : "message=");
+        json_string(b, ev->message);
+    }
 }
 
 static void text_event(output *o, const petw_event_record *r, const petw_decoded_event *ev)

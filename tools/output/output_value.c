@@ -180,6 +180,10 @@ static void json_quoted(sbuf *b, const petw_field *f)
 
 void json_value(sbuf *b, const petw_decoded_event *ev, const petw_field *f)
 {
+    if (f->label) { /* a manifest map's text for the number */
+        json_string(b, f->label);
+        return;
+    }
     switch (f->kind) {
     case PETW_VALUE_INT:
         sbuf_i64(b, f->v.i);

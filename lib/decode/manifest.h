@@ -1,0 +1,124 @@
+/* manifest.h - instrumentation manifests (.man), parsed into the model the
+ * decoder walks: providers, their events by id and version, and each
+ * event's template as a flat list of fields.
+ *
+ * Allowed dependencies: common/, platform/, xxHash, expat.
+ *
+ * The parser takes untrusted XML (expat: no external entities, its
+ * entity-expansion limits kept) and refuses what it cannot use with a
+ * message naming the line. Names that events use (task, opcode, level,
+ * keywords, template, map, message) are resolved once the document is read,
+ * so their order in the file does not matter.
+ */
+#ifndef PETW_MANIFEST_H
+#define PETW_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "petw/types.h"
+
+/* Limits on what one manifest may hold (beyond any real one). */
+#define PETW__MAN_MAX_BYTES (64u << 20)
+#define PETW__MAN_MAX_FIELDS 1024 /* fields of one template, members included */
+#define PETW__MAN_MAX_COUNT 65535 /* a field's fixed length or count */
+
+/* A field's flags. */
+#define PETW__MANF_STRUCT 0x01u     /* `members` fields follow, its members */
+#define PETW__MANF_LENGTH 0x02u     /* `length` holds: a fixed length */
+#define PETW__MANF_LENGTH_REF 0x04u /* `length` is the index of the field giving it */
+#define PETW__MANF_COUNT 0x08u      /* `count` holds: an array of that many */
+#define PETW__MANF_COUNT_REF 0x10u  /* `count` is the index of the field giving it */
+
+typedef struct petw__man_field {
+    const char *name;
+    uint8_t in_type;  /* PETW_IN_* (win: in-types) */
+    uint8_t out_type; /* PETW_OUT_* or 0 */
+    uint8_t flags;    /* PETW__MANF_* */
+    uint16_t members; /* a struct's direct members, which follow it */
+    uint16_t length;
+    uint16_t count;
+    uint32_t next; /* index of the field after this one (and its members) */
+    int32_t map;   /* index into the provider's maps, or -1 */
+} petw__man_field;
+
+typedef struct petw__man_map_entry {
+    uint64_t value;
+    const char *text;
+} petw__man_map_entry;
+
+typedef struct petw__man_map {
+    const char *name;
+    int bitmap;
+    uint32_t first, count; /* entries in the provider's map_entries */
+} petw__man_map;
+
+typedef struct petw__man_event {
+    uint16_t id;
+    uint8_t version, level, opcode, channel;
+    uint16_t task;
+    uint64_t keywords;
+    const char *task_name, *opcode_name, *level_name, *symbol;
+    const char *message;                          /* the text with %1.. inserts, or NULL */
+    uint32_t first_field, field_count, top_count; /* in the provider's fields */
+    int has_template;
+} petw__man_event;
+
+/* The provider's tasks, opcodes and levels by value, for naming what a
+ * record carries (which may differ from its event's definition). */
+#define PETW__MAN_TASK 0
+#define PETW__MAN_OPCODE 1
+#define PETW__MAN_LEVEL 2
+#define PETW__MAN_ANY_TASK 0xFFFFFFFFu
+
+typedef struct petw__man_name {
+    uint32_t kind; /* PETW__MAN_TASK, _OPCODE or _LEVEL */
+    uint32_t task; /* an opcode's task, or PETW__MAN_ANY_TASK */
+    uint64_t value;
+    const char *text;
+} petw__man_name;
+
+typedef struct petw__man_provider {
+    petw_guid guid;
+    const char *name;
+    const char *message;
+    petw__man_event *events; /* sorted by id, then version */
+    uint32_t event_count;
+    petw__man_field *fields;
+    uint32_t field_count;
+    petw__man_map *maps;
+    uint32_t map_count;
+    petw__man_map_entry *map_entries;
+    uint32_t map_entry_count;
+    petw__man_name *names;
+    uint32_t name_count;
+} petw__man_provider;
+
+typedef struct petw__manifest petw__manifest;
+
+/* Parses `size` bytes of manifest XML. Returns 0 with *out set, or
+ * PETW_ECORRUPT with `error` (at least 160 bytes) saying what and where,
+ * or PETW_ENOMEM. */
+int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, char *error,
+                         size_t error_size);
+void petw__manifest_free(petw__manifest *m);
+
+uint32_t petw__manifest_provider_count(const petw__manifest *m);
+const petw__man_provider *petw__manifest_provider(const petw__manifest *m, uint32_t i);
+
+/* The event `id` version `version` of provider `p`, or NULL. */
+const petw__man_event *petw__manifest_find_event(const petw__man_provider *p, uint16_t id,
+                                                 uint8_t version);
+
+/* The name of task `value` (kind PETW__MAN_TASK), of opcode `value` of
+ * task `task` (PETW__MAN_OPCODE: the task's own opcodes, then the
+ * provider's, then the standard ones) or of level `value`; NULL if none. */
+const char *petw__manifest_name(const petw__man_provider *p, uint32_t kind, uint32_t task,
+                                uint64_t value);
+
+/* The text of `value` in map `map` (a bitmap's set flags joined by " | ")
+ * into out; returns 0, or -1 when no entry matches. */
+int petw__manifest_map_text(const petw__man_provider *p, int32_t map, uint64_t value, char *out,
+                            size_t size);
+
+#endif

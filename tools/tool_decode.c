@@ -1,0 +1,61 @@
+/* tool_decode.c - decoders that know the manifests the user named, on the
+ * command line (--manifest) and in PETW_MANIFEST_PATH. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+#if defined(_WIN32)
+#define PATH_LIST_SEP ';'
+#else
+#define PATH_LIST_SEP ':'
+#endif
+
+int manifest_add(manifest_list *m, const char *path)
+{
+    if (m->count == MAX_MANIFESTS || !path[0])
+        return -1;
+    m->paths[m->count++] = path;
+    return 0;
+}
+
+static int add(petw_decoder *d, const char *path)
+{
+    int rc = petw_decoder_add_manifest(d, path);
+    if (rc) {
+        const char *why = petw_decoder_error(d);
+        fprintf(stderr, "petw: manifest %s\n", why[0] ? why : petw_strerror(rc));
+    }
+    return rc;
+}
+
+petw_decoder *decoder_create(const manifest_list *m)
+{
+    petw_decoder *d;
+    if (petw_decoder_new(&d) != 0) {
+        fprintf(stderr, "petw: %s\n", petw_strerror(PETW_ENOMEM));
+        return NULL;
+    }
+    for (int i = 0; m && i < m->count; i++)
+        if (add(d, m->paths[i]) != 0) {
+            petw_decoder_free(d);
+            return NULL;
+        }
+    const char *env = getenv("PETW_MANIFEST_PATH");
+    char path[4096];
+    while (env && *env) {
+        const char *end = strchr(env, PATH_LIST_SEP);
+        size_t n = end ? (size_t)(end - env) : strlen(env);
+        if (n > 0 && n < sizeof(path)) {
+            memcpy(path, env, n);
+            path[n] = 0;
+            if (add(d, path) != 0) {
+                fprintf(stderr, "petw: (from PETW_MANIFEST_PATH)\n");
+                petw_decoder_free(d);
+                return NULL;
+            }
+        }
+        env = end ? end + 1 : NULL;
+    }
+    return d;
+}
