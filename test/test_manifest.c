@@ -23,8 +23,13 @@ static const char manifest[] =
     "    <event value='1' version='1' level='Chatty' task='Copy' opcode='Retry' "
     "symbol='CopyRetry'/>\n"
     "    <event value='2' level='win:Error' template='Shapes' symbol='Shapes'/>\n"
+    "    <event value='3' level='win:Always' channel='c1' symbol='Always'/>\n"
     "   </events>\n"
     "   <levels><level name='Chatty' value='16' message='$(string.Chatty)'/></levels>\n"
+    /* Not a level, nor keywords: a channel's publishing settings. */
+    "   <channels><channel chid='c1' name='Demo/Operational' type='Operational'>\n"
+    "     <publishing><level>2</level><keywords>0x1</keywords></publishing></channel>\n"
+    "   </channels>\n"
     "   <tasks><task name='Copy' value='7' message='$(string.CopyTask)'>\n"
     "     <opcodes><opcode name='Retry' value='11'/></opcodes></task></tasks>\n"
     "   <keywords><keyword name='Io' mask='0x1'/><keyword name='Net' mask='0x20'/></keywords>\n"
@@ -57,7 +62,12 @@ static const char manifest[] =
     "    </template>\n"
     "   </templates>\n"
     "  </provider>\n"
-    " </events></instrumentation>\n"
+    " </events>\n"
+    /* Performance counters: their <provider> is not an event provider. */
+    " <counters xmlns='http://schemas.microsoft.com/win/2005/12/counters'>\n"
+    "  <provider providerGuid='{1b4e3f2a-8c2d-4f0e-9a11-000000000000}' providerType='userMode'>\n"
+    "   <counterSet guid='{1b4e3f2a-8c2d-4f0e-9a11-000000000001}' name='Set'/></provider>\n"
+    " </counters></instrumentation>\n"
     " <localization><resources culture='de-DE'><stringTable>\n"
     "   <string id='Copy' value='Kopiere %1'/></stringTable></resources>\n"
     "  <resources culture='en-US'><stringTable>\n"
@@ -204,6 +214,12 @@ int main(void)
     CHECK_EQ(decode(d, 1, 2, 4, 0, 0, &ev), 0);
     CHECK(!ev->has_schema);
     CHECK_EQ(strcmp(ev->fields[0].name, "data"), 0);
+
+    /* Event 3: TraceEvent's name for level 0 and a channel by its chid. */
+    plen = 0;
+    CHECK_EQ(decode(d, 3, 0, 0, 0, 0, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "Always"), 0);
+    CHECK_EQ(strcmp(ev->level_name, "Log Always"), 0);
 
     /* 3. Event 2: fixed-length string, array counted by a field, binary
      * sized by a field, an array of structs, a hex out-type. */

@@ -82,6 +82,8 @@ struct petw__manifest {
     uint32_t strings_count, strings_cap;
 };
 
+#define STACK_DEPTH 64
+
 typedef struct parser {
     XML_Parser xml;
     petw__manifest *m;
@@ -89,6 +91,12 @@ typedef struct parser {
     LIST(raw_string, texts);
     int32_t provider, task, tmpl, map, strukt; /* current elements, or -1 */
     int in_resources, preferred_culture;
+    /* The open elements' local names (the first STACK_DEPTH of them, cut
+     * to fit), for telling a definition from a same-named element
+     * elsewhere: <channel><publishing><level> is not a level, a
+     * <counters><provider> not an event provider. */
+    char stack[STACK_DEPTH][24];
+    uint32_t depth;
     int rc;
     char *error;
     size_t error_size;
@@ -208,12 +216,43 @@ static void start_template_child(parser *p, raw_provider *rp, const char *el, co
     rp->templates[p->tmpl].count++;
 }
 
+/* Whether the element `back` levels up (1: the parent) is `name`. */
+static int up_is(const parser *p, uint32_t back, const char *name)
+{
+    if (p->depth < back || p->depth - back >= STACK_DEPTH)
+        return 0;
+    return !strcmp(p->stack[p->depth - back], name);
+}
+
+/* Where each definition may stand: its parent element. */
+static int in_place(const parser *p, const char *el)
+{
+    static const char *const places[][2] = {
+        {"provider", "events"},    {"event", "events"},
+        {"task", "tasks"},         {"opcode", "opcodes"},
+        {"level", "levels"},       {"keyword", "keywords"},
+        {"channel", "channels"},   {"importChannel", "channels"},
+        {"template", "templates"}, {"valueMap", "maps"},
+        {"bitMap", "maps"},
+    };
+    for (size_t i = 0; i < PETW__ARRAY_SIZE(places); i++)
+        if (!strcmp(el, places[i][0]))
+            return up_is(p, 1, places[i][1]);
+    if (!strcmp(el, "map"))
+        return up_is(p, 1, "valueMap") || up_is(p, 1, "bitMap");
+    return 1;
+}
+
 static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **atts)
 {
     parser *p = ctx;
     const char *el = local(name);
     raw_provider *rp = cur(p);
-    if (p->rc)
+    int placed = in_place(p, el);
+    if (p->depth < STACK_DEPTH)
+        snprintf(p->stack[p->depth], sizeof(p->stack[0]), "%s", el);
+    p->depth++;
+    if (p->rc || !placed)
         return;
     if (!strcmp(el, "provider")) {
         if (rp) {
@@ -309,6 +348,10 @@ static void XMLCALL on_end(void *ctx, const XML_Char *name)
 {
     parser *p = ctx;
     const char *el = local(name);
+    if (p->depth)
+        p->depth--;
+    if (!in_place(p, el)) /* its start was ignored too */
+        return;
     if (!strcmp(el, "provider"))
         p->provider = -1;
     else if (!strcmp(el, "task"))
@@ -364,6 +407,8 @@ typedef struct named {
 
 static const named std_levels[] = {
     {"win:LogAlways", 0, "Log Always"},
+    /* What TraceEvent's manifest writer names level 0; its reader takes it. */
+    {"win:Always", 0, "Log Always"},
     {"win:Critical", 1, "Critical"},
     {"win:Error", 2, "Error"},
     {"win:Warning", 3, "Warning"},
