@@ -155,6 +155,19 @@ static VOID WINAPI on_event(PEVENT_RECORD r)
     if (!memcmp(&r->EventHeader.ProviderId, TraceLoggingProviderId(g_tdh), sizeof(GUID))) {
         check_tl(r);
         s->tl++;
+    } else if (r->EventHeader.EventDescriptor.Opcode == 0) {
+        /* The file's header: described as TDH describes a MOF class. */
+        ULONG size = 0;
+        CHECK_EQ(TdhGetEventInformation(r, 0, NULL, NULL, &size), ERROR_INSUFFICIENT_BUFFER);
+        TRACE_EVENT_INFO *info = malloc(size);
+        CHECK(info != NULL);
+        CHECK_EQ(TdhGetEventInformation(r, 0, NULL, info, &size), ERROR_SUCCESS);
+        CHECK_EQ(info->DecodingSource, DecodingSourceWbem);
+        CHECK(info->TaskNameOffset && info->OpcodeNameOffset);
+        CHECK(!wcscmp(name_at(info, info->TaskNameOffset), L"EventTrace"));
+        CHECK(!wcscmp(name_at(info, info->OpcodeNameOffset), L"Header"));
+        free(info);
+        s->classic++;
     } else {
         ULONG size = 0;
         CHECK_EQ(TdhGetEventInformation(r, 0, NULL, NULL, &size), ERROR_NOT_FOUND);

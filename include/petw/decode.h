@@ -11,7 +11,11 @@
  *      and version: the template's fields (lengths and counts from other
  *      fields, structs, value and bit maps), the task, opcode and level
  *      names, and the message with its inserts.
- *   4. Anything else: one binary field named "data".
+ *   4. Classic kernel records (NT Kernel Logger classes, a file's EventTrace
+ *      header): a built-in table of the layouts Microsoft documents,
+ *      matched by class GUID, opcode and version (petw_kernel_class_name()
+ *      names the class; the opcode's name is the event name).
+ *   5. Anything else: one binary field named "data".
  * Decoding never trusts the record: a malformed schema or a payload
  * shorter than it says is an error for that event, never an over-read.
  *

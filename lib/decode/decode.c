@@ -27,6 +27,7 @@
 #include "../common/common.h"
 #include "../platform/platform.h"
 #include "decode_internal.h"
+#include "kernel.h"
 #include "manifest.h"
 #include "petw/decode.h"
 
@@ -100,6 +101,8 @@ struct petw_decoder {
     petw__manifest **manifests;
     uint32_t manifest_count, manifest_cap;
     const petw__man_provider *last_provider;
+    petw__manifest *kernel; /* the kernel classes' schemas, read at first use */
+    int kernel_failed;
     const petw__man_field *man;               /* the current event's template fields */
     uint64_t man_value[PETW__MAN_MAX_FIELDS]; /* numbers decoded, for length/count */
     char *message;
@@ -130,6 +133,7 @@ void petw_decoder_free(petw_decoder *d)
         free(d->slot[i]);
     for (uint32_t i = 0; i < d->manifest_count; i++)
         petw__manifest_free(d->manifests[i]);
+    petw__manifest_free(d->kernel);
     free(d->manifests);
     free(d->message);
     free(d->scratch);
@@ -911,17 +915,40 @@ static int man_value(petw_decoder *d, const petw__man_provider *pv, uint32_t i, 
     return 0;
 }
 
+/* The provider with `guid` in manifest `m`, or NULL. */
+static const petw__man_provider *provider_in(const petw__manifest *m, const petw_guid *guid)
+{
+    for (uint32_t i = 0; i < petw__manifest_provider_count(m); i++) {
+        const petw__man_provider *p = petw__manifest_provider(m, i);
+        if (petw_guid_equal(&p->guid, guid))
+            return p;
+    }
+    return NULL;
+}
+
+/* A classic kernel record's schema (by class, opcode and version), or
+ * NULL. */
+static const petw__man_event *kernel_event(petw_decoder *d, const petw_event_record *rec,
+                                           const petw__man_provider **pv)
+{
+    if (!d->kernel && !d->kernel_failed && petw__kernel_schemas(&d->kernel) != 0)
+        d->kernel_failed = 1; /* out of memory: such events stay raw */
+    *pv = d->kernel ? provider_in(d->kernel, &rec->header.provider_id) : NULL;
+    return *pv ? petw__manifest_find_event(*pv, rec->header.descriptor.opcode,
+                                           rec->header.descriptor.version)
+               : NULL;
+}
+
 /* The provider with `guid` in the manifests added, or NULL. */
 static const petw__man_provider *man_provider(petw_decoder *d, const petw_guid *guid)
 {
     if (d->last_provider && petw_guid_equal(&d->last_provider->guid, guid))
         return d->last_provider;
-    for (uint32_t m = 0; m < d->manifest_count; m++)
-        for (uint32_t i = 0; i < petw__manifest_provider_count(d->manifests[m]); i++) {
-            const petw__man_provider *p = petw__manifest_provider(d->manifests[m], i);
-            if (petw_guid_equal(&p->guid, guid))
-                return d->last_provider = p;
-        }
+    for (uint32_t m = 0; m < d->manifest_count; m++) {
+        const petw__man_provider *p = provider_in(d->manifests[m], guid);
+        if (p)
+            return d->last_provider = p;
+    }
     return NULL;
 }
 
@@ -1230,9 +1257,13 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
     size_t name_at = provider_name_at(d, traits, traits_size);
     const petw__man_provider *pv = NULL;
     const petw__man_event *ev = NULL;
-    if (!schema && d->manifest_count &&
-        !(rec->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) &&
-        (pv = man_provider(d, &rec->header.provider_id)) != NULL)
+    int classic = (rec->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) &&
+                  !(rec->header.flags & PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE);
+    if (schema)
+        ;
+    else if (classic)
+        ev = kernel_event(d, rec, &pv);
+    else if (d->manifest_count && (pv = man_provider(d, &rec->header.provider_id)) != NULL)
         ev = petw__manifest_find_event(pv, rec->header.descriptor.id,
                                        rec->header.descriptor.version);
     if (schema)
@@ -1245,7 +1276,10 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         PETW__FORWARD_IF_ERROR(decode_binary(d));
     fix_strings(d);
     r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : pv ? pv->name : NULL;
-    if (ev) {
+    if (ev && classic) {
+        r->event_name = ev->symbol; /* the opcode's name in the class */
+        r->opcode_name = ev->symbol;
+    } else if (ev) {
         /* Names for the values the record carries: a provider may write
          * an event with another task, opcode or level than its manifest's. */
         const petw_event_descriptor *ds = &rec->header.descriptor;

@@ -138,10 +138,16 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
                    (p.n ? p.n : 1) * sizeof(EVENT_PROPERTY_INFO);
     size_t need = props;
     const char *pname = ev->provider_name, *ename = ev->event_name;
-    if (pname)
-        need += (wide_len(pname) + 1) * sizeof(WCHAR);
-    if (ename)
-        need += (wide_len(ename) + 1) * sizeof(WCHAR);
+    /* A classic kernel record is described as TDH describes MOF classes:
+     * the class as the task name, the event type as the opcode name. */
+    int mof = (Event->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER) != 0;
+    const char *names[] = {pname,           ename,          ev->task_name,
+                           ev->opcode_name, ev->level_name, ev->message};
+    if (mof)
+        names[2] = pname, names[3] = ename;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        if (names[k])
+            need += (wide_len(names[k]) + 1) * sizeof(WCHAR);
     for (uint32_t k = 0; k < p.n; k++)
         need += (wide_len(ev->fields[p.field[k]].name) + 1) * sizeof(WCHAR);
     if (need > 0xFFFFFFFFu || *BufferSize < need) {
@@ -161,11 +167,16 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
     } while (0)
     memcpy(&Buffer->ProviderGuid, &Event->EventHeader.ProviderId, sizeof(GUID));
     Buffer->EventDescriptor = Event->EventHeader.EventDescriptor;
-    Buffer->DecodingSource = DecodingSourceTlg;
-    if (pname)
-        PUT_NAME(Buffer->ProviderNameOffset, pname);
-    if (ename)
-        PUT_NAME(Buffer->EventNameOffset, ename);
+    Buffer->DecodingSource = mof ? DecodingSourceWbem
+                             : ev->task_name || ev->opcode_name || ev->level_name || ev->message
+                                 ? DecodingSourceXMLFile
+                                 : DecodingSourceTlg;
+    ULONG *const offsets[] = {&Buffer->ProviderNameOffset, &Buffer->EventNameOffset,
+                              &Buffer->TaskNameOffset,     &Buffer->OpcodeNameOffset,
+                              &Buffer->LevelNameOffset,    &Buffer->EventMessageOffset};
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        if (names[k])
+            PUT_NAME(*offsets[k], names[k]);
     Buffer->PropertyCount = p.n;
     Buffer->TopLevelPropertyCount = ev->top_count;
     for (uint32_t k = 0; k < p.n; k++) {

@@ -1,0 +1,16 @@
+/* kernel.h - the built-in schemas of the NT Kernel Logger's classic event
+ * classes (kernel.c), as a manifest model whose events are keyed by
+ * opcode and version.
+ *
+ * Allowed dependencies: common/, platform/, xxHash, expat.
+ */
+#ifndef PETW_KERNEL_H
+#define PETW_KERNEL_H
+
+#include "manifest.h"
+
+/* Parses the built-in kernel schemas: 0 with *out set (free it with
+ * petw__manifest_free), or PETW_ENOMEM. */
+int petw__kernel_schemas(petw__manifest **out);
+
+#endif
