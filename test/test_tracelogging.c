@@ -160,8 +160,8 @@ static void on_event(petw_event_record *r, void *ctx)
     seen *s = ctx;
     const petw_decoded_event *ev;
     CHECK_EQ(petw_decode(s->dec, r, &ev), 0);
-    if (!ev->has_schema)
-        return; /* the session's header record */
+    if (!ev->has_schema || (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
+        return; /* the session's header records */
     s->events++;
     const petw_event_descriptor *d = &r->header.descriptor;
     const char *n = ev->event_name;

@@ -29,6 +29,27 @@ for line in open(sys.argv[1]):
     n += 1
 assert n == 53, n
 PY
+
+# --start/--end keep the events in the range (bounds included) and always
+# the file's header records, whatever the range.
+"$py" - "$petw" "$dir/t.etl" "$dir/all.json" <<'PY'
+import json, subprocess, sys
+petw, etl = sys.argv[1], sys.argv[2]
+ev = [json.loads(l) for l in open(sys.argv[3])]
+hdr = [e for e in ev if e["provider"] == "EventTrace"]
+rest = [e for e in ev if e["provider"] != "EventTrace"]
+start, end = rest[10]["timestamp"], rest[20]["timestamp"]
+def dump(*args):
+    out = subprocess.run([petw, "dump", "--format", "json", etl] + list(args),
+                         check=True, capture_output=True, text=True).stdout
+    return [json.loads(l) for l in out.splitlines()]
+got = dump("--start", start, "--end", end)
+want = [e for e in rest if start <= e["timestamp"] <= end]
+assert [e for e in got if e["provider"] != "EventTrace"] == want, (len(got), len(want))
+assert len([e for e in got if e["provider"] == "EventTrace"]) == len(hdr) > 0
+late = dump("--start", "2999-01-01T00:00:00Z")
+assert len(late) == len(hdr) and all(e["provider"] == "EventTrace" for e in late), late
+PY
 guid=5a1c4e1b-7a2f-4d3e-9b61-2c8e4f103a77
 n=$("$petw" dump --format json --provider "$guid" "$dir/t.etl" | wc -l)
 [ "$n" -eq 52 ] || fail "--provider GUID kept $n of 52 events"

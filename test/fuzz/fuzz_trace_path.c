@@ -566,10 +566,18 @@ static void tdh_event(PEVENT_RECORD r, int decode_rc)
     size_t names =
         props + (info->PropertyCount ? info->PropertyCount : 1) * sizeof(EVENT_PROPERTY_INFO);
     CHECK(names <= size);
-    CHECK(info->DecodingSource == DecodingSourceTlg);
+    /* Classic kernel records come from the built-in MOF class table, the
+     * rest from TraceLogging schemas (no manifest is given here). */
+    CHECK(info->DecodingSource == ((r->EventHeader.Flags & EVENT_HEADER_FLAG_CLASSIC_HEADER)
+                                       ? DecodingSourceWbem
+                                       : DecodingSourceTlg));
     CHECK(!memcmp(&info->ProviderGuid, &r->EventHeader.ProviderId, sizeof(GUID)));
     name_at(&v, info->ProviderNameOffset, names);
     name_at(&v, info->EventNameOffset, names);
+    name_at(&v, info->TaskNameOffset, names);
+    name_at(&v, info->OpcodeNameOffset, names);
+    name_at(&v, info->LevelNameOffset, names);
+    name_at(&v, info->EventMessageOffset, names);
     EVENT_PROPERTY_INFO *pa = info->EventPropertyInfoArray;
     for (ULONG k = 0; k < info->PropertyCount; k++) {
         CHECK(name_at(&v, pa[k].NameOffset, names) != NULL);

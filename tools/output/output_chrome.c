@@ -68,6 +68,11 @@ static void name_slice(slice *s, const petw_event_record *r, const petw_decoded_
     char id[37];
     if (ev && ev->has_schema && ev->event_name && ev->event_name[0]) {
         s->name = ev->event_name;
+        /* Kernel records: the class and the event type ("Thread/CSwitch"). */
+        if ((h->flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) && ev->provider_name) {
+            snprintf(s->fallback, sizeof(s->fallback), "%s/%s", ev->provider_name, ev->event_name);
+            s->name = s->fallback;
+        }
         return;
     }
     const char *provider = known_provider_name(&h->provider_id);
