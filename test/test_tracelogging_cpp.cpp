@@ -326,8 +326,8 @@ void on_event(petw_event_record *r, void *ctx)
     seen *s = static_cast<seen *>(ctx);
     const petw_decoded_event *ev;
     CHECK_EQ(petw_decode(s->dec, r, &ev), 0);
-    if (!ev->has_schema)
-        return; /* the session's header record */
+    if (!ev->has_schema || (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
+        return; /* the session's header records */
     const petw_event_descriptor &d = r->header.descriptor;
     record rec;
     rec.name = ev->event_name;

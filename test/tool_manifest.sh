@@ -50,8 +50,13 @@ PY
 # info counts events under their names; convert names slices by them.
 "$petw" info t.etl --manifest "$manifest" > info.out
 grep -q "OrderPlaced .* 8$" info.out
-"$petw" convert t.etl --to chrome -o c.json --manifest "$manifest" 2>/dev/null
+"$petw" convert t.etl --to chrome -o c.json --manifest "$manifest" 2> c.err
 grep -q '"name":"OrderPlaced"' c.json
+grep -q '"name":"EventTrace/Header"' c.json
+# The count it prints is the events it wrote (process names aside).
+n=$("$petw" dump t.etl | wc -l)
+grep -qx "petw: $n events to c.json" c.err
+[ "$(grep -c '"ph":"[BEbei]"' c.json)" -eq "$n" ]
 
 # Bad manifests: the file, the line and why; exit status 1, no output.
 sed 's/template="Order"/template="Nope"/' "$manifest" > bad.man

@@ -112,6 +112,6 @@ int cmd_convert(int argc, char **argv)
     reader_close(&rd);
     petw_decoder_free(c.decoder);
     if (rc == 0)
-        fprintf(stderr, "petw: %" PRIu64 " records to %s\n", c.out.records, a.out_path);
+        fprintf(stderr, "petw: %" PRIu64 " events to %s\n", c.out.events, a.out_path);
     return rc;
 }

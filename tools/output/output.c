@@ -29,6 +29,7 @@ int output_begin(output *o, const output_format *format, FILE *file)
 
 void output_event(output *o, const petw_event_record *r, const petw_decoded_event *ev)
 {
+    o->events++;
     o->format->event(o, r, ev);
 }
 

@@ -70,6 +70,7 @@ struct output {
     sbuf line;        /* the record being built */
     void *state;      /* the format's own */
     uint64_t records; /* records written (Chrome: metadata records too) */
+    uint64_t events;  /* trace records given to output_event */
     int error;        /* 0, PETW_ENOMEM or PETW_EIO */
 };
 

@@ -157,7 +157,12 @@ static void name_process(output *o, chrome_state *c, uint32_t pid)
         sbuf_puts(&o->line, ",\n");
     sbuf_puts(&o->line, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
     sbuf_u64(&o->line, pid);
-    sbuf_puts(&o->line, ",\"tid\":0,\"args\":{\"name\":\"process ");
+    sbuf_puts(&o->line, ",\"tid\":0,\"args\":{\"name\":\"");
+    if (pid == UINT32_MAX) { /* kernel records without a process (PERFINFO) */
+        sbuf_puts(&o->line, "kernel (no process)\"}}");
+        return;
+    }
+    sbuf_puts(&o->line, "process ");
     sbuf_u64(&o->line, pid);
     sbuf_puts(&o->line, "\"}}");
 }
