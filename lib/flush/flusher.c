@@ -471,6 +471,45 @@ static int write_snapshot(petw__flush_target *t, const char *path, uint8_t *copi
     return rc;
 }
 
+/* Whether buffer `b` is some CPU's current buffer. */
+static int is_current(const petw__ring *ring, uint32_t b)
+{
+    for (uint32_t c = 0; c < ring->cpu_count; c++)
+        /* acquire: as in close_and_wait. */
+        if (PETW__WORD_BUF(atomic_load_explicit(&ring->own_cpus[c].word, memory_order_acquire)) ==
+            b)
+            return 1;
+    return 0;
+}
+
+/* Waits for buffers that a writer sealed but has not yet put in the
+ * retained queue (preempted between its last commit and petw__ring_deliver):
+ * a snapshot that copied the queue without one of them would lack its
+ * events while keeping older ones of other buffers. Such a buffer is opened
+ * more often than delivered and is no CPU's current buffer. A buffer that
+ * became current after the close looks the same until its CPU word is read
+ * again, so the wait is bounded (200 ms); it ends at once when no buffer is
+ * pending. */
+static void wait_sealed(petw__ring *ring, petw__pool *pool)
+{
+    petw__buffer_meta *meta = petw__pool_meta(pool);
+    for (int round = 0; round < 2000; round++) {
+        int pending = 0;
+        for (uint32_t b = 0; b < pool->buffer_limit && !pending; b++) {
+            /* acquire: pairs with petw__ring_deliver's release increment. */
+            uint32_t d = atomic_load_explicit(&meta[b].deliveries, memory_order_acquire);
+            /* relaxed: a use opened before the close happens before the
+             * close's acquire of its CPU word (the word's later values were
+             * written by writers that acquired the one naming it). */
+            uint32_t u = atomic_load_explicit(&meta[b].uses, memory_order_relaxed);
+            pending = d < u && !is_current(ring, b);
+        }
+        if (!pending)
+            return;
+        petw__sleep_us(100);
+    }
+}
+
 static int do_snapshot(petw__flush_target *t, const char *path)
 {
     petw__ring *ring = t->ring;
@@ -481,6 +520,7 @@ static int do_snapshot(petw__flush_target *t, const char *path)
     int rc = close_and_wait(t);
     if (rc)
         return rc;
+    wait_sealed(ring, pool);
     /* acquire: pairs with the release head CAS in petw__ring_take_oldest
      * (the horizon of what was taken); it also keeps the tail load after the
      * head load. The buffers closed above are below tail: close_and_wait
