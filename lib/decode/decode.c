@@ -183,6 +183,18 @@ static int reserve_fields(petw_decoder *d, uint32_t n, uint32_t *first)
     return 0;
 }
 
+/* Makes field `slot` a struct or array of `n` children, reserved as one
+ * block; *first is the first child's index. */
+static int open_block(petw_decoder *d, uint32_t slot, petw_value_kind kind, uint32_t n,
+                      uint32_t *first)
+{
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, n, first));
+    d->fields[slot].kind = kind;
+    d->fields[slot].first = *first;
+    d->fields[slot].count = n;
+    return 0;
+}
+
 static int need(petw_decoder *d, size_t n)
 {
     return n <= d->size - d->pos ? 0 : PETW_ECORRUPT;
@@ -501,10 +513,7 @@ static int decode_struct(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
 {
     const schema_entry *e = &d->schema[entry];
     uint32_t first;
-    PETW__FORWARD_IF_ERROR(reserve_fields(d, e->members, &first));
-    d->fields[slot].kind = PETW_VALUE_STRUCT;
-    d->fields[slot].first = first;
-    d->fields[slot].count = e->members;
+    PETW__FORWARD_IF_ERROR(open_block(d, slot, PETW_VALUE_STRUCT, e->members, &first));
     uint32_t j = entry + 1;
     for (uint32_t m = 0; m < e->members; m++) {
         PETW__RETURN_IF(j >= d->schema_count, PETW_ECORRUPT);
@@ -698,11 +707,7 @@ static int decode_value_at(petw_decoder *d, uint32_t entry, uint32_t slot, int d
      * the elements (decoding them would fail anyway). */
     PETW__RETURN_IF((uint64_t)count * e->elem_min > d->size - d->pos, PETW_ECORRUPT);
     uint32_t first;
-    PETW__FORWARD_IF_ERROR(reserve_fields(d, count, &first));
-    f = &d->fields[slot];
-    f->kind = PETW_VALUE_ARRAY;
-    f->first = first;
-    f->count = count;
+    PETW__FORWARD_IF_ERROR(open_block(d, slot, PETW_VALUE_ARRAY, count, &first));
     for (uint32_t k = 0; k < count; k++) {
         d->counters.work++;
         petw_field *el = &d->fields[first + k];
@@ -833,10 +838,7 @@ static int man_scalar(petw_decoder *d, const petw__man_provider *pv, uint32_t i,
     if (f->flags & PETW__MANF_STRUCT) {
         PETW__RETURN_IF(depth > MAX_DEPTH, PETW_ECORRUPT);
         uint32_t first;
-        PETW__FORWARD_IF_ERROR(reserve_fields(d, f->members, &first));
-        d->fields[slot].kind = PETW_VALUE_STRUCT;
-        d->fields[slot].first = first;
-        d->fields[slot].count = f->members;
+        PETW__FORWARD_IF_ERROR(open_block(d, slot, PETW_VALUE_STRUCT, f->members, &first));
         uint32_t j = i + 1;
         for (uint32_t m = 0; m < f->members; m++) {
             d->fields[first + m].parent = slot;
@@ -896,11 +898,7 @@ static int man_value(petw_decoder *d, const petw__man_provider *pv, uint32_t i, 
          * most MAX_FIELDS of those). */
         PETW__RETURN_IF(count > d->size - d->pos && count > MAX_FIELDS, PETW_ECORRUPT);
         uint32_t first;
-        PETW__FORWARD_IF_ERROR(reserve_fields(d, (uint32_t)count, &first));
-        fl = &d->fields[slot];
-        fl->kind = PETW_VALUE_ARRAY;
-        fl->first = first;
-        fl->count = (uint32_t)count;
+        PETW__FORWARD_IF_ERROR(open_block(d, slot, PETW_VALUE_ARRAY, (uint32_t)count, &first));
         for (uint32_t k = 0; k < count; k++) {
             petw_field *el = &d->fields[first + k];
             el->name = f->name;
