@@ -420,6 +420,40 @@ static int write_provider_dir(const char *dir)
     return write_file(dir, "provider-dir.bin", &f, sizeof(f));
 }
 
+/* Classic kernel records for fuzz_kernel_decode: hook (group, opcode),
+ * version, pointer-size flag, payload. */
+static int write_kernel_seed(const char *dir, const char *name, const uint8_t head[4],
+                             const void *payload, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 1;
+    int bad = fwrite(head, 1, 4, f) != 4 || fwrite(payload, 1, n, f) != n;
+    return fclose(f) != 0 || bad;
+}
+
+static int write_kernel_seeds(const char *dir)
+{
+    /* Image Load v3 (64-bit): base, size, pid 7, ..., "a.dll". */
+    uint8_t image[56 + 12];
+    memset(image, 0, sizeof(image));
+    image[8] = 0x10;
+    image[16] = 7;
+    memcpy(image + 56, "a\0.\0d\0l\0l\0\0", 12);
+    static const uint8_t image_head[4] = {0x03, 0x0a, 3, 0};
+    /* CSwitch v2: new tid 5, old tid 6, priorities, wait time. */
+    static const uint8_t cswitch[24] = {5, 0, 0, 0, 6, 0, 0, 0, 9, 8, 1, 0, 3, 1, 5, 2, 40};
+    static const uint8_t cswitch_head[4] = {0x05, 0x24, 2, 0};
+    /* SampledProfile v2 (32-bit): ip, tid, count. */
+    static const uint8_t sample[12] = {0x78, 0x56, 0x34, 0x12, 9, 0, 0, 0, 1, 0};
+    static const uint8_t sample_head[4] = {0x0f, 0x2e, 2, 1};
+    return write_kernel_seed(dir, "kernel-image.bin", image_head, image, sizeof(image)) |
+           write_kernel_seed(dir, "kernel-cswitch.bin", cswitch_head, cswitch, sizeof(cswitch)) |
+           write_kernel_seed(dir, "kernel-sample.bin", sample_head, sample, sizeof(sample));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -441,6 +475,7 @@ int main(int argc, char **argv)
     rc |= write_provider_dir(argv[1]);
     rc |= write_profiles(argv[1]);
     rc |= write_manifest(argv[1]);
+    rc |= write_kernel_seeds(argv[1]);
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {

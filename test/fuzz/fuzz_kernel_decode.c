@@ -1,0 +1,73 @@
+/* libFuzzer target: the built-in kernel schema table and the decoding it
+ * drives. The input's first two bytes are a classic record's hook (event
+ * class group, then opcode), the third its version, the fourth's low bit
+ * says 32-bit pointers; the rest is the payload. A hook whose group names
+ * no class goes under Process's GUID, so every byte value still reaches a
+ * schema. The decoder must refuse or decode without reading outside the
+ * payload (every value touched so ASan sees a stray pointer). */
+#include <stdint.h>
+#include <string.h>
+
+#include <petw/petw.h>
+
+#include "format/etl.h"
+
+static petw_decoder *decoder;
+static size_t payload_size;
+
+static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
+{
+    volatile uint8_t sink = 0;
+    if (depth > 64)
+        __builtin_trap(); /* the decoder bounds nesting far below this */
+    if ((uint64_t)f->data_offset + f->data_size > payload_size)
+        __builtin_trap(); /* the value's bytes must lie in the payload */
+    sink ^= (uint8_t)f->name[0];
+    if (f->label)
+        sink ^= (uint8_t)f->label[strlen(f->label)];
+    if (f->kind == PETW_VALUE_STRING)
+        sink ^= (uint8_t)f->v.s[strlen(f->v.s)];
+    if (f->kind == PETW_VALUE_BINARY)
+        for (uint32_t i = 0; i < f->v.bin.size; i++)
+            sink ^= f->v.bin.data[i];
+    if (f->kind == PETW_VALUE_STRUCT || f->kind == PETW_VALUE_ARRAY) {
+        if (f->first + f->count > ev->field_count)
+            __builtin_trap();
+        for (uint32_t i = 0; i < f->count; i++)
+            touch(ev, &ev->fields[f->first + i], depth + 1);
+    }
+    (void)sink;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!decoder && petw_decoder_new(&decoder) != 0)
+        return 0;
+    if (size < 4)
+        return 0;
+    static const petw_guid process = {
+        0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+    uint16_t hook = (uint16_t)(data[0] << 8 | data[1]);
+    const petw_guid *cls = petw__etl_kernel_class_guid(hook);
+    petw_event_record r;
+    memset(&r, 0, sizeof(r));
+    r.header.provider_id = cls ? *cls : process;
+    r.header.descriptor.opcode = data[1];
+    r.header.descriptor.version = data[2];
+    r.header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
+                                ((data[3] & 1) ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
+                                               : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
+    payload_size = size - 4 > 65535 ? 65535 : size - 4;
+    r.user_data = (void *)(uintptr_t)(data + 4);
+    r.user_data_length = (uint16_t)payload_size;
+    const petw_decoded_event *ev;
+    if (petw_decode(decoder, &r, &ev) == 0) {
+        if (ev->provider_name)
+            (void)strlen(ev->provider_name);
+        if (ev->event_name)
+            (void)strlen(ev->event_name);
+        for (uint32_t i = 0; i < ev->top_count; i++)
+            touch(ev, &ev->fields[i], 0);
+    }
+    return 0;
+}
