@@ -43,6 +43,7 @@ def loss_free(c):
 
 consume = med("petw-processtrace", "events_per_s")
 dump = med("petw-dump-json", "events_per_s")
+dump_man = med("petw-dump-json-manifest", "events_per_s")
 big_rss = med("petw-processtrace-plain", "peak_rss_kb")
 big_bytes = med("petw-processtrace-plain", "file_bytes")
 big_rate = med("petw-processtrace-plain", "events_per_s")
@@ -119,6 +120,8 @@ target("ProcessTrace on a compressed file", fmt(consume and consume / 1e6, " M e
        ">= 20 M ev/s", consume is not None and consume >= 20e6)
 target("petw dump --format json", fmt(dump and dump / 1e6, " M ev/s"), "-", "-", ">= 2 M ev/s",
        dump is not None and dump >= 2e6)
+target("petw dump --format json, decoded by manifest", fmt(dump_man and dump_man / 1e6, " M ev/s"),
+       "-", "-", ">= 2 M ev/s", dump_man is not None and dump_man >= 2e6)
 
 target("reader peak RSS, 2 GB trace (ProcessTrace, info, dump)",
        fmt(max(v for v in (big_rss, info_rss, dump_rss) if v is not None) / 1024, " MB")
@@ -130,6 +133,7 @@ results = {"machine": machine, "lttng_ust": lttng_version, "rounds": int(rounds)
            "sustained": {c: {str(k): v for k, v in s.items()} for c, s in sustained.items()},
            "loss_free_rate": {c: loss_free(c) for c in sustained},
            "processtrace_events_per_s": consume, "dump_json_events_per_s": dump,
+           "dump_json_manifest_events_per_s": dump_man,
            "cross_process_file": {"ns_per_event": ps, "in_process_ns_per_event": pf,
                                   "ratio": r_shared, "after_first_burst_ratio": r_shared_after,
                                   "burst_events": burst, "events_lost": lost_file,

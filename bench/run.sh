@@ -98,6 +98,11 @@ for r in $(seq 1 "$ROUNDS"); do
     build-bench/tools/petw dump --format json "$work/c.etl" > /dev/null
     t1=$(date +%s.%N)
     emit "$r" "{\"contender\":\"petw-dump-json\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
+    # The same file decoded by name and field (its instrumentation manifest).
+    t0=$(date +%s.%N)
+    build-bench/tools/petw dump --format json --manifest bench/bench_payload.man "$work/c.etl" > /dev/null
+    t1=$(date +%s.%N)
+    emit "$r" "{\"contender\":\"petw-dump-json-manifest\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
     rm -f "$work/c.etl"
     # 4. Reader memory on a 2 GB trace (uncompressed, 15 M events): ProcessTrace, petw info
     #    and petw dump must stream (peak RSS, kB).

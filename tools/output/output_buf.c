@@ -9,7 +9,7 @@
 static const char hex_digits[] = "0123456789abcdef";
 
 /* Room for `n` more bytes, or NULL (and b->failed) when memory runs out. */
-static char *room(sbuf *b, size_t n)
+char *sbuf_grow(sbuf *b, size_t n)
 {
     if (b->cap - b->len >= n)
         return b->data + b->len;
@@ -30,27 +30,9 @@ fail:
     return NULL;
 }
 
-void sbuf_put(sbuf *b, const void *p, size_t n)
-{
-    char *at = n ? room(b, n) : NULL;
-    if (at) {
-        memcpy(at, p, n);
-        b->len += n;
-    }
-}
-
 void sbuf_puts(sbuf *b, const char *s)
 {
     sbuf_put(b, s, strlen(s));
-}
-
-void sbuf_putc(sbuf *b, char c)
-{
-    char *at = room(b, 1);
-    if (at) {
-        *at = c;
-        b->len++;
-    }
 }
 
 void sbuf_u64(sbuf *b, uint64_t v)
@@ -61,7 +43,11 @@ void sbuf_u64(sbuf *b, uint64_t v)
         tmp[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    sbuf_put(b, tmp + i, (size_t)(20 - i));
+    char *at = sbuf_room(b, 20);
+    if (at) {
+        memcpy(at, tmp + i, (size_t)(20 - i));
+        b->len += (size_t)(20 - i);
+    }
 }
 
 void sbuf_i64(sbuf *b, int64_t v)
@@ -90,7 +76,7 @@ void sbuf_hex64(sbuf *b, uint64_t v)
 void sbuf_hex(sbuf *b, const void *p, size_t n)
 {
     const uint8_t *in = p;
-    char *at = n ? room(b, 2 * n) : NULL;
+    char *at = n ? sbuf_room(b, 2 * n) : NULL;
     if (!at)
         return;
     for (size_t i = 0; i < n; i++) {
@@ -108,15 +94,16 @@ void sbuf_guid(sbuf *b, const petw_guid *g)
     be[4] = (uint8_t)(g->data2 >> 8), be[5] = (uint8_t)g->data2;
     be[6] = (uint8_t)(g->data3 >> 8), be[7] = (uint8_t)g->data3;
     memcpy(be + 8, g->data4, 8);
-    sbuf_hex(b, be, 4);
-    sbuf_putc(b, '-');
-    sbuf_hex(b, be + 4, 2);
-    sbuf_putc(b, '-');
-    sbuf_hex(b, be + 6, 2);
-    sbuf_putc(b, '-');
-    sbuf_hex(b, be + 8, 2);
-    sbuf_putc(b, '-');
-    sbuf_hex(b, be + 10, 6);
+    char *at = sbuf_room(b, 36);
+    if (!at)
+        return;
+    for (int i = 0, o = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            at[o++] = '-';
+        at[o++] = hex_digits[be[i] >> 4];
+        at[o++] = hex_digits[be[i] & 15];
+    }
+    b->len += 36;
 }
 
 void sbuf_time(sbuf *b, int64_t filetime)
