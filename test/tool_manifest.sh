@@ -12,7 +12,7 @@ cd "$dir"
 "$record" t.etl 8 >/dev/null
 
 "$petw" dump t.etl --manifest "$manifest" > text.out
-grep -q 'Petw-Example-Orders/OrderPlaced OrderId=1003 Amount=39.96[0-9]* Customer="contoso" message="Order 1003 placed by contoso for 39.96."' text.out
+grep -q 'Petw-Example-Orders/OrderPlaced OrderId=1003 Amount=39.96 Customer="contoso" message="Order 1003 placed by contoso for 39.96."' text.out
 grep -q 'Petw-Example-Orders/StatusChanged State="busy" message="The store is now busy."' text.out
 # Without the manifest the same events are raw bytes.
 "$petw" dump t.etl > raw.out

@@ -1,6 +1,7 @@
 /* output_value.c - strings as each format needs them (one UTF-8 repair,
  * one JSON escaper, one CSV quoter), and decoded values as JSON. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -128,7 +129,13 @@ static void json_float(sbuf *b, double f)
         sbuf_puts(b, "null"); /* JSON has no NaN or infinity */
         return;
     }
-    snprintf(tmp, sizeof(tmp), "%.17g", f);
+    /* The shortest form that reads back as the same double (9.99, not
+     * 9.9900000000000002); 17 digits always do. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(tmp, sizeof(tmp), "%.*g", digits, f);
+        if (strtod(tmp, NULL) == f)
+            break;
+    }
     sbuf_puts(b, tmp);
 }
 
