@@ -926,12 +926,17 @@ static const petw__man_provider *provider_in(const petw__manifest *m, const petw
 
 /* A classic kernel record's schema (by class, opcode and version), or
  * NULL. */
-static const petw__man_event *kernel_event(petw_decoder *d, const petw_event_record *rec,
-                                           const petw__man_provider **pv)
+const petw__manifest *petw__decoder_kernel(petw_decoder *d)
 {
     if (!d->kernel && !d->kernel_failed && petw__kernel_schemas(&d->kernel) != 0)
         d->kernel_failed = 1; /* out of memory: such events stay raw */
-    *pv = d->kernel ? provider_in(d->kernel, &rec->header.provider_id) : NULL;
+    return d->kernel;
+}
+
+static const petw__man_event *kernel_event(petw_decoder *d, const petw_event_record *rec,
+                                           const petw__man_provider **pv)
+{
+    *pv = petw__decoder_kernel(d) ? provider_in(d->kernel, &rec->header.provider_id) : NULL;
     return *pv ? petw__manifest_find_event(*pv, rec->header.descriptor.opcode,
                                            rec->header.descriptor.version)
                : NULL;
@@ -1206,6 +1211,16 @@ int petw_decoder_add_manifest(petw_decoder *d, const char *path)
         return w.rc;
     }
     return add_manifest_file(d, path); /* not a directory */
+}
+
+uint32_t petw__decoder_manifest_count(const petw_decoder *d)
+{
+    return d->manifest_count;
+}
+
+const petw__manifest *petw__decoder_manifest(const petw_decoder *d, uint32_t i)
+{
+    return i < d->manifest_count ? d->manifests[i] : NULL;
 }
 
 const char *petw_decoder_error(const petw_decoder *d)

@@ -1,4 +1,5 @@
-/* decode_internal.h - the decoder's work counters, for tests.
+/* decode_internal.h - the decoder's work counters (for tests) and its
+ * manifests (for TDH).
  *
  * Allowed dependencies: common/, platform/, xxHash, expat.
  */
@@ -7,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "manifest.h"
 #include "petw/decode.h"
 
 /* What a decoder has done since petw_decoder_new (totals, never reset). */
@@ -18,5 +20,14 @@ typedef struct petw__decoder_counters {
 } petw__decoder_counters;
 
 void petw__decoder_counters_get(const petw_decoder *decoder, petw__decoder_counters *out);
+
+/* The manifests added to `decoder` (petw_decoder_add_manifest*), in the
+ * order added, for the TDH functions that describe manifests without an
+ * event. Valid until the decoder is freed. */
+uint32_t petw__decoder_manifest_count(const petw_decoder *decoder);
+const petw__manifest *petw__decoder_manifest(const petw_decoder *decoder, uint32_t i);
+/* The built-in kernel class table (parsed on first use; NULL when out of
+ * memory). */
+const petw__manifest *petw__decoder_kernel(petw_decoder *decoder);
 
 #endif

@@ -12,7 +12,29 @@
 #include <evntprov.h>
 #include <evntrace.h>
 
+#include <tdh.h>
+
 #include "../common/common.h"
+#include "../decode/manifest.h"
 #include "petw/petw.h"
+
+/* ---- TDH (etw_tdh.c, etw_tdh_manifest.c) ---- */
+
+/* TDH's one decoder, with every loaded manifest, held under the control
+ * lock until petw__tdh_leave (NULL when out of memory: leave all the same).
+ * Schemas and decoded events it returns are valid until then. */
+petw_decoder *petw__tdh_enter(void);
+void petw__tdh_leave(void);
+/* The loaded manifests' provider with `guid`, or NULL (inside enter/leave). */
+const petw__man_provider *petw__tdh_provider(petw_decoder *d, const GUID *guid);
+/* TRACE_EVENT_INFO for a manifest event, from its template (the answer's
+ * protocol: ERROR_INSUFFICIENT_BUFFER with *BufferSize set). */
+ULONG petw__tdh_manifest_info(const petw__man_provider *pv, const petw__man_event *ev,
+                              PTRACE_EVENT_INFO Buffer, ULONG *BufferSize);
+/* A decoder in-type (PETW_IN_*) and out-type (PETW_OUT_*) as TDH's. */
+USHORT petw__tdh_in(uint8_t in);
+USHORT petw__tdh_out(uint8_t out, uint8_t in);
+/* WCHAR units `utf8` converts to, without the NUL. */
+size_t petw__tdh_wide_len(const char *utf8);
 
 #endif

@@ -1,5 +1,8 @@
 /* etw_tdh.c - TdhGetEventInformation, TdhGetPropertySize, TdhGetProperty
- * and TdhFormatProperty on top of the native decoder (petw/decode.h). */
+ * and TdhFormatProperty on top of the native decoder (petw/decode.h): TDH's
+ * one decoder (etw_tdh_manifest.c) decodes the event, under the control
+ * lock, and the answer is built from what it returns. A manifest event is
+ * described by its template, as Windows does. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +14,7 @@
 #include "petw/decode.h"
 
 /* TraceLogging in-types are TDH's for 0..21; the counted forms differ. */
-static USHORT tdh_in(uint8_t in)
+USHORT petw__tdh_in(uint8_t in)
 {
     switch (in) {
     case PETW_IN_COUNTEDSTRING:
@@ -26,7 +29,7 @@ static USHORT tdh_in(uint8_t in)
 }
 
 /* TraceLogging out-types are their own enumeration; TDH reports its own. */
-static USHORT tdh_out(uint8_t out, uint8_t in)
+USHORT petw__tdh_out(uint8_t out, uint8_t in)
 {
     static const USHORT map[] = {[0] = TDH_OUTTYPE_NULL,
                                  [2] = TDH_OUTTYPE_STRING,
@@ -55,23 +58,41 @@ static USHORT tdh_out(uint8_t out, uint8_t in)
     return out < sizeof(map) / sizeof(map[0]) ? map[out] : TDH_OUTTYPE_NULL;
 }
 
-/* Decodes `event` with a decoder the caller frees. */
-static ULONG decode(PEVENT_RECORD event, petw_decoder **dec, const petw_decoded_event **ev)
+/* Decodes `event` with TDH's decoder; on ERROR_SUCCESS the caller is
+ * inside petw__tdh_enter and leaves when done with *ev. */
+static ULONG decode(PEVENT_RECORD event, const petw_decoded_event **ev)
 {
     if (event == NULL)
         return ERROR_INVALID_PARAMETER;
-    if (petw_decoder_new(dec) != 0)
-        return ERROR_NOT_ENOUGH_MEMORY;
-    int rc = petw_decode(*dec, (const petw_event_record *)event, ev);
+    petw_decoder *dec = petw__tdh_enter();
+    int rc = dec ? petw_decode(dec, (const petw_event_record *)event, ev) : PETW_ENOMEM;
     if (rc == 0 && !(*ev)->has_schema)
         rc = 1;
     if (rc != 0) {
-        petw_decoder_free(*dec);
+        petw__tdh_leave();
         return rc == 1               ? ERROR_NOT_FOUND
                : rc == PETW_ECORRUPT ? ERROR_EVT_INVALID_EVENT_DATA
                                      : petw__etw_status(rc);
     }
     return ERROR_SUCCESS;
+}
+
+/* The loaded manifest's event a record of a manifest-based provider is
+ * (not TraceLogging, EventWriteString or classic), or NULL. */
+static const petw__man_event *manifest_event(PEVENT_RECORD e, petw_decoder *d,
+                                             const petw__man_provider **pv)
+{
+    const USHORT other = EVENT_HEADER_FLAG_CLASSIC_HEADER | EVENT_HEADER_FLAG_STRING_ONLY |
+                         EVENT_HEADER_FLAG_TRACE_MESSAGE;
+    if (!d || (e->EventHeader.Flags & other))
+        return NULL;
+    for (USHORT i = 0; i < e->ExtendedDataCount && e->ExtendedData; i++)
+        if (e->ExtendedData[i].ExtType == EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL)
+            return NULL;
+    *pv = petw__tdh_provider(d, &e->EventHeader.ProviderId);
+    return *pv ? petw__manifest_find_event(*pv, e->EventHeader.EventDescriptor.Id,
+                                           e->EventHeader.EventDescriptor.Version)
+               : NULL;
 }
 
 /* The property list: top-level fields first, then each struct's members
@@ -107,7 +128,7 @@ static int make_plan(const petw_decoded_event *ev, plan *p)
 }
 
 /* WCHAR units `utf8` converts to, without the NUL (never more than its bytes). */
-static size_t wide_len(const char *utf8)
+size_t petw__tdh_wide_len(const char *utf8)
 {
     size_t cap = strlen(utf8) + 1;
     wchar_t *tmp = malloc(cap * sizeof(wchar_t));
@@ -121,16 +142,23 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
                                      PULONG BufferSize)
 {
     (void)TdhContextCount, (void)TdhContext;
-    if (BufferSize == NULL || (Buffer == NULL && *BufferSize != 0))
+    if (BufferSize == NULL || (Buffer == NULL && *BufferSize != 0) || Event == NULL)
         return ERROR_INVALID_PARAMETER;
-    petw_decoder *dec;
+    const petw__man_provider *pv;
+    const petw__man_event *me = manifest_event(Event, petw__tdh_enter(), &pv);
+    if (me) {
+        ULONG rc = petw__tdh_manifest_info(pv, me, Buffer, BufferSize);
+        petw__tdh_leave();
+        return rc;
+    }
+    petw__tdh_leave();
     const petw_decoded_event *ev;
-    ULONG rc = decode(Event, &dec, &ev);
+    ULONG rc = decode(Event, &ev);
     if (rc != ERROR_SUCCESS)
         return rc;
     static _Thread_local plan p;
     if (make_plan(ev, &p) != 0) {
-        petw_decoder_free(dec);
+        petw__tdh_leave();
         return ERROR_EVT_INVALID_EVENT_DATA;
     }
     /* Size: the fixed part, the property array, then the names. */
@@ -147,12 +175,12 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
         names[2] = pname, names[3] = ename;
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (names[k])
-            need += (wide_len(names[k]) + 1) * sizeof(WCHAR);
+            need += (petw__tdh_wide_len(names[k]) + 1) * sizeof(WCHAR);
     for (uint32_t k = 0; k < p.n; k++)
-        need += (wide_len(ev->fields[p.field[k]].name) + 1) * sizeof(WCHAR);
+        need += (petw__tdh_wide_len(ev->fields[p.field[k]].name) + 1) * sizeof(WCHAR);
     if (need > 0xFFFFFFFFu || *BufferSize < need) {
         *BufferSize = (ULONG)need;
-        petw_decoder_free(dec);
+        petw__tdh_leave();
         return ERROR_INSUFFICIENT_BUFFER;
     }
     memset(Buffer, 0, need);
@@ -160,7 +188,7 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
     size_t at = props;
 #define PUT_NAME(off, s)                                                                           \
     do {                                                                                           \
-        size_t n_ = wide_len(s) + 1;                                                               \
+        size_t n_ = petw__tdh_wide_len(s) + 1;                                                     \
         petw__utf8_to_wcs((s), (WCHAR *)(base + at), n_);                                          \
         (off) = (ULONG)at;                                                                         \
         at += n_ * sizeof(WCHAR);                                                                  \
@@ -194,8 +222,8 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
             pi->structType.NumOfStructMembers = (USHORT)p.members[k];
             continue;
         }
-        pi->nonStructType.InType = tdh_in(f->in_type);
-        pi->nonStructType.OutType = tdh_out(f->out_type, f->in_type);
+        pi->nonStructType.InType = petw__tdh_in(f->in_type);
+        pi->nonStructType.OutType = petw__tdh_out(f->out_type, f->in_type);
         if (f->kind == PETW_VALUE_BINARY) {
             pi->Flags |= PropertyParamFixedLength;
             pi->length = (USHORT)f->v.bin.size;
@@ -203,7 +231,7 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
     }
 #undef PUT_NAME
     *BufferSize = (ULONG)need;
-    petw_decoder_free(dec);
+    petw__tdh_leave();
     return ERROR_SUCCESS;
 }
 
@@ -245,9 +273,8 @@ static ULONG find(const petw_decoded_event *ev, ULONG count, PPROPERTY_DATA_DESC
 static ULONG property(PEVENT_RECORD Event, ULONG count, PPROPERTY_DATA_DESCRIPTOR d, ULONG *size,
                       ULONG cap, PBYTE buf)
 {
-    petw_decoder *dec;
     const petw_decoded_event *ev;
-    ULONG rc = decode(Event, &dec, &ev);
+    ULONG rc = decode(Event, &ev);
     if (rc != ERROR_SUCCESS)
         return rc;
     const petw_field *f;
@@ -262,7 +289,7 @@ static ULONG property(PEVENT_RECORD Event, ULONG count, PPROPERTY_DATA_DESCRIPTO
                 memcpy(buf, (const uint8_t *)Event->UserData + f->data_offset, f->data_size);
         }
     }
-    petw_decoder_free(dec);
+    petw__tdh_leave();
     return rc;
 }
 
@@ -321,6 +348,23 @@ static size_t tdh_width(USHORT in_type, ULONG pointer_size)
     }
 }
 
+/* A FILETIME (100 ns units since 1601, UTC) as ISO 8601 with its seven
+ * fraction digits: the proleptic Gregorian date from the day count
+ * (H. Hinnant's civil_from_days, with days counted from 0000-03-01). */
+static void filetime_text(uint64_t ft, char *text, size_t size)
+{
+    uint64_t secs = ft / 10000000u, frac = ft % 10000000u;
+    int64_t days = (int64_t)(secs / 86400u) + 584694; /* 1601-01-01 from 0000-03-01 */
+    uint32_t tod = (uint32_t)(secs % 86400u);
+    int64_t era = days / 146097, doe = days - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    int64_t day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+    int64_t year = yoe + era * 400 + (month <= 2);
+    snprintf(text, size, "%04" PRId64 "-%02" PRId64 "-%02" PRId64 "T%02u:%02u:%02u.%07" PRIu64 "Z",
+             year, month, day, tod / 3600, tod / 60 % 60, tod % 60, frac);
+}
+
 /* A fixed-size number of `width` bytes at `p`, as its out-type says. */
 static void format_number(USHORT in_type, USHORT out_type, const uint8_t *p, size_t width,
                           char *text, size_t size)
@@ -352,7 +396,7 @@ static void format_number(USHORT in_type, USHORT out_type, const uint8_t *p, siz
         else
             utf16_text(unit, 1, text, size);
     } else if (in_type == TDH_INTYPE_FILETIME) {
-        snprintf(text, size, "%" PRIu64, u); /* 100 ns since 1601 */
+        filetime_text(u, text, size);
     } else if (hex) {
         snprintf(text, size, "0x%" PRIX64, u);
     } else if (is_signed) {
@@ -421,12 +465,40 @@ static ULONG format_other(USHORT in_type, const uint8_t *p, size_t n, USHORT pro
     return ERROR_SUCCESS;
 }
 
+/* An integer's text by a value map (the entry equal to it) or a bitmap
+ * (the entries of its set bits, joined by " | "); 0 when none matches. */
+static int map_text(const EVENT_MAP_INFO *m, const uint8_t *p, size_t width, char *text,
+                    size_t size)
+{
+    uint64_t u = 0;
+    for (size_t i = 0; i < width && i < 8; i++)
+        u |= (uint64_t)p[i] << (8 * i);
+    int bitmap =
+        (m->Flag & (EVENTMAP_INFO_FLAG_MANIFEST_BITMAP | EVENTMAP_INFO_FLAG_WBEM_BITMAP)) != 0;
+    size_t at = 0;
+    int found = 0;
+    text[0] = 0;
+    for (ULONG i = 0; i < m->EntryCount; i++) {
+        const EVENT_MAP_ENTRY *e = &m->MapEntryArray[i];
+        int match = bitmap ? e->Value != 0 && (u & e->Value) == e->Value : e->Value == u;
+        if (!match || !e->OutputOffset || at + 4 >= size)
+            continue;
+        if (found++)
+            at += (size_t)snprintf(text + at, size - at, " | ");
+        at += petw__wcs_to_utf8((const WCHAR *)((const BYTE *)m + e->OutputOffset), text + at,
+                                size - at);
+        if (!bitmap)
+            break;
+    }
+    return found;
+}
+
 ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo,
                                 ULONG PointerSize, USHORT InType, USHORT OutType,
                                 USHORT PropertyLength, USHORT UserDataLength, PBYTE UserData,
                                 PULONG BufferSize, PWCHAR Buffer, PUSHORT UserDataConsumed)
 {
-    (void)EventInfo, (void)MapInfo;
+    (void)EventInfo;
     if (BufferSize == NULL || UserDataConsumed == NULL || (UserData == NULL && UserDataLength))
         return ERROR_INVALID_PARAMETER;
     static _Thread_local char text[65536 * 3 + 64];
@@ -434,7 +506,8 @@ ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO Map
     if (width) {
         if (UserDataLength < width)
             return ERROR_EVT_INVALID_EVENT_DATA;
-        format_number(InType, OutType, UserData, width, text, sizeof(text));
+        if (!MapInfo || !map_text(MapInfo, UserData, width, text, sizeof(text)))
+            format_number(InType, OutType, UserData, width, text, sizeof(text));
         used = width;
     } else {
         ULONG rc = format_other(InType, UserData, UserDataLength, PropertyLength, text,
@@ -442,7 +515,7 @@ ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO Map
         if (rc != ERROR_SUCCESS)
             return rc;
     }
-    size_t chars = wide_len(text) + 1;
+    size_t chars = petw__tdh_wide_len(text) + 1;
     if (Buffer == NULL || *BufferSize < chars * sizeof(WCHAR)) {
         *BufferSize = (ULONG)(chars * sizeof(WCHAR));
         return ERROR_INSUFFICIENT_BUFFER;

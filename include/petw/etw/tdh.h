@@ -1,21 +1,37 @@
 /* tdh.h - Trace Data Helper: event schemas and property values, as in the
- * Windows SDK, for the events petw can describe (TraceLogging events, from
- * the metadata they carry, and EventWriteString events).
+ * Windows SDK, for the events petw can describe: TraceLogging events (from
+ * the metadata they carry), EventWriteString events, classic kernel events
+ * (petw's built-in class table, described as MOF classes), and events of
+ * manifest-based providers whose instrumentation manifest is loaded.
+ *
+ * Manifests: Windows reads the manifests installed on the machine
+ * (`wevtutil im`); petw reads those TdhLoadManifest names, and on first use
+ * every manifest file or directory listed in the PETW_MANIFEST_PATH
+ * environment variable (':'-separated, ';' on Windows), which stands in for
+ * the installed set (the `petw` command reads the same variable). A file
+ * there that does not parse is skipped. TdhLoadManifestFromBinary (a PE
+ * file's resources) returns ERROR_NOT_SUPPORTED.
  *
  * Part of petw's ETW-compatible surface (link petw-etw). Differences from
  * Windows' TDH:
- * - manifest-based and WPP events have no schema here: TdhGetEventInformation
- *   returns ERROR_NOT_FOUND for them (their payload is in UserData);
- * - arrays are described with this event's element count (flag
- *   PropertyParamFixedCount, `count`), binary fields with this event's size
- *   (PropertyParamFixedLength, `length`), since TraceLogging stores both in
- *   the payload; a variable array's elements and a binary's bytes follow a
- *   u16 count in UserData, and the flags do not tell a fixed array (no
- *   count) from a variable one;
+ * - WPP events have no schema here: TdhGetEventInformation returns
+ *   ERROR_NOT_FOUND for them (their payload is in UserData);
+ * - TraceLogging arrays are described with this event's element count
+ *   (flag PropertyParamFixedCount, `count`), binary fields with this event's
+ *   size (PropertyParamFixedLength, `length`), since TraceLogging stores
+ *   both in the payload; a variable array's elements and a binary's bytes
+ *   follow a u16 count in UserData, and the flags do not tell a fixed array
+ *   (no count) from a variable one. Manifest events are described by their
+ *   template, as on Windows (PropertyParamCount/Length name the field that
+ *   holds the count or length);
+ * - keyword and channel names are not reported (KeywordsNameOffset and
+ *   ChannelNameOffset are 0), nor are they enumerated;
  * - TDH_CONTEXT items are accepted and ignored;
  * - names and formatted values are WCHAR strings, so wchar_t (32-bit on
  *   Linux); TdhGetProperty returns the payload's own bytes, where text is
- *   UTF-16LE as Windows stores it (format it with TdhFormatProperty).
+ *   UTF-16LE as Windows stores it (format it with TdhFormatProperty);
+ * - the functions share one decoder under a process-wide lock: calls from
+ *   several threads are safe and take turns.
  */
 #ifndef PETW_ETW_TDH_H
 #define PETW_ETW_TDH_H
@@ -205,15 +221,141 @@ typedef struct _PROPERTY_DATA_DESCRIPTOR {
     ULONG Reserved;
 } PROPERTY_DATA_DESCRIPTOR, *PPROPERTY_DATA_DESCRIPTOR;
 
+typedef enum _TDH_CONTEXT_TYPE {
+    TDH_CONTEXT_WPP_TMFFILE = 0,
+    TDH_CONTEXT_WPP_TMFSEARCHPATH,
+    TDH_CONTEXT_WPP_GMT,
+    TDH_CONTEXT_POINTERSIZE,
+    TDH_CONTEXT_PDB_PATH,
+    TDH_CONTEXT_MAXIMUM
+} TDH_CONTEXT_TYPE;
+
 typedef struct _TDH_CONTEXT {
     ULONGLONG ParameterValue;
-    ULONG ParameterType;
+    TDH_CONTEXT_TYPE ParameterType;
     ULONG ParameterSize;
 } TDH_CONTEXT, *PTDH_CONTEXT;
 
-typedef struct _EVENT_MAP_INFO EVENT_MAP_INFO, *PEVENT_MAP_INFO; /* no value maps */
+/* Value maps and bitmaps (a manifest's <maps>). */
+typedef struct _EVENT_MAP_ENTRY {
+    ULONG OutputOffset; /* the entry's text (WCHAR), from the start of EVENT_MAP_INFO */
+    union {
+        ULONG Value;       /* value maps and bitmaps */
+        ULONG InputOffset; /* pattern maps (none here) */
+    };
+} EVENT_MAP_ENTRY, *PEVENT_MAP_ENTRY;
 
-#define TDHAPI ULONG
+typedef enum _MAP_FLAGS {
+    EVENTMAP_INFO_FLAG_MANIFEST_VALUEMAP = 0x1,
+    EVENTMAP_INFO_FLAG_MANIFEST_BITMAP = 0x2,
+    EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP = 0x4,
+    EVENTMAP_INFO_FLAG_WBEM_VALUEMAP = 0x8,
+    EVENTMAP_INFO_FLAG_WBEM_BITMAP = 0x10,
+    EVENTMAP_INFO_FLAG_WBEM_FLAG = 0x20,
+    EVENTMAP_INFO_FLAG_WBEM_NO_MAP = 0x40
+} MAP_FLAGS;
+
+typedef enum _MAP_VALUETYPE {
+    EVENTMAP_ENTRY_VALUETYPE_ULONG,
+    EVENTMAP_ENTRY_VALUETYPE_STRING
+} MAP_VALUETYPE;
+
+typedef struct _EVENT_MAP_INFO {
+    ULONG NameOffset;
+    MAP_FLAGS Flag;
+    ULONG EntryCount;
+    union {
+        MAP_VALUETYPE MapEntryValueType;
+        ULONG FormatStringOffset;
+    };
+    EVENT_MAP_ENTRY MapEntryArray[ANYSIZE_ARRAY];
+} EVENT_MAP_INFO, *PEVENT_MAP_INFO;
+
+/* The events of a manifest provider (TdhEnumerateManifestProviderEvents). */
+typedef struct _PROVIDER_EVENT_INFO {
+    ULONG NumberOfEvents;
+    ULONG Reserved;
+    EVENT_DESCRIPTOR EventDescriptorsArray[ANYSIZE_ARRAY];
+} PROVIDER_EVENT_INFO, *PPROVIDER_EVENT_INFO;
+
+/* Providers with a schema (TdhEnumerateProviders). */
+typedef struct _TRACE_PROVIDER_INFO {
+    GUID ProviderGuid;
+    ULONG SchemaSource; /* 0: manifest, 1: MOF (the kernel classes) */
+    ULONG ProviderNameOffset;
+} TRACE_PROVIDER_INFO, *PTRACE_PROVIDER_INFO;
+
+typedef struct _PROVIDER_ENUMERATION_INFO {
+    ULONG NumberOfProviders;
+    ULONG Reserved;
+    TRACE_PROVIDER_INFO TraceProviderInfoArray[ANYSIZE_ARRAY];
+} PROVIDER_ENUMERATION_INFO, *PPROVIDER_ENUMERATION_INFO;
+
+/* A provider's levels, tasks, opcodes (TdhEnumerateProviderFieldInformation). */
+typedef enum _EVENT_FIELD_TYPE {
+    EventKeywordInformation = 0,
+    EventLevelInformation,
+    EventChannelInformation,
+    EventTaskInformation,
+    EventOpcodeInformation,
+    EventInformationMax
+} EVENT_FIELD_TYPE;
+
+typedef struct _PROVIDER_FIELD_INFO {
+    ULONG NameOffset;
+    ULONG DescriptionOffset;
+    ULONGLONG Value;
+} PROVIDER_FIELD_INFO, *PPROVIDER_FIELD_INFO;
+
+typedef struct _PROVIDER_FIELD_INFOARRAY {
+    ULONG NumberOfElements;
+    EVENT_FIELD_TYPE FieldType;
+    PROVIDER_FIELD_INFO FieldInfoArray[ANYSIZE_ARRAY];
+} PROVIDER_FIELD_INFOARRAY, *PPROVIDER_FIELD_INFOARRAY;
+
+/* The SDK's accessors for the offsets above (NULL where the offset is 0). */
+#define PETW__TDH_AT(base, offset) ((offset) ? (PWSTR)((PBYTE)(base) + (offset)) : (PWSTR)NULL)
+#define EMI_MAP_NAME(MapInfo) PETW__TDH_AT((MapInfo), (MapInfo)->NameOffset)
+#define EMI_MAP_FORMAT(MapInfo)                                                                    \
+    (((MapInfo)->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP)                                    \
+         ? PETW__TDH_AT((MapInfo), (MapInfo)->FormatStringOffset)                                  \
+         : (PWSTR)NULL)
+#define EMI_MAP_OUTPUT(MapInfo, Map) PETW__TDH_AT((MapInfo), (Map)->OutputOffset)
+#define EMI_MAP_INPUT(MapInfo, Map)                                                                \
+    (((MapInfo)->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP)                                    \
+         ? PETW__TDH_AT((MapInfo), (Map)->InputOffset)                                             \
+         : (PWSTR)NULL)
+#define TEI_MAP_NAME(EventInfo, Property)                                                          \
+    PETW__TDH_AT((EventInfo), (Property)->nonStructType.MapNameOffset)
+#define TEI_PROPERTY_NAME(EventInfo, Property) PETW__TDH_AT((EventInfo), (Property)->NameOffset)
+#define TEI_PROVIDER_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->ProviderNameOffset)
+#define TEI_LEVEL_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->LevelNameOffset)
+#define TEI_CHANNEL_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->ChannelNameOffset)
+#define TEI_KEYWORDS_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->KeywordsNameOffset)
+#define TEI_TASK_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->TaskNameOffset)
+#define TEI_OPCODE_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->OpcodeNameOffset)
+#define TEI_EVENT_MESSAGE(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->EventMessageOffset)
+#define TEI_PROVIDER_MESSAGE(EventInfo)                                                            \
+    PETW__TDH_AT((EventInfo), (EventInfo)->ProviderMessageOffset)
+#define TEI_ACTIVITYID_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->ActivityIDNameOffset)
+#define TEI_RELATEDACTIVITYID_NAME(EventInfo)                                                      \
+    PETW__TDH_AT((EventInfo), (EventInfo)->RelatedActivityIDNameOffset)
+#define PEI_PROVIDER_NAME(ProviderEnum, ProviderInfo)                                              \
+    PETW__TDH_AT((ProviderEnum), (ProviderInfo)->ProviderNameOffset)
+#define PFI_FIELD_NAME(FieldInfoArray, FieldInfo)                                                  \
+    PETW__TDH_AT((FieldInfoArray), (FieldInfo)->NameOffset)
+#define PFI_FIELD_MESSAGE(FieldInfoArray, FieldInfo)                                               \
+    PETW__TDH_AT((FieldInfoArray), (FieldInfo)->DescriptionOffset)
+
+#ifndef ERROR_XML_PARSE_ERROR
+#define ERROR_XML_PARSE_ERROR 1465L
+#endif
+#ifndef ERROR_EMPTY
+#define ERROR_EMPTY 4306L
+#endif
+
+typedef ULONG TDHSTATUS;
+#define TDHAPI TDHSTATUS
 
 /* The event's schema: names, types, structs, arrays. ERROR_SUCCESS;
  * ERROR_INSUFFICIENT_BUFFER with *BufferSize set (call again); ERROR_NOT_FOUND
@@ -243,6 +385,44 @@ TDHAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo, U
                          USHORT PropertyInType, USHORT PropertyOutType, USHORT PropertyLength,
                          USHORT UserDataLength, PBYTE UserData, PULONG BufferSize, PWCHAR Buffer,
                          PUSHORT UserDataConsumed);
+
+/* The map `MapName` (a property's TEI_MAP_NAME) of the event's provider,
+ * from its loaded manifest. ERROR_NOT_FOUND when the provider or map is
+ * unknown, ERROR_INSUFFICIENT_BUFFER with *BufferSize set. */
+TDHAPI TdhGetEventMapInformation(PEVENT_RECORD Event, PWSTR MapName, PEVENT_MAP_INFO Buffer,
+                                 ULONG *BufferSize);
+
+/* Loads an instrumentation manifest (.man/.xml) file, or every one in a
+ * directory. ERROR_SUCCESS (already loaded too); ERROR_FILE_NOT_FOUND;
+ * ERROR_XML_PARSE_ERROR for a manifest petw cannot read. */
+TDHAPI TdhLoadManifest(PWSTR Manifest);
+/* Forgets a manifest TdhLoadManifest loaded (ERROR_NOT_FOUND if it did not). */
+TDHAPI TdhUnloadManifest(PWSTR Manifest);
+/* ERROR_NOT_SUPPORTED: petw does not read PE resources. */
+TDHAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
+TDHAPI TdhLoadManifestFromMemory(LPCVOID pData, ULONG cbData);
+TDHAPI TdhUnloadManifestFromMemory(LPCVOID pData, ULONG cbData);
+
+/* The event descriptors of a loaded manifest's provider. ERROR_NOT_FOUND
+ * (no such provider), ERROR_EMPTY (it has no events),
+ * ERROR_INSUFFICIENT_BUFFER with *BufferSize set. */
+TDHAPI TdhEnumerateManifestProviderEvents(LPGUID ProviderGuid, PPROVIDER_EVENT_INFO Buffer,
+                                          ULONG *BufferSize);
+/* An event's schema from its provider's loaded manifest, without an event
+ * (matched by id and version). */
+TDHAPI TdhGetManifestEventInformation(LPGUID ProviderGuid, PEVENT_DESCRIPTOR EventDescriptor,
+                                      PTRACE_EVENT_INFO Buffer, ULONG *BufferSize);
+/* The providers with a schema: the loaded manifests' (SchemaSource 0) and
+ * the kernel event classes petw decodes (SchemaSource 1). */
+TDHAPI TdhEnumerateProviders(PPROVIDER_ENUMERATION_INFO Buffer, ULONG *BufferSize);
+/* A loaded manifest provider's levels, tasks or opcodes (value and name);
+ * keywords and channels: ERROR_NOT_SUPPORTED. Query: the one with
+ * EventFieldValue. */
+TDHAPI TdhEnumerateProviderFieldInformation(LPGUID pGuid, EVENT_FIELD_TYPE EventFieldType,
+                                            PPROVIDER_FIELD_INFOARRAY pBuffer, ULONG *pBufferSize);
+TDHAPI TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventFieldValue,
+                                        EVENT_FIELD_TYPE EventFieldType,
+                                        PPROVIDER_FIELD_INFOARRAY pBuffer, ULONG *pBufferSize);
 
 #ifdef __cplusplus
 }
