@@ -261,9 +261,11 @@ typedef struct event_ctx {
 
 static void plan_event(event_ctx *c)
 {
-    const petw__man_field *fields = c->pv->fields + c->ev->first_field;
     uint32_t base = c->ev->first_field;
     c->n = 0;
+    if (c->ev->field_count == 0) /* no template: and maybe no fields at all */
+        return;
+    const petw__man_field *fields = c->pv->fields + base;
     for (uint32_t j = 0, k = 0; k < c->ev->top_count && j < c->ev->field_count; k++) {
         c->field[c->n++] = j;
         j = fields[j].next - base;
@@ -310,8 +312,8 @@ static void fill_event(out_buf *o, const void *ctx)
     t->PropertyCount = c->n;
     t->TopLevelPropertyCount = ev->top_count;
     t->Flags = TEMPLATE_USER_DATA;
-    const petw__man_field *fields = c->pv->fields + ev->first_field;
     for (uint32_t k = 0; k < c->n; k++) {
+        const petw__man_field *fields = c->pv->fields + ev->first_field;
         const petw__man_field *f = &fields[c->field[k]];
         EVENT_PROPERTY_INFO pi_scratch;
         memset(&pi_scratch, 0, sizeof(pi_scratch));

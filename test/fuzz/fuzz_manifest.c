@@ -4,11 +4,14 @@
  * reason) or read; each event it describes is then decoded from the
  * payload, which must be refused or decoded without reading outside it
  * (every value, label and the message touched so ASan sees a stray
- * pointer). */
+ * pointer). The same manifest, loaded into TDH, then describes each event
+ * with and without a record, and each map (every offset checked to lie in
+ * the answer). */
 #include <stdint.h>
 #include <string.h>
 
 #include <petw/petw.h>
+#include <tdh.h>
 
 #include "decode/manifest.h"
 
@@ -36,6 +39,93 @@ static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
             touch(ev, &ev->fields[f->first + i], depth + 1);
     }
     (void)sink;
+}
+
+static uint8_t answer[1 << 20];
+
+/* A WCHAR string at `off` must end inside the answer's `size` bytes. */
+static void name_in(ULONG off, ULONG size)
+{
+    if (!off)
+        return;
+    if (off > size || (size - off) % sizeof(WCHAR))
+        __builtin_trap();
+    const WCHAR *w = (const WCHAR *)(answer + off);
+    size_t n = (size - off) / sizeof(WCHAR), i = 0;
+    while (i < n && w[i])
+        i++;
+    if (i == n)
+        __builtin_trap();
+}
+
+static void check_info(ULONG size)
+{
+    const TRACE_EVENT_INFO *t = (const TRACE_EVENT_INFO *)answer;
+    name_in(t->ProviderNameOffset, size), name_in(t->EventNameOffset, size);
+    name_in(t->TaskNameOffset, size), name_in(t->OpcodeNameOffset, size);
+    name_in(t->LevelNameOffset, size), name_in(t->EventMessageOffset, size);
+    if (offsetof(TRACE_EVENT_INFO, EventPropertyInfoArray) +
+            (uint64_t)t->PropertyCount * sizeof(EVENT_PROPERTY_INFO) >
+        size)
+        __builtin_trap();
+    for (ULONG k = 0; k < t->PropertyCount; k++) {
+        const EVENT_PROPERTY_INFO *pi = &t->EventPropertyInfoArray[k];
+        name_in(pi->NameOffset, size);
+        if (pi->Flags & PropertyStruct) {
+            if ((ULONG)pi->structType.StructStartIndex + pi->structType.NumOfStructMembers >
+                t->PropertyCount)
+                __builtin_trap();
+        } else {
+            name_in(pi->nonStructType.MapNameOffset, size);
+        }
+        if ((pi->Flags & PropertyParamCount) && pi->countPropertyIndex >= t->PropertyCount)
+            __builtin_trap();
+        if ((pi->Flags & PropertyParamLength) && pi->lengthPropertyIndex >= t->PropertyCount)
+            __builtin_trap();
+    }
+}
+
+static void tdh_describe(const petw__man_provider *p, const petw__man_event *e,
+                         const uint8_t *payload)
+{
+    EVENT_DESCRIPTOR desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.Id = e->id, desc.Version = e->version;
+    GUID g;
+    memcpy(&g, &p->guid, sizeof(g));
+    ULONG size = sizeof(answer);
+    if (TdhGetManifestEventInformation(&g, &desc, (PTRACE_EVENT_INFO)answer, &size) ==
+        ERROR_SUCCESS)
+        check_info(size);
+    EVENT_RECORD r;
+    memset(&r, 0, sizeof(r));
+    r.EventHeader.Flags = EVENT_HEADER_FLAG_64_BIT_HEADER;
+    r.EventHeader.ProviderId = g;
+    r.EventHeader.EventDescriptor = desc;
+    r.UserData = (PVOID)(uintptr_t)payload;
+    r.UserDataLength = (USHORT)(payload_size > 65535 ? 65535 : payload_size);
+    size = sizeof(answer);
+    if (TdhGetEventInformation(&r, 0, NULL, (PTRACE_EVENT_INFO)answer, &size) == ERROR_SUCCESS)
+        check_info(size);
+}
+
+static void tdh_map(const petw__man_provider *p, uint32_t k)
+{
+    EVENT_RECORD r;
+    memset(&r, 0, sizeof(r));
+    memcpy(&r.EventHeader.ProviderId, &p->guid, sizeof(GUID));
+    WCHAR name[256];
+    size_t i = 0;
+    for (; p->maps[k].name[i] && i + 1 < 256; i++)
+        name[i] = (WCHAR)(unsigned char)p->maps[k].name[i];
+    name[i] = 0;
+    ULONG size = sizeof(answer);
+    if (TdhGetEventMapInformation(&r, name, (PEVENT_MAP_INFO)answer, &size) != ERROR_SUCCESS)
+        return;
+    const EVENT_MAP_INFO *mi = (const EVENT_MAP_INFO *)answer;
+    name_in(mi->NameOffset, size);
+    for (ULONG e = 0; e < mi->EntryCount; e++)
+        name_in(mi->MapEntryArray[e].OutputOffset, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -79,6 +169,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     petw_decoder_free(d);
+    if (TdhLoadManifestFromMemory(data + 2, (ULONG)xml) != ERROR_SUCCESS)
+        __builtin_trap(); /* what parsed once loads */
+    for (uint32_t i = 0; i < petw__manifest_provider_count(m); i++) {
+        const petw__man_provider *p = petw__manifest_provider(m, i);
+        for (uint32_t k = 0; k < p->event_count && k < 16; k++)
+            tdh_describe(p, &p->events[k], payload);
+        for (uint32_t k = 0; k < p->map_count && k < 16; k++)
+            tdh_map(p, k);
+    }
+    if (TdhUnloadManifestFromMemory(data + 2, (ULONG)xml) != ERROR_SUCCESS)
+        __builtin_trap();
     petw__manifest_free(m);
     return 0;
 }
