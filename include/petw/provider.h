@@ -99,6 +99,17 @@ int petw_event_write_ex(petw_provider_handle handle, const petw_event_descriptor
                         uint64_t session_filter, uint16_t header_flags, uint32_t count,
                         const petw_data_descriptor *data);
 
+/* A classic (MOF) event, as TraceEvent and TraceMessage write them: the
+ * record's provider GUID is `event_class` (the event class, not the
+ * registered provider's), and it carries PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER
+ * plus `header_flags` (only PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE, for WPP
+ * messages). The descriptor gives the event type as opcode, the level and
+ * the version; sessions filter it by level and keyword like any event.
+ * Same errors as petw_event_write. */
+int petw_event_write_classic(petw_provider_handle handle, const petw_guid *event_class,
+                             const petw_event_descriptor *descriptor, uint16_t header_flags,
+                             uint32_t count, const petw_data_descriptor *data);
+
 /* Provider traits (EventSetInformation(EventProviderSetTraits)): a blob of
  * u16 total size, the UTF-8 provider name NUL-terminated, then optional
  * traits. Every later event carries it as a PROV_TRAITS extended item.

@@ -52,12 +52,44 @@ typedef struct open_trace {
 
 static open_trace opens[MAX_OPEN];
 
+/* The pre-Vista form of an event (EventCallback, without
+ * PROCESS_TRACE_MODE_EVENT_RECORD): the classic header's fields from the
+ * record's, the payload as MofData. */
+static void deliver_event_trace(const petw_event_record *rec, PEVENT_CALLBACK cb)
+{
+    EVENT_TRACE e;
+    memset(&e, 0, sizeof(e));
+    const petw_event_header *h = &rec->header;
+    uint32_t size = (uint32_t)sizeof(EVENT_TRACE_HEADER) + rec->user_data_length;
+    e.Header.Size = (USHORT)(size > 0xFFFF ? 0xFFFF : size);
+    e.Header.Class.Type = h->descriptor.opcode;
+    e.Header.Class.Level = h->descriptor.level;
+    e.Header.Class.Version = h->descriptor.version;
+    e.Header.ThreadId = h->thread_id;
+    e.Header.ProcessId = h->process_id;
+    e.Header.TimeStamp.QuadPart = h->timestamp;
+    memcpy(&e.Header.Guid, &h->provider_id, sizeof(GUID));
+    e.Header.KernelTime = h->cpu.times.kernel_time;
+    e.Header.UserTime = h->cpu.times.user_time;
+    e.MofData = rec->user_data;
+    e.MofLength = rec->user_data_length;
+    memcpy(&e.BufferContext, &rec->buffer_context, sizeof(e.BufferContext));
+    cb(&e);
+}
+
 static void on_event(petw_event_record *rec, void *ctx)
 {
     open_trace *o = ctx;
+    ULONG mode = o->wide ? o->logw->ProcessTraceMode : o->loga->ProcessTraceMode;
+    rec->user_context = o->wide ? o->logw->Context : o->loga->Context;
+    if (!(mode & PROCESS_TRACE_MODE_EVENT_RECORD)) {
+        PEVENT_CALLBACK cb = o->wide ? o->logw->EventCallback : o->loga->EventCallback;
+        if (cb)
+            deliver_event_trace(rec, cb);
+        return;
+    }
     PEVENT_RECORD_CALLBACK cb =
         o->wide ? o->logw->EventRecordCallback : o->loga->EventRecordCallback;
-    rec->user_context = o->wide ? o->logw->Context : o->loga->Context;
     if (cb)
         cb((PEVENT_RECORD)rec);
 }
@@ -133,8 +165,6 @@ static void fill_logfile(open_trace *o)
 static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *logfile)
 {
     int realtime = (mode & PROCESS_TRACE_MODE_REAL_TIME) != 0;
-    if (!(mode & PROCESS_TRACE_MODE_EVENT_RECORD))
-        return open_failed(ERROR_NOT_SUPPORTED); /* the pre-Vista EVENT_TRACE callback */
     if (!path || !path[0])
         return open_failed(ERROR_INVALID_PARAMETER);
     petw__control_lock();

@@ -565,7 +565,8 @@ static PETW__ALWAYS_INLINE void write_body(uint8_t *out, const event_shape *sh,
 
 static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
                        const petw_guid *activity, const petw_guid *related, uint64_t filter,
-                       uint16_t extra_flags, uint32_t count, const petw_data_descriptor *data)
+                       uint16_t extra_flags, const petw_guid *event_class, uint32_t count,
+                       const petw_data_descriptor *data)
 {
     uint32_t slot = petw__handle_slot(h), gen = petw__handle_generation(h);
     if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || gen == 0))
@@ -591,6 +592,8 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         return 0;
     uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
                      atomic_load_explicit(&p->guid[1], memory_order_relaxed)};
+    if (PETW__UNLIKELY(event_class != NULL)) /* a classic event names its class */
+        memcpy(g, event_class, sizeof(g));
     /* acquire fence + reload: if any field above came from a later
      * (re)registration, the generation we see now has changed. Pairs with
      * petw_provider_unregister's release fence after its generation bump. */
@@ -651,7 +654,7 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
                       const petw_guid *activity, const petw_guid *related, uint32_t count,
                       const petw_data_descriptor *data)
 {
-    return write_event(h, d, activity, related, 0, 0, count, data);
+    return write_event(h, d, activity, related, 0, 0, NULL, count, data);
 }
 
 int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
@@ -660,7 +663,18 @@ int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
 {
     /* Only flags that describe the payload may be added. */
     PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_STRING_ONLY, PETW_EINVAL);
-    return write_event(h, d, activity, related, filter, header_flags, count, data);
+    return write_event(h, d, activity, related, filter, header_flags, NULL, count, data);
+}
+
+int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_class,
+                             const petw_event_descriptor *d, uint16_t header_flags, uint32_t count,
+                             const petw_data_descriptor *data)
+{
+    PETW__RETURN_IF(!event_class, PETW_EINVAL);
+    PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE, PETW_EINVAL);
+    return write_event(h, d, NULL, NULL, 0,
+                       (uint16_t)(header_flags | PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER),
+                       event_class, count, data);
 }
 
 /* Traits blobs: interned, append-only, never freed (a writer may hold one). */
