@@ -3,7 +3,7 @@
  * when the samples are there), Thread CSwitch, Image Load, Process (with a
  * SID and without) and StackWalk (0, 1 and 5 frames) with 32- and 64-bit
  * pointers, and one record each of DiskIo, FileIo, TcpIp, UdpIp, Registry,
- * PageFault, PerfInfo ISR/DPC and ALPC. A record shorter than its layout is
+ * PageFault, PerfInfo ISR/DPC, ALPC and SystemConfig. A record shorter than its layout is
  * an error for that event; an opcode or version the table lacks stays raw. */
 #include <sys/stat.h>
 
@@ -345,6 +345,33 @@ int main(void)
         CHECK_EQ(decode_classic(d, "ALPC", 33, 2, 0, a.b, 4, &ev), 0);
         CHECK_EQ(top(ev, "MessageID")->v.u, 1);
         CHECK_EQ(decode_classic(d, "ALPC", 33, 2, 0, a.b, 3, &ev), PETW_ECORRUPT);
+    }
+
+    /* SystemConfig v2: LogDisk (fixed-size strings), IRQ. */
+    {
+        buf b = {.ps = 8};
+        put(&b, 1048576, 8), put(&b, 1ull << 37, 8), put(&b, 0, 4), put(&b, 112, 4);
+        put(&b, 3, 4);
+        size_t at = b.n;
+        put_wide(&b, "C:"), b.n = at + 8, put(&b, 0, 4); /* DriveLetterString[4], Pad1 */
+        put(&b, 2, 4), put(&b, 8, 4), put(&b, 512, 4), put(&b, 0, 4);
+        put(&b, 1000, 8), put(&b, 2000, 8);
+        at = b.n;
+        memset(b.b + at, 0, 32);
+        put_wide(&b, "NTFS"), b.n = at + 32;
+        put(&b, 0, 4), put(&b, 0, 4);
+        CHECK_EQ(b.n, 112);
+        CHECK_EQ(decode_classic(d, "SystemConfig", 12, 2, 0, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "LogDisk"), 0);
+        CHECK(str_is(top(ev, "DriveLetterString"), "C:"));
+        CHECK(str_is(top(ev, "FileSystem"), "NTFS"));
+        CHECK_EQ(top(ev, "TotalNumberOfClusters")->v.i, 2000);
+        CHECK_EQ(decode_classic(d, "SystemConfig", 12, 2, 0, b.b, 111, &ev), PETW_ECORRUPT);
+        buf q = {.ps = 8};
+        put(&q, 0xF, 8), put(&q, 9, 4), put(&q, 4, 4), put_wide(&q, "ACPI");
+        CHECK_EQ(decode_classic(d, "SystemConfig", 21, 2, 0, q.b, q.n, &ev), 0);
+        CHECK_EQ(top(ev, "IRQNum")->v.u, 9);
+        CHECK(str_is(top(ev, "DeviceDescription"), "ACPI"));
     }
 
     /* The header of a file petw writes. */

@@ -13,7 +13,8 @@
  * timer DPC), Process (v0 to v4; Terminate; PerfCtr), StackWalk (stacks,
  * stack keys), DiskIo (v2, v3), FileIo (v2, v3), TcpIp and UdpIp (v2, IPv4
  * and IPv6), Registry (v2), PageFault (v2: faults, HardFault, VirtualAlloc,
- * ImageLoadBacked), ALPC. Layouts from Microsoft's class pages, checked
+ * ImageLoadBacked), ALPC, SystemConfig (v2: PhyDisk, LogDisk, NIC, Video,
+ * Services, Power, Network, IRQ, IDEChannel). Layouts from Microsoft's class pages, checked
  * against TraceEvent's KernelTraceEventParser (its offsets by version and
  * pointer size).
  *
@@ -21,9 +22,9 @@
  * petw:KernelSid, the TOKEN_USER-prefixed SID of Process events, and
  * count='petw:rest', an array to the payload's end (StackWalk's frames).
  *
- * Not yet: SystemConfig, EventTrace's other opcodes, FileIo MapFile and
- * v4, Process v5, Registry v0/v1, DiskIo driver events, PageFault's
- * memory-info events; IPv6 addresses stay 16 binary bytes.
+ * Not yet: SystemConfig CPU and PnP (and versions past 2), EventTrace's other opcodes, FileIo
+ * MapFile and v4, Process v5, Registry v0/v1, DiskIo driver events, PageFault's memory-info events;
+ * IPv6 addresses stay 16 binary bytes.
  */
 #include "kernel.h"
 
@@ -533,6 +534,84 @@ static const char kernel_manifest[] =
     "<template tid='WaitNew'><data name='IsServerPort' inType='win:UInt32'/>"
     "<data name='PortName' inType='win:AnsiString'/></template><template tid='Unwait'>"
     "<data name='Status' inType='win:UInt32' outType='win:NTSTATUS'/></template></templates>"
+    "</provider>"
+
+    /* SystemConfig (version 2): the configuration records of a kernel session's rundown.
+       Fixed-size character arrays are UnicodeStrings with a length. */
+    "<provider name='SystemConfig' guid='{01853a65-418f-4f36-aefc-dc0f1d2fd235}'><events>"
+    "<event value='11' version='2' symbol='PhyDisk' template='PhyDisk'/>"
+    "<event value='12' version='2' symbol='LogDisk' template='LogDisk'/>"
+    "<event value='13' version='2' symbol='NIC' template='NIC'/>"
+    "<event value='14' version='2' symbol='Video' template='Video'/>"
+    "<event value='15' version='2' symbol='Services' template='Services'/>"
+    "<event value='16' version='2' symbol='Power' template='Power'/>"
+    "<event value='17' version='2' symbol='Network' template='Network'/>"
+    "<event value='21' version='2' symbol='IRQ' template='IRQ'/>"
+    "<event value='23' version='2' symbol='IDEChannel' template='IDEChannel'/></events>"
+    "<templates><template tid='PhyDisk'><data name='DiskNumber' inType='win:UInt32'/>"
+    "<data name='BytesPerSector' inType='win:UInt32'/>"
+    "<data name='SectorsPerTrack' inType='win:UInt32'/>"
+    "<data name='TracksPerCylinder' inType='win:UInt32'/>"
+    "<data name='Cylinders' inType='win:UInt64'/><data name='SCSIPort' inType='win:UInt32'/>"
+    "<data name='SCSIPath' inType='win:UInt32'/><data name='SCSITarget' inType='win:UInt32'/>"
+    "<data name='SCSILun' inType='win:UInt32'/>"
+    "<data name='Manufacturer' inType='win:UnicodeString' length='256'/>"
+    "<data name='PartitionCount' inType='win:UInt32'/>"
+    "<data name='WriteCacheEnabled' inType='win:UInt8'/><data name='Pad' inType='win:UInt8'/>"
+    "<data name='BootDriveLetter' inType='win:UnicodeString' length='3'/>"
+    "<data name='Spare' inType='win:UnicodeString' length='2'/></template>"
+    "<template tid='LogDisk'><data name='StartOffset' inType='win:UInt64'/>"
+    "<data name='PartitionSize' inType='win:UInt64'/>"
+    "<data name='DiskNumber' inType='win:UInt32'/><data name='Size' inType='win:UInt32'/>"
+    "<data name='DriveType' inType='win:UInt32'/>"
+    "<data name='DriveLetterString' inType='win:UnicodeString' length='4'/>"
+    "<data name='Pad1' inType='win:UInt32'/>"
+    "<data name='PartitionNumber' inType='win:UInt32'/>"
+    "<data name='SectorsPerCluster' inType='win:UInt32'/>"
+    "<data name='BytesPerSector' inType='win:UInt32'/><data name='Pad2' inType='win:UInt32'/>"
+    "<data name='NumberOfFreeClusters' inType='win:Int64'/>"
+    "<data name='TotalNumberOfClusters' inType='win:Int64'/>"
+    "<data name='FileSystem' inType='win:UnicodeString' length='16'/>"
+    "<data name='VolumeExt' inType='win:UInt32'/><data name='Pad3' inType='win:UInt32'/>"
+    "</template><template tid='NIC'><data name='PhysicalAddr' inType='win:UInt64'/>"
+    "<data name='PhysicalAddrLen' inType='win:UInt32'/>"
+    "<data name='Ipv4Index' inType='win:UInt32'/><data name='Ipv6Index' inType='win:UInt32'/>"
+    "<data name='NICDescription' inType='win:UnicodeString'/>"
+    "<data name='IpAddresses' inType='win:UnicodeString'/>"
+    "<data name='DnsServerAddresses' inType='win:UnicodeString'/></template>"
+    "<template tid='Video'><data name='MemorySize' inType='win:UInt32'/>"
+    "<data name='XResolution' inType='win:UInt32'/>"
+    "<data name='YResolution' inType='win:UInt32'/>"
+    "<data name='BitsPerPixel' inType='win:UInt32'/>"
+    "<data name='VRefresh' inType='win:UInt32'/>"
+    "<data name='ChipType' inType='win:UnicodeString' length='256'/>"
+    "<data name='DACType' inType='win:UnicodeString' length='256'/>"
+    "<data name='AdapterString' inType='win:UnicodeString' length='256'/>"
+    "<data name='BiosString' inType='win:UnicodeString' length='256'/>"
+    "<data name='DeviceID' inType='win:UnicodeString' length='256'/>"
+    "<data name='StateFlags' inType='win:HexInt32'/></template><template tid='Services'>"
+    "<data name='ProcessId' inType='win:UInt32'/>"
+    "<data name='ServiceState' inType='win:UInt32'/>"
+    "<data name='SubProcessTag' inType='win:UInt32'/>"
+    "<data name='ServiceName' inType='win:UnicodeString'/>"
+    "<data name='DisplayName' inType='win:UnicodeString'/>"
+    "<data name='ProcessName' inType='win:UnicodeString'/></template><template tid='Power'>"
+    "<data name='S1' inType='win:UInt8'/><data name='S2' inType='win:UInt8'/>"
+    "<data name='S3' inType='win:UInt8'/><data name='S4' inType='win:UInt8'/>"
+    "<data name='S5' inType='win:UInt8'/><data name='Pad1' inType='win:UInt8'/>"
+    "<data name='Pad2' inType='win:UInt8'/><data name='Pad3' inType='win:UInt8'/></template>"
+    "<template tid='Network'><data name='TcbTablePartitions' inType='win:UInt32'/>"
+    "<data name='MaxHashTableSize' inType='win:UInt32'/>"
+    "<data name='MaxUserPort' inType='win:UInt32'/>"
+    "<data name='TcpTimedWaitDelay' inType='win:UInt32'/></template><template tid='IRQ'>"
+    "<data name='IRQAffinity' inType='win:UInt64'/><data name='IRQNum' inType='win:UInt32'/>"
+    "<data name='DeviceDescriptionLen' inType='win:UInt32'/>"
+    "<data name='DeviceDescription' inType='win:UnicodeString'/></template>"
+    "<template tid='IDEChannel'><data name='TargetID' inType='win:UInt32'/>"
+    "<data name='DeviceType' inType='win:UInt32'/>"
+    "<data name='DeviceTimingMode' inType='win:UInt32'/>"
+    "<data name='LocationInformationLen' inType='win:UInt32'/>"
+    "<data name='LocationInformation' inType='win:UnicodeString'/></template></templates>"
     "</provider>"
 
     "</events></instrumentation></instrumentationManifest>";
