@@ -1,8 +1,10 @@
 /* Classic kernel records decode by their class's documented layout: the
  * file's EventTrace header (petw's own files, and Windows' powershell.etl
- * when the samples are there), Thread CSwitch, Image Load with 32- and
- * 64-bit pointers. A record shorter than its layout is an error for that
- * event; an opcode or version the table lacks stays raw. */
+ * when the samples are there), Thread CSwitch, Image Load, Process (with a
+ * SID and without) and StackWalk (0, 1 and 5 frames) with 32- and 64-bit
+ * pointers, and one record each of DiskIo, FileIo, TcpIp, UdpIp, Registry,
+ * PageFault, PerfInfo ISR/DPC, ALPC and SystemConfig. A record shorter than its layout is
+ * an error for that event; an opcode or version the table lacks stays raw. */
 #include <sys/stat.h>
 
 #include "test_util.h"
@@ -71,6 +73,46 @@ static void read_header(const char *path, header_seen *h)
     petw_trace_close(t);
 }
 
+/* A little-endian payload builder. */
+typedef struct buf {
+    uint8_t b[1024];
+    size_t n;
+    int ps; /* pointer size */
+} buf;
+
+static void put(buf *b, uint64_t v, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        b->b[b->n++] = (uint8_t)(v >> (8 * k));
+}
+static void put_ptr(buf *b, uint64_t v)
+{
+    put(b, v, (size_t)b->ps);
+}
+static void put_ansi(buf *b, const char *s)
+{
+    memcpy(b->b + b->n, s, strlen(s) + 1);
+    b->n += strlen(s) + 1;
+}
+static void put_wide(buf *b, const char *s)
+{
+    for (size_t k = 0; k <= strlen(s); k++)
+        put(b, (uint8_t)s[k], 2);
+}
+/* A TOKEN_USER and SID S-1-5-21-1-2-3-1001. */
+static void put_sid(buf *b)
+{
+    put_ptr(b, 0x1234), put_ptr(b, 0); /* the SID pointer, attributes padded */
+    put(b, 1, 1), put(b, 5, 1);        /* revision, 5 sub-authorities */
+    put(b, 0, 5), put(b, 5, 1);        /* authority 5 (big-endian, 6 bytes) */
+    put(b, 21, 4), put(b, 1, 4), put(b, 2, 4), put(b, 3, 4), put(b, 1001, 4);
+}
+
+static int str_is(const petw_field *f, const char *s)
+{
+    return f->kind == PETW_VALUE_STRING && !strcmp(f->v.s, s);
+}
+
 int main(void)
 {
     petw_decoder *d;
@@ -128,6 +170,210 @@ int main(void)
         CHECK_EQ(strcmp(top(ev, "FileName")->v.s, name), 0);
     }
 
+    /* Process v4 (Start), 64- and 32-bit, with a SID; v2 with none. */
+    for (int is32 = 0; is32 <= 1; is32++) {
+        buf b = {.ps = is32 ? 4 : 8};
+        put_ptr(&b, 0xffffa00012345678ull); /* UniqueProcessKey */
+        put(&b, 4321, 4), put(&b, 17, 4), put(&b, 1, 4), put(&b, 259, 4);
+        put_ptr(&b, 0x1aa000); /* DirectoryTableBase */
+        put(&b, 0x2, 4);       /* Flags */
+        put_sid(&b);
+        put_ansi(&b, "notepad.exe");
+        put_wide(&b, "notepad.exe a.txt");
+        put_wide(&b, "");
+        put_wide(&b, "App");
+        CHECK_EQ(decode_classic(d, "Process", 1, 4, is32, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Start"), 0);
+        CHECK_EQ(ev->top_count, 12);
+        CHECK_EQ(top(ev, "UniqueProcessKey")->v.u, is32 ? 0x12345678u : 0xffffa00012345678ull);
+        CHECK_EQ(top(ev, "ProcessId")->v.u, 4321);
+        CHECK_EQ(top(ev, "ParentId")->v.u, 17);
+        CHECK_EQ(top(ev, "ExitStatus")->v.i, 259);
+        CHECK_EQ(top(ev, "DirectoryTableBase")->v.u, 0x1aa000);
+        CHECK(str_is(top(ev, "UserSID"), "S-1-5-21-1-2-3-1001"));
+        CHECK_EQ(top(ev, "UserSID")->in_type, PETW_IN_SID);
+        CHECK_EQ(top(ev, "UserSID")->data_size, 2u * b.ps + 28);
+        CHECK(str_is(top(ev, "ImageFileName"), "notepad.exe"));
+        CHECK(str_is(top(ev, "CommandLine"), "notepad.exe a.txt"));
+        CHECK(str_is(top(ev, "PackageFullName"), ""));
+        CHECK(str_is(top(ev, "ApplicationId"), "App"));
+        /* Cut inside the SID, or inside its TOKEN_USER: an error. */
+        CHECK_EQ(
+            decode_classic(d, "Process", 1, 4, is32, b.b, (size_t)b.ps + 24 + 2 * b.ps + 10, &ev),
+            PETW_ECORRUPT);
+        CHECK_EQ(decode_classic(d, "Process", 1, 4, is32, b.b, (size_t)b.ps + 24 + 6, &ev),
+                 PETW_ECORRUPT);
+
+        buf c = {.ps = b.ps};
+        put_ptr(&c, 0x10), put(&c, 8, 4), put(&c, 0, 4), put(&c, 0, 4), put(&c, 0, 4);
+        put(&c, 0, 4); /* no SID */
+        put_ansi(&c, "System");
+        put_wide(&c, "");
+        CHECK_EQ(decode_classic(d, "Process", 3, 2, is32, c.b, c.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "DCStart"), 0);
+        CHECK_EQ(top(ev, "UserSID")->kind, PETW_VALUE_NONE);
+        CHECK_EQ(top(ev, "UserSID")->data_size, 4);
+        CHECK(str_is(top(ev, "ImageFileName"), "System"));
+        CHECK_EQ(decode_classic(d, "Process", 3, 2, is32, c.b, c.n - 1, &ev), PETW_ECORRUPT);
+    }
+
+    /* StackWalk: 0, 1 and 5 frames, both pointer sizes; a torn last frame
+     * is not one. */
+    for (int is32 = 0; is32 <= 1; is32++)
+        for (uint32_t frames = 0; frames <= 5; frames += frames ? 4 : 1) {
+            buf b = {.ps = is32 ? 4 : 8};
+            put(&b, 123456789012ull, 8), put(&b, 4, 4), put(&b, 88, 4);
+            for (uint32_t k = 0; k < frames; k++)
+                put_ptr(&b, (is32 ? 0x401000u : 0xfffff80000001000ull) + k);
+            put(&b, 0xAB, 1);
+            CHECK_EQ(decode_classic(d, "StackWalk", 32, 2, is32, b.b, b.n, &ev), 0);
+            CHECK_EQ(strcmp(ev->event_name, "Stack"), 0);
+            CHECK_EQ(top(ev, "EventTimeStamp")->v.u, 123456789012ull);
+            CHECK_EQ(top(ev, "StackProcess")->v.u, 4);
+            CHECK_EQ(top(ev, "StackThread")->v.u, 88);
+            const petw_field *st = top(ev, "Stack");
+            CHECK_EQ(st->kind, PETW_VALUE_ARRAY);
+            CHECK_EQ(st->count, frames);
+            for (uint32_t k = 0; k < frames; k++)
+                CHECK_EQ(ev->fields[st->first + k].v.u,
+                         (is32 ? 0x401000u : 0xfffff80000001000ull) + k);
+            CHECK_EQ(decode_classic(d, "StackWalk", 32, 2, is32, b.b, 15, &ev), PETW_ECORRUPT);
+        }
+
+    /* DiskIo v3 Read, 64-bit. */
+    {
+        buf b = {.ps = 8};
+        put(&b, 1, 4), put(&b, 0x60043, 4), put(&b, 4096, 4), put(&b, 0, 4);
+        put(&b, 0x100000, 8), put_ptr(&b, 0xffffc001), put_ptr(&b, 0xffffc002);
+        put(&b, 5000, 8), put(&b, 77, 4);
+        CHECK_EQ(decode_classic(d, "DiskIo", 10, 3, 0, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Read"), 0);
+        CHECK_EQ(top(ev, "TransferSize")->v.u, 4096);
+        CHECK_EQ(top(ev, "ByteOffset")->v.i, 0x100000);
+        CHECK_EQ(top(ev, "Irp")->v.u, 0xffffc002);
+        CHECK_EQ(top(ev, "IssuingThreadId")->v.u, 77);
+        CHECK_EQ(decode_classic(d, "DiskIo", 10, 3, 0, b.b, b.n - 1, &ev), PETW_ECORRUPT);
+    }
+
+    /* FileIo v3 Create (32-bit) and v2 Read (64-bit). */
+    {
+        buf b = {.ps = 4};
+        put_ptr(&b, 0x8001), put_ptr(&b, 0x8002), put(&b, 99, 4);
+        put(&b, 0x1000060, 4), put(&b, 0x80, 4), put(&b, 3, 4);
+        put_wide(&b, "\\Device\\HarddiskVolume2\\x.txt");
+        CHECK_EQ(decode_classic(d, "FileIo", 64, 3, 1, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Create"), 0);
+        CHECK_EQ(top(ev, "FileObject")->v.u, 0x8002);
+        CHECK_EQ(top(ev, "TTID")->v.u, 99);
+        CHECK(str_is(top(ev, "OpenPath"), "\\Device\\HarddiskVolume2\\x.txt"));
+
+        buf c = {.ps = 8};
+        put(&c, 512, 8), put_ptr(&c, 1), put_ptr(&c, 42), put_ptr(&c, 3), put_ptr(&c, 4);
+        put(&c, 100, 4), put(&c, 0, 4);
+        CHECK_EQ(decode_classic(d, "FileIo", 67, 2, 0, c.b, c.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Read"), 0);
+        CHECK_EQ(top(ev, "TTID")->v.u, 42);
+        CHECK_EQ(top(ev, "FileKey")->v.u, 4);
+        CHECK_EQ(top(ev, "IoSize")->v.u, 100);
+    }
+
+    /* TcpIp v2 Send (IPv4, ports in network order), UdpIp v2 Recv. */
+    {
+        buf b = {.ps = 8};
+        put(&b, 600, 4), put(&b, 1460, 4);
+        const uint8_t da[4] = {10, 0, 0, 1}, sa[4] = {192, 168, 1, 2};
+        memcpy(b.b + b.n, da, 4), b.n += 4;
+        memcpy(b.b + b.n, sa, 4), b.n += 4;
+        put(&b, 0xBB01, 2), put(&b, 0x3930, 2); /* 443, 12345 */
+        put(&b, 1, 4), put(&b, 2, 4), put(&b, 3, 4), put_ptr(&b, 0xc0);
+        CHECK_EQ(decode_classic(d, "TcpIp", 10, 2, 0, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Send"), 0);
+        CHECK(str_is(top(ev, "daddr"), "10.0.0.1"));
+        CHECK(str_is(top(ev, "saddr"), "192.168.1.2"));
+        CHECK_EQ(top(ev, "dport")->v.u, 443);
+        CHECK_EQ(top(ev, "sport")->v.u, 12345);
+        CHECK_EQ(top(ev, "connid")->v.u, 0xc0);
+        buf u = {.ps = 4};
+        put(&u, 600, 4), put(&u, 53, 4);
+        memcpy(u.b + u.n, sa, 4), u.n += 4;
+        memcpy(u.b + u.n, da, 4), u.n += 4;
+        put(&u, 0x3500, 2), put(&u, 0x3930, 2), put(&u, 0, 4), put_ptr(&u, 0);
+        CHECK_EQ(decode_classic(d, "UdpIp", 11, 2, 1, u.b, u.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Recv"), 0);
+        CHECK_EQ(top(ev, "dport")->v.u, 53);
+        CHECK(str_is(top(ev, "daddr"), "192.168.1.2"));
+    }
+
+    /* Registry v2 Open, PageFault v2 HardFault, PerfInfo ISR and DPC, ALPC. */
+    {
+        buf b = {.ps = 8};
+        put(&b, 1000, 8), put(&b, 0xC0000034u, 4), put(&b, 0, 4), put_ptr(&b, 0xffff1);
+        put_wide(&b, "\\Registry\\Machine\\Software");
+        CHECK_EQ(decode_classic(d, "Registry", 11, 2, 0, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Open"), 0);
+        CHECK_EQ(top(ev, "Status")->v.u, 0xC0000034u);
+        CHECK(str_is(top(ev, "KeyName"), "\\Registry\\Machine\\Software"));
+
+        buf h = {.ps = 4};
+        put(&h, 5, 8), put(&h, 8192, 8), put_ptr(&h, 0x7000), put_ptr(&h, 0x9000);
+        put(&h, 31, 4), put(&h, 4096, 4);
+        CHECK_EQ(decode_classic(d, "PageFault", 32, 2, 1, h.b, h.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "HardFault"), 0);
+        CHECK_EQ(top(ev, "FileObject")->v.u, 0x9000);
+        CHECK_EQ(top(ev, "ByteCount")->v.u, 4096);
+        buf f = {.ps = 8};
+        put_ptr(&f, 0x7ff0001000ull), put_ptr(&f, 0x7ff0002000ull);
+        CHECK_EQ(decode_classic(d, "PageFault", 11, 2, 0, f.b, f.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "DemandZeroFault"), 0);
+        CHECK_EQ(top(ev, "ProgramCounter")->v.u, 0x7ff0002000ull);
+
+        buf i = {.ps = 8};
+        put(&i, 777, 8), put_ptr(&i, 0xfffff80012345678ull), put(&i, 1, 1), put(&i, 0x91, 2);
+        put(&i, 0, 1);
+        CHECK_EQ(decode_classic(d, "PerfInfo", 67, 2, 0, i.b, i.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "ISR"), 0);
+        CHECK_EQ(top(ev, "Routine")->v.u, 0xfffff80012345678ull);
+        CHECK_EQ(top(ev, "Vector")->v.u, 0x91);
+        CHECK_EQ(decode_classic(d, "PerfInfo", 68, 2, 0, i.b, 16, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "DPC"), 0);
+        CHECK_EQ(top(ev, "InitialTime")->v.u, 777);
+
+        buf a = {.ps = 8};
+        put(&a, 1, 4), put_ansi(&a, "\\RPC Control\\lsasspirpc");
+        CHECK_EQ(decode_classic(d, "ALPC", 36, 2, 0, a.b, a.n, &ev), 0);
+        CHECK(str_is(top(ev, "PortName"), "\\RPC Control\\lsasspirpc"));
+        CHECK_EQ(decode_classic(d, "ALPC", 33, 2, 0, a.b, 4, &ev), 0);
+        CHECK_EQ(top(ev, "MessageID")->v.u, 1);
+        CHECK_EQ(decode_classic(d, "ALPC", 33, 2, 0, a.b, 3, &ev), PETW_ECORRUPT);
+    }
+
+    /* SystemConfig v2: LogDisk (fixed-size strings), IRQ. */
+    {
+        buf b = {.ps = 8};
+        put(&b, 1048576, 8), put(&b, 1ull << 37, 8), put(&b, 0, 4), put(&b, 112, 4);
+        put(&b, 3, 4);
+        size_t at = b.n;
+        put_wide(&b, "C:"), b.n = at + 8, put(&b, 0, 4); /* DriveLetterString[4], Pad1 */
+        put(&b, 2, 4), put(&b, 8, 4), put(&b, 512, 4), put(&b, 0, 4);
+        put(&b, 1000, 8), put(&b, 2000, 8);
+        at = b.n;
+        memset(b.b + at, 0, 32);
+        put_wide(&b, "NTFS"), b.n = at + 32;
+        put(&b, 0, 4), put(&b, 0, 4);
+        CHECK_EQ(b.n, 112);
+        CHECK_EQ(decode_classic(d, "SystemConfig", 12, 2, 0, b.b, b.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "LogDisk"), 0);
+        CHECK(str_is(top(ev, "DriveLetterString"), "C:"));
+        CHECK(str_is(top(ev, "FileSystem"), "NTFS"));
+        CHECK_EQ(top(ev, "TotalNumberOfClusters")->v.i, 2000);
+        CHECK_EQ(decode_classic(d, "SystemConfig", 12, 2, 0, b.b, 111, &ev), PETW_ECORRUPT);
+        buf q = {.ps = 8};
+        put(&q, 0xF, 8), put(&q, 9, 4), put(&q, 4, 4), put_wide(&q, "ACPI");
+        CHECK_EQ(decode_classic(d, "SystemConfig", 21, 2, 0, q.b, q.n, &ev), 0);
+        CHECK_EQ(top(ev, "IRQNum")->v.u, 9);
+        CHECK(str_is(top(ev, "DeviceDescription"), "ACPI"));
+    }
+
     /* The header of a file petw writes. */
     char path[512];
     test_path(path, sizeof(path), "kernel-decode.etl");
@@ -160,6 +406,6 @@ int main(void)
         CHECK_EQ(hs.pointer_size, 8);
     }
     petw_decoder_free(d);
-    printf("kernel_decode: CSwitch, Image Load (32/64-bit) and EventTrace headers decoded\n");
+    printf("kernel_decode: kernel classes (32/64-bit) and EventTrace headers decoded\n");
     return 0;
 }

@@ -20,6 +20,7 @@
  * to skip them, so arrays of structs and nesting cost no more than their
  * output.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <xxhash.h>
@@ -823,6 +824,37 @@ static int man_sized(petw_decoder *d, uint8_t type, uint64_t length, uint32_t sl
     return 0;
 }
 
+/* The NT Kernel Logger's SID (PETW__IN_KERNEL_SID): 4 zero bytes for none,
+ * else a TOKEN_USER (two pointer-size words) then the SID, read as
+ * "S-1-5-21-...". */
+static int kernel_sid(petw_decoder *d, uint32_t slot)
+{
+    const uint8_t *p = d->data + d->pos;
+    PETW__FORWARD_IF_ERROR(need(d, 4));
+    if (petw__rd32(p) == 0) {
+        d->pos += 4;
+        d->fields[slot].kind = PETW_VALUE_NONE;
+        return 0;
+    }
+    size_t at = 2 * (size_t)d->pointer_size; /* the TOKEN_USER */
+    PETW__FORWARD_IF_ERROR(need(d, at + 8));
+    const uint8_t *sid = p + at;
+    size_t n = sid[1];
+    PETW__FORWARD_IF_ERROR(need(d, at + 8 + 4 * n));
+    d->pos += at + 8 + 4 * n;
+    uint64_t authority = 0;
+    for (int k = 2; k < 8; k++)
+        authority = authority << 8 | sid[k];
+    char text[32 + 11 * 255];
+    int len = authority >> 32
+                  ? snprintf(text, sizeof(text), "S-%u-0x%012" PRIX64, sid[0], authority)
+                  : snprintf(text, sizeof(text), "S-%u-%" PRIu64, sid[0], authority);
+    for (size_t k = 0; k < n; k++)
+        len += snprintf(text + len, sizeof(text) - (size_t)len, "-%" PRIu32,
+                        petw__rd32(sid + 8 + 4 * k));
+    return bytes_string(d, (const uint8_t *)text, (size_t)len, slot);
+}
+
 /* Field `i`'s length or count: fixed, or the number an earlier field held. */
 static uint64_t man_size(const petw_decoder *d, const petw__man_field *f, uint16_t spec,
                          uint8_t ref_flag)
@@ -854,6 +886,8 @@ static int man_scalar(petw_decoder *d, const petw__man_provider *pv, uint32_t i,
     if (sized) {
         uint64_t length = man_size(d, f, f->length, PETW__MANF_LENGTH_REF);
         PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, length, slot));
+    } else if (f->in_type == PETW__IN_KERNEL_SID) {
+        PETW__FORWARD_IF_ERROR(kernel_sid(d, slot));
     } else if (f->in_type == PETW_IN_BINARY) {
         /* Binary without a length: the rest of the payload. */
         PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, d->size - d->pos, slot));
@@ -886,14 +920,21 @@ static int man_value(petw_decoder *d, const petw__man_provider *pv, uint32_t i, 
     const petw__man_field *f = &d->man[i];
     d->counters.work++;
     petw_field *fl = &d->fields[slot];
+    uint8_t in_type = f->in_type == PETW__IN_KERNEL_SID ? PETW_IN_SID : f->in_type;
     fl->name = f->name;
-    fl->in_type = f->in_type;
+    fl->in_type = in_type;
     fl->out_type = f->out_type;
     size_t start = d->pos;
-    if (!(f->flags & (PETW__MANF_COUNT | PETW__MANF_COUNT_REF))) {
+    if (!(f->flags & (PETW__MANF_COUNT | PETW__MANF_COUNT_REF | PETW__MANF_COUNT_REST))) {
         PETW__FORWARD_IF_ERROR(man_scalar(d, pv, i, slot, depth));
     } else {
         uint64_t count = man_size(d, f, f->count, PETW__MANF_COUNT_REF);
+        if (f->flags & PETW__MANF_COUNT_REST) {
+            /* As many whole values as the payload holds. */
+            size_t each = number_size(d, f->in_type);
+            PETW__RETURN_IF(each == 0, PETW_ECORRUPT);
+            count = (d->size - d->pos) / each;
+        }
         /* Every element takes a byte at least (a struct or a Null none: at
          * most MAX_FIELDS of those). */
         PETW__RETURN_IF(count > d->size - d->pos && count > MAX_FIELDS, PETW_ECORRUPT);
@@ -902,7 +943,7 @@ static int man_value(petw_decoder *d, const petw__man_provider *pv, uint32_t i, 
         for (uint32_t k = 0; k < count; k++) {
             petw_field *el = &d->fields[first + k];
             el->name = f->name;
-            el->in_type = f->in_type;
+            el->in_type = in_type;
             el->out_type = f->out_type;
             el->parent = slot;
             PETW__FORWARD_IF_ERROR(man_scalar(d, pv, i, first + k, depth + 1));

@@ -91,6 +91,7 @@ typedef struct parser {
     LIST(raw_string, texts);
     int32_t provider, task, tmpl, map, strukt; /* current elements, or -1 */
     int in_resources, preferred_culture;
+    int builtin; /* petw's own table: the petw: extensions are allowed */
     /* The open elements' local names (the first STACK_DEPTH of them, cut
      * to fit), for telling a definition from a same-named element
      * elsewhere: <channel><publishing><level> is not a level, a
@@ -474,6 +475,12 @@ static const named in_types[] = {
 
 /* Out-types, as TraceLogging numbers them (PETW_OUT_*); the ones that do
  * not change how petw shows a value map to 0. */
+/* The petw: extensions of the built-in tables (manifest.h). */
+static const named builtin_in_types[] = {
+    {"petw:KernelSid", PETW__IN_KERNEL_SID, NULL},
+};
+#define COUNT_REST "petw:rest"
+
 static const named out_types[] = {
     {"xs:string", PETW_OUT_STRING, NULL},
     {"xs:boolean", PETW_OUT_BOOLEAN, NULL},
@@ -670,6 +677,8 @@ static int resolve_template(parser *p, const raw_provider *rp, const raw_templat
         } else {
             const named *in =
                 r->in ? find_named(in_types, PETW__ARRAY_SIZE(in_types), r->in) : NULL;
+            if (!in && r->in && p->builtin)
+                in = find_named(builtin_in_types, PETW__ARRAY_SIZE(builtin_in_types), r->in);
             if (!in)
                 return fail(p, PETW_ECORRUPT, r->line, "field \"%s\": unknown inType \"%s\"",
                             f->name, r->in ? r->in : "(none)");
@@ -681,7 +690,9 @@ static int resolve_template(parser *p, const raw_provider *rp, const raw_templat
         if (r->length)
             PETW__FORWARD_IF_ERROR(resolve_size(p, rp, t, k, r->length, PETW__MANF_LENGTH,
                                                 PETW__MANF_LENGTH_REF, &f->length, &f->flags));
-        if (r->count)
+        if (r->count && p->builtin && !strcmp(r->count, COUNT_REST))
+            f->flags |= PETW__MANF_COUNT_REST;
+        else if (r->count)
             PETW__FORWARD_IF_ERROR(resolve_size(p, rp, t, k, r->count, PETW__MANF_COUNT,
                                                 PETW__MANF_COUNT_REF, &f->count, &f->flags));
         if (r->map) {
@@ -886,11 +897,12 @@ static void free_raw(parser *p)
     free(p->texts);
 }
 
-int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, char *error,
-                         size_t error_size)
+static int parse(const void *xml, size_t size, petw__manifest **out, char *error, size_t error_size,
+                 int builtin)
 {
     parser p;
     memset(&p, 0, sizeof(p));
+    p.builtin = builtin;
     p.provider = p.task = p.tmpl = p.map = p.strukt = -1;
     p.error = error;
     p.error_size = error_size;
@@ -932,6 +944,18 @@ int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, cha
     }
     *out = p.m;
     return 0;
+}
+
+int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, char *error,
+                         size_t error_size)
+{
+    return parse(xml, size, out, error, error_size, 0);
+}
+
+int petw__manifest_parse_builtin(const void *xml, size_t size, petw__manifest **out, char *error,
+                                 size_t error_size)
+{
+    return parse(xml, size, out, error, error_size, 1);
 }
 
 void petw__manifest_free(petw__manifest *m)

@@ -29,6 +29,14 @@
 #define PETW__MANF_LENGTH_REF 0x04u /* `length` is the index of the field giving it */
 #define PETW__MANF_COUNT 0x08u      /* `count` holds: an array of that many */
 #define PETW__MANF_COUNT_REF 0x10u  /* `count` is the index of the field giving it */
+#define PETW__MANF_COUNT_REST 0x20u /* an array of fixed-size values to the payload's end */
+
+/* In-types only the built-in kernel table names (petw__manifest_parse_builtin):
+ * "petw:KernelSid", the NT Kernel Logger's SID: a TOKEN_USER (a SID pointer
+ * and 4-byte attributes padded to pointer size) then the SID, or 4 zero
+ * bytes for none. Fields of that type read as PETW_IN_SID. An array to the
+ * payload's end is count="petw:rest" there. */
+#define PETW__IN_KERNEL_SID 0xF0
 
 typedef struct petw__man_field {
     const char *name;
@@ -101,6 +109,10 @@ typedef struct petw__manifest petw__manifest;
  * or PETW_ENOMEM. */
 int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, char *error,
                          size_t error_size);
+/* The same for petw's own tables, which may also use the petw: extensions
+ * above (never accepted from a manifest given at run time). */
+int petw__manifest_parse_builtin(const void *xml, size_t size, petw__manifest **out, char *error,
+                                 size_t error_size);
 void petw__manifest_free(petw__manifest *m);
 
 uint32_t petw__manifest_provider_count(const petw__manifest *m);
