@@ -7,7 +7,9 @@
  *
  * Allowed dependencies: common/, platform/, xxHash, expat.
  *
- * Covered: EventTrace (the file's header), Image (load, unload, rundown),
+ * Covered: EventTrace (the file's header, the header extension, rundown
+ * complete), SystemConfigEx and WinSat (what merged and relogged files
+ * add: build, paths, volume names; WinSAT's compressed XML), Image (load, unload, rundown),
  * Thread (start, end, rundown; CSwitch; ReadyThread), PerfInfo
  * (SampledProfile, SysCallEnter/Exit, ISR and MSI ISR, DPC, threaded and
  * timer DPC), Process (v0 to v4; Terminate; PerfCtr), StackWalk (stacks,
@@ -22,7 +24,8 @@
  * petw:KernelSid, the TOKEN_USER-prefixed SID of Process events, and
  * count='petw:rest', an array to the payload's end (StackWalk's frames).
  *
- * Not yet: SystemConfig CPU and PnP (and versions past 2), EventTrace's other opcodes, FileIo
+ * Not yet: SystemConfig CPU and PnP (and versions past 2), EventTrace's opcode 80 (no public
+ * layout), SystemConfigEx's opcode 37, LZNT1 (WinSat's XML stays compressed), FileIo
  * MapFile and v4, Process v5, Registry v0/v1, DiskIo driver events, PageFault's memory-info events;
  * IPv6 addresses stay 16 binary bytes.
  */
@@ -32,7 +35,27 @@ static const char kernel_manifest[] =
     "<instrumentationManifest><instrumentation><events>"
     /* EventTrace_Header: TRACE_LOGFILE_HEADER and the two names. */
     "<provider name='EventTrace' guid='{68fdd900-4a3e-11d1-84f4-0000f80464e3}'><events>"
-    "<event value='0' version='2' symbol='Header' template='Header'/></events><templates>"
+    "<event value='0' version='2' symbol='Header' template='Header'/>"
+    "<event value='5' version='1' symbol='Extension' template='Extension1'/>"
+    "<event value='5' version='2' symbol='Extension' template='Extension2'/>"
+    "<event value='32' version='1' symbol='EndExtension' template='Extension1'/>"
+    "<event value='32' version='2' symbol='EndExtension' template='Extension2'/>"
+    "<event value='8' version='1' symbol='RundownComplete'/>"
+    "<event value='8' version='2' symbol='RundownComplete'/></events><templates>"
+    /* EventTrace_HeaderExtension (the enabled group masks). */
+    "<template tid='Extension1'><data name='GroupMask1' inType='win:HexInt32'/>"
+    "<data name='GroupMask2' inType='win:HexInt32'/><data name='GroupMask3' "
+    "inType='win:HexInt32'/><data name='GroupMask4' inType='win:HexInt32'/>"
+    "<data name='GroupMask5' inType='win:HexInt32'/><data name='GroupMask6' "
+    "inType='win:HexInt32'/><data name='GroupMask7' inType='win:HexInt32'/>"
+    "<data name='GroupMask8' inType='win:HexInt32'/></template>"
+    "<template tid='Extension2'><data name='GroupMask1' inType='win:HexInt32'/>"
+    "<data name='GroupMask2' inType='win:HexInt32'/><data name='GroupMask3' "
+    "inType='win:HexInt32'/><data name='GroupMask4' inType='win:HexInt32'/>"
+    "<data name='GroupMask5' inType='win:HexInt32'/><data name='GroupMask6' "
+    "inType='win:HexInt32'/><data name='GroupMask7' inType='win:HexInt32'/>"
+    "<data name='GroupMask8' inType='win:HexInt32'/><data name='KernelEventVersion' "
+    "inType='win:UInt32'/></template>"
     "<template tid='Header'><data name='BufferSize' inType='win:UInt32'/>"
     "<data name='Version' inType='win:HexInt32'/><data name='ProviderVersion' "
     "inType='win:HexInt32'/><data name='NumberOfProcessors' inType='win:UInt32'/>"
@@ -614,6 +637,33 @@ static const char kernel_manifest[] =
     "<data name='LocationInformation' inType='win:UnicodeString'/></template></templates>"
     "</provider>"
 
+    /* The system configuration a relogger or merger (xperf -merge, PerfView)
+     * adds: build, system paths, NT-to-DOS volume names. TraceEvent calls
+     * the class SysConfig; its opcode 37 is not described anywhere public. */
+    "<provider name='SystemConfigEx' guid='{9b79ee91-b5fd-41c0-a243-4248e266e9d0}'><events>"
+    "<event value='32' version='0' symbol='BuildInfo' template='BuildInfo'/>"
+    "<event value='33' version='0' symbol='SystemPaths' template='SystemPaths'/>"
+    "<event value='34' version='0' symbol='UnknownVolume' template='UnknownVolume'/>"
+    "<event value='35' version='0' symbol='VolumeMapping' template='VolumeMapping'/>"
+    "</events><templates><template tid='BuildInfo'>"
+    "<data name='InstallDate' inType='win:FILETIME'/>"
+    "<data name='BuildLab' inType='win:UnicodeString'/>"
+    "<data name='ProductName' inType='win:UnicodeString'/></template>"
+    "<template tid='SystemPaths'><data name='SystemDirectory' inType='win:UnicodeString'/>"
+    "<data name='SystemWindowsDirectory' inType='win:UnicodeString'/></template>"
+    "<template tid='UnknownVolume'><data name='Name' inType='win:UnicodeString'/></template>"
+    "<template tid='VolumeMapping'><data name='NtPath' inType='win:UnicodeString'/>"
+    "<data name='DosPath' inType='win:UnicodeString'/></template></templates></provider>"
+    /* WinSAT's assessment XML that merging adds: a state, the XML's size,
+     * then the XML compressed with LZNT1 (kept as bytes: petw does not
+     * decompress LZNT1). */
+    "<provider name='WinSat' guid='{ed54dff8-c409-4cf6-bf83-05e1e61a09c4}'><events>"
+    "<event value='33' version='0' symbol='WinSPR' template='WinSatXml'/>"
+    "<event value='35' version='0' symbol='Metrics' template='WinSatXml'/>"
+    "<event value='37' version='0' symbol='SystemConfig' template='WinSatXml'/>"
+    "</events><templates><template tid='WinSatXml'><data name='State' inType='win:UInt32'/>"
+    "<data name='UncompressedLength' inType='win:UInt32'/>"
+    "<data name='CompressedXml' inType='win:Binary'/></template></templates></provider>"
     "</events></instrumentation></instrumentationManifest>";
 
 int petw__kernel_schemas(petw__manifest **out)
