@@ -76,6 +76,11 @@ static const char manifest_fmt[] =
     "opcode=\"Retry\" task=\"Request\"/>\r\n"
     "  <event value=\"5\" version=\"0\" level=\"win:Error\" symbol=\"Failure\" "
     "message=\"$(string.event_Failure)\" channel=\"Admin\" template=\"FailureArgs\"/>\r\n"
+    /* .NET Framework's EventSource wrote no symbol: such events are named
+     * by task and opcode, as TraceEvent names them. */
+    "  <event value=\"6\" version=\"0\" level=\"win:Informational\" opcode=\"win:Send\" "
+    "task=\"Request\"/>\r\n"
+    "  <event value=\"7\" version=\"0\" level=\"win:Informational\" task=\"Request\"/>\r\n"
     " </events>\r\n"
     " <templates>\r\n"
     "  <template tid=\"EventSourceMessageArgs\">\r\n"
@@ -355,6 +360,12 @@ int main(void)
     CHECK_EQ(decode_as(d, &orders, 7, 0, 0, 0, 0xFFFE, &ev), 0);
     CHECK_EQ(strcmp(ev->event_name, "EventSourceMessage"), 0);
     CHECK_EQ(strcmp(top(ev, "message")->v.s, "hello"), 0);
+
+    plen = 0;
+    CHECK_EQ(decode_as(d, &orders, 7, 6, 0, 9, 1, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "Request/Send"), 0);
+    CHECK_EQ(decode_as(d, &orders, 7, 7, 0, 0, 1, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "Request"), 0);
 
     /* 4. Sent again (each session that enables the provider gets it):
      * nothing changes. A changed manifest replaces the one kept. */

@@ -16,7 +16,8 @@
  *      decodes the provider's later events with them; the ManifestData
  *      events themselves decode as "ManifestData" (fields Format,
  *      MajorVersion, MinorVersion, Magic, TotalChunks, ChunkNumber,
- *      ChunkSize).
+ *      ChunkSize). A manifest event without a symbol is named by its task
+ *      and opcode ("TaskScheduled/Send"; the task alone for Info).
  *   4. Classic kernel records (NT Kernel Logger classes, a file's EventTrace
  *      header): a built-in table of the layouts Microsoft documents,
  *      matched by class GUID, opcode and version (petw_kernel_class_name()

@@ -1384,6 +1384,18 @@ static int decode_manifest_data(petw_decoder *d, const petw_event_record *rec,
     return 0;
 }
 
+/* The name of a manifest event without a symbol (as .NET Framework's
+ * EventSource writes them), as TraceEvent gives it: its task's, then
+ * "/" and its opcode's unless that is Info; its arena offset in *at. */
+static int name_from_task(petw_decoder *d, const petw__man_event *ev, size_t *at)
+{
+    const char *op = ev->opcode && ev->opcode_name ? ev->opcode_name : NULL;
+    size_t n = strlen(ev->task_name) + (op ? 1 + strlen(op) : 0) + 1;
+    PETW__FORWARD_IF_ERROR(arena_reserve(d, n, at));
+    snprintf(d->arena + *at, n, "%s%s%s", ev->task_name, op ? "/" : "", op ? op : "");
+    return 0;
+}
+
 int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decoded_event **out)
 {
     PETW__RETURN_IF(!d || !rec || !out || (rec->user_data_length && !rec->user_data), PETW_EINVAL);
@@ -1434,6 +1446,9 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         PETW__FORWARD_IF_ERROR(decode_manifest_fields(d, pv, ev));
     else
         PETW__FORWARD_IF_ERROR(decode_binary(d));
+    size_t symbol_at = (size_t)-1;
+    if (ev && !classic && !ev->symbol && ev->task_name)
+        PETW__FORWARD_IF_ERROR(name_from_task(d, ev, &symbol_at));
     fix_strings(d);
     r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : pv ? pv->name : NULL;
     if (ev && classic) {
@@ -1445,7 +1460,7 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         /* Names for the values the record carries: a provider may write
          * an event with another task, opcode or level than its manifest's. */
         const petw_event_descriptor *ds = &rec->header.descriptor;
-        r->event_name = ev->symbol;
+        r->event_name = symbol_at != (size_t)-1 ? d->arena + symbol_at : ev->symbol;
         r->task_name = ds->task == ev->task ? ev->task_name
                                             : petw__manifest_name(pv, PETW__MAN_TASK, 0, ds->task);
         r->opcode_name = ds->opcode == ev->opcode && ds->task == ev->task
