@@ -285,6 +285,34 @@ int main(void)
     refused("<event value='2'", "<event value='1'", "defined twice");
     refused("<event value='2'", "<event value='70000'", "bad value");
     refused("</templates>", "</templatez>", "XML:");
+    refused("level='win:Error'", "level='win:Loud'", "unknown level \"win:Loud\"");
+    refused("level='win:Error'", "level='256'", "unknown level \"256\"");
+
+    /* Levels by number, with no definition: EventSource's ManifestBuilder
+     * writes those EventLevel does not name as "win:7" (below 16) or "20". */
+    {
+        static const char es[] =
+            "<instrumentationManifest "
+            "xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">\r\n"
+            " <instrumentation><events>\r\n"
+            "<provider name=\"Es\" guid=\"{1b4e3f2a-8c2d-4f0e-9a11-223344556677}\" "
+            "symbol=\"Es\">\r\n"
+            " <events>\r\n"
+            "  <event value=\"1\" version=\"0\" level=\"win:7\" symbol=\"Seven\"/>\r\n"
+            "  <event value=\"2\" version=\"0\" level=\"20\" symbol=\"Twenty\"/>\r\n"
+            " </events>\r\n"
+            "</provider>\r\n"
+            "</events></instrumentation></instrumentationManifest>\r\n";
+        CHECK_EQ(petw_decoder_new(&d), 0);
+        CHECK_EQ(petw_decoder_add_manifest_xml(d, es, strlen(es)), 0);
+        plen = 0;
+        CHECK_EQ(decode(d, 1, 0, 7, 0, 0, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Seven"), 0);
+        CHECK(ev->level_name == NULL);
+        CHECK_EQ(decode(d, 2, 0, 20, 0, 0, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "Twenty"), 0);
+        petw_decoder_free(d);
+    }
     CHECK_EQ(petw_decoder_new(&d), 0);
     static const char empty[] = "<instrumentationManifest/>";
     CHECK_EQ(petw_decoder_add_manifest_xml(d, empty, strlen(empty)), PETW_ECORRUPT);

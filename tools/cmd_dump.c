@@ -145,7 +145,9 @@ static int report(const dump_ctx *c, uint64_t corrupt, int process_rc, int outpu
     if (corrupt)
         fprintf(stderr, "petw: %" PRIu64 " corrupt buffers skipped\n", corrupt);
     if (c->undecodable)
-        fprintf(stderr, "petw: %" PRIu64 " events with a malformed schema shown as raw bytes\n",
+        fprintf(stderr,
+                "petw: %" PRIu64
+                " events with a malformed schema or manifest data shown as raw bytes\n",
                 c->undecodable);
     if (process_rc)
         fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));

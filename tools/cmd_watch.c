@@ -153,7 +153,9 @@ int cmd_watch(int argc, char **argv)
         fprintf(stderr, "petw: session '%s' lost %" PRIu64 " events for real-time consumers\n",
                 name, st.real_time_events_lost);
     if (c.undecodable)
-        fprintf(stderr, "petw: %" PRIu64 " events with a malformed schema shown as raw bytes\n",
+        fprintf(stderr,
+                "petw: %" PRIu64
+                " events with a malformed schema or manifest data shown as raw bytes\n",
                 c.undecodable);
     if (process_rc || output_rc) {
         fprintf(stderr, "petw: %s\n", petw_strerror(process_rc ? process_rc : output_rc));

@@ -10,7 +10,14 @@
  *      with petw_decoder_add_manifest(), matched by provider GUID, event id
  *      and version: the template's fields (lengths and counts from other
  *      fields, structs, value and bit maps), the task, opcode and level
- *      names, and the message with its inserts.
+ *      names, and the message with its inserts. Then the manifests .NET
+ *      EventSource providers write into the trace (ManifestData events,
+ *      id 0xFFFE, opcode 0xFE, in chunks): petw_decode collects them and
+ *      decodes the provider's later events with them; the ManifestData
+ *      events themselves decode as "ManifestData" (fields Format,
+ *      MajorVersion, MinorVersion, Magic, TotalChunks, ChunkNumber,
+ *      ChunkSize). A manifest event without a symbol is named by its task
+ *      and opcode ("TaskScheduled/Send"; the task alone for Info).
  *   4. Classic kernel records (NT Kernel Logger classes, a file's EventTrace
  *      header): a built-in table of the layouts Microsoft documents,
  *      matched by class GUID, opcode and version (petw_kernel_class_name()
@@ -153,13 +160,18 @@ void petw_decoder_free(petw_decoder *decoder);
 int petw_decoder_add_manifest(petw_decoder *decoder, const char *path);
 /* The same, from `size` bytes of XML in memory. */
 int petw_decoder_add_manifest_xml(petw_decoder *decoder, const void *xml, size_t size);
-/* What the last failed petw_decoder_add_manifest* call found wrong ("" if
- * none); valid until the next call. */
+/* What the last failed petw_decoder_add_manifest* call, or the last
+ * petw_decode of a ManifestData event, found wrong ("" if none); valid
+ * until the next such call. */
 const char *petw_decoder_error(const petw_decoder *decoder);
 
 /* Decodes one event. Returns 0 with *out set, PETW_ECORRUPT (malformed
- * schema or short payload: the event cannot be decoded), PETW_EINVAL or
- * PETW_ENOMEM. */
+ * schema or short payload: the event cannot be decoded; for a ManifestData
+ * event, a bad envelope, a chunk out of sequence or a manifest that does
+ * not parse, petw_decoder_error() saying which), PETW_ELIMIT (a
+ * ManifestData event past the limits on manifests collected: 64 MB of
+ * chunks in flight, 256 providers' or 64 MB of manifests kept),
+ * PETW_EINVAL or PETW_ENOMEM. Decoding goes on after any of them. */
 int petw_decode(petw_decoder *decoder, const petw_event_record *record,
                 const petw_decoded_event **out);
 

@@ -28,6 +28,7 @@
 #include "../common/common.h"
 #include "../platform/platform.h"
 #include "decode_internal.h"
+#include "eventsource.h"
 #include "kernel.h"
 #include "manifest.h"
 #include "petw/decode.h"
@@ -80,6 +81,18 @@ typedef struct cached_schema {
     schema_entry entries[];
 } cached_schema;
 
+/* The stream manifests kept: at most MAX_STREAM_MANIFESTS of them, their
+ * XML PETW__ES_MAX_BYTES together. */
+#define MAX_STREAM_MANIFESTS 256
+
+/* A manifest an EventSource provider wrote into the trace. */
+typedef struct stream_manifest {
+    petw_guid guid; /* the provider that wrote it */
+    petw__manifest *m;
+    uint64_t hash; /* of its XML, to know a re-sent copy */
+    size_t size;
+} stream_manifest;
+
 struct petw_decoder {
     cached_schema *slot[CACHE_SLOTS];
     uint16_t bucket[CACHE_BUCKETS]; /* 1 + the first slot of the chain, or 0 */
@@ -101,6 +114,13 @@ struct petw_decoder {
     /* Manifests added, searched in order; the last provider found. */
     petw__manifest **manifests;
     uint32_t manifest_count, manifest_cap;
+    /* Manifests EventSource providers wrote into the trace: one per
+     * provider, searched after those added; and the chunks being
+     * collected. */
+    stream_manifest *es_manifests;
+    uint32_t es_count, es_cap;
+    size_t es_bytes; /* their XML, together */
+    petw__es_collector es;
     const petw__man_provider *last_provider;
     petw__manifest *kernel; /* the kernel classes' schemas, read at first use */
     int kernel_failed;
@@ -108,7 +128,7 @@ struct petw_decoder {
     uint64_t man_value[PETW__MAN_MAX_FIELDS]; /* numbers decoded, for length/count */
     char *message;
     size_t message_cap;
-    char error[256];
+    char error[384];
 };
 
 void petw__decoder_counters_get(const petw_decoder *d, petw__decoder_counters *out)
@@ -134,6 +154,10 @@ void petw_decoder_free(petw_decoder *d)
         free(d->slot[i]);
     for (uint32_t i = 0; i < d->manifest_count; i++)
         petw__manifest_free(d->manifests[i]);
+    for (uint32_t i = 0; i < d->es_count; i++)
+        petw__manifest_free(d->es_manifests[i].m);
+    free(d->es_manifests);
+    petw__es_collector_clear(&d->es);
     petw__manifest_free(d->kernel);
     free(d->manifests);
     free(d->message);
@@ -993,6 +1017,11 @@ static const petw__man_provider *man_provider(petw_decoder *d, const petw_guid *
         if (p)
             return d->last_provider = p;
     }
+    for (uint32_t m = 0; m < d->es_count; m++) {
+        const petw__man_provider *p = provider_in(d->es_manifests[m].m, guid);
+        if (p)
+            return d->last_provider = p;
+    }
     return NULL;
 }
 
@@ -1285,6 +1314,144 @@ static size_t provider_name_at(petw_decoder *d, const uint8_t *traits, size_t tr
     return name_at;
 }
 
+/* ---- EventSource manifests in the trace ---- */
+
+/* Keeps the manifest `xml` (malloc'd, taken over) that provider `guid`
+ * wrote: a copy of the one kept is dropped, another replaces it. */
+static int keep_stream_manifest(petw_decoder *d, const petw_guid *guid, uint8_t *xml, size_t size)
+{
+    char g[37];
+    petw_guid_format(guid, g);
+    uint64_t hash = XXH64(xml, size, 0);
+    stream_manifest *old = NULL;
+    for (uint32_t i = 0; i < d->es_count && !old; i++)
+        if (petw_guid_equal(&d->es_manifests[i].guid, guid))
+            old = &d->es_manifests[i];
+    if (old && old->hash == hash && old->size == size) {
+        free(xml); /* sent again as it was (each time a session enables it) */
+        return 0;
+    }
+    size_t kept = d->es_bytes - (old ? old->size : 0);
+    if (!old && d->es_count == MAX_STREAM_MANIFESTS) {
+        free(xml);
+        snprintf(d->error, sizeof(d->error),
+                 "provider {%s}: its manifest would be the trace's %u-th; %u are kept at most", g,
+                 MAX_STREAM_MANIFESTS + 1, MAX_STREAM_MANIFESTS);
+        return PETW_ELIMIT;
+    }
+    if (size > PETW__ES_MAX_BYTES - kept) {
+        free(xml);
+        snprintf(d->error, sizeof(d->error),
+                 "provider {%s}: its manifest (%zu bytes) would take the trace's manifests past "
+                 "%u MB",
+                 g, size, PETW__ES_MAX_BYTES >> 20);
+        return PETW_ELIMIT;
+    }
+    petw__manifest *m;
+    char why[200];
+    int rc = petw__manifest_parse(xml, size, &m, why, sizeof(why));
+    free(xml);
+    if (rc) {
+        snprintf(d->error, sizeof(d->error), "provider {%s}: the manifest in the trace: %s", g,
+                 why);
+        return rc;
+    }
+    if (!provider_in(m, guid)) {
+        petw__manifest_free(m);
+        snprintf(d->error, sizeof(d->error),
+                 "provider {%s}: the manifest in the trace describes another provider", g);
+        return PETW_ECORRUPT;
+    }
+    if (!old) {
+        rc = petw__array_grow((void **)&d->es_manifests, &d->es_cap, d->es_count,
+                              sizeof(*d->es_manifests));
+        if (rc) {
+            petw__manifest_free(m);
+            return rc;
+        }
+        old = &d->es_manifests[d->es_count++];
+        memset(old, 0, sizeof(*old));
+        old->guid = *guid;
+    }
+    petw__manifest_free(old->m); /* the provider's events now read with the new one */
+    d->last_provider = NULL;
+    old->m = m;
+    old->hash = hash;
+    old->size = size;
+    d->es_bytes = kept + size;
+    return 0;
+}
+
+/* A ManifestData event: its envelope as fields, its chunk collected; the
+ * provider's manifest kept once every chunk came. *pv: the provider, when
+ * a manifest names it. */
+static int decode_manifest_data(petw_decoder *d, const petw_event_record *rec,
+                                const petw__man_provider **pv)
+{
+    const petw_guid *guid = &rec->header.provider_id;
+    uint8_t *xml;
+    size_t xml_size;
+    char why[200];
+    d->error[0] = 0;
+    int rc = petw__es_add_chunk(&d->es, guid, rec->header.process_id, rec->header.thread_id,
+                                d->data, d->size, &xml, &xml_size, why, sizeof(why));
+    if (rc) {
+        char g[37];
+        petw_guid_format(guid, g);
+        snprintf(d->error, sizeof(d->error), "provider {%s}: %s", g, why);
+        return rc;
+    }
+    if (xml)
+        PETW__FORWARD_IF_ERROR(keep_stream_manifest(d, guid, xml, xml_size));
+    *pv = man_provider(d, guid);
+    static const struct {
+        const char *name;
+        uint8_t in, out, offset, size;
+    } env[] = {
+        {"Format", PETW_IN_UINT8, 0, 0, 1},       {"MajorVersion", PETW_IN_UINT8, 0, 1, 1},
+        {"MinorVersion", PETW_IN_UINT8, 0, 2, 1}, {"Magic", PETW_IN_UINT8, PETW_OUT_HEX, 3, 1},
+        {"TotalChunks", PETW_IN_UINT16, 0, 4, 2}, {"ChunkNumber", PETW_IN_UINT16, 0, 6, 2},
+    };
+    uint32_t n = (uint32_t)PETW__ARRAY_SIZE(env), first;
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, n + 1, &first));
+    for (uint32_t i = 0; i < n; i++) {
+        petw_field *f = &d->fields[i];
+        f->name = env[i].name;
+        f->in_type = env[i].in;
+        f->out_type = env[i].out;
+        f->kind = env[i].out == PETW_OUT_HEX ? PETW_VALUE_HEX : PETW_VALUE_UINT;
+        f->v.u = env[i].size == 1 ? d->data[env[i].offset] : petw__rd16(d->data + env[i].offset);
+        f->parent = UINT32_MAX;
+        f->data_offset = env[i].offset;
+        f->data_size = env[i].size;
+    }
+    /* The chunk's XML: its size (the bytes are the manifest's, not the
+     * event's to show). */
+    petw_field *f = &d->fields[n];
+    f->name = "ChunkSize";
+    f->in_type = PETW_IN_UINT32;
+    f->kind = PETW_VALUE_UINT;
+    f->v.u = d->size - PETW__ES_ENVELOPE;
+    f->parent = UINT32_MAX;
+    f->data_offset = PETW__ES_ENVELOPE;
+    f->data_size = (uint32_t)(d->size - PETW__ES_ENVELOPE);
+    d->result.top_count = n + 1;
+    d->result.has_schema = 1;
+    return 0;
+}
+
+/* The name of a manifest event without a symbol (as .NET Framework's
+ * EventSource writes them), as TraceEvent gives it: its task's, then
+ * "/" and its opcode's unless that is Info; its arena offset in *at. */
+static int name_from_task(petw_decoder *d, const petw__man_event *ev, size_t *at)
+{
+    const char *op = ev->opcode && ev->opcode_name ? ev->opcode_name : NULL;
+    size_t n = strlen(ev->task_name) + (op ? 1 + strlen(op) : 0) + 1;
+    PETW__FORWARD_IF_ERROR(arena_reserve(d, n, at));
+    snprintf(d->arena + *at, n, "%s%s%s", ev->task_name, op ? "/" : "", op ? op : "");
+    return 0;
+}
+
 int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decoded_event **out)
 {
     PETW__RETURN_IF(!d || !rec || !out || (rec->user_data_length && !rec->user_data), PETW_EINVAL);
@@ -1313,31 +1480,43 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
     const petw__man_event *ev = NULL;
     int classic = (rec->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) &&
                   !(rec->header.flags & PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE);
-    if (schema)
+    /* An EventSource's ManifestData event (not one its manifest describes). */
+    int es = !schema && !classic && !(rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY) &&
+             rec->header.descriptor.id == PETW__ES_MANIFEST_ID &&
+             rec->header.descriptor.opcode == PETW__ES_MANIFEST_OPCODE;
+    if (schema || es)
         ;
     else if (classic)
         ev = kernel_event(d, rec, &pv);
-    else if (d->manifest_count && (pv = man_provider(d, &rec->header.provider_id)) != NULL)
+    else if ((d->manifest_count || d->es_count) &&
+             (pv = man_provider(d, &rec->header.provider_id)) != NULL)
         ev = petw__manifest_find_event(pv, rec->header.descriptor.id,
                                        rec->header.descriptor.version);
     if (schema)
         PETW__FORWARD_IF_ERROR(decode_schema_fields(d, schema, schema_size));
     else if (rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY)
         PETW__FORWARD_IF_ERROR(decode_string_only(d));
+    else if (es)
+        PETW__FORWARD_IF_ERROR(decode_manifest_data(d, rec, &pv));
     else if (ev)
         PETW__FORWARD_IF_ERROR(decode_manifest_fields(d, pv, ev));
     else
         PETW__FORWARD_IF_ERROR(decode_binary(d));
+    size_t symbol_at = (size_t)-1;
+    if (ev && !classic && !ev->symbol && ev->task_name)
+        PETW__FORWARD_IF_ERROR(name_from_task(d, ev, &symbol_at));
     fix_strings(d);
     r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : pv ? pv->name : NULL;
     if (ev && classic) {
         r->event_name = ev->symbol; /* the opcode's name in the class */
         r->opcode_name = ev->symbol;
+    } else if (es) {
+        r->event_name = "ManifestData";
     } else if (ev) {
         /* Names for the values the record carries: a provider may write
          * an event with another task, opcode or level than its manifest's. */
         const petw_event_descriptor *ds = &rec->header.descriptor;
-        r->event_name = ev->symbol;
+        r->event_name = symbol_at != (size_t)-1 ? d->arena + symbol_at : ev->symbol;
         r->task_name = ds->task == ev->task ? ev->task_name
                                             : petw__manifest_name(pv, PETW__MAN_TASK, 0, ds->task);
         r->opcode_name = ds->opcode == ev->opcode && ds->task == ev->task

@@ -561,6 +561,14 @@ static int resolve_ref(parser *p, const raw_item *items, uint32_t n, int32_t tas
         return p->rc;
     }
     const named *s = std ? find_named(std, std_n, name) : NULL;
+    /* A level by number, as EventSource's ManifestBuilder writes the ones
+     * EventLevel does not name: "win:7" below 16, "20" from 16 on. */
+    const char *digits = !strncmp(name, "win:", 4) ? name + 4 : name;
+    if (!s && std == std_levels && digits[0] >= '0' && digits[0] <= '9' &&
+        number(digits, max, value) == 0) {
+        *text = NULL;
+        return 0;
+    }
     if (!s)
         return fail(p, PETW_ECORRUPT, line, "unknown %s \"%s\"", what, name);
     *value = s->value;

@@ -2,7 +2,11 @@
  * provider-traits item, a schema item and a payload (lengths from its first
  * bytes); the decoder must refuse or decode without reading outside them,
  * and every field it returns must point inside the payload or its own
- * storage (touched here so ASan sees any stray pointer). */
+ * storage (touched here so ASan sees any stray pointer). With no schema,
+ * the payload is an EventSource ManifestData event (id 0xFFFE) of one
+ * provider, written by thread `traits length` (its chunks collect across
+ * inputs, the decoder lives on), then the same payload as that provider's
+ * event `traits length % 8`, which a completed manifest describes. */
 #include <stdint.h>
 #include <string.h>
 
@@ -10,6 +14,8 @@
 
 static petw_decoder *decoder;
 static size_t payload_size;
+static const petw_guid es_provider = {
+    0x5e5e5e5e, 0xe5e5, 0x4a4a, {0x8b, 0x8b, 0x1c, 0x1c, 0x2d, 0x2d, 0x3e, 0x3e}};
 
 static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
 {
@@ -62,12 +68,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.user_data = (void *)(uintptr_t)(data + traits + schema);
     r.user_data_length = (uint16_t)payload;
     payload_size = payload;
-    const petw_decoded_event *ev;
-    if (petw_decode(decoder, &r, &ev) == 0) {
-        if (ev->provider_name)
-            (void)strlen(ev->provider_name);
-        for (uint32_t i = 0; i < ev->top_count; i++)
-            touch(ev, &ev->fields[i], 0);
+    int events = 1;
+    if (schema == 0) {
+        r.extended_data_count = 1; /* the traits alone */
+        r.header.provider_id = es_provider;
+        r.header.thread_id = (uint32_t)traits;
+        r.header.descriptor.id = 0xFFFE;
+        r.header.descriptor.opcode = 0xFE;
+        r.header.descriptor.task = 0xFFFE;
+        events = 2;
+    }
+    for (int k = 0; k < events; k++) {
+        if (k == 1) {
+            r.header.descriptor.id = (uint16_t)(traits % 8);
+            r.header.descriptor.opcode = 0;
+            r.header.descriptor.task = 0;
+        }
+        const petw_decoded_event *ev;
+        if (petw_decode(decoder, &r, &ev) == 0) {
+            if (ev->provider_name)
+                (void)strlen(ev->provider_name);
+            if (ev->event_name)
+                (void)strlen(ev->event_name);
+            if (ev->message)
+                (void)strlen(ev->message);
+            for (uint32_t i = 0; i < ev->top_count; i++)
+                touch(ev, &ev->fields[i], 0);
+        } else {
+            (void)strlen(petw_decoder_error(decoder));
+        }
     }
     return 0;
 }

@@ -510,6 +510,39 @@ int main(int argc, char **argv)
             return 1;
         fclose(f);
     }
+    /* The same input with no schema: a ManifestData event (one chunk, the
+     * whole manifest of fuzz_decoder.c's EventSource provider), then its
+     * event 0 (traits length 0) read from the same payload. */
+    {
+        static const char xml[] =
+            "<instrumentationManifest xmlns=\"http://schemas.microsoft.com/win/2004/08/events\">"
+            "<instrumentation><events>"
+            "<provider name=\"Fuzz-EventSource\" guid=\"{5e5e5e5e-e5e5-4a4a-8b8b-1c1c2d2d3e3e}\">"
+            "<maps><valueMap name=\"K\"><map value=\"0x5b\" message=\"$(string.map_K.M)\"/>"
+            "</valueMap></maps><events>"
+            "<event value=\"0\" version=\"0\" level=\"win:LogAlways\" symbol=\"Env\" "
+            "message=\"$(string.event_Env)\" template=\"EnvArgs\"/></events><templates>"
+            "<template tid=\"EnvArgs\"><data name=\"format\" inType=\"win:UInt8\"/>"
+            "<data name=\"version\" inType=\"win:UInt16\"/>"
+            "<data name=\"magic\" inType=\"win:UInt8\" map=\"K\"/>"
+            "<data name=\"chunks\" inType=\"win:UInt32\"/>"
+            "<data name=\"rest\" inType=\"win:Binary\"/></template></templates>"
+            "</provider></events></instrumentation><localization><resources culture=\"en-US\">"
+            "<stringTable><string id=\"event_Env\" value=\"%1 %3\"/>"
+            "<string id=\"map_K.M\" value=\"magic\"/></stringTable></resources>"
+            "</localization></instrumentationManifest>";
+        static uint8_t buf[3 + 8 + sizeof(xml)];
+        static const uint8_t head[] = {0, 0, 0, 1, 1, 0, 0x5B, 1, 0, 0, 0};
+        memcpy(buf, head, sizeof(head));
+        memcpy(buf + sizeof(head), xml, sizeof(xml) - 1);
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/eventsource-manifest.bin", argv[1]);
+        FILE *f = fopen(path, "wb");
+        if (!f ||
+            fwrite(buf, 1, sizeof(head) + sizeof(xml) - 1, f) != sizeof(head) + sizeof(xml) - 1)
+            return 1;
+        fclose(f);
+    }
     /* A valid XPRESS stream (output size first, as fuzz_xpress.c reads it). */
     {
         static uint8_t text[3000], comp[4000];
