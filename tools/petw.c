@@ -1,7 +1,7 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
- * `petw guid`; and for shared sessions (logman's, wpr's and xperf's part):
- * `petw start`, `stop`, `flush`, `enable`, `disable`, `update`, `query`,
+ * `petw guid`, `petw mc` (mc.exe -um's header generator); and for shared sessions (logman's, wpr's
+ * and xperf's part): `petw start`, `stop`, `flush`, `enable`, `disable`, `update`, `query`,
  * `providers`, `record` and `watch`. This file dispatches to the subcommands (cmd_*.c); the output
  * formats are in output/. */
 #include <stdio.h>
@@ -16,6 +16,7 @@ const char usage[] =
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME] [--manifest PATH]...\n"
     "       petw guid NAME...\n"
+    "       petw mc [-um] [-h DIR] [-r DIR] [-z BASENAME] MANIFEST.man\n"
     "       petw record [-p PROVIDER...] [-o FILE.etl] [start options] -- CMD ARGS...\n"
     "       petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [options]\n"
     "       petw stop|flush NAME\n"
@@ -31,6 +32,9 @@ const char usage[] =
     "--provider NAME matches the provider name the events carry (TraceLogging)\n"
     "or the GUID derived from NAME (EventSource/TraceLogging), which `petw guid`\n"
     "prints.\n"
+    "petw mc writes the header mc.exe -um writes for a manifest-based provider\n"
+    "(EventRegister<Provider>, EventWrite<Event>, ...), for petw's ETW headers;\n"
+    "`petw mc --help` describes its options.\n"
     "--manifest PATH decodes the events of the providers an instrumentation\n"
     "manifest (.man, or a directory of them) describes; PETW_MANIFEST_PATH adds\n"
     "more (paths separated by ':').\n";
@@ -44,7 +48,7 @@ static const struct {
     {"convert", cmd_convert, 1},     {"start", cmd_start, 0},   {"stop", cmd_stop, 0},
     {"flush", cmd_flush, 0},         {"enable", cmd_enable, 0}, {"disable", cmd_disable, 0},
     {"update", cmd_update, 0},       {"query", cmd_query, 0},   {"record", cmd_record, 0},
-    {"providers", cmd_providers, 0}, {"watch", cmd_watch, 0},
+    {"providers", cmd_providers, 0}, {"watch", cmd_watch, 0},   {"mc", cmd_mc, 1},
 };
 
 int main(int argc, char **argv)

@@ -35,6 +35,7 @@ int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
+int cmd_mc(int argc, char **argv);
 
 /* ---- tool_time.c ---- */
 

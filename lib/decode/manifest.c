@@ -14,7 +14,7 @@
 /* ---- raw lists, as the document says ---- */
 
 typedef struct raw_item { /* task, opcode, level, keyword or channel */
-    const char *name, *value, *message;
+    const char *name, *value, *message, *symbol;
     const char *chid; /* a channel's other name */
     int32_t task;     /* an opcode defined inside a task: that task, else -1 */
     int line;
@@ -56,7 +56,7 @@ typedef struct raw_map_entry {
     uint32_t n##_count, n##_cap
 
 typedef struct raw_provider {
-    const char *name, *guid, *message;
+    const char *name, *guid, *message, *symbol;
     int line;
     LIST(raw_event, events);
     LIST(raw_item, tasks);
@@ -182,6 +182,7 @@ static void add_item(parser *p, raw_item **list, uint32_t *count, uint32_t *cap,
     it->name = attr(p, atts, "name");
     it->value = attr(p, atts, value_attr);
     it->message = attr(p, atts, "message");
+    it->symbol = attr(p, atts, "symbol");
     it->chid = NULL;
     it->task = task;
     it->line = line_of(p);
@@ -267,6 +268,7 @@ static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **a
         rp->name = attr(p, atts, "name");
         rp->guid = attr(p, atts, "guid");
         rp->message = attr(p, atts, "message");
+        rp->symbol = attr(p, atts, "symbol");
         rp->line = line_of(p);
         p->provider = (int32_t)p->raw_count++;
     } else if (!strcmp(el, "resources")) {
@@ -670,11 +672,13 @@ static int resolve_template(parser *p, const raw_provider *rp, const raw_templat
     ev->first_field = mp->field_count;
     ev->field_count = t->count;
     ev->has_template = 1;
+    ev->template_id = t->tid;
     for (uint32_t k = 0; k < t->count; k++) {
         const raw_field *r = &rp->fields[t->first + k];
         petw__man_field *f = &mp->fields[mp->field_count + k];
         memset(f, 0, sizeof(*f));
         f->map = -1;
+        f->line = (uint32_t)r->line;
         f->name = r->name ? r->name : "";
         if (r->is_struct) {
             f->flags = PETW__MANF_STRUCT;
@@ -796,6 +800,47 @@ static int resolve_names(parser *p, const raw_provider *rp, petw__man_provider *
     return 0;
 }
 
+/* The provider's own keywords, tasks, opcodes, levels and channels with
+ * their symbols, in document order (for code generators). */
+static int resolve_items(parser *p, const raw_provider *rp, petw__man_provider *mp)
+{
+    const raw_item *lists[5] = {rp->tasks, rp->opcodes, rp->levels, rp->keywords, rp->channels};
+    const uint32_t counts[5] = {rp->tasks_count, rp->opcodes_count, rp->levels_count,
+                                rp->keywords_count, rp->channels_count};
+    static const uint64_t max[5] = {65535, 255, 255, UINT64_MAX, 255};
+    uint32_t n = 0;
+    for (uint32_t kind = 0; kind < 5; kind++)
+        n += counts[kind];
+    if (n == 0)
+        return 0;
+    mp->items = calloc(n, sizeof(*mp->items));
+    if (!mp->items)
+        return fail(p, PETW_ENOMEM, 0, "out of memory");
+    for (uint32_t kind = 0; kind < 5; kind++)
+        for (uint32_t i = 0; i < counts[kind]; i++) {
+            const raw_item *it = &lists[kind][i];
+            petw__man_item *o = &mp->items[mp->item_count];
+            o->kind = kind;
+            o->task = PETW__MAN_ANY_TASK;
+            o->name = it->name ? it->name : "";
+            o->symbol = it->symbol;
+            o->line = (uint32_t)it->line;
+            if (kind == PETW__MAN_CHANNEL && !it->value)
+                o->value = 16 + i; /* as resolve_channel numbers them */
+            else if (number(it->value, max[kind], &o->value) != 0)
+                o->bad = 1; /* an error only where an event uses it (resolve_ref) */
+            uint64_t tv;
+            if (kind == PETW__MAN_OPCODE && it->task >= 0) {
+                if (number(rp->tasks[it->task].value, 65535, &tv) == 0)
+                    o->task = (uint32_t)tv;
+                else
+                    o->bad = 1;
+            }
+            mp->item_count++;
+        }
+    return 0;
+}
+
 static int cmp_event(const void *a, const void *b)
 {
     const petw__man_event *x = a, *y = b;
@@ -817,6 +862,7 @@ static int resolve_event(parser *p, const raw_provider *rp, petw__man_provider *
         return fail(p, PETW_ECORRUPT, r->line, "event %u: bad version", ev->id);
     ev->version = (uint8_t)v;
     ev->symbol = r->symbol;
+    ev->line = (uint32_t)r->line;
     int32_t task_index = -1;
     if (r->task) {
         const raw_item *t = find_item(rp->tasks, rp->tasks_count, r->task, -1);
@@ -863,10 +909,13 @@ static int resolve_provider(parser *p, const raw_provider *rp, petw__man_provide
         return fail(p, PETW_ECORRUPT, rp->line, "provider \"%s\": bad or missing guid",
                     rp->name ? rp->name : "");
     mp->name = rp->name ? rp->name : "";
+    mp->symbol = rp->symbol;
+    mp->line = (uint32_t)rp->line;
     mp->message = rp->message ? text_of(p, rp->message, rp->line) : NULL;
     PETW__FORWARD_IF_ERROR(p->rc);
     PETW__FORWARD_IF_ERROR(resolve_maps(p, rp, mp));
     PETW__FORWARD_IF_ERROR(resolve_names(p, rp, mp));
+    PETW__FORWARD_IF_ERROR(resolve_items(p, rp, mp));
     if (rp->events_count) {
         mp->events = calloc(rp->events_count, sizeof(*mp->events));
         if (!mp->events)
@@ -977,6 +1026,7 @@ void petw__manifest_free(petw__manifest *m)
         free(p->maps);
         free(p->map_entries);
         free(p->names);
+        free(p->items);
     }
     free(m->providers);
     for (uint32_t i = 0; i < m->strings_count; i++)

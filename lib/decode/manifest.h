@@ -48,6 +48,7 @@ typedef struct petw__man_field {
     uint16_t count;
     uint32_t next; /* index of the field after this one (and its members) */
     int32_t map;   /* index into the provider's maps, or -1 */
+    uint32_t line; /* where the manifest defines it */
 } petw__man_field;
 
 typedef struct petw__man_map_entry {
@@ -70,6 +71,8 @@ typedef struct petw__man_event {
     const char *message;                          /* the text with %1.. inserts, or NULL */
     uint32_t first_field, field_count, top_count; /* in the provider's fields */
     int has_template;
+    const char *template_id; /* its template's tid, or NULL */
+    uint32_t line;           /* where the manifest defines it */
 } petw__man_event;
 
 /* The provider's tasks, opcodes and levels by value, for naming what a
@@ -86,9 +89,28 @@ typedef struct petw__man_name {
     const char *text;
 } petw__man_name;
 
+/* What the provider defines (not the standard win: ones), in document
+ * order, with the symbols mc.exe names them by: kinds PETW__MAN_TASK,
+ * _OPCODE and _LEVEL above, and these. */
+#define PETW__MAN_KEYWORD 3
+#define PETW__MAN_CHANNEL 4
+
+typedef struct petw__man_item {
+    uint32_t kind;
+    uint32_t task; /* an opcode's task, or PETW__MAN_ANY_TASK */
+    uint64_t value;
+    const char *name, *symbol; /* symbol: NULL when the manifest gives none */
+    uint32_t line;
+    int bad; /* its value (or its task's) is not a number in range */
+} petw__man_item;
+
 typedef struct petw__man_provider {
     petw_guid guid;
     const char *name;
+    const char *symbol; /* NULL when the manifest gives none */
+    uint32_t line;
+    petw__man_item *items;
+    uint32_t item_count;
     const char *message;
     petw__man_event *events; /* sorted by id, then version */
     uint32_t event_count;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# mc_compile.sh INCLUDE_DIR GENERATED_DIR SOURCE...: code using headers
+# `petw mc` generated, compiled by gcc and clang (each when installed) as
+# C99 and C11 and by g++ and clang++ as C++11, C++14, C++17 and C++20,
+# -Wall -Wextra -Werror. Syntax only.
+set -eu
+inc=$1
+gen=$2
+shift 2
+flags="-fsyntax-only -Wall -Wextra -Werror -I$inc -I$inc/petw/etw -I$gen"
+flags="$flags -DMC_EXAMPLE_MANIFEST=\"x\" -DMC_TYPES_MANIFEST=\"y\""
+status=0
+ran=0
+run() { # COMPILER LANG STD
+    command -v "$1" >/dev/null 2>&1 || return 0
+    result=ok
+    for src in $sources; do
+        # shellcheck disable=SC2086
+        if ! "$1" -x "$2" -std="$3" $flags "$src"; then
+            echo "FAILED: $1 -std=$3 $src"
+            status=1
+            result=FAILED
+        fi
+    done
+    echo "$1 -std=$3: $result"
+    ran=$((ran + 1))
+}
+sources="$*"
+for cc in gcc clang; do
+    for std in c99 c11; do run "$cc" c "$std"; done
+done
+for cxx in g++ clang++; do
+    for std in c++11 c++14 c++17 c++20; do run "$cxx" c++ "$std"; done
+done
+[ "$ran" -gt 0 ] || { echo "no compiler found"; exit 77; }
+exit $status
