@@ -11,33 +11,10 @@
 #include <petw/petw.h>
 
 #include "format/etl.h"
+#include "fuzz_touch.h"
 
 static petw_decoder *decoder;
 static size_t payload_size;
-
-static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
-{
-    volatile uint8_t sink = 0;
-    if (depth > 64)
-        __builtin_trap(); /* the decoder bounds nesting far below this */
-    if ((uint64_t)f->data_offset + f->data_size > payload_size)
-        __builtin_trap(); /* the value's bytes must lie in the payload */
-    sink ^= (uint8_t)f->name[0];
-    if (f->label)
-        sink ^= (uint8_t)f->label[strlen(f->label)];
-    if (f->kind == PETW_VALUE_STRING)
-        sink ^= (uint8_t)f->v.s[strlen(f->v.s)];
-    if (f->kind == PETW_VALUE_BINARY)
-        for (uint32_t i = 0; i < f->v.bin.size; i++)
-            sink ^= f->v.bin.data[i];
-    if (f->kind == PETW_VALUE_STRUCT || f->kind == PETW_VALUE_ARRAY) {
-        if (f->first + f->count > ev->field_count)
-            __builtin_trap();
-        for (uint32_t i = 0; i < f->count; i++)
-            touch(ev, &ev->fields[f->first + i], depth + 1);
-    }
-    (void)sink;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -61,13 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.user_data = (void *)(uintptr_t)(data + 4);
     r.user_data_length = (uint16_t)payload_size;
     const petw_decoded_event *ev;
-    if (petw_decode(decoder, &r, &ev) == 0) {
-        if (ev->provider_name)
-            (void)strlen(ev->provider_name);
-        if (ev->event_name)
-            (void)strlen(ev->event_name);
-        for (uint32_t i = 0; i < ev->top_count; i++)
-            touch(ev, &ev->fields[i], 0);
-    }
+    if (petw_decode(decoder, &r, &ev) == 0)
+        fuzz_touch_event(ev, payload_size);
     return 0;
 }

@@ -14,32 +14,9 @@
 #include <tdh.h>
 
 #include "decode/manifest.h"
+#include "fuzz_touch.h"
 
 static size_t payload_size;
-
-static void touch(const petw_decoded_event *ev, const petw_field *f, int depth)
-{
-    volatile uint8_t sink = 0;
-    if (depth > 64)
-        __builtin_trap();
-    if ((uint64_t)f->data_offset + f->data_size > payload_size)
-        __builtin_trap(); /* the value's bytes must lie in the payload */
-    sink ^= (uint8_t)f->name[0];
-    if (f->label)
-        sink ^= (uint8_t)f->label[strlen(f->label)];
-    if (f->kind == PETW_VALUE_STRING)
-        sink ^= (uint8_t)f->v.s[strlen(f->v.s)];
-    if (f->kind == PETW_VALUE_BINARY)
-        for (uint32_t i = 0; i < f->v.bin.size; i++)
-            sink ^= f->v.bin.data[i];
-    if (f->kind == PETW_VALUE_STRUCT || f->kind == PETW_VALUE_ARRAY) {
-        if (f->first + f->count > ev->field_count)
-            __builtin_trap();
-        for (uint32_t i = 0; i < f->count; i++)
-            touch(ev, &ev->fields[f->first + i], depth + 1);
-    }
-    (void)sink;
-}
 
 static uint8_t answer[1 << 20];
 
@@ -162,10 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const petw_decoded_event *ev;
             if (petw_decode(d, &r, &ev) != 0)
                 continue;
-            for (uint32_t f = 0; f < ev->top_count; f++)
-                touch(ev, &ev->fields[f], 0);
-            if (ev->message)
-                (void)strlen(ev->message);
+            fuzz_touch_event(ev, payload_size);
         }
     }
     petw_decoder_free(d);
