@@ -13,51 +13,6 @@
 #include "etw_internal.h"
 #include "petw/decode.h"
 
-/* TraceLogging in-types are TDH's for 0..21; the counted forms differ. */
-USHORT petw__tdh_in(uint8_t in)
-{
-    switch (in) {
-    case PETW_IN_COUNTEDSTRING:
-        return TDH_INTYPE_COUNTEDSTRING;
-    case PETW_IN_COUNTEDANSISTRING:
-        return TDH_INTYPE_COUNTEDANSISTRING;
-    case PETW_IN_COUNTEDBINARY:
-        return TDH_INTYPE_BINARY;
-    default:
-        return in;
-    }
-}
-
-/* TraceLogging out-types are their own enumeration; TDH reports its own. */
-USHORT petw__tdh_out(uint8_t out, uint8_t in)
-{
-    static const USHORT map[] = {[0] = TDH_OUTTYPE_NULL,
-                                 [2] = TDH_OUTTYPE_STRING,
-                                 [3] = TDH_OUTTYPE_BOOLEAN,
-                                 [5] = TDH_OUTTYPE_PID,
-                                 [6] = TDH_OUTTYPE_TID,
-                                 [7] = TDH_OUTTYPE_PORT,
-                                 [8] = TDH_OUTTYPE_IPV4,
-                                 [9] = TDH_OUTTYPE_IPV6,
-                                 [10] = TDH_OUTTYPE_SOCKETADDRESS,
-                                 [11] = TDH_OUTTYPE_XML,
-                                 [12] = TDH_OUTTYPE_JSON,
-                                 [13] = TDH_OUTTYPE_WIN32ERROR,
-                                 [14] = TDH_OUTTYPE_NTSTATUS,
-                                 [15] = TDH_OUTTYPE_HRESULT,
-                                 [16] = TDH_OUTTYPE_DATETIME,
-                                 [35] = TDH_OUTTYPE_UTF8,
-                                 [36] = TDH_OUTTYPE_PKCS7_WITH_TYPE_INFO,
-                                 [37] = TDH_OUTTYPE_CODE_POINTER,
-                                 [38] = TDH_OUTTYPE_DATETIME_UTC};
-    if (out == 4) /* HEX: by the value's size */
-        return in == PETW_IN_UINT8 || in == PETW_IN_INT8     ? TDH_OUTTYPE_HEXINT8
-               : in == PETW_IN_UINT16 || in == PETW_IN_INT16 ? TDH_OUTTYPE_HEXINT16
-               : in == PETW_IN_UINT64 || in == PETW_IN_INT64 ? TDH_OUTTYPE_HEXINT64
-                                                             : TDH_OUTTYPE_HEXINT32;
-    return out < sizeof(map) / sizeof(map[0]) ? map[out] : TDH_OUTTYPE_NULL;
-}
-
 /* Decodes `event` with TDH's decoder; on ERROR_SUCCESS the caller is
  * inside petw__tdh_enter and leaves when done with *ev. */
 static ULONG decode(PEVENT_RECORD event, const petw_decoded_event **ev)
@@ -125,16 +80,6 @@ static int make_plan(const petw_decoded_event *ev, plan *p)
             p->field[p->n++] = f->first + m;
     }
     return 0;
-}
-
-/* WCHAR units `utf8` converts to, without the NUL (never more than its bytes). */
-size_t petw__tdh_wide_len(const char *utf8)
-{
-    size_t cap = strlen(utf8) + 1;
-    wchar_t *tmp = malloc(cap * sizeof(wchar_t));
-    size_t n = tmp ? petw__utf8_to_wcs(utf8, tmp, cap) : cap;
-    free(tmp);
-    return n;
 }
 
 ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,

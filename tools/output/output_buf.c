@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../tool.h"
-#include "output.h"
+#include "output_buf.h"
 
 static const char hex_digits[] = "0123456789abcdef";
 
