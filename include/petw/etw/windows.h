@@ -514,7 +514,8 @@ errno_t wcscat_s(wchar_t *dest, size_t destSize, const wchar_t *src);
 errno_t strcpy_s(char *dest, size_t destSize, const char *src);
 errno_t strncpy_s(char *dest, size_t destSize, const char *src, size_t count);
 errno_t strcat_s(char *dest, size_t destSize, const char *src);
-/* Case-insensitive comparisons (towlower; ASCII for the narrow ones). */
+/* Case-insensitive comparisons: A-Z folded, as in Windows' default "C"
+ * locale. */
 int _wcsicmp(const wchar_t *a, const wchar_t *b);
 int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count);
 #define _stricmp strcasecmp
