@@ -30,6 +30,10 @@ cc -DUNICODE -D_UNICODE -o "$dest/print" "$src/examples/print_trace.c" $cflags $
 "$dest/record" "$dest/t.etl" 20 >/dev/null
 "$dest/print" "$dest/t.etl" > "$dest/out.txt"
 grep -q "^28 events" "$dest/out.txt" || { cat "$dest/out.txt"; exit 1; }
+# The other spellings of the header names Windows code uses, and tchar.h.
+printf '#include <SDKDDKVer.h>\n#include <tchar.h>\n#include <Windows.h>\n#include <Evntrace.h>\n#include <Evntcons.h>\n#include <Tdh.h>\nint _tmain(int argc, _TCHAR *argv[]) { (void)argv; return argc > 0 ? 0 : 1; }\n' > "$dest/alias.c"
+cc -DUNICODE -D_UNICODE -o "$dest/alias" "$dest/alias.c" $cflags $libs
+"$dest/alias"
 # Native API too, from C++.
 printf '#include <petw/petw.h>\nint main() { petw_session_config c; petw_session_config_init(&c); return c.buffer_size_kb == 64 ? 0 : 1; }\n' > "$dest/n.cpp"
 if command -v c++ >/dev/null 2>&1; then

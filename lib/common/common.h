@@ -110,6 +110,20 @@ size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
 int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size);
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
 
+/* Windows' calendar arithmetic (FileTimeToSystemTime and friends): a
+ * FILETIME (100 ns since 1601-01-01 UTC, below 2^63) <-> its date fields
+ * in SYSTEMTIME order: year, month, day of week (0 Sunday), day, hour,
+ * minute, second, millisecond. petw__civil_from_filetime returns 0 or
+ * PETW_EINVAL (2^63 or more); petw__filetime_from_civil returns 0 or
+ * PETW_EINVAL (a field out of range: year 1601-30827, the day in its
+ * month; the day of week is not read). */
+int petw__civil_from_filetime(uint64_t ft, uint16_t out[8]);
+int petw__filetime_from_civil(const uint16_t in[8], uint64_t *ft);
+/* The local zone's offset now (local = UTC + offset), in 100 ns units. */
+int64_t petw__local_offset_100ns(void);
+/* The wall clock now as a FILETIME. */
+uint64_t petw__system_filetime(void);
+
 /* Makes room for one more item in a growable array of *cap items, `count`
  * of them used (doubling, from 64). Returns 0, or PETW_ENOMEM with the
  * array unchanged. */

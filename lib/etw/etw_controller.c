@@ -470,3 +470,35 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
         return ERROR_INVALID_PARAMETER;
     return petw__etw_status(rc);
 }
+
+ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE TraceHandle,
+                           ULONG IsEnabled, UCHAR Level, ULONGLONG MatchAnyKeyword,
+                           ULONGLONG MatchAllKeyword, ULONG EnableProperty,
+                           PEVENT_FILTER_DESCRIPTOR EnableFilterDesc)
+{
+    if (!ProviderId || IsEnabled > 1)
+        return ERROR_INVALID_PARAMETER;
+    if (SourceId && memcmp(SourceId, ProviderId, sizeof(GUID)) != 0)
+        return ERROR_NOT_SUPPORTED; /* enabling on behalf of another source */
+    ENABLE_TRACE_PARAMETERS params;
+    memset(&params, 0, sizeof(params));
+    params.Version = ENABLE_TRACE_PARAMETERS_VERSION;
+    params.EnableProperty = EnableProperty;
+    params.EnableFilterDesc = EnableFilterDesc;
+    params.FilterDescCount = EnableFilterDesc ? 1 : 0;
+    return EnableTraceEx2(TraceHandle, ProviderId,
+                          IsEnabled ? EVENT_CONTROL_CODE_ENABLE_PROVIDER
+                                    : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+                          Level, MatchAnyKeyword, MatchAllKeyword, 0, &params);
+}
+
+ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel, LPCGUID ControlGuid,
+                         TRACEHANDLE TraceHandle)
+{
+    if (!ControlGuid || Enable > 1 || EnableLevel > 255)
+        return ERROR_INVALID_PARAMETER;
+    return EnableTraceEx2(TraceHandle, ControlGuid,
+                          Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER
+                                 : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
+                          (UCHAR)EnableLevel, EnableFlag, 0, 0, NULL);
+}

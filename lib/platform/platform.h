@@ -76,6 +76,10 @@ typedef struct petw__machine_info {
 } petw__machine_info;
 void petw__machine_info_get(petw__machine_info *out);
 
+/* The local time zone's offset from UTC now (local = UTC + offset), in
+ * seconds, daylight time included when it is in effect. */
+int32_t petw__local_offset_now(void);
+
 void petw__sleep_ms(uint32_t ms);
 void petw__yield(void);
 

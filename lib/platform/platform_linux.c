@@ -543,3 +543,12 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
     *size = (uint64_t)st.st_size;
     return 0;
 }
+
+int32_t petw__local_offset_now(void)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    if (!localtime_r(&now, &tm))
+        return 0;
+    return (int32_t)tm.tm_gmtoff;
+}

@@ -688,3 +688,15 @@ void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
     (void)parent;
     (void)child;
 }
+
+int32_t petw__local_offset_now(void)
+{
+    TIME_ZONE_INFORMATION tz;
+    DWORD r = GetTimeZoneInformation(&tz);
+    LONG bias = tz.Bias;
+    if (r == TIME_ZONE_ID_DAYLIGHT)
+        bias += tz.DaylightBias;
+    else if (r == TIME_ZONE_ID_STANDARD)
+        bias += tz.StandardBias;
+    return r == TIME_ZONE_ID_INVALID ? 0 : (int32_t)(-bias * 60);
+}

@@ -87,6 +87,41 @@ DEFINE_GUID(SystemTraceControlGuid, 0x9e814aad, 0x3204, 0x11d2, 0x9a, 0x82, 0x00
 #define EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING 0x10000000
 #define EVENT_TRACE_ADDTO_TRIAGE_DUMP 0x80000000
 
+/* EnableFlags of the NT Kernel Logger (and of system loggers), the SDK's
+ * values. petw records no kernel events of its own (see
+ * docs/porting-from-etw.md); the flags are here for code that sets them. */
+#define EVENT_TRACE_FLAG_PROCESS 0x00000001
+#define EVENT_TRACE_FLAG_THREAD 0x00000002
+#define EVENT_TRACE_FLAG_IMAGE_LOAD 0x00000004
+#define EVENT_TRACE_FLAG_DISK_IO 0x00000100
+#define EVENT_TRACE_FLAG_DISK_FILE_IO 0x00000200
+#define EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS 0x00001000
+#define EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS 0x00002000
+#define EVENT_TRACE_FLAG_NETWORK_TCPIP 0x00010000
+#define EVENT_TRACE_FLAG_REGISTRY 0x00020000
+#define EVENT_TRACE_FLAG_DBGPRINT 0x00040000
+#define EVENT_TRACE_FLAG_PROCESS_COUNTERS 0x00000008
+#define EVENT_TRACE_FLAG_CSWITCH 0x00000010
+#define EVENT_TRACE_FLAG_DPC 0x00000020
+#define EVENT_TRACE_FLAG_INTERRUPT 0x00000040
+#define EVENT_TRACE_FLAG_SYSTEMCALL 0x00000080
+#define EVENT_TRACE_FLAG_DISK_IO_INIT 0x00000400
+#define EVENT_TRACE_FLAG_ALPC 0x00100000
+#define EVENT_TRACE_FLAG_SPLIT_IO 0x00200000
+#define EVENT_TRACE_FLAG_DRIVER 0x00800000
+#define EVENT_TRACE_FLAG_PROFILE 0x01000000
+#define EVENT_TRACE_FLAG_FILE_IO 0x02000000
+#define EVENT_TRACE_FLAG_FILE_IO_INIT 0x04000000
+#define EVENT_TRACE_FLAG_DISPATCHER 0x00000800
+#define EVENT_TRACE_FLAG_VIRTUAL_ALLOC 0x00004000
+#define EVENT_TRACE_FLAG_VAMAP 0x00008000
+#define EVENT_TRACE_FLAG_NO_SYSCONFIG 0x10000000
+#define EVENT_TRACE_FLAG_JOB 0x00080000
+#define EVENT_TRACE_FLAG_DEBUG_EVENTS 0x00400000
+#define EVENT_TRACE_FLAG_EXTENSION 0x80000000
+#define EVENT_TRACE_FLAG_FORWARD_WMI 0x40000000
+#define EVENT_TRACE_FLAG_ENABLE_RESERVE 0x20000000
+
 /* ProcessTraceMode. */
 #define PROCESS_TRACE_MODE_REAL_TIME 0x00000100
 #define PROCESS_TRACE_MODE_RAW_TIMESTAMP 0x00001000
@@ -354,6 +389,19 @@ ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG Prope
 ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,
                             UCHAR Level, ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
                             ULONG Timeout, PENABLE_TRACE_PARAMETERS EnableParameters);
+
+/* The older enables, on EnableTraceEx2. EnableTraceEx: IsEnabled 1 enables
+ * (EVENT_CONTROL_CODE_ENABLE_PROVIDER), 0 disables; SourceId must be NULL
+ * or the provider's own GUID, and an EnableProperty or filter is refused
+ * with ERROR_NOT_SUPPORTED as EnableTraceEx2 refuses them. EnableTrace
+ * (classic providers): EnableFlag is the keyword the provider sees as
+ * MatchAnyKeyword, as Windows passes it to a manifest provider. */
+ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE TraceHandle,
+                           ULONG IsEnabled, UCHAR Level, ULONGLONG MatchAnyKeyword,
+                           ULONGLONG MatchAllKeyword, ULONG EnableProperty,
+                           PEVENT_FILTER_DESCRIPTOR EnableFilterDesc);
+ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel, LPCGUID ControlGuid,
+                         TRACEHANDLE TraceHandle);
 
 /* Consumer. OpenTrace returns INVALID_PROCESSTRACE_HANDLE on failure, with
  * the reason in GetLastError(). ProcessTrace delivers events of up to 64

@@ -46,9 +46,13 @@
 #endif
 #else
 
+#include <sdkddkver.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <wchar.h>
 
 /* C++ with libstdc++: its headers that name variables __in or __out, before
@@ -439,6 +443,97 @@ static inline bool operator!=(const GUID &a, const GUID &b)
 #define MoveMemory(d, s, n) memmove((d), (s), (n))
 #define FillMemory(d, n, v) memset((d), (v), (n))
 
+/* Time (minwinbase.h, timezoneapi.h, sysinfoapi.h). FileTimeToSystemTime
+ * fails (FALSE, ERROR_INVALID_PARAMETER) for a FILETIME of 2^63 or more;
+ * SystemTimeToFileTime for a field out of range (year 1601-30827, the day
+ * in its month, hour, minute, second, millisecond; wDayOfWeek is not read).
+ * FileTimeToLocalFileTime and LocalFileTimeToFileTime use the local zone's
+ * offset now, daylight time included when in effect now, as Windows does. */
+BOOL FileTimeToSystemTime(const FILETIME *lpFileTime, LPSYSTEMTIME lpSystemTime);
+BOOL SystemTimeToFileTime(const SYSTEMTIME *lpSystemTime, LPFILETIME lpFileTime);
+BOOL FileTimeToLocalFileTime(const FILETIME *lpFileTime, LPFILETIME lpLocalFileTime);
+BOOL LocalFileTimeToFileTime(const FILETIME *lpLocalFileTime, LPFILETIME lpFileTime);
+void GetSystemTimeAsFileTime(LPFILETIME lpSystemTimeAsFileTime);
+void GetSystemTime(LPSYSTEMTIME lpSystemTime);
+void GetLocalTime(LPSYSTEMTIME lpSystemTime);
+LONG CompareFileTime(const FILETIME *lpFileTime1, const FILETIME *lpFileTime2);
+
+/* COM's GUID text (combaseapi.h; <objbase.h> and <combaseapi.h> include
+ * this header): "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}", upper case, into
+ * lpsz. Returns the characters written with the NUL (39), or 0 when cchMax
+ * is below 39. OLECHAR is WCHAR: 4 bytes a character on Linux. */
+typedef WCHAR OLECHAR, *LPOLESTR;
+typedef const WCHAR *LPCOLESTR;
+int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax);
+
+/* The Microsoft C runtime's functions Windows ETW code calls, declared here
+ * since petw cannot add them to the C library's own headers.
+ *
+ * The wide printf family (wprintf_s, fwprintf_s, swprintf_s, _snwprintf_s
+ * and their v forms) reads its format as Windows does in a wide format:
+ * %s and %c take a wide string and character, %S, %C, %hs and %hc narrow
+ * ones (glibc reads %s as narrow: these functions rewrite those to glibc's
+ * %ls / %s), and the I64, I32, I and w size prefixes are understood. To a
+ * stream they write UTF-8 (or wide characters, if the stream is already
+ * wide-oriented), whatever the locale. The narrow ones take glibc's format.
+ * The _s functions return their error (-1, EINVAL, ERANGE) instead of
+ * calling an invalid-parameter handler, and leave an empty string in the
+ * destination on failure. */
+typedef int errno_t;
+#ifndef _TRUNCATE
+#define _TRUNCATE ((size_t)-1)
+#endif
+#ifndef STRUNCATE
+#define STRUNCATE 80
+#endif
+#ifndef _countof
+#define _countof(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+int wprintf_s(const wchar_t *format, ...);
+int fwprintf_s(FILE *stream, const wchar_t *format, ...);
+int vwprintf_s(const wchar_t *format, va_list args);
+int vfwprintf_s(FILE *stream, const wchar_t *format, va_list args);
+int swprintf_s(wchar_t *buffer, size_t sizeOfBuffer, const wchar_t *format, ...);
+int vswprintf_s(wchar_t *buffer, size_t sizeOfBuffer, const wchar_t *format, va_list args);
+int _snwprintf_s(wchar_t *buffer, size_t sizeOfBuffer, size_t count, const wchar_t *format, ...);
+int _vsnwprintf_s(wchar_t *buffer, size_t sizeOfBuffer, size_t count, const wchar_t *format,
+                  va_list args);
+int sprintf_s(char *buffer, size_t sizeOfBuffer, const char *format, ...);
+int vsprintf_s(char *buffer, size_t sizeOfBuffer, const char *format, va_list args);
+int _snprintf_s(char *buffer, size_t sizeOfBuffer, size_t count, const char *format, ...);
+int _vsnprintf_s(char *buffer, size_t sizeOfBuffer, size_t count, const char *format, va_list args);
+#define printf_s printf
+#define fprintf_s fprintf
+#define vprintf_s vprintf
+#define vfprintf_s vfprintf
+/* Writes the string and a newline to stdout: 0, or WEOF on error. */
+int _putws(const wchar_t *str);
+errno_t wcscpy_s(wchar_t *dest, size_t destSize, const wchar_t *src);
+errno_t wcsncpy_s(wchar_t *dest, size_t destSize, const wchar_t *src, size_t count);
+errno_t wcscat_s(wchar_t *dest, size_t destSize, const wchar_t *src);
+errno_t strcpy_s(char *dest, size_t destSize, const char *src);
+errno_t strncpy_s(char *dest, size_t destSize, const char *src, size_t count);
+errno_t strcat_s(char *dest, size_t destSize, const char *src);
+/* Case-insensitive comparisons: A-Z folded, as in Windows' default "C"
+ * locale. */
+int _wcsicmp(const wchar_t *a, const wchar_t *b);
+int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count);
+#define _stricmp strcasecmp
+#define _strnicmp strncasecmp
+#define _wcsdup wcsdup
+#define _wtoi(s) ((int)wcstol((s), NULL, 10))
+#define _wtol(s) wcstol((s), NULL, 10)
+#define _wtoi64(s) wcstoll((s), NULL, 10)
+/* One character from stdin. Unlike Windows' console read, a terminal in
+ * its usual line mode delivers it after Enter, and the key is echoed;
+ * WEOF at the end of input. */
+static inline wint_t _getwch(void)
+{
+    int c = getchar();
+    return c == EOF ? WEOF : (wint_t)c;
+}
+#define _getch getchar
+
 /* The calling thread's last error, set by petw's ETW functions that return
  * a handle (OpenTrace). */
 DWORD GetLastError(void);
@@ -492,6 +587,50 @@ typedef LONG HRESULT;
     ((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x)&0x0000FFFF) | (7 << 16) | 0x80000000))
 
 #ifdef __cplusplus
+}
+/* C++: the reference forms Windows' headers declare, and the secure
+ * functions' array overloads (the size taken from the array). */
+extern "C++" {
+static inline int StringFromGUID2(const GUID &rguid, LPOLESTR lpsz, int cchMax)
+{
+    return StringFromGUID2(&rguid, lpsz, cchMax);
+}
+template <size_t N> inline errno_t wcscpy_s(wchar_t (&dest)[N], const wchar_t *src)
+{
+    return wcscpy_s(dest, N, src);
+}
+template <size_t N> inline errno_t wcscat_s(wchar_t (&dest)[N], const wchar_t *src)
+{
+    return wcscat_s(dest, N, src);
+}
+template <size_t N> inline errno_t strcpy_s(char (&dest)[N], const char *src)
+{
+    return strcpy_s(dest, N, src);
+}
+template <size_t N> inline errno_t strcat_s(char (&dest)[N], const char *src)
+{
+    return strcat_s(dest, N, src);
+}
+template <size_t N, typename... A>
+inline int swprintf_s(wchar_t (&buffer)[N], const wchar_t *format, A... args)
+{
+    return swprintf_s(buffer, N, format, args...);
+}
+template <size_t N, typename... A>
+inline int _snwprintf_s(wchar_t (&buffer)[N], size_t count, const wchar_t *format, A... args)
+{
+    return _snwprintf_s(buffer, N, count, format, args...);
+}
+template <size_t N, typename... A>
+inline int sprintf_s(char (&buffer)[N], const char *format, A... args)
+{
+    return sprintf_s(buffer, N, format, args...);
+}
+template <size_t N, typename... A>
+inline int _snprintf_s(char (&buffer)[N], size_t count, const char *format, A... args)
+{
+    return _snprintf_s(buffer, N, count, format, args...);
+}
 }
 #endif
 

@@ -1,0 +1,9 @@
+/* combaseapi.h - StringFromGUID2 and the COM types ETW code takes from it, for
+ * non-Windows hosts (they are in <windows.h>, as Windows' own windows.h
+ * includes this header). Part of petw's ETW-compatible surface. On Windows
+ * this is the system's. */
+#if defined(_WIN32)
+#include_next <combaseapi.h>
+#else
+#include <windows.h>
+#endif

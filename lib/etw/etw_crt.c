@@ -1,0 +1,519 @@
+/* etw_crt.c - the Windows time functions, StringFromGUID2 and the Microsoft
+ * C runtime functions <windows.h> declares for non-Windows hosts (Windows
+ * has its own). Conversions only: the calendar arithmetic is common/'s. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "etw_internal.h"
+
+#if !defined(_WIN32)
+
+static uint64_t ft_get(const FILETIME *ft)
+{
+    return (uint64_t)ft->dwHighDateTime << 32 | ft->dwLowDateTime;
+}
+
+static void ft_put(FILETIME *ft, uint64_t v)
+{
+    ft->dwLowDateTime = (DWORD)v;
+    ft->dwHighDateTime = (DWORD)(v >> 32);
+}
+
+static void st_put(SYSTEMTIME *st, const uint16_t f[8])
+{
+    st->wYear = f[0];
+    st->wMonth = f[1];
+    st->wDayOfWeek = f[2];
+    st->wDay = f[3];
+    st->wHour = f[4];
+    st->wMinute = f[5];
+    st->wSecond = f[6];
+    st->wMilliseconds = f[7];
+}
+
+static BOOL fail(DWORD code)
+{
+    SetLastError(code);
+    return FALSE;
+}
+
+BOOL FileTimeToSystemTime(const FILETIME *lpFileTime, LPSYSTEMTIME lpSystemTime)
+{
+    uint16_t f[8];
+    if (!lpFileTime || !lpSystemTime || petw__civil_from_filetime(ft_get(lpFileTime), f) != 0)
+        return fail(ERROR_INVALID_PARAMETER);
+    st_put(lpSystemTime, f);
+    return TRUE;
+}
+
+BOOL SystemTimeToFileTime(const SYSTEMTIME *lpSystemTime, LPFILETIME lpFileTime)
+{
+    if (!lpSystemTime || !lpFileTime)
+        return fail(ERROR_INVALID_PARAMETER);
+    const uint16_t f[8] = {lpSystemTime->wYear,      lpSystemTime->wMonth,
+                           lpSystemTime->wDayOfWeek, lpSystemTime->wDay,
+                           lpSystemTime->wHour,      lpSystemTime->wMinute,
+                           lpSystemTime->wSecond,    lpSystemTime->wMilliseconds};
+    uint64_t v;
+    if (petw__filetime_from_civil(f, &v) != 0)
+        return fail(ERROR_INVALID_PARAMETER);
+    ft_put(lpFileTime, v);
+    return TRUE;
+}
+
+static BOOL shift(const FILETIME *in, LPFILETIME out, int64_t by)
+{
+    if (!in || !out)
+        return fail(ERROR_INVALID_PARAMETER);
+    uint64_t v = ft_get(in);
+    if ((by < 0 && v < (uint64_t)-by) || (by > 0 && v + (uint64_t)by < v))
+        return fail(ERROR_INVALID_PARAMETER);
+    ft_put(out, v + (uint64_t)by);
+    return TRUE;
+}
+
+BOOL FileTimeToLocalFileTime(const FILETIME *lpFileTime, LPFILETIME lpLocalFileTime)
+{
+    return shift(lpFileTime, lpLocalFileTime, petw__local_offset_100ns());
+}
+
+BOOL LocalFileTimeToFileTime(const FILETIME *lpLocalFileTime, LPFILETIME lpFileTime)
+{
+    return shift(lpLocalFileTime, lpFileTime, -petw__local_offset_100ns());
+}
+
+void GetSystemTimeAsFileTime(LPFILETIME lpSystemTimeAsFileTime)
+{
+    ft_put(lpSystemTimeAsFileTime, petw__system_filetime());
+}
+
+void GetSystemTime(LPSYSTEMTIME lpSystemTime)
+{
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    FileTimeToSystemTime(&ft, lpSystemTime);
+}
+
+void GetLocalTime(LPSYSTEMTIME lpSystemTime)
+{
+    FILETIME ft, local;
+    GetSystemTimeAsFileTime(&ft);
+    FileTimeToLocalFileTime(&ft, &local);
+    FileTimeToSystemTime(&local, lpSystemTime);
+}
+
+LONG CompareFileTime(const FILETIME *lpFileTime1, const FILETIME *lpFileTime2)
+{
+    uint64_t a = ft_get(lpFileTime1), b = ft_get(lpFileTime2);
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    if (!rguid || !lpsz || cchMax < 39)
+        return 0;
+    uint8_t b[16];
+    petw__wr_guid(b, (const petw_guid *)rguid); /* Data1-3 little-endian */
+    static const int order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+    int n = 0;
+    lpsz[n++] = L'{';
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            lpsz[n++] = L'-';
+        lpsz[n++] = (WCHAR)hex[b[order[i]] >> 4];
+        lpsz[n++] = (WCHAR)hex[b[order[i]] & 15];
+    }
+    lpsz[n++] = L'}';
+    lpsz[n++] = 0;
+    return n;
+}
+
+/* Rewrites a wide format from Windows' reading to glibc's: %s and %c wide,
+ * %S, %C, %hs and %hc narrow; I64 -> ll, I32 -> (none), I -> z, w -> l.
+ * The result is at most twice as long as the input. */
+static void ms_format(const wchar_t *in, wchar_t *out)
+{
+    while (*in) {
+        if (*in != L'%') {
+            *out++ = *in++;
+            continue;
+        }
+        *out++ = *in++;
+        if (*in == L'%') {
+            *out++ = *in++;
+            continue;
+        }
+        while (*in && wcschr(L"-+ #0'", *in))
+            *out++ = *in++;
+        while (*in == L'*' || (*in >= L'0' && *in <= L'9'))
+            *out++ = *in++;
+        if (*in == L'.') {
+            *out++ = *in++;
+            while (*in == L'*' || (*in >= L'0' && *in <= L'9'))
+                *out++ = *in++;
+        }
+        int size = 0; /* 0 none, 'h' narrow, 'l' wide, other: copied */
+        wchar_t len[3] = {0};
+        if (in[0] == L'I' && in[1] == L'6' && in[2] == L'4') {
+            wcscpy(len, L"ll"), in += 3;
+        } else if (in[0] == L'I' && in[1] == L'3' && in[2] == L'2') {
+            in += 3;
+        } else if (in[0] == L'I') {
+            wcscpy(len, L"z"), in++;
+        } else if (in[0] == L'h' && in[1] == L'h') {
+            wcscpy(len, L"hh"), in += 2, size = 'h';
+        } else if (in[0] == L'l' && in[1] == L'l') {
+            wcscpy(len, L"ll"), in += 2;
+        } else if (in[0] == L'h') {
+            wcscpy(len, L"h"), in++, size = 'h';
+        } else if (in[0] == L'l' || in[0] == L'w') {
+            wcscpy(len, L"l"), in++, size = 'l';
+        } else if (*in && wcschr(L"Ljzt", *in)) {
+            len[0] = *in++;
+        }
+        wchar_t conv = *in;
+        if (conv == L's' || conv == L'c' || conv == L'S' || conv == L'C') {
+            int wide = size == 'l' || (size == 0 && (conv == L's' || conv == L'c'));
+            if (wide)
+                *out++ = L'l';
+            *out++ = (conv == L's' || conv == L'S') ? L's' : L'c';
+            in++;
+            continue;
+        }
+        for (int i = 0; len[i]; i++)
+            *out++ = len[i];
+        if (conv)
+            *out++ = *in++;
+    }
+    *out = 0;
+}
+
+#define MAX_OUT (1u << 20)
+
+/* Formats into *buf (initially `stack`, of `n` characters), growing it on
+ * the heap up to MAX_OUT characters. Returns the length, or -1. */
+static int format_alloc(wchar_t **buf, wchar_t *stack, size_t n, const wchar_t *format,
+                        va_list args)
+{
+    size_t flen = wcslen(format);
+    wchar_t fstack[256];
+    wchar_t *f = flen * 2 + 1 <= 256 ? fstack : malloc((flen * 2 + 1) * sizeof(wchar_t));
+    if (!f)
+        return -1;
+    ms_format(format, f);
+    *buf = stack;
+    int r = -1;
+    for (;;) {
+        va_list ap;
+        va_copy(ap, args);
+        r = vswprintf(*buf, n, f, ap);
+        va_end(ap);
+        if (r >= 0 || n >= MAX_OUT)
+            break;
+        n *= 2;
+        wchar_t *grown = malloc(n * sizeof(wchar_t));
+        if (*buf != stack)
+            free(*buf);
+        *buf = grown;
+        if (!grown)
+            break;
+    }
+    if (f != fstack)
+        free(f);
+    return r;
+}
+
+/* Writes wide text to a stream: wide characters if the stream is
+ * wide-oriented, else UTF-8. Returns 0 or -1. */
+static int put_text(FILE *stream, const wchar_t *s, size_t len)
+{
+    if (fwide(stream, 0) > 0) {
+        for (size_t i = 0; i < len; i++)
+            if (fputwc(s[i], stream) == WEOF)
+                return -1;
+        return 0;
+    }
+    char u[256];
+    for (size_t i = 0; i < len;) {
+        size_t k = 0;
+        /* Whole characters per chunk: at most 4 UTF-8 bytes each. */
+        while (i < len && k + 4 < sizeof(u)) {
+            uint32_t c = (uint32_t)s[i++];
+            if (c >= 0xD800 && (c <= 0xDFFF || c > 0x10FFFF))
+                c = 0xFFFD;
+            if (c < 0x80) {
+                u[k++] = (char)c;
+            } else if (c < 0x800) {
+                u[k++] = (char)(0xC0 | c >> 6);
+                u[k++] = (char)(0x80 | (c & 0x3F));
+            } else if (c < 0x10000) {
+                u[k++] = (char)(0xE0 | c >> 12);
+                u[k++] = (char)(0x80 | (c >> 6 & 0x3F));
+                u[k++] = (char)(0x80 | (c & 0x3F));
+            } else {
+                u[k++] = (char)(0xF0 | c >> 18);
+                u[k++] = (char)(0x80 | (c >> 12 & 0x3F));
+                u[k++] = (char)(0x80 | (c >> 6 & 0x3F));
+                u[k++] = (char)(0x80 | (c & 0x3F));
+            }
+        }
+        if (fwrite(u, 1, k, stream) != k)
+            return -1;
+    }
+    return 0;
+}
+
+int vfwprintf_s(FILE *stream, const wchar_t *format, va_list args)
+{
+    if (!stream || !format)
+        return -1;
+    wchar_t stack[512], *buf;
+    int r = format_alloc(&buf, stack, 512, format, args);
+    if (r >= 0 && put_text(stream, buf, (size_t)r) != 0)
+        r = -1;
+    if (buf != stack)
+        free(buf);
+    return r;
+}
+
+int vwprintf_s(const wchar_t *format, va_list args)
+{
+    return vfwprintf_s(stdout, format, args);
+}
+
+int fwprintf_s(FILE *stream, const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = vfwprintf_s(stream, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int wprintf_s(const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = vfwprintf_s(stdout, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int _vsnwprintf_s(wchar_t *buffer, size_t sizeOfBuffer, size_t count, const wchar_t *format,
+                  va_list args)
+{
+    if (!buffer || sizeOfBuffer == 0 || !format) {
+        errno = EINVAL;
+        return -1;
+    }
+    wchar_t stack[512], *buf;
+    int r = format_alloc(&buf, stack, 512, format, args);
+    int out = r;
+    size_t n = r < 0 ? 0 : (size_t)r;
+    if (r >= 0 && (count == _TRUNCATE || count < sizeOfBuffer)) {
+        size_t room = count == _TRUNCATE ? sizeOfBuffer - 1 : count;
+        if (n > room) {
+            n = room; /* truncated, as asked */
+            out = -1;
+        }
+    } else if (r >= 0 && n >= sizeOfBuffer) {
+        errno = ERANGE; /* count allows more than the buffer holds */
+        n = 0;
+        out = -1;
+    }
+    wmemcpy(buffer, buf, n);
+    buffer[n] = 0;
+    if (buf != stack)
+        free(buf);
+    return out;
+}
+
+int _snwprintf_s(wchar_t *buffer, size_t sizeOfBuffer, size_t count, const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = _vsnwprintf_s(buffer, sizeOfBuffer, count, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int vswprintf_s(wchar_t *buffer, size_t sizeOfBuffer, const wchar_t *format, va_list args)
+{
+    if (!buffer || sizeOfBuffer == 0 || !format) {
+        errno = EINVAL;
+        return -1;
+    }
+    wchar_t stack[512], *buf;
+    int r = format_alloc(&buf, stack, 512, format, args);
+    if (r >= 0 && (size_t)r < sizeOfBuffer) {
+        wmemcpy(buffer, buf, (size_t)r + 1);
+    } else {
+        buffer[0] = 0;
+        errno = ERANGE;
+        r = -1;
+    }
+    if (buf != stack)
+        free(buf);
+    return r;
+}
+
+int swprintf_s(wchar_t *buffer, size_t sizeOfBuffer, const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = vswprintf_s(buffer, sizeOfBuffer, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int _vsnprintf_s(char *buffer, size_t sizeOfBuffer, size_t count, const char *format, va_list args)
+{
+    if (!buffer || sizeOfBuffer == 0 || !format) {
+        errno = EINVAL;
+        return -1;
+    }
+    size_t room = count == _TRUNCATE || count >= sizeOfBuffer ? sizeOfBuffer - 1 : count;
+    int r = vsnprintf(buffer, room + 1, format, args);
+    if (r < 0) {
+        buffer[0] = 0;
+        return -1;
+    }
+    if ((size_t)r <= room)
+        return r;
+    if (count == _TRUNCATE || count < sizeOfBuffer)
+        return -1; /* truncated, as asked: buffer holds the first `room` */
+    buffer[0] = 0;
+    errno = ERANGE;
+    return -1;
+}
+
+int _snprintf_s(char *buffer, size_t sizeOfBuffer, size_t count, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = _vsnprintf_s(buffer, sizeOfBuffer, count, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int vsprintf_s(char *buffer, size_t sizeOfBuffer, const char *format, va_list args)
+{
+    if (!buffer || sizeOfBuffer == 0 || !format) {
+        errno = EINVAL;
+        return -1;
+    }
+    int r = vsnprintf(buffer, sizeOfBuffer, format, args);
+    if (r < 0 || (size_t)r >= sizeOfBuffer) {
+        buffer[0] = 0;
+        errno = ERANGE;
+        return -1;
+    }
+    return r;
+}
+
+int sprintf_s(char *buffer, size_t sizeOfBuffer, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = vsprintf_s(buffer, sizeOfBuffer, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int _putws(const wchar_t *str)
+{
+    if (!str || put_text(stdout, str, wcslen(str)) != 0 || put_text(stdout, L"\n", 1) != 0)
+        return (int)WEOF;
+    return 0;
+}
+
+/* The secure copies, for both character types. */
+#define SECURE_COPIES(T, cpy_s, ncpy_s, cat_s, LEN)                                                \
+    errno_t cpy_s(T *dest, size_t destSize, const T *src)                                          \
+    {                                                                                              \
+        if (!dest || destSize == 0)                                                                \
+            return EINVAL;                                                                         \
+        if (!src) {                                                                                \
+            dest[0] = 0;                                                                           \
+            return EINVAL;                                                                         \
+        }                                                                                          \
+        size_t n = LEN(src);                                                                       \
+        if (n >= destSize) {                                                                       \
+            dest[0] = 0;                                                                           \
+            return ERANGE;                                                                         \
+        }                                                                                          \
+        memcpy(dest, src, (n + 1) * sizeof(T));                                                    \
+        return 0;                                                                                  \
+    }                                                                                              \
+    errno_t ncpy_s(T *dest, size_t destSize, const T *src, size_t count)                           \
+    {                                                                                              \
+        if (!dest || destSize == 0)                                                                \
+            return EINVAL;                                                                         \
+        if (!src) {                                                                                \
+            dest[0] = 0;                                                                           \
+            return count == 0 ? 0 : EINVAL;                                                        \
+        }                                                                                          \
+        size_t n = 0;                                                                              \
+        while (n < count && src[n])                                                                \
+            n++;                                                                                   \
+        errno_t rc = 0;                                                                            \
+        if (n >= destSize) {                                                                       \
+            if (count != _TRUNCATE) {                                                              \
+                dest[0] = 0;                                                                       \
+                return ERANGE;                                                                     \
+            }                                                                                      \
+            n = destSize - 1;                                                                      \
+            rc = STRUNCATE;                                                                        \
+        }                                                                                          \
+        memcpy(dest, src, n * sizeof(T));                                                          \
+        dest[n] = 0;                                                                               \
+        return rc;                                                                                 \
+    }                                                                                              \
+    errno_t cat_s(T *dest, size_t destSize, const T *src)                                          \
+    {                                                                                              \
+        if (!dest || destSize == 0)                                                                \
+            return EINVAL;                                                                         \
+        size_t at = 0;                                                                             \
+        while (at < destSize && dest[at])                                                          \
+            at++;                                                                                  \
+        if (!src || at == destSize) {                                                              \
+            dest[0] = 0;                                                                           \
+            return EINVAL;                                                                         \
+        }                                                                                          \
+        size_t n = LEN(src);                                                                       \
+        if (at + n >= destSize) {                                                                  \
+            dest[0] = 0;                                                                           \
+            return ERANGE;                                                                         \
+        }                                                                                          \
+        memcpy(dest + at, src, (n + 1) * sizeof(T));                                               \
+        return 0;                                                                                  \
+    }
+
+SECURE_COPIES(wchar_t, wcscpy_s, wcsncpy_s, wcscat_s, wcslen)
+SECURE_COPIES(char, strcpy_s, strncpy_s, strcat_s, strlen)
+
+/* Folds A-Z only, as Windows' C runtime does in its default "C" locale. */
+static uint32_t fold(wchar_t c)
+{
+    return c >= L'A' && c <= L'Z' ? (uint32_t)(c - L'A' + L'a') : (uint32_t)c;
+}
+
+int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        uint32_t x = fold(a[i]), y = fold(b[i]);
+        if (x != y)
+            return x < y ? -1 : 1;
+        if (!x)
+            break;
+    }
+    return 0;
+}
+
+int _wcsicmp(const wchar_t *a, const wchar_t *b)
+{
+    return _wcsnicmp(a, b, (size_t)-1);
+}
+
+#endif /* !_WIN32 */
