@@ -354,6 +354,7 @@ int petw__tlg_wchars(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *p,
     (petw__tlgk_varr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
 #define TraceLoggingPointerFixedArray(p, n, ...)                                                   \
     (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+/* Long arrays hold LONG/ULONG (32-bit, as on Windows), not C long. */
 #define TraceLoggingLongArray(p, n, ...)                                                           \
     (petw__tlgk_varr, int32_t, p, n, 7, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
 #define TraceLoggingLongFixedArray(p, n, ...)                                                      \
