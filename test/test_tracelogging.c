@@ -30,7 +30,8 @@ static int side_effect(void)
 
 typedef struct seen {
     petw_decoder *dec;
-    int events, scalars, strings, arrays, values, attrs, activity, solar, filtered, big, empty;
+    int events, scalars, strings, arrays, values, attrs, activity, solar, filtered, big, empty,
+        more;
 } seen;
 
 static const petw_field *field(const petw_decoded_event *ev, const char *name)
@@ -155,6 +156,111 @@ static void check_values(const petw_decoded_event *ev)
     CHECK(field(ev, "vguid")->kind == PETW_VALUE_GUID);
 }
 
+/* The rest of Windows' field macros: arrays of every other element type,
+ * UTF-16 and structure-held text, addresses, SID, custom and packed fields. */
+static void check_more(const petw_decoded_event *ev)
+{
+    const petw_field *a = field(ev, "longs");
+    CHECK(a->kind == PETW_VALUE_ARRAY && a->count == 2 && a->in_type == PETW_IN_INT32);
+    CHECK(child(ev, a, 0)->v.i == -7 && child(ev, a, 1)->v.i == 7);
+    a = field(ev, "ulongs");
+    CHECK(a->count == 2 && a->in_type == PETW_IN_UINT32 && child(ev, a, 1)->v.u == 0xffffffffu);
+    a = field(ev, "hexlongs");
+    CHECK(a->count == 2 && a->in_type == PETW_IN_HEXINT32 && child(ev, a, 0)->v.u == 0xfffffff9u);
+    a = field(ev, "hexulongs");
+    CHECK(a->count == 2 && a->in_type == PETW_IN_HEXINT32 && child(ev, a, 0)->v.u == 7);
+    a = field(ev, "hex8s");
+    IN_IS("hex8s", PETW_IN_UINT8, PETW_OUT_HEX);
+    CHECK(a->count == 2 && child(ev, a, 0)->kind == PETW_VALUE_HEX &&
+          child(ev, a, 0)->v.u == 0xff && child(ev, a, 1)->v.u == 0x10);
+    a = field(ev, "hexu8s");
+    IN_IS("hexu8s", PETW_IN_UINT8, PETW_OUT_HEX);
+    CHECK(a->count == 4 && child(ev, a, 3)->v.u == 0xdd);
+    a = field(ev, "hex16s");
+    IN_IS("hex16s", PETW_IN_UINT16, PETW_OUT_HEX);
+    CHECK(a->count == 2 && child(ev, a, 0)->v.u == 0xbeef);
+    a = field(ev, "hexi16f");
+    IN_IS("hexi16f", PETW_IN_UINT16, PETW_OUT_HEX);
+    CHECK(a->count == 2 && child(ev, a, 1)->v.u == 1);
+    uint8_t ptr_in = sizeof(void *) == 8 ? PETW_IN_HEXINT64 : PETW_IN_HEXINT32;
+    a = field(ev, "xptrs");
+    CHECK(a->count == 2 && a->in_type == ptr_in && child(ev, a, 1)->v.u == 0x20);
+    a = field(ev, "xiptrs");
+    CHECK(a->count == 2 && a->in_type == ptr_in && child(ev, a, 0)->v.u == 0x30);
+    a = field(ev, "code");
+    IN_IS("code", ptr_in, 37);
+    CHECK(a->count == 2 && child(ev, a, 0)->v.u == 0x1000 && child(ev, a, 1)->v.u == 0x2000);
+    a = field(ev, "codef");
+    IN_IS("codef", ptr_in, 37);
+    CHECK(a->count == 2 && child(ev, a, 1)->v.u == 0x2000);
+    a = field(ev, "ftutc");
+    IN_IS("ftutc", PETW_IN_FILETIME, 38);
+    CHECK(a->count == 2 && child(ev, a, 1)->kind == PETW_VALUE_FILETIME &&
+          child(ev, a, 1)->v.i == 133000000000000000ll);
+    a = field(ev, "stutc");
+    IN_IS("stutc", PETW_IN_SYSTEMTIME, 38);
+    CHECK(a->count == 1 && child(ev, a, 0)->v.st[0] == 2024 && child(ev, a, 0)->v.st[7] == 999);
+    a = field(ev, "c16");
+    IN_IS("c16", PETW_IN_UINT16, PETW_OUT_STRING);
+    CHECK(a->count == 3 && !strcmp(child(ev, a, 1)->v.s, "\xce\xa9"));
+    a = field(ev, "c16f");
+    IN_IS("c16f", PETW_IN_UINT16, PETW_OUT_STRING);
+    CHECK(a->count == 3 && !strcmp(child(ev, a, 2)->v.s, "i"));
+    /* U+1F600 from 32-bit wchar_t: a surrogate pair in a variable array,
+     * U+FFFD in a fixed one. */
+    a = field(ev, "wca");
+    IN_IS("wca", PETW_IN_UINT16, PETW_OUT_STRING);
+    CHECK(a->count == (sizeof(wchar_t) == 4 ? 4u : 3u));
+    CHECK(!strcmp(child(ev, a, 0)->v.s, "a") && !strcmp(child(ev, a, a->count - 1)->v.s, "b"));
+    if (sizeof(wchar_t) == 4) {
+        CHECK(child(ev, a, 1)->data_size == 2 && child(ev, a, 2)->data_size == 2);
+    }
+    a = field(ev, "wcf");
+    CHECK(a->count == 3 &&
+          !strcmp(child(ev, a, 1)->v.s, sizeof(wchar_t) == 4 ? "\xef\xbf\xbd" : "\xce\xa9"));
+    STR_IS("s16", "utf");
+    IN_IS("s16", PETW_IN_UNICODESTRING, 0);
+    STR_IS("cs16", "ut");
+    IN_IS("cs16", PETW_IN_COUNTEDSTRING, 0);
+    STR_IS("astr", "ansi!");
+    IN_IS("astr", PETW_IN_COUNTEDANSISTRING, 0);
+    STR_IS("ustr", "uni");
+    IN_IS("ustr", PETW_IN_COUNTEDSTRING, 0);
+    const petw_field *b = field(ev, "bbuf");
+    CHECK(b->kind == PETW_VALUE_BINARY && b->in_type == PETW_IN_BINARY && b->v.bin.size == 3 &&
+          !memcmp(b->v.bin.data, "\1\2\3", 3));
+    b = field(ev, "ip6");
+    IN_IS("ip6", PETW_IN_BINARY, PETW_OUT_IPV6);
+    CHECK(b->kind == PETW_VALUE_BINARY && b->v.bin.size == 16 && b->v.bin.data[0] == 0x20 &&
+          b->v.bin.data[1] == 0x01 && b->v.bin.data[15] == 1);
+    b = field(ev, "sa");
+    IN_IS("sa", PETW_IN_BINARY, 10);
+    CHECK(b->kind == PETW_VALUE_BINARY && b->v.bin.size == 16 && b->v.bin.data[0] == 2 &&
+          b->v.bin.data[4] == 127 && b->v.bin.data[7] == 1);
+    b = field(ev, "sid");
+    IN_IS("sid", PETW_IN_SID, 0);
+    CHECK(b->kind == PETW_VALUE_BINARY && b->v.bin.size == 12 && b->v.bin.data[7] == 5 &&
+          b->v.bin.data[8] == 18);
+    b = field(ev, "custom");
+    CHECK(b->kind == PETW_VALUE_BINARY && b->in_type == PETW_IN_BINARY && b->out_type == 5 &&
+          b->v.bin.size == 3 && !memcmp(b->v.bin.data, "\1\2\3", 3));
+    INT_IS("pf", 0x11223344);
+    IN_IS("pf", PETW_IN_INT32, 0);
+    UINT_IS("pfx", 0xabcd);
+    IN_IS("pfx", PETW_IN_UINT16, PETW_OUT_HEX);
+    CHECK(field(ev, "pfx")->kind == PETW_VALUE_HEX);
+    const petw_field *r = field(ev, "rect");
+    CHECK(r->kind == PETW_VALUE_STRUCT && r->count == 2);
+    CHECK(!strcmp(child(ev, r, 0)->name, "x") && child(ev, r, 0)->v.i == 3);
+    CHECK(!strcmp(child(ev, r, 1)->name, "y") && child(ev, r, 1)->v.i == -4);
+    const petw_field *pts = field(ev, "pts");
+    CHECK(pts->kind == PETW_VALUE_ARRAY && pts->count == 2);
+    const petw_field *e1 = child(ev, pts, 1);
+    CHECK(e1->kind == PETW_VALUE_STRUCT && e1->count == 1 && child(ev, e1, 0)->v.u == 20);
+    CHECK(child(ev, child(ev, pts, 0), 0)->v.u == 10);
+    INT_IS("last", 5); /* everything before decoded to its exact size */
+}
+
 static void on_event(petw_event_record *r, void *ctx)
 {
     seen *s = ctx;
@@ -185,6 +291,9 @@ static void on_event(petw_event_record *r, void *ctx)
     } else if (!strcmp(n, "Values")) {
         check_values(ev);
         s->values++;
+    } else if (!strcmp(n, "More")) {
+        check_more(ev);
+        s->more++;
     } else if (!strcmp(n, "Empty")) {
         CHECK_EQ(ev->top_count, 0);
         s->empty++;
@@ -279,6 +388,71 @@ int main(int argc, char **argv)
                       TraceLoggingInt32(7, "a"), TraceLoggingStruct(1, "inner"),
                       TraceLoggingString("deep", "b"), TraceLoggingInt32(9, "after"));
 
+    /* The rest of Windows' field macros. */
+    int32_t longs[2] = {-7, 7};
+    uint32_t ulongs[2] = {7, 0xffffffffu};
+    int8_t hex8s[2] = {-1, 0x10};
+    uint16_t hex16s[2] = {0xbeef, 1};
+    int16_t hexi16[2] = {-2, 1};
+    uintptr_t xptrs[2] = {0x10, 0x20};
+    intptr_t xiptrs[2] = {0x30, -1};
+    void *ptrs[2] = {(void *)0x1000, (void *)0x2000};
+    FILETIME fts[2] = {ft, ft};
+    SYSTEMTIME sts[1] = {st};
+    uint16_t c16[3] = {'h', 0x3a9, 'i'};
+    wchar_t wc[3] = {L'a', (wchar_t)(sizeof(wchar_t) == 4 ? 0x1F600 : 0x3a9), L'b'};
+    static const uint16_t s16z[] = {'u', 't', 'f', 0};
+    struct {
+        uint16_t Length, MaximumLength;
+        const char *Buffer;
+    } astr = {5, 6, "ansi!"};
+    struct {
+        uint16_t Length, MaximumLength;
+        const wchar_t *Buffer;
+    } ustr = {3 * sizeof(wchar_t), 4 * sizeof(wchar_t), L"uni"};
+    typedef struct {
+        ULONG Length;
+        const void *Buffer;
+    } buffer_t;
+    buffer_t bbuf = {3, bin};
+    static const uint8_t ip6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    static const uint8_t sa[16] = {2, 0, 0x1f, 0x90, 127, 0, 0, 1};
+    static const uint8_t sid[12] = {1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0}; /* S-1-5-18 */
+    int32_t pf = 0x11223344, rect[2] = {3, -4};
+    uint16_t pfx = 0xabcd, npts = 2, ptv[2] = {10, 20};
+    TraceLoggingWrite(
+        g_test, "More", TraceLoggingLongArray(longs, 2, "longs"),
+        TraceLoggingULongFixedArray(ulongs, 2, "ulongs"),
+        TraceLoggingHexLongArray(longs, 2, "hexlongs"),
+        TraceLoggingHexULongFixedArray(ulongs, 2, "hexulongs"),
+        TraceLoggingHexInt8Array(hex8s, 2, "hex8s"),
+        TraceLoggingHexUInt8FixedArray(farr, 4, "hexu8s"),
+        TraceLoggingHexUInt16Array(hex16s, 2, "hex16s"),
+        TraceLoggingHexInt16FixedArray(hexi16, 2, "hexi16f"),
+        TraceLoggingHexUIntPtrArray(xptrs, 2, "xptrs"),
+        TraceLoggingHexIntPtrFixedArray(xiptrs, 2, "xiptrs"),
+        TraceLoggingCodePointerArray(ptrs, 2, "code"),
+        TraceLoggingCodePointerFixedArray(ptrs, 2, "codef"),
+        TraceLoggingFileTimeUtcArray(fts, 2, "ftutc"),
+        TraceLoggingSystemTimeUtcFixedArray(sts, 1, "stutc"),
+        TraceLoggingChar16Array(c16, 3, "c16"), TraceLoggingChar16FixedArray(c16, 3, "c16f"),
+        TraceLoggingWCharArray(wc, 3, "wca"), TraceLoggingWCharFixedArray(wc, 3, "wcf"),
+        TraceLoggingString16(s16z, "s16"), TraceLoggingCountedString16(s16z, 2, "cs16"),
+        TraceLoggingAnsiString(&astr, "astr"), TraceLoggingUnicodeString(&ustr, "ustr"),
+        TraceLoggingBinaryBuffer(&bbuf, buffer_t, "bbuf"), TraceLoggingIPv6Address(ip6, "ip6"),
+        TraceLoggingSocketAddress(sa, sizeof(sa), "sa"), TraceLoggingSid(sid, "sid"),
+        TraceLoggingCustom(bin, 3, 5, (0x0, 0x1, 0x2), 3, "custom"),
+        TraceLoggingCustomAttribute("key", "value"),
+        TraceLoggingPackedField(&pf, sizeof(pf), TlgInINT32, "pf"),
+        TraceLoggingPackedFieldEx(&pfx, sizeof(pfx), TlgInUINT16, TlgOutHEX, "pfx"),
+        TraceLoggingPackedData(rect, sizeof(rect)), TraceLoggingPackedStruct(2, "rect"),
+        TraceLoggingPackedMetadata(TlgInINT32, "x"),
+        TraceLoggingPackedMetadataEx(TlgInINT32, TlgOutNULL, "y"),
+        TraceLoggingPackedData(&npts, sizeof(npts)),
+        TraceLoggingPackedDataEx(ptv, sizeof(ptv), EVENT_DATA_DESCRIPTOR_TYPE_NONE),
+        TraceLoggingPackedStructArray(1, "pts"), TraceLoggingPackedMetadata(TlgInUINT16, "v"),
+        TraceLoggingInt32(5, "last"));
+
     TraceLoggingWrite(g_test, "Values", TraceLoggingValue(-3, "vint"),
                       TraceLoggingValue((uint64_t)1 << 40, "vu64"), TraceLoggingValue(3.5, "vdbl"),
                       TraceLoggingValue("value", "vstr"), TraceLoggingValue(L"w\u00e9", "vwide"),
@@ -332,7 +506,8 @@ int main(int argc, char **argv)
     CHECK(s.attrs == 1 && s.activity == 1 && s.solar == 1);
     CHECK_EQ(s.filtered, 0);
     CHECK_EQ(s.big, 0);
-    CHECK_EQ(s.events, 8);
+    CHECK_EQ(s.more, 1);
+    CHECK_EQ(s.events, 9);
 
     /* Wire compatibility: the metadata petw wrote for PrimitiveTypesTest is
      * the item Windows wrote in primitive-types.etl, byte for byte. */

@@ -296,6 +296,18 @@ void check_twin(const petw_decoded_event *ev, const std::string &n)
         UINT_IS("vuint", 7);
         INT_IS("vi64", -9);
         INT_IS("one", 1);
+    } else if (n == "More") {
+        CHECK_EQ(ev->top_count, 18);
+        CHECK(field(ev, "wca")->count == (sizeof(wchar_t) == 4 ? 4u : 3u));
+        STR_IS("s16", "utf");
+        STR_IS("cs16", "ut");
+        STR_IS("astr", "ansi!");
+        CHECK(field(ev, "ip6")->out_type == PETW_OUT_IPV6 && field(ev, "ip6")->v.bin.size == 16);
+        CHECK(field(ev, "sid")->in_type == PETW_IN_SID && field(ev, "sid")->v.bin.size == 12);
+        CHECK(field(ev, "custom")->v.bin.size == 3);
+        INT_IS("pf", 0x11223344);
+        CHECK(field(ev, "rect")->count == 2);
+        INT_IS("last", 5);
     } else if (n == "Empty") {
         CHECK_EQ(ev->top_count, 0);
     } else if (n == "Attrs" || n.compare(0, 3, "Tag") == 0 || n == "Activity") {
@@ -536,7 +548,8 @@ int main()
      * side's keyword bit. */
     const char *twins[] = {"Scalars", "Strings", "Arrays",   "Tag1",
                            "Tag2",    "Tag3",    "Tag4",     "Values",
-                           "Empty",   "Attrs",   "Activity", "PrimitiveTypesTest"};
+                           "Empty",   "Attrs",   "Activity", "PrimitiveTypesTest",
+                           "More"};
     CHECK_EQ(s.twin_checked.size(), sizeof(twins) / sizeof(twins[0]));
     size_t bytes = 0;
     for (const char *name : twins) {

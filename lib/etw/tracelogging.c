@@ -133,6 +133,42 @@ int petw__tlg_wide16(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *text,
     return wide(used, d, text, count, 1);
 }
 
+int petw__tlg_wchars(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *p, size_t n,
+                     int counted)
+{
+    uint32_t at = *used, prefix = counted ? 2 : 0, units = 0;
+    int fits = at + prefix <= SCRATCH;
+    for (size_t i = 0; i < n && fits; i++) {
+        uint32_t c = (uint32_t)p[i];
+        if (sizeof(wchar_t) == 2 || c < 0x10000) {
+            fits = at + prefix + 2 * (units + 1) <= SCRATCH;
+            if (fits)
+                petw__wr16(scratch + at + prefix + 2 * units++, (uint16_t)c);
+        } else if (!counted || c > 0x10FFFF) { /* one unit per element */
+            fits = at + prefix + 2 * (units + 1) <= SCRATCH;
+            if (fits)
+                petw__wr16(scratch + at + prefix + 2 * units++, 0xFFFD);
+        } else {
+            fits = at + prefix + 2 * (units + 2) <= SCRATCH;
+            if (fits) {
+                c -= 0x10000;
+                petw__wr16(scratch + at + prefix + 2 * units++, (uint16_t)(0xD800 | (c >> 10)));
+                petw__wr16(scratch + at + prefix + 2 * units++, (uint16_t)(0xDC00 | (c & 0x3FF)));
+            }
+        }
+    }
+    if (counted) {
+        fits = fits && units <= 0xFFFF;
+        if (fits)
+            petw__wr16(scratch + at, (uint16_t)units);
+        EventDataDescCreate(&d[0], scratch + at, 2);
+    }
+    /* Too long: a size no event can hold makes the write fail (and count). */
+    EventDataDescCreate(&d[counted != 0], scratch + at + prefix, fits ? 2 * units : 0x10000u);
+    *used = fits ? at + prefix + 2 * units : SCRATCH;
+    return 1 + (counted != 0);
+}
+
 int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value, size_t size,
                     int kind)
 {

@@ -58,6 +58,38 @@
                       TraceLoggingValue((unsigned char)200, "vuchar"),
                       TraceLoggingValue((long long)-7, "vll"), TraceLoggingValue(7u, "vuint"),
                       TraceLoggingValue((int64_t)-9, "vi64"), TraceLoggingValue(one));
+    {
+        /* The rest of Windows' field macros. */
+        int32_t longs[2] = {-7, 7};
+        int8_t hex8s[2] = {-1, 0x10};
+        void *ptrs[2] = {(void *)0x1000, (void *)0x2000};
+        FILETIME fts[2] = {ft, ft};
+        uint16_t c16[3] = {'h', 0x3a9, 'i'};
+        wchar_t wc[3] = {L'a', (wchar_t)(sizeof(wchar_t) == 4 ? 0x1F600 : 0x3a9), L'b'};
+        static const uint16_t s16z[] = {'u', 't', 'f', 0};
+        struct {
+            uint16_t Length, MaximumLength;
+            const char *Buffer;
+        } astr = {5, 6, "ansi!"};
+        static const uint8_t ip6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+        static const uint8_t sid[12] = {1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0};
+        int32_t pf = 0x11223344, rect[2] = {3, -4};
+        TraceLoggingWrite(
+            g_twin, "More", TraceLoggingKeyword(TWIN_SIDE),
+            TraceLoggingLongArray(longs, 2, "longs"), TraceLoggingHexLongFixedArray(longs, 2, "hl"),
+            TraceLoggingHexInt8Array(hex8s, 2, "hex8s"),
+            TraceLoggingCodePointerFixedArray(ptrs, 2, "code"),
+            TraceLoggingFileTimeUtcArray(fts, 2, "ftutc"), TraceLoggingChar16Array(c16, 3, "c16"),
+            TraceLoggingWCharArray(wc, 3, "wca"), TraceLoggingWCharFixedArray(wc, 3, "wcf"),
+            TraceLoggingString16(s16z, "s16"), TraceLoggingCountedString16(s16z, 2, "cs16"),
+            TraceLoggingAnsiString(&astr, "astr"), TraceLoggingIPv6Address(ip6, "ip6"),
+            TraceLoggingSocketAddress(ip6, 8, "sa"), TraceLoggingSid(sid, "sid"),
+            TraceLoggingCustom(bin, 3, 5, (0x0, 0x1, 0x2), 3, "custom"),
+            TraceLoggingPackedField(&pf, sizeof(pf), TlgInINT32, "pf"),
+            TraceLoggingPackedData(rect, sizeof(rect)), TraceLoggingPackedStruct(2, "rect"),
+            TraceLoggingPackedMetadata(TlgInINT32, "x"),
+            TraceLoggingPackedMetadataEx(TlgInINT32, TlgOutHEX, "y"), TraceLoggingInt32(5, "last"));
+    }
     TraceLoggingWrite(g_twin, "Empty", TraceLoggingKeyword(TWIN_SIDE));
     TraceLoggingWrite(g_twin, "Attrs", TraceLoggingLevel(WINEVENT_LEVEL_ERROR),
                       TraceLoggingKeyword(0x1), TraceLoggingKeyword(TWIN_SIDE),

@@ -146,6 +146,19 @@ int main()
                       TraceLoggingWideString(wide, "wide"), TraceLoggingStruct(1, "s"),
                       TraceLoggingValue(UsageProviderGuid, "guid"),
                       TraceLoggingLevel(WINEVENT_LEVEL_INFO), TraceLoggingKeyword(0x1));
+    /* Arrays, addresses, custom and packed fields, TraceLoggingWriteEx. */
+    const wchar_t wchars[2] = {L'o', L'k'};
+    const char16_t c16[3] = u"ok";
+    const unsigned char addr[16] = {0x20, 0x01};
+    const LONG longs[2] = {1, 2};
+    TraceLoggingWriteEx(
+        g_usage, "UsageMore", 0, 0, nullptr, nullptr, TraceLoggingWCharArray(wchars, 2, "w"),
+        TraceLoggingWCharFixedArray(wchars, 2, "wf"), TraceLoggingChar16Array(c16, 2, "c"),
+        TraceLoggingString16(c16, "s16"), TraceLoggingHexLongArray(longs, 2, "l"),
+        TraceLoggingIPv6Address(addr, "ip6"), TraceLoggingCustom(addr, 2, 5, (1, 2), 2, "cu"),
+        TraceLoggingPackedFieldEx(addr, 4, TlgInUINT32, TlgOutHEX, "pf"),
+        TraceLoggingPackedStruct(1, "ps"), TraceLoggingPackedMetadata(TlgInUINT8, "b"),
+        TraceLoggingPackedData(addr, 1));
     TraceLoggingUnregister(g_usage);
     return 0;
 }

@@ -148,6 +148,11 @@ int petw__tlg_value(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *value,
                     int kind);
 /* As petw__tlg_wide, for text already in UTF-16 (char16_t, host order). */
 int petw__tlg_wide16(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *text, long count);
+/* `n` wchar_t as UTF-16 code units in the scratch area (as petw__tlg_wide):
+ * `counted` 1, a variable array (u16 count of code units, then the units;
+ * two descriptors), 0 a fixed array of exactly `n` units (one). */
+int petw__tlg_wchars(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *p, size_t n,
+                     int counted);
 #ifdef __cplusplus
 }
 #endif
@@ -349,6 +354,213 @@ int petw__tlg_wide16(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const void *text,
     (petw__tlgk_varr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
 #define TraceLoggingPointerFixedArray(p, n, ...)                                                   \
     (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+/* Long arrays hold LONG/ULONG (32-bit, as on Windows), not C long. */
+#define TraceLoggingLongArray(p, n, ...)                                                           \
+    (petw__tlgk_varr, int32_t, p, n, 7, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingLongFixedArray(p, n, ...)                                                      \
+    (petw__tlgk_farr, int32_t, p, n, 7, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingULongArray(p, n, ...)                                                          \
+    (petw__tlgk_varr, uint32_t, p, n, 8, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingULongFixedArray(p, n, ...)                                                     \
+    (petw__tlgk_farr, uint32_t, p, n, 8, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexLongArray(p, n, ...)                                                        \
+    (petw__tlgk_varr, int32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexLongFixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, int32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexULongArray(p, n, ...)                                                       \
+    (petw__tlgk_varr, uint32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexULongFixedArray(p, n, ...)                                                  \
+    (petw__tlgk_farr, uint32_t, p, n, 20, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt8Array(p, n, ...)                                                        \
+    (petw__tlgk_varr, int8_t, p, n, 4, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt8FixedArray(p, n, ...)                                                   \
+    (petw__tlgk_farr, int8_t, p, n, 4, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt8Array(p, n, ...)                                                       \
+    (petw__tlgk_varr, uint8_t, p, n, 4, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt8FixedArray(p, n, ...)                                                  \
+    (petw__tlgk_farr, uint8_t, p, n, 4, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt16Array(p, n, ...)                                                       \
+    (petw__tlgk_varr, int16_t, p, n, 6, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexInt16FixedArray(p, n, ...)                                                  \
+    (petw__tlgk_farr, int16_t, p, n, 6, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt16Array(p, n, ...)                                                      \
+    (petw__tlgk_varr, uint16_t, p, n, 6, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUInt16FixedArray(p, n, ...)                                                 \
+    (petw__tlgk_farr, uint16_t, p, n, 6, 4, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexIntPtrArray(p, n, ...)                                                      \
+    (petw__tlgk_varr, intptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexIntPtrFixedArray(p, n, ...)                                                 \
+    (petw__tlgk_farr, intptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUIntPtrArray(p, n, ...)                                                     \
+    (petw__tlgk_varr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingHexUIntPtrFixedArray(p, n, ...)                                                \
+    (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 0, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingCodePointerArray(p, n, ...)                                                    \
+    (petw__tlgk_varr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 37, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingCodePointerFixedArray(p, n, ...)                                               \
+    (petw__tlgk_farr, uintptr_t, p, n, PETW__TLG_IN_POINTER, 37, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFileTimeUtcArray(p, n, ...)                                                    \
+    (petw__tlgk_varr, FILETIME, p, n, 17, 38, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingFileTimeUtcFixedArray(p, n, ...)                                               \
+    (petw__tlgk_farr, FILETIME, p, n, 17, 38, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingSystemTimeUtcArray(p, n, ...)                                                  \
+    (petw__tlgk_varr, SYSTEMTIME, p, n, 18, 38, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingSystemTimeUtcFixedArray(p, n, ...)                                             \
+    (petw__tlgk_farr, SYSTEMTIME, p, n, 18, 38, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+/* UTF-16 code units (char16_t, or uint16_t in C), as they are. */
+#define TraceLoggingChar16Array(p, n, ...)                                                         \
+    (petw__tlgk_varr, uint16_t, p, n, 6, 2, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingChar16FixedArray(p, n, ...)                                                    \
+    (petw__tlgk_farr, uint16_t, p, n, 6, 2, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+/* wchar_t elements, stored as UTF-16 code units. Where wchar_t is 32 bits, a
+ * variable array writes a character above U+FFFF as its surrogate pair (the
+ * count is then of code units, as Windows counts them); a fixed array, whose
+ * count is in the metadata, writes U+FFFD in its place. */
+#define TraceLoggingWCharArray(p, n, ...)                                                          \
+    (petw__tlgk_wvarr, p, n, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingWCharFixedArray(p, n, ...)                                                     \
+    (petw__tlgk_wfarr, p, n, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+
+/* NUL-terminated and counted UTF-16 text (char16_t, host order). */
+#define TraceLoggingString16(s, ...) (petw__tlgk_sz16, s, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+#define TraceLoggingCountedString16(s, n, ...)                                                     \
+    (petw__tlgk_counted16, s, n, PETW__TLG_NAME(#s, ##__VA_ARGS__))
+/* Structures with Length (bytes) and Buffer members: ANSI_STRING-like text,
+ * UNICODE_STRING-like wchar_t text, and binary buffers. The pointer is
+ * evaluated twice. */
+#define TraceLoggingAnsiString(ps, ...)                                                            \
+    (petw__tlgk_counted, (ps)->Buffer, (ps)->Length, 23, 0, PETW__TLG_NAME(#ps, ##__VA_ARGS__))
+#define TraceLoggingUnicodeString(ps, ...)                                                         \
+    (petw__tlgk_wcounted, (ps)->Buffer, (ps)->Length / sizeof(wchar_t), 22, 0,                     \
+     PETW__TLG_NAME(#ps, ##__VA_ARGS__))
+#define TraceLoggingBinaryBuffer(ps, type, ...)                                                    \
+    (petw__tlgk_counted, ((const type *)(ps))->Buffer, ((const type *)(ps))->Length, 14, 0,        \
+     PETW__TLG_NAME(#ps, ##__VA_ARGS__))
+#define TraceLoggingBinaryBufferEx(ps, type, out, ...)                                             \
+    (petw__tlgk_counted, ((const type *)(ps))->Buffer, ((const type *)(ps))->Length, 14, out,      \
+     PETW__TLG_NAME(#ps, ##__VA_ARGS__))
+
+/* Addresses: an IPv6 address (16 bytes) and a sockaddr of `n` bytes, both as
+ * binary (u16 size, then the bytes) with the IPv6 and socket address
+ * out-types; a SID (8 + 4 bytes per sub-authority, as its second byte
+ * counts them). */
+#define TraceLoggingIPv6Address(p, ...)                                                            \
+    (petw__tlgk_counted, p, 16, 14, 9, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingSocketAddress(p, n, ...)                                                       \
+    (petw__tlgk_counted, p, n, 14, 10, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingSid(p, ...) (petw__tlgk_sid, p, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+
+/* A field serialized by another system (protocol 5 to 31; 0 to 4 are
+ * Microsoft's): the schema, `cb` bytes given as a parenthesized list of
+ * constants, is in the metadata after the protocol; the data is a u16 size
+ * and the bytes. */
+#define TraceLoggingCustom(p, n, protocol, schema, cb, ...)                                        \
+    (petw__tlgk_custom, p, n, protocol, schema, cb, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED0 0
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED1 1
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED2 2
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED3 3
+#define TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED4 4
+/* Key/value annotations live in Windows' debug symbols: accepted, ignored. */
+#define TraceLoggingCustomAttribute(key, value) (petw__tlgk_none, key)
+
+/* ---- Packed fields: metadata and data written separately ------------------
+ * The caller keeps them consistent, as Windows documents: PackedField adds a
+ * field and its data, PackedMetadata a field without data, PackedStruct(Array)
+ * a struct (or an array of structs, whose u16 count is data) of the next
+ * `count` fields, PackedData bytes without a field. The Ex forms give an
+ * out-type (always written, even 0), or the data descriptor's Type. */
+#define TraceLoggingPackedField(p, n, in, ...)                                                     \
+    (petw__tlgk_pfield, p, n, in, 0, 1, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingPackedFieldEx(p, n, in, out, ...)                                              \
+    (petw__tlgk_pfield, p, n, in, out, 2, PETW__TLG_NAME(#p, ##__VA_ARGS__))
+#define TraceLoggingPackedMetadata(in, name, ...) (petw__tlgk_pmeta, in, 0, 1, name)
+#define TraceLoggingPackedMetadataEx(in, out, name, ...) (petw__tlgk_pmeta, in, out, 2, name)
+#define TraceLoggingPackedStruct(count, name, ...) (petw__tlgk_pstruct, count, 24, name)
+#define TraceLoggingPackedStructArray(count, name, ...) (petw__tlgk_pstruct, count, 24 | 0x40, name)
+#define TraceLoggingPackedData(p, n) (petw__tlgk_pdata, p, n, EVENT_DATA_DESCRIPTOR_TYPE_NONE)
+#define TraceLoggingPackedDataEx(p, n, type) (petw__tlgk_pdata, p, n, type)
+
+/* Macros petw does not provide (LTTng's 32-bit character forms) fail to
+ * compile with a message that names them. */
+#define PETW__TLG_UNSUPPORTED(name) (petw__tlgk_unsupported, "petw: " #name " is not supported")
+#define TraceLoggingChar32(...) PETW__TLG_UNSUPPORTED(TraceLoggingChar32)
+#define TraceLoggingChar32Array(...) PETW__TLG_UNSUPPORTED(TraceLoggingChar32Array)
+#define TraceLoggingChar32FixedArray(...) PETW__TLG_UNSUPPORTED(TraceLoggingChar32FixedArray)
+#define TraceLoggingString32(...) PETW__TLG_UNSUPPORTED(TraceLoggingString32)
+#define TraceLoggingCountedString32(...) PETW__TLG_UNSUPPORTED(TraceLoggingCountedString32)
+
+/* The in-types and out-types of Windows' header, for the packed macros. */
+enum TlgIn_t {
+    TlgInNULL,
+    TlgInUNICODESTRING,
+    TlgInANSISTRING,
+    TlgInINT8,
+    TlgInUINT8,
+    TlgInINT16,
+    TlgInUINT16,
+    TlgInINT32,
+    TlgInUINT32,
+    TlgInINT64,
+    TlgInUINT64,
+    TlgInFLOAT,
+    TlgInDOUBLE,
+    TlgInBOOL32,
+    TlgInBINARY,
+    TlgInGUID,
+    _TlgInPOINTER_unsupported,
+    TlgInFILETIME,
+    TlgInSYSTEMTIME,
+    TlgInSID,
+    TlgInHEXINT32,
+    TlgInHEXINT64,
+    TlgInCOUNTEDSTRING,
+    TlgInCOUNTEDANSISTRING,
+    _TlgInSTRUCT,
+    TlgInCOUNTEDBINARY,
+    _TlgInMax,
+    TlgInINTPTR = sizeof(void *) == 8 ? TlgInINT64 : TlgInINT32,
+    TlgInUINTPTR = sizeof(void *) == 8 ? TlgInUINT64 : TlgInUINT32,
+    TlgInPOINTER = sizeof(void *) == 8 ? TlgInHEXINT64 : TlgInHEXINT32,
+    TlgInLONG = TlgInINT32, /* LONG is 32 bits, as on Windows */
+    TlgInULONG = TlgInUINT32,
+    TlgInHEXLONG = TlgInHEXINT32,
+    _TlgInCcount = 32,
+    TlgInVcount = 64,
+    _TlgInChain = 128,
+    _TlgInCustom = 96,
+    _TlgInTypeMask = 31,
+    _TlgInCountMask = 96,
+    _TlgInFlagMask = 224
+};
+enum TlgOut_t {
+    TlgOutNULL,
+    TlgOutNOPRINT,
+    TlgOutSTRING,
+    TlgOutBOOLEAN,
+    TlgOutHEX,
+    TlgOutPID,
+    TlgOutTID,
+    TlgOutPORT,
+    TlgOutIPV4,
+    TlgOutIPV6,
+    TlgOutSOCKETADDRESS,
+    TlgOutXML,
+    TlgOutJSON,
+    TlgOutWIN32ERROR,
+    TlgOutNTSTATUS,
+    TlgOutHRESULT,
+    TlgOutFILETIME,
+    TlgOutSIGNED,
+    TlgOutUNSIGNED,
+    TlgOutUTF8 = 35,
+    TlgOutPKCS7_WITH_TYPE_INFO = 36,
+    TlgOutCODE_POINTER = 37,
+    TlgOutDATETIME_UTC = 38,
+    _TlgOutMax,
+    _TlgOutChain = 128,
+    _TlgOutTypeMask = 127
+};
 
 #ifndef __cplusplus
 /* TraceLoggingValue: the encoding follows the C type (Windows' C++
@@ -454,11 +666,18 @@ inline petw__tlgv_sz<35, char8_t> petw__tlgv(const char8_t *s) /* UTF-8 */
  * attributes that follow, when a session enables the provider for its level
  * (default WINEVENT_LEVEL_VERBOSE) and keywords (default 0). Arguments are
  * not evaluated when it is disabled. */
-#define TraceLoggingWrite(...) PETW__TLG_WRITE(NULL, NULL, __VA_ARGS__, (petw__tlgk_none, 0))
+#define TraceLoggingWrite(...)                                                                     \
+    PETW__TLG_WRITE((EventWriteTransfer, NULL, NULL), __VA_ARGS__, (petw__tlgk_none, 0))
 /* As TraceLoggingWrite, with explicit activity and related activity IDs
  * (either may be NULL: the thread's current activity, and none). */
 #define TraceLoggingWriteActivity(handle, name, activity, related, ...)                            \
-    PETW__TLG_WRITE(activity, related, handle, name, ##__VA_ARGS__, (petw__tlgk_none, 0))
+    PETW__TLG_WRITE((EventWriteTransfer, (activity), (related)), handle, name, ##__VA_ARGS__,      \
+                    (petw__tlgk_none, 0))
+/* As TraceLoggingWriteActivity, through EventWriteEx: with its session
+ * filter and flags. */
+#define TraceLoggingWriteEx(handle, name, filter, flags, activity, related, ...)                   \
+    PETW__TLG_WRITE((EventWriteEx, (ULONG64)(filter), (ULONG)(flags), (activity), (related)),      \
+                    handle, name, ##__VA_ARGS__, (petw__tlgk_none, 0))
 
 /* ---- Implementation: each argument is (kind, ...); one pass per purpose. */
 
@@ -635,6 +854,61 @@ inline petw__tlgv_sz<35, char8_t> petw__tlgv(const char8_t *s) /* UTF-8 */
 #define PETW__TLG_OPCODE_petw__tlgk_struct(i, k, ...)
 #define PETW__TLG_CHANNEL_petw__tlgk_struct(i, k, ...)
 #define PETW__TLG_TAG_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_wvarr(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_wvarr(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_wvarr(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_wvarr(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_wvarr(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_wfarr(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_wfarr(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_wfarr(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_wfarr(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_wfarr(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_sz16(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_sz16(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_sz16(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_sz16(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_sz16(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_counted16(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_counted16(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_counted16(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_counted16(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_counted16(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_sid(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_sid(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_sid(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_sid(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_sid(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_custom(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_custom(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_custom(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_custom(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_custom(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_pfield(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_pfield(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_pfield(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_pfield(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_pfield(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_pdata(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_pdata(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_pdata(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_pdata(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_pdata(i, k, ...)
+#define PETW__TLG_LEVEL_petw__tlgk_unsupported(i, k, ...)
+#define PETW__TLG_KEYWORD_petw__tlgk_unsupported(i, k, ...)
+#define PETW__TLG_OPCODE_petw__tlgk_unsupported(i, k, ...)
+#define PETW__TLG_CHANNEL_petw__tlgk_unsupported(i, k, ...)
+#define PETW__TLG_TAG_petw__tlgk_unsupported(i, k, ...)
 
 /* C++ only: the holder type of TraceLoggingValue fields. */
 #define PETW__TLG_TYPE_petw__tlgk_level(i, k, ...)
@@ -651,6 +925,17 @@ inline petw__tlgv_sz<35, char8_t> petw__tlgv(const char8_t *s) /* UTF-8 */
 #define PETW__TLG_TYPE_petw__tlgk_varr(i, k, ...)
 #define PETW__TLG_TYPE_petw__tlgk_farr(i, k, ...)
 #define PETW__TLG_TYPE_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_wvarr(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_wfarr(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_sz16(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_counted16(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_sid(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_custom(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_pfield(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_pdata(i, k, ...)
+#define PETW__TLG_TYPE_petw__tlgk_unsupported(i, k, ...)
 
 /* Data descriptors each field needs. */
 #define PETW__TLG_NDESC_petw__tlgk_level(i, k, ...)
@@ -668,6 +953,17 @@ inline petw__tlgv_sz<35, char8_t> petw__tlgv(const char8_t *s) /* UTF-8 */
 #define PETW__TLG_NDESC_petw__tlgk_varr(i, k, ...) +2
 #define PETW__TLG_NDESC_petw__tlgk_farr(i, k, ...) +1
 #define PETW__TLG_NDESC_petw__tlgk_struct(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_wvarr(i, k, ...) +2
+#define PETW__TLG_NDESC_petw__tlgk_wfarr(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_sz16(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_counted16(i, k, ...) +2
+#define PETW__TLG_NDESC_petw__tlgk_sid(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_custom(i, k, ...) +2
+#define PETW__TLG_NDESC_petw__tlgk_pfield(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_pmeta(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_pstruct(i, k, ...)
+#define PETW__TLG_NDESC_petw__tlgk_pdata(i, k, ...) +1
+#define PETW__TLG_NDESC_petw__tlgk_unsupported(i, k, ...)
 
 /* Metadata: per field its name, in-type (| 0x80 when an out-type follows),
  * out-type, and for fixed arrays the count. Arrays are sized 1 or 2 from the
@@ -819,6 +1115,108 @@ template <> struct petw__tlg_io<2> {
 #define PETW__TLG_INIT_petw__tlgk_struct(i, k, count, name) {name, {0x80 | 24, (uint8_t)(count)}},
 #define PETW__TLG_DATA_petw__tlgk_struct(i, k, count, name)
 
+#define PETW__TLG_MEMBER_petw__tlgk_wvarr(i, k, p, n, name) PETW__TLG_FIELD_MEMBER(i, name, 2)
+#define PETW__TLG_INIT_petw__tlgk_wvarr(i, k, p, n, name) {name, PETW__TLG_IO(6 | 0x40, 2)},
+#define PETW__TLG_DATA_petw__tlgk_wvarr(i, k, p, n, name)                                          \
+    petw__n += (ULONG)petw__tlg_wchars(&petw__ws, &petw__d[petw__n], (p), (size_t)(n), 1);
+
+#define PETW__TLG_MEMBER_petw__tlgk_wfarr(i, k, p, n, name)                                        \
+    struct {                                                                                       \
+        char fname[sizeof(name)];                                                                  \
+        PETW__TLG_IO_MEMBER(2);                                                                    \
+        uint8_t cnt[2];                                                                            \
+    } f##i;
+#define PETW__TLG_INIT_petw__tlgk_wfarr(i, k, p, n, name)                                          \
+    {name, PETW__TLG_IO(6 | 0x20, 2), {(uint8_t)((n)&0xFF), (uint8_t)((n) >> 8)}},
+#define PETW__TLG_DATA_petw__tlgk_wfarr(i, k, p, n, name)                                          \
+    petw__n += (ULONG)petw__tlg_wchars(&petw__ws, &petw__d[petw__n], (p), (size_t)(n), 0);
+
+#define PETW__TLG_MEMBER_petw__tlgk_sz16(i, k, s, name) PETW__TLG_FIELD_MEMBER(i, name, 0)
+#define PETW__TLG_INIT_petw__tlgk_sz16(i, k, s, name) {name, PETW__TLG_IO(1, 0)},
+#define PETW__TLG_DATA_petw__tlgk_sz16(i, k, s, name)                                              \
+    petw__n += (ULONG)petw__tlg_wide16(&petw__ws, &petw__d[petw__n], (s), -1);
+
+#define PETW__TLG_MEMBER_petw__tlgk_counted16(i, k, s, n, name) PETW__TLG_FIELD_MEMBER(i, name, 0)
+#define PETW__TLG_INIT_petw__tlgk_counted16(i, k, s, n, name) {name, PETW__TLG_IO(22, 0)},
+#define PETW__TLG_DATA_petw__tlgk_counted16(i, k, s, n, name)                                      \
+    petw__n += (ULONG)petw__tlg_wide16(&petw__ws, &petw__d[petw__n], (s), (long)(n));
+
+#define PETW__TLG_MEMBER_petw__tlgk_sid(i, k, p, name) PETW__TLG_FIELD_MEMBER(i, name, 0)
+#define PETW__TLG_INIT_petw__tlgk_sid(i, k, p, name) {name, PETW__TLG_IO(19, 0)},
+#define PETW__TLG_DATA_petw__tlgk_sid(i, k, p, name)                                               \
+    const uint8_t *petw__v##i = (const uint8_t *)(p);                                              \
+    EventDataDescCreate(&petw__d[petw__n++], petw__v##i, 8u + 4u * petw__v##i[1]);
+
+/* Custom: in-type binary | 0x60 (custom) | 0x80 (protocol follows), the
+ * protocol, the u16 schema size and the schema. */
+#define PETW__TLG_EXPAND(...) __VA_ARGS__
+#define PETW__TLG_MEMBER_petw__tlgk_custom(i, k, p, n, protocol, schema, cb, name)                 \
+    struct {                                                                                       \
+        char fname[sizeof(name)];                                                                  \
+        uint8_t io[2];                                                                             \
+        uint8_t cb_schema[2];                                                                      \
+        uint8_t schema_bytes[cb];                                                                  \
+    } f##i;
+#define PETW__TLG_INIT_petw__tlgk_custom(i, k, p, n, protocol, schema, cb, name)                   \
+    {name,                                                                                         \
+     {(uint8_t)(14 | 0x60 | 0x80), (uint8_t)(protocol)},                                           \
+     {(uint8_t)((cb)&0xFF), (uint8_t)((cb) >> 8)},                                                 \
+     {PETW__TLG_EXPAND schema}},
+#define PETW__TLG_DATA_petw__tlgk_custom(i, k, p, n, protocol, schema, cb, name)                   \
+    PETW__TLG_DATA_petw__tlgk_counted(i, k, p, n, 14, 0, name)
+
+/* Packed: `len` 1 is the in-type alone, 2 the in-type (| 0x80) and out-type. */
+#ifndef __cplusplus
+#define PETW__TLG_PIO_MEMBER(len) uint8_t io[len]
+#define PETW__TLG_PIO(in, out, len)                                                                \
+    {                                                                                              \
+        [(len)-1] = (uint8_t)(out), [0] = (uint8_t)((in) | ((len) == 2 ? 0x80 : 0))                \
+    }
+#else
+#define PETW__TLG_PIO_MEMBER(len) petw__tlg_io<len> io
+#define PETW__TLG_PIO(in, out, len)                                                                \
+    {                                                                                              \
+        static_cast<unsigned>(in), static_cast<unsigned>(out)                                      \
+    }
+#endif
+#define PETW__TLG_MEMBER_petw__tlgk_pfield(i, k, p, n, in, out, len, name)                         \
+    struct {                                                                                       \
+        char fname[sizeof(name)];                                                                  \
+        PETW__TLG_PIO_MEMBER(len);                                                                 \
+    } f##i;
+#define PETW__TLG_INIT_petw__tlgk_pfield(i, k, p, n, in, out, len, name)                           \
+    {name, PETW__TLG_PIO(in, out, len)},
+#define PETW__TLG_DATA_petw__tlgk_pfield(i, k, p, n, in, out, len, name)                           \
+    EventDataDescCreate(&petw__d[petw__n++], (p), (ULONG)(n));
+
+#define PETW__TLG_MEMBER_petw__tlgk_pmeta(i, k, in, out, len, name)                                \
+    PETW__TLG_MEMBER_petw__tlgk_pfield(i, k, 0, 0, in, out, len, name)
+#define PETW__TLG_INIT_petw__tlgk_pmeta(i, k, in, out, len, name)                                  \
+    {name, PETW__TLG_PIO(in, out, len)},
+#define PETW__TLG_DATA_petw__tlgk_pmeta(i, k, in, out, len, name)
+
+#define PETW__TLG_MEMBER_petw__tlgk_pstruct(i, k, count, in, name)                                 \
+    PETW__TLG_MEMBER_petw__tlgk_struct(i, k, count, name)
+#define PETW__TLG_INIT_petw__tlgk_pstruct(i, k, count, in, name)                                   \
+    {name, {(uint8_t)(0x80 | (in)), (uint8_t)(count)}},
+#define PETW__TLG_DATA_petw__tlgk_pstruct(i, k, count, in, name)
+
+#define PETW__TLG_MEMBER_petw__tlgk_pdata(i, k, p, n, type)
+#define PETW__TLG_INIT_petw__tlgk_pdata(i, k, p, n, type)
+#define PETW__TLG_DATA_petw__tlgk_pdata(i, k, p, n, type)                                          \
+    EventDataDescCreate(&petw__d[petw__n], (p), (ULONG)(n));                                       \
+    petw__d[petw__n++].Type = (type);
+
+/* A macro petw lacks: the metadata struct holds a static assertion naming
+ * it. */
+#ifndef __cplusplus
+#define PETW__TLG_MEMBER_petw__tlgk_unsupported(i, k, message) _Static_assert(0, message);
+#else
+#define PETW__TLG_MEMBER_petw__tlgk_unsupported(i, k, message) static_assert(false, message);
+#endif
+#define PETW__TLG_INIT_petw__tlgk_unsupported(i, k, message)
+#define PETW__TLG_DATA_petw__tlgk_unsupported(i, k, message)
+
 /* Event tags: the low 28 bits, 7 at a time from the top, 0x80 = more. */
 #define PETW__TLG_TAGLEN(t)                                                                        \
     (((t)&0x1FFFFF) == 0 ? 1 : ((t)&0x3FFF) == 0 ? 2 : ((t)&0x7F) == 0 ? 3 : 4)
@@ -892,7 +1290,9 @@ template <> struct petw__tlg_tags<4> {
 #define PETW__TLG_POP
 #endif
 
-#define PETW__TLG_WRITE(activity, related, hprov, evname, ...)                                     \
+/* `emit` is (function, its arguments between the descriptor and the data). */
+#define PETW__TLG_EMIT(fn, ...) fn(petw__p->handle, &petw__ed, __VA_ARGS__, petw__n, petw__d)
+#define PETW__TLG_WRITE(emit, hprov, evname, ...)                                                  \
     do {                                                                                           \
         TraceLoggingHProvider const petw__p = (hprov);                                             \
         enum {                                                                                     \
@@ -930,8 +1330,7 @@ template <> struct petw__tlg_tags<4> {
             petw__d[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;                        \
             EventDataDescCreate(&petw__d[1], &petw__meta, (ULONG)sizeof(petw__meta));              \
             petw__d[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;                           \
-            EventWriteTransfer(petw__p->handle, &petw__ed, (activity), (related), petw__n,         \
-                               petw__d);                                                           \
+            PETW__TLG_EMIT emit;                                                                   \
         }                                                                                          \
     } while (0)
 
