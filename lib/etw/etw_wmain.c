@@ -62,7 +62,14 @@ static wchar_t *widen(const char *s)
     return w;
 }
 
-static wchar_t **widen_all(char **v, int *count)
+static void free_all(wchar_t **w)
+{
+    for (size_t i = 0; w && w[i]; i++)
+        free(w[i]);
+    free(w);
+}
+
+static wchar_t **widen_all(char **v)
 {
     int n = 0;
     while (v && v[n])
@@ -70,22 +77,17 @@ static wchar_t **widen_all(char **v, int *count)
     wchar_t **w = calloc((size_t)n + 1, sizeof(wchar_t *));
     if (!w)
         return NULL;
-    for (int i = 0; i < n; i++)
-        if (!(w[i] = widen(v[i])))
+    for (int i = 0; i < n; i++) {
+        if (!(w[i] = widen(v[i]))) {
+            free_all(w);
             return NULL;
-    if (count)
-        *count = n;
+        }
+    }
     return w;
 }
 
-__attribute__((weak)) int main(int argc, char **argv)
+static int call_wmain(int argc, wchar_t **wargv, wchar_t **wenv)
 {
-    wchar_t **wargv = widen_all(argv, NULL);
-    wchar_t **wenv = widen_all(environ, NULL);
-    if (!wargv || !wenv) {
-        fputs("out of memory converting the command line\n", stderr);
-        return 1;
-    }
     if (petw__wmain_c)
         return petw__wmain_c(argc, wargv, wenv);
     if (petw__wmain_cpp3)
@@ -96,6 +98,22 @@ __attribute__((weak)) int main(int argc, char **argv)
         return petw__wmain_cpp0();
     fputs("the program defines neither main nor wmain\n", stderr);
     return 1;
+}
+
+/* The wide arguments and environment live until wmain returns, then are
+ * freed (a wmain that calls exit() leaves them to the process's end). */
+__attribute__((weak)) int main(int argc, char **argv)
+{
+    wchar_t **wargv = widen_all(argv);
+    wchar_t **wenv = widen_all(environ);
+    int rc = 1;
+    if (!wargv || !wenv)
+        fputs("out of memory converting the command line\n", stderr);
+    else
+        rc = call_wmain(argc, wargv, wenv);
+    free_all(wargv);
+    free_all(wenv);
+    return rc;
 }
 
 #else
