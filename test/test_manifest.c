@@ -144,10 +144,39 @@ static void refused(const char *from, const char *to, const char *why)
     petw_decoder_free(d);
 }
 
+/* An empty template that two events use (a real manifest does this): the
+ * provider has no fields at all, and freeing it frees nothing twice. */
+static void empty_template_shared(void)
+{
+    static const char xml[] =
+        "<instrumentationManifest><instrumentation><events>"
+        "<provider name='Empty' guid='{0e0e0e0e-1111-2222-3333-444455556666}'><events>"
+        "<event value='1' template='t1'/><event value='2' template='t1'/></events>"
+        "<templates><template tid='t1'></template></templates></provider>"
+        "</events></instrumentation></instrumentationManifest>";
+    for (int round = 0; round < 2; round++) {
+        petw_decoder *d;
+        CHECK_EQ(petw_decoder_new(&d), 0);
+        CHECK_EQ(petw_decoder_add_manifest_xml(d, xml, strlen(xml)), 0);
+        petw_event_record r;
+        memset(&r, 0, sizeof(r));
+        static const petw_guid g = {
+            0x0e0e0e0e, 0x1111, 0x2222, {0x33, 0x33, 0x44, 0x44, 0x55, 0x55, 0x66, 0x66}};
+        r.header.provider_id = g;
+        r.header.descriptor.id = 2;
+        const petw_decoded_event *ev;
+        CHECK_EQ(petw_decode(d, &r, &ev), 0);
+        CHECK(ev->has_schema);
+        CHECK_EQ(ev->top_count, 0);
+        petw_decoder_free(d);
+    }
+}
+
 int main(void)
 {
     petw_decoder *d;
     const petw_decoded_event *ev;
+    empty_template_shared();
     CHECK_EQ(petw_decoder_new(&d), 0);
     CHECK_EQ(petw_decoder_add_manifest_xml(d, manifest, strlen(manifest)), 0);
     CHECK_EQ(strcmp(petw_decoder_error(d), ""), 0);

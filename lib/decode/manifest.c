@@ -664,11 +664,15 @@ static int resolve_template(parser *p, const raw_provider *rp, const raw_templat
     if (t->count > PETW__MAN_MAX_FIELDS)
         return fail(p, PETW_ECORRUPT, t->line, "template \"%s\" has more than %d fields", t->tid,
                     PETW__MAN_MAX_FIELDS);
-    petw__man_field *fields = realloc(mp->fields, (mp->field_count + t->count) * sizeof(*fields));
-    if (!fields && t->count)
-        return fail(p, PETW_ENOMEM, 0, "out of memory");
-    if (fields)
+    /* No realloc to the same size when the template is empty: with a zero
+     * total, realloc(ptr, 0) may free ptr and return NULL (glibc does). */
+    if (t->count) {
+        petw__man_field *fields =
+            realloc(mp->fields, (mp->field_count + t->count) * sizeof(*fields));
+        if (!fields)
+            return fail(p, PETW_ENOMEM, 0, "out of memory");
         mp->fields = fields;
+    }
     ev->first_field = mp->field_count;
     ev->field_count = t->count;
     ev->has_template = 1;

@@ -291,7 +291,8 @@ extern "C" {
 #define __field_bcount_opt(n)
 #define __struct_bcount(n)
 
-typedef uint8_t UCHAR, BYTE, BOOLEAN, *PUCHAR, *PBYTE, *PBOOLEAN;
+typedef uint8_t UCHAR, BYTE, BOOLEAN, *PUCHAR, *PBYTE, *PBOOLEAN, *LPBYTE;
+typedef const BYTE *LPCBYTE, *PCBYTE;
 typedef char CHAR, *PCHAR;
 typedef uint16_t USHORT, WORD, *PUSHORT, *PWORD;
 typedef int16_t SHORT;
@@ -485,6 +486,9 @@ typedef int errno_t;
 #endif
 #ifndef STRUNCATE
 #define STRUNCATE 80
+#endif
+#ifndef ARRAYSIZE
+#define ARRAYSIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 #ifndef _countof
 #define _countof(a) (sizeof(a) / sizeof((a)[0]))
