@@ -74,8 +74,9 @@ static void WINAPI enable_cb(LPCGUID src, ULONG on, UCHAR level, ULONGLONG any, 
     (void)all;
     (void)f;
     (void)ctx;
-    /* ETW's arguments, in this process: 'E' + level, or 'D'. */
-    unsigned char msg[2] = {on ? 'E' : 'D', level};
+    /* ETW's arguments, in this process: 'E' + level, 'C' + level
+     * (CAPTURE_STATE), or 'D'. */
+    unsigned char msg[2] = {on == EVENT_CONTROL_CODE_CAPTURE_STATE ? 'C' : on ? 'E' : 'D', level};
     if (report_fd >= 0)
         write_all(report_fd, msg, on ? 2 : 1);
 }
@@ -265,6 +266,42 @@ static uint32_t count_of(const per_pid *p, size_t n, pid_t pid)
         if (p[i].pid == (uint32_t)pid)
             return p[i].count;
     return 0;
+}
+
+/* CAPTURE_STATE from the controller reaches the callbacks of the
+ * provider processes the session enables, once per request. */
+static void capture_state(void)
+{
+    char name[64], file[256];
+    session_name(name, sizeof(name), "capture");
+    test_path(file, sizeof(file), "capture.etl");
+    child p1 = spawn_provider(), p2 = spawn_provider();
+    TRACEHANDLE h = start(name, file, 0);
+    enable(h, 4, 0);
+    CHECK_EQ(wait_enabled(&p1), 4);
+    CHECK_EQ(wait_enabled(&p2), 4);
+    for (int round = 0; round < 3; round++) {
+        CHECK_EQ(EnableTraceEx2(h, &prov, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL),
+                 ERROR_SUCCESS);
+        CHECK_EQ(read_byte(p1.report, 10000), 'C');
+        CHECK_EQ(read_byte(p1.report, 1000), 4);
+        CHECK_EQ(read_byte(p2.report, 10000), 'C');
+        CHECK_EQ(read_byte(p2.report, 1000), 4);
+    }
+    /* A GUID the session does not enable: refused, and nobody is asked. */
+    static const GUID other = {
+        0x11111111, 0x2222, 0x3333, {0x44, 0x44, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55}};
+    CHECK(EnableTraceEx2(h, &other, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL) !=
+          ERROR_SUCCESS);
+    CHECK_EQ(read_byte(p1.report, 300), -1);
+    CHECK_EQ(read_byte(p2.report, 10), -1);
+    EVENT_TRACE_PROPERTIES q;
+    CHECK_EQ(control(name, EVENT_TRACE_CONTROL_STOP, &q), ERROR_SUCCESS);
+    CHECK_EQ(read_byte(p1.report, 10000), 'D');
+    CHECK_EQ(read_byte(p2.report, 10000), 'D');
+    provider_quit(&p1);
+    provider_quit(&p2);
+    unlink(file);
 }
 
 /* 1. Provider first; a controller process starts and enables, then exits;
@@ -785,6 +822,7 @@ int main(int argc, char **argv)
     RUN(provider_then_controller);
     RUN(register_after_enable);
     RUN(realtime_consumer);
+    RUN(capture_state);
     RUN(two_sessions_two_processes);
     RUN(kill_providers);
     RUN(kill_host);

@@ -64,6 +64,12 @@ int petw_shared_list(petw_session_handle *out, uint32_t max, uint32_t *count);
 int petw_shared_enable_provider(petw_session_handle session, const petw_guid *provider,
                                 uint8_t level, uint64_t match_any, uint64_t match_all);
 int petw_shared_disable_provider(petw_session_handle session, const petw_guid *provider);
+/* Asks every process that registers `provider` to log its state: their
+ * enable callbacks run with PETW_CONTROL_CAPTURE_STATE, this process's
+ * before the call returns, others' on their agent threads soon after (as
+ * ETW's EVENT_CONTROL_CODE_CAPTURE_STATE). PETW_ENOTFOUND when the
+ * session does not enable `provider`. */
+int petw_shared_capture_state(petw_session_handle session, const petw_guid *provider);
 
 #define PETW_SHARED_ALL_PROVIDERS                                                                  \
     {                                                                                              \

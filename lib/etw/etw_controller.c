@@ -439,7 +439,7 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
                 rc = 0;
             break;
         case EVENT_CONTROL_CODE_CAPTURE_STATE:
-            rc = PETW_ENOTSUP; /* not yet across processes */
+            rc = petw_shared_capture_state(TraceHandle, g);
             break;
         default:
             return ERROR_INVALID_PARAMETER;

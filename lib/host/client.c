@@ -307,6 +307,11 @@ int petw_shared_disable_provider(petw_session_handle h, const petw_guid *g)
     return sync_here(guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0));
 }
 
+int petw_shared_capture_state(petw_session_handle h, const petw_guid *g)
+{
+    return sync_here(guid_op(h, PETW__OP_CAPTURE, g, 0, 0, 0));
+}
+
 int petw_shared_query(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_QUERY, stats);

@@ -474,8 +474,8 @@ static int on_control(host *h, intptr_t sock)
                 reply.status = petw_session_query(h->session, &reply.stats);
             break;
         case PETW__OP_CAPTURE:
-            /* Would need a request to every provider process: not yet. */
-            reply.status = PETW_ENOTSUP;
+            /* Every provider process follows the registry's change. */
+            reply.status = petw__reg_capture(h->reg, h->reg_fd, h->slot, m.guid);
             break;
         case PETW__OP_STOP:
             stop_session(h, &reply.stats, &reply.status);

@@ -56,6 +56,13 @@ static int thread_running;
 static _Atomic uint32_t attached_count;
 static petw__reg_session *snap_sessions;
 static petw__reg_entry *snap_enables;
+/* Per registry entry: its key and `capture` counter at the last sync, so a
+ * change means a CAPTURE_STATE request (a new key means a new enable). */
+typedef struct capture_seen {
+    uint64_t guid[2];
+    uint32_t slot_plus1, session_gen, capture;
+} capture_seen;
+static capture_seen *seen_captures;
 /* PETW_RECORD_SESSION at the first sync: the session whose zero-GUID
  * enable takes every provider here; "" for none. */
 static char record_tag[PETW_MAX_NAME];
@@ -243,8 +250,9 @@ static int wildcard_applies(void)
     return 0;
 }
 
-/* Enables `guid` as entry `e` of session slot `rs` says, attaching first. */
-static void apply(const petw__reg_entry *e, uint32_t rs, const petw_guid *guid)
+/* Enables `guid` as entry `e` of session slot `rs` says, attaching first;
+ * then, when `capture`, runs its callbacks with CAPTURE_STATE. */
+static void apply(const petw__reg_entry *e, uint32_t rs, const petw_guid *guid, int capture)
 {
     attachment *a = NULL;
     for (uint32_t k = 0; k < PETW_MAX_SESSIONS && !a; k++)
@@ -260,6 +268,25 @@ static void apply(const petw__reg_entry *e, uint32_t rs, const petw_guid *guid)
     if (petw__provider_enabled_by(guid, a->ref, &lv, &any, &all) != 0 || lv != want ||
         any != e->match_any || all != e->match_all)
         petw__provider_enable(guid, a->ref, want, e->match_any, e->match_all);
+    if (capture)
+        petw__provider_capture_state(guid, a->ref);
+}
+
+/* 1 when entry `i` asks for a capture since the last sync (not when it is
+ * new: a provider enabled after a request does not see it). */
+static int capture_requested(uint32_t i)
+{
+    const petw__reg_entry *e = &snap_enables[i];
+    capture_seen *c = &seen_captures[i];
+    int same = c->slot_plus1 == e->slot_plus1 && c->session_gen == e->session_gen &&
+               c->guid[0] == e->guid[0] && c->guid[1] == e->guid[1];
+    int requested = same && c->capture != e->capture;
+    c->slot_plus1 = e->slot_plus1;
+    c->session_gen = e->session_gen;
+    c->guid[0] = e->guid[0];
+    c->guid[1] = e->guid[1];
+    c->capture = e->capture;
+    return requested;
 }
 
 static void sync_locked(void)
@@ -280,6 +307,7 @@ static void sync_locked(void)
     for (uint32_t i = 0; i < PETW__REG_ENABLES; i++) {
         const petw__reg_entry *e = &snap_enables[i];
         uint32_t rs = e->slot_plus1 - 1;
+        int capture = capture_requested(i);
         if (!e->slot_plus1 || rs >= PETW_MAX_SESSIONS)
             continue;
         const petw__reg_session *s = &snap_sessions[rs];
@@ -289,11 +317,11 @@ static void sync_locked(void)
         memcpy(&guid, e->guid, sizeof(guid));
         if (!is_wildcard(e->guid)) {
             if (petw__provider_is_registered(&guid))
-                apply(e, rs, &guid);
+                apply(e, rs, &guid, capture);
         } else if (!strcmp(s->name, record_tag)) {
             for (uint32_t k = 0; k < nreg; k++) {
                 memcpy(&guid, registered[k].guid, sizeof(guid));
-                apply(e, rs, &guid);
+                apply(e, rs, &guid, capture);
             }
         }
     }
@@ -411,10 +439,13 @@ void petw__agent_sync(void)
         if (rc == 0) {
             snap_sessions = malloc(sizeof(petw__reg_session) * PETW_MAX_SESSIONS);
             snap_enables = malloc(sizeof(petw__reg_entry) * PETW__REG_ENABLES);
+            seen_captures = calloc(PETW__REG_ENABLES, sizeof(capture_seen));
             /* calloc: compared whole by petw__agent_publish. */
             registered = calloc(PETW_MAX_PROVIDERS, sizeof(petw__proc_entry));
             published = calloc(PETW_MAX_PROVIDERS, sizeof(petw__proc_entry));
-            rc = snap_sessions && snap_enables && registered && published ? 0 : PETW_ENOMEM;
+            rc = snap_sessions && snap_enables && seen_captures && registered && published
+                     ? 0
+                     : PETW_ENOMEM;
             const char *tag = getenv("PETW_RECORD_SESSION");
             snprintf(record_tag, sizeof(record_tag), "%s", tag ? tag : "");
         }

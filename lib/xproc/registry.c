@@ -245,6 +245,21 @@ int petw__reg_enable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint
     return rc;
 }
 
+int petw__reg_capture(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2])
+{
+    write_begin(reg, fd);
+    int rc = PETW_ENOTFOUND;
+    for (uint32_t i = 0; i < PETW__REG_ENABLES; i++) {
+        petw__reg_entry *e = &reg->enables[i];
+        if (e->slot_plus1 == slot + 1 && e->guid[0] == guid[0] && e->guid[1] == guid[1]) {
+            e->capture++;
+            rc = 0;
+        }
+    }
+    write_end(reg, fd);
+    return rc;
+}
+
 int petw__reg_disable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2])
 {
     write_begin(reg, fd);

@@ -43,7 +43,9 @@ typedef struct petw__reg_entry {
     uint32_t slot_plus1; /* 0: a free entry */
     uint32_t session_gen;
     uint32_t level;
-    uint32_t reserved;
+    /* Bumped by each CAPTURE_STATE request: a provider process that sees
+     * it change runs its enable callbacks with CAPTURE_STATE. */
+    uint32_t capture;
     uint64_t match_any, match_all;
 } petw__reg_entry;
 
@@ -82,6 +84,8 @@ int petw__reg_claim(petw__registry *reg, intptr_t fd, const char *name, uint32_t
  * sessions enable it or the table is full. */
 int petw__reg_enable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2],
                      uint8_t level, uint64_t any, uint64_t all);
+/* PETW_ENOTFOUND when the session does not enable it. */
+int petw__reg_capture(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2]);
 /* PETW_ENOTFOUND when the session does not enable it. */
 int petw__reg_disable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2]);
 /* Marks the session stopping and drops its enables (providers detach). */
