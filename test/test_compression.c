@@ -1,7 +1,8 @@
 /* petw's extensions: zstd-compressed buffers and xxHash64 checksums round
  * trip byte-exact, the compressed file is smaller, the file says which
- * extensions it uses, and a flipped bit is caught by the checksum and
- * reported, not delivered. */
+ * extensions it uses, each compressed buffer states its earliest timestamp
+ * (and files without it read the same), and a flipped bit is caught by
+ * the checksum and reported, not delivered. */
 #include "test_record_helpers.h"
 
 int main(void)
@@ -40,6 +41,52 @@ int main(void)
     fseek(f, 0, SEEK_END);
     long packed_size = ftell(f);
     CHECK(packed_size * 4 < plain_size);
+
+    /* Each compressed buffer states its earliest record's timestamp
+     * (petw flag 0x4, the u64 at 0x20): one of the file's timestamps. */
+    unsigned char bh[0x48];
+    long off = 4096;
+    uint32_t stated = 0;
+    while (off < packed_size) {
+        fseek(f, off, SEEK_SET);
+        CHECK_EQ(fread(bh, 1, sizeof(bh), f), sizeof(bh));
+        uint32_t size;
+        uint16_t pflags;
+        int64_t first;
+        memcpy(&size, bh, 4);
+        memcpy(&pflags, bh + 0x44, 2);
+        memcpy(&first, bh + 0x20, 8);
+        CHECK(size > 0x48);
+        CHECK_EQ(pflags & 0x6, 0x6);
+        int found = 0;
+        for (size_t i = 1; i < b.count && !found; i++)
+            found = b.ev[i].header.timestamp == first;
+        CHECK(found);
+        stated++;
+        off += size;
+    }
+    CHECK(stated > 1);
+    /* Without the statement (files of earlier petw versions) the reader
+     * unpacks every buffer at open instead: the same events, in order. */
+    for (off = 4096; off < packed_size;) {
+        fseek(f, off, SEEK_SET);
+        CHECK_EQ(fread(bh, 1, sizeof(bh), f), sizeof(bh));
+        uint32_t size;
+        memcpy(&size, bh, 4);
+        bh[0x44] &= (unsigned char)~0x4;
+        fseek(f, off + 0x44, SEEK_SET);
+        fputc(bh[0x44], f);
+        off += size;
+    }
+    fflush(f);
+    test_events old;
+    CHECK_EQ(test_read(packed, PETW_TRACE_RAW_TIMESTAMP, &old, NULL, NULL), 0);
+    CHECK_EQ(old.count, b.count);
+    for (size_t i = 1; i < old.count; i++) {
+        CHECK_EQ(old.ev[i].header.timestamp, b.ev[i].header.timestamp);
+        CHECK(memcmp(old.ev[i].data, b.ev[i].data, old.ev[i].length) == 0);
+    }
+    test_events_free(&old);
 
     /* Flip one payload byte of the first compressed buffer. */
     fseek(f, 4096 + 0x48 + 10, SEEK_SET);

@@ -5,7 +5,10 @@
  * Files are streamed, never read whole. Opening a file scans it once:
  * each buffer is read, verified and unpacked into one scratch buffer, and
  * only a small descriptor stays (offset, size, record count, earliest
- * timestamp: 32 bytes a buffer). Processing merges every buffer of every
+ * timestamp: 32 bytes a buffer). A zstd buffer whose header states its
+ * earliest timestamp (petw writes it) is neither verified nor unpacked at
+ * open: that happens once, when the merge reaches it, and damage found
+ * then is reported then. Processing merges every buffer of every
  * file with a binary heap keyed by each buffer's next timestamp: a buffer
  * enters the heap by its earliest timestamp and is read again (and its
  * records indexed and sorted) only when it reaches the top; it is released
@@ -26,6 +29,7 @@
 #define MAX_EXT_ITEMS 32
 #define MAX_TRACES 64
 #define NOT_LOADED UINT32_MAX
+#define NOT_COUNTED UINT32_MAX /* bufref.records of a buffer not unpacked yet */
 
 typedef struct rec_ix {
     int64_t timestamp;
@@ -55,7 +59,7 @@ typedef struct tbuf {
 typedef struct bufref {
     uint64_t offset;
     uint32_t disk_size;
-    uint32_t records;    /* well-formed records (a damaged tail is not counted) */
+    uint32_t records;    /* well-formed records (a damaged tail is not counted); NOT_COUNTED */
     int64_t first_ts;    /* the earliest record's raw timestamp */
     uint32_t loaded;     /* slot in petw_trace.slots, or NOT_LOADED */
     uint32_t file_index; /* position among all buffers of the file (reports) */
@@ -73,8 +77,10 @@ struct petw_trace {
     uint32_t ref_count, ref_cap;
     tbuf *slots; /* loaded data buffers; a free slot has data == NULL */
     uint32_t slot_count;
-    uint32_t buffer_limit; /* the file's buffer size: no buffer unpacks larger */
-    uint8_t *disk;         /* one buffer as stored (file sources read into it) */
+    uint32_t buffer_limit;        /* the file's buffer size: no buffer unpacks larger */
+    uint8_t *disk;                /* one buffer as stored (file sources read into it) */
+    int64_t ticks_per_filetime;   /* perf_freq / 10^7 when that divides exactly, else 0 */
+    petw__etl_unpacker *unpacker; /* zstd files: one context for every buffer */
     uint32_t disk_cap;
     petw_trace_stats stats;
     int processed;
@@ -183,14 +189,15 @@ static int index_buffer(petw_trace *t, tbuf *b, int report, uint64_t index, uint
 /* Unpacks the stored buffer `disk` (header parsed as `hb`) into `b`,
  * which keeps its own copy. Returns 0, PETW_ENOMEM, or PETW_ECORRUPT with
  * *why set. */
-static int unpack_into(tbuf *b, const uint8_t *disk, const petw__etl_buffer *hb, const char **why)
+static int unpack_into(tbuf *b, const uint8_t *disk, const petw__etl_buffer *hb,
+                       petw__etl_unpacker *u, const char **why)
 {
     size_t room = hb->used > hb->disk_size ? hb->used : hb->disk_size;
     uint8_t *copy = realloc(b->owned, room);
     if (!copy)
         return PETW_ENOMEM;
     b->owned = copy;
-    const uint8_t *data = petw__etl_unpack_buffer(disk, hb, copy, room, why);
+    const uint8_t *data = petw__etl_unpack_buffer(disk, hb, copy, room, u, why);
     if (!data)
         return PETW_ECORRUPT;
     if (data == disk) /* stored plain: keep the bytes, the source may change */
@@ -215,7 +222,7 @@ static int load_header(petw_trace *t, const petw__etl_buffer *hb)
     t->stats.buffers_read++;
     tbuf *b = &t->header;
     b->header = 1;
-    int rc = unpack_into(b, disk, hb, &why);
+    int rc = unpack_into(b, disk, hb, t->unpacker, &why);
     if (rc)
         return rc == PETW_ENOMEM ? rc : PETW_ECORRUPT;
     /* Uncompressed header buffers: the whole buffer as stored. */
@@ -225,6 +232,10 @@ static int load_header(petw_trace *t, const petw__etl_buffer *hb)
     PETW__FORWARD_IF_ERROR(index_buffer(t, b, 0, 0, 0));
     if (b->rec_count == 0 || petw__etl_parse_header_buffer(b->data, b->extent, hb, &t->info))
         return PETW_ECORRUPT;
+    /* Clocks counting in a whole fraction of 100 ns (1 ns, 100 ns) convert
+     * to FILETIME with one 64-bit division. */
+    int64_t f = t->info.perf_freq;
+    t->ticks_per_filetime = f > 0 && f % 10000000 == 0 ? f / 10000000 : 0;
     return 0;
 }
 
@@ -247,8 +258,25 @@ static const char *implausible(const petw_trace *t, const petw__etl_buffer *hb)
     return NULL;
 }
 
+/* Keeps the descriptor of a data buffer. */
+static int add_ref(petw_trace *t, const petw__etl_buffer *hb, uint64_t off, uint64_t index,
+                   uint32_t records, int64_t first_ts)
+{
+    PETW__FORWARD_IF_ERROR(
+        petw__array_grow((void **)&t->refs, &t->ref_cap, t->ref_count, sizeof(*t->refs)));
+    bufref *r = &t->refs[t->ref_count++];
+    r->offset = off;
+    r->disk_size = hb->disk_size;
+    r->records = records;
+    r->first_ts = first_ts;
+    r->loaded = NOT_LOADED;
+    r->file_index = (uint32_t)index;
+    return 0;
+}
+
 /* Reads, verifies and unpacks one data buffer into `scan`, and keeps its
- * descriptor. A damaged buffer is reported and skipped. */
+ * descriptor (a buffer that states its earliest timestamp: only the
+ * descriptor). A damaged buffer is reported and skipped. */
 static int scan_buffer(petw_trace *t, tbuf *scan, const petw__etl_buffer *hb, uint64_t off,
                        uint64_t index)
 {
@@ -258,10 +286,12 @@ static int scan_buffer(petw_trace *t, tbuf *scan, const petw__etl_buffer *hb, ui
         corrupt(t, index, off, why);
         return 0;
     }
+    if (hb->petw_flags & PETW__BUF_FIRST_TS)
+        return add_ref(t, hb, off, index, NOT_COUNTED, hb->first_ts);
     const uint8_t *disk = fetch(t, off, hb->disk_size);
     if (!disk)
         return PETW_EIO;
-    int rc = unpack_into(scan, disk, hb, &why);
+    int rc = unpack_into(scan, disk, hb, t->unpacker, &why);
     if (rc == PETW_ECORRUPT) {
         corrupt(t, index, off, why);
         return 0;
@@ -270,16 +300,7 @@ static int scan_buffer(petw_trace *t, tbuf *scan, const petw__etl_buffer *hb, ui
     PETW__FORWARD_IF_ERROR(index_buffer(t, scan, 1, index, off));
     if (scan->rec_count == 0)
         return 0; /* nothing to deliver: no descriptor */
-    PETW__FORWARD_IF_ERROR(
-        petw__array_grow((void **)&t->refs, &t->ref_cap, t->ref_count, sizeof(*t->refs)));
-    bufref *r = &t->refs[t->ref_count++];
-    r->offset = off;
-    r->disk_size = hb->disk_size;
-    r->records = scan->rec_count;
-    r->first_ts = scan->recs[0].timestamp;
-    r->loaded = NOT_LOADED;
-    r->file_index = (uint32_t)index;
-    return 0;
+    return add_ref(t, hb, off, index, scan->rec_count, scan->recs[0].timestamp);
 }
 
 /* Steps over the data buffers. Uncompressed files have fixed-size buffers,
@@ -355,6 +376,8 @@ static int load(petw_trace *t)
     /* Writers store the header buffer whole (petw) or cut to its records
      * (relogged Windows files); BufferSize in its record is the size. */
     t->buffer_limit = t->info.buffer_size > hb.disk_size ? t->info.buffer_size : hb.disk_size;
+    if ((t->info.petw_flags & PETW_SESSION_ZSTD) && !(t->unpacker = petw__etl_unpacker_new()))
+        return PETW_ENOMEM;
     return scan(t, hb.disk_size);
 }
 
@@ -455,6 +478,7 @@ void petw_trace_close(petw_trace *t)
     free(t->refs);
     free(t->disk);
     free(t->memory);
+    petw__etl_unpacker_free(t->unpacker);
     if (t->has_file)
         petw__file_close(&t->file);
     free(t);
@@ -464,6 +488,14 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
 {
     /* Untrusted inputs: compute wide and saturate instead of overflowing. */
     const petw_logfile_info *i = &t->info;
+#ifdef __GNUC__
+    /* The same value as below whenever nothing overflows: d * 10^7 /
+     * (k * 10^7) truncates as d / k does. */
+    int64_t dt, ft;
+    if (t->ticks_per_filetime && !__builtin_sub_overflow(ts, i->start_timestamp, &dt) &&
+        !__builtin_add_overflow(i->start_time, dt / t->ticks_per_filetime, &ft))
+        return ft;
+#endif
 #ifdef __SIZEOF_INT128__
     __int128 v =
         (__int128)i->start_time + ((__int128)ts - i->start_timestamp) * 10000000 / i->perf_freq;
@@ -481,9 +513,10 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
 
 /* ---- loading data buffers while processing ---- */
 
-/* Reads data buffer `k` again, into a free slot; returns the slot. The
- * scan verified it, so a difference now means the file changed. */
-static int load_buffer(petw_trace *t, uint32_t k, tbuf **out)
+/* Reads data buffer `k` (again), into a free slot; returns the slot. When
+ * the scan verified it, a difference now means the file changed; a buffer
+ * it did not unpack is verified now, and *why says what was wrong. */
+static int load_buffer(petw_trace *t, uint32_t k, tbuf **out, const char **why)
 {
     bufref *r = &t->refs[k];
     uint32_t s = 0;
@@ -499,13 +532,16 @@ static int load_buffer(petw_trace *t, uint32_t k, tbuf **out)
     tbuf *b = &t->slots[s];
     const uint8_t *disk = fetch(t, r->offset, r->disk_size);
     petw__etl_buffer hb;
-    const char *why = "the file changed while it was read";
-    int rc = disk ? petw__etl_parse_buffer(disk, r->disk_size, r->offset, &hb, &why) : PETW_EIO;
+    int first = r->records == NOT_COUNTED;
+    *why = "buffer changed or unreadable since open";
+    int rc = disk ? petw__etl_parse_buffer(disk, r->disk_size, r->offset, &hb, why) : PETW_EIO;
     if (rc == 0)
-        rc = unpack_into(b, disk, &hb, &why);
+        rc = unpack_into(b, disk, &hb, t->unpacker, why);
     if (rc == 0)
-        rc = index_buffer(t, b, 0, r->file_index, r->offset);
-    if (rc == 0 && b->rec_count != r->records)
+        rc = index_buffer(t, b, first, r->file_index, r->offset);
+    if (rc == 0 && first)
+        r->records = b->rec_count;
+    if (rc == 0 && (b->rec_count != r->records || b->rec_count == 0))
         rc = PETW_ECORRUPT;
     if (rc) {
         b->data = NULL;
@@ -604,7 +640,7 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
         const char *why = NULL;
         t->stats.buffers_read++;
         if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
-            !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, &why))) {
+            !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, NULL, &why))) {
             corrupt(t, t->stats.buffers_read, 0, why);
             continue;
         }
@@ -693,10 +729,12 @@ static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end
         petw_trace *t = traces[heap[0].trace];
         bufref *r = &t->refs[heap[0].buffer];
         tbuf *b = r->loaded != NOT_LOADED ? &t->slots[r->loaded] : NULL;
-        if (!b && (rc = load_buffer(t, heap[0].buffer, &b)) != 0) {
+        const char *why = NULL;
+        if (!b && (rc = load_buffer(t, heap[0].buffer, &b, &why)) != 0) {
             if (rc != PETW_ECORRUPT)
                 break;
-            corrupt(t, r->file_index, r->offset, "buffer changed or unreadable since open");
+            if (r->records != 0) /* no records: nothing lost, nothing to report */
+                corrupt(t, r->file_index, r->offset, why);
             rc = 0;
             heap[0] = heap[--n];
         } else {

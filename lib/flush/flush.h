@@ -43,8 +43,8 @@ typedef struct petw__flush_target {
     uint32_t circular_slots; /* circular: data buffers the cap holds */
     uint64_t circular_next;  /* circular: data buffers written so far */
     uint8_t *header_buffer;
-    uint8_t *scratch;
-    uint32_t *ready; /* room for every buffer index */
+    petw__etl_packer *packer; /* zstd sessions: compresses each buffer */
+    uint32_t *ready;          /* room for every buffer index */
     int header_dirty;
     uv_timer_t timer;
     int timer_initialized;

@@ -285,7 +285,7 @@ static uint32_t drain(petw__flush_target *t)
         meta->sealed_timestamp = bi.timestamp;
         uint32_t out_size;
         const uint8_t *out =
-            petw__etl_seal_buffer(buf, &bi, t->has_file ? t->scratch : NULL, &out_size);
+            petw__etl_seal_buffer(buf, &bi, t->has_file ? t->packer : NULL, &out_size);
         send_to_consumers(t, buf, pool->buffer_size, records);
         if (t->has_file) {
             send_to_file(t, out, out_size, records);
@@ -317,8 +317,9 @@ static void free_target_memory(petw__flush_target *t)
 {
     free(t->header_buffer);
     free(t->ready);
-    free(t->scratch);
-    t->header_buffer = t->scratch = NULL;
+    petw__etl_packer_free(t->packer);
+    t->packer = NULL;
+    t->header_buffer = NULL;
     t->ready = NULL;
 }
 
@@ -328,10 +329,9 @@ static int do_attach(petw__flush_target *t)
     uint32_t limit = pool->buffer_limit;
     t->header_buffer = malloc(t->info.buffer_size);
     t->ready = calloc(limit, sizeof(uint32_t));
-    t->scratch = (t->petw_flags & PETW_SESSION_ZSTD)
-                     ? malloc(petw__etl_scratch_size(t->info.buffer_size))
-                     : NULL;
-    if (!t->header_buffer || !t->ready || ((t->petw_flags & PETW_SESSION_ZSTD) && !t->scratch))
+    t->packer =
+        (t->petw_flags & PETW_SESSION_ZSTD) ? petw__etl_packer_new(t->info.buffer_size) : NULL;
+    if (!t->header_buffer || !t->ready || ((t->petw_flags & PETW_SESSION_ZSTD) && !t->packer))
         return PETW_ENOMEM;
     t->sequence = 0;
     if (is_circular(t))
@@ -608,7 +608,7 @@ static int do_detach(petw__flush_target *t)
             pool->buffer_size, PETW__BUFFER_HEADER_SIZE,      now_ts(t),     ++t->sequence, 0,
             ring->logger_id,   PETW__BUFFER_FLAG_EVENTS_LOST, t->petw_flags, t->zstd_level};
         uint32_t out_size;
-        const uint8_t *out = petw__etl_seal_buffer(empty, &bi, t->scratch, &out_size);
+        const uint8_t *out = petw__etl_seal_buffer(empty, &bi, t->packer, &out_size);
         send_to_file(t, out, out_size, 0);
     }
     finish_file(t);

@@ -47,6 +47,7 @@
 #define PETW__MAGIC 0x31575450u      /* "PTW1" little-endian */
 #define PETW__BUF_CHECKSUM 0x1u      /* the checksum field is valid */
 #define PETW__BUF_ZSTD 0x2u          /* payload is one zstd frame */
+#define PETW__BUF_FIRST_TS 0x4u      /* zstd buffers: 0x20 holds the earliest record's timestamp */
 #define PETW__BUF_HEADER_ZSTD 0x100u /* header buffer: the data buffers are zstd */
 #define PETW__BUF_HEADER_TSC 0x200u  /* header buffer: the clock read the TSC */
 
@@ -182,13 +183,21 @@ typedef struct petw__etl_buffer_info {
     int zstd_level;
 } petw__etl_buffer_info;
 
+/* Room for one compressed buffer of up to `buffer_size` bytes and a zstd
+ * context, reused buffer after buffer: creating a context per buffer costs
+ * more than compressing a small one (zstd probes the CPU each time, which
+ * traps to the hypervisor in a VM). NULL when memory is short. */
+typedef struct petw__etl_packer petw__etl_packer;
+petw__etl_packer *petw__etl_packer_new(uint32_t buffer_size);
+void petw__etl_packer_free(petw__etl_packer *p);
+
 /* Seals a filled buffer in place: header fields, 0xFF fill, checksum.
- * Without compression returns `buf` and sets *out_size = buffer_size. With
- * compression writes header + zstd frame into `scratch` (at least
- * petw__etl_scratch_size(buffer_size) bytes) and returns it. */
+ * Without compression (`packer` NULL or info->petw_flags without
+ * PETW_SESSION_ZSTD) returns `buf` and sets *out_size = buffer_size. With
+ * compression writes header + zstd frame into the packer's room and
+ * returns it (valid until the next call with that packer). */
 const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *info,
-                                     uint8_t *scratch, uint32_t *out_size);
-size_t petw__etl_scratch_size(uint32_t buffer_size);
+                                     petw__etl_packer *packer, uint32_t *out_size);
 
 /* ---- reading ---- */
 
@@ -212,6 +221,10 @@ typedef struct petw__etl_buffer {
     uint16_t buffer_flag;
     uint16_t buffer_type;
     uint16_t petw_flags; /* PETW__BUF_* as on disk */
+    /* With PETW__BUF_FIRST_TS: the earliest record's timestamp, so a
+     * reader can order the buffer without decompressing it. A claim, not
+     * checked here. */
+    int64_t first_ts;
 } petw__etl_buffer;
 
 /* Parses the buffer header at data[0..avail). Returns 0, or PETW_ECORRUPT
@@ -219,11 +232,18 @@ typedef struct petw__etl_buffer {
 int petw__etl_parse_buffer(const uint8_t *data, uint64_t avail, uint64_t file_offset,
                            petw__etl_buffer *out, const char **why);
 
+/* A zstd decompression context a reader reuses (see petw__etl_packer).
+ * NULL when memory is short. */
+typedef struct petw__etl_unpacker petw__etl_unpacker;
+petw__etl_unpacker *petw__etl_unpacker_new(void);
+void petw__etl_unpacker_free(petw__etl_unpacker *u);
+
 /* Verifies and, if needed, decompresses a buffer into `out` (at least
- * b->used bytes, and b->disk_size). Returns the bytes to read records from,
- * or NULL with *why set. */
+ * b->used bytes, and b->disk_size), with `u`'s context (NULL: a new one for
+ * this call). Returns the bytes to read records from, or NULL with *why
+ * set. */
 const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b, uint8_t *out,
-                                       size_t out_size, const char **why);
+                                       size_t out_size, petw__etl_unpacker *u, const char **why);
 
 /* 1 when the record at `r` (4 bytes readable) is a WPP message, whose
  * kind is in its top byte rather than in byte 2. */

@@ -1,5 +1,7 @@
 /* etl_read.c - parsing ETL buffers and records without trusting them: every
  * length is checked against what is really there before it is used. */
+#include <stdlib.h>
+
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -29,6 +31,11 @@ int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offse
                  : d[PETW__BH_PROCESSOR];
     if (petw__rd32(d + PETW__BH_PETW_MAGIC) == PETW__MAGIC)
         b->petw_flags = petw__rd16(d + PETW__BH_PETW_FLAGS);
+    if ((b->petw_flags & (PETW__BUF_ZSTD | PETW__BUF_FIRST_TS)) ==
+        (PETW__BUF_ZSTD | PETW__BUF_FIRST_TS))
+        b->first_ts = (int64_t)petw__rd64(d + PETW__BH_CLOCK);
+    else
+        b->petw_flags &= (uint16_t)~PETW__BUF_FIRST_TS; /* meaningless without zstd */
     int packed =
         (b->petw_flags & PETW__BUF_ZSTD) || (b->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
     if (b->disk_size < PETW__BH_SIZE || b->disk_size > 2 * PETW__ETL_MAX_BUFFER_SIZE) {
@@ -43,8 +50,30 @@ int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offse
     return 0;
 }
 
+struct petw__etl_unpacker {
+    ZSTD_DCtx *dctx;
+};
+
+petw__etl_unpacker *petw__etl_unpacker_new(void)
+{
+    petw__etl_unpacker *u = malloc(sizeof(*u));
+    if (u && !(u->dctx = ZSTD_createDCtx())) {
+        free(u);
+        u = NULL;
+    }
+    return u;
+}
+
+void petw__etl_unpacker_free(petw__etl_unpacker *u)
+{
+    if (u) {
+        ZSTD_freeDCtx(u->dctx);
+        free(u);
+    }
+}
+
 const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b, uint8_t *out,
-                                       size_t out_size, const char **why)
+                                       size_t out_size, petw__etl_unpacker *u, const char **why)
 {
     if (b->petw_flags & PETW__BUF_CHECKSUM) {
         uint64_t want = petw__rd64(disk + PETW__BH_PETW_CHECKSUM);
@@ -75,8 +104,10 @@ const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buff
         return NULL;
     }
     memcpy(out, disk, PETW__BH_SIZE);
-    size_t n = ZSTD_decompress(out + PETW__BH_SIZE, out_size - PETW__BH_SIZE, disk + PETW__BH_SIZE,
-                               b->disk_size - PETW__BH_SIZE);
+    size_t n = u ? ZSTD_decompressDCtx(u->dctx, out + PETW__BH_SIZE, out_size - PETW__BH_SIZE,
+                                       disk + PETW__BH_SIZE, b->disk_size - PETW__BH_SIZE)
+                 : ZSTD_decompress(out + PETW__BH_SIZE, out_size - PETW__BH_SIZE,
+                                   disk + PETW__BH_SIZE, b->disk_size - PETW__BH_SIZE);
     if (ZSTD_isError(n) || n != b->used - PETW__BH_SIZE) {
         *why = "zstd payload does not decompress to SavedOffset bytes";
         return NULL;

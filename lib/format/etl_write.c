@@ -1,5 +1,7 @@
 /* etl_write.c - building ETL buffers: the header buffer and sealed data
  * buffers, with petw's optional zstd compression and xxHash64 checksum. */
+#include <stdlib.h>
+
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -139,13 +141,50 @@ uint16_t petw__etl_header_flags(uint32_t session_flags)
                       ((session_flags & PETW_FILE_CLOCK_TSC) ? PETW__BUF_HEADER_TSC : 0));
 }
 
-size_t petw__etl_scratch_size(uint32_t buffer_size)
+struct petw__etl_packer {
+    ZSTD_CCtx *cctx;
+    size_t room; /* bytes of `out` after the buffer header */
+    uint8_t out[];
+};
+
+petw__etl_packer *petw__etl_packer_new(uint32_t buffer_size)
 {
-    return PETW__BH_SIZE + ZSTD_compressBound(buffer_size);
+    size_t room = ZSTD_compressBound(buffer_size);
+    petw__etl_packer *p = malloc(sizeof(*p) + PETW__BH_SIZE + room);
+    if (p && !(p->cctx = ZSTD_createCCtx())) {
+        free(p);
+        p = NULL;
+    }
+    if (p)
+        p->room = room;
+    return p;
+}
+
+void petw__etl_packer_free(petw__etl_packer *p)
+{
+    if (p) {
+        ZSTD_freeCCtx(p->cctx);
+        free(p);
+    }
+}
+
+/* The earliest timestamp of the buffer's records; 0 when it has none. */
+static int earliest_record(const uint8_t *buf, uint32_t used, int64_t *out)
+{
+    uint32_t pos = PETW__BH_SIZE;
+    petw__etl_record rec;
+    const char *why = NULL;
+    int found = 0;
+    while (petw__etl_next_record(buf, used, &pos, &rec, &why) == 1) {
+        if (!found || rec.timestamp < *out)
+            *out = rec.timestamp;
+        found = 1;
+    }
+    return found;
 }
 
 const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *in,
-                                     uint8_t *scratch, uint32_t *out_size)
+                                     petw__etl_packer *packer, uint32_t *out_size)
 {
     uint16_t flag =
         (uint16_t)(PETW__BUFFER_FLAG_FLUSH_MARKER | PETW__BUFFER_FLAG_PROCESSOR_INDEX | in->flags);
@@ -156,14 +195,24 @@ const uint8_t *petw__etl_seal_buffer(uint8_t *buf, const petw__etl_buffer_info *
     write_buffer_header(buf, in->buffer_size, in->used, in->timestamp, in->sequence, in->cpu,
                         in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
     stamp_petw(buf, in->buffer_size, pf);
-    if ((in->petw_flags & PETW_SESSION_ZSTD) && scratch) {
-        size_t n = ZSTD_compress(scratch + PETW__BH_SIZE, ZSTD_compressBound(in->buffer_size),
-                                 buf + PETW__BH_SIZE, in->used - PETW__BH_SIZE,
-                                 in->zstd_level ? in->zstd_level : 1);
+    if ((in->petw_flags & PETW_SESSION_ZSTD) && packer &&
+        ZSTD_compressBound(in->buffer_size) <= packer->room) {
+        uint8_t *scratch = packer->out;
+        size_t n = ZSTD_compressCCtx(packer->cctx, scratch + PETW__BH_SIZE, packer->room,
+                                     buf + PETW__BH_SIZE, in->used - PETW__BH_SIZE,
+                                     in->zstd_level ? in->zstd_level : 1);
         if (!ZSTD_isError(n)) {
             uint32_t disk = PETW__BH_SIZE + (uint32_t)n;
             write_buffer_header(scratch, disk, in->used, in->timestamp, in->sequence, in->cpu,
                                 in->logger_id, flag, PETW__BUFFER_TYPE_GENERIC);
+            /* The earliest timestamp where Windows keeps ClockType (its
+             * readers never see zstd buffers): readers order the buffer
+             * without decompressing it first. */
+            int64_t first;
+            if (earliest_record(buf, in->used, &first)) {
+                petw__wr64(scratch + PETW__BH_CLOCK, (uint64_t)first);
+                pf = (uint16_t)(pf | PETW__BUF_FIRST_TS);
+            }
             stamp_petw(scratch, disk, (uint16_t)(pf | PETW__BUF_ZSTD));
             *out_size = disk;
             return scratch;
