@@ -74,10 +74,16 @@ assert ev[0]["event"] == "OrderProcessing" and ev[0]["fields"] == {"OrderId": 10
 assert ev[0]["provider"] == "Contoso.Example.Orders", ev[0]
 PY
 
-# enable, disable and update on a session with no file (buffering).
+# enable, disable, capture-state and update on a session with no file (buffering).
 "$petw" start mem --mode buffering -p Some.Provider:0x10:2 >/dev/null || fail "buffering start failed"
 "$petw" enable mem -p "$guid::warning" >/dev/null || fail "enable failed"
 "$petw" disable mem -p Some.Provider >/dev/null || fail "disable failed"
+"$petw" capture-state mem -p "$guid" > "$dir/out" || fail "capture-state failed"
+grep -q "Asked for the state of" "$dir/out" || fail "capture-state: $(cat "$dir/out")"
+if "$petw" capture-state mem -p Some.Provider >/dev/null 2>"$dir/err"; then
+    fail "capture-state of a provider the session does not enable succeeded"
+fi
+grep -q "not enabled" "$dir/err" || fail "capture-state error: $(cat "$dir/err")"
 "$petw" update mem --flush-timer 2 --buffers 64 > "$dir/out" || fail "update failed"
 grep -q "2000 ms" "$dir/out" || fail "update: $(cat "$dir/out")"
 "$petw" query --json mem | "$py" -c '

@@ -30,6 +30,10 @@ static const char enable_usage[] =
     "PROVIDER, KEYWORDS and LEVEL are as for `petw start`.\n";
 static const char disable_usage[] = "usage: petw disable NAME -p PROVIDER...\n"
                                     "Disables providers in the shared session NAME.\n";
+static const char capture_usage[] =
+    "usage: petw capture-state NAME -p PROVIDER...\n"
+    "Asks every process of the providers, which the shared session NAME enables, to log\n"
+    "its state (their enable callbacks run with EVENT_CONTROL_CODE_CAPTURE_STATE).\n";
 static const char update_usage[] =
     "usage: petw update NAME [--flush-timer S] [--buffers MAX]\n"
     "Changes the flush timer (seconds) and the most buffers of the shared session NAME.\n";
@@ -183,11 +187,19 @@ int cmd_flush(int argc, char **argv)
     return 0;
 }
 
-/* enable and disable: NAME and -p values. */
-static int enable_disable(int argc, char **argv, int enable)
+enum { OP_DISABLE, OP_ENABLE, OP_CAPTURE };
+
+/* enable, disable and capture-state: NAME and -p values. */
+static int provider_op(int argc, char **argv, int op)
 {
     static provider_spec providers[MAX_ENABLE];
-    const char *text = enable ? enable_usage : disable_usage, *name = NULL;
+    static const char *const verbs[] = {"disable", "enable", "capture the state of"};
+    static const char *const done[] = {"Disabled", "Enabled", "Asked for the state of"};
+    const char *text = op == OP_ENABLE    ? enable_usage
+                       : op == OP_DISABLE ? disable_usage
+                                          : capture_usage,
+               *name = NULL;
+    int enable = op == OP_ENABLE;
     int np = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -210,7 +222,7 @@ static int enable_disable(int argc, char **argv, int enable)
         if (provider_spec_parse(v, &providers[np++]) != 0)
             return 2;
         if (!enable && strchr(v, ':'))
-            return usage_error(text, "disable takes no keywords or level: '%s'", v);
+            return usage_error(text, "no keywords or level here: '%s'", v);
     }
     if (!name)
         return usage_error(text, "%s", "no session NAME");
@@ -220,29 +232,36 @@ static int enable_disable(int argc, char **argv, int enable)
     if (find_session(name, &h) != 0)
         return 1;
     for (int i = 0; i < np; i++) {
-        int rc = enable ? petw_shared_enable_provider(h, &providers[i].id, providers[i].level,
-                                                      providers[i].keywords, 0)
-                        : petw_shared_disable_provider(h, &providers[i].id);
+        int rc = op == OP_ENABLE
+                     ? petw_shared_enable_provider(h, &providers[i].id, providers[i].level,
+                                                   providers[i].keywords, 0)
+                 : op == OP_DISABLE ? petw_shared_disable_provider(h, &providers[i].id)
+                                    : petw_shared_capture_state(h, &providers[i].id);
         if (rc != 0) {
-            fprintf(stderr, "petw: cannot %s provider '%s' in session '%s': %s\n",
-                    enable ? "enable" : "disable", providers[i].text, name,
+            fprintf(stderr, "petw: cannot %s provider '%s' in session '%s': %s\n", verbs[op],
+                    providers[i].text, name,
                     rc == PETW_ENOTFOUND && !enable ? "not enabled, or no such session"
                                                     : petw_strerror(rc));
             return 1;
         }
-        printf("%s %s in '%s'.\n", enable ? "Enabled" : "Disabled", providers[i].text, name);
+        printf("%s %s in '%s'.\n", done[op], providers[i].text, name);
     }
     return 0;
 }
 
 int cmd_enable(int argc, char **argv)
 {
-    return enable_disable(argc, argv, 1);
+    return provider_op(argc, argv, OP_ENABLE);
 }
 
 int cmd_disable(int argc, char **argv)
 {
-    return enable_disable(argc, argv, 0);
+    return provider_op(argc, argv, OP_DISABLE);
+}
+
+int cmd_capture_state(int argc, char **argv)
+{
+    return provider_op(argc, argv, OP_CAPTURE);
 }
 
 int cmd_update(int argc, char **argv)

@@ -1,9 +1,9 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
  * `petw guid`, `petw mc` (mc.exe -um's header generator); and for shared sessions (logman's, wpr's
- * and xperf's part): `petw start`, `stop`, `flush`, `enable`, `disable`, `update`, `query`,
- * `providers`, `record` and `watch`. This file dispatches to the subcommands (cmd_*.c); the output
- * formats are in output/. */
+ * and xperf's part): `petw start`, `stop`, `flush`, `enable`, `disable`, `capture-state`, `update`,
+ * `query`, `providers`, `record` and `watch`. This file dispatches to the subcommands (cmd_*.c);
+ * the output formats are in output/. */
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +20,7 @@ const char usage[] =
     "       petw record [-p PROVIDER...] [-o FILE.etl] [start options] -- CMD ARGS...\n"
     "       petw start NAME -o FILE.etl -p PROVIDER[:KEYWORDS[:LEVEL]]... [options]\n"
     "       petw stop|flush NAME\n"
-    "       petw enable|disable NAME -p PROVIDER...\n"
+    "       petw enable|disable|capture-state NAME -p PROVIDER...\n"
     "       petw update NAME [--flush-timer S] [--buffers MAX]\n"
     "       petw query [NAME] [--json]\n"
     "       petw providers [--pid PID] [--json]\n"
@@ -44,11 +44,22 @@ static const struct {
     int (*run)(int argc, char **argv);
     int min_args; /* fewer: the usage */
 } commands[] = {
-    {"info", cmd_info, 1},           {"dump", cmd_dump, 1},     {"guid", cmd_guid, 1},
-    {"convert", cmd_convert, 1},     {"start", cmd_start, 0},   {"stop", cmd_stop, 0},
-    {"flush", cmd_flush, 0},         {"enable", cmd_enable, 0}, {"disable", cmd_disable, 0},
-    {"update", cmd_update, 0},       {"query", cmd_query, 0},   {"record", cmd_record, 0},
-    {"providers", cmd_providers, 0}, {"watch", cmd_watch, 0},   {"mc", cmd_mc, 1},
+    {"info", cmd_info, 1},
+    {"dump", cmd_dump, 1},
+    {"guid", cmd_guid, 1},
+    {"convert", cmd_convert, 1},
+    {"start", cmd_start, 0},
+    {"stop", cmd_stop, 0},
+    {"flush", cmd_flush, 0},
+    {"enable", cmd_enable, 0},
+    {"disable", cmd_disable, 0},
+    {"update", cmd_update, 0},
+    {"query", cmd_query, 0},
+    {"record", cmd_record, 0},
+    {"providers", cmd_providers, 0},
+    {"watch", cmd_watch, 0},
+    {"mc", cmd_mc, 1},
+    {"capture-state", cmd_capture_state, 0},
 };
 
 int main(int argc, char **argv)

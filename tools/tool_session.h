@@ -18,6 +18,7 @@ int cmd_stop(int argc, char **argv);
 int cmd_flush(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
+int cmd_capture_state(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_record(int argc, char **argv);
