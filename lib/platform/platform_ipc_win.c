@@ -715,24 +715,26 @@ int petw__lock_held(intptr_t fd, uint32_t index)
 
 /* ---- Futex words ----
  * Windows has no wait on an address shared between processes
- * (WaitOnAddress is per process). A waiter re-reads the word in slices of
- * at most FUTEX_SLICE_MS; a wake is seen at the next slice. Only the
- * registry's generation is waited on across processes (an agent thread,
- * for a change of enables), where a few milliseconds do not matter. */
-#define FUTEX_SLICE_MS 10
+ * (WaitOnAddress is per process). A waiter re-reads the word after naps
+ * that double from 1 ms to FUTEX_SLICE_MS; a wake is seen at the next one.
+ * Only the registry's generation is waited on across processes (an idle
+ * agent thread, for a change of enables), where that bounds how late a
+ * process follows an enable and costs an idle agent 20 wake-ups a second. */
+#define FUTEX_SLICE_MS 50
 
 int petw__futex_wait(const uint32_t *word, uint32_t expect, int timeout_ms)
 {
     int64_t deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
-    for (unsigned i = 0;; i++) {
+    DWORD ms = 1;
+    for (;;) {
         /* relaxed: the caller re-reads what it needs with its own order. */
         if (atomic_load_explicit((_Atomic uint32_t *)word, memory_order_relaxed) != expect)
             return 0;
         DWORD left = left_ms(deadline);
         if (left == 0)
             return PETW_ETIMEDOUT;
-        DWORD ms = i < 10 ? 1 : FUTEX_SLICE_MS;
         Sleep(ms < left ? ms : left);
+        ms = ms * 2 > FUTEX_SLICE_MS ? FUTEX_SLICE_MS : ms * 2;
     }
 }
 
@@ -801,7 +803,8 @@ int petw__handle_replace(intptr_t from, intptr_t to)
         return 0;
     /* relaxed: a thread that read the old handle just before may still
      * use it, so it is closed only at the next replace (retired). */
-    HANDLE old = (HANDLE)atomic_exchange_explicit(&t->h, atomic_load(&f->h), memory_order_relaxed);
+    HANDLE old = (HANDLE)atomic_exchange_explicit(
+        &t->h, atomic_load_explicit(&f->h, memory_order_relaxed), memory_order_relaxed);
     if (t->retired)
         CloseHandle(t->retired);
     t->retired = old;
@@ -1692,7 +1695,7 @@ int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t 
     int rc = 0;
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
         (fi.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY)) ||
-        !petw__win_owned(h) || !GetFileSizeEx(h, &s))
+        !petw__win_owned(h) || !private_dacl(h, SE_FILE_OBJECT) || !GetFileSizeEx(h, &s))
         rc = PETW_EACCES;
     else if ((uint64_t)s.QuadPart > max)
         rc = PETW_ELIMIT;
