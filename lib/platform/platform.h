@@ -225,7 +225,10 @@ int petw__ipc_accept(intptr_t listener, intptr_t *out, uint32_t *pid);
 /* Connects to `path`; PETW_ENOTFOUND when nobody listens there (no file,
  * or refused), PETW_EACCES when the listener is another uid's. */
 int petw__ipc_connect(const char *path, intptr_t *out, uint32_t *peer_pid);
-/* A connected pair (for a parent and the child it starts). */
+/* A connected pair (for a parent and the child it starts). Windows: handles
+ * sent on a pair go to the process that made it (an end inherited by a
+ * child does not tell the other end who holds it now); petw sends none
+ * there. */
 int petw__ipc_pair(intptr_t out[2]);
 /* Sends all `size` bytes; up to 4 handles ride with the first byte. Waits
  * at most timeout_ms for room (-1: no limit). 0, PETW_EPIPE (peer gone),
