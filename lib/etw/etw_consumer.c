@@ -192,7 +192,7 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     /* Not an in-process session: a shared one, in another process. */
     if (realtime && rc == PETW_ENOTFOUND) {
         int shared = petw_shared_open_realtime(path, &cfg, &o->trace);
-        if (shared != PETW_ENOTSUP) /* no shared sessions here (Windows): still not found */
+        if (shared != PETW_ENOTSUP) /* no shared sessions here: still not found */
             rc = shared;
     }
     if (rc == 0) {

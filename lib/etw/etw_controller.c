@@ -86,19 +86,15 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
 
 /* Sessions are shared between processes, as ETW's are, unless private
  * (EVENT_TRACE_PRIVATE_LOGGER_MODE, PRIVATE_IN_PROC: in-process, as on
- * Windows) or PETW_INPROC_SESSIONS=1 asks for in-process ones. Windows
- * builds keep sessions in-process (no shared transport there yet). */
+ * Windows) or PETW_INPROC_SESSIONS=1 asks for in-process ones. The same in
+ * petw's own Windows build (PETW_USE_NATIVE_ETW uses the system's ETW
+ * instead of petw). */
 static int use_shared(uint32_t mode)
 {
-#ifdef _WIN32
-    (void)mode;
-    return 0;
-#else
     const char *v = getenv("PETW_INPROC_SESSIONS");
     if (v && v[0] && v[0] != '0')
         return 0;
     return !(mode & (PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC));
-#endif
 }
 
 static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,

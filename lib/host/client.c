@@ -22,19 +22,21 @@
 #define START_TIMEOUT_MS 15000
 #define CONTROL_TIMEOUT_MS 60000 /* a stop writes every buffer */
 
-#if defined(__GNUC__) && !defined(_WIN32)
-/* A session host is this program started again with PETW__HOST_FD set:
- * it becomes the host before main() runs, and never returns to it. */
+#if defined(__GNUC__)
+/* A session host is this program started again with PETW__HOST_FD set (the
+ * value its copy of the controller's connection has there): it becomes the
+ * host before main() runs, and never returns to it. */
 __attribute__((constructor)) static void host_entry(void)
 {
     const char *v = getenv("PETW__HOST_FD");
     if (!v || !v[0])
         return;
     char *end;
-    long fd = strtol(v, &end, 10);
-    if (*end || fd < 3)
+    long long value = strtoll(v, &end, 10);
+    intptr_t ctl;
+    if (*end || petw__handle_adopt((intptr_t)value, &ctl) != 0)
         return;
-    exit(petw__host_main((intptr_t)fd));
+    exit(petw__host_main(ctl));
 }
 #endif
 
@@ -126,7 +128,8 @@ int petw_shared_start(const petw_session_config *c, petw_session_handle *out)
         m->block_timeout_ms = c->block_timeout_ms;
         m->real_time_buffers = c->real_time_buffers;
         char env[64];
-        snprintf(env, sizeof(env), "PETW__HOST_FD=%ld", (long)pair[1]);
+        snprintf(env, sizeof(env), "PETW__HOST_FD=%lld",
+                 (long long)petw__handle_inherited_value(pair[1]));
         const char *exe = getenv("PETW_HOST");
         rc = petw__spawn_detached(exe && exe[0] ? exe : NULL, env, pair[1]);
         petw__handle_close(pair[1]);

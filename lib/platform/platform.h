@@ -137,7 +137,13 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size);
  * sealed shared memory, wake each other with counters (eventfd) and a futex
  * word, and talk over Unix stream sockets that check the peer's uid. Every
  * function below returns 0 or a negative PETW_E* code; handles are
- * intptr_t (a file descriptor; -1 when none). Windows: PETW_ENOTSUP. */
+ * intptr_t (Linux: a file descriptor; -1 when none). Windows
+ * (platform_ipc_win.c, docs/design.md "Windows transport"): a handle is an
+ * object of the platform layer (never 0, -1 when none) wrapping a HANDLE;
+ * the runtime directory is %LOCALAPPDATA%\petw, shared memory a pagefile
+ * section, the counters events, the sockets named pipes named after the
+ * path and restricted to the user's SID; where the contract below names a
+ * Linux mechanism, Windows gives the same guarantee with its own. */
 
 /* The per-user runtime directory: $PETW_RUNTIME_DIR, else
  * $XDG_RUNTIME_DIR/petw, else /tmp/petw-<uid>. Created 0700 when missing;
@@ -219,7 +225,10 @@ int petw__ipc_accept(intptr_t listener, intptr_t *out, uint32_t *pid);
 /* Connects to `path`; PETW_ENOTFOUND when nobody listens there (no file,
  * or refused), PETW_EACCES when the listener is another uid's. */
 int petw__ipc_connect(const char *path, intptr_t *out, uint32_t *peer_pid);
-/* A connected pair (for a parent and the child it starts). */
+/* A connected pair (for a parent and the child it starts). Windows: handles
+ * sent on a pair go to the process that made it (an end inherited by a
+ * child does not tell the other end who holds it now); petw sends none
+ * there. */
 int petw__ipc_pair(intptr_t out[2]);
 /* Sends all `size` bytes; up to 4 handles ride with the first byte. Waits
  * at most timeout_ms for room (-1: no limit). 0, PETW_EPIPE (peer gone),
@@ -235,6 +244,13 @@ int petw__ipc_recv(intptr_t fd, void *data, size_t size, intptr_t *handles, uint
 /* Waits until one of `count` handles is readable or hung up, at most
  * timeout_ms; ready[i] becomes 1 for those. Returns how many (0: timeout). */
 int petw__ipc_poll(const intptr_t *fds, uint32_t count, uint8_t *ready, int timeout_ms);
+
+/* What a program started by petw__spawn_detached with `keep` = h finds
+ * its copy of h under (for the environment variable that tells it), and
+ * the handle of this section that value names there. Linux: the
+ * descriptor number both ways. */
+intptr_t petw__handle_inherited_value(intptr_t h);
+int petw__handle_adopt(intptr_t value, intptr_t *out);
 
 /* Starts `exe` (NULL: this very program, as the kernel knows it) again as
  * a process of its own: a new session, stdin/stdout/stderr on /dev/null,

@@ -1176,3 +1176,17 @@ void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
 {
     pthread_atfork(prepare, parent, child);
 }
+
+intptr_t petw__handle_inherited_value(intptr_t h)
+{
+    return h;
+}
+
+int petw__handle_adopt(intptr_t value, intptr_t *out)
+{
+    *out = -1;
+    if (value < 3 || value > INT_MAX || fcntl((int)value, F_GETFD) == -1)
+        return PETW_EBADHANDLE;
+    *out = value;
+    return 0;
+}

@@ -5,6 +5,7 @@
 
 #include "petw/error.h"
 #include "platform.h" /* windows.h first: sddl.h needs it */
+#include "platform_win_internal.h"
 #include <aclapi.h>
 #include <sddl.h>
 
@@ -157,7 +158,7 @@ void petw__vm_release(void *addr, size_t bytes)
         VirtualFree(addr, 0, MEM_RELEASE);
 }
 
-static int map_error(DWORD e)
+int petw__win_error(DWORD e)
 {
     switch (e) {
     case ERROR_FILE_NOT_FOUND:
@@ -182,7 +183,7 @@ static int map_error(DWORD e)
 }
 
 /* UTF-8 -> UTF-16 path; NULL when it does not convert. */
-static wchar_t *wide_path(const char *path)
+wchar_t *petw__win_wide(const char *path)
 {
     int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
     if (n <= 0)
@@ -197,14 +198,14 @@ static wchar_t *wide_path(const char *path)
 
 int petw__path_exists(const char *path)
 {
-    wchar_t *w = wide_path(path);
+    wchar_t *w = petw__win_wide(path);
     int rc = w && GetFileAttributesW(w) != INVALID_FILE_ATTRIBUTES;
     free(w);
     return rc;
 }
 
 /* "D:P(A;;FA;;;<user SID>)(A;;FA;;;SY)" for the process token's user. */
-static int user_sid_string(wchar_t *out, size_t n)
+int petw__win_private_sddl(wchar_t *out, size_t n)
 {
     HANDLE token;
     if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
@@ -228,7 +229,7 @@ static int user_sid_string(wchar_t *out, size_t n)
  * default owner (what an elevated administrator's new files get, so that
  * petw__file_create_private's own files qualify). The DACL such files carry
  * is owner-only already; another user's file never qualifies. */
-static int owned_by_caller(HANDLE h)
+int petw__win_owned(HANDLE h)
 {
     PSID owner = NULL;
     PSECURITY_DESCRIPTOR sd = NULL;
@@ -258,7 +259,7 @@ static int owned_by_caller(HANDLE h)
 
 int petw__file_create_private(const char *path, petw__file *out)
 {
-    wchar_t *w = wide_path(path);
+    wchar_t *w = petw__win_wide(path);
     if (!w)
         return PETW_ENOENT;
     DWORD attr = GetFileAttributesW(w);
@@ -272,7 +273,7 @@ int petw__file_create_private(const char *path, petw__file *out)
             DWORD err = GetLastError();
             if (!(attr & FILE_ATTRIBUTE_DIRECTORY) || !RemoveDirectoryW(w)) {
                 free(w);
-                return map_error(err);
+                return petw__win_error(err);
             }
         }
     }
@@ -281,7 +282,7 @@ int petw__file_create_private(const char *path, petw__file *out)
     SECURITY_ATTRIBUTES sa = {sizeof(sa), NULL, FALSE};
     PSECURITY_DESCRIPTOR sd = NULL;
     wchar_t sddl[256];
-    if (user_sid_string(sddl, 256) == 0 &&
+    if (petw__win_private_sddl(sddl, 256) == 0 &&
         ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL))
         sa.lpSecurityDescriptor = sd;
     HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_NEW,
@@ -291,14 +292,14 @@ int petw__file_create_private(const char *path, petw__file *out)
         LocalFree(sd);
     free(w);
     if (h == INVALID_HANDLE_VALUE)
-        return map_error(err);
+        return petw__win_error(err);
     out->fd = (intptr_t)h;
     return 0;
 }
 
 int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
 {
-    wchar_t *w = wide_path(path);
+    wchar_t *w = petw__win_wide(path);
     if (!w)
         return PETW_ENOENT;
     DWORD attr = GetFileAttributesW(w);
@@ -312,14 +313,14 @@ int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
     DWORD err = GetLastError();
     free(w);
     if (h == INVALID_HANDLE_VALUE)
-        return map_error(err);
+        return petw__win_error(err);
     /* Judged on the open handle, not the path: a plain disk file (not a
      * link, a directory or a device) that the caller owns. */
     BY_HANDLE_FILE_INFORMATION fi;
     LARGE_INTEGER s;
     if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &fi) ||
         (fi.dwFileAttributes & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY)) ||
-        !owned_by_caller(h)) {
+        !petw__win_owned(h)) {
         CloseHandle(h);
         return PETW_EACCES;
     }
@@ -344,7 +345,7 @@ static int rw_at(petw__file *f, void *data, size_t size, uint64_t offset, int wr
         BOOL ok = write ? WriteFile((HANDLE)f->fd, p, chunk, &done, &o)
                         : ReadFile((HANDLE)f->fd, p, chunk, &done, &o);
         if (!ok)
-            return map_error(GetLastError());
+            return petw__win_error(GetLastError());
         if (done == 0)
             return PETW_EIO;
         p += done;
@@ -370,7 +371,7 @@ int petw__file_truncate(petw__file *f, uint64_t size)
     eof.EndOfFile.QuadPart = (LONGLONG)size;
     return SetFileInformationByHandle((HANDLE)f->fd, FileEndOfFileInfo, &eof, sizeof(eof))
                ? 0
-               : map_error(GetLastError());
+               : petw__win_error(GetLastError());
 }
 
 int petw__file_allocate(petw__file *f, uint64_t size)
@@ -381,7 +382,7 @@ int petw__file_allocate(petw__file *f, uint64_t size)
 
 int petw__file_sync(petw__file *f)
 {
-    return FlushFileBuffers((HANDLE)f->fd) ? 0 : map_error(GetLastError());
+    return FlushFileBuffers((HANDLE)f->fd) ? 0 : petw__win_error(GetLastError());
 }
 
 int petw__file_close(petw__file *f)
@@ -395,7 +396,7 @@ int petw__file_close(petw__file *f)
 
 int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
 {
-    wchar_t *w = wide_path(path);
+    wchar_t *w = petw__win_wide(path);
     if (!w)
         return PETW_ENOENT;
     DWORD attr = GetFileAttributesW(w);
@@ -408,7 +409,7 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
     DWORD err = GetLastError();
     free(w);
     if (h == INVALID_HANDLE_VALUE)
-        return map_error(err);
+        return petw__win_error(err);
     LARGE_INTEGER s;
     if (GetFileType(h) != FILE_TYPE_DISK) {
         CloseHandle(h);
@@ -421,224 +422,6 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
     out->fd = (intptr_t)h;
     *size = (uint64_t)s.QuadPart;
     return 0;
-}
-
-/* ---- Sessions shared between processes: not on Windows (yet) ---- */
-
-int petw__runtime_dir(char *out, size_t size)
-{
-    (void)out;
-    (void)size;
-    return PETW_ENOTSUP;
-}
-
-int petw__shm_create(size_t size, petw__shm *out)
-{
-    (void)size;
-    (void)out;
-    return PETW_ENOTSUP;
-}
-
-int petw__shm_map(intptr_t fd, size_t size, petw__shm *out)
-{
-    (void)fd;
-    (void)size;
-    (void)out;
-    return PETW_ENOTSUP;
-}
-
-void petw__shm_abandon(petw__shm *s)
-{
-    (void)s;
-}
-
-void petw__shm_close(petw__shm *s)
-{
-    (void)s;
-}
-
-int petw__shared_file_open(const char *path, size_t size, int writable, int *created,
-                           petw__shm *out)
-{
-    (void)path;
-    (void)size;
-    (void)writable;
-    (void)out;
-    *created = 0;
-    return PETW_ENOTSUP;
-}
-
-int petw__lock_take(intptr_t fd, uint32_t index, int wait)
-{
-    (void)fd;
-    (void)index;
-    (void)wait;
-    return PETW_ENOTSUP;
-}
-
-void petw__lock_drop(intptr_t fd, uint32_t index)
-{
-    (void)fd;
-    (void)index;
-}
-
-int petw__lock_held(intptr_t fd, uint32_t index)
-{
-    (void)fd;
-    (void)index;
-    return PETW_ENOTSUP;
-}
-
-int petw__futex_wait(const uint32_t *word, uint32_t expect, int timeout_ms)
-{
-    (void)word;
-    (void)expect;
-    (void)timeout_ms;
-    return PETW_ENOTSUP;
-}
-
-void petw__futex_wake_all(const uint32_t *word)
-{
-    (void)word;
-}
-
-int petw__wake_create(intptr_t *fd)
-{
-    *fd = -1;
-    return PETW_ENOTSUP;
-}
-
-void petw__wake_signal(intptr_t fd)
-{
-    (void)fd;
-}
-
-void petw__wake_drain(intptr_t fd)
-{
-    (void)fd;
-}
-
-void petw__handle_close(intptr_t fd)
-{
-    (void)fd;
-}
-
-int petw__handle_replace(intptr_t from, intptr_t to)
-{
-    (void)from;
-    (void)to;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_listen(const char *path, intptr_t *out)
-{
-    (void)path;
-    *out = -1;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_accept(intptr_t listener, intptr_t *out, uint32_t *pid)
-{
-    (void)listener;
-    (void)pid;
-    *out = -1;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_connect(const char *path, intptr_t *out, uint32_t *peer_pid)
-{
-    (void)path;
-    (void)peer_pid;
-    *out = -1;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_pair(intptr_t out[2])
-{
-    out[0] = out[1] = -1;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_send(intptr_t fd, const void *data, size_t size, const intptr_t *handles,
-                   uint32_t count, int timeout_ms)
-{
-    (void)fd;
-    (void)data;
-    (void)size;
-    (void)handles;
-    (void)count;
-    (void)timeout_ms;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_recv(intptr_t fd, void *data, size_t size, intptr_t *handles, uint32_t *count,
-                   int timeout_ms)
-{
-    (void)fd;
-    (void)data;
-    (void)size;
-    (void)handles;
-    (void)timeout_ms;
-    if (count)
-        *count = 0;
-    return PETW_ENOTSUP;
-}
-
-int petw__ipc_poll(const intptr_t *fds, uint32_t count, uint8_t *ready, int timeout_ms)
-{
-    (void)fds;
-    (void)count;
-    (void)ready;
-    (void)timeout_ms;
-    return PETW_ENOTSUP;
-}
-
-int petw__spawn_detached(const char *exe, const char *env, intptr_t keep)
-{
-    (void)exe;
-    (void)env;
-    (void)keep;
-    return PETW_ENOTSUP;
-}
-
-int petw__process_alive(uint32_t pid)
-{
-    (void)pid;
-    return 0;
-}
-
-int petw__process_start_time(uint32_t pid, uint64_t *out)
-{
-    (void)pid;
-    *out = 0;
-    return PETW_ENOTSUP;
-}
-
-void petw__process_name(uint32_t pid, char *out, size_t size)
-{
-    (void)pid;
-    if (size)
-        out[0] = 0;
-}
-
-int petw__file_replace_private(const char *path, const void *data, size_t size)
-{
-    (void)path, (void)data, (void)size;
-    return PETW_ENOTSUP;
-}
-
-int petw__file_remove(const char *path)
-{
-    (void)path;
-    return PETW_ENOTSUP;
-}
-
-int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size)
-{
-    (void)path, (void)max;
-    *out = NULL;
-    *size = 0;
-    return PETW_ENOTSUP;
 }
 
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
@@ -662,31 +445,6 @@ int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *na
     } while (FindNextFileA(h, &e));
     FindClose(h);
     return 0;
-}
-
-void petw__on_fork_child(void (*child)(void))
-{
-    (void)child;
-}
-
-int petw__thread_start_detached(void (*fn)(void *), void *arg)
-{
-    (void)fn;
-    (void)arg;
-    return PETW_ENOTSUP;
-}
-
-void petw__ipc_unlisten(intptr_t listener, const char *path)
-{
-    (void)listener;
-    (void)path;
-}
-
-void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
-{
-    (void)prepare;
-    (void)parent;
-    (void)child;
 }
 
 int32_t petw__local_offset_now(void)
