@@ -17,7 +17,7 @@ static const GUID tl_guid = {
     0xf1170004, 0x1b0d, 0x4f4c, {0x9c, 0x11, 0x2a, 0x3b, 0x4c, 0x5d, 0x6e, 4}};
 
 #ifdef _WIN32
-#define THIS_PID (THIS_PID)
+#define THIS_PID ((ULONG)GetCurrentProcessId())
 /* The executable's file name there is test_enable_filters.exe. */
 static const int exe_expect[] = {0, 0, 1, 0, 0};
 #else
