@@ -33,7 +33,7 @@ int main(void)
     ep.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
     CHECK_EQ(EnableTraceEx2(h, &ParamProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, &ep),
              ERROR_SUCCESS);
-    ep.EnableProperty = EVENT_ENABLE_PROPERTY_SID;
+    ep.EnableProperty = EVENT_ENABLE_PROPERTY_PSM_KEY;
     CHECK_EQ(EnableTraceEx2(h, &ParamProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, &ep),
              ERROR_NOT_SUPPORTED);
     ep.EnableProperty = 0;
@@ -41,6 +41,13 @@ int main(void)
     memset(&f, 0, sizeof(f));
     ep.EnableFilterDesc = &f;
     ep.FilterDescCount = 1;
+    /* EVENT_FILTER_TYPE_NONE: malformed. */
+    CHECK_EQ(EnableTraceEx2(h, &ParamProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, &ep),
+             ERROR_INVALID_PARAMETER);
+    uint8_t blob[16] = {0};
+    f.Ptr = (ULONGLONG)(uintptr_t)blob;
+    f.Size = sizeof(blob);
+    f.Type = EVENT_FILTER_TYPE_PAYLOAD;
     CHECK_EQ(EnableTraceEx2(h, &ParamProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0, &ep),
              ERROR_NOT_SUPPORTED);
     ep.FilterDescCount = 0;

@@ -260,10 +260,14 @@ static void test_enable(void)
     CHECK_EQ(EnableTraceEx(&CrtProvider, NULL, h, 0, 0, 0, 0, 0, NULL), ERROR_SUCCESS);
     CHECK_EQ(cb_enabled, 0);
     /* What EnableTraceEx2 does not do is refused, never ignored. */
-    CHECK_EQ(EnableTraceEx(&CrtProvider, NULL, h, 1, 4, 0, 0, EVENT_ENABLE_PROPERTY_SID, NULL),
+    CHECK_EQ(EnableTraceEx(&CrtProvider, NULL, h, 1, 4, 0, 0, EVENT_ENABLE_PROPERTY_PSM_KEY, NULL),
              ERROR_NOT_SUPPORTED);
-    EVENT_FILTER_DESCRIPTOR fd = {0, 0, EVENT_FILTER_TYPE_PID};
+    uint8_t payload_filter[16] = {0};
+    EVENT_FILTER_DESCRIPTOR fd = {(ULONGLONG)(uintptr_t)payload_filter, sizeof(payload_filter),
+                                  EVENT_FILTER_TYPE_PAYLOAD};
     CHECK_EQ(EnableTraceEx(&CrtProvider, NULL, h, 1, 4, 0, 0, 0, &fd), ERROR_NOT_SUPPORTED);
+    fd = (EVENT_FILTER_DESCRIPTOR){0, 0, EVENT_FILTER_TYPE_PID}; /* malformed: no PIDs */
+    CHECK_EQ(EnableTraceEx(&CrtProvider, NULL, h, 1, 4, 0, 0, 0, &fd), ERROR_INVALID_PARAMETER);
     CHECK_EQ(EnableTraceEx(&CrtProvider, &SystemTraceControlGuid, h, 1, 4, 0, 0, 0, NULL),
              ERROR_NOT_SUPPORTED);
     CHECK_EQ(EnableTraceEx(NULL, NULL, h, 1, 4, 0, 0, 0, NULL), ERROR_INVALID_PARAMETER);

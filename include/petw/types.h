@@ -101,8 +101,15 @@ typedef struct petw_extended_item {
 } petw_extended_item;
 
 #define PETW_EXT_TYPE_RELATED_ACTIVITYID 1
+/* Items the enable properties of a session add (ETW's EVENT_HEADER_EXT_TYPE_*;
+ * docs/format.md gives their data): */
+#define PETW_EXT_TYPE_SID 2           /* the writing user's SID (binary) */
+#define PETW_EXT_TYPE_TS_ID 3         /* u32: the writer's terminal session */
+#define PETW_EXT_TYPE_STACK_TRACE64 6 /* u64 MatchId, then u64 return addresses */
+#define PETW_EXT_TYPE_EVENT_KEY 10    /* u64: a hash naming the event */
 #define PETW_EXT_TYPE_EVENT_SCHEMA_TL 11
 #define PETW_EXT_TYPE_PROV_TRAITS 12
+#define PETW_EXT_TYPE_PROCESS_START_KEY 13 /* u64: unique per process start */
 
 /* An event as delivered to a consumer callback (EVENT_RECORD). Every pointer
  * points into the reader's memory and is valid only during the callback. */

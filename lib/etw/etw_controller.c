@@ -1,6 +1,7 @@
 /* etw_controller.c - StartTrace, ControlTrace and friends, EnableTraceEx2. */
 #include <stdlib.h>
 
+#include "../host/host_internal.h"
 #include "../session/session_internal.h"
 #include "etw_internal.h"
 #include "petw/shared.h"
@@ -405,6 +406,150 @@ ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
     return query_all(a, c, n);
 }
 
+_Static_assert(EVENT_ENABLE_PROPERTY_SID == PETW__PROP_SID &&
+                   EVENT_ENABLE_PROPERTY_TS_ID == PETW__PROP_TS_ID &&
+                   EVENT_ENABLE_PROPERTY_STACK_TRACE == PETW__PROP_STACK_TRACE &&
+                   EVENT_ENABLE_PROPERTY_PROCESS_START_KEY == PETW__PROP_PROCESS_START_KEY &&
+                   EVENT_ENABLE_PROPERTY_EVENT_KEY == PETW__PROP_EVENT_KEY,
+               "EVENT_ENABLE_PROPERTY_* and PETW__PROP_*");
+_Static_assert(MAX_EVENT_FILTER_EVENT_ID_COUNT == PETW__FILTER_IDS &&
+                   MAX_EVENT_FILTER_PID_COUNT == PETW__FILTER_PIDS,
+               "filter limits");
+
+/* One EVENT_FILTER_TYPE_EVENT_ID descriptor's EVENT_FILTER_EVENT_ID. */
+static ULONG parse_event_ids(const EVENT_FILTER_DESCRIPTOR *d, petw__enable_filter *f)
+{
+    const size_t head = offsetof(EVENT_FILTER_EVENT_ID, Events);
+    if (d->Size < head || d->Size > MAX_EVENT_FILTER_DATA_SIZE)
+        return ERROR_INVALID_PARAMETER;
+    const EVENT_FILTER_EVENT_ID *ids = (const EVENT_FILTER_EVENT_ID *)(uintptr_t)d->Ptr;
+    if (ids->Count == 0 || ids->Count > MAX_EVENT_FILTER_EVENT_ID_COUNT ||
+        d->Size < head + ids->Count * sizeof(USHORT))
+        return ERROR_INVALID_PARAMETER;
+    f->flags |= PETW__FILTER_EVENT_ID;
+    f->id_filter_in = ids->FilterIn ? 1 : 0;
+    f->id_count = ids->Count;
+    memcpy(f->ids, ids->Events, ids->Count * sizeof(USHORT));
+    return ERROR_SUCCESS;
+}
+
+static ULONG parse_pids(const EVENT_FILTER_DESCRIPTOR *d, petw__enable_filter *f)
+{
+    if (d->Size == 0 || d->Size % sizeof(ULONG) ||
+        d->Size / sizeof(ULONG) > MAX_EVENT_FILTER_PID_COUNT)
+        return ERROR_INVALID_PARAMETER;
+    f->flags |= PETW__FILTER_PID;
+    f->pid_count = d->Size / sizeof(ULONG);
+    memcpy(f->pids, (const void *)(uintptr_t)d->Ptr, d->Size);
+    return ERROR_SUCCESS;
+}
+
+/* A wide, NUL-terminated, ';'-separated list of file names. */
+static ULONG parse_exe_names(const EVENT_FILTER_DESCRIPTOR *d, petw__enable_filter *f)
+{
+    if (d->Size < 2 * sizeof(WCHAR) || d->Size > MAX_EVENT_FILTER_DATA_SIZE ||
+        d->Size % sizeof(WCHAR))
+        return ERROR_INVALID_PARAMETER;
+    const WCHAR *w = (const WCHAR *)(uintptr_t)d->Ptr;
+    size_t n = d->Size / sizeof(WCHAR), len;
+    for (len = 0; len < n && w[len]; len++) {
+    }
+    if (len == n || len == 0)
+        return ERROR_INVALID_PARAMETER; /* not terminated within Size, or empty */
+    if (petw__wcs_to_utf8_fit(w, f->exe, sizeof(f->exe)) != 0)
+        return ERROR_INVALID_PARAMETER;
+    f->flags |= PETW__FILTER_EXE;
+    return ERROR_SUCCESS;
+}
+
+/* EVENT_FILTER_EVENT_NAME: NameCount NUL-terminated UTF-8 names. */
+static ULONG parse_event_names(const EVENT_FILTER_DESCRIPTOR *d, petw__enable_filter *f)
+{
+    const size_t head = offsetof(EVENT_FILTER_EVENT_NAME, Names);
+    if (d->Size <= head || d->Size > MAX_EVENT_FILTER_DATA_SIZE)
+        return ERROR_INVALID_PARAMETER;
+    const EVENT_FILTER_EVENT_NAME *n = (const EVENT_FILTER_EVENT_NAME *)(uintptr_t)d->Ptr;
+    const char *names = (const char *)n->Names, *end = (const char *)n + d->Size, *p = names;
+    if (n->NameCount == 0)
+        return ERROR_INVALID_PARAMETER;
+    for (USHORT i = 0; i < n->NameCount; i++) {
+        const char *nul = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+        if (!nul || nul == p)
+            return ERROR_INVALID_PARAMETER; /* not terminated within Size, or empty */
+        p = nul + 1;
+    }
+    size_t bytes = (size_t)(p - names);
+    if (bytes > sizeof(f->names))
+        return ERROR_INVALID_PARAMETER;
+    f->flags |= PETW__FILTER_EVENT_NAME;
+    f->name_level = n->Level;
+    f->name_filter_in = n->FilterIn ? 1 : 0;
+    f->name_count = n->NameCount;
+    f->name_bytes = (uint32_t)bytes;
+    f->name_any = n->MatchAnyKeyword;
+    f->name_all = n->MatchAllKeyword;
+    memcpy(f->names, names, bytes);
+    return ERROR_SUCCESS;
+}
+
+/* ENABLE_TRACE_PARAMETERS' filters and properties into `f` (zeroed here):
+ * ERROR_INVALID_PARAMETER for a malformed one (or two of a type),
+ * ERROR_NOT_SUPPORTED for one petw does not implement. */
+static ULONG parse_params(const ENABLE_TRACE_PARAMETERS *p, petw__enable_filter *f)
+{
+    memset(f, 0, sizeof(*f));
+    if (!p)
+        return ERROR_SUCCESS;
+    if (p->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
+        p->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
+        return ERROR_INVALID_PARAMETER;
+    if (p->FilterDescCount > MAX_EVENT_FILTERS_COUNT ||
+        (p->FilterDescCount && !p->EnableFilterDesc))
+        return ERROR_INVALID_PARAMETER;
+    ULONG seen = 0, rc = ERROR_SUCCESS;
+    for (ULONG i = 0; i < p->FilterDescCount && rc == ERROR_SUCCESS; i++) {
+        const EVENT_FILTER_DESCRIPTOR *d = &p->EnableFilterDesc[i];
+        ULONG bit;
+        switch (d->Type) {
+        case EVENT_FILTER_TYPE_EVENT_ID:
+            bit = 1;
+            break;
+        case EVENT_FILTER_TYPE_PID:
+            bit = 2;
+            break;
+        case EVENT_FILTER_TYPE_EXECUTABLE_NAME:
+            bit = 4;
+            break;
+        case EVENT_FILTER_TYPE_EVENT_NAME:
+            bit = 8;
+            break;
+        case EVENT_FILTER_TYPE_NONE:
+            return ERROR_INVALID_PARAMETER;
+        default:
+            /* Schematized, payload, stack walk, package, container and
+             * system filters: not implemented. */
+            return ERROR_NOT_SUPPORTED;
+        }
+        if ((seen & bit) || (d->Size && !d->Ptr))
+            return ERROR_INVALID_PARAMETER; /* one descriptor per type */
+        seen |= bit;
+        rc = bit == 1   ? parse_event_ids(d, f)
+             : bit == 2 ? parse_pids(d, f)
+             : bit == 4 ? parse_exe_names(d, f)
+                        : parse_event_names(d, f);
+    }
+    if (rc != ERROR_SUCCESS)
+        return rc;
+    if (p->EnableProperty & ~(ULONG)PETW__PROP_ALL)
+        return ERROR_NOT_SUPPORTED; /* PSM_KEY, keyword 0, silos, provider groups... */
+    f->properties = p->EnableProperty;
+    return ERROR_SUCCESS;
+}
+
+static ULONG enable_trace(TRACEHANDLE TraceHandle, const petw_guid *g, ULONG ControlCode,
+                          UCHAR Level, ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
+                          const petw__enable_filter *f);
+
 ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,
                             UCHAR Level, ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
                             ULONG Timeout, PENABLE_TRACE_PARAMETERS EnableParameters)
@@ -412,22 +557,26 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
     (void)Timeout;
     if (!ProviderId || TraceHandle == 0)
         return ERROR_INVALID_PARAMETER;
-    if (EnableParameters) {
-        if (EnableParameters->Version != ENABLE_TRACE_PARAMETERS_VERSION &&
-            EnableParameters->Version != ENABLE_TRACE_PARAMETERS_VERSION_2)
-            return ERROR_INVALID_PARAMETER;
-        /* Event filters and enable properties are not implemented: refuse
-         * them rather than enable without them. */
-        if (EnableParameters->EnableProperty != 0 || EnableParameters->FilterDescCount != 0)
-            return ERROR_NOT_SUPPORTED;
-    }
-    const petw_guid *g = (const petw_guid *)ProviderId;
+    /* Filters and properties petw does not implement are refused rather
+     * than enabled without. */
+    petw__enable_filter f;
+    ULONG status = parse_params(EnableParameters, &f);
+    if (status != ERROR_SUCCESS)
+        return status;
+    return enable_trace(TraceHandle, (const petw_guid *)ProviderId, ControlCode, Level,
+                        MatchAnyKeyword, MatchAllKeyword, &f);
+}
+
+static ULONG enable_trace(TRACEHANDLE TraceHandle, const petw_guid *g, ULONG ControlCode,
+                          UCHAR Level, ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
+                          const petw__enable_filter *f)
+{
     int rc;
     if (petw_shared_handle(TraceHandle)) {
         switch (ControlCode) {
         case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
-            rc = petw_shared_enable_provider(TraceHandle, g, Level, MatchAnyKeyword,
-                                             MatchAllKeyword);
+            rc = petw__shared_enable_filtered(TraceHandle, g, Level, MatchAnyKeyword,
+                                              MatchAllKeyword, f);
             break;
         case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
             rc = petw_shared_disable_provider(TraceHandle, g);
@@ -446,7 +595,8 @@ ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG C
     }
     switch (ControlCode) {
     case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
-        rc = petw_session_enable_provider(TraceHandle, g, Level, MatchAnyKeyword, MatchAllKeyword);
+        rc = petw__session_enable_filtered(TraceHandle, g, Level, MatchAnyKeyword, MatchAllKeyword,
+                                           f);
         break;
     case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
         rc = petw_session_disable_provider(TraceHandle, g);

@@ -269,7 +269,7 @@ int petw_shared_list_providers(uint32_t pid, petw_shared_provider *out, uint32_t
 }
 
 static int guid_op(petw_session_handle h, uint32_t op, const petw_guid *g, uint8_t level,
-                   uint64_t any, uint64_t all)
+                   uint64_t any, uint64_t all, const petw__enable_filter *filter)
 {
     PETW__RETURN_IF(!g, PETW_EINVAL);
     petw__msg_control m;
@@ -279,6 +279,8 @@ static int guid_op(petw_session_handle h, uint32_t op, const petw_guid *g, uint8
     m.level = level;
     m.match_any = any;
     m.match_all = all;
+    if (filter)
+        m.filter = *filter;
     petw__msg_reply *r = malloc(sizeof(*r));
     PETW__RETURN_IF(!r, PETW_ENOMEM);
     int rc = call(h, &m, r);
@@ -299,20 +301,27 @@ static int sync_here(int rc)
     return rc;
 }
 
+int petw__shared_enable_filtered(petw_session_handle h, const petw_guid *g, uint8_t level,
+                                 uint64_t any, uint64_t all, const petw__enable_filter *filter)
+{
+    PETW__RETURN_IF(filter && petw__filter_check(filter) != 0, PETW_EINVAL);
+    return sync_here(guid_op(h, PETW__OP_ENABLE, g, level, any, all, filter));
+}
+
 int petw_shared_enable_provider(petw_session_handle h, const petw_guid *g, uint8_t level,
                                 uint64_t any, uint64_t all)
 {
-    return sync_here(guid_op(h, PETW__OP_ENABLE, g, level, any, all));
+    return petw__shared_enable_filtered(h, g, level, any, all, NULL);
 }
 
 int petw_shared_disable_provider(petw_session_handle h, const petw_guid *g)
 {
-    return sync_here(guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0));
+    return sync_here(guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0, NULL));
 }
 
 int petw_shared_capture_state(petw_session_handle h, const petw_guid *g)
 {
-    return sync_here(guid_op(h, PETW__OP_CAPTURE, g, 0, 0, 0));
+    return sync_here(guid_op(h, PETW__OP_CAPTURE, g, 0, 0, 0, NULL));
 }
 
 int petw_shared_query(petw_session_handle h, petw_session_stats *stats)

@@ -458,7 +458,7 @@ static int on_control(host *h, intptr_t sock)
             break;
         case PETW__OP_ENABLE:
             reply.status = petw__reg_enable(h->reg, h->reg_fd, h->slot, m.guid, (uint8_t)m.level,
-                                            m.match_any, m.match_all);
+                                            m.match_any, m.match_all, &m.filter);
             break;
         case PETW__OP_DISABLE:
             reply.status = petw__reg_disable(h->reg, h->reg_fd, h->slot, m.guid);

@@ -288,6 +288,26 @@ int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t 
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
                    void *ctx);
 
+/* What enable properties record about the writing process (the control
+ * path computes them; EventWrite copies cached values):
+ * its executable's file name, no directory, UTF-8 ("" when unknown); */
+void petw__process_image_name(char *out, size_t size);
+/* its user as a binary SID (Windows: the token's; elsewhere the Unix user
+ * as S-1-22-1-<uid>, the "Unix User" authority Samba and Windows' NFS
+ * use), into `out` (68 bytes suffice); returns its size, 0 when unknown; */
+uint32_t petw__user_sid(uint8_t *out, uint32_t size);
+/* its terminal-services session (Windows: ProcessIdToSessionId; elsewhere
+ * the process's session id, getsid(0)); */
+uint32_t petw__terminal_session_id(void);
+/* a key unique to this process start across the machine's uptime and its
+ * boots (Windows: creation time and pid; elsewhere the boot id salted
+ * with the start time and pid). */
+uint64_t petw__process_start_key(void);
+/* Stores up to `max` return addresses of the calling thread's user stack,
+ * innermost first, without allocating or locking; returns how many
+ * (0: not supported here). */
+uint32_t petw__stack_capture(uint64_t *frames, uint32_t max);
+
 /* Fork handlers (pthread_atfork): `prepare` before fork() in the forking
  * thread, `parent` after it there, `child` in the child. No-op on Windows. */
 void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(void));

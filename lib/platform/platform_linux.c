@@ -14,6 +14,7 @@
 #endif
 #include <string.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #include "petw/error.h"
 #include "platform.h"
@@ -551,4 +552,95 @@ int32_t petw__local_offset_now(void)
     if (!localtime_r(&now, &tm))
         return 0;
     return (int32_t)tm.tm_gmtoff;
+}
+
+/* ---- what enable properties record ---- */
+
+void petw__process_image_name(char *out, size_t size)
+{
+    char path[4096];
+    if (!size)
+        return;
+    out[0] = 0;
+    ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+    if (n <= 0)
+        return;
+    path[n] = 0;
+    /* An executable replaced since it started reads "<path> (deleted)". */
+    static const char deleted[] = " (deleted)";
+    size_t len = (size_t)n, dl = sizeof(deleted) - 1;
+    if (len > dl && strcmp(path + len - dl, deleted) == 0)
+        path[len - dl] = 0;
+    const char *slash = strrchr(path, '/');
+    snprintf(out, size, "%s", slash ? slash + 1 : path);
+}
+
+uint32_t petw__user_sid(uint8_t *out, uint32_t size)
+{
+    /* S-1-22-1-<uid>: revision 1, two sub-authorities, authority 22
+     * (big-endian, 6 bytes), then the sub-authorities little-endian. */
+    if (size < 16)
+        return 0;
+    uint32_t uid = (uint32_t)geteuid();
+    static const uint8_t head[8] = {1, 2, 0, 0, 0, 0, 0, 22};
+    memcpy(out, head, 8);
+    const uint32_t sub[2] = {1, uid};
+    memcpy(out + 8, sub, 8);
+    return 16;
+}
+
+uint32_t petw__terminal_session_id(void)
+{
+    pid_t s = getsid(0);
+    return s < 0 ? 0 : (uint32_t)s;
+}
+
+uint64_t petw__process_start_key(void)
+{
+    char boot[64] = {0};
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, boot, sizeof(boot) - 1);
+        (void)n;
+        close(fd);
+    }
+    uint64_t h = 0xcbf29ce484222325ull, start = 0;
+    uint32_t pid = (uint32_t)getpid();
+    petw__process_start_time(pid, &start);
+    const uint8_t *parts[3] = {(const uint8_t *)boot, (const uint8_t *)&start,
+                               (const uint8_t *)&pid};
+    const size_t sizes[3] = {strlen(boot), sizeof(start), sizeof(pid)};
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < sizes[k]; i++) {
+            h ^= parts[k][i];
+            h *= 0x100000001b3ull;
+        }
+    return h ? h : 1;
+}
+
+typedef struct stack_walk {
+    uint64_t *frames;
+    uint32_t max, n;
+} stack_walk;
+
+static _Unwind_Reason_Code stack_step(struct _Unwind_Context *ctx, void *arg)
+{
+    stack_walk *w = arg;
+    uintptr_t ip = _Unwind_GetIP(ctx);
+    if (ip == 0)
+        return _URC_END_OF_STACK;
+    if (w->n == w->max)
+        return _URC_END_OF_STACK;
+    w->frames[w->n++] = (uint64_t)ip;
+    return _URC_NO_REASON;
+}
+
+uint32_t petw__stack_capture(uint64_t *frames, uint32_t max)
+{
+    /* The unwinder reads the call frame information of the loaded objects
+     * (glibc's _dl_find_object: no lock, no allocation); frames without
+     * that information end the walk. */
+    stack_walk w = {frames, max, 0};
+    _Unwind_Backtrace(stack_step, &w);
+    return w.n;
 }

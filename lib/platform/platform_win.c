@@ -1,5 +1,6 @@
 /* platform_win.c - Windows implementation of platform.h. Paths are UTF-8 in
  * petw and converted to UTF-16 here. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -457,4 +458,76 @@ int32_t petw__local_offset_now(void)
     else if (r == TIME_ZONE_ID_STANDARD)
         bias += tz.StandardBias;
     return r == TIME_ZONE_ID_INVALID ? 0 : (int32_t)(-bias * 60);
+}
+
+/* ---- what enable properties record ---- */
+
+void petw__process_image_name(char *out, size_t size)
+{
+    WCHAR path[MAX_PATH + 1];
+    if (!size)
+        return;
+    out[0] = 0;
+    DWORD n = GetModuleFileNameW(NULL, path, MAX_PATH);
+    if (n == 0 || n >= MAX_PATH)
+        return;
+    path[n] = 0;
+    const WCHAR *base = path;
+    for (const WCHAR *p = path; *p; p++)
+        if (*p == L'\\' || *p == L'/')
+            base = p + 1;
+    int m = WideCharToMultiByte(CP_UTF8, 0, base, -1, out, (int)(size > INT_MAX ? INT_MAX : size),
+                                NULL, NULL);
+    if (m <= 0)
+        out[0] = 0;
+}
+
+uint32_t petw__user_sid(uint8_t *out, uint32_t size)
+{
+    HANDLE token;
+    uint32_t n = 0;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
+        return 0;
+    union {
+        TOKEN_USER user;
+        uint8_t bytes[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+    } u;
+    DWORD got = 0;
+    if (GetTokenInformation(token, TokenUser, &u, sizeof(u), &got) && IsValidSid(u.user.User.Sid)) {
+        DWORD len = GetLengthSid(u.user.User.Sid);
+        if (len <= size && CopySid(len, out, u.user.User.Sid))
+            n = len;
+    }
+    CloseHandle(token);
+    return n;
+}
+
+uint32_t petw__terminal_session_id(void)
+{
+    DWORD s = 0;
+    return ProcessIdToSessionId(GetCurrentProcessId(), &s) ? (uint32_t)s : 0;
+}
+
+uint64_t petw__process_start_key(void)
+{
+    FILETIME created, exited, kernel, user;
+    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t parts[2] = {0, GetCurrentProcessId()};
+    if (GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+        parts[0] = ((uint64_t)created.dwHighDateTime << 32) | created.dwLowDateTime;
+    const uint8_t *b = (const uint8_t *)parts;
+    for (size_t i = 0; i < sizeof(parts); i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h ? h : 1;
+}
+
+uint32_t petw__stack_capture(uint64_t *frames, uint32_t max)
+{
+    void *pcs[62]; /* RtlCaptureStackBackTrace takes fewer than 63 */
+    USHORT n = RtlCaptureStackBackTrace(0, max < 62 ? max : 62, pcs, NULL);
+    for (USHORT i = 0; i < n; i++)
+        frames[i] = (uint64_t)(uintptr_t)pcs[i];
+    return n;
 }

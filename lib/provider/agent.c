@@ -250,24 +250,34 @@ static int wildcard_applies(void)
     return 0;
 }
 
-/* Enables `guid` as entry `e` of session slot `rs` says, attaching first;
- * then, when `capture`, runs its callbacks with CAPTURE_STATE. */
-static void apply(const petw__reg_entry *e, uint32_t rs, const petw_guid *guid, int capture)
+/* Enables `guid` as entry `e` of session slot `rs` says, attaching first
+ * (`filter`: the entry's filter, NULL when it has none); then, when
+ * `capture`, runs its callbacks with CAPTURE_STATE. */
+static void apply(const petw__reg_entry *e, uint32_t rs, const petw_guid *guid,
+                  const petw__enable_filter *filter, int capture)
 {
     attachment *a = NULL;
     for (uint32_t k = 0; k < PETW_MAX_SESSIONS && !a; k++)
         if (att[k].used && att[k].reg_slot == rs && att[k].reg_gen == e->session_gen)
             a = &att[k];
+    uint8_t lv;
+    uint64_t any, all;
+    const petw__enable_filter *had;
+    if (filter && !petw__provider_admits_process(filter)) {
+        /* Its PID or executable-name filter leaves this process out: no
+         * pool for it; an earlier enable without that filter goes. */
+        if (a && petw__provider_enabled_by(guid, a->ref, &lv, &any, &all, &had) == 0)
+            petw__provider_disable(guid, a->ref);
+        return;
+    }
     if (!a)
         a = attach(rs, e->session_gen);
     if (!a)
         return;
-    uint8_t lv;
-    uint64_t any, all;
     uint8_t want = (uint8_t)e->level;
-    if (petw__provider_enabled_by(guid, a->ref, &lv, &any, &all) != 0 || lv != want ||
-        any != e->match_any || all != e->match_all)
-        petw__provider_enable(guid, a->ref, want, e->match_any, e->match_all);
+    if (petw__provider_enabled_by(guid, a->ref, &lv, &any, &all, &had) != 0 || lv != want ||
+        any != e->match_any || all != e->match_all || !petw__filter_equal(had, filter))
+        petw__provider_enable(guid, a->ref, want, e->match_any, e->match_all, filter);
     if (capture)
         petw__provider_capture_state(guid, a->ref);
 }
@@ -287,6 +297,23 @@ static int capture_requested(uint32_t i)
     c->guid[1] = e->guid[1];
     c->capture = e->capture;
     return requested;
+}
+
+/* The filter of entry `index` (a snapshot's `e`) into `buf`: 0 with *out
+ * NULL (none) or `buf`; non-zero when it cannot be used now (the entry
+ * changed meanwhile: the next sync applies it; or it is corrupt): then the
+ * entry must not be applied, since enabling without its filter would
+ * record what the session did not ask for. */
+static int entry_filter(uint32_t index, const petw__reg_entry *e, petw__enable_filter *buf,
+                        const petw__enable_filter **out)
+{
+    *out = NULL;
+    if (!e->filter_tag)
+        return 0;
+    int rc = petw__reg_read_filter(reg, index, e, buf);
+    if (rc == 0)
+        *out = buf;
+    return rc;
 }
 
 static void sync_locked(void)
@@ -315,13 +342,15 @@ static void sync_locked(void)
             continue;
         petw_guid guid;
         memcpy(&guid, e->guid, sizeof(guid));
+        petw__enable_filter fbuf;
+        const petw__enable_filter *f;
         if (!is_wildcard(e->guid)) {
-            if (petw__provider_is_registered(&guid))
-                apply(e, rs, &guid, capture);
-        } else if (!strcmp(s->name, record_tag)) {
+            if (petw__provider_is_registered(&guid) && entry_filter(i, e, &fbuf, &f) == 0)
+                apply(e, rs, &guid, f, capture);
+        } else if (!strcmp(s->name, record_tag) && entry_filter(i, e, &fbuf, &f) == 0) {
             for (uint32_t k = 0; k < nreg; k++) {
                 memcpy(&guid, registered[k].guid, sizeof(guid));
-                apply(e, rs, &guid, capture);
+                apply(e, rs, &guid, f, capture);
             }
         }
     }

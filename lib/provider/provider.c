@@ -15,6 +15,7 @@
 
 #include "../platform/platform.h"
 #include "../format/etl.h" /* record layout constants only */
+#include "../common/filter.h"
 #include "../ring/ring.h"
 #include "provider_internal.h"
 
@@ -33,7 +34,20 @@ typedef struct petw__provider_session {
     _Atomic uint32_t level;     /* normalized: 0 became 255 */
     _Atomic uint64_t match_any; /* normalized: 0 became all ones */
     _Atomic uint64_t match_all;
+    /* The session's event ID filter and properties (interned, never freed);
+     * NULL when it has none. Read only for sessions whose bit is set in the
+     * state word's STATE_SPECIAL bits. */
+    _Atomic(const petw__enable_filter *) filter;
 } petw__provider_session;
+
+/* The low 32 bits of a provider's state word: bits 0-7 the sessions that
+ * enable it, bits 8-15 those of them with an event ID filter or enable
+ * properties (write_event_special handles their events; others never look
+ * at filters). */
+_Static_assert(PETW_MAX_SESSIONS_PER_PROVIDER <= 8, "state word: 8 session bits");
+#define STATE_MASK(st) ((uint32_t)(st)&0xFFu)
+#define STATE_SPECIAL(st) (((uint32_t)(st) >> 8) & 0xFFu)
+#define STATE_SPECIAL_BITS 0xFF00u
 
 typedef struct petw__provider {
     _Atomic uint64_t guid[2];
@@ -62,6 +76,10 @@ typedef struct enable_entry {
     uint32_t session_ref;
     uint8_t level;
     uint64_t match_any, match_all;
+    const petw__enable_filter *filter; /* interned; NULL: none */
+    /* Its PID or executable-name filter leaves this process out: the
+     * session does not enable the GUID here (no callback, no events). */
+    int excluded;
 } enable_entry;
 static enable_entry *enables;
 static size_t enable_count, enable_cap;
@@ -94,16 +112,22 @@ static void provider_sync(uint32_t slot)
     uint32_t mask = 0, n = 0;
     for (size_t i = 0; i < enable_count && n < PETW_MAX_SESSIONS_PER_PROVIDER; i++) {
         const enable_entry *e = &enables[i];
-        if (!petw_guid_equal(&e->guid, &p->id))
+        if (!petw_guid_equal(&e->guid, &p->id) || e->excluded)
             continue;
         petw__provider_session *s = &p->sessions[n];
         atomic_store_explicit(&s->level, e->level ? e->level : 255u, memory_order_relaxed);
         atomic_store_explicit(&s->match_any, e->match_any ? e->match_any : ~(uint64_t)0,
                               memory_order_relaxed);
         atomic_store_explicit(&s->match_all, e->match_all, memory_order_relaxed);
+        const petw__enable_filter *f = petw__filter_per_event(e->filter) ? e->filter : NULL;
+        /* release: the interned filter's bytes before a writer that loads
+         * the pointer (write_event_special's acquire load). */
+        atomic_store_explicit(&s->filter, f, memory_order_release);
         /* release: level/keywords before the ref a writer acquires (write_event,
          * petw__enabled_slow). */
         atomic_store_explicit(&s->ref, e->session_ref, memory_order_release);
+        if (f)
+            mask |= 1u << (n + 8);
         mask |= 1u << n++;
     }
     for (; n < PETW_MAX_SESSIONS_PER_PROVIDER; n++)
@@ -120,7 +144,7 @@ static int aggregate(const petw_guid *guid, uint8_t *level, uint64_t *any, uint6
     *all = ~(uint64_t)0;
     for (size_t i = 0; i < enable_count; i++) {
         const enable_entry *e = &enables[i];
-        if (!petw_guid_equal(&e->guid, guid))
+        if (!petw_guid_equal(&e->guid, guid) || e->excluded)
             continue;
         uint8_t lv = e->level ? e->level : 255;
         if (lv > *level)
@@ -246,9 +270,86 @@ int petw_provider_unregister(petw_provider_handle h)
     return 0;
 }
 
-int petw__provider_enable(const petw_guid *guid, uint32_t ref, uint8_t level, uint64_t any,
-                          uint64_t all)
+/* ---- filters and enable properties ---- */
+
+/* Filters: interned, append-only, never freed (a writer may hold one). */
+typedef struct interned_filter {
+    struct interned_filter *next;
+    petw__enable_filter f;
+} interned_filter;
+static interned_filter *interned_filters; /* control lock */
+
+static const petw__enable_filter *filter_intern(const petw__enable_filter *f)
 {
+    if (petw__filter_empty(f))
+        return NULL;
+    interned_filter *it;
+    for (it = interned_filters; it; it = it->next)
+        if (memcmp(&it->f, f, sizeof(*f)) == 0)
+            return &it->f;
+    it = malloc(sizeof(*it));
+    if (!it)
+        return NULL;
+    it->f = *f;
+    it->next = interned_filters;
+    interned_filters = it;
+    return &it->f;
+}
+
+/* What enable properties record about this process, computed on the
+ * control path (the first enable that asks, and again in a forked child)
+ * and copied by writers, which acquired a state word published after it. */
+static struct {
+    uint32_t ready_pid; /* the process they describe; 0: not computed */
+    uint32_t sid_size;
+    uint32_t ts_id;
+    uint64_t start_key;
+    uint8_t sid[68];
+    char image[256]; /* the executable's file name, for executable-name filters */
+} proc_info;
+
+static void proc_info_compute(void)
+{
+    proc_info.sid_size = petw__user_sid(proc_info.sid, sizeof(proc_info.sid));
+    proc_info.ts_id = petw__terminal_session_id();
+    proc_info.start_key = petw__process_start_key();
+    petw__process_image_name(proc_info.image, sizeof(proc_info.image));
+    proc_info.ready_pid = petw__process_id();
+}
+
+static void proc_info_after_fork(void)
+{
+    if (proc_info.ready_pid)
+        proc_info_compute();
+}
+
+static void proc_info_prepare(void)
+{
+    if (proc_info.ready_pid == petw__process_id())
+        return;
+    if (!proc_info.ready_pid)
+        petw__on_fork_child(proc_info_after_fork);
+    proc_info_compute();
+}
+
+int petw__provider_admits_process(const petw__enable_filter *filter)
+{
+    if (petw__filter_empty(filter) || !(filter->flags & (PETW__FILTER_PID | PETW__FILTER_EXE)))
+        return 1;
+    proc_info_prepare();
+    return petw__filter_admits_process(filter, petw__process_id(), proc_info.image);
+}
+
+int petw__provider_enable(const petw_guid *guid, uint32_t ref, uint8_t level, uint64_t any,
+                          uint64_t all, const petw__enable_filter *filter)
+{
+    const petw__enable_filter *f = NULL;
+    if (!petw__filter_empty(filter)) {
+        f = filter_intern(filter);
+        if (!f)
+            return PETW_ENOMEM;
+        proc_info_prepare();
+    }
     size_t i, same_guid = 0;
     for (i = 0; i < enable_count; i++) {
         if (!petw_guid_equal(&enables[i].guid, guid))
@@ -270,13 +371,20 @@ int petw__provider_enable(const petw_guid *guid, uint32_t ref, uint8_t level, ui
         }
         enables[enable_count].guid = *guid;
         enables[enable_count].session_ref = ref;
+        enables[enable_count].excluded = 1; /* not in effect before */
         enable_count++;
     }
+    int was_excluded = enables[i].excluded;
     enables[i].level = level;
     enables[i].match_any = any;
     enables[i].match_all = all;
+    enables[i].filter = f;
+    enables[i].excluded = f && !petw__filter_admits_process(f, petw__process_id(), proc_info.image);
     sync_guid(guid);
-    run_callbacks(guid, UINT32_MAX, -1);
+    /* An enable that leaves this process out, as before, changes nothing
+     * a provider here could see: no callback. */
+    if (!(was_excluded && enables[i].excluded))
+        run_callbacks(guid, UINT32_MAX, -1);
     return 0;
 }
 
@@ -289,9 +397,11 @@ int petw__provider_disable(const petw_guid *guid, uint32_t ref)
 {
     for (size_t i = 0; i < enable_count; i++) {
         if (enables[i].session_ref == ref && petw_guid_equal(&enables[i].guid, guid)) {
+            int excluded = enables[i].excluded;
             remove_entry(i);
             sync_guid(guid);
-            run_callbacks(guid, UINT32_MAX, -1);
+            if (!excluded) /* else the provider never saw it */
+                run_callbacks(guid, UINT32_MAX, -1);
             return 0;
         }
     }
@@ -315,7 +425,8 @@ int petw__provider_capture_state(const petw_guid *guid, uint32_t ref)
 {
     for (size_t i = 0; i < enable_count; i++) {
         if (enables[i].session_ref == ref && petw_guid_equal(&enables[i].guid, guid)) {
-            run_callbacks(guid, PETW_CONTROL_CAPTURE_STATE, -1);
+            if (!enables[i].excluded)
+                run_callbacks(guid, PETW_CONTROL_CAPTURE_STATE, -1);
             return 0;
         }
     }
@@ -355,13 +466,15 @@ int petw__provider_is_registered(const petw_guid *guid)
 }
 
 int petw__provider_enabled_by(const petw_guid *guid, uint32_t ref, uint8_t *level, uint64_t *any,
-                              uint64_t *all)
+                              uint64_t *all, const petw__enable_filter **filter)
 {
     for (size_t i = 0; i < enable_count; i++) {
         if (enables[i].session_ref == ref && petw_guid_equal(&enables[i].guid, guid)) {
             *level = enables[i].level;
             *any = enables[i].match_any;
             *all = enables[i].match_all;
+            if (filter)
+                *filter = enables[i].filter;
             return 0;
         }
     }
@@ -400,7 +513,7 @@ int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
     if ((uint32_t)(st >> 32) != petw__handle_generation(h))
         return 0;
     const petw__provider *p = &providers[slot];
-    for (uint32_t m = (uint32_t)st, i = 0; m; m >>= 1, i++) {
+    for (uint32_t m = STATE_MASK(st), i = 0; m; m >>= 1, i++) {
         if (!(m & 1))
             continue;
         const petw__provider_session *s = &p->sessions[i];
@@ -563,6 +676,40 @@ static PETW__ALWAYS_INLINE void write_body(uint8_t *out, const event_shape *sh,
     }
 }
 
+/* The header of a record reserved at `out` (everything but what follows
+ * it), in the store order crash evidence needs: see write_event. */
+static PETW__ALWAYS_INLINE void record_head(uint8_t *out, uint32_t rsize, uint32_t asize,
+                                            uint64_t word0, uint64_t word1, uint32_t clock,
+                                            const uint64_t g[2], const petw_event_descriptor *d,
+                                            const petw_guid *act)
+{
+    /* Crash evidence for a session host that reads this buffer after
+     * this process died (docs/design.md, "Crashes"): the size first, the
+     * header type last, so a record without its type is incomplete. */
+    const uint32_t size_only = (uint16_t)rsize;
+    memcpy(out, &size_only, 4);
+    /* Compiler-only barriers (no instruction): keep the size store
+     * first and the type store last in program order; a killed process
+     * has executed a prefix of its stores, in that order. */
+    atomic_signal_fence(memory_order_seq_cst);
+    memset(out + asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
+    int64_t ts = petw__clock_read(clock);
+    memcpy(out + 4, (const uint8_t *)&word0 + 4, 4);
+    memcpy(out + 8, &word1, 8);
+    memcpy(out + 16, &ts, 8);
+    memcpy(out + 24, g, 16);
+    memcpy(out + 40, d, 16);
+    memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
+    memcpy(out + 64, act, 16);
+}
+
+static PETW__NOINLINE int write_event_special(petw_provider_handle h,
+                                              const petw_event_descriptor *d,
+                                              const petw_guid *activity, const petw_guid *related,
+                                              uint64_t filter, uint16_t extra_flags,
+                                              const petw_guid *event_class, uint32_t count,
+                                              const petw_data_descriptor *data, uint64_t s1);
+
 static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
                        const petw_guid *activity, const petw_guid *related, uint64_t filter,
                        uint16_t extra_flags, const petw_guid *event_class, uint32_t count,
@@ -581,6 +728,10 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
     uint32_t mask = (uint32_t)s1;
     if (mask == 0)
         return 0;
+    /* Some enabling session filters event IDs or asks for properties. */
+    if (PETW__UNLIKELY(mask & STATE_SPECIAL_BITS))
+        return write_event_special(h, d, activity, related, filter, extra_flags, event_class, count,
+                                   data, s1);
     const petw__provider *p = &providers[slot];
     event_shape sh;
     int rc = measure_event(p, related, count, data, &sh);
@@ -623,26 +774,174 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         /* The record is written in place; the layout is EVENT_HEADER's
          * (petw_event_header), little-endian. */
         uint8_t *out = res.record;
-        /* Crash evidence for a session host that reads this buffer after
-         * this process died (docs/design.md, "Crashes"): the size first, the
-         * header type last, so a record without its type is incomplete. */
-        const uint32_t size_only = (uint16_t)sh.rsize;
-        memcpy(out, &size_only, 4);
-        /* Compiler-only barriers (no instruction): keep the size store
-         * first and the type store last in program order; a killed process
-         * has executed a prefix of its stores, in that order. */
-        atomic_signal_fence(memory_order_seq_cst);
-        memset(out + sh.asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
-        int64_t ts = petw__clock_read(ring->clock);
-        memcpy(out + 4, (const uint8_t *)&word0 + 4, 4);
-        memcpy(out + 8, &word1, 8);
-        memcpy(out + 16, &ts, 8);
-        memcpy(out + 24, g, 16);
-        memcpy(out + 40, d, 16);
-        memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
-        memcpy(out + 64, &act, 16);
+        record_head(out, sh.rsize, sh.asize, word0, word1, ring->clock, g, d, &act);
         write_body(out + PETW__EVENT_HEADER_SIZE, &sh, related, count, data);
         /* Compiler-only (see above): the type word after everything. */
+        atomic_signal_fence(memory_order_seq_cst);
+        memcpy(out, &word0, 4);
+        petw__ring_commit(ring, &res);
+    }
+    return rc;
+}
+
+/* Frames a _STACK_TRACE item holds at most (ETW's limit is 192). */
+#define STACK_FRAMES 64
+
+typedef struct ext_ref {
+    uint16_t type;
+    uint16_t size;
+    const void *data;
+} ext_ref;
+
+/* EVENT_KEY: provider, ID, version, and for TraceLogging events (which
+ * share ID 0) their metadata, which holds the event's name. */
+static uint64_t event_key(const uint64_t g[2], const petw_event_descriptor *d,
+                          const event_shape *sh)
+{
+    uint8_t head[19];
+    memcpy(head, g, 16);
+    petw__wr16(head + 16, d->id);
+    head[18] = d->version;
+    uint64_t k = petw__fnv1a64(PETW__FNV_BASIS, head, sizeof(head));
+    if (sh->schema)
+        k = petw__fnv1a64(k, sh->schema, sh->schema_size);
+    return k;
+}
+
+/* write_event for a provider some of whose sessions filter event IDs or
+ * ask for enable properties: each session gets its own record (their
+ * extended items differ). Only these sessions pay: the others' events
+ * never come here. */
+static PETW__NOINLINE int write_event_special(petw_provider_handle h,
+                                              const petw_event_descriptor *d,
+                                              const petw_guid *activity, const petw_guid *related,
+                                              uint64_t filter, uint16_t extra_flags,
+                                              const petw_guid *event_class, uint32_t count,
+                                              const petw_data_descriptor *data, uint64_t s1)
+{
+    uint32_t slot = petw__handle_slot(h), gen = petw__handle_generation(h);
+    const petw__provider *p = &providers[slot];
+    event_shape sh;
+    int rc = measure_event(p, related, count, data, &sh);
+    if (PETW__UNLIKELY(rc != 0))
+        return rc;
+    uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER], props[PETW_MAX_SESSIONS_PER_PROVIDER];
+    uint32_t n = 0, wanted = 0, special = STATE_SPECIAL(s1);
+    for (uint32_t m = STATE_MASK(s1), i = 0; m; m >>= 1, i++) {
+        if (!(m & 1) || (filter >> i) & 1)
+            continue;
+        const petw__provider_session *s = &p->sessions[i];
+        /* acquire: pairs with provider_sync's release store of the ref. */
+        uint32_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
+        if (!ref || !level_keyword_match(d->level, d->keyword,
+                                         atomic_load_explicit(&s->level, memory_order_relaxed),
+                                         atomic_load_explicit(&s->match_any, memory_order_relaxed),
+                                         atomic_load_explicit(&s->match_all, memory_order_relaxed)))
+            continue;
+        uint32_t pr = 0;
+        if ((special >> i) & 1) {
+            /* acquire: pairs with provider_sync's release store: the
+             * interned filter's bytes (never freed) before the pointer. */
+            const petw__enable_filter *f = atomic_load_explicit(&s->filter, memory_order_acquire);
+            if (f && (!petw__filter_id_pass(f, d->id) ||
+                      !petw__filter_name_pass(f, d->level, d->keyword, sh.schema, sh.schema_size)))
+                continue;
+            pr = f ? f->properties : 0;
+        }
+        refs[n] = ref;
+        props[n++] = pr;
+        wanted |= pr;
+    }
+    if (n == 0)
+        return 0;
+    uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
+                     atomic_load_explicit(&p->guid[1], memory_order_relaxed)};
+    const uint64_t key = (wanted & PETW__PROP_EVENT_KEY) ? event_key(g, d, &sh) : 0;
+    if (PETW__UNLIKELY(event_class != NULL))
+        memcpy(g, event_class, sizeof(g));
+    /* acquire fence + reload: as in write_event. */
+    atomic_thread_fence(memory_order_acquire);
+    if (PETW__UNLIKELY((uint32_t)(__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >>
+                                  32) != gen))
+        return PETW_EBADHANDLE;
+
+    /* What the properties record, once for all sessions. The process's
+     * values were computed when the first session asked (proc_info). */
+    uint64_t stack[1 + STACK_FRAMES];
+    uint32_t frames = 0;
+    if (wanted & PETW__PROP_STACK_TRACE) {
+        stack[0] = 0; /* MatchId: 0, the stack is not cached */
+        frames = petw__stack_capture(stack + 1, STACK_FRAMES);
+    }
+    const uint32_t ts_id = proc_info.ts_id;
+    const uint64_t start_key = proc_info.start_key;
+    const uint32_t payload = sh.rsize - PETW__EVENT_HEADER_SIZE - sh.ext;
+    event_shape body = sh;
+    body.ext = 0; /* write_body then writes the payload only */
+
+    const uint32_t tid = petw__thread_id(), pid = petw__process_id();
+    const petw_guid act = activity ? *activity : tls_activity;
+    const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
+    for (uint32_t k = 0; k < n; k++) {
+        ext_ref items[8];
+        uint32_t ni = 0, ext = 0;
+        if (related)
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_RELATED_ACTIVITYID, 16, related};
+        if ((props[k] & PETW__PROP_SID) && proc_info.sid_size)
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)proc_info.sid_size, proc_info.sid};
+        if (props[k] & PETW__PROP_TS_ID)
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_TS_ID, 4, &ts_id};
+        if (props[k] & PETW__PROP_PROCESS_START_KEY)
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_PROCESS_START_KEY, 8, &start_key};
+        if (props[k] & PETW__PROP_EVENT_KEY)
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_EVENT_KEY, 8, &key};
+        uint32_t stack_item = UINT32_MAX;
+        if ((props[k] & PETW__PROP_STACK_TRACE) && frames) {
+            stack_item = ni;
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_STACK_TRACE64, (uint16_t)(8 + 8 * frames), stack};
+        }
+        if (sh.traits)
+            items[ni++] = (ext_ref){PETW_EXT_TYPE_PROV_TRAITS, (uint16_t)sh.traits_size, sh.traits};
+        if (sh.schema)
+            items[ni++] =
+                (ext_ref){PETW_EXT_TYPE_EVENT_SCHEMA_TL, (uint16_t)sh.schema_size, sh.schema};
+        for (uint32_t j = 0; j < ni; j++)
+            ext += PETW__ALIGN8(PETW__EXT_ITEM_HEADER + items[j].size);
+        uint64_t rsize = (uint64_t)PETW__EVENT_HEADER_SIZE + ext + payload;
+        if (rsize > 0xFFFF && stack_item != UINT32_MAX) {
+            /* The stack gives way (its outermost frames) before the event. */
+            uint64_t over = rsize - 0xFFFF, cut = (over + 7) / 8;
+            if (cut < frames) {
+                items[stack_item].size = (uint16_t)(items[stack_item].size - 8 * cut);
+                ext -= (uint32_t)(8 * cut);
+                rsize -= 8 * cut;
+            }
+        }
+        if (PETW__UNLIKELY(rsize > 0xFFFF)) {
+            rc = merge_rc(rc, PETW_ETOOBIG);
+            continue;
+        }
+        const uint32_t asize = PETW__ALIGN8((uint32_t)rsize);
+        const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags |
+                                          (ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
+        const uint64_t word0 = (uint64_t)(uint16_t)rsize |
+                               ((uint64_t)PETW__HDR_EVENT64_TYPE_WORD << 16) |
+                               ((uint64_t)flags << 32);
+        petw__ring *ring = &petw__ring_table[PETW__SESSION_REF_SLOT(refs[k])];
+        petw__reservation res;
+        int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), asize, &res);
+        if (PETW__UNLIKELY(r != 0)) {
+            if (r < 0)
+                rc = merge_rc(rc, r);
+            continue;
+        }
+        uint8_t *out = res.record;
+        record_head(out, (uint32_t)rsize, asize, word0, word1, ring->clock, g, d, &act);
+        uint8_t *at = out + PETW__EVENT_HEADER_SIZE;
+        for (uint32_t j = 0; j < ni; j++)
+            at = put_ext(at, items[j].type, items[j].data, items[j].size, j + 1 < ni);
+        write_body(at, &body, NULL, count, data);
+        /* Compiler-only (see write_event): the type word after everything. */
         atomic_signal_fence(memory_order_seq_cst);
         memcpy(out, &word0, 4);
         petw__ring_commit(ring, &res);

@@ -8,6 +8,7 @@
 #define PETW_PROVIDER_INTERNAL_H
 
 #include "../common/common.h"
+#include "../common/filter.h"
 #include "petw/provider.h"
 #include "../xproc/xproc.h"
 
@@ -22,10 +23,14 @@ _Static_assert(PETW_MAX_SESSIONS_PER_PROVIDER <= 32, "provider state mask is 32 
 
 /* All of these run under the control lock and may call enable callbacks. */
 
-/* Enables `guid` for a session (or updates its level/keywords). Returns 0 or
- * PETW_ELIMIT when 8 other sessions enable it already. */
+/* Enables `guid` for a session (or updates its level/keywords and
+ * filter; `filter` NULL: none, else checked by the caller). A PID or
+ * executable-name filter that leaves this process out keeps the entry
+ * without enabling anything here. Returns 0, PETW_ENOMEM or PETW_ELIMIT
+ * when 8 other sessions enable it already. */
 int petw__provider_enable(const petw_guid *guid, uint32_t session_ref, uint8_t level,
-                          uint64_t match_any, uint64_t match_all);
+                          uint64_t match_any, uint64_t match_all,
+                          const petw__enable_filter *filter);
 /* Returns 0, or PETW_ENOTFOUND when the session did not enable `guid`. */
 int petw__provider_disable(const petw_guid *guid, uint32_t session_ref);
 /* Removes a stopping session from every provider. */
@@ -38,9 +43,13 @@ int petw__provider_is_registered(const petw_guid *guid);
 /* The distinct GUIDs registered here, each with the name its traits give
  * ("" when none), up to max; returns how many were stored. */
 uint32_t petw__provider_list(petw__proc_entry *out, uint32_t max);
-/* The enable of `guid` by session `ref`: 0 or PETW_ENOTFOUND. */
+/* The enable of `guid` by session `ref` (its filter: NULL when none, when
+ * `filter` is not NULL): 0 or PETW_ENOTFOUND. */
 int petw__provider_enabled_by(const petw_guid *guid, uint32_t ref, uint8_t *level, uint64_t *any,
-                              uint64_t *all);
+                              uint64_t *all, const petw__enable_filter **filter);
+/* 1 when this process passes `filter`'s PID and executable-name filters
+ * (NULL: no filter). */
+int petw__provider_admits_process(const petw__enable_filter *filter);
 /* The GUIDs session `ref` enables (up to max); returns how many were stored. */
 uint32_t petw__provider_enables_of(uint32_t ref, petw_guid *out, uint32_t max);
 /* Moves every enable of `old_ref` to `new_ref`, without callbacks (the

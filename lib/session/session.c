@@ -391,15 +391,22 @@ int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
     return 0;
 }
 
+int petw__session_enable_filtered(petw_session_handle h, const petw_guid *provider, uint8_t level,
+                                  uint64_t any, uint64_t all, const petw__enable_filter *filter)
+{
+    PETW__RETURN_IF(!provider, PETW_EINVAL);
+    PETW__RETURN_IF(filter && petw__filter_check(filter) != 0, PETW_EINVAL);
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    int rc = s ? petw__provider_enable(provider, s->ref, level, any, all, filter) : PETW_ENOTFOUND;
+    petw__control_unlock();
+    return rc;
+}
+
 int petw_session_enable_provider(petw_session_handle h, const petw_guid *provider, uint8_t level,
                                  uint64_t any, uint64_t all)
 {
-    PETW__RETURN_IF(!provider, PETW_EINVAL);
-    petw__control_lock();
-    petw__session *s = lookup(h);
-    int rc = s ? petw__provider_enable(provider, s->ref, level, any, all) : PETW_ENOTFOUND;
-    petw__control_unlock();
-    return rc;
+    return petw__session_enable_filtered(h, provider, level, any, all, NULL);
 }
 
 int petw_session_disable_provider(petw_session_handle h, const petw_guid *provider)

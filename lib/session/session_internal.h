@@ -3,11 +3,19 @@
 #define PETW_SESSION_INTERNAL_H
 
 #include "../common/bufqueue.h"
+#include "../common/filter.h"
 #include "petw/session.h"
 
 /* Runs the enable callbacks of `provider` with CAPTURE_STATE, when the
  * session enables it. Returns 0, PETW_ENOTFOUND or PETW_EINVAL. */
 int petw__session_capture_state(petw_session_handle session, const petw_guid *provider);
+
+/* As petw_session_enable_provider, with event filters and enable
+ * properties (`filter` NULL: none). PETW_EINVAL for a filter that fails
+ * petw__filter_check. */
+int petw__session_enable_filtered(petw_session_handle session, const petw_guid *provider,
+                                  uint8_t level, uint64_t match_any, uint64_t match_all,
+                                  const petw__enable_filter *filter);
 
 /* Records EnableFlags (reported by queries; no kernel logger uses them). */
 int petw__session_set_enable_flags(petw_session_handle session, uint32_t flags);

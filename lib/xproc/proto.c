@@ -71,6 +71,9 @@ int petw__msg_check_control(const petw__msg_control *m)
         return PETW_ECORRUPT;
     if ((m->op == PETW__OP_SNAPSHOT || m->op == PETW__OP_SWITCH_FILE) && !m->path[0])
         return PETW_ECORRUPT;
+    if (petw__filter_check(&m->filter) != 0 ||
+        (m->op != PETW__OP_ENABLE && !petw__filter_empty(&m->filter)))
+        return PETW_ECORRUPT;
     return 0;
 }
 

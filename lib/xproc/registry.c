@@ -15,9 +15,11 @@
 
 /* The layout docs/shared-memory.md gives. */
 _Static_assert(sizeof(petw__reg_session) == 1040, "registry session: 1040 bytes");
-_Static_assert(sizeof(petw__reg_entry) == 48, "registry enable entry: 48 bytes");
+_Static_assert(sizeof(petw__reg_entry) == 56, "registry enable entry: 56 bytes");
 _Static_assert(offsetof(petw__registry, sessions) == 80, "registry sessions at 80");
 _Static_assert(offsetof(petw__registry, enables) == 66640, "registry enables at 66640");
+_Static_assert(offsetof(petw__registry, filters) == 123984, "registry filters at 123984");
+_Static_assert(sizeof(petw__registry) == 1909840, "registry: 1909840 bytes");
 
 static petw__registry *mapped[2];
 static intptr_t mapped_fd[2] = {-1, -1};
@@ -124,6 +126,33 @@ void petw__reg_snapshot_enables(const petw__registry *reg, petw__reg_entry *out)
     read_consistent(reg, out, reg->enables, sizeof(reg->enables));
 }
 
+int petw__reg_read_filter(const petw__registry *reg, uint32_t index, const petw__reg_entry *expect,
+                          petw__enable_filter *out)
+{
+    if (index >= PETW__REG_ENABLES)
+        return PETW_EINVAL;
+    petw__registry *r = (petw__registry *)reg;
+    petw__reg_entry e;
+    for (;;) {
+        /* acquire: pairs with write_end's release (sequence-lock begin). */
+        uint32_t g1 = atomic_load_explicit(&r->generation, memory_order_acquire);
+        if (g1 & 1) {
+            petw__yield();
+            continue;
+        }
+        memcpy(&e, &reg->enables[index], sizeof(e));
+        memcpy(out, &reg->filters[index], sizeof(*out));
+        /* acquire fence: the copies before the reload; pairs with
+         * write_begin's release fence. */
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&r->generation, memory_order_relaxed) == g1)
+            break;
+    }
+    if (memcmp(&e, expect, sizeof(e)) != 0)
+        return PETW_EBUSY;
+    return petw__filter_check(out);
+}
+
 int petw__reg_find(const petw__registry *reg, intptr_t fd, const char *name, uint32_t *slot,
                    uint32_t *gen, uint32_t *host_pid)
 {
@@ -165,8 +194,10 @@ static void write_end(petw__registry *reg, intptr_t fd)
 static void drop_enables(petw__registry *reg, uint32_t slot)
 {
     for (uint32_t i = 0; i < PETW__REG_ENABLES; i++)
-        if (reg->enables[i].slot_plus1 == slot + 1)
+        if (reg->enables[i].slot_plus1 == slot + 1) {
             memset(&reg->enables[i], 0, sizeof(reg->enables[i]));
+            memset(&reg->filters[i], 0, sizeof(reg->filters[i]));
+        }
 }
 
 int petw__reg_claim(petw__registry *reg, intptr_t fd, const char *name, uint32_t pid, uint32_t mode,
@@ -207,7 +238,7 @@ int petw__reg_claim(petw__registry *reg, intptr_t fd, const char *name, uint32_t
 }
 
 int petw__reg_enable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2],
-                     uint8_t level, uint64_t any, uint64_t all)
+                     uint8_t level, uint64_t any, uint64_t all, const petw__enable_filter *filter)
 {
     write_begin(reg, fd);
     uint32_t same = 0, found = PETW__REG_ENABLES, free_entry = PETW__REG_ENABLES;
@@ -240,6 +271,15 @@ int petw__reg_enable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint
         e->match_any = any;
         e->match_all = all;
         e->slot_plus1 = slot + 1;
+        /* The tag: this write's (odd) generation, which no earlier write
+         * had; 0 stays "no filter". */
+        if (petw__filter_empty(filter)) {
+            memset(&reg->filters[found], 0, sizeof(reg->filters[found]));
+            e->filter_tag = 0;
+        } else {
+            reg->filters[found] = *filter;
+            e->filter_tag = atomic_load_explicit(&reg->generation, memory_order_relaxed);
+        }
     }
     write_end(reg, fd);
     return rc;
@@ -268,6 +308,7 @@ int petw__reg_disable(petw__registry *reg, intptr_t fd, uint32_t slot, const uin
         petw__reg_entry *e = &reg->enables[i];
         if (e->slot_plus1 == slot + 1 && e->guid[0] == guid[0] && e->guid[1] == guid[1]) {
             memset(e, 0, sizeof(*e));
+            memset(&reg->filters[i], 0, sizeof(reg->filters[i]));
             rc = 0;
         }
     }

@@ -17,12 +17,13 @@
 #include <stdatomic.h>
 
 #include "../common/common.h"
+#include "../common/filter.h"
 #include "../platform/platform.h"
 
 #define PETW__REG_MAGIC 0x52575450u /* "PTWR" */
-#define PETW__REG_VERSION 1u
+#define PETW__REG_VERSION 2u
 #define PETW__REG_ENABLES 1024u
-#define PETW__REG_FILE "registry-v1"
+#define PETW__REG_FILE "registry-v2"
 #define PETW__REG_LOCK_WRITE 0u
 #define PETW__REG_LOCK_SLOT(slot) (1u + (slot))
 
@@ -43,9 +44,13 @@ typedef struct petw__reg_entry {
     uint32_t slot_plus1; /* 0: a free entry */
     uint32_t session_gen;
     uint32_t level;
+    /* 0: no filter; else filters[this entry's index] holds it, written
+     * with this tag (a value no earlier write of the entry had). */
+    uint32_t filter_tag;
     /* Bumped by each CAPTURE_STATE request: a provider process that sees
      * it change runs its enable callbacks with CAPTURE_STATE. */
     uint32_t capture;
+    uint32_t reserved;
     uint64_t match_any, match_all;
 } petw__reg_entry;
 
@@ -56,6 +61,8 @@ typedef struct petw__registry {
     uint32_t pad[15];
     petw__reg_session sessions[PETW_MAX_SESSIONS];
     petw__reg_entry enables[PETW__REG_ENABLES];
+    /* Version 2: the event filters and enable properties of enables[i]. */
+    petw__enable_filter filters[PETW__REG_ENABLES];
 } petw__registry;
 
 /* The process's mapping of the registry (created when missing), read-only
@@ -68,6 +75,12 @@ int petw__reg_open(int writable, petw__registry **out, intptr_t *fd);
 void petw__reg_snapshot_sessions(const petw__registry *reg, intptr_t fd, petw__reg_session *out);
 /* A consistent copy of the enable table. */
 void petw__reg_snapshot_enables(const petw__registry *reg, petw__reg_entry *out);
+/* The filter of enable entry `index` as the copy `expect` (from a
+ * snapshot) saw it: 0, PETW_EBUSY when the entry changed since (the
+ * registry's generation moved too: sync again), PETW_ECORRUPT when the
+ * filter fails petw__filter_check (shared memory is untrusted). */
+int petw__reg_read_filter(const petw__registry *reg, uint32_t index, const petw__reg_entry *expect,
+                          petw__enable_filter *out);
 /* Finds a running session by name: 0 or PETW_ENOTFOUND. */
 int petw__reg_find(const petw__registry *reg, intptr_t fd, const char *name, uint32_t *slot,
                    uint32_t *gen, uint32_t *host_pid);
@@ -80,10 +93,11 @@ uint32_t petw__reg_generation(const petw__registry *reg);
  * slot's lock on `fd` before publishing it. */
 int petw__reg_claim(petw__registry *reg, intptr_t fd, const char *name, uint32_t pid, uint32_t mode,
                     uint32_t *slot, uint32_t *gen);
-/* Enables (or updates) `guid` for the session; PETW_ELIMIT when 8 other
- * sessions enable it or the table is full. */
+/* Enables (or updates) `guid` for the session, with `filter` (NULL or
+ * empty: none; checked by the caller); PETW_ELIMIT when 8 other sessions
+ * enable it or the table is full. */
 int petw__reg_enable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2],
-                     uint8_t level, uint64_t any, uint64_t all);
+                     uint8_t level, uint64_t any, uint64_t all, const petw__enable_filter *filter);
 /* PETW_ENOTFOUND when the session does not enable it. */
 int petw__reg_capture(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2]);
 /* PETW_ENOTFOUND when the session does not enable it. */
@@ -97,7 +111,7 @@ void petw__reg_release(petw__registry *reg, intptr_t fd, uint32_t slot);
  * A frame is a header then `size` payload bytes, both little-endian, on a
  * Unix stream socket. Handles ride with a frame's first byte. */
 #define PETW__MSG_MAGIC 0x4D575450u /* "PTWM" */
-#define PETW__MSG_VERSION 1u
+#define PETW__MSG_VERSION 2u
 #define PETW__MSG_MAX (16u << 20) + 4096u /* the largest payload: a 16 MB buffer */
 
 enum {
@@ -167,7 +181,8 @@ typedef struct petw__msg_control {
     uint32_t value2; /* UPDATE: maximum buffers */
     uint32_t reserved;
     uint64_t match_any, match_all;
-    char path[PETW_MAX_NAME]; /* SNAPSHOT, SWITCH_FILE */
+    char path[PETW_MAX_NAME];   /* SNAPSHOT, SWITCH_FILE */
+    petw__enable_filter filter; /* ENABLE (version 2); all zero otherwise */
 } petw__msg_control;
 
 /* petw__msg_reply (it carries petw_session_stats) is in host/host_internal.h. */

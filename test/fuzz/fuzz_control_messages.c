@@ -66,8 +66,20 @@ static void check_payload(uint16_t type, const void *payload, uint32_t size)
 {
     if (type == PETW__MSG_START && size == sizeof(petw__msg_start))
         petw__msg_check_start(payload);
-    else if (type == PETW__MSG_CONTROL && size == sizeof(petw__msg_control))
-        petw__msg_check_control(payload);
+    else if (type == PETW__MSG_CONTROL && size == sizeof(petw__msg_control) &&
+             petw__msg_check_control(payload) == 0) {
+        /* A filter that passed is one the provider side can apply. */
+        const petw__enable_filter *f = &((const petw__msg_control *)payload)->filter;
+        if (petw__filter_check(f) != 0 || f->id_count > PETW__FILTER_IDS ||
+            f->pid_count > PETW__FILTER_PIDS || !memchr(f->exe, 0, sizeof(f->exe)))
+            __builtin_trap();
+        petw__filter_id_pass(f, 7);
+        static const uint8_t schema[] = {14,  0,   0x81, 0x01, 'A', 'l', 'p',
+                                         'h', 'a', 0,    'k',  0,   8,   0};
+        petw__filter_name_pass(f, 4, 0x10, schema, sizeof(schema));
+        petw__filter_name_pass(f, 4, 0x10, schema, 7); /* the name cut short */
+        petw__filter_admits_process(f, 4242, "fuzz.exe");
+    }
 }
 
 static void read_frames(intptr_t fd)

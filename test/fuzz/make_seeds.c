@@ -300,7 +300,10 @@ static int write_manifest(const char *dir)
 static int write_frame(const char *dir, const char *name, uint32_t magic, uint16_t type,
                        const void *payload, uint32_t size)
 {
-    static uint8_t frame[sizeof(petw__msg_header) + sizeof(petw__msg_start)];
+    static uint8_t
+        frame[sizeof(petw__msg_header) + (sizeof(petw__msg_start) > sizeof(petw__msg_control)
+                                              ? sizeof(petw__msg_start)
+                                              : sizeof(petw__msg_control))];
     petw__msg_header h = {magic, PETW__MSG_VERSION, type, size, 0};
     if (size > sizeof(frame) - sizeof(h))
         return 1;
@@ -329,6 +332,26 @@ static int write_frames(const char *dir)
     int rc =
         write_frame(dir, "msg-hello.bin", PETW__MSG_MAGIC, PETW__MSG_HELLO, &hello, sizeof(hello));
     rc |= write_frame(dir, "msg-control.bin", PETW__MSG_MAGIC, PETW__MSG_CONTROL, &control,
+                      sizeof(control));
+    /* An ENABLE with every filter and property (version 2 messages). */
+    control.op = PETW__OP_ENABLE;
+    control.level = 5;
+    control.filter.properties = PETW__PROP_ALL;
+    control.filter.flags = PETW__FILTER_ALL;
+    control.filter.id_count = 2;
+    control.filter.id_filter_in = 1;
+    control.filter.ids[0] = 2;
+    control.filter.ids[1] = 7;
+    control.filter.pid_count = 1;
+    control.filter.pids[0] = 4242;
+    snprintf(control.filter.exe, sizeof(control.filter.exe), "fuzz.exe;other");
+    control.filter.name_level = 4;
+    control.filter.name_filter_in = 1;
+    control.filter.name_count = 2;
+    control.filter.name_bytes = 12;
+    control.filter.name_any = 0x10;
+    memcpy(control.filter.names, "Alpha\0Gamma", 12);
+    rc |= write_frame(dir, "msg-control-filter.bin", PETW__MSG_MAGIC, PETW__MSG_CONTROL, &control,
                       sizeof(control));
     rc |=
         write_frame(dir, "msg-start.bin", PETW__MSG_MAGIC, PETW__MSG_START, &start, sizeof(start));

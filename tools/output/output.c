@@ -66,6 +66,87 @@ unsigned record_cpu(const petw_event_record *r)
                : r->buffer_context.u.p.processor_number;
 }
 
+/* A binary SID as text: S-<revision>-<authority>-<sub>... */
+static void put_sid(sbuf *b, const uint8_t *p, size_t size)
+{
+    if (size < 8 || size < 8u + 4u * p[1]) {
+        sbuf_puts(b, "?");
+        return;
+    }
+    uint64_t authority = 0;
+    for (int k = 2; k < 8; k++)
+        authority = authority << 8 | p[k];
+    sbuf_puts(b, "S-");
+    sbuf_u64(b, p[0]);
+    sbuf_putc(b, '-');
+    if (authority >> 32)
+        sbuf_hex64(b, authority);
+    else
+        sbuf_u64(b, authority);
+    for (uint32_t k = 0; k < p[1]; k++) {
+        uint32_t v;
+        memcpy(&v, p + 8 + 4 * k, 4);
+        sbuf_putc(b, '-');
+        sbuf_u64(b, v);
+    }
+}
+
+void record_properties(sbuf *b, const petw_event_record *r, int json)
+{
+    for (int i = 0; i < r->extended_data_count; i++) {
+        const petw_extended_item *it = &r->extended_data[i];
+        const uint8_t *p = (const uint8_t *)(uintptr_t)it->data_ptr;
+        uint64_t v = 0;
+        if (it->data_size >= 8)
+            memcpy(&v, p, 8);
+        switch (it->ext_type) {
+        case PETW_EXT_TYPE_SID:
+            sbuf_puts(b, json ? "\"sid\":\"" : " sid=");
+            put_sid(b, p, it->data_size);
+            sbuf_puts(b, json ? "\"," : "");
+            break;
+        case PETW_EXT_TYPE_TS_ID: {
+            uint32_t t;
+            if (it->data_size < 4)
+                break;
+            memcpy(&t, p, 4);
+            sbuf_puts(b, json ? "\"ts_id\":" : " ts_id=");
+            sbuf_u64(b, t);
+            sbuf_puts(b, json ? "," : "");
+            break;
+        }
+        case PETW_EXT_TYPE_PROCESS_START_KEY:
+        case PETW_EXT_TYPE_EVENT_KEY:
+            if (it->data_size < 8)
+                break;
+            if (it->ext_type == PETW_EXT_TYPE_EVENT_KEY)
+                sbuf_puts(b, json ? "\"event_key\":\"" : " event_key=");
+            else
+                sbuf_puts(b, json ? "\"process_start_key\":\"" : " process_start_key=");
+            sbuf_hex64(b, v);
+            sbuf_puts(b, json ? "\"," : "");
+            break;
+        case PETW_EXT_TYPE_STACK_TRACE64:
+            if (it->data_size < 8)
+                break;
+            sbuf_puts(b, json ? "\"stack\":[" : " stack=");
+            for (uint32_t f = 0; 8u + 8u * (f + 1) <= it->data_size; f++) {
+                uint64_t a;
+                memcpy(&a, p + 8 + 8 * f, 8);
+                if (f)
+                    sbuf_putc(b, ',');
+                sbuf_puts(b, json ? "\"" : "");
+                sbuf_hex64(b, a);
+                sbuf_puts(b, json ? "\"" : "");
+            }
+            sbuf_puts(b, json ? "]," : "");
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 int record_related(const petw_event_record *r, petw_guid *related)
 {
     int found = 0; /* the last item wins */

@@ -78,5 +78,9 @@ const petw_decoded_event *with_schema(const petw_decoded_event *ev);
 unsigned record_cpu(const petw_event_record *r);
 /* 1 and the record's related activity ID in `related`, or 0. */
 int record_related(const petw_event_record *r, petw_guid *related);
+/* The items enable properties add (SID, terminal session, process start
+ * key, event key, stack), appended as " name=value" (text) or
+ * "\"name\":value," (JSON); nothing when the record has none. */
+void record_properties(sbuf *b, const petw_event_record *r, int json);
 
 #endif /* OUTPUT_H */

@@ -65,6 +65,7 @@ static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event
         sbuf_guid(b, &related);
         sbuf_puts(b, "\",");
     }
+    record_properties(b, r, 1);
 }
 
 static void json_event(output *o, const petw_event_record *r, const petw_decoded_event *ev)

@@ -56,6 +56,7 @@ static void header(sbuf *b, const petw_event_record *r)
         sbuf_puts(b, " related=");
         sbuf_guid(b, &related);
     }
+    record_properties(b, r, 0);
 }
 
 /* " provider/event name=value name=value" */

@@ -76,7 +76,8 @@ typedef struct _EVENT_FILTER_DESCRIPTOR {
 } EVENT_FILTER_DESCRIPTOR, *PEVENT_FILTER_DESCRIPTOR;
 
 /* EVENT_FILTER_DESCRIPTOR.Type, as the SDK defines them (petw's sessions
- * apply none yet: EnableTraceEx2 refuses filters with ERROR_NOT_SUPPORTED). */
+ * apply EVENT_ID, PID, EXECUTABLE_NAME and EVENT_NAME; EnableTraceEx2
+ * refuses the others with ERROR_NOT_SUPPORTED). */
 #define EVENT_FILTER_TYPE_NONE 0x00000000
 #define EVENT_FILTER_TYPE_SCHEMATIZED 0x80000000
 #define EVENT_FILTER_TYPE_SYSTEM_FLAGS 0x80000001

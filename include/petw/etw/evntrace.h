@@ -143,8 +143,10 @@ DEFINE_GUID(SystemTraceControlGuid, 0x9e814aad, 0x3204, 0x11d2, 0x9a, 0x82, 0x00
 #define ENABLE_TRACE_PARAMETERS_VERSION 1
 #define ENABLE_TRACE_PARAMETERS_VERSION_2 2
 
-/* ENABLE_TRACE_PARAMETERS.EnableProperty (none is implemented yet:
- * EnableTraceEx2 returns ERROR_NOT_SUPPORTED for any of them). */
+/* ENABLE_TRACE_PARAMETERS.EnableProperty. Implemented: SID, TS_ID,
+ * STACK_TRACE, PROCESS_START_KEY and EVENT_KEY (each adds its
+ * EVENT_HEADER_EXT_TYPE_* item to the session's events; docs/format.md);
+ * EnableTraceEx2 returns ERROR_NOT_SUPPORTED for the others. */
 #define EVENT_ENABLE_PROPERTY_SID 0x00000001
 #define EVENT_ENABLE_PROPERTY_TS_ID 0x00000002
 #define EVENT_ENABLE_PROPERTY_STACK_TRACE 0x00000004
@@ -383,17 +385,34 @@ ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *PropertyArray, ULONG Prope
 /* Enables (EVENT_CONTROL_CODE_ENABLE_PROVIDER), disables, or asks for a
  * state capture from a provider in a session. Level 0 means all levels;
  * MatchAnyKeyword 0 means all keywords. Timeout is ignored (in-process
- * enablement is synchronous). Returns ERROR_SUCCESS, ERROR_INVALID_PARAMETER,
- * ERROR_INVALID_HANDLE (no such session), ERROR_NO_SYSTEM_RESOURCES (the
- * provider is enabled by 8 sessions already). */
+ * enablement is synchronous). EnableParameters (optional) may carry enable
+ * properties (above) and at most one filter of each of these types:
+ * EVENT_FILTER_TYPE_EVENT_ID (EVENT_FILTER_EVENT_ID: FilterIn TRUE records
+ * only the listed IDs, FALSE all but them; 1 to
+ * MAX_EVENT_FILTER_EVENT_ID_COUNT IDs), EVENT_FILTER_TYPE_PID (1 to
+ * MAX_EVENT_FILTER_PID_COUNT ULONG process IDs),
+ * EVENT_FILTER_TYPE_EXECUTABLE_NAME (a NUL-terminated WCHAR list of file
+ * names, no directory, separated by ';', compared without ASCII case) and
+ * EVENT_FILTER_TYPE_EVENT_NAME (EVENT_FILTER_EVENT_NAME: among the events
+ * of its Level and keywords, FilterIn TRUE records only the named ones,
+ * FALSE all but them; other events pass; the name is a TraceLogging
+ * event's, and an event without TraceLogging metadata matches none). A
+ * PID or executable-name filter enables the provider only in the processes
+ * it names; the event ID filter and the properties apply only to this
+ * session's events. Re-enabling replaces them. Returns ERROR_SUCCESS,
+ * ERROR_INVALID_PARAMETER (also for a malformed filter or two of one
+ * type), ERROR_NOT_SUPPORTED (other filter types and other
+ * properties), ERROR_INVALID_HANDLE (no such
+ * session), ERROR_NO_SYSTEM_RESOURCES (the provider is enabled by 8
+ * sessions already). */
 ULONG WMIAPI EnableTraceEx2(TRACEHANDLE TraceHandle, LPCGUID ProviderId, ULONG ControlCode,
                             UCHAR Level, ULONGLONG MatchAnyKeyword, ULONGLONG MatchAllKeyword,
                             ULONG Timeout, PENABLE_TRACE_PARAMETERS EnableParameters);
 
 /* The older enables, on EnableTraceEx2. EnableTraceEx: IsEnabled 1 enables
  * (EVENT_CONTROL_CODE_ENABLE_PROVIDER), 0 disables; SourceId must be NULL
- * or the provider's own GUID, and an EnableProperty or filter is refused
- * with ERROR_NOT_SUPPORTED as EnableTraceEx2 refuses them. EnableTrace
+ * or the provider's own GUID; EnableProperty and the one filter
+ * descriptor are taken (or refused) as EnableTraceEx2 takes them. EnableTrace
  * (classic providers): EnableFlag is the keyword the provider sees as
  * MatchAnyKeyword, as Windows passes it to a manifest provider. */
 ULONG WMIAPI EnableTraceEx(LPCGUID ProviderId, LPCGUID SourceId, TRACEHANDLE TraceHandle,
