@@ -232,13 +232,95 @@ FORCEINLINE VOID EventDescZero(PEVENT_DESCRIPTOR EventDescriptor)
     memset(EventDescriptor, 0, sizeof(EVENT_DESCRIPTOR));
 }
 
-#define EventDescGetId(d) ((d)->Id)
-#define EventDescGetVersion(d) ((d)->Version)
-#define EventDescGetLevel(d) ((d)->Level)
-#define EventDescGetOpcode(d) ((d)->Opcode)
-#define EventDescGetTask(d) ((d)->Task)
-#define EventDescGetKeyword(d) ((d)->Keyword)
-#define EventDescGetChannel(d) ((d)->Channel)
+/* The SDK's accessors, as functions (code may take their address). */
+FORCEINLINE USHORT EventDescGetId(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Id;
+}
+FORCEINLINE UCHAR EventDescGetVersion(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Version;
+}
+FORCEINLINE USHORT EventDescGetTask(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Task;
+}
+FORCEINLINE UCHAR EventDescGetOpcode(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Opcode;
+}
+FORCEINLINE UCHAR EventDescGetChannel(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Channel;
+}
+FORCEINLINE UCHAR EventDescGetLevel(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Level;
+}
+FORCEINLINE ULONGLONG EventDescGetKeyword(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Keyword;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetId(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id)
+{
+    EventDescriptor->Id = Id;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetVersion(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Version)
+{
+    EventDescriptor->Version = Version;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetTask(PEVENT_DESCRIPTOR EventDescriptor, USHORT Task)
+{
+    EventDescriptor->Task = Task;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetOpcode(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Opcode)
+{
+    EventDescriptor->Opcode = Opcode;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetLevel(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Level)
+{
+    EventDescriptor->Level = Level;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetChannel(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Channel)
+{
+    EventDescriptor->Channel = Channel;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescSetKeyword(PEVENT_DESCRIPTOR EventDescriptor,
+                                                  ULONGLONG Keyword)
+{
+    EventDescriptor->Keyword = Keyword;
+    return EventDescriptor;
+}
+FORCEINLINE PEVENT_DESCRIPTOR EventDescOrKeyword(PEVENT_DESCRIPTOR EventDescriptor,
+                                                 ULONGLONG Keyword)
+{
+    EventDescriptor->Keyword |= Keyword;
+    return EventDescriptor;
+}
+
+/* Filter layouts the SDK declares beside EVENT_FILTER_DESCRIPTOR (petw's
+ * sessions take none of these filter types). */
+#define MAX_EVENT_FILTER_EVENT_NAME_SIZE (4096)
+typedef struct _EVENT_FILTER_HEADER {
+    USHORT Id;
+    UCHAR Version;
+    UCHAR Reserved[5];
+    ULONGLONG InstanceId;
+    ULONG Size;
+    ULONG NextOffset;
+} EVENT_FILTER_HEADER, *PEVENT_FILTER_HEADER;
+typedef struct _EVENT_FILTER_LEVEL_KW {
+    ULONGLONG MatchAnyKeyword;
+    ULONGLONG MatchAllKeyword;
+    UCHAR Level;
+    BOOLEAN FilterIn;
+} EVENT_FILTER_LEVEL_KW, *PEVENT_FILTER_LEVEL_KW;
 
 #ifdef __cplusplus
 }
