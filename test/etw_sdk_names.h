@@ -225,8 +225,7 @@ PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_SECURE_MODE, 0x80ULL)
 PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_USE_KBYTES_FOR_SIZE, 0x2000ULL)
 PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_PRIVATE_IN_PROC, 0x20000ULL)
 PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_MODE_RESERVED, 0x100000ULL)
-PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING,
-               0x10000000ULL)
+PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_NO_PER_PROCESSOR_BUFFERING, 0x10000000ULL)
 PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_SYSTEM_LOGGER_MODE, 0x2000000ULL)
 PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_ADDTO_TRIAGE_DUMP, 0x80000000ULL)
 PETW_SDK_VALUE(evntrace_h, EVENT_TRACE_STOP_ON_HYBRID_SHUTDOWN, 0x400000ULL)
@@ -476,8 +475,7 @@ PETW_SDK_VALUE(evntcons_h, EVENT_ENABLE_PROPERTY_PROCESS_START_KEY, 0x80ULL)
 PETW_SDK_VALUE(evntcons_h, EVENT_ENABLE_PROPERTY_EVENT_KEY, 0x100ULL)
 PETW_SDK_VALUE(evntcons_h, EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE, 0x200ULL)
 PETW_SDK_VALUE(evntcons_h, EVENT_ENABLE_PROPERTY_ENABLE_SILOS, 0x400ULL)
-PETW_SDK_VALUE(evntcons_h, EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING,
-               0x800ULL)
+PETW_SDK_VALUE(evntcons_h, EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING, 0x800ULL)
 PETW_SDK_VALUE(evntcons_h, PROCESS_TRACE_MODE_REAL_TIME, 0x100ULL)
 PETW_SDK_VALUE(evntcons_h, PROCESS_TRACE_MODE_RAW_TIMESTAMP, 0x1000ULL)
 PETW_SDK_VALUE(evntcons_h, PROCESS_TRACE_MODE_EVENT_RECORD, 0x10000000ULL)
@@ -619,16 +617,11 @@ PETW_SDK_VALUE(tdh_h, TDH_CONTEXT_WPP_GMT, 2)
 PETW_SDK_VALUE(tdh_h, TDH_CONTEXT_POINTERSIZE, 3)
 PETW_SDK_VALUE(tdh_h, TDH_CONTEXT_PDB_PATH, 4)
 PETW_SDK_VALUE(tdh_h, TDH_CONTEXT_MAXIMUM, 5)
-PETW_SDK_VALUE(TraceLoggingProvider_h,
-               TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED0, 0)
-PETW_SDK_VALUE(TraceLoggingProvider_h,
-               TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED1, 1)
-PETW_SDK_VALUE(TraceLoggingProvider_h,
-               TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED2, 2)
-PETW_SDK_VALUE(TraceLoggingProvider_h,
-               TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED3, 3)
-PETW_SDK_VALUE(TraceLoggingProvider_h,
-               TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED4, 4)
+PETW_SDK_VALUE(TraceLoggingProvider_h, TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED0, 0)
+PETW_SDK_VALUE(TraceLoggingProvider_h, TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED1, 1)
+PETW_SDK_VALUE(TraceLoggingProvider_h, TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED2, 2)
+PETW_SDK_VALUE(TraceLoggingProvider_h, TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED3, 3)
+PETW_SDK_VALUE(TraceLoggingProvider_h, TRACELOGGING_PROTOCOL_MICROSOFT_RESERVED4, 4)
 PETW_SDK_VALUE(TraceLoggingProvider_h, TlgInNULL, 0)
 PETW_SDK_VALUE(TraceLoggingProvider_h, TlgInUNICODESTRING, 1)
 PETW_SDK_VALUE(TraceLoggingProvider_h, TlgInANSISTRING, 2)
@@ -733,10 +726,8 @@ PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_WDI_DIAG, 0x4000000000000ULL)
 PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_SQM, 0x8000000000000ULL)
 PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_AUDIT_FAILURE, 0x10000000000000ULL)
 PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_AUDIT_SUCCESS, 0x20000000000000ULL)
-PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_CORRELATION_HINT,
-               0x40000000000000ULL)
-PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_EVENTLOG_CLASSIC,
-               0x80000000000000ULL)
+PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_CORRELATION_HINT, 0x40000000000000ULL)
+PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_EVENTLOG_CLASSIC, 0x80000000000000ULL)
 PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_RESERVED_56, 0x100000000000000ULL)
 PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_RESERVED_57, 0x200000000000000ULL)
 PETW_SDK_VALUE(winmeta_h, WINEVENT_KEYWORD_RESERVED_58, 0x400000000000000ULL)
@@ -1203,18 +1194,17 @@ PETW_SDK_GUID(relogger_h, CLSID_TraceRelogger)
 #endif
 
 /* The other macros: defined at all. */
-#if (!defined(ETW_APP_DECLSPEC_DEPRECATED) || !defined(KERNEL_LOGGER_NAMEW) || \
-     !defined(GLOBAL_LOGGER_NAMEW) || !defined(EVENT_LOGGER_NAMEW) ||          \
-     !defined(DIAG_LOGGER_NAMEW) || !defined(KERNEL_LOGGER_NAMEA) ||           \
-     !defined(GLOBAL_LOGGER_NAMEA) || !defined(EVENT_LOGGER_NAMEA) ||          \
-     !defined(DIAG_LOGGER_NAMEA) || !defined(DEFINE_TRACE_MOF_FIELD) ||        \
-     !defined(PEVENT_TRACE_BUFFER_CALLBACK) ||                                 \
-     !defined(EVENT_TRACE_LOGFILE) || !defined(PEVENT_TRACE_LOGFILE) ||        \
-     !defined(KERNEL_LOGGER_NAME) || !defined(GLOBAL_LOGGER_NAME) ||           \
-     !defined(EVENT_LOGGER_NAME) || !defined(INVALID_PROCESSTRACE_HANDLE) ||   \
-     !defined(RegisterTraceGuids) || !defined(StartTrace) ||                   \
-     !defined(ControlTrace) || !defined(StopTrace) || !defined(QueryTrace) ||  \
-     !defined(UpdateTrace) || !defined(FlushTrace) ||                          \
+#if (!defined(ETW_APP_DECLSPEC_DEPRECATED) || !defined(KERNEL_LOGGER_NAMEW) ||                     \
+     !defined(GLOBAL_LOGGER_NAMEW) || !defined(EVENT_LOGGER_NAMEW) ||                              \
+     !defined(DIAG_LOGGER_NAMEW) || !defined(KERNEL_LOGGER_NAMEA) ||                               \
+     !defined(GLOBAL_LOGGER_NAMEA) || !defined(EVENT_LOGGER_NAMEA) ||                              \
+     !defined(DIAG_LOGGER_NAMEA) || !defined(DEFINE_TRACE_MOF_FIELD) ||                            \
+     !defined(PEVENT_TRACE_BUFFER_CALLBACK) || !defined(EVENT_TRACE_LOGFILE) ||                    \
+     !defined(PEVENT_TRACE_LOGFILE) || !defined(KERNEL_LOGGER_NAME) ||                             \
+     !defined(GLOBAL_LOGGER_NAME) || !defined(EVENT_LOGGER_NAME) ||                                \
+     !defined(INVALID_PROCESSTRACE_HANDLE) || !defined(RegisterTraceGuids) ||                      \
+     !defined(StartTrace) || !defined(ControlTrace) || !defined(StopTrace) ||                      \
+     !defined(QueryTrace) || !defined(UpdateTrace) || !defined(FlushTrace) ||                      \
      !defined(QueryAllTraces) || !defined(OpenTrace))
 #error "a macro of evntrace.h is missing (tools/sdk_names.py missing names it)"
 #endif
@@ -1224,133 +1214,90 @@ PETW_SDK_GUID(relogger_h, CLSID_TraceRelogger)
 #if (!defined(TDH_OUTYTPE_ERRORCODE))
 #error "a macro of tdh.h is missing (tools/sdk_names.py missing names it)"
 #endif
-#if (!defined(TraceLoggingUnregister) || !defined(TraceLoggingRegister) ||     \
-     !defined(TraceLoggingRegisterEx) ||                                       \
-     !defined(TRACELOGGING_DEFINE_PROVIDER) ||                                 \
-     !defined(TRACELOGGING_DEFINE_PROVIDER_STORAGE) ||                         \
-     !defined(TRACELOGGING_DECLARE_PROVIDER) ||                                \
-     !defined(TraceLoggingOptionGroup) || !defined(TraceLoggingWrite) ||       \
-     !defined(TraceLoggingWriteActivity) || !defined(TraceLoggingLevel) ||     \
-     !defined(TraceLoggingKeyword) || !defined(TraceLoggingOpcode) ||          \
-     !defined(TraceLoggingChannel) || !defined(TraceLoggingEventTag) ||        \
-     !defined(TraceLoggingDescription) ||                                      \
-     !defined(TraceLoggingCustomAttribute) || !defined(TraceLoggingStruct) ||  \
-     !defined(TraceLoggingInt8) || !defined(TraceLoggingUInt8) ||              \
-     !defined(TraceLoggingInt16) || !defined(TraceLoggingUInt16) ||            \
-     !defined(TraceLoggingInt32) || !defined(TraceLoggingUInt32) ||            \
-     !defined(TraceLoggingLong) || !defined(TraceLoggingULong) ||              \
-     !defined(TraceLoggingInt64) || !defined(TraceLoggingUInt64) ||            \
-     !defined(TraceLoggingHexInt8) || !defined(TraceLoggingHexUInt8) ||        \
-     !defined(TraceLoggingHexInt16) || !defined(TraceLoggingHexUInt16) ||      \
-     !defined(TraceLoggingHexInt32) || !defined(TraceLoggingHexUInt32) ||      \
-     !defined(TraceLoggingHexLong) || !defined(TraceLoggingHexULong) ||        \
-     !defined(TraceLoggingHexInt64) || !defined(TraceLoggingHexUInt64) ||      \
-     !defined(TraceLoggingIntPtr) || !defined(TraceLoggingUIntPtr) ||          \
-     !defined(TraceLoggingFloat32) || !defined(TraceLoggingFloat64) ||         \
-     !defined(TraceLoggingBool) || !defined(TraceLoggingBoolean) ||            \
-     !defined(TraceLoggingChar) || !defined(TraceLoggingChar16) ||             \
-     !defined(TraceLoggingWChar) || !defined(TraceLoggingPointer) ||           \
-     !defined(TraceLoggingCodePointer) || !defined(TraceLoggingGuid) ||        \
-     !defined(TraceLoggingFileTime) || !defined(TraceLoggingFileTimeUtc) ||    \
-     !defined(TraceLoggingSystemTime) ||                                       \
-     !defined(TraceLoggingSystemTimeUtc) || !defined(TraceLoggingPid) ||       \
-     !defined(TraceLoggingTid) || !defined(TraceLoggingPort) ||                \
-     !defined(TraceLoggingWinError) || !defined(TraceLoggingNTStatus) ||       \
-     !defined(TraceLoggingHResult) || !defined(TraceLoggingString) ||          \
-     !defined(TraceLoggingUtf8String) || !defined(TraceLoggingString16) ||     \
-     !defined(TraceLoggingWideString) ||                                       \
-     !defined(TraceLoggingCountedString) ||                                    \
-     !defined(TraceLoggingCountedUtf8String) ||                                \
-     !defined(TraceLoggingCountedString16) ||                                  \
-     !defined(TraceLoggingCountedWideString) ||                                \
-     !defined(TraceLoggingAnsiString) ||                                       \
-     !defined(TraceLoggingUnicodeString) || !defined(TraceLoggingBinary) ||    \
-     !defined(TraceLoggingBinaryEx) || !defined(TraceLoggingSocketAddress) ||  \
-     !defined(TraceLoggingInt8FixedArray) ||                                   \
-     !defined(TraceLoggingUInt8FixedArray) ||                                  \
-     !defined(TraceLoggingInt16FixedArray) ||                                  \
-     !defined(TraceLoggingUInt16FixedArray) ||                                 \
-     !defined(TraceLoggingInt32FixedArray) ||                                  \
-     !defined(TraceLoggingUInt32FixedArray) ||                                 \
-     !defined(TraceLoggingLongFixedArray) ||                                   \
-     !defined(TraceLoggingULongFixedArray) ||                                  \
-     !defined(TraceLoggingInt64FixedArray) ||                                  \
-     !defined(TraceLoggingUInt64FixedArray) ||                                 \
-     !defined(TraceLoggingHexInt8FixedArray) ||                                \
-     !defined(TraceLoggingHexUInt8FixedArray) ||                               \
-     !defined(TraceLoggingHexInt16FixedArray) ||                               \
-     !defined(TraceLoggingHexUInt16FixedArray) ||                              \
-     !defined(TraceLoggingHexInt32FixedArray) ||                               \
-     !defined(TraceLoggingHexUInt32FixedArray) ||                              \
-     !defined(TraceLoggingHexLongFixedArray) ||                                \
-     !defined(TraceLoggingHexULongFixedArray) ||                               \
-     !defined(TraceLoggingHexInt64FixedArray) ||                               \
-     !defined(TraceLoggingHexUInt64FixedArray) ||                              \
-     !defined(TraceLoggingIntPtrFixedArray) ||                                 \
-     !defined(TraceLoggingUIntPtrFixedArray) ||                                \
-     !defined(TraceLoggingFloat32FixedArray) ||                                \
-     !defined(TraceLoggingFloat64FixedArray) ||                                \
-     !defined(TraceLoggingBoolFixedArray) ||                                   \
-     !defined(TraceLoggingBooleanFixedArray) ||                                \
-     !defined(TraceLoggingCharFixedArray) ||                                   \
-     !defined(TraceLoggingChar16FixedArray) ||                                 \
-     !defined(TraceLoggingWCharFixedArray) ||                                  \
-     !defined(TraceLoggingPointerFixedArray) ||                                \
-     !defined(TraceLoggingCodePointerFixedArray) ||                            \
-     !defined(TraceLoggingGuidFixedArray) ||                                   \
-     !defined(TraceLoggingFileTimeFixedArray) ||                               \
-     !defined(TraceLoggingFileTimeUtcFixedArray) ||                            \
-     !defined(TraceLoggingSystemTimeFixedArray) ||                             \
-     !defined(TraceLoggingSystemTimeUtcFixedArray) ||                          \
-     !defined(TraceLoggingInt8Array) || !defined(TraceLoggingUInt8Array) ||    \
-     !defined(TraceLoggingInt16Array) || !defined(TraceLoggingUInt16Array) ||  \
-     !defined(TraceLoggingInt32Array) || !defined(TraceLoggingUInt32Array) ||  \
-     !defined(TraceLoggingLongArray) || !defined(TraceLoggingULongArray) ||    \
-     !defined(TraceLoggingInt64Array) || !defined(TraceLoggingUInt64Array) ||  \
-     !defined(TraceLoggingHexInt8Array) ||                                     \
-     !defined(TraceLoggingHexUInt8Array) ||                                    \
-     !defined(TraceLoggingHexInt16Array) ||                                    \
-     !defined(TraceLoggingHexUInt16Array) ||                                   \
-     !defined(TraceLoggingHexInt32Array) ||                                    \
-     !defined(TraceLoggingHexUInt32Array) ||                                   \
-     !defined(TraceLoggingHexLongArray) ||                                     \
-     !defined(TraceLoggingHexULongArray) ||                                    \
-     !defined(TraceLoggingHexInt64Array) ||                                    \
-     !defined(TraceLoggingHexUInt64Array) ||                                   \
-     !defined(TraceLoggingIntPtrArray) ||                                      \
-     !defined(TraceLoggingUIntPtrArray) ||                                     \
-     !defined(TraceLoggingFloat32Array) ||                                     \
-     !defined(TraceLoggingFloat64Array) || !defined(TraceLoggingBoolArray) ||  \
-     !defined(TraceLoggingBooleanArray) || !defined(TraceLoggingCharArray) ||  \
-     !defined(TraceLoggingChar16Array) || !defined(TraceLoggingWCharArray) ||  \
-     !defined(TraceLoggingPointerArray) ||                                     \
-     !defined(TraceLoggingCodePointerArray) ||                                 \
-     !defined(TraceLoggingGuidArray) || !defined(TraceLoggingFileTimeArray) || \
-     !defined(TraceLoggingFileTimeUtcArray) ||                                 \
-     !defined(TraceLoggingSystemTimeArray) ||                                  \
-     !defined(TraceLoggingSystemTimeUtcArray) ||                               \
-     !defined(TraceLoggingPackedField) ||                                      \
-     !defined(TraceLoggingPackedFieldEx) ||                                    \
-     !defined(TraceLoggingPackedMetadata) ||                                   \
-     !defined(TraceLoggingPackedMetadataEx) ||                                 \
-     !defined(TraceLoggingPackedStruct) ||                                     \
-     !defined(TraceLoggingPackedStructArray) ||                                \
-     !defined(TraceLoggingPackedData) || !defined(TraceLoggingPackedDataEx) || \
-     !defined(TraceLoggingBinaryBuffer) ||                                     \
+#if (!defined(TraceLoggingUnregister) || !defined(TraceLoggingRegister) ||                         \
+     !defined(TraceLoggingRegisterEx) || !defined(TRACELOGGING_DEFINE_PROVIDER) ||                 \
+     !defined(TRACELOGGING_DEFINE_PROVIDER_STORAGE) || !defined(TRACELOGGING_DECLARE_PROVIDER) ||  \
+     !defined(TraceLoggingOptionGroup) || !defined(TraceLoggingWrite) ||                           \
+     !defined(TraceLoggingWriteActivity) || !defined(TraceLoggingLevel) ||                         \
+     !defined(TraceLoggingKeyword) || !defined(TraceLoggingOpcode) ||                              \
+     !defined(TraceLoggingChannel) || !defined(TraceLoggingEventTag) ||                            \
+     !defined(TraceLoggingDescription) || !defined(TraceLoggingCustomAttribute) ||                 \
+     !defined(TraceLoggingStruct) || !defined(TraceLoggingInt8) || !defined(TraceLoggingUInt8) ||  \
+     !defined(TraceLoggingInt16) || !defined(TraceLoggingUInt16) || !defined(TraceLoggingInt32) || \
+     !defined(TraceLoggingUInt32) || !defined(TraceLoggingLong) || !defined(TraceLoggingULong) ||  \
+     !defined(TraceLoggingInt64) || !defined(TraceLoggingUInt64) ||                                \
+     !defined(TraceLoggingHexInt8) || !defined(TraceLoggingHexUInt8) ||                            \
+     !defined(TraceLoggingHexInt16) || !defined(TraceLoggingHexUInt16) ||                          \
+     !defined(TraceLoggingHexInt32) || !defined(TraceLoggingHexUInt32) ||                          \
+     !defined(TraceLoggingHexLong) || !defined(TraceLoggingHexULong) ||                            \
+     !defined(TraceLoggingHexInt64) || !defined(TraceLoggingHexUInt64) ||                          \
+     !defined(TraceLoggingIntPtr) || !defined(TraceLoggingUIntPtr) ||                              \
+     !defined(TraceLoggingFloat32) || !defined(TraceLoggingFloat64) ||                             \
+     !defined(TraceLoggingBool) || !defined(TraceLoggingBoolean) || !defined(TraceLoggingChar) ||  \
+     !defined(TraceLoggingChar16) || !defined(TraceLoggingWChar) ||                                \
+     !defined(TraceLoggingPointer) || !defined(TraceLoggingCodePointer) ||                         \
+     !defined(TraceLoggingGuid) || !defined(TraceLoggingFileTime) ||                               \
+     !defined(TraceLoggingFileTimeUtc) || !defined(TraceLoggingSystemTime) ||                      \
+     !defined(TraceLoggingSystemTimeUtc) || !defined(TraceLoggingPid) ||                           \
+     !defined(TraceLoggingTid) || !defined(TraceLoggingPort) || !defined(TraceLoggingWinError) ||  \
+     !defined(TraceLoggingNTStatus) || !defined(TraceLoggingHResult) ||                            \
+     !defined(TraceLoggingString) || !defined(TraceLoggingUtf8String) ||                           \
+     !defined(TraceLoggingString16) || !defined(TraceLoggingWideString) ||                         \
+     !defined(TraceLoggingCountedString) || !defined(TraceLoggingCountedUtf8String) ||             \
+     !defined(TraceLoggingCountedString16) || !defined(TraceLoggingCountedWideString) ||           \
+     !defined(TraceLoggingAnsiString) || !defined(TraceLoggingUnicodeString) ||                    \
+     !defined(TraceLoggingBinary) || !defined(TraceLoggingBinaryEx) ||                             \
+     !defined(TraceLoggingSocketAddress) || !defined(TraceLoggingInt8FixedArray) ||                \
+     !defined(TraceLoggingUInt8FixedArray) || !defined(TraceLoggingInt16FixedArray) ||             \
+     !defined(TraceLoggingUInt16FixedArray) || !defined(TraceLoggingInt32FixedArray) ||            \
+     !defined(TraceLoggingUInt32FixedArray) || !defined(TraceLoggingLongFixedArray) ||             \
+     !defined(TraceLoggingULongFixedArray) || !defined(TraceLoggingInt64FixedArray) ||             \
+     !defined(TraceLoggingUInt64FixedArray) || !defined(TraceLoggingHexInt8FixedArray) ||          \
+     !defined(TraceLoggingHexUInt8FixedArray) || !defined(TraceLoggingHexInt16FixedArray) ||       \
+     !defined(TraceLoggingHexUInt16FixedArray) || !defined(TraceLoggingHexInt32FixedArray) ||      \
+     !defined(TraceLoggingHexUInt32FixedArray) || !defined(TraceLoggingHexLongFixedArray) ||       \
+     !defined(TraceLoggingHexULongFixedArray) || !defined(TraceLoggingHexInt64FixedArray) ||       \
+     !defined(TraceLoggingHexUInt64FixedArray) || !defined(TraceLoggingIntPtrFixedArray) ||        \
+     !defined(TraceLoggingUIntPtrFixedArray) || !defined(TraceLoggingFloat32FixedArray) ||         \
+     !defined(TraceLoggingFloat64FixedArray) || !defined(TraceLoggingBoolFixedArray) ||            \
+     !defined(TraceLoggingBooleanFixedArray) || !defined(TraceLoggingCharFixedArray) ||            \
+     !defined(TraceLoggingChar16FixedArray) || !defined(TraceLoggingWCharFixedArray) ||            \
+     !defined(TraceLoggingPointerFixedArray) || !defined(TraceLoggingCodePointerFixedArray) ||     \
+     !defined(TraceLoggingGuidFixedArray) || !defined(TraceLoggingFileTimeFixedArray) ||           \
+     !defined(TraceLoggingFileTimeUtcFixedArray) || !defined(TraceLoggingSystemTimeFixedArray) ||  \
+     !defined(TraceLoggingSystemTimeUtcFixedArray) || !defined(TraceLoggingInt8Array) ||           \
+     !defined(TraceLoggingUInt8Array) || !defined(TraceLoggingInt16Array) ||                       \
+     !defined(TraceLoggingUInt16Array) || !defined(TraceLoggingInt32Array) ||                      \
+     !defined(TraceLoggingUInt32Array) || !defined(TraceLoggingLongArray) ||                       \
+     !defined(TraceLoggingULongArray) || !defined(TraceLoggingInt64Array) ||                       \
+     !defined(TraceLoggingUInt64Array) || !defined(TraceLoggingHexInt8Array) ||                    \
+     !defined(TraceLoggingHexUInt8Array) || !defined(TraceLoggingHexInt16Array) ||                 \
+     !defined(TraceLoggingHexUInt16Array) || !defined(TraceLoggingHexInt32Array) ||                \
+     !defined(TraceLoggingHexUInt32Array) || !defined(TraceLoggingHexLongArray) ||                 \
+     !defined(TraceLoggingHexULongArray) || !defined(TraceLoggingHexInt64Array) ||                 \
+     !defined(TraceLoggingHexUInt64Array) || !defined(TraceLoggingIntPtrArray) ||                  \
+     !defined(TraceLoggingUIntPtrArray) || !defined(TraceLoggingFloat32Array) ||                   \
+     !defined(TraceLoggingFloat64Array) || !defined(TraceLoggingBoolArray) ||                      \
+     !defined(TraceLoggingBooleanArray) || !defined(TraceLoggingCharArray) ||                      \
+     !defined(TraceLoggingChar16Array) || !defined(TraceLoggingWCharArray) ||                      \
+     !defined(TraceLoggingPointerArray) || !defined(TraceLoggingCodePointerArray) ||               \
+     !defined(TraceLoggingGuidArray) || !defined(TraceLoggingFileTimeArray) ||                     \
+     !defined(TraceLoggingFileTimeUtcArray) || !defined(TraceLoggingSystemTimeArray) ||            \
+     !defined(TraceLoggingSystemTimeUtcArray) || !defined(TraceLoggingPackedField) ||              \
+     !defined(TraceLoggingPackedFieldEx) || !defined(TraceLoggingPackedMetadata) ||                \
+     !defined(TraceLoggingPackedMetadataEx) || !defined(TraceLoggingPackedStruct) ||               \
+     !defined(TraceLoggingPackedStructArray) || !defined(TraceLoggingPackedData) ||                \
+     !defined(TraceLoggingPackedDataEx) || !defined(TraceLoggingBinaryBuffer) ||                   \
      !defined(TraceLoggingBinaryBufferEx) || !defined(TraceLoggingCustom))
-#error                                                                         \
-    "a macro of TraceLoggingProvider.h is missing (tools/sdk_names.py missing names it)"
+#error "a macro of TraceLoggingProvider.h is missing (tools/sdk_names.py missing names it)"
 #endif
-#if defined(__cplusplus) &&                                                    \
-    (!defined(TraceLoggingWriteStart) || !defined(TraceLoggingWriteStop) ||    \
-     !defined(TraceLoggingWriteTagged) ||                                      \
-     !defined(TraceLoggingWriteTaggedIfStarted) ||                             \
+#if defined(__cplusplus) &&                                                                        \
+    (!defined(TraceLoggingWriteStart) || !defined(TraceLoggingWriteStop) ||                        \
+     !defined(TraceLoggingWriteTagged) || !defined(TraceLoggingWriteTaggedIfStarted) ||            \
      !defined(TraceLoggingFunction))
-#error                                                                         \
-    "a macro of TraceLoggingActivity.h is missing (tools/sdk_names.py missing names it)"
+#error "a macro of TraceLoggingActivity.h is missing (tools/sdk_names.py missing names it)"
 #endif
-#if (!defined(WMIGUID_ALL_ACCESS_WIN2K) ||                                     \
-     !defined(WMIGUID_ALL_ACCESS_WINXP) || !defined(WMIGUID_ALL_ACCESS_RS1) || \
-     !defined(WMIGUID_ALL_ACCESS))
+#if (!defined(WMIGUID_ALL_ACCESS_WIN2K) || !defined(WMIGUID_ALL_ACCESS_WINXP) ||                   \
+     !defined(WMIGUID_ALL_ACCESS_RS1) || !defined(WMIGUID_ALL_ACCESS))
 #error "a macro of wmistr.h is missing (tools/sdk_names.py missing names it)"
 #endif

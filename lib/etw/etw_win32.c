@@ -1,13 +1,13 @@
 /* etw_win32.c - the few Win32 functions beyond ETW that ETW tools call
  * around it, for non-Windows hosts: GetCommandLineW/A, CommandLineToArgvW
  * (<shellapi.h>), LocalAlloc/LocalFree, GlobalAlloc/GlobalFree. */
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <shellapi.h>
-
 #include "etw_internal.h"
+
+#include <shellapi.h> /* after <windows.h>, as Windows' own requires */
 
 #if !defined(_WIN32)
 
@@ -49,9 +49,6 @@ HGLOBAL GlobalFree(HGLOBAL hMem)
 }
 
 /* ---- The command line ---- */
-
-static char *command_line_a;
-static wchar_t *command_line_w;
 
 /* Appends `arg` to `out` (at *n, growing *cap), quoted as Windows' parser
  * expects: as is when it has no space, tab or quote and is not empty; else
@@ -102,52 +99,55 @@ static int append_quoted(char **out, size_t *n, size_t *cap, const char *arg)
     return 0;
 }
 
+/* The command line, built once: the first caller to finish installs it. */
+static _Atomic(char *) command_line_a;
+static _Atomic(wchar_t *) command_line_w;
+
 static void build_command_line(void)
 {
-    FILE *f = fopen("/proc/self/cmdline", "rb");
-    char *raw = NULL, *out = NULL;
-    size_t rn = 0, rcap = 0, n = 0, cap = 0;
-    int c;
-    if (!f)
+    char *raw = NULL, *out;
+    size_t rn = 0, n = 0, cap = 0;
+    wchar_t *w = NULL;
+    char *expect_a = NULL;
+    if (petw__own_command_line(&raw, &rn) != 0)
         return;
-    while ((c = fgetc(f)) != EOF) {
-        if (rn + 2 > rcap) {
-            char *p = realloc(raw, rcap ? rcap * 2 : 256);
-            if (!p)
-                break;
-            raw = p;
-            rcap = rcap ? rcap * 2 : 256;
-        }
-        raw[rn++] = (char)c;
-    }
-    fclose(f);
     out = calloc(1, 1);
-    for (size_t i = 0; raw && out && i < rn; i += strlen(raw + i) + 1) {
-        raw[rn] = 0;
+    for (size_t i = 0; out && i < rn; i += strlen(raw + i) + 1) {
         if (append_quoted(&out, &n, &cap, raw + i) != 0) {
             free(out);
             out = NULL;
         }
     }
     free(raw);
-    if (out && (command_line_w = petw__widen_utf8(out)) != NULL)
-        command_line_a = out;
-    else
+    if (!out || !(w = petw__widen_utf8(out))) {
         free(out);
+        return;
+    }
+    if (atomic_compare_exchange_strong(&command_line_a, &expect_a, out)) {
+        atomic_store(&command_line_w, w);
+    } else {
+        free(out);
+        free(w);
+    }
 }
-
-static pthread_once_t command_line_once = PTHREAD_ONCE_INIT;
 
 LPSTR GetCommandLineA(void)
 {
-    pthread_once(&command_line_once, build_command_line);
-    return command_line_a;
+    if (!atomic_load(&command_line_a))
+        build_command_line();
+    return atomic_load(&command_line_a);
 }
 
 LPWSTR GetCommandLineW(void)
 {
-    pthread_once(&command_line_once, build_command_line);
-    return command_line_w;
+    wchar_t *w;
+    if (!atomic_load(&command_line_a))
+        build_command_line();
+    /* Another thread may have installed the narrow string and not yet the
+     * wide one: wait for it (a few stores away). */
+    while (atomic_load(&command_line_a) && !(w = atomic_load(&command_line_w)))
+        ;
+    return atomic_load(&command_line_w);
 }
 
 /* Splits `line` into `args` (each NUL-terminated, written to `buf` when it

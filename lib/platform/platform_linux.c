@@ -552,3 +552,40 @@ int32_t petw__local_offset_now(void)
         return 0;
     return (int32_t)tm.tm_gmtoff;
 }
+
+int petw__command_line(char **out, size_t *size)
+{
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int c;
+    if (!f)
+        return PETW_EIO;
+    while ((c = fgetc(f)) != EOF) {
+        if (n + 2 > cap) {
+            char *p = realloc(buf, cap ? cap * 2 : 256);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                return PETW_ENOMEM;
+            }
+            buf = p;
+            cap = cap ? cap * 2 : 256;
+        }
+        buf[n++] = (char)c;
+    }
+    fclose(f);
+    if (!buf && !(buf = malloc(1)))
+        return PETW_ENOMEM;
+    buf[n] = 0;
+    *out = buf;
+    *size = n;
+    return 0;
+}
+
+int petw__current_dir(char *out, size_t size)
+{
+    if (getcwd(out, size))
+        return 0;
+    return errno == ERANGE ? PETW_ENAMETOOLONG : PETW_EIO;
+}

@@ -1,9 +1,10 @@
 /* command_line.c - a Windows console tool's way to its wide arguments, as
  * the SDK's Eventing samples (tracelog.c) do it: main() ignores argv and
  * splits GetCommandLineW() with CommandLineToArgvW (<shellapi.h>), frees
- * the block with GlobalFree. The arguments, some with spaces, quotes and
- * backslashes, must come back as they were given; Windows' splitting rules
- * are checked on fixed strings too. */
+ * the block with GlobalFree, and makes its -f argument absolute with
+ * _tfullpath. The arguments, some with spaces, quotes and backslashes, must
+ * come back as they were given; Windows' splitting rules are checked on
+ * fixed strings too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <windows.h>
@@ -63,6 +64,17 @@ int main(int argc, char **argv)
         LocalFree(self);
     }
     CHECK(LocalAlloc(LMEM_MOVEABLE, 8) == NULL && GetLastError() == ERROR_NOT_SUPPORTED);
+    {
+        TCHAR full[MAX_PATH];
+        wchar_t wfull[MAX_PATH], *mine;
+        CHECK(_tfullpath(full, _T("/var/./log/../tmp//x.etl"), MAX_PATH) == full);
+        CHECK(_tcscmp(full, _T("/var/tmp/x.etl")) == 0);
+        CHECK(_wfullpath(wfull, L"/a/b/../../..", MAX_PATH) && wcscmp(wfull, L"/") == 0);
+        CHECK(_wfullpath(wfull, L"/a/b", 4) == NULL); /* does not fit */
+        mine = _wfullpath(NULL, L"trace.etl", 0);     /* relative: under the directory */
+        CHECK(mine && mine[0] == L'/' && wcsstr(mine, L"/trace.etl") != NULL);
+        free(mine);
+    }
     if (failures == 0)
         _tprintf(_T("command line: ok\n"));
     return failures != 0;

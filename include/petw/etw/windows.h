@@ -351,6 +351,15 @@ errno_t strcat_s(char *dest, size_t destSize, const char *src);
  * locale. */
 int _wcsicmp(const wchar_t *a, const wchar_t *b);
 int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count);
+/* The absolute path of relPath (against the current directory, with "."
+ * and ".." resolved by name, not through the file system), in absPath
+ * (maxLength characters) or, when absPath is NULL, in a malloc'ed string.
+ * NULL, with errno ERANGE when it does not fit (EINVAL: no relPath). */
+char *_fullpath(char *absPath, const char *relPath, size_t maxLength);
+wchar_t *_wfullpath(wchar_t *absPath, const wchar_t *relPath, size_t maxLength);
+#ifndef _MAX_PATH
+#define _MAX_PATH 260
+#endif
 #define _stricmp strcasecmp
 #define _strnicmp strncasecmp
 #define _wcsdup wcsdup
