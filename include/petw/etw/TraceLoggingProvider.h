@@ -176,9 +176,9 @@ int petw__tlg_wchars(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *p,
 /* EventSetInformation on the registered provider, as an HRESULT
  * (HRESULT_FROM_WIN32 of its error; of ERROR_INVALID_HANDLE before
  * TraceLoggingRegister). */
-FORCEINLINE TLG_STATUS TraceLoggingSetInformation(TraceLoggingHProvider hProvider,
-                                                  EVENT_INFO_CLASS InformationClass,
-                                                  PVOID pvInformation, ULONG cbInformation)
+PETW__ETW_INLINE TLG_STATUS TraceLoggingSetInformation(TraceLoggingHProvider hProvider,
+                                                       EVENT_INFO_CLASS InformationClass,
+                                                       PVOID pvInformation, ULONG cbInformation)
 {
     ULONG r = hProvider->handle ? EventSetInformation(hProvider->handle, InformationClass,
                                                       pvInformation, cbInformation)

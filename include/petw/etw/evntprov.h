@@ -13,6 +13,16 @@
 #include_next <evntprov.h>
 #else
 #include <windows.h>
+/* The SDK's inline functions: with an out-of-line copy where code takes
+ * their address (Windows' FORCEINLINE in mingw-w64 is a GNU extern inline,
+ * which has none). */
+#ifndef PETW__ETW_INLINE
+#ifdef __cplusplus
+#define PETW__ETW_INLINE inline
+#else
+#define PETW__ETW_INLINE static inline
+#endif
+#endif
 #ifndef EVNTAPI
 #define EVNTAPI /* petw's engine: ordinary functions, not DLL imports */
 #endif
@@ -206,17 +216,17 @@ static inline BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR Event
     return (BOOLEAN)petw_event_enabled(RegHandle, (const petw_event_descriptor *)EventDescriptor);
 }
 
-FORCEINLINE VOID EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,
-                                     const VOID *DataPtr, ULONG DataSize)
+PETW__ETW_INLINE VOID EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,
+                                          const VOID *DataPtr, ULONG DataSize)
 {
     EventDataDescriptor->Ptr = (ULONGLONG)(ULONG_PTR)DataPtr;
     EventDataDescriptor->Size = DataSize;
     EventDataDescriptor->Reserved = 0;
 }
 
-FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
-                                 UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
-                                 ULONGLONG Keyword)
+PETW__ETW_INLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
+                                      UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
+                                      ULONGLONG Keyword)
 {
     EventDescriptor->Id = Id;
     EventDescriptor->Version = Version;
@@ -227,78 +237,81 @@ FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, U
     EventDescriptor->Keyword = Keyword;
 }
 
-FORCEINLINE VOID EventDescZero(PEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE VOID EventDescZero(PEVENT_DESCRIPTOR EventDescriptor)
 {
     memset(EventDescriptor, 0, sizeof(EVENT_DESCRIPTOR));
 }
 
 /* The SDK's accessors, as functions (code may take their address). */
-FORCEINLINE USHORT EventDescGetId(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE USHORT EventDescGetId(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Id;
 }
-FORCEINLINE UCHAR EventDescGetVersion(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE UCHAR EventDescGetVersion(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Version;
 }
-FORCEINLINE USHORT EventDescGetTask(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE USHORT EventDescGetTask(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Task;
 }
-FORCEINLINE UCHAR EventDescGetOpcode(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE UCHAR EventDescGetOpcode(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Opcode;
 }
-FORCEINLINE UCHAR EventDescGetChannel(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE UCHAR EventDescGetChannel(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Channel;
 }
-FORCEINLINE UCHAR EventDescGetLevel(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE UCHAR EventDescGetLevel(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Level;
 }
-FORCEINLINE ULONGLONG EventDescGetKeyword(PCEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE ULONGLONG EventDescGetKeyword(PCEVENT_DESCRIPTOR EventDescriptor)
 {
     return EventDescriptor->Keyword;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetId(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetId(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id)
 {
     EventDescriptor->Id = Id;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetVersion(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Version)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetVersion(PEVENT_DESCRIPTOR EventDescriptor,
+                                                       UCHAR Version)
 {
     EventDescriptor->Version = Version;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetTask(PEVENT_DESCRIPTOR EventDescriptor, USHORT Task)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetTask(PEVENT_DESCRIPTOR EventDescriptor, USHORT Task)
 {
     EventDescriptor->Task = Task;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetOpcode(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Opcode)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetOpcode(PEVENT_DESCRIPTOR EventDescriptor,
+                                                      UCHAR Opcode)
 {
     EventDescriptor->Opcode = Opcode;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetLevel(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Level)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetLevel(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Level)
 {
     EventDescriptor->Level = Level;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetChannel(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Channel)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetChannel(PEVENT_DESCRIPTOR EventDescriptor,
+                                                       UCHAR Channel)
 {
     EventDescriptor->Channel = Channel;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescSetKeyword(PEVENT_DESCRIPTOR EventDescriptor,
-                                                  ULONGLONG Keyword)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetKeyword(PEVENT_DESCRIPTOR EventDescriptor,
+                                                       ULONGLONG Keyword)
 {
     EventDescriptor->Keyword = Keyword;
     return EventDescriptor;
 }
-FORCEINLINE PEVENT_DESCRIPTOR EventDescOrKeyword(PEVENT_DESCRIPTOR EventDescriptor,
-                                                 ULONGLONG Keyword)
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescOrKeyword(PEVENT_DESCRIPTOR EventDescriptor,
+                                                      ULONGLONG Keyword)
 {
     EventDescriptor->Keyword |= Keyword;
     return EventDescriptor;

@@ -12,6 +12,7 @@
  * quoted so that this splits them back. No other shell function is here.
  */
 #if defined(_WIN32)
+#include <windows.h> /* first: Windows' shellapi.h does not stand alone */
 #include_next <shellapi.h>
 #else
 #ifndef PETW_ETW_SHELLAPI_H

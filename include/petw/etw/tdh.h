@@ -326,89 +326,89 @@ typedef struct _PROVIDER_FIELD_INFOARRAY {
 
 /* The SDK's accessors for the offsets above: the text at the offset from
  * the start of the buffer, or NULL where the offset is 0. */
-FORCEINLINE PWSTR petw__tdh_at(PVOID base, ULONG offset)
+PETW__ETW_INLINE PWSTR petw__tdh_at(PVOID base, ULONG offset)
 {
     return offset ? (PWSTR)((PBYTE)base + offset) : (PWSTR)NULL;
 }
-FORCEINLINE PWSTR EMI_MAP_NAME(PEVENT_MAP_INFO MapInfo)
+PETW__ETW_INLINE PWSTR EMI_MAP_NAME(PEVENT_MAP_INFO MapInfo)
 {
     return petw__tdh_at(MapInfo, MapInfo->NameOffset);
 }
-FORCEINLINE PWSTR EMI_MAP_FORMAT(PEVENT_MAP_INFO MapInfo)
+PETW__ETW_INLINE PWSTR EMI_MAP_FORMAT(PEVENT_MAP_INFO MapInfo)
 {
     return petw__tdh_at(MapInfo, (MapInfo->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP)
                                      ? MapInfo->FormatStringOffset
                                      : 0);
 }
-FORCEINLINE PWSTR EMI_MAP_OUTPUT(PEVENT_MAP_INFO MapInfo, PEVENT_MAP_ENTRY Map)
+PETW__ETW_INLINE PWSTR EMI_MAP_OUTPUT(PEVENT_MAP_INFO MapInfo, PEVENT_MAP_ENTRY Map)
 {
     return petw__tdh_at(MapInfo, Map->OutputOffset);
 }
-FORCEINLINE PWSTR EMI_MAP_INPUT(PEVENT_MAP_INFO MapInfo, PEVENT_MAP_ENTRY Map)
+PETW__ETW_INLINE PWSTR EMI_MAP_INPUT(PEVENT_MAP_INFO MapInfo, PEVENT_MAP_ENTRY Map)
 {
     return petw__tdh_at(
         MapInfo, (MapInfo->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP) ? Map->InputOffset : 0);
 }
-FORCEINLINE PWSTR TEI_MAP_NAME(PTRACE_EVENT_INFO EventInfo, PEVENT_PROPERTY_INFO Property)
+PETW__ETW_INLINE PWSTR TEI_MAP_NAME(PTRACE_EVENT_INFO EventInfo, PEVENT_PROPERTY_INFO Property)
 {
     return petw__tdh_at(EventInfo, Property->nonStructType.MapNameOffset);
 }
-FORCEINLINE PWSTR TEI_PROPERTY_NAME(PTRACE_EVENT_INFO EventInfo, PEVENT_PROPERTY_INFO Property)
+PETW__ETW_INLINE PWSTR TEI_PROPERTY_NAME(PTRACE_EVENT_INFO EventInfo, PEVENT_PROPERTY_INFO Property)
 {
     return petw__tdh_at(EventInfo, Property->NameOffset);
 }
-FORCEINLINE PWSTR TEI_PROVIDER_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_PROVIDER_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->ProviderNameOffset);
 }
-FORCEINLINE PWSTR TEI_LEVEL_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_LEVEL_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->LevelNameOffset);
 }
-FORCEINLINE PWSTR TEI_CHANNEL_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_CHANNEL_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->ChannelNameOffset);
 }
-FORCEINLINE PWSTR TEI_KEYWORDS_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_KEYWORDS_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->KeywordsNameOffset);
 }
-FORCEINLINE PWSTR TEI_TASK_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_TASK_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->TaskNameOffset);
 }
-FORCEINLINE PWSTR TEI_OPCODE_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_OPCODE_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->OpcodeNameOffset);
 }
-FORCEINLINE PWSTR TEI_EVENT_MESSAGE(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_EVENT_MESSAGE(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->EventMessageOffset);
 }
-FORCEINLINE PWSTR TEI_PROVIDER_MESSAGE(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_PROVIDER_MESSAGE(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->ProviderMessageOffset);
 }
-FORCEINLINE PWSTR TEI_ACTIVITYID_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_ACTIVITYID_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->ActivityIDNameOffset);
 }
-FORCEINLINE PWSTR TEI_RELATEDACTIVITYID_NAME(PTRACE_EVENT_INFO EventInfo)
+PETW__ETW_INLINE PWSTR TEI_RELATEDACTIVITYID_NAME(PTRACE_EVENT_INFO EventInfo)
 {
     return petw__tdh_at(EventInfo, EventInfo->RelatedActivityIDNameOffset);
 }
-FORCEINLINE PWSTR PEI_PROVIDER_NAME(PPROVIDER_ENUMERATION_INFO ProviderEnum,
-                                    PTRACE_PROVIDER_INFO ProviderInfo)
+PETW__ETW_INLINE PWSTR PEI_PROVIDER_NAME(PPROVIDER_ENUMERATION_INFO ProviderEnum,
+                                         PTRACE_PROVIDER_INFO ProviderInfo)
 {
     return petw__tdh_at(ProviderEnum, ProviderInfo->ProviderNameOffset);
 }
-FORCEINLINE PWSTR PFI_FIELD_NAME(PPROVIDER_FIELD_INFOARRAY FieldInfoArray,
-                                 PPROVIDER_FIELD_INFO FieldInfo)
+PETW__ETW_INLINE PWSTR PFI_FIELD_NAME(PPROVIDER_FIELD_INFOARRAY FieldInfoArray,
+                                      PPROVIDER_FIELD_INFO FieldInfo)
 {
     return petw__tdh_at(FieldInfoArray, FieldInfo->NameOffset);
 }
-FORCEINLINE PWSTR PFI_FIELD_MESSAGE(PPROVIDER_FIELD_INFOARRAY FieldInfoArray,
-                                    PPROVIDER_FIELD_INFO FieldInfo)
+PETW__ETW_INLINE PWSTR PFI_FIELD_MESSAGE(PPROVIDER_FIELD_INFOARRAY FieldInfoArray,
+                                         PPROVIDER_FIELD_INFO FieldInfo)
 {
     return petw__tdh_at(FieldInfoArray, FieldInfo->DescriptionOffset);
 }
@@ -529,11 +529,12 @@ typedef struct _PROVIDER_FILTER_INFO {
     EVENT_PROPERTY_INFO EventPropertyInfoArray[ANYSIZE_ARRAY];
 } PROVIDER_FILTER_INFO, *PPROVIDER_FILTER_INFO;
 
-FORCEINLINE PWSTR PFI_FILTER_MESSAGE(PPROVIDER_FILTER_INFO FilterInfo)
+PETW__ETW_INLINE PWSTR PFI_FILTER_MESSAGE(PPROVIDER_FILTER_INFO FilterInfo)
 {
     return petw__tdh_at(FilterInfo, FilterInfo->MessageOffset);
 }
-FORCEINLINE PWSTR PFI_PROPERTY_NAME(PPROVIDER_FILTER_INFO FilterInfo, PEVENT_PROPERTY_INFO Property)
+PETW__ETW_INLINE PWSTR PFI_PROPERTY_NAME(PPROVIDER_FILTER_INFO FilterInfo,
+                                         PEVENT_PROPERTY_INFO Property)
 {
     return petw__tdh_at(FilterInfo, Property->NameOffset);
 }
