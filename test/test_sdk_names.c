@@ -55,6 +55,40 @@
 
 static volatile uintptr_t sink;
 
+#ifdef __cplusplus
+/* TraceLoggingActivity.h: a thread activity is the thread's activity ID
+ * between its START and STOP, and the previous one again after. */
+TRACELOGGING_DEFINE_PROVIDER(g_sdk_names_provider, "Petw.Test.SdkNames",
+                             (0x2b3c4d5e, 0x1111, 0x2222, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99,
+                              0xaa));
+static int activities(void)
+{
+    GUID before, during, after;
+    int bad = 0;
+    TraceLoggingRegister(g_sdk_names_provider);
+    EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &before);
+    {
+        TraceLoggingThreadActivity<g_sdk_names_provider, 0x1, WINEVENT_LEVEL_INFO> t;
+        TraceLoggingWriteStart(t, "Start", TraceLoggingInt32(1, "n"));
+        EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &during);
+        bad |= memcmp(&during, t.Id(), sizeof during) != 0 || !t.IsStarted();
+        TraceLoggingActivity<g_sdk_names_provider> a;
+        a.SetRelatedActivity(t);
+        TraceLoggingWriteStart(a, "Child");
+        TraceLoggingWriteTagged(a, "Tagged", TraceLoggingInt32(2, "n"));
+        TraceLoggingWriteStop(a, "ChildStop");
+        bad |= a.IsStarted();
+        TraceLoggingWriteStop(t, "Stop");
+    }
+    EventActivityIdControl(EVENT_ACTIVITY_CTRL_GET_ID, &after);
+    bad |= memcmp(&before, &after, sizeof after) != 0;
+    TraceLoggingUnregister(g_sdk_names_provider);
+    if (bad)
+        fprintf(stderr, "TraceLoggingThreadActivity: the thread's activity ID is wrong\n");
+    return bad;
+}
+#endif
+
 static int check(const char *what, ULONG got, ULONG want)
 {
     if (got == want)
@@ -99,6 +133,9 @@ int main(void)
     }
 #endif
     (void)object;
+#ifdef __cplusplus
+    bad |= activities();
+#endif
     if (!bad)
         printf("SDK names, values and layouts: ok\n");
     return bad;
