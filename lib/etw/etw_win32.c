@@ -123,7 +123,10 @@ static void build_command_line(void)
         free(out);
         return;
     }
+    /* seq_cst: publishes the narrow string's bytes (written above) to the
+     * loads in GetCommandLineA/W; pairs with them. */
     if (atomic_compare_exchange_strong(&command_line_a, &expect_a, out)) {
+        /* seq_cst: publishes the wide string to GetCommandLineW's loads. */
         atomic_store(&command_line_w, w);
     } else {
         free(out);
@@ -133,20 +136,25 @@ static void build_command_line(void)
 
 LPSTR GetCommandLineA(void)
 {
+    /* seq_cst: pairs with build_command_line's compare-exchange (the
+     * string's bytes are visible once its pointer is). */
     if (!atomic_load(&command_line_a))
         build_command_line();
+    /* seq_cst: as above. */
     return atomic_load(&command_line_a);
 }
 
 LPWSTR GetCommandLineW(void)
 {
-    wchar_t *w;
+    /* seq_cst: pairs with build_command_line's compare-exchange. */
     if (!atomic_load(&command_line_a))
         build_command_line();
-    /* Another thread may have installed the narrow string and not yet the
+    /* seq_cst: pairs with build_command_line's compare-exchange and store.
+     * Another thread may have installed the narrow string and not yet the
      * wide one: wait for it (a few stores away). */
-    while (atomic_load(&command_line_a) && !(w = atomic_load(&command_line_w)))
+    while (atomic_load(&command_line_a) && !atomic_load(&command_line_w))
         ;
+    /* seq_cst: pairs with build_command_line's store of the wide string. */
     return atomic_load(&command_line_w);
 }
 
