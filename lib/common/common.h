@@ -123,6 +123,11 @@ int petw__filetime_from_civil(const uint16_t in[8], uint64_t *ft);
 int64_t petw__local_offset_100ns(void);
 /* The wall clock now as a FILETIME. */
 uint64_t petw__system_filetime(void);
+/* Other hosts than Windows: the process's arguments, each NUL-terminated,
+ * one after the other (*out malloc'ed, *size bytes), and the current
+ * directory: 0 or a PETW_E* code. */
+int petw__own_command_line(char **out, size_t *size);
+int petw__working_dir(char *out, size_t size);
 
 /* Makes room for one more item in a growable array of *cap items, `count`
  * of them used (doubling, from 64). Returns 0, or PETW_ENOMEM with the

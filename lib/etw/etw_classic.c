@@ -225,8 +225,8 @@ ULONG WMIAPI TraceEvent(TRACEHANDLE TraceHandle, PEVENT_TRACE_HEADER EventTrace)
         petw_event_write_classic(p, (const petw_guid *)cls, &d, 0, n, n ? data : NULL));
 }
 
-ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle, PVOID EventTrace, PVOID InstInfo,
-                                PVOID ParentInstInfo)
+ULONG WMIAPI TraceEventInstance(TRACEHANDLE TraceHandle, PEVENT_INSTANCE_HEADER EventTrace,
+                                PEVENT_INSTANCE_INFO InstInfo, PEVENT_INSTANCE_INFO ParentInstInfo)
 {
     (void)TraceHandle, (void)EventTrace, (void)InstInfo, (void)ParentInstInfo;
     return ERROR_NOT_SUPPORTED; /* instance IDs have no place in petw's records */

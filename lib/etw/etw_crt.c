@@ -516,4 +516,101 @@ int _wcsicmp(const wchar_t *a, const wchar_t *b)
     return _wcsnicmp(a, b, (size_t)-1);
 }
 
+/* ---- _fullpath, _wfullpath ---- */
+
+wchar_t *petw__widen_utf8(const char *s); /* etw_wmain.c */
+
+/* `path` (absolute) with "//", "/./" and "/../" resolved, in place. */
+#define PETW__NORMALIZE(name, ch)                                                                  \
+    static void name(ch *path)                                                                     \
+    {                                                                                              \
+        ch *out = path;                                                                            \
+        const ch *in = path;                                                                       \
+        while (*in) {                                                                              \
+            while (*in == '/')                                                                     \
+                in++;                                                                              \
+            const ch *end = in;                                                                    \
+            while (*end && *end != '/')                                                            \
+                end++;                                                                             \
+            size_t len = (size_t)(end - in);                                                       \
+            if (len == 1 && in[0] == '.') {                                                        \
+            } else if (len == 2 && in[0] == '.' && in[1] == '.') {                                 \
+                while (out > path && *--out != '/')                                                \
+                    ;                                                                              \
+            } else if (len) {                                                                      \
+                *out++ = '/';                                                                      \
+                memmove(out, in, len * sizeof(ch));                                                \
+                out += len;                                                                        \
+            }                                                                                      \
+            in = end;                                                                              \
+        }                                                                                          \
+        if (out == path)                                                                           \
+            *out++ = '/';                                                                          \
+        *out = 0;                                                                                  \
+    }
+PETW__NORMALIZE(normalize_a, char)
+PETW__NORMALIZE(normalize_w, wchar_t)
+
+char *_fullpath(char *absPath, const char *relPath, size_t maxLength)
+{
+    char cwd[4096] = "";
+    size_t n;
+    char *full, *ret;
+    if (!relPath) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (relPath[0] != '/' && petw__working_dir(cwd, sizeof cwd) != 0)
+        return NULL;
+    n = strlen(cwd) + strlen(relPath) + 3;
+    if (!(full = malloc(n)))
+        return NULL;
+    snprintf(full, n, "%s/%s", cwd, relPath);
+    normalize_a(full);
+    if (!absPath)
+        return full;
+    if (strlen(full) + 1 > maxLength) {
+        free(full);
+        errno = ERANGE;
+        return NULL;
+    }
+    ret = strcpy(absPath, full);
+    free(full);
+    return ret;
+}
+
+wchar_t *_wfullpath(wchar_t *absPath, const wchar_t *relPath, size_t maxLength)
+{
+    char cwd[4096] = "/";
+    wchar_t *wcwd, *full, *ret;
+    size_t n;
+    if (!relPath) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (relPath[0] != L'/' && petw__working_dir(cwd, sizeof cwd) != 0)
+        return NULL;
+    if (!(wcwd = petw__widen_utf8(cwd)))
+        return NULL;
+    n = wcslen(wcwd) + wcslen(relPath) + 3;
+    full = malloc(n * sizeof(wchar_t));
+    if (!full) {
+        free(wcwd);
+        return NULL;
+    }
+    swprintf(full, n, L"%ls/%ls", wcwd, relPath);
+    free(wcwd);
+    normalize_w(full);
+    if (!absPath)
+        return full;
+    if (wcslen(full) + 1 > maxLength) {
+        free(full);
+        errno = ERANGE;
+        return NULL;
+    }
+    ret = wcscpy(absPath, full);
+    free(full);
+    return ret;
+}
+
 #endif /* !_WIN32 */

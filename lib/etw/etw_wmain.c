@@ -28,8 +28,9 @@ extern int petw__wmain_cpp3(int, wchar_t **, wchar_t **) __asm__("_Z5wmainiPPwS0
 
 extern char **environ;
 
-/* UTF-8 to wchar_t: a fresh string, or NULL. */
-static wchar_t *widen(const char *s)
+/* UTF-8 to wchar_t: a fresh string, or NULL (also for GetCommandLineW). */
+wchar_t *petw__widen_utf8(const char *s);
+wchar_t *petw__widen_utf8(const char *s)
 {
     size_t len = 0;
     while (s[len])
@@ -78,7 +79,7 @@ static wchar_t **widen_all(char **v)
     if (!w)
         return NULL;
     for (int i = 0; i < n; i++) {
-        if (!(w[i] = widen(v[i]))) {
+        if (!(w[i] = petw__widen_utf8(v[i]))) {
             free_all(w);
             return NULL;
         }

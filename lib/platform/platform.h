@@ -283,6 +283,12 @@ int petw__file_remove(const char *path);
  * most `max` bytes; PETW_ENOTFOUND when it is not there, PETW_ELIMIT when
  * longer. *out is malloc'ed; the caller frees it. */
 int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size);
+/* Linux (for the ETW surface's GetCommandLineW and _fullpath on other hosts
+ * than Windows): the process's arguments, each NUL-terminated, one after
+ * the other (*out malloc'ed, *size bytes; PETW_EIO, PETW_ENOMEM); the
+ * current directory (PETW_ENAMETOOLONG when `size` is too small). */
+int petw__command_line(char **out, size_t *size);
+int petw__current_dir(char *out, size_t size);
 /* Calls fn(name, ctx) for each entry of directory `dir` whose name starts
  * with `prefix`; stops early when fn returns non-zero. */
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),

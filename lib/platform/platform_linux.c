@@ -644,3 +644,40 @@ uint32_t petw__stack_capture(uint64_t *frames, uint32_t max)
     _Unwind_Backtrace(stack_step, &w);
     return w.n;
 }
+
+int petw__command_line(char **out, size_t *size)
+{
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int c;
+    if (!f)
+        return PETW_EIO;
+    while ((c = fgetc(f)) != EOF) {
+        if (n + 2 > cap) {
+            char *p = realloc(buf, cap ? cap * 2 : 256);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                return PETW_ENOMEM;
+            }
+            buf = p;
+            cap = cap ? cap * 2 : 256;
+        }
+        buf[n++] = (char)c;
+    }
+    fclose(f);
+    if (!buf && !(buf = malloc(1)))
+        return PETW_ENOMEM;
+    buf[n] = 0;
+    *out = buf;
+    *size = n;
+    return 0;
+}
+
+int petw__current_dir(char *out, size_t size)
+{
+    if (getcwd(out, size))
+        return 0;
+    return errno == ERANGE ? PETW_ENAMETOOLONG : PETW_EIO;
+}

@@ -70,6 +70,7 @@ typedef struct petw__tlg_provider {
 
 typedef petw__tlg_provider *TraceLoggingHProvider;
 typedef PENABLECALLBACK TLG_PENABLECALLBACK;
+typedef HRESULT TLG_STATUS; /* what the provider functions return (user mode) */
 
 #define PETW__TLG_GUID(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                                  \
     {                                                                                              \
@@ -90,6 +91,12 @@ typedef PENABLECALLBACK TLG_PENABLECALLBACK;
         .name = provider_name, .id = PETW__TLG_GUID provider_id, __VA_ARGS__};                     \
     TraceLoggingHProvider const handle = &petw__tlg_storage_##handle
 
+/* Defines only the provider's storage, `storage`; a handle is its address
+ * (TraceLoggingHProvider const h = &storage;). */
+#define TRACELOGGING_DEFINE_PROVIDER_STORAGE(storage, provider_name, provider_id, ...)             \
+    static petw__tlg_provider storage = {                                                          \
+        .name = provider_name, .id = PETW__TLG_GUID provider_id, __VA_ARGS__}
+
 /* The provider belongs to a provider group (a group trait in the traits). */
 #define TraceLoggingOptionGroup(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                         \
     .group = PETW__TLG_GUID(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8), .has_group = 1
@@ -101,6 +108,9 @@ typedef PENABLECALLBACK TLG_PENABLECALLBACK;
     static petw__tlg_provider petw__tlg_storage_##handle =                                         \
         petw__tlg_provider_init(provider_name, petw__tlg_guid provider_id, ##__VA_ARGS__);         \
     extern "C" TraceLoggingHProvider const handle = &petw__tlg_storage_##handle
+#define TRACELOGGING_DEFINE_PROVIDER_STORAGE(storage, provider_name, provider_id, ...)             \
+    static petw__tlg_provider storage =                                                            \
+        petw__tlg_provider_init(provider_name, petw__tlg_guid provider_id, ##__VA_ARGS__)
 #define TraceLoggingOptionGroup(l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8)                         \
     petw__tlg_group_option                                                                         \
     {                                                                                              \
@@ -163,6 +173,18 @@ int petw__tlg_wchars(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *p,
 #define TraceLoggingProviderEnabled(h, level, keyword)                                             \
     EventProviderEnabled((h)->handle, (UCHAR)(level), (ULONGLONG)(keyword))
 #define TraceLoggingProviderId(h) ((const GUID *)&(h)->id)
+/* EventSetInformation on the registered provider, as an HRESULT
+ * (HRESULT_FROM_WIN32 of its error; of ERROR_INVALID_HANDLE before
+ * TraceLoggingRegister). */
+PETW__ETW_INLINE TLG_STATUS TraceLoggingSetInformation(TraceLoggingHProvider hProvider,
+                                                       EVENT_INFO_CLASS InformationClass,
+                                                       PVOID pvInformation, ULONG cbInformation)
+{
+    ULONG r = hProvider->handle ? EventSetInformation(hProvider->handle, InformationClass,
+                                                      pvInformation, cbInformation)
+                                : (ULONG)ERROR_INVALID_HANDLE;
+    return HRESULT_FROM_WIN32(r);
+}
 
 /* ---- Event attributes ------------------------------------------------------ */
 

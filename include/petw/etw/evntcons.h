@@ -7,6 +7,7 @@
 #if defined(_WIN32) && defined(PETW_USE_NATIVE_ETW)
 #include_next <evntcons.h>
 #else
+#include <string.h>
 #include <windows.h>
 #include <evntprov.h>
 #include <evntrace.h>
@@ -31,7 +32,9 @@ extern "C" {
 #define EVENT_HEADER_EXT_TYPE_CONTROL_GUID 0x000E
 #define EVENT_HEADER_EXT_TYPE_QPC_DELTA 0x000F
 #define EVENT_HEADER_EXT_TYPE_CONTAINER_ID 0x0010
-#define EVENT_HEADER_EXT_TYPE_MAX 0x0011
+#define EVENT_HEADER_EXT_TYPE_STACK_KEY32 0x0011
+#define EVENT_HEADER_EXT_TYPE_STACK_KEY64 0x0012
+#define EVENT_HEADER_EXT_TYPE_MAX 0x0013
 
 #define EVENT_HEADER_PROPERTY_XML 0x0001
 #define EVENT_HEADER_PROPERTY_FORWARDED_XML 0x0002
@@ -95,10 +98,109 @@ typedef struct _EVENT_RECORD {
 } EVENT_RECORD, *PEVENT_RECORD;
 typedef const EVENT_RECORD *PCEVENT_RECORD;
 
-#define GetEventProcessorIndex(r)                                                                  \
-    (((r)->EventHeader.Flags & EVENT_HEADER_FLAG_PROCESSOR_INDEX)                                  \
-         ? (ULONG)(r)->BufferContext.ProcessorIndex                                                \
-         : (ULONG)(r)->BufferContext.ProcessorNumber)
+#define EVNTCONS_INLINE PETW__ETW_INLINE
+
+EVNTCONS_INLINE ULONG GetEventProcessorIndex(PCEVENT_RECORD EventRecord)
+{
+    if ((EventRecord->EventHeader.Flags & EVENT_HEADER_FLAG_PROCESSOR_INDEX) != 0)
+        return EventRecord->BufferContext.ProcessorIndex;
+    return EventRecord->BufferContext.ProcessorNumber;
+}
+
+/* The extended data items' payloads (EVENT_HEADER_EXTENDED_DATA_ITEM.DataPtr
+ * points at one). petw records none but the related activity ID. */
+typedef struct _EVENT_EXTENDED_ITEM_INSTANCE {
+    ULONG InstanceId;
+    ULONG ParentInstanceId;
+    GUID ParentGuid;
+} EVENT_EXTENDED_ITEM_INSTANCE, *PEVENT_EXTENDED_ITEM_INSTANCE;
+typedef struct _EVENT_EXTENDED_ITEM_TS_ID {
+    ULONG SessionId;
+} EVENT_EXTENDED_ITEM_TS_ID, *PEVENT_EXTENDED_ITEM_TS_ID;
+typedef struct _EVENT_EXTENDED_ITEM_STACK_TRACE32 {
+    ULONG64 MatchId;
+    ULONG Address[ANYSIZE_ARRAY];
+} EVENT_EXTENDED_ITEM_STACK_TRACE32, *PEVENT_EXTENDED_ITEM_STACK_TRACE32;
+typedef struct _EVENT_EXTENDED_ITEM_STACK_TRACE64 {
+    ULONG64 MatchId;
+    ULONG64 Address[ANYSIZE_ARRAY];
+} EVENT_EXTENDED_ITEM_STACK_TRACE64, *PEVENT_EXTENDED_ITEM_STACK_TRACE64;
+typedef struct _EVENT_EXTENDED_ITEM_STACK_KEY32 {
+    ULONG64 MatchId;
+    ULONG StackKey;
+    ULONG Padding;
+} EVENT_EXTENDED_ITEM_STACK_KEY32, *PEVENT_EXTENDED_ITEM_STACK_KEY32;
+typedef struct _EVENT_EXTENDED_ITEM_STACK_KEY64 {
+    ULONG64 MatchId;
+    ULONG64 StackKey;
+} EVENT_EXTENDED_ITEM_STACK_KEY64, *PEVENT_EXTENDED_ITEM_STACK_KEY64;
+typedef struct _EVENT_EXTENDED_ITEM_PEBS_INDEX {
+    ULONG64 PebsIndex;
+} EVENT_EXTENDED_ITEM_PEBS_INDEX, *PEVENT_EXTENDED_ITEM_PEBS_INDEX;
+typedef struct _EVENT_EXTENDED_ITEM_PMC_COUNTERS {
+    ULONG64 Counter[ANYSIZE_ARRAY];
+} EVENT_EXTENDED_ITEM_PMC_COUNTERS, *PEVENT_EXTENDED_ITEM_PMC_COUNTERS;
+typedef struct _EVENT_EXTENDED_ITEM_PROCESS_START_KEY {
+    ULONG64 ProcessStartKey;
+} EVENT_EXTENDED_ITEM_PROCESS_START_KEY, *PEVENT_EXTENDED_ITEM_PROCESS_START_KEY;
+typedef struct _EVENT_EXTENDED_ITEM_EVENT_KEY {
+    ULONG64 Key;
+} EVENT_EXTENDED_ITEM_EVENT_KEY, *PEVENT_EXTENDED_ITEM_EVENT_KEY;
+
+/* Provider traits (EVENT_HEADER_EXT_TYPE_PROV_TRAITS): a USHORT byte count,
+ * the provider's name (nul-terminated), then traits, each a USHORT byte
+ * count, a UCHAR type and the trait's data. Sets *Trait and *Size to the
+ * first trait of TraitType, or to NULL and 0. */
+typedef enum {
+    EtwProviderTraitTypeGroup = 1,
+    EtwProviderTraitDecodeGuid = 2,
+    EtwProviderTraitTypeMax
+} ETW_PROVIDER_TRAIT_TYPE;
+
+EVNTCONS_INLINE VOID EtwGetTraitFromProviderTraits(PVOID ProviderTraits, UCHAR TraitType,
+                                                   PVOID *Trait, PUSHORT Size)
+{
+    PUCHAR ptr = (PUCHAR)ProviderTraits;
+    USHORT count, len;
+    PUCHAR end;
+    *Trait = NULL;
+    *Size = 0;
+    memcpy(&count, ptr, sizeof count);
+    end = ptr + count;
+    if (count < 3)
+        return;
+    ptr += 2;
+    {
+        const void *nul = memchr(ptr, 0, count - 3u);
+        ptr = nul ? (PUCHAR)nul + 1 : ptr + (count - 3u) + 1;
+    }
+    while (ptr + 3 <= end) {
+        memcpy(&len, ptr, sizeof len);
+        if (len < 3)
+            return;
+        if (ptr[2] == TraitType && ptr + len <= end) {
+            *Trait = (PVOID)(ptr + 3);
+            *Size = (USHORT)(len - 3u);
+            return;
+        }
+        ptr += len;
+    }
+}
+
+/* Provider security (the registry's per-GUID access lists): petw has none;
+ * each returns ERROR_NOT_SUPPORTED. */
+typedef enum {
+    EventSecuritySetDACL,
+    EventSecuritySetSACL,
+    EventSecurityAddDACL,
+    EventSecurityAddSACL,
+    EventSecurityMax
+} EVENTSECURITYOPERATION;
+
+ULONG EVNTAPI EventAccessControl(LPGUID Guid, ULONG Operation, PSID Sid, ULONG Rights,
+                                 BOOLEAN AllowOrDeny);
+ULONG EVNTAPI EventAccessQuery(LPGUID Guid, PSECURITY_DESCRIPTOR Buffer, PULONG BufferSize);
+ULONG EVNTAPI EventAccessRemove(LPGUID Guid);
 
 #ifdef __cplusplus
 }

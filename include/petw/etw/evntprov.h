@@ -13,6 +13,16 @@
 #include_next <evntprov.h>
 #else
 #include <windows.h>
+/* The SDK's inline functions: with an out-of-line copy where code takes
+ * their address (Windows' FORCEINLINE in mingw-w64 is a GNU extern inline,
+ * which has none). */
+#ifndef PETW__ETW_INLINE
+#ifdef __cplusplus
+#define PETW__ETW_INLINE inline
+#else
+#define PETW__ETW_INLINE static inline
+#endif
+#endif
 #ifndef EVNTAPI
 #define EVNTAPI /* petw's engine: ordinary functions, not DLL imports */
 #endif
@@ -207,17 +217,17 @@ static inline BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR Event
     return (BOOLEAN)petw_event_enabled(RegHandle, (const petw_event_descriptor *)EventDescriptor);
 }
 
-FORCEINLINE VOID EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,
-                                     const VOID *DataPtr, ULONG DataSize)
+PETW__ETW_INLINE VOID EventDataDescCreate(PEVENT_DATA_DESCRIPTOR EventDataDescriptor,
+                                          const VOID *DataPtr, ULONG DataSize)
 {
     EventDataDescriptor->Ptr = (ULONGLONG)(ULONG_PTR)DataPtr;
     EventDataDescriptor->Size = DataSize;
     EventDataDescriptor->Reserved = 0;
 }
 
-FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
-                                 UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
-                                 ULONGLONG Keyword)
+PETW__ETW_INLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, UCHAR Version,
+                                      UCHAR Channel, UCHAR Level, USHORT Task, UCHAR Opcode,
+                                      ULONGLONG Keyword)
 {
     EventDescriptor->Id = Id;
     EventDescriptor->Version = Version;
@@ -228,18 +238,103 @@ FORCEINLINE VOID EventDescCreate(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id, U
     EventDescriptor->Keyword = Keyword;
 }
 
-FORCEINLINE VOID EventDescZero(PEVENT_DESCRIPTOR EventDescriptor)
+PETW__ETW_INLINE VOID EventDescZero(PEVENT_DESCRIPTOR EventDescriptor)
 {
     memset(EventDescriptor, 0, sizeof(EVENT_DESCRIPTOR));
 }
 
-#define EventDescGetId(d) ((d)->Id)
-#define EventDescGetVersion(d) ((d)->Version)
-#define EventDescGetLevel(d) ((d)->Level)
-#define EventDescGetOpcode(d) ((d)->Opcode)
-#define EventDescGetTask(d) ((d)->Task)
-#define EventDescGetKeyword(d) ((d)->Keyword)
-#define EventDescGetChannel(d) ((d)->Channel)
+/* The SDK's accessors, as functions (code may take their address). */
+PETW__ETW_INLINE USHORT EventDescGetId(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Id;
+}
+PETW__ETW_INLINE UCHAR EventDescGetVersion(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Version;
+}
+PETW__ETW_INLINE USHORT EventDescGetTask(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Task;
+}
+PETW__ETW_INLINE UCHAR EventDescGetOpcode(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Opcode;
+}
+PETW__ETW_INLINE UCHAR EventDescGetChannel(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Channel;
+}
+PETW__ETW_INLINE UCHAR EventDescGetLevel(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Level;
+}
+PETW__ETW_INLINE ULONGLONG EventDescGetKeyword(PCEVENT_DESCRIPTOR EventDescriptor)
+{
+    return EventDescriptor->Keyword;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetId(PEVENT_DESCRIPTOR EventDescriptor, USHORT Id)
+{
+    EventDescriptor->Id = Id;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetVersion(PEVENT_DESCRIPTOR EventDescriptor,
+                                                       UCHAR Version)
+{
+    EventDescriptor->Version = Version;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetTask(PEVENT_DESCRIPTOR EventDescriptor, USHORT Task)
+{
+    EventDescriptor->Task = Task;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetOpcode(PEVENT_DESCRIPTOR EventDescriptor,
+                                                      UCHAR Opcode)
+{
+    EventDescriptor->Opcode = Opcode;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetLevel(PEVENT_DESCRIPTOR EventDescriptor, UCHAR Level)
+{
+    EventDescriptor->Level = Level;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetChannel(PEVENT_DESCRIPTOR EventDescriptor,
+                                                       UCHAR Channel)
+{
+    EventDescriptor->Channel = Channel;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescSetKeyword(PEVENT_DESCRIPTOR EventDescriptor,
+                                                       ULONGLONG Keyword)
+{
+    EventDescriptor->Keyword = Keyword;
+    return EventDescriptor;
+}
+PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescOrKeyword(PEVENT_DESCRIPTOR EventDescriptor,
+                                                      ULONGLONG Keyword)
+{
+    EventDescriptor->Keyword |= Keyword;
+    return EventDescriptor;
+}
+
+/* Filter layouts the SDK declares beside EVENT_FILTER_DESCRIPTOR (petw's
+ * sessions take none of these filter types). */
+#define MAX_EVENT_FILTER_EVENT_NAME_SIZE (4096)
+typedef struct _EVENT_FILTER_HEADER {
+    USHORT Id;
+    UCHAR Version;
+    UCHAR Reserved[5];
+    ULONGLONG InstanceId;
+    ULONG Size;
+    ULONG NextOffset;
+} EVENT_FILTER_HEADER, *PEVENT_FILTER_HEADER;
+typedef struct _EVENT_FILTER_LEVEL_KW {
+    ULONGLONG MatchAnyKeyword;
+    ULONGLONG MatchAllKeyword;
+    UCHAR Level;
+    BOOLEAN FilterIn;
+} EVENT_FILTER_LEVEL_KW, *PEVENT_FILTER_LEVEL_KW;
 
 #ifdef __cplusplus
 }

@@ -90,6 +90,7 @@ typedef wint_t _TINT;
 #define _tcscmp wcscmp
 #define _tcsncmp wcsncmp
 #define _tcsicmp _wcsicmp
+#define _tfullpath _wfullpath
 #define _tcsnicmp _wcsnicmp
 #define _tcschr wcschr
 #define _tcsrchr wcsrchr
@@ -168,6 +169,7 @@ typedef int _TINT;
 #define _tcscmp strcmp
 #define _tcsncmp strncmp
 #define _tcsicmp _stricmp
+#define _tfullpath _fullpath
 #define _tcsnicmp _strnicmp
 #define _tcschr strchr
 #define _tcsrchr strrchr

@@ -73,6 +73,10 @@ typedef enum _TDH_IN_TYPE {
     TDH_INTYPE_SID,
     TDH_INTYPE_HEXINT32,
     TDH_INTYPE_HEXINT64,
+    TDH_INTYPE_MANIFEST_COUNTEDSTRING,
+    TDH_INTYPE_MANIFEST_COUNTEDANSISTRING,
+    TDH_INTYPE_RESERVED24,
+    TDH_INTYPE_MANIFEST_COUNTEDBINARY,
     TDH_INTYPE_COUNTEDSTRING = 300,
     TDH_INTYPE_COUNTEDANSISTRING,
     TDH_INTYPE_REVERSEDCOUNTEDSTRING,
@@ -125,8 +129,11 @@ typedef enum _TDH_OUT_TYPE {
     TDH_OUTTYPE_UTF8,
     TDH_OUTTYPE_PKCS7_WITH_TYPE_INFO,
     TDH_OUTTYPE_CODE_POINTER,
-    TDH_OUTTYPE_DATETIME_UTC
+    TDH_OUTTYPE_DATETIME_UTC,
+    TDH_OUTTYPE_REDUCEDSTRING = 300,
+    TDH_OUTTYPE_NOPRINT
 } TDH_OUT_TYPE;
+#define TDH_OUTYTPE_ERRORCODE TDH_OUTTYPE_ERRORCODE /* the SDK's spelling too */
 
 typedef enum _PROPERTY_FLAGS {
     PropertyStruct = 0x1,
@@ -184,7 +191,11 @@ typedef enum _DECODING_SOURCE {
     DecodingSourceMax
 } DECODING_SOURCE;
 
-typedef enum _TEMPLATE_FLAGS { TEMPLATE_EVENT_DATA = 1, TEMPLATE_USER_DATA = 2 } TEMPLATE_FLAGS;
+typedef enum _TEMPLATE_FLAGS {
+    TEMPLATE_EVENT_DATA = 1,
+    TEMPLATE_USER_DATA = 2,
+    TEMPLATE_CONTROL_GUID = 4
+} TEMPLATE_FLAGS;
 
 typedef struct _TRACE_EVENT_INFO {
     GUID ProviderGuid;
@@ -313,39 +324,94 @@ typedef struct _PROVIDER_FIELD_INFOARRAY {
     PROVIDER_FIELD_INFO FieldInfoArray[ANYSIZE_ARRAY];
 } PROVIDER_FIELD_INFOARRAY, *PPROVIDER_FIELD_INFOARRAY;
 
-/* The SDK's accessors for the offsets above (NULL where the offset is 0). */
-#define PETW__TDH_AT(base, offset) ((offset) ? (PWSTR)((PBYTE)(base) + (offset)) : (PWSTR)NULL)
-#define EMI_MAP_NAME(MapInfo) PETW__TDH_AT((MapInfo), (MapInfo)->NameOffset)
-#define EMI_MAP_FORMAT(MapInfo)                                                                    \
-    (((MapInfo)->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP)                                    \
-         ? PETW__TDH_AT((MapInfo), (MapInfo)->FormatStringOffset)                                  \
-         : (PWSTR)NULL)
-#define EMI_MAP_OUTPUT(MapInfo, Map) PETW__TDH_AT((MapInfo), (Map)->OutputOffset)
-#define EMI_MAP_INPUT(MapInfo, Map)                                                                \
-    (((MapInfo)->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP)                                    \
-         ? PETW__TDH_AT((MapInfo), (Map)->InputOffset)                                             \
-         : (PWSTR)NULL)
-#define TEI_MAP_NAME(EventInfo, Property)                                                          \
-    PETW__TDH_AT((EventInfo), (Property)->nonStructType.MapNameOffset)
-#define TEI_PROPERTY_NAME(EventInfo, Property) PETW__TDH_AT((EventInfo), (Property)->NameOffset)
-#define TEI_PROVIDER_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->ProviderNameOffset)
-#define TEI_LEVEL_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->LevelNameOffset)
-#define TEI_CHANNEL_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->ChannelNameOffset)
-#define TEI_KEYWORDS_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->KeywordsNameOffset)
-#define TEI_TASK_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->TaskNameOffset)
-#define TEI_OPCODE_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->OpcodeNameOffset)
-#define TEI_EVENT_MESSAGE(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->EventMessageOffset)
-#define TEI_PROVIDER_MESSAGE(EventInfo)                                                            \
-    PETW__TDH_AT((EventInfo), (EventInfo)->ProviderMessageOffset)
-#define TEI_ACTIVITYID_NAME(EventInfo) PETW__TDH_AT((EventInfo), (EventInfo)->ActivityIDNameOffset)
-#define TEI_RELATEDACTIVITYID_NAME(EventInfo)                                                      \
-    PETW__TDH_AT((EventInfo), (EventInfo)->RelatedActivityIDNameOffset)
-#define PEI_PROVIDER_NAME(ProviderEnum, ProviderInfo)                                              \
-    PETW__TDH_AT((ProviderEnum), (ProviderInfo)->ProviderNameOffset)
-#define PFI_FIELD_NAME(FieldInfoArray, FieldInfo)                                                  \
-    PETW__TDH_AT((FieldInfoArray), (FieldInfo)->NameOffset)
-#define PFI_FIELD_MESSAGE(FieldInfoArray, FieldInfo)                                               \
-    PETW__TDH_AT((FieldInfoArray), (FieldInfo)->DescriptionOffset)
+/* The SDK's accessors for the offsets above: the text at the offset from
+ * the start of the buffer, or NULL where the offset is 0. */
+PETW__ETW_INLINE PWSTR petw__tdh_at(PVOID base, ULONG offset)
+{
+    return offset ? (PWSTR)((PBYTE)base + offset) : (PWSTR)NULL;
+}
+PETW__ETW_INLINE PWSTR EMI_MAP_NAME(PEVENT_MAP_INFO MapInfo)
+{
+    return petw__tdh_at(MapInfo, MapInfo->NameOffset);
+}
+PETW__ETW_INLINE PWSTR EMI_MAP_FORMAT(PEVENT_MAP_INFO MapInfo)
+{
+    return petw__tdh_at(MapInfo, (MapInfo->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP)
+                                     ? MapInfo->FormatStringOffset
+                                     : 0);
+}
+PETW__ETW_INLINE PWSTR EMI_MAP_OUTPUT(PEVENT_MAP_INFO MapInfo, PEVENT_MAP_ENTRY Map)
+{
+    return petw__tdh_at(MapInfo, Map->OutputOffset);
+}
+PETW__ETW_INLINE PWSTR EMI_MAP_INPUT(PEVENT_MAP_INFO MapInfo, PEVENT_MAP_ENTRY Map)
+{
+    return petw__tdh_at(
+        MapInfo, (MapInfo->Flag & EVENTMAP_INFO_FLAG_MANIFEST_PATTERNMAP) ? Map->InputOffset : 0);
+}
+PETW__ETW_INLINE PWSTR TEI_MAP_NAME(PTRACE_EVENT_INFO EventInfo, PEVENT_PROPERTY_INFO Property)
+{
+    return petw__tdh_at(EventInfo, Property->nonStructType.MapNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_PROPERTY_NAME(PTRACE_EVENT_INFO EventInfo, PEVENT_PROPERTY_INFO Property)
+{
+    return petw__tdh_at(EventInfo, Property->NameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_PROVIDER_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->ProviderNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_LEVEL_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->LevelNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_CHANNEL_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->ChannelNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_KEYWORDS_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->KeywordsNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_TASK_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->TaskNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_OPCODE_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->OpcodeNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_EVENT_MESSAGE(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->EventMessageOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_PROVIDER_MESSAGE(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->ProviderMessageOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_ACTIVITYID_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->ActivityIDNameOffset);
+}
+PETW__ETW_INLINE PWSTR TEI_RELATEDACTIVITYID_NAME(PTRACE_EVENT_INFO EventInfo)
+{
+    return petw__tdh_at(EventInfo, EventInfo->RelatedActivityIDNameOffset);
+}
+PETW__ETW_INLINE PWSTR PEI_PROVIDER_NAME(PPROVIDER_ENUMERATION_INFO ProviderEnum,
+                                         PTRACE_PROVIDER_INFO ProviderInfo)
+{
+    return petw__tdh_at(ProviderEnum, ProviderInfo->ProviderNameOffset);
+}
+PETW__ETW_INLINE PWSTR PFI_FIELD_NAME(PPROVIDER_FIELD_INFOARRAY FieldInfoArray,
+                                      PPROVIDER_FIELD_INFO FieldInfo)
+{
+    return petw__tdh_at(FieldInfoArray, FieldInfo->NameOffset);
+}
+PETW__ETW_INLINE PWSTR PFI_FIELD_MESSAGE(PPROVIDER_FIELD_INFOARRAY FieldInfoArray,
+                                         PPROVIDER_FIELD_INFO FieldInfo)
+{
+    return petw__tdh_at(FieldInfoArray, FieldInfo->DescriptionOffset);
+}
 
 #ifndef ERROR_XML_PARSE_ERROR
 #define ERROR_XML_PARSE_ERROR 1465L
@@ -423,6 +489,78 @@ TDHAPI TdhEnumerateProviderFieldInformation(LPGUID pGuid, EVENT_FIELD_TYPE Event
 TDHAPI TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventFieldValue,
                                         EVENT_FIELD_TYPE EventFieldType,
                                         PPROVIDER_FIELD_INFOARRAY pBuffer, ULONG *pBufferSize);
+
+/* ---- What petw's TDH cannot do: payload filters (sessions take no
+ * filters of that kind), provider filter enumeration, and WPP decoding
+ * (TMF files). Each returns ERROR_NOT_SUPPORTED and writes nothing. ---- */
+#define MAX_PAYLOAD_PREDICATES 8
+
+typedef HANDLE TDH_HANDLE, *PTDH_HANDLE;
+
+typedef enum _PAYLOAD_OPERATOR {
+    PAYLOADFIELD_EQ = 0,
+    PAYLOADFIELD_NE = 1,
+    PAYLOADFIELD_LE = 2,
+    PAYLOADFIELD_GT = 3,
+    PAYLOADFIELD_LT = 4,
+    PAYLOADFIELD_GE = 5,
+    PAYLOADFIELD_BETWEEN = 6,
+    PAYLOADFIELD_NOTBETWEEN = 7,
+    PAYLOADFIELD_MODULO = 8,
+    PAYLOADFIELD_CONTAINS = 20,
+    PAYLOADFIELD_DOESNTCONTAIN = 21,
+    PAYLOADFIELD_IS = 30,
+    PAYLOADFIELD_ISNOT = 31,
+    PAYLOADFIELD_INVALID = 32
+} PAYLOAD_OPERATOR;
+
+typedef struct _PAYLOAD_FILTER_PREDICATE {
+    LPWSTR FieldName;
+    USHORT CompareOp; /* a PAYLOAD_OPERATOR */
+    LPWSTR Value;
+} PAYLOAD_FILTER_PREDICATE, *PPAYLOAD_FILTER_PREDICATE;
+
+typedef struct _PROVIDER_FILTER_INFO {
+    UCHAR Id;
+    UCHAR Version;
+    ULONG MessageOffset;
+    ULONG Reserved;
+    ULONG PropertyCount;
+    EVENT_PROPERTY_INFO EventPropertyInfoArray[ANYSIZE_ARRAY];
+} PROVIDER_FILTER_INFO, *PPROVIDER_FILTER_INFO;
+
+PETW__ETW_INLINE PWSTR PFI_FILTER_MESSAGE(PPROVIDER_FILTER_INFO FilterInfo)
+{
+    return petw__tdh_at(FilterInfo, FilterInfo->MessageOffset);
+}
+PETW__ETW_INLINE PWSTR PFI_PROPERTY_NAME(PPROVIDER_FILTER_INFO FilterInfo,
+                                         PEVENT_PROPERTY_INFO Property)
+{
+    return petw__tdh_at(FilterInfo, Property->NameOffset);
+}
+
+TDHAPI TdhCreatePayloadFilter(LPCGUID ProviderGuid, PCEVENT_DESCRIPTOR EventDescriptor,
+                              BOOLEAN EventMatchANY, ULONG PayloadPredicateCount,
+                              PPAYLOAD_FILTER_PREDICATE PayloadPredicates, PVOID *PayloadFilter);
+TDHAPI TdhDeletePayloadFilter(PVOID *PayloadFilter);
+TDHAPI TdhAggregatePayloadFilters(ULONG PayloadFilterCount, PVOID *PayloadFilterPtrs,
+                                  PBOOLEAN EventMatchALLFlags,
+                                  PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+TDHAPI TdhCleanupPayloadEventFilterDescriptor(PEVENT_FILTER_DESCRIPTOR EventFilterDescriptor);
+TDHAPI TdhEnumerateProvidersForDecodingSource(DECODING_SOURCE filter,
+                                              PROVIDER_ENUMERATION_INFO *buffer, ULONG bufferSize,
+                                              ULONG *bufferRequired);
+TDHAPI TdhEnumerateProviderFilters(LPGUID Guid, ULONG TdhContextCount, PTDH_CONTEXT TdhContext,
+                                   ULONG *FilterCount, PPROVIDER_FILTER_INFO *Buffer,
+                                   ULONG *BufferSize);
+TDHAPI TdhOpenDecodingHandle(PTDH_HANDLE Handle);
+TDHAPI TdhSetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);
+TDHAPI TdhGetDecodingParameter(TDH_HANDLE Handle, PTDH_CONTEXT TdhContext);
+TDHAPI TdhGetWppProperty(TDH_HANDLE Handle, PEVENT_RECORD EventRecord, PWSTR PropertyName,
+                         PULONG BufferSize, PBYTE Buffer);
+TDHAPI TdhGetWppMessage(TDH_HANDLE Handle, PEVENT_RECORD EventRecord, PULONG BufferSize,
+                        PBYTE Buffer);
+TDHAPI TdhCloseDecodingHandle(TDH_HANDLE Handle);
 
 #ifdef __cplusplus
 }

@@ -6,18 +6,8 @@
  * (32-bit on Linux: petw converts to UTF-16LE where ETW stores text).
  *
  * C and C++ (g++, clang++; libstdc++ or libc++). SAL annotations, old and
- * new style, are empty macros, except the names standard headers use for
- * their own variables (__success, __range, __reserved, ...). `__in` and
- * `__out` are such names in libstdc++ (<utility>, <tuple>, <string>,
- * <istream>, <ostream>, <locale>, <algorithm>, <memory>, <thread>,
- * <regex>); mingw-w64 leaves them undefined in C++, so that code using them
- * does not compile there. Here, in C++ with libstdc++, this header first
- * includes those standard headers (their guards then make any later
- * #include of them a no-op) and then defines `__in` and `__out`: ETW code
- * annotated with them compiles, and so do the standard headers included
- * before or after. Define PETW_NO_SAL_IN_OUT to skip both (mingw-w64's
- * behaviour, and less to compile). libstdc++'s extension headers (<ext/...>,
- * <experimental/...>, <tr1/...>) also use the names: include them first.
+ * new style, are empty macros (<sal.h>, included here; it says which names
+ * it leaves out for the standard headers' sake).
  *
  * DEFINE_GUID defines a static copy per translation unit, so both ETW idioms
  * link (INITGUID in one file, or in none). With INITGUID defined (or after
@@ -55,28 +45,7 @@
 #include <strings.h>
 #include <wchar.h>
 
-/* C++ with libstdc++: its headers that name variables __in or __out, before
- * those become empty macros below (see the top of this file). */
-#if defined(__cplusplus) && !defined(PETW_NO_SAL_IN_OUT) && !defined(__in) && !defined(__out)
-extern "C++" { /* even when included inside extern "C" { } */
-#include <cstddef> /* defines __GLIBCXX__ with libstdc++ */
-#if defined(__GLIBCXX__)
-#include <algorithm>
-#include <istream>
-#include <locale>
-#include <memory>
-#include <ostream>
-#include <regex>
-#include <string>
-#include <thread>
-#include <tuple>
-#include <utility>
-#endif
-}
-#define PETW__SAL_IN_OUT 1
-#elif !defined(__cplusplus)
-#define PETW__SAL_IN_OUT 1
-#endif
+#include <sal.h> /* first: in C++ it includes standard headers (see there) */
 
 #ifdef __cplusplus
 #define EXTERN_C extern "C"
@@ -145,158 +114,14 @@ extern "C" {
 #define DECLSPEC_NOVTABLE
 #define DECLSPEC_UUID(s)
 
-/* SAL annotations used by Microsoft's samples: no meaning here. Not defined:
- * old-style names standard headers use for variables (__success, __range,
- * __reserved, __callback, __override, __valid, __pre, __post, __bound,
- * __in_range, __out_range). */
-#define _In_
-#define _In_opt_
-#define _In_z_
-#define _In_opt_z_
-#define _In_reads_(n)
-#define _In_reads_opt_(n)
-#define _In_reads_z_(n)
-#define _In_reads_opt_z_(n)
-#define _In_reads_or_z_(n)
-#define _In_reads_bytes_(n)
-#define _In_reads_bytes_opt_(n)
-#define _In_range_(a, b)
-#define _Out_
-#define _Out_opt_
-#define _Out_writes_(n)
-#define _Out_writes_opt_(n)
-#define _Out_writes_z_(n)
-#define _Out_writes_opt_z_(n)
-#define _Out_writes_to_(n, m)
-#define _Out_writes_to_opt_(n, m)
-#define _Out_writes_all_(n)
-#define _Out_writes_bytes_(n)
-#define _Out_writes_bytes_opt_(n)
-#define _Out_writes_bytes_to_(n, m)
-#define _Out_writes_bytes_to_opt_(n, m)
-#define _Out_writes_bytes_all_(n)
-#define _Out_range_(a, b)
-#define _Inout_
-#define _Inout_opt_
-#define _Inout_z_
-#define _Inout_opt_z_
-#define _Inout_updates_(n)
-#define _Inout_updates_opt_(n)
-#define _Inout_updates_z_(n)
-#define _Inout_updates_bytes_(n)
-#define _Inout_updates_bytes_opt_(n)
-#define _Inout_updates_to_(n, m)
-#define _Inout_updates_bytes_to_(n, m)
-#define _Outptr_
-#define _Outptr_opt_
-#define _Outptr_result_maybenull_
-#define _Outptr_opt_result_maybenull_
-#define _Outptr_result_z_
-#define _Outptr_result_nullonfailure_
-#define _Outptr_result_buffer_(n)
-#define _Outptr_result_bytebuffer_(n)
-#define _COM_Outptr_
-#define _COM_Outptr_opt_
-#define _Outref_
-#define _Deref_out_
-#define _Deref_out_opt_
-#define _Deref_out_range_(a, b)
-#define _Ret_z_
-#define _Ret_maybenull_
-#define _Ret_notnull_
-#define _Ret_opt_
-#define _Ret_range_(a, b)
-#define _Ret_writes_(n)
-#define _Ret_writes_bytes_(n)
-#define _Check_return_
-#define _Must_inspect_result_
-#define _Success_(e)
-#define _Return_type_success_(e)
-#define _When_(a, b)
-#define _Pre_
-#define _Post_
-#define _Pre_notnull_
-#define _Pre_maybenull_
-#define _Post_z_
-#define _Post_invalid_
-#define _Null_terminated_
-#define _NullNull_terminated_
-#define _Field_z_
-#define _Field_size_(n)
-#define _Field_size_opt_(n)
-#define _Field_size_bytes_(n)
-#define _Field_size_bytes_opt_(n)
-#define _Field_size_part_(n, m)
-#define _Field_size_bytes_part_(n, m)
-#define _Field_range_(a, b)
-#define _Struct_size_bytes_(n)
-#define _Reserved_
-#define _Printf_format_string_
-#define _Use_decl_annotations_
-#define _Frees_ptr_
-#define _Frees_ptr_opt_
-#define _Notnull_
-#define _Maybenull_
-#define _Analysis_assume_(e)
-#define _Acquires_lock_(l)
-#define _Releases_lock_(l)
-#define _Requires_lock_held_(l)
-#define _Guarded_by_(l)
-#define _Interlocked_operand_
-#define _Function_class_(n)
-#define _IRQL_requires_max_(n)
-#ifdef PETW__SAL_IN_OUT
-#ifndef __in
-#define __in
-#endif
-#ifndef __out
-#define __out
-#endif
-#endif
-#define __inout
-#define __in_opt
-#define __out_opt
-#define __inout_opt
-#define __in_z
-#define __in_opt_z
-#define __out_z
-#define __deref_in
-#define __deref_out
-#define __deref_out_opt
-#define __deref_opt_out
-#define __deref_inout_opt
-#define __checkReturn
-#define __nullterminated
-#define __in_ecount(n)
-#define __in_bcount(n)
-#define __in_ecount_z(n)
-#define __in_ecount_opt(n)
-#define __in_bcount_opt(n)
-#define __out_ecount(n)
-#define __out_bcount(n)
-#define __out_ecount_z(n)
-#define __out_ecount_opt(n)
-#define __out_bcount_opt(n)
-#define __out_ecount_part(n, m)
-#define __out_bcount_part(n, m)
-#define __out_ecount_full(n)
-#define __out_bcount_full(n)
-#define __inout_ecount(n)
-#define __inout_bcount(n)
-#define __inout_ecount_opt(n)
-#define __inout_bcount_opt(n)
-#define __field_ecount(n)
-#define __field_bcount(n)
-#define __field_ecount_opt(n)
-#define __field_bcount_opt(n)
-#define __struct_bcount(n)
-
 typedef uint8_t UCHAR, BYTE, BOOLEAN, *PUCHAR, *PBYTE, *PBOOLEAN, *LPBYTE;
 typedef const BYTE *LPCBYTE, *PCBYTE;
 typedef char CHAR, *PCHAR;
 typedef uint16_t USHORT, WORD, *PUSHORT, *PWORD;
 typedef int16_t SHORT;
 typedef uint32_t ULONG, DWORD, UINT, *PULONG, *PDWORD, *LPDWORD;
+typedef uint32_t ULONG32, DWORD32, *PULONG32, *PDWORD32;
+typedef int32_t LONG32, *PLONG32;
 typedef int32_t LONG, INT, *PLONG;
 typedef int BOOL, *PBOOL;
 typedef uint64_t ULONGLONG, ULONG64, DWORD64, UINT64, *PULONGLONG, *PULONG64;
@@ -317,6 +142,7 @@ typedef const wchar_t *LPCWSTR, *PCWSTR;
 typedef char *LPSTR, *PSTR;
 typedef const char *LPCSTR, *PCSTR;
 typedef HANDLE HMODULE, HINSTANCE;
+typedef PVOID PSID, PSECURITY_DESCRIPTOR;
 
 #ifdef UNICODE
 typedef WCHAR TCHAR;
@@ -339,6 +165,9 @@ typedef LPCSTR LPCTSTR;
 #endif
 #define INVALID_HANDLE_VALUE ((HANDLE)(LONG_PTR)-1)
 #define MAX_PATH 260
+#ifndef ANYSIZE_ARRAY
+#define ANYSIZE_ARRAY 1
+#endif
 
 typedef union _LARGE_INTEGER {
     struct {
@@ -522,6 +351,15 @@ errno_t strcat_s(char *dest, size_t destSize, const char *src);
  * locale. */
 int _wcsicmp(const wchar_t *a, const wchar_t *b);
 int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count);
+/* The absolute path of relPath (against the current directory, with "."
+ * and ".." resolved by name, not through the file system), in absPath
+ * (maxLength characters) or, when absPath is NULL, in a malloc'ed string.
+ * NULL, with errno ERANGE when it does not fit (EINVAL: no relPath). */
+char *_fullpath(char *absPath, const char *relPath, size_t maxLength);
+wchar_t *_wfullpath(wchar_t *absPath, const wchar_t *relPath, size_t maxLength);
+#ifndef _MAX_PATH
+#define _MAX_PATH 260
+#endif
 #define _stricmp strcasecmp
 #define _strnicmp strncasecmp
 #define _wcsdup wcsdup
@@ -542,6 +380,35 @@ static inline wint_t _getwch(void)
  * a handle (OpenTrace). */
 DWORD GetLastError(void);
 void SetLastError(DWORD code);
+
+/* The process's command line (processenv.h): its arguments (Linux's
+ * /proc/self/cmdline), each quoted as needed so that CommandLineToArgvW
+ * (<shellapi.h>) splits them back; one string for the process's life.
+ * GetCommandLineA: the same in UTF-8. NULL when out of memory. */
+LPWSTR GetCommandLineW(void);
+LPSTR GetCommandLineA(void);
+#ifdef UNICODE
+#define GetCommandLine GetCommandLineW
+#else
+#define GetCommandLine GetCommandLineA
+#endif
+
+/* Local and global memory (winbase.h): fixed heap blocks, freed with
+ * LocalFree/GlobalFree (which return NULL). A movable block (LMEM_MOVEABLE,
+ * GMEM_MOVEABLE) cannot be honoured: NULL, with ERROR_NOT_SUPPORTED. */
+typedef HANDLE HLOCAL, HGLOBAL;
+#define LMEM_FIXED 0x0000
+#define LMEM_MOVEABLE 0x0002
+#define LMEM_ZEROINIT 0x0040
+#define LPTR (LMEM_FIXED | LMEM_ZEROINIT)
+#define GMEM_FIXED 0x0000
+#define GMEM_MOVEABLE 0x0002
+#define GMEM_ZEROINIT 0x0040
+#define GPTR (GMEM_FIXED | GMEM_ZEROINIT)
+HLOCAL LocalAlloc(UINT uFlags, SIZE_T uBytes);
+HLOCAL LocalFree(HLOCAL hMem);
+HGLOBAL GlobalAlloc(UINT uFlags, SIZE_T dwBytes);
+HGLOBAL GlobalFree(HGLOBAL hMem);
 
 /* Win32 error codes ETW functions return. */
 #define ERROR_SUCCESS 0L

@@ -1,0 +1,75 @@
+/* etw_com.c - the little COM <combaseapi.h> declares on other hosts than
+ * Windows: no classes (CoCreateInstance fails with REGDB_E_CLASSNOTREG),
+ * nothing to initialize, and BSTRs (a 32-bit byte count, then the
+ * characters and a NUL; the BSTR points at the characters). */
+#include <stdlib.h>
+
+#include <objbase.h>
+
+#if !defined(_WIN32)
+HRESULT CoInitialize(LPVOID pvReserved)
+{
+    (void)pvReserved;
+    return S_OK;
+}
+
+HRESULT CoInitializeEx(LPVOID pvReserved, DWORD dwCoInit)
+{
+    (void)pvReserved, (void)dwCoInit;
+    return S_OK;
+}
+
+void CoUninitialize(void) {}
+
+HRESULT CoCreateInstance(REFCLSID rclsid, LPUNKNOWN pUnkOuter, DWORD dwClsContext, REFIID riid,
+                         LPVOID *ppv)
+{
+    (void)rclsid, (void)pUnkOuter, (void)dwClsContext, (void)riid;
+    if (!ppv)
+        return E_POINTER;
+    *ppv = NULL;
+    return REGDB_E_CLASSNOTREG;
+}
+
+BSTR SysAllocStringLen(const OLECHAR *strIn, UINT ui)
+{
+    size_t bytes = (size_t)ui * sizeof(OLECHAR);
+    char *p;
+    BSTR s;
+    UINT32 n;
+    if (bytes / sizeof(OLECHAR) != ui || bytes > UINT32_MAX - sizeof(OLECHAR))
+        return NULL;
+    p = malloc(sizeof(UINT32) + bytes + sizeof(OLECHAR));
+    if (!p)
+        return NULL;
+    n = (UINT32)bytes;
+    memcpy(p, &n, sizeof n);
+    s = (BSTR)(void *)(p + sizeof(UINT32));
+    if (strIn)
+        memcpy(s, strIn, bytes);
+    else
+        memset(s, 0, bytes);
+    s[ui] = 0;
+    return s;
+}
+
+BSTR SysAllocString(const OLECHAR *psz)
+{
+    return psz ? SysAllocStringLen(psz, (UINT)wcslen(psz)) : NULL;
+}
+
+void SysFreeString(BSTR bstrString)
+{
+    if (bstrString)
+        free((char *)bstrString - sizeof(UINT32));
+}
+
+UINT SysStringLen(BSTR pbstr)
+{
+    UINT32 n;
+    if (!pbstr)
+        return 0;
+    memcpy(&n, (char *)pbstr - sizeof(UINT32), sizeof n);
+    return n / (UINT)sizeof(OLECHAR);
+}
+#endif
