@@ -285,35 +285,37 @@ int petw__reg_enable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint
     return rc;
 }
 
-int petw__reg_capture(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2])
+/* Bumps the capture counter of (clear == 0), or frees (clear == 1), the
+ * session's entries for `guid`, under the write lock. */
+static int change_entries(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2],
+                          int clear)
 {
     write_begin(reg, fd);
     int rc = PETW_ENOTFOUND;
     for (uint32_t i = 0; i < PETW__REG_ENABLES; i++) {
         petw__reg_entry *e = &reg->enables[i];
-        if (e->slot_plus1 == slot + 1 && e->guid[0] == guid[0] && e->guid[1] == guid[1]) {
+        if (e->slot_plus1 != slot + 1 || e->guid[0] != guid[0] || e->guid[1] != guid[1])
+            continue;
+        if (clear) {
+            memset(e, 0, sizeof(*e));
+            memset(&reg->filters[i], 0, sizeof(reg->filters[i]));
+        } else {
             e->capture++;
-            rc = 0;
         }
+        rc = 0;
     }
     write_end(reg, fd);
     return rc;
 }
 
+int petw__reg_capture(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2])
+{
+    return change_entries(reg, fd, slot, guid, 0);
+}
+
 int petw__reg_disable(petw__registry *reg, intptr_t fd, uint32_t slot, const uint64_t guid[2])
 {
-    write_begin(reg, fd);
-    int rc = PETW_ENOTFOUND;
-    for (uint32_t i = 0; i < PETW__REG_ENABLES; i++) {
-        petw__reg_entry *e = &reg->enables[i];
-        if (e->slot_plus1 == slot + 1 && e->guid[0] == guid[0] && e->guid[1] == guid[1]) {
-            memset(e, 0, sizeof(*e));
-            memset(&reg->filters[i], 0, sizeof(reg->filters[i]));
-            rc = 0;
-        }
-    }
-    write_end(reg, fd);
-    return rc;
+    return change_entries(reg, fd, slot, guid, 1);
 }
 
 void petw__reg_stopping(petw__registry *reg, intptr_t fd, uint32_t slot)
