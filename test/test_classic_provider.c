@@ -194,7 +194,8 @@ int main(void)
     CHECK_EQ(TraceEvent(12345, &ev.header), ERROR_INVALID_HANDLE);
     mev.header.Size = (USHORT)(sizeof(EVENT_TRACE_HEADER) + 17 * sizeof(MOF_FIELD));
     CHECK_EQ(TraceEvent(g_logger, &mev.header), ERROR_INVALID_PARAMETER);
-    CHECK_EQ(TraceEventInstance(g_logger, (PEVENT_INSTANCE_HEADER)&ev, NULL, NULL), ERROR_NOT_SUPPORTED);
+    CHECK_EQ(TraceEventInstance(g_logger, (PEVENT_INSTANCE_HEADER)&ev, NULL, NULL),
+             ERROR_NOT_SUPPORTED);
     WNODE_HEADER junk;
     memset(&junk, 0, sizeof(junk));
     CHECK(GetTraceLoggerHandle(&junk) == (TRACEHANDLE)INVALID_HANDLE_VALUE);
