@@ -41,7 +41,17 @@ typedef struct petw_session_config {
     uint32_t loss_policy;       /* PETW_LOSS_*; BUFFERING implies OVERWRITE_OLDEST */
     uint32_t block_timeout_ms;  /* with PETW_LOSS_BLOCK */
     uint32_t real_time_buffers; /* per live consumer queue; 0: maximum_buffers */
-    uint32_t reserved[5];
+    /* The system provider (the NT Kernel Logger's events, from the OS:
+     * perf_event_open on Linux). PETW_SYSTEM_* groups to record (the
+     * EVENT_TRACE_FLAG_* values); 0: none. petw_session_start returns
+     * PETW_ENOTSUP where the OS gives no such events, PETW_EACCES when it
+     * refuses them (see docs/kernel-events.md for what each needs). */
+    uint32_t system_flags;
+    uint32_t system_stack_flags;       /* PETW_SYSTEM_* whose events get a StackWalk event */
+    uint32_t profile_interval_100ns;   /* PETW_SYSTEM_PROFILE's sample interval; 0: 10000 (1 ms) */
+    uint32_t system_target_pid;        /* 0: every process; else this process and its
+                                        * descendants (what an unprivileged user may trace) */
+    uint32_t reserved[1];
 } petw_session_config;
 
 /* Fills `config` with the defaults above (name and file NULL). */

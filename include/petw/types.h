@@ -152,6 +152,19 @@ typedef struct petw_event_record {
 #define PETW_MODE_USE_PAGED_MEMORY 0x01000000u
 #define PETW_MODE_INDEPENDENT_SESSION 0x08000000u
 
+/* The system provider's event groups (petw_session_config.system_flags):
+ * the NT Kernel Logger's EVENT_TRACE_FLAG_* values. */
+#define PETW_SYSTEM_PROCESS 0x00000001u    /* Process start/end, DCStart rundown */
+#define PETW_SYSTEM_THREAD 0x00000002u     /* Thread start/end, DCStart rundown */
+#define PETW_SYSTEM_IMAGE_LOAD 0x00000004u /* Image load (executable mappings), DCStart */
+#define PETW_SYSTEM_CSWITCH 0x00000010u    /* Thread CSwitch */
+#define PETW_SYSTEM_DISK_IO 0x00000100u    /* DiskIo read/write completions (block layer) */
+#define PETW_SYSTEM_DISPATCHER 0x00000800u /* Thread ReadyThread (wake-ups) */
+#define PETW_SYSTEM_PROFILE 0x01000000u    /* PerfInfo SampledProfile (CPU samples) */
+#define PETW_SYSTEM_SUPPORTED                                                                      \
+    (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
+     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE)
+
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */
 #define PETW_LOSS_OVERWRITE_OLDEST 1 /* reuse the oldest kept buffer (BUFFERING's) */
