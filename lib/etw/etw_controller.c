@@ -1,4 +1,5 @@
 /* etw_controller.c - StartTrace, ControlTrace and friends, EnableTraceEx2. */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "../host/host_internal.h"
@@ -25,18 +26,36 @@ _Static_assert(MAX_EVENT_DATA_DESCRIPTORS == PETW_MAX_DATA_DESCRIPTORS, "descrip
 _Static_assert(sizeof(void *) != 8 || sizeof(EVENT_TRACE_PROPERTIES) == 120,
                "EVENT_TRACE_PROPERTIES");
 
-/* Copies the NUL-terminated wide string at `offset` inside the properties
+/* The properties block's strings are wide for the W functions and
+ * narrow (UTF-8, petw's ANSI code page) for the A functions, as on
+ * Windows. */
+#define PROPS_WIDE 0
+#define PROPS_ANSI 1
+
+/* Copies the NUL-terminated string at `offset` inside the properties
  * block into UTF-8. 0 offset: empty. Fails when it is out of range or not
  * terminated inside Wnode.BufferSize. */
-static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out, size_t size)
+static int props_string(int ansi, const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out,
+                        size_t size)
 {
     out[0] = 0;
     if (offset == 0)
         return 0;
-    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % sizeof(WCHAR))
+    size_t unit = ansi ? 1 : sizeof(WCHAR);
+    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % unit)
         return PETW_EINVAL;
+    size_t room = (p->Wnode.BufferSize - offset) / unit, i;
+    if (ansi) {
+        const char *a = (const char *)p + offset;
+        for (i = 0; i < room && a[i]; i++) {
+        }
+        if (i == room)
+            return PETW_EINVAL;
+        PETW__RETURN_IF(i >= size, PETW_ENAMETOOLONG);
+        memcpy(out, a, i + 1);
+        return 0;
+    }
     const WCHAR *s = (const WCHAR *)((const char *)p + offset);
-    size_t room = (p->Wnode.BufferSize - offset) / sizeof(WCHAR), i;
     for (i = 0; i < room && s[i]; i++) {
     }
     if (i == room)
@@ -44,20 +63,28 @@ static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out
     return petw__wcs_to_utf8_fit(s, out, size);
 }
 
-/* Writes a UTF-8 name as a wide string at `offset` when it fits. */
-static int props_put_string(EVENT_TRACE_PROPERTIES *p, ULONG offset, const char *utf8)
+/* Writes a UTF-8 name as a string of the block's kind at `offset` when it fits. */
+static int props_put_string(int ansi, EVENT_TRACE_PROPERTIES *p, ULONG offset, const char *utf8)
 {
     if (offset == 0)
         return 0;
-    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % sizeof(WCHAR))
+    size_t unit = ansi ? 1 : sizeof(WCHAR);
+    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % unit)
         return PETW_EBADLENGTH;
-    size_t room = (p->Wnode.BufferSize - offset) / sizeof(WCHAR);
+    size_t room = (p->Wnode.BufferSize - offset) / unit;
+    if (ansi) {
+        size_t n = strlen(utf8);
+        if (n + 1 > room)
+            return PETW_EBADLENGTH;
+        memcpy((char *)p + offset, utf8, n + 1);
+        return 0;
+    }
     WCHAR *dst = (WCHAR *)((char *)p + offset);
     size_t n = petw__utf8_to_wcs(utf8, dst, room);
     return n + 1 >= room && strlen(utf8) > n ? PETW_EBADLENGTH : 0;
 }
 
-static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
+static void fill_props(int ansi, EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
                        const petw_session_stats *st)
 {
     p->Wnode.HistoricalContext = h;
@@ -78,11 +105,11 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
     p->LogBuffersLost = st->log_buffers_lost;
     p->RealTimeBuffersLost = st->real_time_buffers_lost;
     p->LoggerThreadId = NULL;
-    props_put_string(p, p->LoggerNameOffset, st->name);
+    props_put_string(ansi, p, p->LoggerNameOffset, st->name);
     /* A session without a file leaves the caller's file name alone (it may
      * name the next snapshot). */
     if (p->LogFileNameOffset && st->file_path[0])
-        props_put_string(p, p->LogFileNameOffset, st->file_path);
+        props_put_string(ansi, p, p->LogFileNameOffset, st->file_path);
 }
 
 /* Sessions are shared between processes, as ETW's are, unless private
@@ -98,7 +125,23 @@ static int use_shared(uint32_t mode)
     return !(mode & (PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC));
 }
 
-static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
+/* EnableFlags 0 on the NT Kernel Logger: tracelog's defaults (process,
+ * thread, disk and TCP/IP), of which petw records process and thread. */
+#define DEFAULT_KERNEL_FLAGS (EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD)
+
+/* TraceSampledProfileIntervalInfo: machine-wide on Windows, here this
+ * process's setting for the system sessions it starts (and, set on one,
+ * that session's). 0 reads it; 10000 (1 ms) until set. */
+static _Atomic uint32_t profile_interval = 10000;
+uint32_t petw__etw_profile_interval(uint32_t set)
+{
+    /* relaxed: a setting read when a session starts */
+    if (set)
+        atomic_store_explicit(&profile_interval, set, memory_order_relaxed);
+    return atomic_load_explicit(&profile_interval, memory_order_relaxed);
+}
+
+static ULONG start_trace(int ansi, PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
                          size_t name_units)
 {
     static char path[PETW_MAX_NAME]; /* guarded by the control lock below */
@@ -109,15 +152,22 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     /* ETW copies the name to LoggerNameOffset: there must be room. */
     if (p->LoggerNameOffset &&
         (p->LoggerNameOffset < sizeof(*p) ||
-         (uint64_t)p->LoggerNameOffset + (name_units + 1) * sizeof(WCHAR) > p->Wnode.BufferSize))
+         (uint64_t)p->LoggerNameOffset + (name_units + 1) * (ansi ? 1 : sizeof(WCHAR)) >
+             p->Wnode.BufferSize))
         return ERROR_BAD_LENGTH;
-    /* The NT Kernel Logger and system loggers: no kernel events exist yet. */
-    if (strcmp(name, KERNEL_LOGGER_NAMEA) == 0 ||
-        (p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE) ||
-        memcmp(&p->Wnode.Guid, &SystemTraceControlGuid, sizeof(GUID)) == 0)
-        return ERROR_NOT_SUPPORTED;
+    /* The NT Kernel Logger (by name or GUID) records EnableFlags' groups
+     * through the system provider; a system logger does when it names
+     * some (else it is an ordinary session for providers, as on Windows 8
+     * and later). */
+    int kernel = strcmp(name, KERNEL_LOGGER_NAMEA) == 0 ||
+                 memcmp(&p->Wnode.Guid, &SystemTraceControlGuid, sizeof(GUID)) == 0;
+    uint32_t system_flags = p->EnableFlags;
+    if (kernel && system_flags == 0)
+        system_flags = DEFAULT_KERNEL_FLAGS;
+    if (!kernel && !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+        system_flags = 0;
     petw__control_lock();
-    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+    int rc = props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path));
     if (rc != 0) {
         petw__control_unlock();
         return petw__etw_status(rc);
@@ -132,7 +182,10 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     c.flush_timer_ms = p->FlushTimer * 1000u;
     c.clock = p->Wnode.ClientContext;
     c.log_file_mode =
-        p->LogFileMode & ~(ULONG)(EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_USE_KBYTES_FOR_SIZE);
+        p->LogFileMode & ~(ULONG)(EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_USE_KBYTES_FOR_SIZE |
+                                  EVENT_TRACE_SYSTEM_LOGGER_MODE);
+    c.system_flags = system_flags;
+    c.profile_interval_100ns = petw__etw_profile_interval(0);
     c.maximum_file_size_kb = (p->LogFileMode & EVENT_TRACE_USE_KBYTES_FOR_SIZE)
                                  ? p->MaximumFileSize
                                  : p->MaximumFileSize * 1024u;
@@ -148,7 +201,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
         rc = petw_shared_start(&c, &h);
         petw_session_stats st;
         if (rc == 0 && petw_shared_query(h, &st) == 0)
-            fill_props(p, h, &st);
+            fill_props(ansi, p, h, &st);
         if (rc == 0)
             *handle = h;
         return petw__etw_status(rc);
@@ -157,7 +210,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     if (rc == 0) {
         petw_session_stats st;
         petw_session_query(h, &st);
-        fill_props(p, h, &st);
+        fill_props(ansi, p, h, &st);
         *handle = h;
     }
     petw__control_unlock();
@@ -172,7 +225,7 @@ ULONG WMIAPI StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
         return ERROR_INVALID_PARAMETER;
     if (petw__wcs_to_utf8_fit(InstanceName, name, sizeof(name)) != 0)
         return ERROR_BAD_PATHNAME;
-    return start_trace(TraceHandle, name, Properties, wcslen(InstanceName));
+    return start_trace(PROPS_WIDE, TraceHandle, name, Properties, wcslen(InstanceName));
 }
 
 ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
@@ -180,17 +233,17 @@ ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
 {
     if (!InstanceName)
         return ERROR_INVALID_PARAMETER;
-    return start_trace(TraceHandle, InstanceName, Properties, strlen(InstanceName));
+    return start_trace(PROPS_ANSI, TraceHandle, InstanceName, Properties, strlen(InstanceName));
 }
 
 /* ControlTrace on a shared session: one request to its host, made without
  * the control lock (a stop waits for this process's providers to detach,
  * which takes the lock on the agent's thread). */
-static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code)
+static ULONG control_shared(int ansi, TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code)
 {
     petw_session_stats st;
     char path[PETW_MAX_NAME];
-    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+    int rc = props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path));
     if (rc == 0)
         rc = petw_shared_query(h, &st);
     if (rc == 0) {
@@ -230,11 +283,12 @@ static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code
         }
     }
     if (rc == 0)
-        fill_props(p, h, &st);
+        fill_props(ansi, p, h, &st);
     return petw__etw_status(rc);
 }
 
-static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p, ULONG code)
+static ULONG control_trace(int ansi, TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p,
+                           ULONG code)
 {
     if (!p)
         return ERROR_INVALID_PARAMETER;
@@ -247,7 +301,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
     if (h == 0 && petw_session_find(name, &found) != 0 && petw_shared_find(name, &found) == 0)
         h = found;
     if (petw_shared_handle(h))
-        return control_shared(h, p, code);
+        return control_shared(ansi, h, p, code);
     petw__control_lock();
     int rc = 0;
     if (h == 0)
@@ -272,7 +326,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
             petw__session_mode(h, &mode);
             char path[PETW_MAX_NAME];
             if ((mode & PETW_MODE_BUFFERING) &&
-                props_string(p, p->LogFileNameOffset, path, sizeof(path)) == 0 && path[0])
+                props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path)) == 0 && path[0])
                 rc = petw_session_snapshot(h, path);
             else
                 rc = petw_session_flush(h, NULL);
@@ -282,7 +336,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
         }
         case EVENT_TRACE_CONTROL_UPDATE: {
             char path[PETW_MAX_NAME];
-            rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+            rc = props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path));
             if (rc == 0)
                 rc = petw_session_query(h, &st);
             if (rc == 0 && path[0] && strcmp(path, st.file_path) != 0)
@@ -305,7 +359,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
         }
     }
     if (rc == 0)
-        fill_props(p, h, &st);
+        fill_props(ansi, p, h, &st);
     petw__control_unlock();
     return petw__etw_status(rc);
 }
@@ -321,12 +375,12 @@ ULONG WMIAPI ControlTraceW(TRACEHANDLE h, LPCWSTR InstanceName, PEVENT_TRACE_PRO
                            ULONG code)
 {
     WIDE_NAME(name, InstanceName);
-    return control_trace(h, name, p, code);
+    return control_trace(PROPS_WIDE, h, name, p, code);
 }
 ULONG WMIAPI ControlTraceA(TRACEHANDLE h, LPCSTR InstanceName, PEVENT_TRACE_PROPERTIES p,
                            ULONG code)
 {
-    return control_trace(h, InstanceName ? InstanceName : "", p, code);
+    return control_trace(PROPS_ANSI, h, InstanceName ? InstanceName : "", p, code);
 }
 ULONG WMIAPI StopTraceW(TRACEHANDLE h, LPCWSTR n, PEVENT_TRACE_PROPERTIES p)
 {
@@ -361,7 +415,7 @@ ULONG WMIAPI UpdateTraceA(TRACEHANDLE h, LPCSTR n, PEVENT_TRACE_PROPERTIES p)
     return ControlTraceA(h, n, p, EVENT_TRACE_CONTROL_UPDATE);
 }
 
-static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count)
+static ULONG query_all(int ansi, PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count)
 {
     petw_session_handle handles[PETW_MAX_SESSIONS];
     uint32_t n = 0;
@@ -376,7 +430,7 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
     for (uint32_t i = 0; i < n && filled < count; i++) {
         petw_session_stats st;
         if (petw_session_query(handles[i], &st) == 0)
-            fill_props(array[filled++], handles[i], &st);
+            fill_props(ansi, array[filled++], handles[i], &st);
     }
     petw__control_unlock();
     /* Then every shared session of this user. */
@@ -389,7 +443,7 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
             if (petw_shared_query(handles[i], &st) != 0)
                 continue; /* it stopped meanwhile */
             if (filled < count)
-                fill_props(array[filled++], handles[i], &st);
+                fill_props(ansi, array[filled++], handles[i], &st);
             n++;
         }
     }
@@ -399,11 +453,11 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
 
 ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
 {
-    return query_all(a, c, n);
+    return query_all(PROPS_WIDE, a, c, n);
 }
 ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
 {
-    return query_all(a, c, n);
+    return query_all(PROPS_ANSI, a, c, n);
 }
 
 _Static_assert(EVENT_ENABLE_PROPERTY_SID == PETW__PROP_SID &&
@@ -647,4 +701,79 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel, LPCG
                           Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER
                                  : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
                           (UCHAR)EnableLevel, EnableFlag, 0, 0, NULL);
+}
+
+/* ---- TraceSetInformation / TraceQueryInformation: the system provider's
+ * classes. Every other class is ERROR_NOT_SUPPORTED. ---- */
+
+static const GUID perfinfo_guid = {
+    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+#define CLASSIC_TYPE_SAMPLED_PROFILE 46
+
+/* A session's system settings, in this process or at its host. */
+static int set_system(TRACEHANDLE h, const uint32_t *stacks, const uint32_t *interval)
+{
+    if (petw_shared_handle(h))
+        return petw_shared_set_system(h, stacks, interval);
+    return petw__session_set_system(h, NULL, stacks, interval);
+}
+
+ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+                                 PVOID TraceInformation, ULONG InformationLength)
+{
+    switch ((int)InformationClass) {
+    case TraceSampledProfileIntervalInfo: {
+        if (!TraceInformation)
+            return ERROR_INVALID_PARAMETER;
+        if (InformationLength < sizeof(TRACE_PROFILE_INTERVAL))
+            return ERROR_BAD_LENGTH;
+        const TRACE_PROFILE_INTERVAL *pi = TraceInformation;
+        if (pi->Source != 0) /* ProfileTime only: no hardware counter sources */
+            return ERROR_NOT_SUPPORTED;
+        if (pi->Interval == 0)
+            return ERROR_INVALID_PARAMETER;
+        uint32_t interval = pi->Interval;
+        petw__etw_profile_interval(interval);
+        return SessionHandle ? petw__etw_status(set_system(SessionHandle, NULL, &interval))
+                             : ERROR_SUCCESS;
+    }
+    case TraceStackTracingInfo: {
+        /* CLASSIC_EVENT_IDs whose events get stacks: petw walks stacks for
+         * CPU samples (PerfInfo SampledProfile); a list naming none of
+         * those cannot be honoured. An empty list turns stacks off. */
+        if (InformationLength % sizeof(CLASSIC_EVENT_ID) ||
+            (InformationLength && !TraceInformation))
+            return ERROR_INVALID_PARAMETER;
+        const CLASSIC_EVENT_ID *ids = TraceInformation;
+        uint32_t n = InformationLength / sizeof(CLASSIC_EVENT_ID), stacks = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (memcmp(&ids[k].EventGuid, &perfinfo_guid, sizeof(GUID)) == 0 &&
+                ids[k].Type == CLASSIC_TYPE_SAMPLED_PROFILE)
+                stacks |= PETW_SYSTEM_PROFILE;
+        if (n && !stacks)
+            return ERROR_NOT_SUPPORTED;
+        return petw__etw_status(set_system(SessionHandle, &stacks, NULL));
+    }
+    default:
+        (void)SessionHandle;
+        return ERROR_NOT_SUPPORTED;
+    }
+}
+
+ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+                                   PVOID TraceInformation, ULONG InformationLength,
+                                   PULONG ReturnLength)
+{
+    (void)SessionHandle;
+    if ((int)InformationClass != TraceSampledProfileIntervalInfo)
+        return ERROR_NOT_SUPPORTED;
+    if (ReturnLength)
+        *ReturnLength = sizeof(TRACE_PROFILE_INTERVAL);
+    if (!TraceInformation || InformationLength < sizeof(TRACE_PROFILE_INTERVAL))
+        return ERROR_BAD_LENGTH;
+    TRACE_PROFILE_INTERVAL *pi = TraceInformation;
+    if (pi->Source != 0)
+        return ERROR_NOT_SUPPORTED;
+    pi->Interval = petw__etw_profile_interval(0);
+    return ERROR_SUCCESS;
 }
