@@ -26,36 +26,18 @@ _Static_assert(MAX_EVENT_DATA_DESCRIPTORS == PETW_MAX_DATA_DESCRIPTORS, "descrip
 _Static_assert(sizeof(void *) != 8 || sizeof(EVENT_TRACE_PROPERTIES) == 120,
                "EVENT_TRACE_PROPERTIES");
 
-/* The properties block's strings are wide for the W functions and
- * narrow (UTF-8, petw's ANSI code page) for the A functions, as on
- * Windows. */
-#define PROPS_WIDE 0
-#define PROPS_ANSI 1
-
-/* Copies the NUL-terminated string at `offset` inside the properties
+/* Copies the NUL-terminated wide string at `offset` inside the properties
  * block into UTF-8. 0 offset: empty. Fails when it is out of range or not
  * terminated inside Wnode.BufferSize. */
-static int props_string(int ansi, const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out,
-                        size_t size)
+static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out, size_t size)
 {
     out[0] = 0;
     if (offset == 0)
         return 0;
-    size_t unit = ansi ? 1 : sizeof(WCHAR);
-    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % unit)
+    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % sizeof(WCHAR))
         return PETW_EINVAL;
-    size_t room = (p->Wnode.BufferSize - offset) / unit, i;
-    if (ansi) {
-        const char *a = (const char *)p + offset;
-        for (i = 0; i < room && a[i]; i++) {
-        }
-        if (i == room)
-            return PETW_EINVAL;
-        PETW__RETURN_IF(i >= size, PETW_ENAMETOOLONG);
-        memcpy(out, a, i + 1);
-        return 0;
-    }
     const WCHAR *s = (const WCHAR *)((const char *)p + offset);
+    size_t room = (p->Wnode.BufferSize - offset) / sizeof(WCHAR), i;
     for (i = 0; i < room && s[i]; i++) {
     }
     if (i == room)
@@ -63,28 +45,20 @@ static int props_string(int ansi, const EVENT_TRACE_PROPERTIES *p, ULONG offset,
     return petw__wcs_to_utf8_fit(s, out, size);
 }
 
-/* Writes a UTF-8 name as a string of the block's kind at `offset` when it fits. */
-static int props_put_string(int ansi, EVENT_TRACE_PROPERTIES *p, ULONG offset, const char *utf8)
+/* Writes a UTF-8 name as a wide string at `offset` when it fits. */
+static int props_put_string(EVENT_TRACE_PROPERTIES *p, ULONG offset, const char *utf8)
 {
     if (offset == 0)
         return 0;
-    size_t unit = ansi ? 1 : sizeof(WCHAR);
-    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % unit)
+    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % sizeof(WCHAR))
         return PETW_EBADLENGTH;
-    size_t room = (p->Wnode.BufferSize - offset) / unit;
-    if (ansi) {
-        size_t n = strlen(utf8);
-        if (n + 1 > room)
-            return PETW_EBADLENGTH;
-        memcpy((char *)p + offset, utf8, n + 1);
-        return 0;
-    }
+    size_t room = (p->Wnode.BufferSize - offset) / sizeof(WCHAR);
     WCHAR *dst = (WCHAR *)((char *)p + offset);
     size_t n = petw__utf8_to_wcs(utf8, dst, room);
     return n + 1 >= room && strlen(utf8) > n ? PETW_EBADLENGTH : 0;
 }
 
-static void fill_props(int ansi, EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
+static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
                        const petw_session_stats *st)
 {
     p->Wnode.HistoricalContext = h;
@@ -105,11 +79,11 @@ static void fill_props(int ansi, EVENT_TRACE_PROPERTIES *p, petw_session_handle 
     p->LogBuffersLost = st->log_buffers_lost;
     p->RealTimeBuffersLost = st->real_time_buffers_lost;
     p->LoggerThreadId = NULL;
-    props_put_string(ansi, p, p->LoggerNameOffset, st->name);
+    props_put_string(p, p->LoggerNameOffset, st->name);
     /* A session without a file leaves the caller's file name alone (it may
      * name the next snapshot). */
     if (p->LogFileNameOffset && st->file_path[0])
-        props_put_string(ansi, p, p->LogFileNameOffset, st->file_path);
+        props_put_string(p, p->LogFileNameOffset, st->file_path);
 }
 
 /* Sessions are shared between processes, as ETW's are, unless private
@@ -141,7 +115,7 @@ uint32_t petw__etw_profile_interval(uint32_t set)
     return atomic_load_explicit(&profile_interval, memory_order_relaxed);
 }
 
-static ULONG start_trace(int ansi, PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
+static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
                          size_t name_units)
 {
     static char path[PETW_MAX_NAME]; /* guarded by the control lock below */
@@ -152,8 +126,7 @@ static ULONG start_trace(int ansi, PTRACEHANDLE handle, const char *name, PEVENT
     /* ETW copies the name to LoggerNameOffset: there must be room. */
     if (p->LoggerNameOffset &&
         (p->LoggerNameOffset < sizeof(*p) ||
-         (uint64_t)p->LoggerNameOffset + (name_units + 1) * (ansi ? 1 : sizeof(WCHAR)) >
-             p->Wnode.BufferSize))
+         (uint64_t)p->LoggerNameOffset + (name_units + 1) * sizeof(WCHAR) > p->Wnode.BufferSize))
         return ERROR_BAD_LENGTH;
     /* The NT Kernel Logger (by name or GUID) records EnableFlags' groups
      * through the system provider; a system logger does when it names
@@ -167,7 +140,7 @@ static ULONG start_trace(int ansi, PTRACEHANDLE handle, const char *name, PEVENT
     if (!kernel && !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
         system_flags = 0;
     petw__control_lock();
-    int rc = props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path));
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
     if (rc != 0) {
         petw__control_unlock();
         return petw__etw_status(rc);
@@ -201,7 +174,7 @@ static ULONG start_trace(int ansi, PTRACEHANDLE handle, const char *name, PEVENT
         rc = petw_shared_start(&c, &h);
         petw_session_stats st;
         if (rc == 0 && petw_shared_query(h, &st) == 0)
-            fill_props(ansi, p, h, &st);
+            fill_props(p, h, &st);
         if (rc == 0)
             *handle = h;
         return petw__etw_status(rc);
@@ -210,7 +183,7 @@ static ULONG start_trace(int ansi, PTRACEHANDLE handle, const char *name, PEVENT
     if (rc == 0) {
         petw_session_stats st;
         petw_session_query(h, &st);
-        fill_props(ansi, p, h, &st);
+        fill_props(p, h, &st);
         *handle = h;
     }
     petw__control_unlock();
@@ -225,7 +198,7 @@ ULONG WMIAPI StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
         return ERROR_INVALID_PARAMETER;
     if (petw__wcs_to_utf8_fit(InstanceName, name, sizeof(name)) != 0)
         return ERROR_BAD_PATHNAME;
-    return start_trace(PROPS_WIDE, TraceHandle, name, Properties, wcslen(InstanceName));
+    return start_trace(TraceHandle, name, Properties, wcslen(InstanceName));
 }
 
 ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
@@ -233,17 +206,17 @@ ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
 {
     if (!InstanceName)
         return ERROR_INVALID_PARAMETER;
-    return start_trace(PROPS_ANSI, TraceHandle, InstanceName, Properties, strlen(InstanceName));
+    return start_trace(TraceHandle, InstanceName, Properties, strlen(InstanceName));
 }
 
 /* ControlTrace on a shared session: one request to its host, made without
  * the control lock (a stop waits for this process's providers to detach,
  * which takes the lock on the agent's thread). */
-static ULONG control_shared(int ansi, TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code)
+static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code)
 {
     petw_session_stats st;
     char path[PETW_MAX_NAME];
-    int rc = props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path));
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
     if (rc == 0)
         rc = petw_shared_query(h, &st);
     if (rc == 0) {
@@ -283,12 +256,11 @@ static ULONG control_shared(int ansi, TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, 
         }
     }
     if (rc == 0)
-        fill_props(ansi, p, h, &st);
+        fill_props(p, h, &st);
     return petw__etw_status(rc);
 }
 
-static ULONG control_trace(int ansi, TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p,
-                           ULONG code)
+static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p, ULONG code)
 {
     if (!p)
         return ERROR_INVALID_PARAMETER;
@@ -301,7 +273,7 @@ static ULONG control_trace(int ansi, TRACEHANDLE h, const char *name, PEVENT_TRA
     if (h == 0 && petw_session_find(name, &found) != 0 && petw_shared_find(name, &found) == 0)
         h = found;
     if (petw_shared_handle(h))
-        return control_shared(ansi, h, p, code);
+        return control_shared(h, p, code);
     petw__control_lock();
     int rc = 0;
     if (h == 0)
@@ -326,7 +298,7 @@ static ULONG control_trace(int ansi, TRACEHANDLE h, const char *name, PEVENT_TRA
             petw__session_mode(h, &mode);
             char path[PETW_MAX_NAME];
             if ((mode & PETW_MODE_BUFFERING) &&
-                props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path)) == 0 && path[0])
+                props_string(p, p->LogFileNameOffset, path, sizeof(path)) == 0 && path[0])
                 rc = petw_session_snapshot(h, path);
             else
                 rc = petw_session_flush(h, NULL);
@@ -336,7 +308,7 @@ static ULONG control_trace(int ansi, TRACEHANDLE h, const char *name, PEVENT_TRA
         }
         case EVENT_TRACE_CONTROL_UPDATE: {
             char path[PETW_MAX_NAME];
-            rc = props_string(ansi, p, p->LogFileNameOffset, path, sizeof(path));
+            rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
             if (rc == 0)
                 rc = petw_session_query(h, &st);
             if (rc == 0 && path[0] && strcmp(path, st.file_path) != 0)
@@ -359,7 +331,7 @@ static ULONG control_trace(int ansi, TRACEHANDLE h, const char *name, PEVENT_TRA
         }
     }
     if (rc == 0)
-        fill_props(ansi, p, h, &st);
+        fill_props(p, h, &st);
     petw__control_unlock();
     return petw__etw_status(rc);
 }
@@ -375,12 +347,12 @@ ULONG WMIAPI ControlTraceW(TRACEHANDLE h, LPCWSTR InstanceName, PEVENT_TRACE_PRO
                            ULONG code)
 {
     WIDE_NAME(name, InstanceName);
-    return control_trace(PROPS_WIDE, h, name, p, code);
+    return control_trace(h, name, p, code);
 }
 ULONG WMIAPI ControlTraceA(TRACEHANDLE h, LPCSTR InstanceName, PEVENT_TRACE_PROPERTIES p,
                            ULONG code)
 {
-    return control_trace(PROPS_ANSI, h, InstanceName ? InstanceName : "", p, code);
+    return control_trace(h, InstanceName ? InstanceName : "", p, code);
 }
 ULONG WMIAPI StopTraceW(TRACEHANDLE h, LPCWSTR n, PEVENT_TRACE_PROPERTIES p)
 {
@@ -415,7 +387,7 @@ ULONG WMIAPI UpdateTraceA(TRACEHANDLE h, LPCSTR n, PEVENT_TRACE_PROPERTIES p)
     return ControlTraceA(h, n, p, EVENT_TRACE_CONTROL_UPDATE);
 }
 
-static ULONG query_all(int ansi, PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count)
+static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count)
 {
     petw_session_handle handles[PETW_MAX_SESSIONS];
     uint32_t n = 0;
@@ -430,7 +402,7 @@ static ULONG query_all(int ansi, PEVENT_TRACE_PROPERTIES *array, ULONG count, PU
     for (uint32_t i = 0; i < n && filled < count; i++) {
         petw_session_stats st;
         if (petw_session_query(handles[i], &st) == 0)
-            fill_props(ansi, array[filled++], handles[i], &st);
+            fill_props(array[filled++], handles[i], &st);
     }
     petw__control_unlock();
     /* Then every shared session of this user. */
@@ -443,7 +415,7 @@ static ULONG query_all(int ansi, PEVENT_TRACE_PROPERTIES *array, ULONG count, PU
             if (petw_shared_query(handles[i], &st) != 0)
                 continue; /* it stopped meanwhile */
             if (filled < count)
-                fill_props(ansi, array[filled++], handles[i], &st);
+                fill_props(array[filled++], handles[i], &st);
             n++;
         }
     }
@@ -453,11 +425,11 @@ static ULONG query_all(int ansi, PEVENT_TRACE_PROPERTIES *array, ULONG count, PU
 
 ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
 {
-    return query_all(PROPS_WIDE, a, c, n);
+    return query_all(a, c, n);
 }
 ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
 {
-    return query_all(PROPS_ANSI, a, c, n);
+    return query_all(a, c, n);
 }
 
 _Static_assert(EVENT_ENABLE_PROPERTY_SID == PETW__PROP_SID &&
