@@ -73,6 +73,10 @@ int reader_open(reader *rd, int n, char **paths, petw_event_callback on_event, v
 /* Delivers the events between start and end (FILETIMEs, 0: no bound).
  * Returns petw_trace_process's result. */
 int reader_process(reader *rd, int64_t start, int64_t end);
+/* 1 when the raw session timestamp `raw` of one of the files is the
+ * FILETIME `filetime` (a StackWalk event's EventTimeStamp is raw); `rd` is
+ * a reader. */
+int reader_same_time(void *rd, int64_t raw, int64_t filetime);
 /* Closes every file; returns the corrupt buffers skipped in all of them. */
 uint64_t reader_close(reader *rd);
 

@@ -251,7 +251,10 @@ static int find_program(const char *argv0, char *out, size_t size)
     if (strchr(argv0, '/')) {
         if (snprintf(out, size, "%s", argv0) >= (int)size)
             return ENAMETOOLONG;
-        return 0;
+        struct stat st;
+        if (stat(out, &st) != 0)
+            return errno;
+        return !S_ISREG(st.st_mode) ? EACCES : access(out, X_OK) == 0 ? 0 : errno;
     }
     const char *path = getenv("PATH");
     int found_other = 0;
@@ -306,11 +309,15 @@ int command_hold(char **argv, const char *add_env, held_command *c, int *not_fou
         return -1;
     }
     int go[2], error[2];
-    if (pipe_cloexec(go) != 0)
-        return fprintf(stderr, "petw: record: %s\n", strerror(errno)), -1;
+    if (pipe_cloexec(go) != 0) {
+        fprintf(stderr, "petw: record: %s\n", strerror(errno));
+        return -1;
+    }
     if (pipe_cloexec(error) != 0) {
-        close(go[0]), close(go[1]);
-        return fprintf(stderr, "petw: record: %s\n", strerror(errno)), -1;
+        fprintf(stderr, "petw: record: %s\n", strerror(errno));
+        close(go[0]);
+        close(go[1]);
+        return -1;
     }
     char **env = environment_with(add_env);
 
