@@ -150,8 +150,9 @@ int cmd_record(int argc, char **argv)
         if (!strcmp(a, "--name")) {
             if (!(session_name = option_value(argc, argv, &i)))
                 return 2;
-            if (!session_name[0])
-                return usage_error(record_usage, "%s", "--name: an empty name");
+            if (!session_name[0] || strlen(session_name) >= PETW_MAX_NAME)
+                return usage_error(record_usage, "--name: %s",
+                                   session_name[0] ? "the name is too long" : "an empty name");
             continue;
         }
         int rc = start_option(argc, argv, &i, &o);

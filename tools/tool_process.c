@@ -1,5 +1,6 @@
 /* tool_process.c - the process calls of `petw record`: run a command as a
- * child, forward the signals meant for this process to it, and wait. The
+ * child (at once, or held before its program until a session traces its
+ * process), forward the signals meant for this process to it, and wait. The
  * one file of the tool that uses processes and signals (POSIX; elsewhere
  * `petw record` reports that it is not supported). */
 #include <errno.h>
@@ -34,8 +35,8 @@ int run_command(char **argv, const char *env, void (*tick)(void *), void *ctx, i
 
 int command_hold(char **argv, const char *env, held_command *c, int *not_found)
 {
-    (void)argv, (void)env, (void)c;
-    return run_command(argv, env, NULL, NULL, not_found);
+    (void)c;
+    return run_command(argv, env, NULL, NULL, not_found); /* says it is not supported */
 }
 
 int command_release(held_command *c, int *not_found)

@@ -364,11 +364,15 @@ static int field_uint(const petw_decoded_event *ev, const char *name, uint64_t *
     }
 }
 
-/* The process of thread `tid`, or NO_PROCESS when no record told. */
+/* The process of thread `tid`, or NO_PROCESS when no record told. A
+ * thread whose ID is a process's is that process's first thread (Linux;
+ * Windows draws thread and process IDs from one table, so never there). */
 static uint32_t thread_process(chrome_state *c, uint32_t tid)
 {
     id_entry *e = id_find(&c->threads, tid);
-    return e ? e->pid : NO_PROCESS;
+    if (e)
+        return e->pid;
+    return id_find(&c->processes, tid) ? tid : NO_PROCESS;
 }
 
 static const char *process_image(chrome_state *c, uint32_t pid)
@@ -583,8 +587,10 @@ static int profile_sample(output *o, chrome_state *c, const petw_event_record *r
 }
 
 /* StackWalk Stack: the frames of the pending sample it belongs to (its
- * thread, at its time). Returns 0 when it belongs to none. */
-static int stack_walk(output *o, chrome_state *c, const petw_decoded_event *ev)
+ * thread, at its time: EventTimeStamp is the sample's raw time, or the
+ * record has the sample's time). Returns 0 when it belongs to none. */
+static int stack_walk(output *o, chrome_state *c, const petw_event_record *r,
+                      const petw_decoded_event *ev)
 {
     uint64_t tid, raw;
     const petw_field *stack = field_named(ev, "Stack");
@@ -592,7 +598,8 @@ static int stack_walk(output *o, chrome_state *c, const petw_decoded_event *ev)
         return 0;
     for (size_t i = 0; i < c->pending_count; i++)
         if (c->pending[i].tid == (uint32_t)tid &&
-            (!o->same_time || o->same_time(o->time_context, (int64_t)raw, c->pending[i].time))) {
+            (!o->same_time || c->pending[i].time == r->header.timestamp ||
+             o->same_time(o->time_context, (int64_t)raw, c->pending[i].time))) {
             finish_sample(o, c, i, ev, stack);
             return 1;
         }
@@ -631,7 +638,7 @@ static int kernel_event(output *o, chrome_state *c, const petw_event_record *r,
         name_slice(&s, r, ev);
         return profile_sample(o, c, r, ev, &s);
     } else if (!strcmp(class, "StackWalk") && !strcmp(event, "Stack"))
-        return stack_walk(o, c, ev);
+        return stack_walk(o, c, r, ev);
     return 0;
 }
 
