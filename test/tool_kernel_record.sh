@@ -7,7 +7,8 @@
 # system gives kernel events: the file holds Process, Thread, CSwitch and
 # SampledProfile records with stacks, the command's process among them by
 # its ID, and its timeline export shows the command's process by name, CPU
-# tracks and samples on its threads; with --kernel-scope process, samples
+# tracks and samples on its threads, and record's summary counts the
+# kernel classes' events; with --kernel-scope process, samples
 # of the command's threads alone. Exit status 77 (skipped) where the
 # system refuses or gives no kernel events (no perf events, not allowed,
 # or no system provider in this build).
@@ -32,7 +33,8 @@ busy='echo $$ > pid; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exit 3'
 # kernel events is the only acceptable failure.
 rc=0
 "$petw" record --kernel process,thread,cswitch,profile --stacks profile -o sys.etl \
-    -- sh -c "$busy" > out 2> err || rc=$?
+    -- sh -c "$busy" > sys.out 2> err || rc=$?
+cp sys.out out
 if [ "$rc" = 1 ] && grep -qE "operation or mode not supported|permission denied" err; then
     skip "$(cat err)"
 fi
@@ -64,6 +66,9 @@ grep -q "cannot run './no-such-program'" err || fail "no message: $(cat err)"
 if ! grep -q '"provider":"Thread"' sys.jsonl; then
     skip "no kernel events recorded (no system provider here)"
 fi
+# The summary counts the kernel classes' events as any provider's.
+grep -qE "^  [0-9]+ +3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c \(Thread\)$" sys.out ||
+    fail "no Thread events in the summary: $(cat sys.out)"
 "$petw" convert sys.etl --to chrome -o sys.json 2>/dev/null
 "$petw" convert own.etl --to chrome -o own.json 2>/dev/null
 

@@ -52,7 +52,7 @@ typedef struct summary {
 static void count_event(petw_event_record *r, void *ctx)
 {
     summary *s = ctx;
-    if (known_provider_name(&r->header.provider_id))
+    if (header_provider(&r->header.provider_id))
         return; /* the file's own header record (EventTrace) */
     int i;
     for (i = 0; i < s->n && !petw_guid_equal(&s->t[i].id, &r->header.provider_id); i++) {

@@ -102,8 +102,12 @@ petw_decoder *decoder_create(const manifest_list *m);
 /* strcmp without regard to ASCII case. */
 int ascii_casecmp(const char *a, const char *b);
 
-/* The name of a provider every trace has ("EventTrace"), or NULL. */
+/* The name of a provider every trace has ("EventTrace"), or a kernel
+ * event class ("Thread"), or NULL. */
 const char *known_provider_name(const petw_guid *id);
+/* 1 when `id` is the provider of a trace's own header records (EventTrace),
+ * not of events recorded. */
+int header_provider(const petw_guid *id);
 
 typedef struct provider_filter {
     petw_guid ids[MAX_PROVIDERS];
