@@ -12,12 +12,13 @@
  * each), as a recording with process, thread, cswitch and profile (stacks)
  * has them:
  *   ts 1000  Process/DCStart v4  pid 1234 "app.exe", pid 4321 "other.exe"
- *   ts 1001  Thread/DCStart v3   tid 77 (1234), tid 88 (4321)
+ *   ts 1001  Thread/DCStart v3   tid 77 (1234), tids 88 and 4321 (4321)
  *   CPU 0: ts 2000 CSwitch 0 -> 77, 3000 SampledProfile 77 + StackWalk
  *          (3 frames), 4000 CSwitch 77 -> 0
  *   CPU 1: ts 2500 CSwitch 0 -> 88, 3500 SampledProfile 88 (no stack),
  *          5000 CSwitch 88 -> 77, 5500 SampledProfile 77 + StackWalk
- *          (2 frames) */
+ *          (2 frames), 6000 Process/Start v4 pid 4321 "renamed.exe" (a
+ *          process that runs a new program, as Linux's exec) */
 #include <stdio.h>
 #include <string.h>
 
@@ -119,7 +120,7 @@ static void one_of_each(void)
 /* Process_TypeGroup1 v4 DCStart: key, pid, parent, session, exit status,
  * directory table base, flags, user SID (TOKEN_USER, then a SID), image
  * name (ANSI), command line, package name, application ID (UTF-16). */
-static void process_rundown(uint32_t pid, const char *image, int64_t ts)
+static void process_record(uint8_t opcode, uint32_t pid, const char *image, int64_t ts)
 {
     uint8_t p[256];
     memset(p, 0, sizeof(p));
@@ -136,7 +137,18 @@ static void process_rundown(uint32_t pid, const char *image, int64_t ts)
     n += put_utf16(p + n, image);
     n += put_utf16(p + n, "");
     n += put_utf16(p + n, "");
-    record(PETW__HDR_SYSTEM64, 0x0303, 4, pid, 0, ts, p, n);
+    record(PETW__HDR_SYSTEM64, (uint16_t)(0x0300 | opcode), 4, pid, 0, ts, p, n);
+}
+
+static void process_rundown(uint32_t pid, const char *image, int64_t ts)
+{
+    process_record(3, pid, image, ts);
+}
+
+/* A process that runs a new program (Linux's exec): Start again, new image. */
+static void process_start(uint32_t pid, const char *image, int64_t ts)
+{
+    process_record(1, pid, image, ts);
 }
 
 static void thread_rundown(uint32_t pid, uint32_t tid, int64_t ts)
@@ -187,6 +199,7 @@ static void timeline(void)
     process_rundown(4321, "other.exe", 1000);
     thread_rundown(1234, 77, 1001);
     thread_rundown(4321, 88, 1001);
+    thread_rundown(4321, 4321, 1001);
     context_switch(77, 0, 2000);
     sample(1234, 77, 0x401000, 3000, stack0, 3);
     context_switch(0, 77, 4000);
@@ -196,6 +209,7 @@ static void timeline(void)
     sample(4321, 88, 0x501000, 3500, NULL, 0);
     context_switch(77, 88, 5000);
     sample(1234, 77, 0x401100, 5500, stack1, 2);
+    process_start(4321, "renamed.exe", 6000);
     end_buffer();
 }
 

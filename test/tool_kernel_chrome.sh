@@ -2,7 +2,8 @@
 # tool_kernel_chrome.sh PYTHON PETW GEN_KERNEL_TRACE: the timeline export of
 # a kernel trace (two CPUs; process and thread rundown, context switches,
 # CPU samples with and without their StackWalk event) is a timeline of the
-# system: processes and threads named from their rundown (ImageFileName),
+# system: processes and threads named from their rundown (ImageFileName)
+# and renamed when a process starts a new program,
 # a track per CPU in a "CPUs" process with a slice per thread that ran
 # there (none for the idle thread), and each sample an instant on the
 # thread it sampled, with its instruction pointer and its stack's frames.
@@ -13,7 +14,7 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 "$gen" t.etl timeline
 "$petw" convert t.etl --to chrome -o t.json 2> convert.err
-grep -q '^petw: 14 events to t.json$' convert.err
+grep -q '^petw: 16 events to t.json$' convert.err
 
 "$py" - <<'PY'
 import json
@@ -22,16 +23,20 @@ CPUS = 4294967294
 meta = [e for e in events if e["ph"] == "M"]
 processes = {e["pid"]: e["args"]["name"] for e in meta if e["name"] == "process_name"}
 threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in meta if e["name"] == "thread_name"}
-assert processes[1234] == "app.exe" and processes[4321] == "other.exe", processes
+assert processes[1234] == "app.exe" and processes[4321] == "renamed.exe", processes
 assert processes[CPUS] == "CPUs", processes
 assert threads[(1234, 77)] == "app.exe" and threads[(4321, 88)] == "other.exe", threads
 assert threads[(CPUS, 0)] == "CPU 0" and threads[(CPUS, 1)] == "CPU 1", threads
-# A process's last name record is the one viewers show: its image's.
+# A name's last record is the one viewers show: a process that ran a new
+# program (Start again) has its name, and so has its first thread.
 last = {}
 for e in meta:
-    if e["name"] == "process_name":
-        last[e["pid"]] = e["args"]["name"]
-assert last[1234] == "app.exe", last
+    if e["name"] in ("process_name", "thread_name"):
+        last[(e["name"], e["pid"], e["tid"])] = e["args"]["name"]
+assert last[("process_name", 1234, 0)] == "app.exe", last
+assert last[("process_name", 4321, 0)] == "renamed.exe", last
+assert last[("thread_name", 4321, 4321)] == "renamed.exe", last
+assert last[("thread_name", 4321, 88)] == "other.exe", last
 
 # Per CPU: the slices of the threads that ran there, in order, and nested
 # nowhere (each ends before the next starts).
@@ -50,9 +55,10 @@ def cpu_slices(cpu):
     assert open_ is None
     return out
 
+# (A thread still running at the end runs until the trace's last record.)
 assert cpu_slices(0) == [("app.exe (77)", 110.0, 310.0, 77)], cpu_slices(0)
 assert cpu_slices(1) == [("other.exe (88)", 160.0, 410.0, 88),
-                         ("app.exe (77)", 410.0, 460.0, 77)], cpu_slices(1)
+                         ("app.exe (77)", 410.0, 510.0, 77)], cpu_slices(1)
 
 samples = sorted((e for e in events if e["ph"] == "i" and e["name"] == "PerfInfo/SampleProf"),
                  key=lambda e: e["ts"])
@@ -68,6 +74,7 @@ assert s2["args"]["stack"] == ["0x401100", "0x403000"], s2
 assert not [e for e in events if e.get("name") == "StackWalk/Stack"], "StackWalk left over"
 # Everything else is as for any record: the rundown events as instants.
 names = [e["name"] for e in events if e["ph"] == "i"]
-assert names.count("Process/DCStart") == 2 and names.count("Thread/DCStart") == 2, names
+assert names.count("Process/DCStart") == 2 and names.count("Thread/DCStart") == 3, names
+assert names.count("Process/Start") == 1, names
 PY
 echo "tool_kernel_chrome: processes and threads named, a track per CPU, samples with their stacks"

@@ -411,6 +411,11 @@ static void process_start(output *o, chrome_state *c, const petw_decoded_event *
     }
     process_named(c, (uint32_t)pid); /* no "process N" record after this one */
     metadata(o, "process_name", (uint32_t)pid, 0, image->v.s, 0);
+    /* A process that runs a new program (Linux's exec) starts again: its
+     * first thread, named after the old image, takes the new one. */
+    id_entry *first = id_find(&c->threads, (uint32_t)pid);
+    if (first && first->pid == (uint32_t)pid)
+        metadata(o, "thread_name", (uint32_t)pid, (uint32_t)pid, image->v.s, 0);
     output_record(o);
 }
 
