@@ -256,7 +256,7 @@ int cmd_record(int argc, char **argv)
     else
         printf(" (it did not run)");
     printf(".\n");
-    print_kernel_line(&cfg);
+    print_kernel_line(&cfg, &st);
     print_final_stats(&st);
     if (cfg.file_path && !(cfg.log_file_mode & PETW_MODE_NEWFILE)) {
         FILE *f = fopen(cfg.file_path, "rb");

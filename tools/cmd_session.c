@@ -125,7 +125,8 @@ int cmd_start(int argc, char **argv)
     }
     printf("Session:           %s\n", name);
     printf("File:              %s\n", cfg.file_path ? cfg.file_path : "(none)");
-    print_kernel_line(&cfg);
+    petw_session_stats started;
+    print_kernel_line(&cfg, petw_shared_query(h, &started) == 0 ? &started : NULL);
     for (int i = 0; i < o.count; i++)
         print_provider_line(&o.providers[i]);
     return 0;

@@ -337,18 +337,22 @@ const char *kernel_refusal(int rc, uint32_t system_flags)
     return "";
 }
 
-void print_kernel_line(const petw_session_config *cfg)
+void print_kernel_line(const petw_session_config *cfg, const petw_session_stats *st)
 {
     char groups[128], stacks[128];
     if (!cfg->system_flags)
         return;
-    system_flags_text(cfg->system_flags, groups, sizeof(groups));
+    /* What the session records (the OS may give less than was asked). */
+    system_flags_text(st && st->enable_flags ? st->enable_flags : cfg->system_flags, groups,
+                      sizeof(groups));
     system_flags_text(cfg->system_stack_flags, stacks, sizeof(stacks));
     printf("Kernel:            %s", groups);
     if (cfg->system_stack_flags)
         printf(" (stacks: %s)", stacks);
     if (cfg->system_target_pid)
         printf(" of process %" PRIu32 " and its descendants", cfg->system_target_pid);
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_USER_ONLY))
+        printf(" (user code only: the OS keeps kernel code from this user)");
     printf("\n");
 }
 

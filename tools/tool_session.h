@@ -66,7 +66,7 @@ int enable_providers(petw_session_handle session, const provider_spec *p, int n)
 void print_provider_line(const provider_spec *p);
 /* "Kernel: process,thread (stacks: profile)" on stdout; nothing without
  * kernel groups. */
-void print_kernel_line(const petw_session_config *cfg);
+void print_kernel_line(const petw_session_config *cfg, const petw_session_stats *st);
 /* `path` made absolute (the session host writes it), in `out`.
  * Returns 0, or -1 with the reason on stderr. */
 int absolute_path(const char *path, char *out, size_t size);

@@ -82,7 +82,7 @@ typedef struct petw_session_stats {
     char file_path[PETW_MAX_NAME];
     uint32_t host_process_id; /* the process that owns the session (a shared
                                * session's host; else this process) */
-    uint32_t reserved_stats;
+    uint32_t system_limits;   /* a system session: PETW_SYSTEM_LIMIT_* the OS imposed */
     /* Events in the data buffers that reached the file, the sink or (no
      * file) the real-time consumers; BUFFERING keeps its events in memory
      * and counts none here. */

@@ -165,6 +165,9 @@ typedef struct petw_event_record {
     (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
      PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE)
 
+/* What the OS left out of a system session (petw_session_stats). */
+#define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
+
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */
 #define PETW_LOSS_OVERWRITE_OLDEST 1 /* reuse the oldest kept buffer (BUFFERING's) */

@@ -41,6 +41,7 @@ typedef struct sys_cpu {
     int sample_fd; /* cpu-clock sampling into the same ring, or -1 */
     uint8_t *base; /* the ring's mapping: metadata page, then data */
     uint64_t data_size;
+    uint64_t head, tail; /* during a read: what is there, and how far read */
 } sys_cpu;
 
 struct petw__sys {
@@ -211,7 +212,7 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
         for (uint32_t i = 0; i < cpus; i++)
-            s->cpus[i] = (sys_cpu){-1, -1, NULL, 0};
+            s->cpus[i] = (sys_cpu){-1, -1, NULL, 0, 0, 0};
         uint32_t opened = 0;
         for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
             int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
@@ -398,41 +399,85 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
     fn(ctx, &r);
 }
 
+/* A byte of a CPU's ring at stream position `pos`. */
+static void ring_copy(const sys_cpu *sc, uint64_t pos, void *out, size_t n)
+{
+    const struct perf_event_mmap_page *meta = (const void *)sc->base;
+    const uint8_t *data = sc->base + meta->data_offset;
+    for (size_t k = 0; k < n; k++)
+        ((uint8_t *)out)[k] = data[(pos + k) % sc->data_size];
+}
+
+/* The time of the record at `pos` (size `size`): a sample says it after
+ * identifier, ip and ids; every other record in its sample_id trailer. */
+static int64_t ring_time(const sys_cpu *sc, uint64_t pos, const struct perf_event_header *h)
+{
+    uint64_t t = 0;
+    if (h->type == PERF_RECORD_SAMPLE && h->size >= 40)
+        ring_copy(sc, pos + 32, &t, 8);
+    else if (h->size >= sizeof(*h) + TRAILER_BYTES)
+        ring_copy(sc, pos + h->size - 24, &t, 8);
+    return (int64_t)t;
+}
+
 uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
 {
-    uint64_t n = 0;
+    /* What each CPU holds now; then the records of all CPUs merged by
+     * time, so a process's fork on one CPU comes before its exec on
+     * another. */
     for (uint32_t i = 0; i < s->cpu_count; i++) {
         sys_cpu *sc = &s->cpus[i];
         if (!sc->base)
             continue;
         struct perf_event_mmap_page *meta = (void *)sc->base;
-        const uint8_t *data = sc->base + meta->data_offset;
-        uint64_t size = meta->data_size ? meta->data_size : sc->data_size;
         /* acquire: pairs with the kernel's store of data_head after it
          * wrote the records below it. */
-        uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-        uint64_t tail = meta->data_tail;
-        while (tail + sizeof(struct perf_event_header) <= head) {
-            uint64_t at = tail % size;
+        sc->head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+        sc->tail = meta->data_tail;
+    }
+    uint64_t n = 0;
+    for (;;) {
+        sys_cpu *best = NULL;
+        struct perf_event_header bh;
+        int64_t bt = 0;
+        for (uint32_t i = 0; i < s->cpu_count; i++) {
+            sys_cpu *sc = &s->cpus[i];
             struct perf_event_header h;
-            for (size_t k = 0; k < sizeof(h); k++)
-                ((uint8_t *)&h)[k] = data[(at + k) % size];
-            if (h.size < sizeof(h) || tail + h.size > head)
-                break;
-            const uint8_t *rec = data + at;
-            if (at + h.size > size) { /* wraps: copy it out */
-                uint64_t first = size - at;
-                memcpy(s->scratch, data + at, first);
-                memcpy(s->scratch + first, data, h.size - first);
-                rec = s->scratch;
+            if (!sc->base || sc->tail + sizeof(h) > sc->head)
+                continue;
+            ring_copy(sc, sc->tail, &h, sizeof(h));
+            if (h.size < sizeof(h) || sc->tail + h.size > sc->head) {
+                sc->tail = sc->head; /* malformed: drop what is left */
+                continue;
             }
-            parse(s, rec, h.size, fn, ctx);
-            tail += h.size;
-            n++;
+            int64_t t = ring_time(sc, sc->tail, &h);
+            if (!best || t < bt) {
+                best = sc;
+                bh = h;
+                bt = t;
+            }
         }
+        if (!best)
+            break;
+        const struct perf_event_mmap_page *meta = (const void *)best->base;
+        uint64_t at = best->tail % best->data_size;
+        const uint8_t *rec = best->base + meta->data_offset + at;
+        if (at + bh.size > best->data_size) { /* wraps: copy it out */
+            ring_copy(best, best->tail, s->scratch, bh.size);
+            rec = s->scratch;
+        }
+        parse(s, rec, bh.size, fn, ctx);
+        best->tail += bh.size;
+        n++;
+    }
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
+        sys_cpu *sc = &s->cpus[i];
+        if (!sc->base)
+            continue;
+        struct perf_event_mmap_page *meta = (void *)sc->base;
         /* release: our reads of the records happen before the kernel may
          * overwrite them. */
-        __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+        __atomic_store_n(&meta->data_tail, sc->tail, __ATOMIC_RELEASE);
     }
     return n;
 }

@@ -30,6 +30,7 @@ typedef struct petw__session {
     uint32_t buffer_count;
     uint32_t enable_flags;      /* a system session: the PETW_SYSTEM_* it records */
     petw__system *system;       /* the system provider feeding it, or NULL */
+    uint32_t system_limits;     /* PETW_SYSTEM_LIMIT_* the OS imposed on it */
     petw__machine_info machine; /* what the header says of the machine */
     petw__flush_target flush;
 } petw__session;
@@ -99,6 +100,7 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
                                                memory_order_relaxed);
     st->maximum_file_size_kb = s->config.maximum_file_size_kb;
     st->enable_flags = s->enable_flags;
+    st->system_limits = s->system_limits;
     st->host_process_id = petw__process_id();
     memcpy(st->name, s->name, sizeof(st->name));
     /* The file being written now (NEWFILE: the latest; after a switch: the new one). */
@@ -324,6 +326,7 @@ static int start_system(petw__session *s, const petw_session_config *c, uint16_t
     int kernel_excluded;
     PETW__FORWARD_IF_ERROR(petw__system_start(&sc, &s->system, &granted, &kernel_excluded));
     s->enable_flags = granted;
+    s->system_limits = kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0;
     return 0;
 }
 

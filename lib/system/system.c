@@ -54,6 +54,7 @@
 typedef struct proc_name {
     uint32_t pid; /* 0: empty */
     uint32_t ppid;
+    uint32_t uid; /* its owner when last seen (for its end, when /proc has it no more) */
     char name[16];
 } proc_name;
 
@@ -153,6 +154,7 @@ static void name_set(petw__system *s, uint32_t pid, uint32_t ppid, const char *n
     if (!e)
         return;
     e->ppid = ppid;
+    e->uid = petw__sys_owner(pid);
     snprintf(e->name, sizeof(e->name), "%s", name ? name : "");
 }
 
@@ -169,6 +171,10 @@ static uint32_t process_payload(petw__system *s, uint32_t pid, uint32_t ppid, co
     /* SessionId, ExitStatus (not known), DirectoryTableBase, Flags: 0. */
     uint32_t at = 36;
     uint32_t uid = petw__sys_owner(pid);
+    if (uid == UINT32_MAX) {
+        proc_name *e = name_slot(s, pid, 0);
+        uid = e ? e->uid : UINT32_MAX;
+    }
     if (uid == UINT32_MAX) {
         petw__wr32(p + at, 0); /* no SID */
         at += 4;
