@@ -47,10 +47,10 @@ typedef struct petw_session_config {
      * PETW_ENOTSUP where the OS gives no such events, PETW_EACCES when it
      * refuses them (see docs/kernel-events.md for what each needs). */
     uint32_t system_flags;
-    uint32_t system_stack_flags;       /* PETW_SYSTEM_* whose events get a StackWalk event */
-    uint32_t profile_interval_100ns;   /* PETW_SYSTEM_PROFILE's sample interval; 0: 10000 (1 ms) */
-    uint32_t system_target_pid;        /* 0: every process; else this process and its
-                                        * descendants (what an unprivileged user may trace) */
+    uint32_t system_stack_flags;     /* PETW_SYSTEM_* whose events get a StackWalk event */
+    uint32_t profile_interval_100ns; /* PETW_SYSTEM_PROFILE's sample interval; 0: 10000 (1 ms) */
+    uint32_t system_target_pid;      /* 0: every process; else this process and its
+                                      * descendants (what an unprivileged user may trace) */
     uint32_t reserved[1];
 } petw_session_config;
 

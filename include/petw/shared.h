@@ -113,8 +113,14 @@ int petw_shared_query(petw_session_handle session, petw_session_stats *stats);
 int petw_shared_flush(petw_session_handle session, petw_session_stats *stats);
 int petw_shared_update(petw_session_handle session, uint32_t flush_timer_ms,
                        uint32_t maximum_buffers);
-/* Records EnableFlags (as ControlTrace(UPDATE) does). */
+/* EnableFlags (as ControlTrace(UPDATE) sets them): a system session records
+ * those groups from then on. */
 int petw_shared_set_enable_flags(petw_session_handle session, uint32_t flags);
+/* A system session's groups with stacks and its sample interval (100 ns);
+ * NULL leaves one unchanged (TraceSetInformation's stack and profile
+ * classes). PETW_ENOTSUP on a session without a system provider. */
+int petw_shared_set_system(petw_session_handle session, const uint32_t *stack_flags,
+                           const uint32_t *interval_100ns);
 /* As petw_session_snapshot and petw_session_switch_file. */
 int petw_shared_snapshot(petw_session_handle session, const char *path);
 int petw_shared_switch_file(petw_session_handle session, const char *path);

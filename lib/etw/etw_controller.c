@@ -1,4 +1,5 @@
 /* etw_controller.c - StartTrace, ControlTrace and friends, EnableTraceEx2. */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "../host/host_internal.h"
@@ -98,6 +99,22 @@ static int use_shared(uint32_t mode)
     return !(mode & (PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC));
 }
 
+/* EnableFlags 0 on the NT Kernel Logger: tracelog's defaults (process,
+ * thread, disk and TCP/IP), of which petw records process and thread. */
+#define DEFAULT_KERNEL_FLAGS (EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD)
+
+/* TraceSampledProfileIntervalInfo: machine-wide on Windows, here this
+ * process's setting for the system sessions it starts (and, set on one,
+ * that session's). 0 reads it; 10000 (1 ms) until set. */
+static _Atomic uint32_t profile_interval = 10000;
+uint32_t petw__etw_profile_interval(uint32_t set)
+{
+    /* relaxed: a setting read when a session starts */
+    if (set)
+        atomic_store_explicit(&profile_interval, set, memory_order_relaxed);
+    return atomic_load_explicit(&profile_interval, memory_order_relaxed);
+}
+
 static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
                          size_t name_units)
 {
@@ -111,11 +128,17 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
         (p->LoggerNameOffset < sizeof(*p) ||
          (uint64_t)p->LoggerNameOffset + (name_units + 1) * sizeof(WCHAR) > p->Wnode.BufferSize))
         return ERROR_BAD_LENGTH;
-    /* The NT Kernel Logger and system loggers: no kernel events exist yet. */
-    if (strcmp(name, KERNEL_LOGGER_NAMEA) == 0 ||
-        (p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE) ||
-        memcmp(&p->Wnode.Guid, &SystemTraceControlGuid, sizeof(GUID)) == 0)
-        return ERROR_NOT_SUPPORTED;
+    /* The NT Kernel Logger (by name or GUID) records EnableFlags' groups
+     * through the system provider; a system logger does when it names
+     * some (else it is an ordinary session for providers, as on Windows 8
+     * and later). */
+    int kernel = strcmp(name, KERNEL_LOGGER_NAMEA) == 0 ||
+                 memcmp(&p->Wnode.Guid, &SystemTraceControlGuid, sizeof(GUID)) == 0;
+    uint32_t system_flags = p->EnableFlags;
+    if (kernel && system_flags == 0)
+        system_flags = DEFAULT_KERNEL_FLAGS;
+    if (!kernel && !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
+        system_flags = 0;
     petw__control_lock();
     int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
     if (rc != 0) {
@@ -132,7 +155,10 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     c.flush_timer_ms = p->FlushTimer * 1000u;
     c.clock = p->Wnode.ClientContext;
     c.log_file_mode =
-        p->LogFileMode & ~(ULONG)(EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_USE_KBYTES_FOR_SIZE);
+        p->LogFileMode & ~(ULONG)(EVENT_TRACE_COMPRESSED_MODE | EVENT_TRACE_USE_KBYTES_FOR_SIZE |
+                                  EVENT_TRACE_SYSTEM_LOGGER_MODE);
+    c.system_flags = system_flags;
+    c.profile_interval_100ns = petw__etw_profile_interval(0);
     c.maximum_file_size_kb = (p->LogFileMode & EVENT_TRACE_USE_KBYTES_FOR_SIZE)
                                  ? p->MaximumFileSize
                                  : p->MaximumFileSize * 1024u;
@@ -647,4 +673,79 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel, LPCG
                           Enable ? EVENT_CONTROL_CODE_ENABLE_PROVIDER
                                  : EVENT_CONTROL_CODE_DISABLE_PROVIDER,
                           (UCHAR)EnableLevel, EnableFlag, 0, 0, NULL);
+}
+
+/* ---- TraceSetInformation / TraceQueryInformation: the system provider's
+ * classes. Every other class is ERROR_NOT_SUPPORTED. ---- */
+
+static const GUID perfinfo_guid = {
+    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+#define CLASSIC_TYPE_SAMPLED_PROFILE 46
+
+/* A session's system settings, in this process or at its host. */
+static int set_system(TRACEHANDLE h, const uint32_t *stacks, const uint32_t *interval)
+{
+    if (petw_shared_handle(h))
+        return petw_shared_set_system(h, stacks, interval);
+    return petw__session_set_system(h, NULL, stacks, interval);
+}
+
+ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+                                 PVOID TraceInformation, ULONG InformationLength)
+{
+    switch ((int)InformationClass) {
+    case TraceSampledProfileIntervalInfo: {
+        if (!TraceInformation)
+            return ERROR_INVALID_PARAMETER;
+        if (InformationLength < sizeof(TRACE_PROFILE_INTERVAL))
+            return ERROR_BAD_LENGTH;
+        const TRACE_PROFILE_INTERVAL *pi = TraceInformation;
+        if (pi->Source != 0) /* ProfileTime only: no hardware counter sources */
+            return ERROR_NOT_SUPPORTED;
+        if (pi->Interval == 0)
+            return ERROR_INVALID_PARAMETER;
+        uint32_t interval = pi->Interval;
+        petw__etw_profile_interval(interval);
+        return SessionHandle ? petw__etw_status(set_system(SessionHandle, NULL, &interval))
+                             : ERROR_SUCCESS;
+    }
+    case TraceStackTracingInfo: {
+        /* CLASSIC_EVENT_IDs whose events get stacks: petw walks stacks for
+         * CPU samples (PerfInfo SampledProfile); a list naming none of
+         * those cannot be honoured. An empty list turns stacks off. */
+        if (InformationLength % sizeof(CLASSIC_EVENT_ID) ||
+            (InformationLength && !TraceInformation))
+            return ERROR_INVALID_PARAMETER;
+        const CLASSIC_EVENT_ID *ids = TraceInformation;
+        uint32_t n = InformationLength / sizeof(CLASSIC_EVENT_ID), stacks = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (memcmp(&ids[k].EventGuid, &perfinfo_guid, sizeof(GUID)) == 0 &&
+                ids[k].Type == CLASSIC_TYPE_SAMPLED_PROFILE)
+                stacks |= PETW_SYSTEM_PROFILE;
+        if (n && !stacks)
+            return ERROR_NOT_SUPPORTED;
+        return petw__etw_status(set_system(SessionHandle, &stacks, NULL));
+    }
+    default:
+        (void)SessionHandle;
+        return ERROR_NOT_SUPPORTED;
+    }
+}
+
+ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
+                                   PVOID TraceInformation, ULONG InformationLength,
+                                   PULONG ReturnLength)
+{
+    (void)SessionHandle;
+    if ((int)InformationClass != TraceSampledProfileIntervalInfo)
+        return ERROR_NOT_SUPPORTED;
+    if (ReturnLength)
+        *ReturnLength = sizeof(TRACE_PROFILE_INTERVAL);
+    if (!TraceInformation || InformationLength < sizeof(TRACE_PROFILE_INTERVAL))
+        return ERROR_BAD_LENGTH;
+    TRACE_PROFILE_INTERVAL *pi = TraceInformation;
+    if (pi->Source != 0)
+        return ERROR_NOT_SUPPORTED;
+    pi->Interval = petw__etw_profile_interval(0);
+    return ERROR_SUCCESS;
 }

@@ -18,6 +18,10 @@
 #include "../decode/manifest.h"
 #include "petw/petw.h"
 
+/* The sample interval (100 ns) system sessions start with
+ * (TraceSampledProfileIntervalInfo); `set` nonzero changes it first. */
+uint32_t petw__etw_profile_interval(uint32_t set);
+
 /* ---- TDH (etw_tdh.c, etw_tdh_manifest.c) ---- */
 
 /* TDH's one decoder, with every loaded manifest, held under the control

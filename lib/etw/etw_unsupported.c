@@ -5,8 +5,10 @@
  * function, that this one is not there (never a silent success).
  *
  * evntrace.h: provider enumeration (petw's providers are in-process, with
- * no system-wide registry to enumerate), session and kernel-profiling
- * settings, classic event instances and per-class callbacks, processing
+ * no system-wide registry to enumerate), session settings other than the
+ * system provider's (TraceSetInformation and TraceQueryInformation, in
+ * etw_controller.c, answer ERROR_NOT_SUPPORTED for those), classic event
+ * instances and per-class callbacks, processing
  * handle queries. evntcons.h: provider security (no registry ACLs). tdh.h:
  * payload filters (sessions take no payload filters), provider filters and
  * WPP decoding (no TMF files).
@@ -28,22 +30,6 @@ ULONG WMIAPI EnumerateTraceGuidsEx(TRACE_QUERY_INFO_CLASS TraceQueryInfoClass, P
 {
     (void)TraceQueryInfoClass, (void)InBuffer, (void)InBufferSize, (void)OutBuffer;
     (void)OutBufferSize, (void)ReturnLength;
-    PETW__UNSUPPORTED;
-}
-
-ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
-                                 PVOID TraceInformation, ULONG InformationLength)
-{
-    (void)SessionHandle, (void)InformationClass, (void)TraceInformation, (void)InformationLength;
-    PETW__UNSUPPORTED;
-}
-
-ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
-                                   PVOID TraceInformation, ULONG InformationLength,
-                                   PULONG ReturnLength)
-{
-    (void)SessionHandle, (void)InformationClass, (void)TraceInformation, (void)InformationLength;
-    (void)ReturnLength;
     PETW__UNSUPPORTED;
 }
 

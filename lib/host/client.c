@@ -127,6 +127,10 @@ int petw_shared_start(const petw_session_config *c, petw_session_handle *out)
         m->loss_policy = c->loss_policy;
         m->block_timeout_ms = c->block_timeout_ms;
         m->real_time_buffers = c->real_time_buffers;
+        m->system_flags = c->system_flags;
+        m->system_stack_flags = c->system_stack_flags;
+        m->profile_interval_100ns = c->profile_interval_100ns;
+        m->system_target_pid = c->system_target_pid;
         char env[64];
         snprintf(env, sizeof(env), "PETW__HOST_FD=%lld",
                  (long long)petw__handle_inherited_value(pair[1]));
@@ -361,6 +365,17 @@ int petw_shared_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t 
 int petw_shared_set_enable_flags(petw_session_handle h, uint32_t flags)
 {
     return value_op(h, PETW__OP_SET_FLAGS, flags, 0);
+}
+
+int petw_shared_set_system(petw_session_handle h, const uint32_t *stack_flags,
+                           const uint32_t *interval_100ns)
+{
+    int rc = 0;
+    if (stack_flags)
+        rc = value_op(h, PETW__OP_SET_STACKS, *stack_flags, 0);
+    if (rc == 0 && interval_100ns)
+        rc = value_op(h, PETW__OP_SET_INTERVAL, *interval_100ns, 0);
+    return rc;
 }
 
 /* ---- real-time consumers in another process ---- */

@@ -456,6 +456,12 @@ static int on_control(host *h, intptr_t sock)
         case PETW__OP_SET_FLAGS:
             reply.status = petw__session_set_enable_flags(h->session, m.value1);
             break;
+        case PETW__OP_SET_STACKS:
+            reply.status = petw__session_set_system(h->session, NULL, &m.value1, NULL);
+            break;
+        case PETW__OP_SET_INTERVAL:
+            reply.status = petw__session_set_system(h->session, NULL, NULL, &m.value1);
+            break;
         case PETW__OP_ENABLE:
             reply.status = petw__reg_enable(h->reg, h->reg_fd, h->slot, m.guid, (uint8_t)m.level,
                                             m.match_any, m.match_all, &m.filter);
@@ -586,6 +592,10 @@ static void config_from(const petw__msg_start *m, petw_session_config *c)
     c->loss_policy = m->loss_policy;
     c->block_timeout_ms = m->block_timeout_ms;
     c->real_time_buffers = m->real_time_buffers;
+    c->system_flags = m->system_flags;
+    c->system_stack_flags = m->system_stack_flags;
+    c->profile_interval_100ns = m->profile_interval_100ns;
+    c->system_target_pid = m->system_target_pid;
 }
 
 int petw__host_main(intptr_t ctl)

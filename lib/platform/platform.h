@@ -321,6 +321,88 @@ void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
 /* Runs `child` in the child after fork() (once registered, in order). */
 void petw__on_fork_child(void (*child)(void));
 
+/* ---- The operating system's own events (the system provider) ----
+ * Linux: perf_event_open, one ring per CPU (no kernel module, no daemon).
+ * Windows builds have none (PETW_ENOTSUP): use PETW_USE_NATIVE_ETW's
+ * NT Kernel Logger there. Records come out neutral (petw__sys_record);
+ * lib/system/ turns them into the NT Kernel Logger's event classes. */
+enum {
+    PETW__SYSREC_FORK = 1, /* a thread or process was created */
+    PETW__SYSREC_EXIT,     /* a thread or process ended */
+    PETW__SYSREC_EXEC,     /* a process ran a new program (name in `text`) */
+    PETW__SYSREC_MMAP,     /* an executable file mapping */
+    PETW__SYSREC_SWITCH,   /* a context switch (out of `tid`, or into it) */
+    PETW__SYSREC_SAMPLE,   /* a CPU sample: ip and call chain */
+    PETW__SYSREC_WAKEUP,   /* `tid` woke `other_tid` (sched_waking) */
+    PETW__SYSREC_DISK,     /* a block request completed */
+    PETW__SYSREC_LOST,     /* the OS lost `count` records */
+};
+
+#define PETW__SYS_SWITCH_OUT 0x1u     /* SWITCH: the thread left the CPU */
+#define PETW__SYS_SWITCH_PREEMPT 0x2u /* SWITCH out: it was still runnable */
+#define PETW__SYS_MAX_FRAMES 192u
+
+typedef struct petw__sys_record {
+    uint32_t kind; /* PETW__SYSREC_* */
+    uint32_t cpu;
+    int64_t time_ns; /* petw__monotonic_ns()'s clock */
+    uint32_t pid, tid;
+    uint32_t other_pid, other_tid; /* FORK: the parent; SWITCH: the thread
+                                    * switched to (out) or from (in), 0 if unknown */
+    uint32_t flags;                /* PETW__SYS_SWITCH_* */
+    uint64_t addr, len, pgoff;     /* MMAP; SAMPLE: addr = ip. DISK: addr =
+                                    * sector, len = bytes, pgoff = device */
+    uint64_t count;                /* LOST; DISK: 1 for a write */
+    const uint64_t *frames;        /* SAMPLE: call chain, innermost first */
+    uint32_t frame_count;
+    const char *text; /* EXEC: the program's name; MMAP: the file's path */
+} petw__sys_record;
+
+typedef struct petw__sys_config {
+    uint32_t target_pid;    /* 0: every process; else it and its descendants */
+    int tasks;              /* FORK, EXIT, EXEC */
+    int mmaps;              /* MMAP */
+    int switches;           /* SWITCH */
+    int wakeups;            /* WAKEUP */
+    int disk;               /* DISK */
+    uint64_t sample_ns;     /* SAMPLE every this many ns of CPU time; 0: none */
+    int sample_stacks;      /* SAMPLE with call chains */
+    uint32_t pages_per_cpu; /* ring size; 0: a default that fits the OS's limit */
+} petw__sys_config;
+
+/* What was granted (the OS may give less than asked). */
+typedef struct petw__sys_info {
+    int kernel_excluded; /* kernel code neither sampled nor in call chains */
+    int wakeups, disk;   /* granted (they need tracepoints) */
+} petw__sys_info;
+
+typedef struct petw__sys petw__sys;
+/* Opens the collection: PETW_ENOTSUP (no such facility: no perf events,
+ * a Windows build, or a requested tracepoint missing), PETW_EACCES (the
+ * OS refuses: system-wide needs root, CAP_PERFMON or perf_event_paranoid
+ * <= 0), PETW_ENOMEM. Collection starts at once. */
+int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *info);
+/* Waits up to `timeout_ms` for records to read (0 when some may be ready). */
+void petw__sys_wait(petw__sys *s, uint32_t timeout_ms);
+/* Reads every record ready on every CPU, calling `fn` for each in its CPU's
+ * order; returns how many. Pointers in a record live until `fn` returns. */
+typedef void (*petw__sys_fn)(void *ctx, const petw__sys_record *r);
+uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx);
+/* Stops collecting and frees (records not read are lost and not counted:
+ * read until empty first). */
+void petw__sys_close(petw__sys *s);
+
+/* The rundown: every process (`fn` with FORK: pid, its parent in other_pid,
+ * `text` its program name), each of its threads (FORK with tid != pid) and
+ * its executable mappings (MMAP), as they are now; `target_pid` 0 for all,
+ * else that process and its descendants. Processes that vanish meanwhile
+ * are skipped. */
+int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx);
+/* A process's command line, arguments separated by spaces ("" when gone). */
+void petw__sys_cmdline(uint32_t pid, char *buf, size_t size);
+/* A process's owner (a uid on Linux; UINT32_MAX when gone). */
+uint32_t petw__sys_owner(uint32_t pid);
+
 #if defined(_WIN32)
 #include "platform_win.h"
 #else

@@ -531,3 +531,54 @@ uint32_t petw__stack_capture(uint64_t *frames, uint32_t max)
         frames[i] = (uint64_t)(uintptr_t)pcs[i];
     return n;
 }
+
+/* ---- The OS's own events: Windows has them in ETW's NT Kernel Logger,
+ * which petw's own engine does not reach (PETW_USE_NATIVE_ETW does). ---- */
+
+int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *info)
+{
+    (void)c;
+    *out = NULL;
+    memset(info, 0, sizeof(*info));
+    return PETW_ENOTSUP;
+}
+
+void petw__sys_wait(petw__sys *s, uint32_t timeout_ms)
+{
+    (void)s;
+    petw__sleep_ms(timeout_ms);
+}
+
+uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
+{
+    (void)s;
+    (void)fn;
+    (void)ctx;
+    return 0;
+}
+
+void petw__sys_close(petw__sys *s)
+{
+    (void)s;
+}
+
+int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx)
+{
+    (void)target_pid;
+    (void)fn;
+    (void)ctx;
+    return PETW_ENOTSUP;
+}
+
+void petw__sys_cmdline(uint32_t pid, char *buf, size_t size)
+{
+    (void)pid;
+    if (size)
+        buf[0] = 0;
+}
+
+uint32_t petw__sys_owner(uint32_t pid)
+{
+    (void)pid;
+    return UINT32_MAX;
+}

@@ -322,14 +322,15 @@ uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer);
 /* Returns a written buffer to the free stack. */
 void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer);
 
-/* Reserves `size` bytes (a multiple of 8, <= capacity) on the calling CPU.
- * Returns 0 with *res filled, PETW__RING_GONE, or PETW_ENOBUFS (event lost
- * and counted). Lock-free: a CAS on this CPU's word; the thread may migrate
- * afterwards, the reservation stays valid. */
-static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t size,
-                                     petw__reservation *res)
+/* Reserves `size` bytes (a multiple of 8, <= capacity) on CPU `cpu`'s
+ * buffer: the calling CPU's (petw__ring_reserve), or any CPU's (the system
+ * provider writes each CPU's events into that CPU's buffer). Returns 0 with
+ * *res filled, PETW__RING_GONE, or PETW_ENOBUFS (event lost and counted).
+ * Lock-free: a CAS on that CPU's word, which any number of threads may
+ * race on; the thread may migrate afterwards, the reservation stays valid. */
+static inline int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
+                                        petw__reservation *res)
 {
-    uint32_t cpu = petw__cpu_current();
     if (PETW__UNLIKELY(cpu >= ring->cpu_count))
         cpu %= ring->cpu_count;
     /* acquire: pairs with petw__ring_attach_shared's release store. */
@@ -362,6 +363,12 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
             return 0;
         }
     }
+}
+
+static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t size,
+                                     petw__reservation *res)
+{
+    return petw__ring_reserve_on(ring, gen, petw__cpu_current(), size, res);
 }
 
 /* Publishes a reserved record. release: orders the record's bytes before

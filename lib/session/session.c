@@ -1,6 +1,7 @@
 /* session.c - sessions: start, enable, query, flush, update, stop.
  *
- * Allowed dependencies: common/, platform/, ring/, provider/, format/, flush/.
+ * Allowed dependencies: common/, platform/, ring/, provider/, format/, flush/,
+ * system/.
  * All functions run under the
  * control lock; writers never take it.
  */
@@ -10,6 +11,7 @@
 #include "../flush/flush.h"
 #include "../platform/platform.h"
 #include "../provider/provider_internal.h"
+#include "../system/system.h"
 #include "session_internal.h"
 
 #define DEFAULT_BUFFER_KB 64
@@ -26,7 +28,8 @@ typedef struct petw__session {
     char name[PETW_MAX_NAME];
     char file_path[PETW_MAX_NAME];
     uint32_t buffer_count;
-    uint32_t enable_flags;
+    uint32_t enable_flags;      /* a system session: the PETW_SYSTEM_* it records */
+    petw__system *system;       /* the system provider feeding it, or NULL */
     petw__machine_info machine; /* what the header says of the machine */
     petw__flush_target flush;
 } petw__session;
@@ -306,6 +309,24 @@ static void fill_info(petw__session *s, const petw_session_config *c, uint32_t c
     info->log_file_name = t->path;
 }
 
+/* The system provider for a session with system_flags (see system.h). */
+static int start_system(petw__session *s, const petw_session_config *c, uint16_t gen)
+{
+    petw__system_config sc = {
+        .flags = c->system_flags,
+        .stack_flags = c->system_stack_flags,
+        .interval_100ns = c->profile_interval_100ns,
+        .target_pid = c->system_target_pid,
+        .ring = &petw__ring_table[s->slot],
+        .ring_gen = gen,
+    };
+    uint32_t granted;
+    int kernel_excluded;
+    PETW__FORWARD_IF_ERROR(petw__system_start(&sc, &s->system, &granted, &kernel_excluded));
+    s->enable_flags = granted;
+    return 0;
+}
+
 static int start_locked(petw_session_config c, uint32_t cpus, petw_session_handle *out)
 {
     uint32_t slot;
@@ -334,6 +355,16 @@ static int start_locked(petw_session_config c, uint32_t cpus, petw_session_handl
         petw__ring_release(&petw__ring_table[slot]);
         petw__ring_unclaim(slot);
         return rc;
+    }
+    s->enable_flags = 0;
+    s->system = NULL;
+    if (c.system_flags) {
+        rc = start_system(s, &c, gen);
+        if (rc) {
+            petw__flusher_detach(&s->flush);
+            petw__ring_unclaim(slot);
+            return rc;
+        }
     }
     s->gen = gen;
     s->ref = PETW__SESSION_REF(slot, gen);
@@ -475,12 +506,39 @@ int petw_session_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t
 
 int petw__session_set_enable_flags(petw_session_handle h, uint32_t flags)
 {
+    return petw__session_set_system(h, &flags, NULL, NULL);
+}
+
+int petw__session_set_system(petw_session_handle h, const uint32_t *flags,
+                             const uint32_t *stack_flags, const uint32_t *interval_100ns)
+{
     petw__control_lock();
     petw__session *s = lookup(h);
-    if (s)
-        s->enable_flags = flags;
+    int rc = s ? 0 : PETW_ENOTFOUND;
+    if (s && !s->system && !s->config.system_flags) {
+        /* Not a system session: ETW keeps the flags and nothing changes. */
+        if (flags)
+            s->enable_flags = *flags;
+        rc = stack_flags || interval_100ns ? PETW_ENOTSUP : 0;
+    } else if (s) {
+        /* A system session: the provider restarts with the new settings (a
+         * rundown again, as Windows' update does for new groups). */
+        petw_session_config c = s->config;
+        if (flags)
+            c.system_flags = *flags;
+        if (stack_flags)
+            c.system_stack_flags = *stack_flags;
+        if (interval_100ns)
+            c.profile_interval_100ns = *interval_100ns;
+        petw__system_stop(s->system);
+        s->system = NULL;
+        s->enable_flags = 0;
+        rc = c.system_flags ? start_system(s, &c, s->gen) : 0;
+        if (rc == 0)
+            s->config = c;
+    }
     petw__control_unlock();
-    return s ? 0 : PETW_ENOTFOUND;
+    return rc;
 }
 
 int petw_session_switch_file(petw_session_handle h, const char *path)
@@ -573,6 +631,10 @@ int petw_session_stop(petw_session_handle h, petw_session_stats *stats)
         /* Providers first: new writes stop choosing this session. Writers
          * that already chose it are handled by the ring (petw__ring_kill). */
         petw__provider_disable_session(s->ref);
+        /* The system provider writes until it is told to stop: stop it
+         * before the ring. */
+        petw__system_stop(s->system);
+        s->system = NULL;
         rc = petw__flusher_detach(&s->flush);
         fill_stats(s, stats);
         s->in_use = 0;

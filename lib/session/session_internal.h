@@ -17,8 +17,15 @@ int petw__session_enable_filtered(petw_session_handle session, const petw_guid *
                                   uint8_t level, uint64_t match_any, uint64_t match_all,
                                   const petw__enable_filter *filter);
 
-/* Records EnableFlags (reported by queries; no kernel logger uses them). */
+/* EnableFlags (ControlTrace UPDATE): a system session records what they
+ * name from then on; another session keeps them for queries. */
 int petw__session_set_enable_flags(petw_session_handle session, uint32_t flags);
+/* A system session's settings (NULL: unchanged): its PETW_SYSTEM_* flags,
+ * the ones with stacks, the sample interval. The system provider restarts.
+ * On another session only the flags are kept (as ETW keeps them); stacks
+ * or an interval are PETW_ENOTSUP there. */
+int petw__session_set_system(petw_session_handle session, const uint32_t *flags,
+                             const uint32_t *stack_flags, const uint32_t *interval_100ns);
 
 /* The session's normalized log file mode. */
 int petw__session_mode(petw_session_handle session, uint32_t *mode);

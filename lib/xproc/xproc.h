@@ -111,7 +111,7 @@ void petw__reg_release(petw__registry *reg, intptr_t fd, uint32_t slot);
  * A frame is a header then `size` payload bytes, both little-endian, on a
  * Unix stream socket. Handles ride with a frame's first byte. */
 #define PETW__MSG_MAGIC 0x4D575450u /* "PTWM" */
-#define PETW__MSG_VERSION 2u
+#define PETW__MSG_VERSION 3u
 #define PETW__MSG_MAX (16u << 20) + 4096u /* the largest payload: a 16 MB buffer */
 
 enum {
@@ -144,6 +144,7 @@ typedef struct petw__msg_start {
     uint32_t log_file_mode, maximum_file_size_kb, clock, flags;
     int32_t zstd_level;
     uint32_t loss_policy, block_timeout_ms, real_time_buffers;
+    uint32_t system_flags, system_stack_flags, profile_interval_100ns, system_target_pid;
 } petw__msg_start;
 
 typedef struct petw__msg_hello {
@@ -167,8 +168,10 @@ enum {
     PETW__OP_DISABLE,
     PETW__OP_CAPTURE,
     PETW__OP_SET_FLAGS,
-    PETW__OP_SNAPSHOT,    /* path: BUFFERING sessions */
-    PETW__OP_SWITCH_FILE, /* path */
+    PETW__OP_SNAPSHOT,     /* path: BUFFERING sessions */
+    PETW__OP_SWITCH_FILE,  /* path */
+    PETW__OP_SET_STACKS,   /* value1: a system session's PETW_SYSTEM_* with stacks */
+    PETW__OP_SET_INTERVAL, /* value1: a system session's sample interval (100 ns) */
     PETW__OP_COUNT
 };
 

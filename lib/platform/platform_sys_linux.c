@@ -1,0 +1,609 @@
+/* platform_sys_linux.c - the OS's own events on Linux: perf_event_open.
+ *
+ * Allowed dependencies: none (the OS).
+ *
+ * One ring per CPU. On each CPU a software "dummy" event carries the side
+ * band (task, comm, mmap and context-switch records) and, with sampling, a
+ * cpu-clock event writes its samples into the same ring
+ * (PERF_EVENT_IOC_SET_OUTPUT), so one CPU's records come out in the order
+ * they happened. Both use CLOCK_MONOTONIC, petw__monotonic_ns()'s clock.
+ * Every event names itself (PERF_SAMPLE_IDENTIFIER) and carries the
+ * thread, time and CPU (sample_id_all), so a record is parsed without
+ * knowing which event wrote it.
+ *
+ * System-wide (target 0) opens pid -1 on every CPU; a target opens that
+ * process on every CPU with inherit, so its descendants are included.
+ * When the kernel refuses kernel code (perf_event_paranoid 2 for a user),
+ * the events are opened again without it and the caller is told.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "platform.h"
+#include "petw/error.h"
+
+typedef struct sys_cpu {
+    int fd;        /* the side-band event: owns the ring */
+    int sample_fd; /* cpu-clock sampling into the same ring, or -1 */
+    uint8_t *base; /* the ring's mapping: metadata page, then data */
+    uint64_t data_size;
+} sys_cpu;
+
+struct petw__sys {
+    uint32_t cpu_count;
+    sys_cpu *cpus;
+    struct pollfd *polls;
+    uint8_t *scratch; /* one record copied out of a wrapped ring */
+    uint64_t frames[PETW__SYS_MAX_FRAMES];
+    char text[4096 + 8];
+};
+
+/* The record layouts this file asks for (sample_type below). */
+#define SAMPLE_TYPE                                                                                \
+    (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+/* sample_id_all's trailer: {pid, tid}, time, {cpu, res}, identifier. */
+#define TRAILER_BYTES 32u
+
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+    return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void base_attr(struct perf_event_attr *a, const petw__sys_config *c, int exclude_kernel)
+{
+    memset(a, 0, sizeof(*a));
+    a->size = sizeof(*a);
+    a->type = PERF_TYPE_SOFTWARE;
+    a->sample_type = SAMPLE_TYPE;
+    a->sample_id_all = 1;
+    a->use_clockid = 1;
+    a->clockid = CLOCK_MONOTONIC;
+    a->disabled = 1;
+    a->inherit = c->target_pid != 0;
+    a->exclude_kernel = (uint64_t)exclude_kernel;
+    a->exclude_hv = (uint64_t)exclude_kernel;
+    a->exclude_callchain_kernel = (uint64_t)exclude_kernel;
+}
+
+static int errno_code(int e)
+{
+    switch (e) {
+    case EACCES:
+    case EPERM:
+        return PETW_EACCES;
+    case ENOENT:
+    case ENOSYS:
+    case EOPNOTSUPP:
+        return PETW_ENOTSUP;
+    case ENOMEM:
+        return PETW_ENOMEM;
+    default:
+        return PETW_EIO;
+    }
+}
+
+/* Opens one CPU's events; 0, or a PETW_E* code (ENODEV: the CPU is offline,
+ * reported as 1 so the caller skips it). */
+static int open_cpu(sys_cpu *sc, const petw__sys_config *c, int cpu, int exclude_kernel,
+                    uint32_t pages)
+{
+    pid_t pid = c->target_pid ? (pid_t)c->target_pid : -1;
+    struct perf_event_attr a;
+    base_attr(&a, c, exclude_kernel);
+    a.config = PERF_COUNT_SW_DUMMY;
+    a.task = (uint64_t)(c->tasks != 0);
+    a.comm = (uint64_t)(c->tasks != 0);
+    a.comm_exec = (uint64_t)(c->tasks != 0);
+    a.mmap = (uint64_t)(c->mmaps != 0);
+    a.mmap2 = (uint64_t)(c->mmaps != 0);
+    a.context_switch = (uint64_t)(c->switches != 0);
+    a.watermark = 1;
+    a.wakeup_watermark = (uint32_t)((uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE) / 4);
+    sc->fd = perf_open(&a, pid, cpu);
+    if (sc->fd < 0)
+        return errno == ENODEV ? 1 : errno_code(errno);
+    sc->data_size = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+    void *m = mmap(NULL, sc->data_size + (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+                   MAP_SHARED, sc->fd, 0);
+    if (m == MAP_FAILED)
+        return errno_code(errno);
+    sc->base = m;
+    if (c->sample_ns) {
+        base_attr(&a, c, exclude_kernel);
+        a.config = PERF_COUNT_SW_CPU_CLOCK;
+        a.sample_period = c->sample_ns;
+        if (c->sample_stacks) {
+            a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+            a.sample_max_stack = (uint16_t)PETW__SYS_MAX_FRAMES;
+        }
+        sc->sample_fd = perf_open(&a, pid, cpu);
+        if (sc->sample_fd < 0 && c->sample_stacks && errno == EOVERFLOW) {
+            a.sample_max_stack = 0; /* above kernel.perf_event_max_stack: its default */
+            sc->sample_fd = perf_open(&a, pid, cpu);
+        }
+        if (sc->sample_fd < 0)
+            return errno_code(errno);
+        if (ioctl(sc->sample_fd, PERF_EVENT_IOC_SET_OUTPUT, sc->fd) != 0)
+            return errno_code(errno);
+    }
+    return 0;
+}
+
+static void close_cpu(sys_cpu *sc)
+{
+    if (sc->base)
+        munmap(sc->base, sc->data_size + (size_t)sysconf(_SC_PAGESIZE));
+    if (sc->sample_fd >= 0)
+        close(sc->sample_fd);
+    if (sc->fd >= 0)
+        close(sc->fd);
+    sc->base = NULL;
+    sc->fd = sc->sample_fd = -1;
+}
+
+static void close_all(petw__sys *s)
+{
+    for (uint32_t i = 0; i < s->cpu_count; i++)
+        close_cpu(&s->cpus[i]);
+}
+
+static uint32_t default_pages(uint32_t cpus)
+{
+    /* Root may lock what it needs; a user shares perf_event_mlock_kb
+     * (516 KB by default) between every CPU's ring. */
+    if (geteuid() == 0)
+        return 128;
+    uint64_t kb = 516;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
+    if (f) {
+        unsigned long long v;
+        if (fscanf(f, "%llu", &v) == 1)
+            kb = v;
+        fclose(f);
+    }
+    uint64_t per = kb / 4 / (cpus ? cpus : 1); /* pages of 4 KB, metadata page included */
+    uint32_t pages = 1;
+    while ((uint64_t)pages * 2 + 1 <= per && pages < 128)
+        pages *= 2;
+    return pages;
+}
+
+int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *info)
+{
+    *out = NULL;
+    memset(info, 0, sizeof(*info));
+    if (c->wakeups || c->disk) {
+        /* Tracepoints: not collected yet (see docs/kernel-events.md). */
+        info->wakeups = info->disk = 0;
+    }
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    uint32_t cpus = n > 0 ? (uint32_t)n : 1;
+    petw__sys *s = calloc(1, sizeof(*s));
+    if (!s)
+        return PETW_ENOMEM;
+    s->cpu_count = cpus;
+    s->cpus = calloc(cpus, sizeof(*s->cpus));
+    s->polls = calloc(cpus, sizeof(*s->polls));
+    s->scratch = malloc(65536);
+    if (!s->cpus || !s->polls || !s->scratch) {
+        free(s->cpus);
+        free(s->polls);
+        free(s->scratch);
+        free(s);
+        return PETW_ENOMEM;
+    }
+    uint32_t pages = c->pages_per_cpu ? c->pages_per_cpu : default_pages(cpus);
+    int rc = 0;
+    for (int exclude = 0; exclude < 2; exclude++) {
+        rc = 0;
+        for (uint32_t i = 0; i < cpus; i++)
+            s->cpus[i] = (sys_cpu){-1, -1, NULL, 0};
+        uint32_t opened = 0;
+        for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
+            int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
+            if (r == 1) {
+                close_cpu(&s->cpus[i]);
+                continue;
+            }
+            rc = r;
+            opened += r == 0;
+        }
+        if (rc == 0 && opened == 0)
+            rc = PETW_ENOTSUP;
+        if (rc == 0) {
+            info->kernel_excluded = exclude;
+            break;
+        }
+        close_all(s);
+        if (rc != PETW_EACCES)
+            break;
+    }
+    if (rc != 0) {
+        free(s->cpus);
+        free(s->polls);
+        free(s->scratch);
+        free(s);
+        return rc;
+    }
+    for (uint32_t i = 0; i < cpus; i++) {
+        s->polls[i].fd = s->cpus[i].fd;
+        s->polls[i].events = POLLIN;
+        if (s->cpus[i].sample_fd >= 0)
+            ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_ENABLE, 0);
+        if (s->cpus[i].fd >= 0)
+            ioctl(s->cpus[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+    }
+    *out = s;
+    return 0;
+}
+
+void petw__sys_wait(petw__sys *s, uint32_t timeout_ms)
+{
+    (void)poll(s->polls, s->cpu_count, (int)timeout_ms);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* The trailer every non-sample record ends with. */
+static void trailer(const uint8_t *rec, uint32_t size, petw__sys_record *r)
+{
+    const uint8_t *t = rec + size - TRAILER_BYTES;
+    r->pid = rd32(t);
+    r->tid = rd32(t + 4);
+    r->time_ns = (int64_t)rd64(t + 8);
+    r->cpu = rd32(t + 16);
+}
+
+static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn fn, void *ctx)
+{
+    const struct perf_event_header *h = (const void *)rec;
+    petw__sys_record r;
+    memset(&r, 0, sizeof(r));
+    const uint8_t *p = rec + sizeof(*h);
+    uint32_t body = size - (uint32_t)sizeof(*h);
+    switch (h->type) {
+    case PERF_RECORD_SAMPLE: {
+        /* identifier, ip, {pid, tid}, time, {cpu, res}[, nr, ips[nr]] */
+        if (body < 40)
+            return;
+        r.kind = PETW__SYSREC_SAMPLE;
+        r.addr = rd64(p + 8);
+        r.pid = rd32(p + 16);
+        r.tid = rd32(p + 20);
+        r.time_ns = (int64_t)rd64(p + 24);
+        r.cpu = rd32(p + 32);
+        if (body >= 48) {
+            uint64_t nr = rd64(p + 40);
+            if (nr > (body - 48) / 8)
+                nr = (body - 48) / 8;
+            for (uint64_t k = 0; k < nr && r.frame_count < PETW__SYS_MAX_FRAMES; k++) {
+                uint64_t ip = rd64(p + 48 + 8 * k);
+                if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+                    continue; /* a context marker (kernel, user), not a frame */
+                s->frames[r.frame_count++] = ip;
+            }
+            r.frames = s->frames;
+        }
+        break;
+    }
+    case PERF_RECORD_FORK:
+    case PERF_RECORD_EXIT:
+        /* pid, ppid, tid, ptid, time, trailer */
+        if (body < 24 + TRAILER_BYTES)
+            return;
+        trailer(rec, size, &r);
+        r.kind = h->type == PERF_RECORD_FORK ? PETW__SYSREC_FORK : PETW__SYSREC_EXIT;
+        r.pid = rd32(p);
+        r.other_pid = rd32(p + 4);
+        r.tid = rd32(p + 8);
+        r.other_tid = rd32(p + 12);
+        r.time_ns = (int64_t)rd64(p + 16);
+        break;
+    case PERF_RECORD_COMM: {
+        if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || body < 8 + TRAILER_BYTES)
+            return; /* a thread renamed itself: no kernel class says so */
+        trailer(rec, size, &r);
+        r.kind = PETW__SYSREC_EXEC;
+        r.pid = rd32(p);
+        r.tid = rd32(p + 4);
+        size_t n = body - 8 - TRAILER_BYTES;
+        if (n > 16)
+            n = 16;
+        memcpy(s->text, p + 8, n);
+        s->text[n] = 0;
+        r.text = s->text;
+        break;
+    }
+    case PERF_RECORD_MMAP2: {
+        /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags,
+         * filename, trailer */
+        const uint32_t fixed = 8 + 24 + 24 + 8;
+        if (body < fixed + TRAILER_BYTES)
+            return;
+        uint32_t prot = rd32(p + 56);
+        if (!(prot & PROT_EXEC))
+            return;
+        trailer(rec, size, &r);
+        r.kind = PETW__SYSREC_MMAP;
+        r.pid = rd32(p);
+        r.tid = rd32(p + 4);
+        r.addr = rd64(p + 8);
+        r.len = rd64(p + 16);
+        r.pgoff = rd64(p + 24);
+        size_t n = body - fixed - TRAILER_BYTES;
+        if (n > sizeof(s->text) - 1)
+            n = sizeof(s->text) - 1;
+        memcpy(s->text, p + fixed, n);
+        s->text[n] = 0;
+        r.text = s->text;
+        break;
+    }
+    case PERF_RECORD_SWITCH:
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+        if (body < TRAILER_BYTES)
+            return;
+        trailer(rec, size, &r);
+        r.kind = PETW__SYSREC_SWITCH;
+        if (h->type == PERF_RECORD_SWITCH_CPU_WIDE && body >= 8 + TRAILER_BYTES) {
+            r.other_pid = rd32(p);
+            r.other_tid = rd32(p + 4);
+        }
+        if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+            r.flags |= PETW__SYS_SWITCH_OUT;
+        if (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+            r.flags |= PETW__SYS_SWITCH_PREEMPT;
+        break;
+    case PERF_RECORD_LOST:
+        if (body < 16 + TRAILER_BYTES)
+            return;
+        trailer(rec, size, &r);
+        r.kind = PETW__SYSREC_LOST;
+        r.count = rd64(p + 8);
+        break;
+    case PERF_RECORD_LOST_SAMPLES:
+        if (body < 8 + TRAILER_BYTES)
+            return;
+        trailer(rec, size, &r);
+        r.kind = PETW__SYSREC_LOST;
+        r.count = rd64(p);
+        break;
+    default:
+        return;
+    }
+    fn(ctx, &r);
+}
+
+uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
+        sys_cpu *sc = &s->cpus[i];
+        if (!sc->base)
+            continue;
+        struct perf_event_mmap_page *meta = (void *)sc->base;
+        const uint8_t *data = sc->base + meta->data_offset;
+        uint64_t size = meta->data_size ? meta->data_size : sc->data_size;
+        /* acquire: pairs with the kernel's store of data_head after it
+         * wrote the records below it. */
+        uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+        uint64_t tail = meta->data_tail;
+        while (tail + sizeof(struct perf_event_header) <= head) {
+            uint64_t at = tail % size;
+            struct perf_event_header h;
+            for (size_t k = 0; k < sizeof(h); k++)
+                ((uint8_t *)&h)[k] = data[(at + k) % size];
+            if (h.size < sizeof(h) || tail + h.size > head)
+                break;
+            const uint8_t *rec = data + at;
+            if (at + h.size > size) { /* wraps: copy it out */
+                uint64_t first = size - at;
+                memcpy(s->scratch, data + at, first);
+                memcpy(s->scratch + first, data, h.size - first);
+                rec = s->scratch;
+            }
+            parse(s, rec, h.size, fn, ctx);
+            tail += h.size;
+            n++;
+        }
+        /* release: our reads of the records happen before the kernel may
+         * overwrite them. */
+        __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+    }
+    return n;
+}
+
+void petw__sys_close(petw__sys *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
+        if (s->cpus[i].fd >= 0)
+            ioctl(s->cpus[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (s->cpus[i].sample_fd >= 0)
+            ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_DISABLE, 0);
+    }
+    close_all(s);
+    free(s->cpus);
+    free(s->polls);
+    free(s->scratch);
+    free(s);
+}
+
+/* ---- The rundown, from /proc ---- */
+
+static size_t read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    size_t got = 0;
+    while (got + 1 < size) {
+        ssize_t r = read(fd, buf + got, size - 1 - got);
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = 0;
+    return got;
+}
+
+void petw__sys_cmdline(uint32_t pid, char *buf, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
+    size_t n = read_small(path, buf, size);
+    while (n > 0 && buf[n - 1] == 0)
+        n--;
+    for (size_t k = 0; k < n; k++)
+        if (buf[k] == 0)
+            buf[k] = ' ';
+    buf[n] = 0;
+}
+
+uint32_t petw__sys_owner(uint32_t pid)
+{
+    char path[64];
+    struct stat st;
+    snprintf(path, sizeof(path), "/proc/%u", pid);
+    return stat(path, &st) == 0 ? (uint32_t)st.st_uid : UINT32_MAX;
+}
+
+/* The parent and name of a process, from /proc/PID/stat ("pid (comm) S ppid"). */
+static int proc_stat(uint32_t pid, uint32_t *ppid, char *comm, size_t comm_size)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+    if (!read_small(path, buf, sizeof(buf)))
+        return -1;
+    char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
+    if (!open_paren || !close_paren || close_paren < open_paren)
+        return -1;
+    size_t n = (size_t)(close_paren - open_paren - 1);
+    if (n >= comm_size)
+        n = comm_size - 1;
+    memcpy(comm, open_paren + 1, n);
+    comm[n] = 0;
+    unsigned p = 0;
+    if (sscanf(close_paren + 1, " %*c %u", &p) != 1)
+        return -1;
+    *ppid = p;
+    return 0;
+}
+
+/* 1 when `pid` is `target` or descends from it. */
+static int descends(uint32_t pid, uint32_t target)
+{
+    char comm[32];
+    for (int depth = 0; depth < 64 && pid > 1; depth++) {
+        if (pid == target)
+            return 1;
+        uint32_t parent;
+        if (proc_stat(pid, &parent, comm, sizeof(comm)) != 0)
+            return 0;
+        pid = parent;
+    }
+    return pid == target;
+}
+
+static void rundown_maps(uint32_t pid, petw__sys_fn fn, void *ctx, petw__sys_record *r)
+{
+    char path[64], line[4200];
+    snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long lo, hi, off;
+        char perms[8];
+        int name_at = 0;
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4 ||
+            perms[2] != 'x' || !name_at)
+            continue;
+        char *name = line + name_at;
+        name[strcspn(name, "\n")] = 0;
+        if (!name[0])
+            continue; /* anonymous executable memory (a JIT): no image */
+        r->kind = PETW__SYSREC_MMAP;
+        r->addr = lo;
+        r->len = hi - lo;
+        r->pgoff = off;
+        r->text = name;
+        fn(ctx, r);
+    }
+    fclose(f);
+}
+
+int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return PETW_ENOTSUP;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        unsigned long pid = strtoul(e->d_name, &end, 10);
+        if (*end || !pid || pid > UINT32_MAX)
+            continue;
+        uint32_t ppid;
+        char comm[32];
+        if (proc_stat((uint32_t)pid, &ppid, comm, sizeof(comm)) != 0)
+            continue;
+        if (target_pid && !descends((uint32_t)pid, target_pid))
+            continue;
+        petw__sys_record r;
+        memset(&r, 0, sizeof(r));
+        r.kind = PETW__SYSREC_FORK;
+        r.pid = r.tid = (uint32_t)pid;
+        r.other_pid = ppid;
+        r.text = comm;
+        r.time_ns = petw__monotonic_ns();
+        fn(ctx, &r);
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%lu/task", pid);
+        DIR *t = opendir(path);
+        if (t) {
+            struct dirent *te;
+            while ((te = readdir(t)) != NULL) {
+                unsigned long tid = strtoul(te->d_name, &end, 10);
+                if (*end || !tid || tid == pid)
+                    continue;
+                r.tid = (uint32_t)tid;
+                r.text = NULL;
+                fn(ctx, &r);
+            }
+            closedir(t);
+        }
+        r.tid = (uint32_t)pid;
+        rundown_maps((uint32_t)pid, fn, ctx, &r);
+    }
+    closedir(d);
+    return 0;
+}

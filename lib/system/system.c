@@ -1,0 +1,446 @@
+/* system.c - the system provider: the OS's records (platform/'s
+ * petw__sys_*) as the NT Kernel Logger's event classes in a session.
+ *
+ * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ *
+ * Every event is a classic kernel record, as Windows writes them: a
+ * SYSTEM64 header (Process, Thread, Image), COMPACT64 (CSwitch) or
+ * PERFINFO64 (SampledProfile, StackWalk), HookId = group << 8 | opcode,
+ * the class version in the Version word's low byte, the payload in the
+ * class's 64-bit layout (lib/decode/kernel.c decodes them).
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <uv.h>
+
+#include "../format/etl.h"
+#include "../platform/platform.h"
+#include "system.h"
+
+/* HookIds: the event class group and the opcode (ntwmi.h's names). */
+#define HOOK_PROCESS_START 0x0301u
+#define HOOK_PROCESS_END 0x0302u
+#define HOOK_PROCESS_DCSTART 0x0303u
+#define HOOK_THREAD_START 0x0501u
+#define HOOK_THREAD_END 0x0502u
+#define HOOK_THREAD_DCSTART 0x0503u
+#define HOOK_IMAGE_LOAD 0x030Au /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE */
+#define HOOK_IMAGE_DCSTART 0x1403u
+#define HOOK_CSWITCH 0x0524u
+#define HOOK_SAMPLED_PROFILE 0x0F2Eu
+#define HOOK_STACKWALK 0x1820u
+
+#define VERSION_PROCESS 4 /* Process_TypeGroup1 v4 */
+#define VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
+#define VERSION_IMAGE 3   /* Image_Load v3 */
+#define VERSION_CSWITCH 2
+#define VERSION_PERFINFO 2
+#define VERSION_STACKWALK 2
+
+/* CSwitch's thread states and wait reasons (KTHREAD_STATE, KWAIT_REASON). */
+#define STATE_READY 1
+#define STATE_WAITING 5
+#define WAIT_EXECUTIVE 0
+#define WAIT_PREEMPTED 32
+
+#define SUPPORTED                                                                                  \
+    (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
+     PETW_SYSTEM_PROFILE)
+
+#define POLL_MS 20
+#define NAME_SLOTS 65536u /* processes whose name and parent are known */
+
+typedef struct proc_name {
+    uint32_t pid; /* 0: empty */
+    uint32_t ppid;
+    char name[16];
+} proc_name;
+
+struct petw__system {
+    petw__system_config c;
+    uint32_t flags;
+    petw__sys *sys;
+    uv_thread_t thread;
+    _Atomic int stop; /* relaxed: a flag polled every POLL_MS; the join orders the rest */
+    /* Session clock from CLOCK_MONOTONIC: exact (the same clock), or
+     * through the latest pair read together. */
+    uint32_t clock;
+    int exact;
+    double ticks_per_ns;
+    int64_t anchor_ns, anchor_ticks;
+    proc_name *names; /* with PETW_SYSTEM_PROCESS */
+    uint8_t payload[0xFFFF];
+};
+
+static int64_t session_time(const petw__system *s, int64_t ns)
+{
+    if (s->exact)
+        return ns;
+    return s->anchor_ticks + (int64_t)((double)(ns - s->anchor_ns) * s->ticks_per_ns);
+}
+
+static void anchor(petw__system *s)
+{
+    if (s->exact)
+        return;
+    s->anchor_ticks = petw__clock_read(s->clock);
+    s->anchor_ns = petw__monotonic_ns();
+}
+
+/* One record: the header of `type` (SYSTEM64, COMPACT64 or PERFINFO64),
+ * then n payload bytes, into CPU `cpu`'s buffer. A full ring counts the
+ * loss itself. */
+static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
+                 uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
+{
+    uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
+                     : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
+                                                   : PETW__SYSTEM_HEADER_SIZE;
+    uint32_t size = hsize + n;
+    if (size > 0xFFFF)
+        return;
+    petw__ring *ring = s->c.ring;
+    petw__reservation res;
+    if (petw__ring_reserve_on(ring, s->c.ring_gen, cpu, PETW__ALIGN8(size), &res) != 0)
+        return;
+    uint8_t *r = res.record;
+    int64_t ts = session_time(s, ns);
+    petw__wr16(r + 4, (uint16_t)size);
+    petw__wr16(r + 6, hook);
+    if (type == PETW__HDR_PERFINFO64) {
+        petw__wr64(r + 8, (uint64_t)ts);
+    } else {
+        petw__wr32(r + 8, tid);
+        petw__wr32(r + 12, pid);
+        petw__wr64(r + 16, (uint64_t)ts);
+        if (type == PETW__HDR_SYSTEM64)
+            petw__wr64(r + 24, 0); /* kernel and user time: not known */
+    }
+    memcpy(r + hsize, payload, n);
+    memset(r + size, 0, PETW__ALIGN8(size) - size);
+    /* Compiler-only, as the provider's records: the type word last. */
+    atomic_signal_fence(memory_order_seq_cst);
+    petw__wr16(r, version);
+    petw__wr16(r + 2, (uint16_t)(type | (PETW__HDR_MARKER_MASK << 8)));
+    petw__ring_commit(ring, &res);
+}
+
+/* ---- Process names (the rundown's and exec's, inherited at fork) ---- */
+
+static proc_name *name_slot(petw__system *s, uint32_t pid, int insert)
+{
+    if (!s->names || !pid)
+        return NULL;
+    uint32_t h = (pid * 2654435761u) & (NAME_SLOTS - 1);
+    for (uint32_t k = 0; k < 64; k++) {
+        proc_name *e = &s->names[(h + k) & (NAME_SLOTS - 1)];
+        if (e->pid == pid)
+            return e;
+        if (e->pid == 0) {
+            if (!insert)
+                return NULL;
+            e->pid = pid;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+static void name_set(petw__system *s, uint32_t pid, uint32_t ppid, const char *name)
+{
+    proc_name *e = name_slot(s, pid, 1);
+    if (!e)
+        return;
+    e->ppid = ppid;
+    snprintf(e->name, sizeof(e->name), "%s", name ? name : "");
+}
+
+/* ---- Payloads ---- */
+
+/* Process_TypeGroup1 v4. */
+static uint32_t process_payload(petw__system *s, uint32_t pid, uint32_t ppid, const char *name)
+{
+    uint8_t *p = s->payload;
+    memset(p, 0, 40);
+    petw__wr64(p, pid); /* UniqueProcessKey: the kernel's object; the pid stands in */
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, ppid);
+    /* SessionId, ExitStatus (not known), DirectoryTableBase, Flags: 0. */
+    uint32_t at = 36;
+    uint32_t uid = petw__sys_owner(pid);
+    if (uid == UINT32_MAX) {
+        petw__wr32(p + at, 0); /* no SID */
+        at += 4;
+    } else {
+        /* TOKEN_USER {Sid pointer, Attributes}, then S-1-22-1-uid (a Unix
+         * user, as petw's enable filters name it). */
+        memset(p + at, 0, 16);
+        /* The Sid pointer: a kernel address on Windows, never 0 (0 means
+         * no SID to readers); none exists here, so 1. */
+        petw__wr64(p + at, 1);
+        at += 16;
+        const uint8_t sid[8] = {1, 2, 0, 0, 0, 0, 0, 22};
+        memcpy(p + at, sid, 8);
+        petw__wr32(p + at + 8, 1);
+        petw__wr32(p + at + 12, uid);
+        at += 16;
+    }
+    size_t n = strlen(name ? name : "");
+    memcpy(p + at, name ? name : "", n + 1);
+    at += (uint32_t)n + 1;
+    char cmd[4096];
+    petw__sys_cmdline(pid, cmd, sizeof(cmd));
+    at += 2 * ((uint32_t)petw__utf8_to_utf16le(cmd, p + at, 4096) + 1);
+    memset(p + at, 0, 4); /* PackageFullName, ApplicationId: empty */
+    return at + 4;
+}
+
+/* Thread_TypeGroup1 v3: the stack and start addresses are not known. */
+static uint32_t thread_payload(petw__system *s, uint32_t pid, uint32_t tid)
+{
+    uint8_t *p = s->payload;
+    memset(p, 0, 72);
+    petw__wr32(p, pid);
+    petw__wr32(p + 4, tid);
+    return 72;
+}
+
+/* Image_Load v3: ImageBase is where the file's offset 0 lies (the mapping
+ * less its file offset: the ELF's load base), ImageSize reaches the end of
+ * the executable mapping. */
+static uint32_t image_payload(petw__system *s, const petw__sys_record *r)
+{
+    uint8_t *p = s->payload;
+    memset(p, 0, 56);
+    uint64_t base = r->addr >= r->pgoff ? r->addr - r->pgoff : r->addr;
+    petw__wr64(p, base);
+    petw__wr64(p + 8, r->len + (r->addr - base));
+    petw__wr32(p + 16, r->pid);
+    petw__wr64(p + 32, base); /* DefaultBase */
+    size_t units = petw__utf8_to_utf16le(r->text ? r->text : "", p + 56, 4096);
+    return 56 + 2 * ((uint32_t)units + 1);
+}
+
+/* ---- From the OS's records ---- */
+
+static void on_record(void *ctx, const petw__sys_record *r)
+{
+    petw__system *s = ctx;
+    uint32_t f = s->flags;
+    switch (r->kind) {
+    case PETW__SYSREC_FORK: {
+        int process = r->pid == r->tid;
+        proc_name *parent = name_slot(s, r->other_pid, 0);
+        const char *name = parent ? parent->name : "";
+        if (process && (f & PETW_SYSTEM_PROCESS)) {
+            char copy[16];
+            snprintf(copy, sizeof(copy), "%s", name);
+            name_set(s, r->pid, r->other_pid, copy);
+            uint32_t n = process_payload(s, r->pid, r->other_pid, copy);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_START, VERSION_PROCESS, r->other_pid,
+                 r->other_tid, r->time_ns, s->payload, n);
+        }
+        if (f & PETW_SYSTEM_THREAD) {
+            uint32_t n = thread_payload(s, r->pid, r->tid);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_START, VERSION_THREAD, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        break;
+    }
+    case PETW__SYSREC_EXIT:
+        if (f & PETW_SYSTEM_THREAD) {
+            uint32_t n = thread_payload(s, r->pid, r->tid);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_END, VERSION_THREAD, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        if (r->pid == r->tid && (f & PETW_SYSTEM_PROCESS)) {
+            proc_name *e = name_slot(s, r->pid, 0);
+            uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_END, VERSION_PROCESS, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+            if (e)
+                e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
+        }
+        break;
+    case PETW__SYSREC_EXEC:
+        /* A new program in the same process: Windows has no exec, so a new
+         * Process/Start with the same id carries its name and command line. */
+        if (f & PETW_SYSTEM_PROCESS) {
+            proc_name *e = name_slot(s, r->pid, 0);
+            uint32_t ppid = e ? e->ppid : 0;
+            name_set(s, r->pid, ppid, r->text);
+            uint32_t n = process_payload(s, r->pid, ppid, r->text);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_START, VERSION_PROCESS, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        break;
+    case PETW__SYSREC_MMAP:
+        if (f & PETW_SYSTEM_IMAGE_LOAD) {
+            uint32_t n = image_payload(s, r);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_LOAD, VERSION_IMAGE, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        break;
+    case PETW__SYSREC_SWITCH: {
+        if (!(f & PETW_SYSTEM_CSWITCH))
+            break;
+        /* System-wide, the switch-out record names both threads; following
+         * one process, each side is seen alone (the other thread is 0). */
+        int out = (r->flags & PETW__SYS_SWITCH_OUT) != 0;
+        if (!out && !s->c.target_pid)
+            break; /* the switch-out record said it (the idle thread is 0) */
+        uint32_t new_tid = out ? r->other_tid : r->tid, old_tid = out ? r->tid : r->other_tid;
+        uint32_t new_pid = out ? r->other_pid : r->pid;
+        int preempt = (r->flags & PETW__SYS_SWITCH_PREEMPT) != 0;
+        uint8_t *p = s->payload;
+        memset(p, 0, 24);
+        petw__wr32(p, new_tid);
+        petw__wr32(p + 4, old_tid);
+        p[12] = preempt ? WAIT_PREEMPTED : WAIT_EXECUTIVE; /* OldThreadWaitReason */
+        p[14] = preempt ? STATE_READY : STATE_WAITING;     /* OldThreadState */
+        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_CSWITCH, VERSION_CSWITCH, new_pid, new_tid,
+             r->time_ns, p, 24);
+        break;
+    }
+    case PETW__SYSREC_SAMPLE: {
+        if (!(f & PETW_SYSTEM_PROFILE))
+            break;
+        uint8_t *p = s->payload;
+        petw__wr64(p, r->addr);
+        petw__wr32(p + 8, r->tid);
+        petw__wr16(p + 12, 1); /* Count */
+        petw__wr16(p + 14, 0);
+        emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_SAMPLED_PROFILE, VERSION_PERFINFO, r->pid,
+             r->tid, r->time_ns, p, 16);
+        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count) {
+            /* StackWalk_Event: the sampled event's timestamp, then frames. */
+            petw__wr64(p, (uint64_t)session_time(s, r->time_ns));
+            petw__wr32(p + 8, r->pid);
+            petw__wr32(p + 12, r->tid);
+            for (uint32_t k = 0; k < r->frame_count; k++)
+                petw__wr64(p + 16 + 8 * k, r->frames[k]);
+            emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, VERSION_STACKWALK, r->pid, r->tid,
+                 r->time_ns, p, 16 + 8 * r->frame_count);
+        }
+        break;
+    }
+    case PETW__SYSREC_LOST: {
+        /* The OS dropped records before petw saw them: lost events, one
+         * per record (relaxed: counters, as the ring's own). */
+        petw__ring_counters *k = s->c.ring->counters;
+        uint64_t n = r->count > UINT32_MAX ? UINT32_MAX : r->count;
+        atomic_fetch_add_explicit(&k->events_lost, (uint32_t)n, memory_order_relaxed);
+        atomic_store_explicit(&k->lost_pending, 1, memory_order_relaxed);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The rundown: DCStart events for what exists when collection starts. */
+static void on_rundown(void *ctx, const petw__sys_record *r)
+{
+    petw__system *s = ctx;
+    uint32_t f = s->flags, cpu = 0;
+    if (r->kind == PETW__SYSREC_FORK) {
+        if (r->pid == r->tid) {
+            name_set(s, r->pid, r->other_pid, r->text);
+            if (f & PETW_SYSTEM_PROCESS) {
+                uint32_t n = process_payload(s, r->pid, r->other_pid, r->text);
+                emit(s, cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_DCSTART, VERSION_PROCESS, r->pid,
+                     r->tid, r->time_ns, s->payload, n);
+            }
+        }
+        if (f & PETW_SYSTEM_THREAD) {
+            uint32_t n = thread_payload(s, r->pid, r->tid);
+            emit(s, cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_DCSTART, VERSION_THREAD, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+    } else if (r->kind == PETW__SYSREC_MMAP && (f & PETW_SYSTEM_IMAGE_LOAD)) {
+        uint32_t n = image_payload(s, r);
+        emit(s, cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_DCSTART, VERSION_IMAGE, r->pid, r->tid,
+             r->time_ns, s->payload, n);
+    }
+}
+
+static void thread_main(void *arg)
+{
+    petw__system *s = arg;
+    /* relaxed: see the field; the last pass below reads what is left. */
+    while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+        petw__sys_wait(s->sys, POLL_MS);
+        anchor(s);
+        petw__sys_read(s->sys, on_record, s);
+    }
+    anchor(s);
+    petw__sys_read(s->sys, on_record, s);
+}
+
+int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
+                       int *kernel_excluded)
+{
+    *out = NULL;
+    *granted = c->flags & SUPPORTED;
+    *kernel_excluded = 0;
+    PETW__RETURN_IF(!*granted, PETW_ENOTSUP);
+    petw__system *s = calloc(1, sizeof(*s));
+    PETW__RETURN_IF(!s, PETW_ENOMEM);
+    s->c = *c;
+    s->flags = *granted;
+    s->clock = c->ring->clock;
+    s->exact = s->clock != PETW_CLOCK_SYSTEM && !petw__clock_is_measured(s->clock) &&
+               petw__clock_frequency(s->clock) == 1000000000;
+    s->ticks_per_ns = (double)petw__clock_frequency(s->clock) / 1e9;
+    anchor(s);
+    if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) {
+        s->names = calloc(NAME_SLOTS, sizeof(*s->names));
+        if (!s->names) {
+            free(s);
+            return PETW_ENOMEM;
+        }
+    }
+    uint64_t interval = c->interval_100ns ? c->interval_100ns : 10000;
+    if (interval < 100) /* 10 us: below it the samples would be the load */
+        interval = 100;
+    petw__sys_config sc = {
+        .target_pid = c->target_pid,
+        .tasks = (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) != 0,
+        .mmaps = (s->flags & PETW_SYSTEM_IMAGE_LOAD) != 0,
+        .switches = (s->flags & PETW_SYSTEM_CSWITCH) != 0,
+        .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
+        .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
+    };
+    petw__sys_info info;
+    int rc = petw__sys_open(&sc, &s->sys, &info);
+    if (rc == 0 &&
+        (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD))) {
+        /* After the OS started recording, so nothing falls between the two
+         * (what starts meanwhile may appear in both, as on Windows). */
+        anchor(s);
+        rc = petw__sys_rundown(c->target_pid, on_rundown, s);
+    }
+    if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
+        rc = PETW_ENOMEM;
+    if (rc != 0) {
+        petw__sys_close(s->sys);
+        free(s->names);
+        free(s);
+        return rc;
+    }
+    *kernel_excluded = info.kernel_excluded;
+    *out = s;
+    return 0;
+}
+
+void petw__system_stop(petw__system *s)
+{
+    if (!s)
+        return;
+    atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
+    uv_thread_join(&s->thread);
+    petw__sys_close(s->sys);
+    free(s->names);
+    free(s);
+}
