@@ -1,28 +1,60 @@
-/* gen_kernel_trace FILE: writes a small .etl file laid out as the NT Kernel
- * Logger writes one (a 64-bit logfile header buffer, then one data buffer
- * of SYSTEM, COMPACT and PERFINFO records), for tests of what `petw dump`
- * and `petw convert` make of kernel events:
+/* gen_kernel_trace FILE [timeline]: writes a small .etl file laid out as
+ * the NT Kernel Logger writes one (a 64-bit logfile header buffer, then
+ * data buffers of SYSTEM, COMPACT and PERFINFO records), for tests of what
+ * `petw dump` and `petw convert` make of kernel events. By default one
+ * buffer (CPU 0):
  *   ts 1000  Image/Load v3      pid 1234  C:\app\lib.dll at 0x7ff600000000
  *   ts 1001  Thread/Start v3    pid 1234  tid 77
  *   ts 1002  Thread/CSwitch v2  new tid 77, old tid 0, wait time 9
  *   ts 1003  PerfInfo/SampledProfile v2 (no process: PERFINFO header)
- *            at 0xfffff80012345678, tid 77 */
+ *            at 0xfffff80012345678, tid 77
+ * With `timeline`, a system's few milliseconds on two CPUs (a buffer
+ * each), as a recording with process, thread, cswitch and profile (stacks)
+ * has them:
+ *   ts 1000  Process/DCStart v4  pid 1234 "app.exe", pid 4321 "other.exe"
+ *   ts 1001  Thread/DCStart v3   tid 77 (1234), tids 88 and 4321 (4321)
+ *   CPU 0: ts 2000 CSwitch 0 -> 77, 3000 SampledProfile 77 + StackWalk
+ *          (3 frames), 4000 CSwitch 77 -> 0
+ *   CPU 1: ts 2500 CSwitch 0 -> 88, 3500 SampledProfile 88 (no stack),
+ *          5000 CSwitch 88 -> 77, 5500 SampledProfile 77 + StackWalk
+ *          (2 frames), 6000 Process/Start v4 pid 4321 "renamed.exe" (a
+ *          process that runs a new program, as Linux's exec) */
 #include <stdio.h>
 #include <string.h>
 
 #include "../lib/format/etl.h"
 
 #define BUF 4096
+#define MAX_BUFFERS 3
 
-static uint32_t at;
-static uint8_t file[2 * BUF];
+static uint32_t at, buffers;
+static uint8_t file[(MAX_BUFFERS + 1) * BUF];
+
+/* Starts the next data buffer, written on CPU `cpu`. */
+static void begin_buffer(uint8_t cpu)
+{
+    buffers++;
+    at = PETW__BH_SIZE;
+    file[buffers * BUF + PETW__BH_PROCESSOR] = cpu;
+}
+
+static void end_buffer(void)
+{
+    uint8_t *b = file + buffers * BUF;
+    memset(b + at, 0xFF, BUF - at);
+    petw__wr32(b + PETW__BH_BUFFER_SIZE, BUF);
+    petw__wr32(b + PETW__BH_SAVED_OFFSET, at);
+    petw__wr32(b + PETW__BH_OFFSET, at);
+    petw__wr16(b + PETW__BH_BUFFER_FLAG, PETW__BUFFER_FLAG_FLUSH_MARKER);
+    memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
+}
 
 /* Appends a record with a `hsize`-byte header of `type` (filled here), then
  * `n` payload bytes. */
 static void record(uint8_t type, uint16_t hook, uint8_t version, uint32_t pid, uint32_t tid,
                    int64_t ts, const uint8_t *payload, uint32_t n)
 {
-    uint8_t *b = file + BUF, *r = b + at;
+    uint8_t *b = file + buffers * BUF, *r = b + at;
     uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
                      : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
                                                    : PETW__SYSTEM_HEADER_SIZE;
@@ -50,27 +82,11 @@ static uint32_t put_utf16(uint8_t *p, const char *s)
     return n + 2;
 }
 
-int main(int argc, char **argv)
+/* The records of the default file: one of each kind. */
+static void one_of_each(void)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: gen_kernel_trace FILE\n");
-        return 2;
-    }
-    petw__etl_session_info in;
-    memset(&in, 0, sizeof(in));
-    in.buffer_size = BUF;
-    in.cpu_count = 2;
-    in.clock = 1;
-    in.perf_freq = 10000000;
-    in.start_timestamp = 900;
-    in.start_filetime = 133000000000000000LL;
-    in.buffers_written = 2;
-    in.logger_name = "NT Kernel Logger";
-    in.log_file_name = "kernel.etl";
-    petw__etl_write_header_buffer(file, &in);
-
     uint8_t p[256];
-    at = PETW__BH_SIZE;
+    begin_buffer(0);
     /* Image_Load v3: base, size, pid, checksum, stamp, signature level and
      * type, reserved, default base, 4 reserved, file name. */
     memset(p, 0, sizeof(p));
@@ -98,17 +114,132 @@ int main(int argc, char **argv)
     petw__wr32(p + 8, 77);
     petw__wr16(p + 12, 1);
     record(PETW__HDR_PERFINFO64, 0x0F2E, 2, 0, 0, 1003, p, 16);
+    end_buffer();
+}
 
-    uint8_t *b = file + BUF;
-    memset(b + at, 0xFF, BUF - at);
-    petw__wr32(b + PETW__BH_BUFFER_SIZE, BUF);
-    petw__wr32(b + PETW__BH_SAVED_OFFSET, at);
-    petw__wr32(b + PETW__BH_OFFSET, at);
-    petw__wr16(b + PETW__BH_BUFFER_FLAG, PETW__BUFFER_FLAG_FLUSH_MARKER);
-    memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
+/* Process_TypeGroup1 v4 DCStart: key, pid, parent, session, exit status,
+ * directory table base, flags, user SID (TOKEN_USER, then a SID), image
+ * name (ANSI), command line, package name, application ID (UTF-16). */
+static void process_record(uint8_t opcode, uint32_t pid, const char *image, int64_t ts)
+{
+    uint8_t p[256];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, 1);
+    uint32_t n = 36;
+    /* TOKEN_USER (the SID's kernel address, attributes), then S-1-5-18. */
+    petw__wr64(p + n, 0xffffa00000001000ull);
+    n += 16;
+    p[n] = 1, p[n + 1] = 1, p[n + 7] = 5, p[n + 8] = 18;
+    n += 12;
+    memcpy(p + n, image, strlen(image) + 1);
+    n += (uint32_t)strlen(image) + 1;
+    n += put_utf16(p + n, image);
+    n += put_utf16(p + n, "");
+    n += put_utf16(p + n, "");
+    record(PETW__HDR_SYSTEM64, (uint16_t)(0x0300 | opcode), 4, pid, 0, ts, p, n);
+}
+
+static void process_rundown(uint32_t pid, const char *image, int64_t ts)
+{
+    process_record(3, pid, image, ts);
+}
+
+/* A process that runs a new program (Linux's exec): Start again, new image. */
+static void process_start(uint32_t pid, const char *image, int64_t ts)
+{
+    process_record(1, pid, image, ts);
+}
+
+static void thread_rundown(uint32_t pid, uint32_t tid, int64_t ts)
+{
+    uint8_t p[72];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, pid);
+    petw__wr32(p + 4, tid);
+    record(PETW__HDR_SYSTEM64, 0x0503, 3, pid, tid, ts, p, 72);
+}
+
+static void context_switch(uint32_t new_tid, uint32_t old_tid, int64_t ts)
+{
+    uint8_t p[24];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, new_tid);
+    petw__wr32(p + 4, old_tid);
+    record(PETW__HDR_COMPACT64, 0x0524, 2, 0, 0, ts, p, 24);
+}
+
+/* A SampledProfile of `tid` at `ip`, and when `frames` the StackWalk event
+ * Windows logs after it: the sample's time (raw), process, thread, frames. */
+static void sample(uint32_t pid, uint32_t tid, uint64_t ip, int64_t ts, const uint64_t *frames,
+                   uint32_t count)
+{
+    uint8_t p[16 + 8 * 8];
+    memset(p, 0, sizeof(p));
+    petw__wr64(p, ip);
+    petw__wr32(p + 8, tid);
+    petw__wr16(p + 12, 1);
+    record(PETW__HDR_PERFINFO64, 0x0F2E, 2, 0, 0, ts, p, 16);
+    if (!count)
+        return;
+    petw__wr64(p, (uint64_t)ts);
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, tid);
+    for (uint32_t i = 0; i < count; i++)
+        petw__wr64(p + 16 + 8 * i, frames[i]);
+    record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + 8 * count);
+}
+
+static void timeline(void)
+{
+    static const uint64_t stack0[] = {0x401000, 0x402000, 0x403000};
+    static const uint64_t stack1[] = {0x401100, 0x403000};
+    begin_buffer(0);
+    process_rundown(1234, "app.exe", 1000);
+    process_rundown(4321, "other.exe", 1000);
+    thread_rundown(1234, 77, 1001);
+    thread_rundown(4321, 88, 1001);
+    thread_rundown(4321, 4321, 1001);
+    context_switch(77, 0, 2000);
+    sample(1234, 77, 0x401000, 3000, stack0, 3);
+    context_switch(0, 77, 4000);
+    end_buffer();
+    begin_buffer(1);
+    context_switch(88, 0, 2500);
+    sample(4321, 88, 0x501000, 3500, NULL, 0);
+    context_switch(77, 88, 5000);
+    sample(1234, 77, 0x401100, 5500, stack1, 2);
+    process_start(4321, "renamed.exe", 6000);
+    end_buffer();
+}
+
+int main(int argc, char **argv)
+{
+    int with_timeline = argc == 3 && !strcmp(argv[2], "timeline");
+    if (argc != 2 && !with_timeline) {
+        fprintf(stderr, "usage: gen_kernel_trace FILE [timeline]\n");
+        return 2;
+    }
+    if (with_timeline)
+        timeline();
+    else
+        one_of_each();
+    petw__etl_session_info in;
+    memset(&in, 0, sizeof(in));
+    in.buffer_size = BUF;
+    in.cpu_count = 2;
+    in.clock = 1;
+    in.perf_freq = 10000000;
+    in.start_timestamp = 900;
+    in.start_filetime = 133000000000000000LL;
+    in.buffers_written = buffers + 1;
+    in.logger_name = "NT Kernel Logger";
+    in.log_file_name = "kernel.etl";
+    petw__etl_write_header_buffer(file, &in);
     memset(file + PETW__BH_PETW_CHECKSUM, 0, 16); /* as Windows writes them */
+    size_t size = (buffers + 1) * BUF;
     FILE *f = fopen(argv[1], "wb");
-    if (!f || fwrite(file, 1, sizeof(file), f) != sizeof(file) || fclose(f) != 0) {
+    if (!f || fwrite(file, 1, size, f) != size || fclose(f) != 0) {
         perror(argv[1]);
         return 1;
     }

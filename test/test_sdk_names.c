@@ -112,7 +112,7 @@ int main(void)
     bad |=
         check("EnumerateTraceGuidsEx",
               EnumerateTraceGuidsEx(TraceGuidQueryList, NULL, 0, NULL, 0, &n), ERROR_NOT_SUPPORTED);
-    bad |= check("TraceSetInformation", TraceSetInformation(0, TraceStackTracingInfo, NULL, 0),
+    bad |= check("TraceSetInformation", TraceSetInformation(0, TracePmcCounterListInfo, NULL, 0),
                  ERROR_NOT_SUPPORTED);
     bad |= check("EventAccessControl", EventAccessControl(&g, EventSecurityAddDACL, NULL, 0, 1),
                  ERROR_NOT_SUPPORTED);

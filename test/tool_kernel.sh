@@ -3,8 +3,10 @@
 # the NT Kernel Logger writes them) decode by the built-in class table in
 # every output of the petw command: text and CSV name the class and event
 # type and show the fields; the timeline export names its events Class/Type,
-# gives records without a process (PERFINFO) their own labelled track, and
-# prints the count it wrote; --provider filters by class name.
+# puts a CPU sample (PERFINFO: no process in its header) on the thread it
+# sampled, a context switch on its CPU's track, and prints the count it
+# wrote; --provider filters by class name. (tool_kernel_chrome.sh tests the
+# timeline of kernel records in full.)
 set -eu
 py=$1 petw=$2 gen=$3
 dir=$(mktemp -d)
@@ -41,15 +43,18 @@ assert [e["event"] for e in events] == ["Header", "Load", "Start", "CSwitch", "S
 assert events[4]["pid"] == 4294967295 and events[4]["fields"]["ThreadId"] == 77
 
 chrome = json.load(open("k.json"))["traceEvents"]
-slices = [e for e in chrome if e["ph"] != "M"]
+slices = [e for e in chrome if e["ph"] not in ("M", "E")]
 assert len(slices) == 5, len(slices)  # the count convert printed
 assert [e["name"] for e in slices] == ["EventTrace/Header", "Image/Load", "Thread/Start",
-                                       "Thread/CSwitch", "PerfInfo/SampleProf"]
-tracks = {e["pid"]: e["args"]["name"] for e in chrome if e["name"] == "process_name"}
-assert tracks[4294967295] == "kernel (no process)", tracks
+                                       "process 1234 (77)", "PerfInfo/SampleProf"]
+tracks = {e["pid"]: e["args"]["name"] for e in chrome if e.get("name") == "process_name"}
+assert tracks[4294967294] == "CPUs", tracks
 assert tracks[1234] == "process 1234", tracks
+cswitch = slices[3]
+assert cswitch["ph"] == "B" and cswitch["pid"] == 4294967294 and cswitch["tid"] == 0, cswitch
 sample = slices[4]
-assert sample["pid"] == 4294967295 and sample["args"]["InstructionPointer"] == "0xfffff80012345678"
+assert sample["pid"] == 1234 and sample["tid"] == 77, sample
+assert sample["args"]["InstructionPointer"] == "0xfffff80012345678"
 
 # A class name selects that class's records (image loads are Image's,
 # though the kernel logs them in the process group).

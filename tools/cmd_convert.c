@@ -72,6 +72,8 @@ static void convert_event(petw_event_record *r, void *context)
 static int convert(convert_ctx *c, reader *rd, FILE *file)
 {
     int output_rc = output_begin(&c->out, &output_chrome, file);
+    c->out.same_time = reader_same_time; /* ties a StackWalk event to its sample */
+    c->out.time_context = rd;
     int process_rc = output_rc ? 0 : reader_process(rd, 0, 0);
     if (!output_rc)
         output_rc = output_end(&c->out);

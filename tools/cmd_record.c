@@ -3,7 +3,9 @@
  * as `wpr -start`, the command, `wpr -stop` would be. The command runs as
  * a child of petw with its environment; Ctrl-C reaches it, and the session
  * is stopped (its file finished) once it has exited. Without -p, every
- * provider the command (or a child of it) registers is recorded. */
+ * provider the command (or a child of it) registers is recorded. With
+ * --kernel the session also records the kernel's events (the system
+ * provider), every process's or (--kernel-scope process) the command's. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,8 @@
 #include "tool_session.h"
 
 static const char record_head[] =
-    "usage: petw record [-p PROVIDER...] [-o FILE.etl] [options] -- CMD ARGS...\n"
+    "usage: petw record [-p PROVIDER...] [--kernel LIST [--kernel-scope system|process]]\n"
+    "                   [-o FILE.etl] [--name NAME] [options] -- CMD ARGS...\n"
     "Starts a shared session (petw-record-PID) writing FILE.etl (default\n"
     "petw-record.etl), runs CMD, stops the session when CMD exits and prints a\n"
     "summary (events by provider, events lost, the file's size); exits with CMD's\n"
@@ -21,7 +24,15 @@ static const char record_head[] =
     "with them, those providers in any process of this user. Ctrl-C (SIGINT)\n"
     "reaches CMD; the session is then stopped. On a terminal a status line shows\n"
     "the events so far.\n"
-    "Options (as for `petw start`):\n";
+    "--kernel LIST also records the kernel's events (the NT Kernel Logger's: see\n"
+    "--kernel below) in the same session and file, with the providers'; the\n"
+    "session is then named \"" KERNEL_SESSION_NAME "\" unless --name. They are every\n"
+    "process's (--kernel-scope system, the default: needs the rights perf events\n"
+    "need system-wide) or CMD's and its descendants' alone (--kernel-scope process:\n"
+    "CMD is held until the session runs, so its whole life is recorded).\n"
+    "Options (as for `petw start`):\n"
+    "  --name NAME            the session's name\n"
+    "  --kernel-scope system|process   whose kernel events (default system)\n";
 static char record_usage[4096];
 
 /* The events of one provider in the file. */
@@ -41,7 +52,7 @@ typedef struct summary {
 static void count_event(petw_event_record *r, void *ctx)
 {
     summary *s = ctx;
-    if (known_provider_name(&r->header.provider_id))
+    if (header_provider(&r->header.provider_id))
         return; /* the file's own header record (EventTrace) */
     int i;
     for (i = 0; i < s->n && !petw_guid_equal(&s->t[i].id, &r->header.provider_id); i++) {
@@ -104,13 +115,20 @@ static void tick(void *arg)
                     (uint64_t)st.buffers_written * st.buffer_size_kb * 1024, st.events_lost);
 }
 
+/* --kernel-scope's value: 1 for process, 0 for system, -1 otherwise. */
+static int parse_scope(const char *v)
+{
+    return !strcmp(v, "process") ? 1 : !strcmp(v, "system") ? 0 : -1;
+}
+
 int cmd_record(int argc, char **argv)
 {
     static start_options o;
-    int cmd = -1;
+    int cmd = -1, process_scope = -1;
+    const char *session_name = NULL;
     snprintf(record_usage, sizeof(record_usage), "%s%s", record_head, start_options_usage);
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *v;
         if (!strcmp(a, "--")) {
             cmd = i + 1;
             break;
@@ -118,6 +136,24 @@ int cmd_record(int argc, char **argv)
         if (is_help(a)) {
             fputs(record_usage, stdout);
             return 0;
+        }
+        if (!strncmp(a, "--kernel-scope=", 15) || !strcmp(a, "--kernel-scope")) {
+            if (a[14] == '=')
+                v = a + 15;
+            else if (!(v = option_value(argc, argv, &i)))
+                return 2;
+            if ((process_scope = parse_scope(v)) < 0)
+                return usage_error(record_usage, "--kernel-scope: '%s' is not system or process",
+                                   v);
+            continue;
+        }
+        if (!strcmp(a, "--name")) {
+            if (!(session_name = option_value(argc, argv, &i)))
+                return 2;
+            if (!session_name[0] || strlen(session_name) >= PETW_MAX_NAME)
+                return usage_error(record_usage, "--name: %s",
+                                   session_name[0] ? "the name is too long" : "an empty name");
+            continue;
         }
         int rc = start_option(argc, argv, &i, &o);
         if (rc == 2)
@@ -133,44 +169,77 @@ int cmd_record(int argc, char **argv)
                 cmd < 0 ? "no command: put it after --" : "no command after --", record_usage);
         return 2;
     }
+    if (process_scope >= 0 && !o.system_flags)
+        return usage_error(record_usage, "%s", "--kernel-scope needs --kernel");
     if (!o.file && !o.realtime && (!o.mode || strcmp(o.mode, "buffering")))
         o.file = "petw-record.etl";
-    char name[64];
-    snprintf(name, sizeof(name), "petw-record-%" PRIu32, tool_getpid());
+    static char name[PETW_MAX_NAME];
+    if (session_name)
+        snprintf(name, sizeof(name), "%s", session_name);
+    else if (o.system_flags)
+        snprintf(name, sizeof(name), "%s", KERNEL_SESSION_NAME);
+    else
+        snprintf(name, sizeof(name), "petw-record-%" PRIu32, tool_getpid());
     petw_session_config cfg;
     int rc = start_config(&o, record_usage, name, &cfg);
     if (rc)
         return rc;
+    /* Without providers named: the command's own, whatever they are. */
+    static char tag[PETW_MAX_NAME + 32];
+    const char *env = NULL;
+    if (o.count == 0) {
+        snprintf(tag, sizeof(tag), "PETW_RECORD_SESSION=%s", name);
+        env = tag;
+    }
+
+    /* The command's kernel events alone: its process ID goes into the
+     * session's config, so it is started first but held until the session
+     * runs and its providers are enabled (the order run_command keeps). */
+    int not_found = 0, held = process_scope == 1;
+    held_command child;
+    if (held) {
+        if (command_hold(argv + cmd, env, &child, &not_found) != 0)
+            return not_found ? 127 : 126;
+        cfg.system_target_pid = (uint32_t)child.pid;
+    }
 
     record_ctx c;
     memset(&c, 0, sizeof(c));
     rc = petw_shared_start(&cfg, &c.h);
     if (rc != 0) {
-        fprintf(stderr, "petw: cannot start a session%s%s: %s\n", cfg.file_path ? " writing " : "",
-                cfg.file_path ? cfg.file_path : "", petw_strerror(rc));
+        if (held)
+            command_cancel(&child);
+        if (rc == PETW_EEXIST)
+            fprintf(stderr, "petw: a session named '%s' runs already%s\n", name,
+                    session_name ? "" : " (give another with --name)");
+        else
+            fprintf(stderr, "petw: cannot start a session%s%s: %s%s\n",
+                    cfg.file_path ? " writing " : "", cfg.file_path ? cfg.file_path : "",
+                    petw_strerror(rc), kernel_refusal(rc, cfg.system_flags));
         return 1;
     }
-    /* Without providers named: the command's own, whatever they are. */
     static const petw_guid all = PETW_SHARED_ALL_PROVIDERS;
-    static char tag[96];
-    const char *env = NULL;
     if (o.count == 0) {
         rc = petw_shared_enable_provider(c.h, &all, 5, 0, 0);
-        if (rc != 0) {
+        if (rc != 0)
             fprintf(stderr, "petw: cannot enable the command's providers: %s\n", petw_strerror(rc));
-            petw_shared_stop(c.h, NULL);
-            return 1;
-        }
-        snprintf(tag, sizeof(tag), "PETW_RECORD_SESSION=%s", name);
-        env = tag;
-    } else if (enable_providers(c.h, o.providers, o.count) != 0) {
+    } else
+        rc = enable_providers(c.h, o.providers, o.count);
+    if (rc != 0) {
+        if (held)
+            command_cancel(&child);
         petw_shared_stop(c.h, NULL);
         return 1;
     }
 
-    int not_found = 0;
     status_init(&c.status);
-    int status = run_command(argv + cmd, env, c.status.on ? tick : NULL, &c, &not_found);
+    int status;
+    if (!held)
+        status = run_command(argv + cmd, env, c.status.on ? tick : NULL, &c, &not_found);
+    else if (command_release(&child, &not_found) == 0)
+        status = command_wait(&child, c.status.on ? tick : NULL, &c);
+    else
+        status = -1;
     status_clear(&c.status);
 
     petw_session_stats st;
@@ -187,6 +256,7 @@ int cmd_record(int argc, char **argv)
     else
         printf(" (it did not run)");
     printf(".\n");
+    print_kernel_line(&cfg);
     print_final_stats(&st);
     if (cfg.file_path && !(cfg.log_file_mode & PETW_MODE_NEWFILE)) {
         FILE *f = fopen(cfg.file_path, "rb");

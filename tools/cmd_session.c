@@ -14,9 +14,13 @@
 static const char start_usage_head[] =
     "usage: petw start NAME (-o FILE.etl | --realtime | --mode buffering)\n"
     "                  (-p PROVIDER[:KEYWORDS[:LEVEL]]... | --profile FILE) [options]\n"
+    "       petw start [NAME] --kernel LIST (-o FILE.etl | ...) [-p PROVIDER...] [options]\n"
     "Starts the shared session NAME, which runs until `petw stop NAME` (in any\n"
     "process of this user), and enables each provider in it: every process of\n"
     "this user that registers one, now or later, writes its events there.\n"
+    "With --kernel it also records the kernel's events (of every process; that\n"
+    "needs the rights perf events need), in the same session and file as the\n"
+    "providers'; without NAME it is named \"" KERNEL_SESSION_NAME "\", as xperf names it.\n"
     "Options:\n";
 static char start_usage[4096];
 static const char stop_usage[] = "usage: petw stop NAME\n"
@@ -91,14 +95,16 @@ int cmd_start(int argc, char **argv)
             return usage_error(start_usage, "unexpected argument '%s'", a);
         name = a;
     }
+    if (!name && o.system_flags)
+        name = KERNEL_SESSION_NAME;
     if (!name)
         return usage_error(start_usage, "%s", "no session NAME");
     petw_session_config cfg;
     int rc = start_config(&o, start_usage, name, &cfg);
     if (rc)
         return rc;
-    if (o.count == 0)
-        return usage_error(start_usage, "%s", "no provider (-p or --profile)");
+    if (o.count == 0 && !o.system_flags)
+        return usage_error(start_usage, "%s", "no provider (-p, --profile or --kernel)");
 
     petw_session_handle h;
     rc = petw_shared_start(&cfg, &h);
@@ -107,9 +113,9 @@ int cmd_start(int argc, char **argv)
         return 1;
     }
     if (rc != 0) {
-        fprintf(stderr, "petw: cannot start session '%s'%s%s: %s\n", name,
+        fprintf(stderr, "petw: cannot start session '%s'%s%s: %s%s\n", name,
                 cfg.file_path ? " writing " : "", cfg.file_path ? cfg.file_path : "",
-                petw_strerror(rc));
+                petw_strerror(rc), kernel_refusal(rc, cfg.system_flags));
         return 1;
     }
     if (enable_providers(h, o.providers, o.count) != 0) {
@@ -119,6 +125,7 @@ int cmd_start(int argc, char **argv)
     }
     printf("Session:           %s\n", name);
     printf("File:              %s\n", cfg.file_path ? cfg.file_path : "(none)");
+    print_kernel_line(&cfg);
     for (int i = 0; i < o.count; i++)
         print_provider_line(&o.providers[i]);
     return 0;

@@ -49,7 +49,7 @@ static void on_event(petw_event_record *r, void *context)
 {
     watch_ctx *c = context;
     const petw_decoded_event *ev = NULL;
-    if (known_provider_name(&r->header.provider_id))
+    if (header_provider(&r->header.provider_id))
         return; /* the session's header record */
     int rc = petw_decode(c->decoder, r, &ev);
     if (!filter_has_id(&c->filter, &r->header.provider_id) &&

@@ -73,6 +73,10 @@ int reader_open(reader *rd, int n, char **paths, petw_event_callback on_event, v
 /* Delivers the events between start and end (FILETIMEs, 0: no bound).
  * Returns petw_trace_process's result. */
 int reader_process(reader *rd, int64_t start, int64_t end);
+/* 1 when the raw session timestamp `raw` of one of the files is the
+ * FILETIME `filetime` (a StackWalk event's EventTimeStamp is raw); `rd` is
+ * a reader. */
+int reader_same_time(void *rd, int64_t raw, int64_t filetime);
 /* Closes every file; returns the corrupt buffers skipped in all of them. */
 uint64_t reader_close(reader *rd);
 
@@ -98,8 +102,12 @@ petw_decoder *decoder_create(const manifest_list *m);
 /* strcmp without regard to ASCII case. */
 int ascii_casecmp(const char *a, const char *b);
 
-/* The name of a provider every trace has ("EventTrace"), or NULL. */
+/* The name of a provider every trace has ("EventTrace"), or a kernel
+ * event class ("Thread"), or NULL. */
 const char *known_provider_name(const petw_guid *id);
+/* 1 when `id` is the provider of a trace's own header records (EventTrace),
+ * not of events recorded. */
+int header_provider(const petw_guid *id);
 
 typedef struct provider_filter {
     petw_guid ids[MAX_PROVIDERS];

@@ -1,5 +1,6 @@
 /* tool_process.c - the process calls of `petw record`: run a command as a
- * child, forward the signals meant for this process to it, and wait. The
+ * child (at once, or held before its program until a session traces its
+ * process), forward the signals meant for this process to it, and wait. The
  * one file of the tool that uses processes and signals (POSIX; elsewhere
  * `petw record` reports that it is not supported). */
 #include <errno.h>
@@ -32,6 +33,29 @@ int run_command(char **argv, const char *env, void (*tick)(void *), void *ctx, i
     return -1;
 }
 
+int command_hold(char **argv, const char *env, held_command *c, int *not_found)
+{
+    (void)c;
+    return run_command(argv, env, NULL, NULL, not_found); /* says it is not supported */
+}
+
+int command_release(held_command *c, int *not_found)
+{
+    (void)c, (void)not_found;
+    return -1;
+}
+
+void command_cancel(held_command *c)
+{
+    (void)c;
+}
+
+int command_wait(held_command *c, void (*tick)(void *), void *ctx)
+{
+    (void)c, (void)tick, (void)ctx;
+    return -1;
+}
+
 int catch_interrupts(void (*fn)(void))
 {
     (void)fn;
@@ -40,8 +64,10 @@ int catch_interrupts(void (*fn)(void))
 
 #else
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -181,7 +207,14 @@ int run_command(char **argv, const char *add_env, void (*tick)(void *), void *ct
         if (caught[i])
             sigaction(sigs[i], &sa, NULL);
     sigprocmask(SIG_SETMASK, &prev, NULL);
+    held_command c = {argv, (long)pid, -1, -1};
+    return command_wait(&c, tick, ctx);
+}
 
+int command_wait(held_command *c, void (*tick)(void *), void *ctx)
+{
+    pid_t pid = (pid_t)c->pid;
+    char **argv = c->argv;
     int status = 0;
     pid_t r;
     for (;;) {
@@ -210,6 +243,188 @@ int run_command(char **argv, const char *add_env, void (*tick)(void *), void *ct
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return 1;
+}
+
+/* The program argv0 names, searched in PATH as posix_spawnp does, in
+ * `out`. Returns 0, or an errno value (ENOENT: none). */
+static int find_program(const char *argv0, char *out, size_t size)
+{
+    if (strchr(argv0, '/')) {
+        if (snprintf(out, size, "%s", argv0) >= (int)size)
+            return ENAMETOOLONG;
+        struct stat st;
+        if (stat(out, &st) != 0)
+            return errno;
+        return !S_ISREG(st.st_mode) ? EACCES : access(out, X_OK) == 0 ? 0 : errno;
+    }
+    const char *path = getenv("PATH");
+    int found_other = 0;
+    if (!path)
+        path = "/bin:/usr/bin";
+    for (const char *p = path;; p++) {
+        size_t n = strcspn(p, ":");
+        /* An empty entry is the current directory. */
+        if (snprintf(out, size, "%.*s%s%s", (int)n, n ? p : ".", "/", argv0) < (int)size) {
+            struct stat st;
+            if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+                if (access(out, X_OK) == 0)
+                    return 0;
+                found_other = 1;
+            }
+        }
+        p += n;
+        if (!*p)
+            break;
+    }
+    return found_other ? EACCES : ENOENT;
+}
+
+static int pipe_cloexec(int fds[2])
+{
+    if (pipe(fds) != 0)
+        return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+}
+
+int command_hold(char **argv, const char *add_env, held_command *c, int *not_found)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    static char path[4096];
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    memset(c, 0, sizeof(*c));
+    c->argv = argv;
+    c->go = c->error = -1;
+    *not_found = 0;
+
+    /* Found before the child exists: a typo costs no session. */
+    int err = find_program(argv[0], path, sizeof(path));
+    if (err != 0) {
+        *not_found = err == ENOENT;
+        fprintf(stderr, "petw: record: cannot run '%s': %s\n", argv[0], strerror(err));
+        return -1;
+    }
+    int go[2], error[2];
+    if (pipe_cloexec(go) != 0) {
+        fprintf(stderr, "petw: record: %s\n", strerror(errno));
+        return -1;
+    }
+    if (pipe_cloexec(error) != 0) {
+        fprintf(stderr, "petw: record: %s\n", strerror(errno));
+        close(go[0]);
+        close(go[1]);
+        return -1;
+    }
+    char **env = environment_with(add_env);
+
+    /* As run_command: the child starts with the signals blocked, and takes
+     * their default actions (those ignored here stay ignored) and this
+     * process's mask only once released, so a Ctrl-C while it is held
+     * ends it as soon as it runs. */
+    sigset_t block, prev;
+    sigemptyset(&block);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&block, sigs[i]);
+    sigprocmask(SIG_BLOCK, &block, &prev);
+    int caught[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction cur;
+        if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+            caught[i] = 1;
+    }
+    pid_t pid = env ? fork() : -1;
+    if (pid == 0) {
+        /* The child: async-signal-safe calls only. */
+        close(go[1]);
+        close(error[0]);
+        for (int i = 0; i < 3; i++)
+            if (caught[i])
+                signal(sigs[i], SIG_DFL);
+        char b;
+        ssize_t n;
+        while ((n = read(go[0], &b, 1)) < 0 && errno == EINTR) {
+        }
+        if (n != 1)
+            _exit(127); /* cancelled, or petw is gone */
+        sigprocmask(SIG_SETMASK, &prev, NULL);
+        execve(path, argv, env);
+        int e = errno;
+        while (write(error[1], &e, sizeof(e)) < 0 && errno == EINTR) {
+        }
+        _exit(127);
+    }
+    err = pid < 0 ? (env ? errno : ENOMEM) : 0;
+    if (env && env != environ)
+        free(env);
+    close(go[0]);
+    close(error[1]);
+    if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &prev, NULL);
+        close(go[1]);
+        close(error[0]);
+        fprintf(stderr, "petw: record: cannot run '%s': %s\n", argv[0], strerror(err));
+        return -1;
+    }
+    c->pid = (long)pid;
+    c->go = go[1];
+    c->error = error[0];
+    child_pid = (sig_atomic_t)pid;
+    for (int i = 0; i < 3; i++)
+        if (caught[i])
+            sigaction(sigs[i], &sa, NULL);
+    sigprocmask(SIG_SETMASK, &prev, NULL);
+    return 0;
+}
+
+/* Reaps the child (it is ending or ended). */
+static void reap(held_command *c)
+{
+    int status;
+    while (waitpid((pid_t)c->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    child_pid = 0;
+}
+
+int command_release(held_command *c, int *not_found)
+{
+    char b = 1;
+    int e = 0;
+    ssize_t n;
+    *not_found = 0;
+    while ((n = write(c->go, &b, 1)) < 0 && errno == EINTR) {
+    }
+    close(c->go);
+    c->go = -1;
+    /* Nothing comes (end of file) once the program runs: the pipe closes
+     * at exec. */
+    ssize_t got;
+    while ((got = read(c->error, &e, sizeof(e))) < 0 && errno == EINTR) {
+    }
+    close(c->error);
+    c->error = -1;
+    if (n == 1 && got == 0)
+        return 0;
+    reap(c);
+    if (got != (ssize_t)sizeof(e))
+        e = n == 1 ? EIO : errno;
+    *not_found = e == ENOENT;
+    fprintf(stderr, "petw: record: cannot run '%s': %s\n", c->argv[0], strerror(e));
+    return -1;
+}
+
+void command_cancel(held_command *c)
+{
+    if (c->go >= 0)
+        close(c->go); /* end of file: the child exits without running anything */
+    if (c->error >= 0)
+        close(c->error);
+    c->go = c->error = -1;
+    reap(c);
 }
 
 #endif

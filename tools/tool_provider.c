@@ -9,6 +9,12 @@ const char *known_provider_name(const petw_guid *id)
     return petw_kernel_class_name(id);
 }
 
+int header_provider(const petw_guid *id)
+{
+    const char *name = petw_kernel_class_name(id);
+    return name && !strcmp(name, "EventTrace");
+}
+
 int ascii_casecmp(const char *a, const char *b)
 {
     for (;; a++, b++) {

@@ -258,6 +258,100 @@ void print_final_stats(const petw_session_stats *st)
     printf("File:              %s\n", st->file_path[0] ? st->file_path : "(none)");
 }
 
+/* ---- kernel event groups ---- */
+
+/* The names --kernel and --stacks take: petw's, then xperf's kernel flags
+ * (PROC_THREAD, LOADER, DISK_IO...) for what they cover. */
+static const struct {
+    const char *name;
+    uint32_t flags;
+} system_names[] = {
+    {"process", PETW_SYSTEM_PROCESS},
+    {"thread", PETW_SYSTEM_THREAD},
+    {"image", PETW_SYSTEM_IMAGE_LOAD},
+    {"cswitch", PETW_SYSTEM_CSWITCH},
+    {"profile", PETW_SYSTEM_PROFILE},
+    {"disk", PETW_SYSTEM_DISK_IO},
+    {"dispatcher", PETW_SYSTEM_DISPATCHER},
+    {"all", PETW_SYSTEM_SUPPORTED},
+    {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD},
+    {"loader", PETW_SYSTEM_IMAGE_LOAD},
+    {"disk_io", PETW_SYSTEM_DISK_IO},
+};
+#define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
+
+int system_flags_parse(const char *option, const char *list, uint32_t *out)
+{
+    uint32_t flags = 0;
+    const char *p = list;
+    for (;;) {
+        size_t n = strcspn(p, ","), k = 0;
+        char name[16];
+        if (n < sizeof(name)) {
+            memcpy(name, p, n);
+            name[n] = 0;
+            for (; k < sizeof(system_names) / sizeof(system_names[0]); k++)
+                if (!ascii_casecmp(name, system_names[k].name))
+                    break;
+        } else
+            k = sizeof(system_names) / sizeof(system_names[0]);
+        if (k == sizeof(system_names) / sizeof(system_names[0])) {
+            fprintf(stderr,
+                    "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
+                    "cswitch, profile, disk, dispatcher or all, separated by commas)\n",
+                    option, (int)n, p, list);
+            return -1;
+        }
+        flags |= system_names[k].flags;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    *out = flags;
+    return 0;
+}
+
+void system_flags_text(uint32_t flags, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (int i = 0; i < SYSTEM_NAMES_OWN; i++)
+        if (flags & system_names[i].flags) {
+            int n = snprintf(out + len, size - len, "%s%s", len ? "," : "", system_names[i].name);
+            if (n < 0 || (size_t)n >= size - len)
+                return;
+            len += (size_t)n;
+        }
+}
+
+const char *kernel_refusal(int rc, uint32_t system_flags)
+{
+    if (!system_flags)
+        return "";
+    if (rc == PETW_ENOTSUP)
+        return " (this system gives no kernel events: try without --kernel)";
+    if (rc == PETW_EACCES)
+        return " (kernel events of every process need root or CAP_PERFMON, or a lower "
+               "kernel.perf_event_paranoid; `petw record --kernel-scope process` records "
+               "only the command's)";
+    return "";
+}
+
+void print_kernel_line(const petw_session_config *cfg)
+{
+    char groups[128], stacks[128];
+    if (!cfg->system_flags)
+        return;
+    system_flags_text(cfg->system_flags, groups, sizeof(groups));
+    system_flags_text(cfg->system_stack_flags, stacks, sizeof(stacks));
+    printf("Kernel:            %s", groups);
+    if (cfg->system_stack_flags)
+        printf(" (stacks: %s)", stacks);
+    if (cfg->system_target_pid)
+        printf(" of process %" PRIu32 " and its descendants", cfg->system_target_pid);
+    printf("\n");
+}
+
 /* ---- options that start a session ---- */
 
 const char start_options_usage[] =
@@ -280,7 +374,15 @@ const char start_options_usage[] =
     "  --flush-timer S        how stale a partly filled buffer may get (default 1)\n"
     "  --clock qpc|system|cycles   the timestamps' clock (default qpc)\n"
     "  --compress             zstd-compress each buffer in the file (petw's extension)\n"
-    "  --checksum             an xxHash64 of each buffer in its header (petw's extension)\n";
+    "  --checksum             an xxHash64 of each buffer in its header (petw's extension)\n"
+    "  --kernel LIST          also records the NT Kernel Logger's events (the system\n"
+    "                         provider: on Linux from perf events), in the classic\n"
+    "                         kernel classes. LIST: process, thread, image, cswitch,\n"
+    "                         profile, disk, dispatcher, separated by commas, or all\n"
+    "  --stacks LIST          a StackWalk event (the call stack) after each event of\n"
+    "                         these groups (of --kernel's; profile and cswitch)\n"
+    "  --profile-interval-us N   the CPU sampling interval of `profile` (10-1000000;\n"
+    "                         default 1000)\n";
 
 int start_option(int argc, char **argv, int *i, start_options *o)
 {
@@ -302,14 +404,23 @@ int start_option(int argc, char **argv, int *i, start_options *o)
                                          "--buffers",
                                          "--flush-timer",
                                          "--clock",
-                                         "--profile"};
+                                         "--profile",
+                                         "--kernel",
+                                         "--stacks",
+                                         "--profile-interval-us"};
     int which = -1;
+    size_t name_len = strcspn(a, "=");
     for (int k = 0; k < (int)(sizeof(valued) / sizeof(valued[0])); k++)
-        if (!strcmp(a, valued[k]))
+        if (!strcmp(a, valued[k]) ||
+            (k >= 9 && a[name_len] == '=' && name_len == strlen(valued[k]) &&
+             !strncmp(a, valued[k], name_len)))
             which = k;
     if (which < 0)
         return -1;
-    if (!(v = option_value(argc, argv, i)))
+    /* The kernel options also take --kernel=LIST. */
+    if (a[name_len] == '=')
+        v = a + name_len + 1;
+    else if (!(v = option_value(argc, argv, i)))
         return 2;
     switch (which) {
     case 0:
@@ -363,9 +474,18 @@ int start_option(int argc, char **argv, int *i, start_options *o)
         fprintf(stderr, "petw: unknown clock '%s' (qpc, system or cycles)\n", v);
         return 2;
     }
-    default:
+    case 8:
         o->profile = v;
         return 0;
+    case 9:
+        return system_flags_parse("--kernel", v, &o->system_flags) == 0 ? 0 : 2;
+    case 10:
+        return system_flags_parse("--stacks", v, &o->system_stack_flags) == 0 ? 0 : 2;
+    default:
+        if (parse_u32(v, 10, 1000000, &o->profile_interval_us) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a sampling interval in microseconds (10-1000000): '%s'\n", v);
+        return 2;
     }
 }
 
@@ -436,6 +556,15 @@ int start_config(start_options *o, const char *usage_text, const char *name,
         return usage_error(usage_text, "--mode %s needs --max-size MB", mode);
     if (o->max_mb && m == PETW_MODE_BUFFERING)
         return usage_error(usage_text, "%s", "--max-size is for a file: not with buffering");
+    if (o->system_stack_flags && !o->system_flags)
+        return usage_error(usage_text, "%s", "--stacks needs --kernel");
+    if (o->system_stack_flags & ~o->system_flags) {
+        char missing[128];
+        system_flags_text(o->system_stack_flags & ~o->system_flags, missing, sizeof(missing));
+        return usage_error(usage_text, "--stacks %s: not in --kernel", missing);
+    }
+    if (o->profile_interval_us && !(o->system_flags & PETW_SYSTEM_PROFILE))
+        return usage_error(usage_text, "%s", "--profile-interval-us needs --kernel profile");
     if (o->file && absolute_path(o->file, o->path, sizeof(o->path)) != 0)
         return 1;
     cfg->name = name;
@@ -448,6 +577,9 @@ int start_config(start_options *o, const char *usage_text, const char *name,
     cfg->maximum_file_size_kb = o->max_mb * 1024;
     cfg->clock = o->clock;
     cfg->flags = o->flags;
+    cfg->system_flags = o->system_flags;
+    cfg->system_stack_flags = o->system_stack_flags;
+    cfg->profile_interval_100ns = o->profile_interval_us * 10;
     return 0;
 }
 

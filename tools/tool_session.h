@@ -64,6 +64,9 @@ int provider_spec_parse(const char *text, provider_spec *out);
 int enable_providers(petw_session_handle session, const provider_spec *p, int n);
 /* "Provider: GUID (name) keywords K level L" on stdout. */
 void print_provider_line(const provider_spec *p);
+/* "Kernel: process,thread (stacks: profile)" on stdout; nothing without
+ * kernel groups. */
+void print_kernel_line(const petw_session_config *cfg);
 /* `path` made absolute (the session host writes it), in `out`.
  * Returns 0, or -1 with the reason on stderr. */
 int absolute_path(const char *path, char *out, size_t size);
@@ -72,6 +75,21 @@ void mode_text(uint32_t mode, char *out, size_t size);
 /* Prints a session's final counters, as `petw stop` does. */
 void print_final_stats(const petw_session_stats *st);
 
+/* The name a session recording kernel events gets when the user names
+ * none, as xperf's is. */
+#define KERNEL_SESSION_NAME "NT Kernel Logger"
+
+/* A --kernel or --stacks list ("process,thread,cswitch", or "all") as
+ * PETW_SYSTEM_* flags. Returns 0, or -1 with the reason on stderr (the
+ * unknown name, and the names there are). */
+int system_flags_parse(const char *option, const char *list, uint32_t *out);
+/* The names of `flags` ("process,thread"), as --kernel takes them, in `out`. */
+void system_flags_text(uint32_t flags, char *out, size_t size);
+/* What to add to petw_strerror(rc) when a session with kernel groups
+ * `system_flags` did not start: why kernel events may be refused ("" when
+ * none or not that). */
+const char *kernel_refusal(int rc, uint32_t system_flags);
+
 /* The options `petw start` and `petw record` share. */
 typedef struct start_options {
     provider_spec providers[MAX_ENABLE];
@@ -79,7 +97,9 @@ typedef struct start_options {
     int realtime;
     const char *file, *mode, *profile;
     uint32_t max_mb, buffer_kb, min_buffers, max_buffers, flush_ms, clock, flags;
-    char path[PETW_MAX_NAME]; /* `file` made absolute */
+    uint32_t system_flags, system_stack_flags; /* --kernel, --stacks: PETW_SYSTEM_* */
+    uint32_t profile_interval_us;              /* --profile-interval-us; 0: the default */
+    char path[PETW_MAX_NAME];                  /* `file` made absolute */
 } start_options;
 
 /* Their --help lines. */
@@ -121,6 +141,27 @@ int tool_getcwd(char *out, size_t size);
  * on stderr when it could not be started (`*not_found` is then 1 when the
  * program does not exist). */
 int run_command(char **argv, const char *env, void (*tick)(void *), void *ctx, int *not_found);
+
+/* The same in steps, for a command whose process ID must be known before
+ * it runs (a session that traces that process): command_hold starts the
+ * child held before its program (it runs nothing of the command yet),
+ * command_release lets it run the program, command_wait waits as
+ * run_command does. command_cancel ends a held child that must not run. */
+typedef struct held_command {
+    char **argv;
+    long pid;      /* the child's process ID */
+    int go, error; /* pipes: the go-ahead to it; its exec error from it */
+} held_command;
+/* Starts it held. Returns 0, or -1 with the reason on stderr
+ * (`*not_found` is then 1 when the program does not exist). */
+int command_hold(char **argv, const char *env, held_command *c, int *not_found);
+/* Lets it run. Returns 0, or -1 when the program could not be run (the
+ * reason on stderr, `*not_found` as above; the child is reaped). */
+int command_release(held_command *c, int *not_found);
+/* Ends and reaps a held child. */
+void command_cancel(held_command *c);
+/* Waits for a released child: run_command's return value. */
+int command_wait(held_command *c, void (*tick)(void *), void *ctx);
 /* Until the process exits, SIGINT, SIGTERM and SIGHUP call fn (which must
  * be async-signal-safe) instead of ending it. Returns 0 or -1. */
 int catch_interrupts(void (*fn)(void));

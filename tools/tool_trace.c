@@ -59,6 +59,15 @@ int reader_process(reader *rd, int64_t start, int64_t end)
     return petw_trace_process(rd->traces, (uint32_t)rd->count, start, end);
 }
 
+int reader_same_time(void *context, int64_t raw, int64_t filetime)
+{
+    reader *rd = context;
+    for (int i = 0; i < rd->count; i++)
+        if (petw_trace_timestamp_to_filetime(rd->traces[i], raw) == filetime)
+            return 1;
+    return 0;
+}
+
 uint64_t reader_close(reader *rd)
 {
     uint64_t corrupt = 0;

@@ -1,7 +1,5 @@
 /* platform_sys_linux.c - the OS's own events on Linux: perf_event_open.
  *
- * Allowed dependencies: none (the OS).
- *
  * One ring per CPU. On each CPU a software "dummy" event carries the side
  * band (task, comm, mmap and context-switch records) and, with sampling, a
  * cpu-clock event writes its samples into the same ring

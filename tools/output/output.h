@@ -55,6 +55,11 @@ struct output {
     uint64_t records; /* records written (Chrome: metadata records too) */
     uint64_t events;  /* trace records given to output_event */
     int error;        /* 0, PETW_ENOMEM or PETW_EIO */
+    /* Optional (set after output_begin): 1 when the raw session timestamp
+     * `raw` (a StackWalk event's EventTimeStamp) is the time `filetime` of
+     * a record. NULL: only the thread ties a stack to its event. */
+    int (*same_time)(void *context, int64_t raw, int64_t filetime);
+    void *time_context;
 };
 
 extern const output_format output_text, output_csv, output_json, output_chrome;

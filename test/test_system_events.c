@@ -1,0 +1,224 @@
+/* The system provider records what a child process does, as the NT Kernel
+ * Logger's classes: its Process start (fork, then exec with the new name
+ * and command line) and end, its threads' start and end, the image it
+ * executes, context switches of its threads and CPU samples of its busy
+ * thread with their stacks, plus the rundown (DCStart) of this process.
+ * Nothing is lost: the file holds every event the session counted.
+ * Payloads are read at Windows' 64-bit offsets here, independently of
+ * petw's decoder. Run in-process and through a session host. Skips (77)
+ * where the OS gives no perf events. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* gettid */
+#endif
+#include "test_util.h"
+
+#include <pthread.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "petw/shared.h"
+
+static const GUID ProcessGuid = {
+    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const GUID ThreadGuid = {
+    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const GUID ImageGuid = {
+    0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
+static const GUID PerfInfoGuid = {
+    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+static const GUID StackWalkGuid = {
+    0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
+
+static volatile uint64_t sink;
+
+static void spin_ms(int ms)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do {
+        for (int i = 0; i < 100000; i++)
+            sink += (uint64_t)i * 7;
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+static void *busy_thread(void *arg)
+{
+    int fd = *(int *)arg;
+    uint32_t tid = (uint32_t)gettid();
+    CHECK_EQ(write(fd, &tid, 4), 4);
+    spin_ms(150);
+    for (int i = 0; i < 5; i++) { /* sleeps: context switches */
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+/* The child: a busy thread, then exec /bin/true. */
+static void child(int fd)
+{
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, busy_thread, &fd), 0);
+    CHECK_EQ(pthread_join(t, NULL), 0);
+    close(fd);
+    execl("/bin/true", "true", "petw-arg", (char *)NULL);
+    _exit(99);
+}
+
+static int is(const test_event *e, const GUID *g, uint8_t opcode)
+{
+    return memcmp(&e->header.provider_id, g, sizeof(*g)) == 0 &&
+           e->header.descriptor.opcode == opcode;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* Process_TypeGroup1 v4: the image name after the SID. */
+static const char *process_image(const test_event *e)
+{
+    const uint8_t *p = e->data;
+    uint32_t at = 36;
+    if (e->length < at + 4)
+        return "";
+    if (rd32(p + at) == 0)
+        at += 4;
+    else
+        at += 16 + 8 + 4 * p[at + 16 + 1];
+    return at < e->length ? (const char *)p + at : "";
+}
+
+static int run(int shared, const char *path)
+{
+    petw_session_config c;
+    petw_session_config_init(&c);
+    c.name = shared ? "petw-test-system-shared" : "petw-test-system";
+    c.file_path = path;
+    c.system_flags = PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD |
+                     PETW_SYSTEM_CSWITCH | PETW_SYSTEM_PROFILE;
+    c.system_stack_flags = PETW_SYSTEM_PROFILE;
+    c.profile_interval_100ns = 10000;
+    c.maximum_buffers = 64;
+    petw_session_handle h;
+    int rc = shared ? petw_shared_start(&c, &h) : petw_session_start(&c, &h);
+    if (rc == PETW_EACCES || rc == PETW_ENOTSUP) {
+        printf("no perf events here (%s): skipped\n", petw_err_name(rc));
+        return SKIP_TEST;
+    }
+    CHECK_EQ(rc, 0);
+    petw_session_stats st;
+    CHECK_EQ(shared ? petw_shared_query(h, &st) : petw_session_query(h, &st), 0);
+    CHECK_EQ(st.enable_flags, c.system_flags);
+
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1]);
+    }
+    close(fds[1]);
+    uint32_t busy_tid = 0;
+    CHECK_EQ(read(fds[0], &busy_tid, 4), 4);
+    close(fds[0]);
+    int status;
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK_EQ(shared ? petw_shared_stop(h, &st) : petw_session_stop(h, &st), 0);
+
+    test_events l;
+    CHECK_EQ(test_read(path, 0, &l, NULL, NULL), 0);
+    CHECK_EQ(l.corrupt, 0);
+    /* Exact accounting: every event counted as written is in the file. */
+    CHECK_EQ(st.events_lost, 0);
+    CHECK_EQ(l.count - 1, st.events_written); /* less the file's header event */
+
+    uint32_t me = (uint32_t)getpid(), child_pid = (uint32_t)pid;
+    int fork_start = 0, exec_start = 0, end = 0, my_dcstart = 0, thread_start = 0, thread_end = 0,
+        image = 0, cswitch = 0, samples = 0, stacks = 0;
+    for (size_t i = 0; i < l.count; i++) {
+        const test_event *e = &l.ev[i];
+        const uint8_t *p = e->data;
+        CHECK(e->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER || i == 0);
+        if (is(e, &ProcessGuid, 1) && rd32(p + 8) == child_pid) {
+            CHECK_EQ(e->header.descriptor.version, 4);
+            CHECK_EQ(rd32(p + 12), me); /* ParentId */
+            if (strcmp(process_image(e), "true") == 0)
+                exec_start++;
+            else
+                fork_start++;
+        } else if (is(e, &ProcessGuid, 2) && rd32(p + 8) == child_pid) {
+            CHECK(strcmp(process_image(e), "true") == 0);
+            end++;
+        } else if (is(e, &ProcessGuid, 3) && rd32(p + 8) == me) {
+            my_dcstart++;
+        } else if (is(e, &ThreadGuid, 1) && rd32(p + 4) == busy_tid) {
+            CHECK_EQ(rd32(p), child_pid);
+            thread_start++;
+        } else if (is(e, &ThreadGuid, 2) && rd32(p + 4) == busy_tid) {
+            thread_end++;
+        } else if (is(e, &ImageGuid, 10) && rd32(p + 16) == child_pid) {
+            /* FileName: UTF-16 from offset 56; find "/true". */
+            char name[512] = "";
+            for (uint32_t k = 0; k < sizeof(name) - 1 && 56 + 2 * k + 1 < e->length; k++)
+                name[k] = (char)p[56 + 2 * k];
+            size_t n = strlen(name);
+            if (n >= 5 && strcmp(name + n - 5, "/true") == 0) {
+                CHECK(rd64(p) != 0 && rd64(p + 8) != 0); /* ImageBase, ImageSize */
+                image++;
+            }
+        } else if (is(e, &ThreadGuid, 36) && (rd32(p) == busy_tid || rd32(p + 4) == busy_tid)) {
+            CHECK_EQ(e->header.descriptor.version, 2);
+            cswitch++;
+        } else if (is(e, &PerfInfoGuid, 46) && rd32(p + 8) == busy_tid) {
+            samples++;
+        } else if (is(e, &StackWalkGuid, 32) && rd32(p + 12) == busy_tid) {
+            CHECK_EQ(rd32(p + 8), child_pid);
+            CHECK(e->length >= 24); /* at least one frame */
+            stacks++;
+        }
+    }
+    printf("%s: %zu events; child: start %d+%d (fork, exec), end %d, thread %d/%d, image %d, "
+           "cswitch %d, samples %d, stacks %d; rundown of this process %d\n",
+           shared ? "shared" : "in-process", l.count, fork_start, exec_start, end, thread_start,
+           thread_end, image, cswitch, samples, stacks, my_dcstart);
+    CHECK_EQ(fork_start, 1);
+    CHECK_EQ(exec_start, 1);
+    CHECK_EQ(end, 1);
+    CHECK_EQ(thread_start, 1);
+    CHECK_EQ(thread_end, 1);
+    CHECK(image >= 1);
+    CHECK_EQ(my_dcstart, 1);
+    CHECK(cswitch >= 2);
+    CHECK(samples >= 30); /* 150 ms busy at 1 ms */
+    CHECK(stacks >= samples / 2);
+    test_events_free(&l);
+    return 0;
+}
+
+int main(void)
+{
+    char path[512];
+    test_path(path, sizeof(path), "system_events.etl");
+    int rc = run(0, path);
+    if (rc)
+        return rc;
+    /* TSan cannot follow the session host's threads (see test/meson.build). */
+    const char *tsan = getenv("PETW_TEST_TSAN");
+    if (tsan && tsan[0] == '1')
+        return 0;
+    test_path(path, sizeof(path), "system_events_shared.etl");
+    return run(1, path);
+}
