@@ -41,6 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+/* malloc and free: Microsoft's ETW samples call them with only <windows.h>
+ * (and <stdio.h>) included, as Windows' headers allow. */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <wchar.h>
