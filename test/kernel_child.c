@@ -1,7 +1,9 @@
 /* kernel_child: the process kernel_logger_sample.sh starts while the NT
  * Kernel Logger records. It starts one more thread, which sleeps 20 ms
  * (context switches) and ends, and prints that thread's ID ("thread N"). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/syscall.h>

@@ -14,7 +14,9 @@
  * through the program headers. Skips (77) where the system refuses kernel
  * events (ERROR_NOT_SUPPORTED, or ERROR_ACCESS_DENIED without the
  * permission). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
