@@ -92,6 +92,10 @@ for r in $(seq 1 "$ROUNDS"); do
             emit "$r" "$(printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0},\"loss_pct\":$(python3 -c "print(100.0*${lost:-0}/$written)"),\"file_bytes\":$bytes,\"bytes_per_event\":$(python3 -c "print($bytes/max($kept,1))")}/")"
         fi
     done
+    # Kernel events (the system provider; a "skipped" line without perf events).
+    if [ -x "$B/bench_kernel" ]; then
+        "$B/bench_kernel" --reps 3 --file "$work/k.etl" | while read -r l; do emit "$r" "$l"; done
+    fi
     # 3. Consumers: ProcessTrace on a compressed file, and petw dump --format json.
     emit "$r" "$("$B/bench_consume" --events 2000000 --file "$work/c.etl" --keep)"
     t0=$(date +%s.%N)
