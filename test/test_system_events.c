@@ -12,6 +12,7 @@
 #endif
 #include "test_util.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,8 @@ static const GUID ImageGuid = {
     0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
 static const GUID PerfInfoGuid = {
     0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+static const GUID DiskIoGuid = {
+    0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
 static const GUID StackWalkGuid = {
     0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
 
@@ -55,12 +58,30 @@ static void *busy_thread(void *arg)
     return NULL;
 }
 
-/* The child: a busy thread, then exec /bin/true. */
+static char disk_path[512];
+
+/* The child: a busy thread, a file written to disk, then exec /bin/true. */
 static void child(int fd)
 {
     pthread_t t;
     CHECK_EQ(pthread_create(&t, NULL, busy_thread, &fd), 0);
     CHECK_EQ(pthread_join(t, NULL), 0);
+    /* O_DIRECT: the block request is made and completed before pwrite
+     * returns (where the file system has no O_DIRECT, e.g. tmpfs, there is
+     * no disk to record: disk_direct says so). */
+    int d = open(disk_path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0600);
+    if (d >= 0) {
+        void *block;
+        CHECK_EQ(posix_memalign(&block, 4096, 65536), 0);
+        memset(block, 0x5A, 65536);
+        for (int i = 0; i < 4; i++)
+            CHECK_EQ(pwrite(d, block, 65536, (off_t)i * 65536), 65536);
+        CHECK_EQ(fsync(d), 0);
+        close(d);
+        free(block);
+    } else {
+        remove(disk_path); /* tells the parent: no direct I/O here */
+    }
     close(fd);
     execl("/bin/true", "true", "petw-arg", (char *)NULL);
     _exit(99);
@@ -106,7 +127,8 @@ static int run(int shared, const char *path)
     c.name = shared ? "petw-test-system-shared" : "petw-test-system";
     c.file_path = path;
     c.system_flags = PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD |
-                     PETW_SYSTEM_CSWITCH | PETW_SYSTEM_PROFILE;
+                     PETW_SYSTEM_CSWITCH | PETW_SYSTEM_PROFILE | PETW_SYSTEM_DISK_IO |
+                     PETW_SYSTEM_DISPATCHER;
     c.system_stack_flags = PETW_SYSTEM_PROFILE;
     c.profile_interval_100ns = 10000;
     c.maximum_buffers = 64;
@@ -119,8 +141,14 @@ static int run(int shared, const char *path)
     CHECK_EQ(rc, 0);
     petw_session_stats st;
     CHECK_EQ(shared ? petw_shared_query(h, &st) : petw_session_query(h, &st), 0);
-    CHECK_EQ(st.enable_flags, c.system_flags);
+    /* Tracepoint groups (disk, ready thread) need tracefs; the rest is
+     * always there. */
+    const uint32_t tracepoints = PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER;
+    CHECK_EQ(st.enable_flags & ~tracepoints, c.system_flags & ~tracepoints);
+    int have_disk = (st.enable_flags & PETW_SYSTEM_DISK_IO) != 0;
+    int have_ready = (st.enable_flags & PETW_SYSTEM_DISPATCHER) != 0;
 
+    snprintf(disk_path, sizeof(disk_path), "%s.data", path);
     int fds[2];
     CHECK_EQ(pipe(fds), 0);
     pid_t pid = fork();
@@ -147,7 +175,7 @@ static int run(int shared, const char *path)
 
     uint32_t me = (uint32_t)getpid(), child_pid = (uint32_t)pid;
     int fork_start = 0, exec_start = 0, end = 0, my_dcstart = 0, thread_start = 0, thread_end = 0,
-        image = 0, cswitch = 0, samples = 0, stacks = 0;
+        image = 0, cswitch = 0, samples = 0, stacks = 0, ready = 0, disk_writes = 0;
     for (size_t i = 0; i < l.count; i++) {
         const test_event *e = &l.ev[i];
         const uint8_t *p = e->data;
@@ -182,6 +210,12 @@ static int run(int shared, const char *path)
         } else if (is(e, &ThreadGuid, 36) && (rd32(p) == busy_tid || rd32(p + 4) == busy_tid)) {
             CHECK_EQ(e->header.descriptor.version, 2);
             cswitch++;
+        } else if (is(e, &ThreadGuid, 50) && rd32(p) == busy_tid) {
+            ready++; /* woken from its sleeps */
+        } else if (is(e, &DiskIoGuid, 11)) {
+            CHECK_EQ(e->header.descriptor.version, 3);
+            CHECK(rd32(p + 8) > 0); /* TransferSize */
+            disk_writes++;
         } else if (is(e, &PerfInfoGuid, 46) && rd32(p + 8) == busy_tid) {
             samples++;
         } else if (is(e, &StackWalkGuid, 32) && rd32(p + 12) == busy_tid) {
@@ -191,9 +225,11 @@ static int run(int shared, const char *path)
         }
     }
     printf("%s: %zu events; child: start %d+%d (fork, exec), end %d, thread %d/%d, image %d, "
-           "cswitch %d, samples %d, stacks %d; rundown of this process %d\n",
+           "cswitch %d, samples %d, stacks %d, ready %d; disk writes %d (%s); rundown of this "
+           "process %d\n",
            shared ? "shared" : "in-process", l.count, fork_start, exec_start, end, thread_start,
-           thread_end, image, cswitch, samples, stacks, my_dcstart);
+           thread_end, image, cswitch, samples, stacks, ready, disk_writes,
+           have_disk ? "recorded" : "no tracefs", my_dcstart);
     CHECK_EQ(fork_start, 1);
     CHECK_EQ(exec_start, 1);
     CHECK_EQ(end, 1);
@@ -204,7 +240,14 @@ static int run(int shared, const char *path)
     CHECK(cswitch >= 2);
     CHECK(samples >= 30); /* 150 ms busy at 1 ms */
     CHECK(stacks >= samples / 2);
+    /* Wake-ups (ReadyThread) and disk I/O are reported, not required: on
+     * the virtual machines tried, tracepoints that fire in interrupt
+     * context (a timer's wake-up, a disk's completion) reached perf events
+     * only now and then (docs/kernel-events.md). */
+    (void)have_ready;
+
     test_events_free(&l);
+    remove(disk_path);
     return 0;
 }
 

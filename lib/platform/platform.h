@@ -327,20 +327,24 @@ void petw__on_fork_child(void (*child)(void));
  * NT Kernel Logger there. Records come out neutral (petw__sys_record);
  * lib/system/ turns them into the NT Kernel Logger's event classes. */
 enum {
-    PETW__SYSREC_FORK = 1, /* a thread or process was created */
-    PETW__SYSREC_EXIT,     /* a thread or process ended */
-    PETW__SYSREC_EXEC,     /* a process ran a new program (name in `text`) */
-    PETW__SYSREC_MMAP,     /* an executable file mapping */
-    PETW__SYSREC_SWITCH,   /* a context switch (out of `tid`, or into it) */
-    PETW__SYSREC_SAMPLE,   /* a CPU sample: ip and call chain */
-    PETW__SYSREC_WAKEUP,   /* `tid` woke `other_tid` (sched_waking) */
-    PETW__SYSREC_DISK,     /* a block request completed */
-    PETW__SYSREC_LOST,     /* the OS lost `count` records */
+    PETW__SYSREC_FORK = 1,   /* a thread or process was created */
+    PETW__SYSREC_EXIT,       /* a thread or process ended */
+    PETW__SYSREC_EXEC,       /* a process ran a new program (name in `text`) */
+    PETW__SYSREC_MMAP,       /* an executable file mapping */
+    PETW__SYSREC_SWITCH,     /* a context switch (out of `tid`, or into it) */
+    PETW__SYSREC_SAMPLE,     /* a CPU sample: ip and call chain */
+    PETW__SYSREC_WAKEUP,     /* `tid` woke `other_tid` (sched_waking) */
+    PETW__SYSREC_DISK_ISSUE, /* a block request went to the device */
+    PETW__SYSREC_DISK,       /* a block request completed */
+    PETW__SYSREC_LOST,       /* the OS lost `count` records */
 };
 
 #define PETW__SYS_SWITCH_OUT 0x1u     /* SWITCH: the thread left the CPU */
 #define PETW__SYS_SWITCH_PREEMPT 0x2u /* SWITCH out: it was still runnable */
 #define PETW__SYS_MAX_FRAMES 192u
+#define PETW__SYS_DISK_READ 0u
+#define PETW__SYS_DISK_WRITE 1u
+#define PETW__SYS_DISK_OTHER 2u /* a flush or discard */
 
 typedef struct petw__sys_record {
     uint32_t kind; /* PETW__SYSREC_* */
@@ -350,9 +354,9 @@ typedef struct petw__sys_record {
     uint32_t other_pid, other_tid; /* FORK: the parent; SWITCH: the thread
                                     * switched to (out) or from (in), 0 if unknown */
     uint32_t flags;                /* PETW__SYS_SWITCH_* */
-    uint64_t addr, len, pgoff;     /* MMAP; SAMPLE: addr = ip. DISK: addr =
-                                    * sector, len = bytes, pgoff = device */
-    uint64_t count;                /* LOST; DISK: 1 for a write */
+    uint64_t addr, len, pgoff;     /* MMAP; SAMPLE: addr = ip. DISK*: addr =
+                                    * byte offset, len = bytes, pgoff = device */
+    uint64_t count;                /* LOST; DISK*: PETW__SYS_DISK_* */
     const uint64_t *frames;        /* SAMPLE: call chain, innermost first */
     uint32_t frame_count;
     const char *text; /* EXEC: the program's name; MMAP: the file's path */

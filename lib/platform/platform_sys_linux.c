@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -36,16 +37,34 @@
 #include "platform.h"
 #include "petw/error.h"
 
+/* Tracepoints (tracefs): what is read of each, at the offsets its format
+ * file gives (they change between kernel versions). */
+enum { TP_WAKING, TP_ISSUE, TP_COMPLETE, TP_COUNT };
+static const char *const tp_names[TP_COUNT] = {"sched/sched_waking", "block/block_rq_issue",
+                                               "block/block_rq_complete"};
+typedef struct tp_layout {
+    uint64_t id;         /* the tracepoint's id (perf config) */
+    int32_t pid;         /* sched_waking: the woken thread */
+    int32_t dev, sector; /* block: device, first sector */
+    int32_t nr_sector, rwbs;
+} tp_layout;
+
+#define MAX_TP_FDS 3
+
 typedef struct sys_cpu {
     int fd;        /* the side-band event: owns the ring */
     int sample_fd; /* cpu-clock sampling into the same ring, or -1 */
-    uint8_t *base; /* the ring's mapping: metadata page, then data */
+    int tp_fd[MAX_TP_FDS];
+    uint64_t tp_id[MAX_TP_FDS]; /* each tracepoint event's sample id here */
+    uint8_t *base;              /* the ring's mapping: metadata page, then data */
     uint64_t data_size;
     uint64_t head, tail; /* during a read: what is there, and how far read */
 } sys_cpu;
 
 struct petw__sys {
     uint32_t cpu_count;
+    tp_layout tp[TP_COUNT];
+    int tp_on[TP_COUNT];
     sys_cpu *cpus;
     struct pollfd *polls;
     uint8_t *scratch; /* one record copied out of a wrapped ring */
@@ -144,8 +163,105 @@ static int open_cpu(sys_cpu *sc, const petw__sys_config *c, int cpu, int exclude
     return 0;
 }
 
+/* ---- Tracepoints ---- */
+
+/* tracefs, mounted where the kernel offers it when nobody did (root only,
+ * as perf does); NULL when there is none. */
+static const char *tracefs(void)
+{
+    static const char *const dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+    char p[64];
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+            snprintf(p, sizeof(p), "%s/events", dirs[k]);
+            if (access(p, R_OK) == 0)
+                return dirs[k];
+        }
+        if (pass == 0 && (geteuid() != 0 || mount("nodev", dirs[0], "tracefs", 0, NULL) != 0))
+            break;
+    }
+    return NULL;
+}
+
+/* A tracepoint's id and the offsets of the fields read (-1 when absent). */
+static int tp_load(const char *name, tp_layout *l)
+{
+    const char *dir = tracefs();
+    char path[256], line[512];
+    if (!dir)
+        return -1;
+    snprintf(path, sizeof(path), "%s/events/%s/id", dir, name);
+    FILE *f = fopen(path, "re");
+    unsigned long long id;
+    if (!f)
+        return -1;
+    int ok = fscanf(f, "%llu", &id) == 1;
+    fclose(f);
+    if (!ok)
+        return -1;
+    *l = (tp_layout){id, -1, -1, -1, -1, -1};
+    snprintf(path, sizeof(path), "%s/events/%s/format", dir, name);
+    if (!(f = fopen(path, "re")))
+        return -1;
+    while (fgets(line, sizeof(line), f)) {
+        char *field = strstr(line, "field:"), *semi = field ? strchr(field, ';') : NULL;
+        char *off = strstr(line, "offset:");
+        if (!field || !semi || !off)
+            continue;
+        *semi = 0;
+        char *word = strrchr(field, ' ');
+        word = word ? word + 1 : field + 6;
+        word[strcspn(word, "[")] = 0;
+        int32_t at = (int32_t)atoi(off + 7);
+        if (!strcmp(word, "pid"))
+            l->pid = at;
+        else if (!strcmp(word, "dev"))
+            l->dev = at;
+        else if (!strcmp(word, "sector"))
+            l->sector = at;
+        else if (!strcmp(word, "nr_sector"))
+            l->nr_sector = at;
+        else if (!strcmp(word, "rwbs"))
+            l->rwbs = at;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* Opens tracepoint k on every CPU (into each CPU's ring); 0, or -1 with
+ * nothing left open when the OS refuses it anywhere. */
+static int tp_open(petw__sys *s, const petw__sys_config *c, int k)
+{
+    pid_t pid = c->target_pid ? (pid_t)c->target_pid : -1;
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
+        sys_cpu *sc = &s->cpus[i];
+        if (!sc->base)
+            continue;
+        struct perf_event_attr a;
+        base_attr(&a, c, 0); /* a tracepoint fires in the kernel */
+        a.type = PERF_TYPE_TRACEPOINT;
+        a.config = s->tp[k].id;
+        a.sample_period = 1;
+        a.sample_type |= PERF_SAMPLE_RAW;
+        sc->tp_fd[k] = perf_open(&a, pid, (int)i);
+        if (sc->tp_fd[k] < 0 || ioctl(sc->tp_fd[k], PERF_EVENT_IOC_SET_OUTPUT, sc->fd) != 0 ||
+            ioctl(sc->tp_fd[k], PERF_EVENT_IOC_ID, &sc->tp_id[k]) != 0) {
+            for (uint32_t j = 0; j <= i; j++) {
+                if (s->cpus[j].tp_fd[k] >= 0)
+                    close(s->cpus[j].tp_fd[k]);
+                s->cpus[j].tp_fd[k] = -1;
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void close_cpu(sys_cpu *sc)
 {
+    for (int k = 0; k < MAX_TP_FDS; k++)
+        if (sc->tp_fd[k] >= 0)
+            close(sc->tp_fd[k]);
     if (sc->base)
         munmap(sc->base, sc->data_size + (size_t)sysconf(_SC_PAGESIZE));
     if (sc->sample_fd >= 0)
@@ -154,6 +270,8 @@ static void close_cpu(sys_cpu *sc)
         close(sc->fd);
     sc->base = NULL;
     sc->fd = sc->sample_fd = -1;
+    for (int k = 0; k < MAX_TP_FDS; k++)
+        sc->tp_fd[k] = -1;
 }
 
 static void close_all(petw__sys *s)
@@ -187,10 +305,6 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
 {
     *out = NULL;
     memset(info, 0, sizeof(*info));
-    if (c->wakeups || c->disk) {
-        /* Tracepoints: not collected yet (see docs/kernel-events.md). */
-        info->wakeups = info->disk = 0;
-    }
     long n = sysconf(_SC_NPROCESSORS_CONF);
     uint32_t cpus = n > 0 ? (uint32_t)n : 1;
     petw__sys *s = calloc(1, sizeof(*s));
@@ -212,7 +326,7 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
         for (uint32_t i = 0; i < cpus; i++)
-            s->cpus[i] = (sys_cpu){-1, -1, NULL, 0, 0, 0};
+            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1}, {0, 0, 0}, NULL, 0, 0, 0};
         uint32_t opened = 0;
         for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
             int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
@@ -240,9 +354,27 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         free(s);
         return rc;
     }
+    /* Tracepoints: what the OS refuses (or lacks) is not granted. */
+    int want[TP_COUNT] = {c->wakeups, c->disk, c->disk};
+    for (int k = 0; k < TP_COUNT; k++)
+        s->tp_on[k] = want[k] && tp_load(tp_names[k], &s->tp[k]) == 0 && tp_open(s, c, k) == 0;
+    if (c->disk && !(s->tp_on[TP_ISSUE] && s->tp_on[TP_COMPLETE])) {
+        for (int k = TP_ISSUE; k <= TP_COMPLETE; k++)
+            for (uint32_t i = 0; i < cpus && s->tp_on[k]; i++)
+                if (s->cpus[i].tp_fd[k] >= 0) {
+                    close(s->cpus[i].tp_fd[k]);
+                    s->cpus[i].tp_fd[k] = -1;
+                }
+        s->tp_on[TP_ISSUE] = s->tp_on[TP_COMPLETE] = 0;
+    }
+    info->wakeups = s->tp_on[TP_WAKING];
+    info->disk = s->tp_on[TP_COMPLETE];
     for (uint32_t i = 0; i < cpus; i++) {
         s->polls[i].fd = s->cpus[i].fd;
         s->polls[i].events = POLLIN;
+        for (int k = 0; k < TP_COUNT; k++)
+            if (s->cpus[i].tp_fd[k] >= 0)
+                ioctl(s->cpus[i].tp_fd[k], PERF_EVENT_IOC_ENABLE, 0);
         if (s->cpus[i].sample_fd >= 0)
             ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_ENABLE, 0);
         if (s->cpus[i].fd >= 0)
@@ -280,6 +412,48 @@ static void trailer(const uint8_t *rec, uint32_t size, petw__sys_record *r)
     r->cpu = rd32(t + 16);
 }
 
+/* A tracepoint's sample: {pid, tid} of the thread it fired in, its time
+ * and CPU, then the raw record at the offsets its format gave. */
+static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sys_fn fn,
+                       void *ctx)
+{
+    if (body < 44)
+        return;
+    uint32_t raw_size = rd32(p + 40);
+    const uint8_t *raw = p + 44;
+    if (raw_size > body - 44)
+        return;
+    const tp_layout *l = &s->tp[k];
+    petw__sys_record r;
+    memset(&r, 0, sizeof(r));
+    r.pid = rd32(p + 16);
+    r.tid = rd32(p + 20);
+    r.time_ns = (int64_t)rd64(p + 24);
+    r.cpu = rd32(p + 32);
+#define FIELD_OK(off, n) ((off) >= 0 && (uint32_t)(off) + (n) <= raw_size)
+    if (k == TP_WAKING) {
+        if (!FIELD_OK(l->pid, 4))
+            return;
+        r.kind = PETW__SYSREC_WAKEUP;
+        r.other_tid = rd32(raw + l->pid);
+    } else {
+        if (!FIELD_OK(l->dev, 4) || !FIELD_OK(l->sector, 8) || !FIELD_OK(l->nr_sector, 4) ||
+            !FIELD_OK(l->rwbs, 8))
+            return;
+        r.kind = k == TP_ISSUE ? PETW__SYSREC_DISK_ISSUE : PETW__SYSREC_DISK;
+        r.pgoff = rd32(raw + l->dev);
+        r.addr = rd64(raw + l->sector) * 512;
+        r.len = (uint64_t)rd32(raw + l->nr_sector) * 512;
+        /* rwbs: R read, W write, F flush, D discard (then sync, meta...) */
+        const char *rwbs = (const char *)raw + l->rwbs;
+        r.count = memchr(rwbs, 'R', 8)   ? PETW__SYS_DISK_READ
+                  : memchr(rwbs, 'W', 8) ? PETW__SYS_DISK_WRITE
+                                         : PETW__SYS_DISK_OTHER;
+    }
+#undef FIELD_OK
+    fn(ctx, &r);
+}
+
 static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn fn, void *ctx)
 {
     const struct perf_event_header *h = (const void *)rec;
@@ -289,9 +463,19 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
     uint32_t body = size - (uint32_t)sizeof(*h);
     switch (h->type) {
     case PERF_RECORD_SAMPLE: {
-        /* identifier, ip, {pid, tid}, time, {cpu, res}[, nr, ips[nr]] */
+        /* identifier, ip, {pid, tid}, time, {cpu, res}, then a tracepoint's
+         * {size, raw data} or the sampler's [nr, ips[nr]] */
         if (body < 40)
             return;
+        uint32_t cpu = rd32(p + 32);
+        if (cpu < s->cpu_count) {
+            uint64_t id = rd64(p);
+            for (int k = 0; k < TP_COUNT; k++)
+                if (s->tp_on[k] && s->cpus[cpu].tp_id[k] == id) {
+                    tracepoint(s, k, p, body, fn, ctx);
+                    return;
+                }
+        }
         r.kind = PETW__SYSREC_SAMPLE;
         r.addr = rd64(p + 8);
         r.pid = rd32(p + 16);
@@ -487,6 +671,9 @@ void petw__sys_close(petw__sys *s)
     if (!s)
         return;
     for (uint32_t i = 0; i < s->cpu_count; i++) {
+        for (int k = 0; k < TP_COUNT; k++)
+            if (s->cpus[i].tp_fd[k] >= 0)
+                ioctl(s->cpus[i].tp_fd[k], PERF_EVENT_IOC_DISABLE, 0);
         if (s->cpus[i].fd >= 0)
             ioctl(s->cpus[i].fd, PERF_EVENT_IOC_DISABLE, 0);
         if (s->cpus[i].sample_fd >= 0)

@@ -28,6 +28,9 @@
 #define HOOK_IMAGE_LOAD 0x030Au /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE */
 #define HOOK_IMAGE_DCSTART 0x1403u
 #define HOOK_CSWITCH 0x0524u
+#define HOOK_READY_THREAD 0x0532u
+#define HOOK_DISK_READ 0x010Au
+#define HOOK_DISK_WRITE 0x010Bu
 #define HOOK_SAMPLED_PROFILE 0x0F2Eu
 #define HOOK_STACKWALK 0x1820u
 
@@ -35,6 +38,8 @@
 #define VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
 #define VERSION_IMAGE 3   /* Image_Load v3 */
 #define VERSION_CSWITCH 2
+#define VERSION_READY_THREAD 2
+#define VERSION_DISK 3 /* DiskIo_TypeGroup1 v3 */
 #define VERSION_PERFINFO 2
 #define VERSION_STACKWALK 2
 
@@ -44,12 +49,17 @@
 #define WAIT_EXECUTIVE 0
 #define WAIT_PREEMPTED 32
 
-#define SUPPORTED                                                                                  \
-    (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
-     PETW_SYSTEM_PROFILE)
+#define SUPPORTED PETW_SYSTEM_SUPPORTED
 
 #define POLL_MS 20
 #define NAME_SLOTS 65536u /* processes whose name and parent are known */
+#define DISK_SLOTS 4096u  /* block requests in flight */
+
+typedef struct disk_request {
+    uint64_t dev_plus_one, offset; /* 0: empty */
+    int64_t issued_ns;
+    uint32_t pid, tid;
+} disk_request;
 
 typedef struct proc_name {
     uint32_t pid; /* 0: empty */
@@ -70,7 +80,8 @@ struct petw__system {
     int exact;
     double ticks_per_ns;
     int64_t anchor_ns, anchor_ticks;
-    proc_name *names; /* with PETW_SYSTEM_PROCESS */
+    proc_name *names;   /* with PETW_SYSTEM_PROCESS */
+    disk_request *disk; /* with PETW_SYSTEM_DISK_IO */
     uint8_t payload[0xFFFF];
 };
 
@@ -228,6 +239,51 @@ static uint32_t image_payload(petw__system *s, const petw__sys_record *r)
     return 56 + 2 * ((uint32_t)units + 1);
 }
 
+/* ---- Disk I/O: a request's issue, then its completion (DiskIo v3) ---- */
+
+static disk_request *disk_slot(petw__system *s, uint64_t dev, uint64_t offset, int insert)
+{
+    uint64_t h = (dev * 0x9E3779B97F4A7C15ull) ^ (offset * 0xC2B2AE3D27D4EB4Full);
+    for (uint32_t k = 0; k < 16; k++) {
+        disk_request *e = &s->disk[(h + k) & (DISK_SLOTS - 1)];
+        if (e->dev_plus_one == dev + 1 && e->offset == offset)
+            return e;
+        if (insert && e->dev_plus_one == 0)
+            return e;
+    }
+    /* Full here: the oldest guess is overwritten (a completion then lacks
+     * its issuing thread and response time, never more). */
+    return insert ? &s->disk[h & (DISK_SLOTS - 1)] : NULL;
+}
+
+static void on_disk(petw__system *s, const petw__sys_record *r)
+{
+    if (r->kind == PETW__SYSREC_DISK_ISSUE) {
+        disk_request *e = disk_slot(s, r->pgoff, r->addr, 1);
+        *e = (disk_request){r->pgoff + 1, r->addr, r->time_ns, r->pid, r->tid};
+        return;
+    }
+    if (r->count == PETW__SYS_DISK_OTHER)
+        return; /* flushes and discards: not DiskIo Read/Write */
+    disk_request *e = disk_slot(s, r->pgoff, r->addr, 0);
+    uint32_t pid = e ? e->pid : r->pid, tid = e ? e->tid : r->tid;
+    uint8_t *p = s->payload;
+    memset(p, 0, 52);
+    petw__wr32(p, (uint32_t)r->pgoff); /* DiskNumber: the Linux device number */
+    petw__wr32(p + 8, (uint32_t)r->len);
+    petw__wr64(p + 16, r->addr);
+    petw__wr64(p + 32, r->pgoff << 40 ^ r->addr); /* Irp: the request's identity */
+    if (e) {                                      /* HighResResponseTime, in clock ticks */
+        petw__wr64(p + 40, (uint64_t)((double)(r->time_ns - e->issued_ns) *
+                                      (s->exact ? 1.0 : s->ticks_per_ns)));
+        e->dev_plus_one = 0;
+    }
+    petw__wr32(p + 48, tid); /* IssuingThreadId */
+    emit(s, r->cpu, PETW__HDR_SYSTEM64,
+         r->count == PETW__SYS_DISK_WRITE ? HOOK_DISK_WRITE : HOOK_DISK_READ, VERSION_DISK, pid,
+         tid, r->time_ns, p, 52);
+}
+
 /* ---- From the OS's records ---- */
 
 static void on_record(void *ctx, const petw__sys_record *r)
@@ -331,6 +387,23 @@ static void on_record(void *ctx, const petw__sys_record *r)
         }
         break;
     }
+    case PETW__SYSREC_WAKEUP: {
+        if (!(f & PETW_SYSTEM_DISPATCHER))
+            break;
+        /* ReadyThread: the thread made runnable; Linux gives no priority
+         * boost, so AdjustReason, AdjustIncrement and Flag are 0. */
+        uint8_t *p = s->payload;
+        memset(p, 0, 8);
+        petw__wr32(p, r->other_tid);
+        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_READY_THREAD, VERSION_READY_THREAD, r->pid,
+             r->tid, r->time_ns, p, 8);
+        break;
+    }
+    case PETW__SYSREC_DISK_ISSUE:
+    case PETW__SYSREC_DISK:
+        if (f & PETW_SYSTEM_DISK_IO)
+            on_disk(s, r);
+        break;
     case PETW__SYSREC_LOST: {
         /* The OS dropped records before petw saw them: lost events, one
          * per record (relaxed: counters, as the ring's own). */
@@ -417,9 +490,23 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .switches = (s->flags & PETW_SYSTEM_CSWITCH) != 0,
         .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
         .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
+        .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
     };
+    if (sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) {
+        free(s->names);
+        free(s);
+        return PETW_ENOMEM;
+    }
     petw__sys_info info;
     int rc = petw__sys_open(&sc, &s->sys, &info);
+    /* Tracepoint groups the OS refused or lacks are not recorded. */
+    if (rc == 0 && !info.wakeups)
+        s->flags &= ~PETW_SYSTEM_DISPATCHER;
+    if (rc == 0 && !info.disk)
+        s->flags &= ~PETW_SYSTEM_DISK_IO;
+    if (rc == 0 && !s->flags)
+        rc = PETW_ENOTSUP;
     if (rc == 0 &&
         (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD))) {
         /* After the OS started recording, so nothing falls between the two
@@ -432,9 +519,11 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     if (rc != 0) {
         petw__sys_close(s->sys);
         free(s->names);
+        free(s->disk);
         free(s);
         return rc;
     }
+    *granted = s->flags;
     *kernel_excluded = info.kernel_excluded;
     *out = s;
     return 0;
@@ -448,5 +537,6 @@ void petw__system_stop(petw__system *s)
     uv_thread_join(&s->thread);
     petw__sys_close(s->sys);
     free(s->names);
+    free(s->disk);
     free(s);
 }
