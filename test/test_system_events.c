@@ -10,7 +10,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* gettid */
 #endif
-#include "test_util.h"
+#include "test_kernel_classes.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,19 +18,6 @@
 #include <time.h>
 
 #include "petw/shared.h"
-
-static const GUID ProcessGuid = {
-    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const GUID ThreadGuid = {
-    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const GUID ImageGuid = {
-    0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
-static const GUID PerfInfoGuid = {
-    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
-static const GUID DiskIoGuid = {
-    0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const GUID StackWalkGuid = {
-    0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
 
 static volatile uint64_t sink;
 
@@ -48,8 +35,8 @@ static void spin_ms(int ms)
 static void *busy_thread(void *arg)
 {
     int fd = *(int *)arg;
-    uint32_t tid = (uint32_t)gettid();
-    CHECK_EQ(write(fd, &tid, 4), 4);
+    uint32_t ids[2] = {(uint32_t)getpid(), (uint32_t)gettid()}; /* one write: atomic */
+    CHECK_EQ(write(fd, ids, 8), 8);
     spin_ms(150);
     for (int i = 0; i < 5; i++) { /* sleeps: context switches */
         struct timespec ts = {0, 2000000};
@@ -58,7 +45,7 @@ static void *busy_thread(void *arg)
     return NULL;
 }
 
-static char disk_path[512];
+static char disk_path[600];
 
 /* The child: a busy thread, a file written to disk, then exec /bin/true. */
 static void child(int fd)
@@ -87,25 +74,6 @@ static void child(int fd)
     _exit(99);
 }
 
-static int is(const test_event *e, const GUID *g, uint8_t opcode)
-{
-    return memcmp(&e->header.provider_id, g, sizeof(*g)) == 0 &&
-           e->header.descriptor.opcode == opcode;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* Process_TypeGroup1 v4: the image name after the SID. */
 static const char *process_image(const test_event *e)
 {
@@ -113,14 +81,49 @@ static const char *process_image(const test_event *e)
     uint32_t at = 36;
     if (e->length < at + 4)
         return "";
-    if (rd32(p + at) == 0)
+    if (test_rd32(p + at) == 0)
         at += 4;
     else
         at += 16 + 8 + 4 * p[at + 16 + 1];
     return at < e->length ? (const char *)p + at : "";
 }
 
-static int run(int shared, const char *path)
+/* A launcher, forked before any session runs (a process forked from a
+ * multithreaded one may only call async-signal-safe functions; the worker
+ * makes threads and files): on "go" it forks the worker, which reports its
+ * pid and its busy thread's id, and exits with the worker's status. */
+typedef struct launcher {
+    pid_t pid;
+    int go, report;
+} launcher;
+
+static launcher launcher_fork(void)
+{
+    int go[2], report[2];
+    CHECK_EQ(pipe(go), 0);
+    CHECK_EQ(pipe(report), 0);
+    launcher l = {fork(), go[1], report[0]};
+    CHECK(l.pid >= 0);
+    if (l.pid == 0) {
+        close(go[1]);
+        close(report[0]);
+        char b;
+        if (read(go[0], &b, 1) != 1)
+            _exit(97);
+        pid_t w = fork();
+        if (w == 0)
+            child(report[1]);
+        int status;
+        if (waitpid(w, &status, 0) != w || !WIFEXITED(status))
+            _exit(99);
+        _exit(WEXITSTATUS(status));
+    }
+    close(go[0]);
+    close(report[1]);
+    return l;
+}
+
+static int run(int shared, const char *path, launcher ln)
 {
     petw_session_config c;
     petw_session_config_init(&c);
@@ -148,22 +151,15 @@ static int run(int shared, const char *path)
     int have_disk = (st.enable_flags & PETW_SYSTEM_DISK_IO) != 0;
     int have_ready = (st.enable_flags & PETW_SYSTEM_DISPATCHER) != 0;
 
-    snprintf(disk_path, sizeof(disk_path), "%s.data", path);
-    int fds[2];
-    CHECK_EQ(pipe(fds), 0);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        child(fds[1]);
-    }
-    close(fds[1]);
-    uint32_t busy_tid = 0;
-    CHECK_EQ(read(fds[0], &busy_tid, 4), 4);
-    close(fds[0]);
+    CHECK_EQ(write(ln.go, "g", 1), 1);
+    uint32_t ids[2];
+    CHECK_EQ(read(ln.report, ids, 8), 8);
+    close(ln.report);
+    close(ln.go);
     int status;
-    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    CHECK_EQ(waitpid(ln.pid, &status, 0), ln.pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    uint32_t pid = ids[0], busy_tid = ids[1];
     CHECK_EQ(shared ? petw_shared_stop(h, &st) : petw_session_stop(h, &st), 0);
 
     test_events l;
@@ -173,53 +169,54 @@ static int run(int shared, const char *path)
     CHECK_EQ(st.events_lost, 0);
     CHECK_EQ(l.count - 1, st.events_written); /* less the file's header event */
 
-    uint32_t me = (uint32_t)getpid(), child_pid = (uint32_t)pid;
+    uint32_t me = (uint32_t)ln.pid, child_pid = pid, test = (uint32_t)getpid();
     int fork_start = 0, exec_start = 0, end = 0, my_dcstart = 0, thread_start = 0, thread_end = 0,
         image = 0, cswitch = 0, samples = 0, stacks = 0, ready = 0, disk_writes = 0;
     for (size_t i = 0; i < l.count; i++) {
         const test_event *e = &l.ev[i];
         const uint8_t *p = e->data;
         CHECK(e->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER || i == 0);
-        if (is(e, &ProcessGuid, 1) && rd32(p + 8) == child_pid) {
+        if (test_is_class(e, &ProcessGuid, 1) && test_rd32(p + 8) == child_pid) {
             CHECK_EQ(e->header.descriptor.version, 4);
-            CHECK_EQ(rd32(p + 12), me); /* ParentId */
+            CHECK_EQ(test_rd32(p + 12), me); /* ParentId */
             if (strcmp(process_image(e), "true") == 0)
                 exec_start++;
             else
                 fork_start++;
-        } else if (is(e, &ProcessGuid, 2) && rd32(p + 8) == child_pid) {
+        } else if (test_is_class(e, &ProcessGuid, 2) && test_rd32(p + 8) == child_pid) {
             CHECK(strcmp(process_image(e), "true") == 0);
             end++;
-        } else if (is(e, &ProcessGuid, 3) && rd32(p + 8) == me) {
+        } else if (test_is_class(e, &ProcessGuid, 3) && test_rd32(p + 8) == test) {
             my_dcstart++;
-        } else if (is(e, &ThreadGuid, 1) && rd32(p + 4) == busy_tid) {
-            CHECK_EQ(rd32(p), child_pid);
+        } else if (test_is_class(e, &ThreadGuid, 1) && test_rd32(p + 4) == busy_tid) {
+            CHECK_EQ(test_rd32(p), child_pid);
             thread_start++;
-        } else if (is(e, &ThreadGuid, 2) && rd32(p + 4) == busy_tid) {
+        } else if (test_is_class(e, &ThreadGuid, 2) && test_rd32(p + 4) == busy_tid) {
             thread_end++;
-        } else if (is(e, &ImageGuid, 10) && rd32(p + 16) == child_pid) {
+        } else if (test_is_class(e, &ImageGuid, 10) && test_rd32(p + 16) == child_pid) {
             /* FileName: UTF-16 from offset 56; find "/true". */
             char name[512] = "";
             for (uint32_t k = 0; k < sizeof(name) - 1 && 56 + 2 * k + 1 < e->length; k++)
                 name[k] = (char)p[56 + 2 * k];
             size_t n = strlen(name);
             if (n >= 5 && strcmp(name + n - 5, "/true") == 0) {
-                CHECK(rd64(p) != 0 && rd64(p + 8) != 0); /* ImageBase, ImageSize */
+                CHECK(test_rd64(p) != 0 && test_rd64(p + 8) != 0); /* ImageBase, ImageSize */
                 image++;
             }
-        } else if (is(e, &ThreadGuid, 36) && (rd32(p) == busy_tid || rd32(p + 4) == busy_tid)) {
+        } else if (test_is_class(e, &ThreadGuid, 36) &&
+                   (test_rd32(p) == busy_tid || test_rd32(p + 4) == busy_tid)) {
             CHECK_EQ(e->header.descriptor.version, 2);
             cswitch++;
-        } else if (is(e, &ThreadGuid, 50) && rd32(p) == busy_tid) {
+        } else if (test_is_class(e, &ThreadGuid, 50) && test_rd32(p) == busy_tid) {
             ready++; /* woken from its sleeps */
-        } else if (is(e, &DiskIoGuid, 11)) {
+        } else if (test_is_class(e, &DiskIoGuid, 11)) {
             CHECK_EQ(e->header.descriptor.version, 3);
-            CHECK(rd32(p + 8) > 0); /* TransferSize */
+            CHECK(test_rd32(p + 8) > 0); /* TransferSize */
             disk_writes++;
-        } else if (is(e, &PerfInfoGuid, 46) && rd32(p + 8) == busy_tid) {
+        } else if (test_is_class(e, &PerfInfoGuid, 46) && test_rd32(p + 8) == busy_tid) {
             samples++;
-        } else if (is(e, &StackWalkGuid, 32) && rd32(p + 12) == busy_tid) {
-            CHECK_EQ(rd32(p + 8), child_pid);
+        } else if (test_is_class(e, &StackWalkGuid, 32) && test_rd32(p + 12) == busy_tid) {
+            CHECK_EQ(test_rd32(p + 8), child_pid);
             CHECK(e->length >= 24); /* at least one frame */
             stacks++;
         }
@@ -253,9 +250,12 @@ static int run(int shared, const char *path)
 
 int main(void)
 {
+    /* Both launchers first, while this process has one thread. */
+    launcher ln[2] = {launcher_fork(), launcher_fork()};
     char path[512];
     test_path(path, sizeof(path), "system_events.etl");
-    int rc = run(0, path);
+    snprintf(disk_path, sizeof(disk_path), "%s.data", path);
+    int rc = run(0, path, ln[0]);
     if (rc)
         return rc;
     /* TSan cannot follow the session host's threads (see test/meson.build). */
@@ -263,5 +263,6 @@ int main(void)
     if (tsan && tsan[0] == '1')
         return 0;
     test_path(path, sizeof(path), "system_events_shared.etl");
-    return run(1, path);
+    snprintf(disk_path, sizeof(disk_path), "%s.data", path);
+    return run(1, path, ln[1]);
 }

@@ -9,19 +9,12 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* gettid */
 #endif
-#include "test_util.h"
+#include "test_kernel_classes.h"
 
 #include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
-
-static const GUID ProcessGuid = {
-    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const GUID ThreadGuid = {
-    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const GUID PerfInfoGuid = {
-    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
 
 static volatile uint64_t sink;
 
@@ -35,24 +28,6 @@ static int paranoid(void)
         fclose(f);
     }
     return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static int is(const test_event *e, const GUID *g)
-{
-    return memcmp(&e->header.provider_id, g, sizeof(*g)) == 0;
 }
 
 static int as_user(const char *dir)
@@ -124,23 +99,23 @@ static int as_user(const char *dir)
     for (size_t i = 1; i < l.count; i++) {
         const test_event *e = &l.ev[i];
         const uint8_t *p = e->data;
-        if (is(e, &ProcessGuid)) {
+        if (test_is_class(e, &ProcessGuid, -1)) {
             /* Only the child: its fork (logged by us, its parent), exec, end. */
-            if (rd32(p + 8) != child)
+            if (test_rd32(p + 8) != child)
                 others++;
             starts += e->header.descriptor.opcode == 1;
-        } else if (is(e, &ThreadGuid) && e->header.descriptor.opcode == 36) {
-            uint32_t a = rd32(p), b = rd32(p + 4);
+        } else if (test_is_class(e, &ThreadGuid, -1) && e->header.descriptor.opcode == 36) {
+            uint32_t a = test_rd32(p), b = test_rd32(p + 4);
             if ((a && a != child) || (b && b != child))
                 others++;
             switches++;
-        } else if (is(e, &ThreadGuid)) {
-            if (rd32(p) != child)
+        } else if (test_is_class(e, &ThreadGuid, -1)) {
+            if (test_rd32(p) != child)
                 others++;
-        } else if (is(e, &PerfInfoGuid) && e->header.descriptor.opcode == 46) {
-            if (rd32(p + 8) != child)
+        } else if (test_is_class(e, &PerfInfoGuid, -1) && e->header.descriptor.opcode == 46) {
+            if (test_rd32(p + 8) != child)
                 others++;
-            kernel_ips += rd64(p) >= 0x800000000000ull;
+            kernel_ips += test_rd64(p) >= 0x800000000000ull;
             samples++;
         }
     }
