@@ -36,8 +36,7 @@ static void count(petw_event_record *r, void *ctx)
     c->all++;
     if (petw_guid_equal(&r->header.provider_id, &perfinfo) && r->header.descriptor.opcode == 46)
         c->samples++;
-    if (petw_guid_equal(&r->header.provider_id, &thread_class) &&
-        r->header.descriptor.opcode == 36)
+    if (petw_guid_equal(&r->header.provider_id, &thread_class) && r->header.descriptor.opcode == 36)
         c->cswitch++;
 }
 
