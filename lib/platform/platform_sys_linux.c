@@ -444,11 +444,14 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
         r.pgoff = rd32(raw + l->dev);
         r.addr = rd64(raw + l->sector) * 512;
         r.len = (uint64_t)rd32(raw + l->nr_sector) * 512;
-        /* rwbs: R read, W write, F flush, D discard (then sync, meta...) */
+        /* rwbs: R read, W write, F flush, D discard (then sync, meta...);
+         * a request that moves no data (a flush before a write) is no read
+         * or write. */
         const char *rwbs = (const char *)raw + l->rwbs;
-        r.count = memchr(rwbs, 'R', 8)   ? PETW__SYS_DISK_READ
-                  : memchr(rwbs, 'W', 8) ? PETW__SYS_DISK_WRITE
-                                         : PETW__SYS_DISK_OTHER;
+        r.count = r.len == 0 || memchr(rwbs, 'D', 8) ? PETW__SYS_DISK_OTHER
+                  : memchr(rwbs, 'R', 8)             ? PETW__SYS_DISK_READ
+                  : memchr(rwbs, 'W', 8)             ? PETW__SYS_DISK_WRITE
+                                                     : PETW__SYS_DISK_OTHER;
     }
 #undef FIELD_OK
     fn(ctx, &r);
