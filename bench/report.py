@@ -24,9 +24,9 @@ def med(contender, key, **match):
 ns = {c: med(c, "ns_per_event") for c in sorted({r["contender"] for r in rows if "ns_per_event" in r})}
 lat = {c: {q: med(c, q) for q in ("p50_ns", "p99_ns", "p999_ns")}
        for c in sorted({r["contender"] for r in rows if "p50_ns" in r})}
-rates = sorted({r["rate"] for r in rows if "loss_pct" in r})
+rates = sorted({r["rate"] for r in rows if "loss_pct" in r and "rate" in r})
 sustained = {}
-for c in sorted({r["contender"] for r in rows if "loss_pct" in r}):
+for c in sorted({r["contender"] for r in rows if "loss_pct" in r and "rate" in r}):
     sustained[c] = {rate: {k: med(c, k, rate=rate) for k in
                            ("achieved", "loss_pct", "bytes_per_event", "compression")}
                     for rate in rates}
@@ -139,10 +139,10 @@ if k_ratio is not None:
     target("kernel session (profile 1 kHz + stacks + cswitch): CPU-bound workload",
            f"{fmt(med('petw-kernel-overhead', 'traced_ms'), ' ms')} (lost {k_lost})",
            fmt(med("petw-kernel-overhead", "baseline_ms"), " ms (untraced)"), fmt(k_ratio, "x"),
-           "reported", True)
+           "reported", None)
 if k_cs is not None:
     target("kernel session: context switches sustained", f"{k_cs/1e3:.0f} k CSwitch/s (lost "
-           f"{k_cs_lost})", "-", "-", "reported", True)
+           f"{k_cs_lost})", "-", "-", "reported", None)
 
 results = {"machine": machine, "lttng_ust": lttng_version, "rounds": int(rounds),
            "events": int(events), "ns_per_event": ns, "latency": lat,
@@ -246,7 +246,7 @@ w("## Targets\n")
 w("| target | petw | peer / reference | ratio | goal | met |")
 w("|---|---|---|---|---|---|")
 for t in targets:
-    w(f"| {t['target']} | {t['petw']} | {t['peer']} | {t['ratio']} | {t['goal']} | {'yes' if t['met'] else '**no**'} |")
+    w(f"| {t['target']} | {t['petw']} | {t['peer']} | {t['ratio']} | {t['goal']} | {'-' if t['met'] is None else 'yes' if t['met'] else '**no**'} |")
 w("")
 w("## Producers: ns per event\n")
 w("![producers](bench-producers.png)\n")
