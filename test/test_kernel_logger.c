@@ -93,6 +93,11 @@ static void kernel_rules(void)
     CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_UPDATE), ERROR_SUCCESS);
     CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY), ERROR_SUCCESS);
     CHECK_EQ(tp.p.EnableFlags, EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD);
+    /* Groups petw cannot record: refused, and the session records as before. */
+    tp.p.EnableFlags = EVENT_TRACE_FLAG_NETWORK_TCPIP;
+    CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_UPDATE), ERROR_NOT_SUPPORTED);
+    CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY), ERROR_SUCCESS);
+    CHECK_EQ(tp.p.EnableFlags, EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD);
     CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
 #endif
 }

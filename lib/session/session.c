@@ -525,7 +525,8 @@ int petw__session_set_system(petw_session_handle h, const uint32_t *flags,
         rc = stack_flags || interval_100ns ? PETW_ENOTSUP : 0;
     } else if (s) {
         /* A system session: the provider restarts with the new settings (a
-         * rundown again, as Windows' update does for new groups). */
+         * rundown again, as Windows' update does for new groups); the same
+         * settings change nothing. */
         petw_session_config c = s->config;
         if (flags)
             c.system_flags = *flags;
@@ -533,12 +534,18 @@ int petw__session_set_system(petw_session_handle h, const uint32_t *flags,
             c.system_stack_flags = *stack_flags;
         if (interval_100ns)
             c.profile_interval_100ns = *interval_100ns;
-        petw__system_stop(s->system);
-        s->system = NULL;
-        s->enable_flags = 0;
-        rc = c.system_flags ? start_system(s, &c, s->gen) : 0;
-        if (rc == 0)
-            s->config = c;
+        if (!s->system || c.system_flags != s->config.system_flags ||
+            c.system_stack_flags != s->config.system_stack_flags ||
+            c.profile_interval_100ns != s->config.profile_interval_100ns) {
+            petw__system_stop(s->system);
+            s->system = NULL;
+            s->enable_flags = 0;
+            rc = c.system_flags ? start_system(s, &c, s->gen) : 0;
+            if (rc == 0)
+                s->config = c;
+            else if (s->config.system_flags)
+                (void)start_system(s, &s->config, s->gen); /* refused: as it was */
+        }
     }
     petw__control_unlock();
     return rc;

@@ -49,8 +49,6 @@
 #define WAIT_EXECUTIVE 0
 #define WAIT_PREEMPTED 32
 
-#define SUPPORTED PETW_SYSTEM_SUPPORTED
-
 #define POLL_MS 20
 #define NAME_SLOTS 65536u /* processes whose name and parent are known */
 #define DISK_SLOTS 4096u  /* block requests in flight */
@@ -461,7 +459,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
                        int *kernel_excluded)
 {
     *out = NULL;
-    *granted = c->flags & SUPPORTED;
+    *granted = c->flags & PETW_SYSTEM_SUPPORTED;
     *kernel_excluded = 0;
     PETW__RETURN_IF(!*granted, PETW_ENOTSUP);
     petw__system *s = calloc(1, sizeof(*s));
