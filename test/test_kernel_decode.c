@@ -347,7 +347,7 @@ int main(void)
         CHECK_EQ(decode_classic(d, "ALPC", 33, 2, 0, a.b, 3, &ev), PETW_ECORRUPT);
     }
 
-    /* SystemConfig v2: LogDisk (fixed-size strings), IRQ. */
+    /* SystemConfig v2: LogDisk (fixed-size strings), IRQ, CPU. */
     {
         buf b = {.ps = 8};
         put(&b, 1048576, 8), put(&b, 1ull << 37, 8), put(&b, 0, 4), put(&b, 112, 4);
@@ -372,6 +372,24 @@ int main(void)
         CHECK_EQ(decode_classic(d, "SystemConfig", 21, 2, 0, q.b, q.n, &ev), 0);
         CHECK_EQ(top(ev, "IRQNum")->v.u, 9);
         CHECK(str_is(top(ev, "DeviceDescription"), "ACPI"));
+        /* CPU: ComputerName[256] at 20, DomainName[134] at 532, then the
+         * pointer-sized HyperThreadingFlag (808 bytes, TraceEvent's). */
+        buf c = {.ps = 8};
+        put(&c, 2400, 4), put(&c, 8, 4), put(&c, 16384, 4), put(&c, 4096, 4), put(&c, 65536, 4);
+        memset(c.b + c.n, 0, 780);
+        at = c.n;
+        put_wide(&c, "BUILDHOST"), c.n = at + 512;
+        put_wide(&c, "CORP"), c.n = at + 512 + 268;
+        put_ptr(&c, 0xF0);
+        CHECK_EQ(c.n, 808);
+        CHECK_EQ(decode_classic(d, "SystemConfig", 10, 2, 0, c.b, c.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "CPU"), 0);
+        CHECK_EQ(top(ev, "NumberOfProcessors")->v.u, 8);
+        CHECK_EQ(top(ev, "MemSize")->v.u, 16384);
+        CHECK(str_is(top(ev, "ComputerName"), "BUILDHOST"));
+        CHECK(str_is(top(ev, "DomainName"), "CORP"));
+        CHECK_EQ(top(ev, "HyperThreadingFlag")->v.u, 0xF0);
+        CHECK_EQ(decode_classic(d, "SystemConfig", 10, 2, 0, c.b, 807, &ev), PETW_ECORRUPT);
     }
 
     /* The header of a file petw writes. */

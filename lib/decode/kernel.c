@@ -15,7 +15,7 @@
  * timer DPC), Process (v0 to v4; Terminate; PerfCtr), StackWalk (stacks,
  * stack keys), DiskIo (v2, v3), FileIo (v2, v3), TcpIp and UdpIp (v2, IPv4
  * and IPv6), Registry (v2), PageFault (v2: faults, HardFault, VirtualAlloc,
- * ImageLoadBacked), ALPC, SystemConfig (v2: PhyDisk, LogDisk, NIC, Video,
+ * ImageLoadBacked), ALPC, SystemConfig (v2: CPU, PhyDisk, LogDisk, NIC, Video,
  * Services, Power, Network, IRQ, IDEChannel). Layouts from Microsoft's class pages, checked
  * against TraceEvent's KernelTraceEventParser (its offsets by version and
  * pointer size).
@@ -24,7 +24,7 @@
  * petw:KernelSid, the TOKEN_USER-prefixed SID of Process events, and
  * count='petw:rest', an array to the payload's end (StackWalk's frames).
  *
- * Not yet: SystemConfig CPU and PnP (and versions past 2), EventTrace's opcode 80 (no public
+ * Not yet: SystemConfig PnP (and versions past 2), EventTrace's opcode 80 (no public
  * layout), SystemConfigEx's opcode 37, LZNT1 (WinSat's XML stays compressed), FileIo
  * MapFile and v4, Process v5, Registry v0/v1, DiskIo driver events, PageFault's memory-info events;
  * IPv6 addresses stay 16 binary bytes.
@@ -562,6 +562,7 @@ static const char kernel_manifest[] =
     /* SystemConfig (version 2): the configuration records of a kernel session's rundown.
        Fixed-size character arrays are UnicodeStrings with a length. */
     "<provider name='SystemConfig' guid='{01853a65-418f-4f36-aefc-dc0f1d2fd235}'><events>"
+    "<event value='10' version='2' symbol='CPU' template='CPU'/>"
     "<event value='11' version='2' symbol='PhyDisk' template='PhyDisk'/>"
     "<event value='12' version='2' symbol='LogDisk' template='LogDisk'/>"
     "<event value='13' version='2' symbol='NIC' template='NIC'/>"
@@ -571,7 +572,14 @@ static const char kernel_manifest[] =
     "<event value='17' version='2' symbol='Network' template='Network'/>"
     "<event value='21' version='2' symbol='IRQ' template='IRQ'/>"
     "<event value='23' version='2' symbol='IDEChannel' template='IDEChannel'/></events>"
-    "<templates><template tid='PhyDisk'><data name='DiskNumber' inType='win:UInt32'/>"
+    "<templates><template tid='CPU'><data name='MHz' inType='win:UInt32'/>"
+    "<data name='NumberOfProcessors' inType='win:UInt32'/>"
+    "<data name='MemSize' inType='win:UInt32'/><data name='PageSize' inType='win:UInt32'/>"
+    "<data name='AllocationGranularity' inType='win:UInt32'/>"
+    "<data name='ComputerName' inType='win:UnicodeString' length='256'/>"
+    "<data name='DomainName' inType='win:UnicodeString' length='134'/>"
+    "<data name='HyperThreadingFlag' inType='win:Pointer'/></template>"
+    "<template tid='PhyDisk'><data name='DiskNumber' inType='win:UInt32'/>"
     "<data name='BytesPerSector' inType='win:UInt32'/>"
     "<data name='SectorsPerTrack' inType='win:UInt32'/>"
     "<data name='TracksPerCylinder' inType='win:UInt32'/>"

@@ -407,6 +407,44 @@ void petw__sys_cmdline(uint32_t pid, char *buf, size_t size);
 /* A process's owner (a uid on Linux; UINT32_MAX when gone). */
 uint32_t petw__sys_owner(uint32_t pid);
 
+/* ---- The machine's configuration (a system session's SystemConfig) ---- */
+typedef struct petw__sys_machine {
+    uint32_t mhz;       /* the processors' maximum speed, 0 when unknown */
+    uint32_t cpus;      /* logical processors configured */
+    uint32_t mem_mb;    /* physical memory, MiB */
+    uint32_t page_size; /* bytes; also the mapping granularity */
+    uint64_t smt_mask;  /* bit k: CPU k shares its core (k < 64) */
+    char host[256];     /* the host name (UTF-8) */
+    char domain[134];   /* the NIS domain name, "" when none */
+} petw__sys_machine;
+/* Fills `m`: PETW_ENOTSUP where the OS cannot say. */
+int petw__sys_machine_info(petw__sys_machine *m);
+
+/* A physical disk: a block device backed by hardware. */
+typedef struct petw__sys_disk {
+    uint32_t number;      /* its device number as DISK records carry it */
+    uint32_t sector_size; /* logical block size, bytes */
+    uint64_t bytes;       /* capacity */
+    uint32_t partitions;
+    uint32_t write_cache; /* 1: write-back cache on */
+    uint32_t scsi[4];     /* host, channel, target, LUN; 0 when not SCSI */
+    char model[256];      /* vendor and model, else the kernel's name */
+} petw__sys_disk;
+/* A mounted file system on one of those disks (or a partition of one). */
+typedef struct petw__sys_volume {
+    uint32_t disk;        /* its disk's `number` */
+    uint32_t partition;   /* 0: the whole disk */
+    uint64_t start, size; /* bytes from the disk's start; its length */
+    uint32_t sector_size, cluster_size;
+    uint64_t free_clusters, total_clusters;
+    char fs[16]; /* the file system's type ("ext4") */
+} petw__sys_volume;
+typedef void (*petw__sys_disk_fn)(void *ctx, const petw__sys_disk *d);
+typedef void (*petw__sys_volume_fn)(void *ctx, const petw__sys_volume *v);
+/* Every physical disk, then every volume mounted from one (each device
+ * once); PETW_ENOTSUP where the OS cannot list them. */
+int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ctx);
+
 #if defined(_WIN32)
 #include "platform_win.h"
 #else

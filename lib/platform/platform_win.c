@@ -582,3 +582,17 @@ uint32_t petw__sys_owner(uint32_t pid)
     (void)pid;
     return UINT32_MAX;
 }
+
+int petw__sys_machine_info(petw__sys_machine *m)
+{
+    memset(m, 0, sizeof(*m));
+    return PETW_ENOTSUP;
+}
+
+int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ctx)
+{
+    (void)disk;
+    (void)volume;
+    (void)ctx;
+    return PETW_ENOTSUP;
+}

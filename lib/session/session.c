@@ -537,7 +537,7 @@ int petw__session_set_system(petw_session_handle h, const uint32_t *flags,
         if (!s->system || c.system_flags != s->config.system_flags ||
             c.system_stack_flags != s->config.system_stack_flags ||
             c.profile_interval_100ns != s->config.profile_interval_100ns) {
-            petw__system_stop(s->system);
+            petw__system_stop(s->system, 0);
             s->system = NULL;
             s->enable_flags = 0;
             rc = c.system_flags ? start_system(s, &c, s->gen) : 0;
@@ -643,7 +643,7 @@ int petw_session_stop(petw_session_handle h, petw_session_stats *stats)
         petw__provider_disable_session(s->ref);
         /* The system provider writes until it is told to stop: stop it
          * before the ring. */
-        petw__system_stop(s->system);
+        petw__system_stop(s->system, 1);
         s->system = NULL;
         rc = petw__flusher_detach(&s->flush);
         fill_stats(s, stats);

@@ -22,11 +22,17 @@
 #define HOOK_PROCESS_START 0x0301u
 #define HOOK_PROCESS_END 0x0302u
 #define HOOK_PROCESS_DCSTART 0x0303u
+#define HOOK_PROCESS_DCEND 0x0304u
 #define HOOK_THREAD_START 0x0501u
 #define HOOK_THREAD_END 0x0502u
 #define HOOK_THREAD_DCSTART 0x0503u
+#define HOOK_THREAD_DCEND 0x0504u
 #define HOOK_IMAGE_LOAD 0x030Au /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE */
 #define HOOK_IMAGE_DCSTART 0x1403u
+#define HOOK_IMAGE_DCEND 0x1404u
+#define HOOK_CONFIG_CPU 0x0B0Au
+#define HOOK_CONFIG_PHYDISK 0x0B0Bu
+#define HOOK_CONFIG_LOGDISK 0x0B0Cu
 #define HOOK_CSWITCH 0x0524u
 #define HOOK_READY_THREAD 0x0532u
 #define HOOK_DISK_READ 0x010Au
@@ -42,6 +48,7 @@
 #define VERSION_DISK 3 /* DiskIo_TypeGroup1 v3 */
 #define VERSION_PERFINFO 2
 #define VERSION_STACKWALK 2
+#define VERSION_CONFIG 2 /* SystemConfig_V2_* */
 
 /* CSwitch's thread states and wait reasons (KTHREAD_STATE, KWAIT_REASON). */
 #define STATE_READY 1
@@ -78,6 +85,7 @@ struct petw__system {
     int exact;
     double ticks_per_ns;
     int64_t anchor_ns, anchor_ticks;
+    int rundown_end;    /* the rundown in progress writes DCEnd, not DCStart */
     proc_name *names;   /* with PETW_SYSTEM_PROCESS */
     disk_request *disk; /* with PETW_SYSTEM_DISK_IO */
     uint8_t payload[0xFFFF];
@@ -416,30 +424,106 @@ static void on_record(void *ctx, const petw__sys_record *r)
     }
 }
 
-/* The rundown: DCStart events for what exists when collection starts. */
+/* The rundowns: DCStart events for what exists when collection starts,
+ * DCEnd events for what still exists when the session ends. */
 static void on_rundown(void *ctx, const petw__sys_record *r)
 {
     petw__system *s = ctx;
     uint32_t f = s->flags, cpu = 0;
+    int end = s->rundown_end;
     if (r->kind == PETW__SYSREC_FORK) {
         if (r->pid == r->tid) {
-            name_set(s, r->pid, r->other_pid, r->text);
+            if (!end)
+                name_set(s, r->pid, r->other_pid, r->text);
             if (f & PETW_SYSTEM_PROCESS) {
                 uint32_t n = process_payload(s, r->pid, r->other_pid, r->text);
-                emit(s, cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_DCSTART, VERSION_PROCESS, r->pid,
-                     r->tid, r->time_ns, s->payload, n);
+                emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_PROCESS_DCEND : HOOK_PROCESS_DCSTART,
+                     VERSION_PROCESS, r->pid, r->tid, r->time_ns, s->payload, n);
             }
         }
         if (f & PETW_SYSTEM_THREAD) {
             uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_DCSTART, VERSION_THREAD, r->pid, r->tid,
-                 r->time_ns, s->payload, n);
+            emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_THREAD_DCEND : HOOK_THREAD_DCSTART,
+                 VERSION_THREAD, r->pid, r->tid, r->time_ns, s->payload, n);
         }
     } else if (r->kind == PETW__SYSREC_MMAP && (f & PETW_SYSTEM_IMAGE_LOAD)) {
         uint32_t n = image_payload(s, r);
-        emit(s, cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_DCSTART, VERSION_IMAGE, r->pid, r->tid,
-             r->time_ns, s->payload, n);
+        emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE_DCEND : HOOK_IMAGE_DCSTART, VERSION_IMAGE,
+             r->pid, r->tid, r->time_ns, s->payload, n);
     }
+}
+
+/* ---- SystemConfig (version 2, 64-bit layouts): written at the end ---- */
+
+/* A fixed-size UTF-16 array of `units` code units, zero-filled after the text. */
+static void fixed_utf16(uint8_t *at, const char *text, size_t units)
+{
+    memset(at, 0, 2 * units);
+    (void)petw__utf8_to_utf16le(text, at, units); /* NUL-terminated within `units` */
+}
+
+static void on_config_disk(void *ctx, const petw__sys_disk *d)
+{
+    petw__system *s = ctx;
+    uint8_t *p = s->payload;
+    memset(p, 0, 568);
+    petw__wr32(p, d->number);
+    petw__wr32(p + 4, d->sector_size);
+    /* The geometry every LBA disk reports (63 sectors, 255 heads), so
+     * Cylinders x 255 x 63 x BytesPerSector is the capacity as on Windows. */
+    petw__wr32(p + 8, 63);
+    petw__wr32(p + 12, 255);
+    uint64_t per_cylinder = 63ull * 255 * (d->sector_size ? d->sector_size : 512);
+    petw__wr64(p + 16, d->bytes / per_cylinder);
+    for (int k = 0; k < 4; k++)
+        petw__wr32(p + 24 + 4 * k, d->scsi[k]);
+    fixed_utf16(p + 40, d->model, 256);
+    petw__wr32(p + 552, d->partitions);
+    p[556] = (uint8_t)d->write_cache;
+    /* BootDriveLetter, Spare: Linux has no drive letters. */
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_PHYDISK, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
+         p, 568);
+}
+
+static void on_config_volume(void *ctx, const petw__sys_volume *v)
+{
+    petw__system *s = ctx;
+    uint8_t *p = s->payload;
+    memset(p, 0, 112);
+    petw__wr64(p, v->start);
+    petw__wr64(p + 8, v->size);
+    petw__wr32(p + 16, v->disk);
+    petw__wr32(p + 24, v->partition ? 1 : 2); /* DriveType: a partition, or a volume */
+    /* DriveLetterString: none on Linux. */
+    petw__wr32(p + 40, v->partition);
+    uint32_t sector = v->sector_size ? v->sector_size : 512;
+    petw__wr32(p + 44, v->cluster_size / sector);
+    petw__wr32(p + 48, sector);
+    petw__wr64(p + 56, v->free_clusters);
+    petw__wr64(p + 64, v->total_clusters);
+    fixed_utf16(p + 72, v->fs, 16);
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_LOGDISK, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
+         p, 112);
+}
+
+static void write_config(petw__system *s)
+{
+    petw__sys_machine m;
+    if (petw__sys_machine_info(&m) == 0) {
+        uint8_t *p = s->payload;
+        memset(p, 0, 808);
+        petw__wr32(p, m.mhz);
+        petw__wr32(p + 4, m.cpus);
+        petw__wr32(p + 8, m.mem_mb);
+        petw__wr32(p + 12, m.page_size);
+        petw__wr32(p + 16, m.page_size); /* AllocationGranularity: mmap's is the page */
+        fixed_utf16(p + 20, m.host, 256);
+        fixed_utf16(p + 532, m.domain, 134);
+        petw__wr64(p + 800, m.smt_mask); /* HyperThreadingFlag */
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_CPU, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
+             p, 808);
+    }
+    (void)petw__sys_disks(on_config_disk, on_config_volume, s);
 }
 
 static void thread_main(void *arg)
@@ -527,13 +611,21 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     return 0;
 }
 
-void petw__system_stop(petw__system *s)
+void petw__system_stop(petw__system *s, int end)
 {
     if (!s)
         return;
     atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
     uv_thread_join(&s->thread);
     petw__sys_close(s->sys);
+    if (end) {
+        anchor(s);
+        if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD)) {
+            s->rundown_end = 1;
+            (void)petw__sys_rundown(s->c.target_pid, on_rundown, s);
+        }
+        write_config(s);
+    }
     free(s->names);
     free(s->disk);
     free(s);

@@ -37,7 +37,11 @@ typedef struct petw__system petw__system;
  * docs/kernel-events.md), PETW_ENOMEM. */
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
                        int *kernel_excluded);
-/* Reads what the OS still holds, stops and frees (before the ring stops). */
-void petw__system_stop(petw__system *s);
+/* Reads what the OS still holds, stops and frees (before the ring stops).
+ * At the session's end (`end` nonzero) it then writes what Windows writes
+ * when a kernel session stops: the DCEnd rundown of what still exists and
+ * the SystemConfig events (processors, memory, disks, volumes); a restart
+ * for new settings (0) writes neither. */
+void petw__system_stop(petw__system *s, int end);
 
 #endif /* PETW_SYSTEM_H */
