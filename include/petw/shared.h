@@ -116,6 +116,11 @@ int petw_shared_update(petw_session_handle session, uint32_t flush_timer_ms,
 /* EnableFlags (as ControlTrace(UPDATE) sets them): a system session records
  * those groups from then on. */
 int petw_shared_set_enable_flags(petw_session_handle session, uint32_t flags);
+/* The PETW_SYSTEM_* groups a session records from now on (the system
+ * provider restarts, with a rundown); a session that records none becomes
+ * a system session. 0 stops them. PETW_ENOTSUP when no group given can be
+ * recorded here (the session is unchanged). */
+int petw_shared_set_system_groups(petw_session_handle session, uint32_t flags);
 /* A system session's groups with stacks and its sample interval (100 ns);
  * NULL leaves one unchanged (TraceSetInformation's stack and profile
  * classes). PETW_ENOTSUP on a session without a system provider. */

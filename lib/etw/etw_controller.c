@@ -690,6 +690,20 @@ static int set_system(TRACEHANDLE h, const uint32_t *stacks, const uint32_t *int
     return petw__session_set_system(h, NULL, stacks, interval);
 }
 
+/* TraceSystemTraceEnableFlagsInfo's buffer: the kernel's group mask
+ * (PERFINFO_GROUPMASK, 8 ULONGs), whose first ULONG holds the
+ * EVENT_TRACE_FLAG_* groups; the other seven name groups EnableFlags
+ * cannot (worker threads, handles, PMC samples...), none recorded here. */
+#define GROUP_MASKS 8
+
+static int query_flags(TRACEHANDLE h, uint32_t *flags)
+{
+    petw_session_stats st;
+    int rc = petw_shared_handle(h) ? petw_shared_query(h, &st) : petw_session_query(h, &st);
+    *flags = rc == 0 ? st.enable_flags : 0;
+    return rc;
+}
+
 ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS InformationClass,
                                  PVOID TraceInformation, ULONG InformationLength)
 {
@@ -726,6 +740,28 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
             return ERROR_NOT_SUPPORTED;
         return petw__etw_status(set_system(SessionHandle, &stacks, NULL));
     }
+    case TraceSystemTraceEnableFlagsInfo: {
+        /* The groups a session records from now on; any session becomes a
+         * system session this way (Windows takes it from the NT Kernel
+         * Logger and system loggers). All zero stops the groups. Groups
+         * petw has no source for are left out, as at StartTrace; a mask
+         * naming only such groups is ERROR_NOT_SUPPORTED. */
+        if (!TraceInformation)
+            return ERROR_INVALID_PARAMETER;
+        if (InformationLength < sizeof(ULONG) || InformationLength % sizeof(ULONG))
+            return ERROR_BAD_LENGTH;
+        const ULONG *masks = TraceInformation;
+        uint32_t n = InformationLength / sizeof(ULONG), any = 0;
+        for (uint32_t k = 0; k < n; k++)
+            any |= masks[k];
+        uint32_t flags = masks[0];
+        if (any && !(flags & PETW_SYSTEM_SUPPORTED))
+            return ERROR_NOT_SUPPORTED;
+        int rc = petw_shared_handle(SessionHandle)
+                     ? petw_shared_set_system_groups(SessionHandle, flags)
+                     : petw__session_set_system_groups(SessionHandle, flags);
+        return petw__etw_status(rc == PETW_ENOTFOUND ? PETW_EINVAL : rc);
+    }
     default:
         (void)SessionHandle;
         return ERROR_NOT_SUPPORTED;
@@ -736,7 +772,21 @@ ULONG WMIAPI TraceQueryInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS I
                                    PVOID TraceInformation, ULONG InformationLength,
                                    PULONG ReturnLength)
 {
-    (void)SessionHandle;
+    if ((int)InformationClass == TraceSystemTraceEnableFlagsInfo) {
+        /* The group mask: the groups recorded in its first ULONG. */
+        if (ReturnLength)
+            *ReturnLength = GROUP_MASKS * sizeof(ULONG);
+        if (!TraceInformation || InformationLength < GROUP_MASKS * sizeof(ULONG))
+            return ERROR_BAD_LENGTH;
+        uint32_t flags;
+        int rc = query_flags(SessionHandle, &flags);
+        if (rc != 0)
+            return petw__etw_status(rc == PETW_ENOTFOUND ? PETW_EINVAL : rc);
+        ULONG *masks = TraceInformation;
+        memset(masks, 0, GROUP_MASKS * sizeof(ULONG));
+        masks[0] = flags;
+        return ERROR_SUCCESS;
+    }
     if ((int)InformationClass != TraceSampledProfileIntervalInfo)
         return ERROR_NOT_SUPPORTED;
     if (ReturnLength)

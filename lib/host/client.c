@@ -367,6 +367,11 @@ int petw_shared_set_enable_flags(petw_session_handle h, uint32_t flags)
     return value_op(h, PETW__OP_SET_FLAGS, flags, 0);
 }
 
+int petw_shared_set_system_groups(petw_session_handle h, uint32_t flags)
+{
+    return value_op(h, PETW__OP_SET_GROUPS, flags, 0);
+}
+
 int petw_shared_set_system(petw_session_handle h, const uint32_t *stack_flags,
                            const uint32_t *interval_100ns)
 {

@@ -462,6 +462,9 @@ static int on_control(host *h, intptr_t sock)
         case PETW__OP_SET_INTERVAL:
             reply.status = petw__session_set_system(h->session, NULL, NULL, &m.value1);
             break;
+        case PETW__OP_SET_GROUPS:
+            reply.status = petw__session_set_system_groups(h->session, m.value1);
+            break;
         case PETW__OP_ENABLE:
             reply.status = petw__reg_enable(h->reg, h->reg_fd, h->slot, m.guid, (uint8_t)m.level,
                                             m.match_any, m.match_all, &m.filter);

@@ -512,13 +512,27 @@ int petw__session_set_enable_flags(petw_session_handle h, uint32_t flags)
     return petw__session_set_system(h, &flags, NULL, NULL);
 }
 
+static int set_system(petw_session_handle h, const uint32_t *flags, const uint32_t *stack_flags,
+                      const uint32_t *interval_100ns, int make_system);
+
 int petw__session_set_system(petw_session_handle h, const uint32_t *flags,
                              const uint32_t *stack_flags, const uint32_t *interval_100ns)
+{
+    return set_system(h, flags, stack_flags, interval_100ns, 0);
+}
+
+int petw__session_set_system_groups(petw_session_handle h, uint32_t flags)
+{
+    return set_system(h, &flags, NULL, NULL, 1);
+}
+
+static int set_system(petw_session_handle h, const uint32_t *flags, const uint32_t *stack_flags,
+                      const uint32_t *interval_100ns, int make_system)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
     int rc = s ? 0 : PETW_ENOTFOUND;
-    if (s && !s->system && !s->config.system_flags) {
+    if (s && !make_system && !s->system && !s->config.system_flags) {
         /* Not a system session: ETW keeps the flags and nothing changes. */
         if (flags)
             s->enable_flags = *flags;

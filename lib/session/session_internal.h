@@ -26,6 +26,10 @@ int petw__session_set_enable_flags(petw_session_handle session, uint32_t flags);
  * or an interval are PETW_ENOTSUP there. */
 int petw__session_set_system(petw_session_handle session, const uint32_t *flags,
                              const uint32_t *stack_flags, const uint32_t *interval_100ns);
+/* The system groups a session records from now on (TraceSetInformation's
+ * TraceSystemTraceEnableFlagsInfo): as petw__session_set_system's flags,
+ * except that a session that records none becomes a system session. */
+int petw__session_set_system_groups(petw_session_handle session, uint32_t flags);
 
 /* The session's normalized log file mode. */
 int petw__session_mode(petw_session_handle session, uint32_t *mode);

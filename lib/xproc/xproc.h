@@ -172,6 +172,7 @@ enum {
     PETW__OP_SWITCH_FILE,  /* path */
     PETW__OP_SET_STACKS,   /* value1: a system session's PETW_SYSTEM_* with stacks */
     PETW__OP_SET_INTERVAL, /* value1: a system session's sample interval (100 ns) */
+    PETW__OP_SET_GROUPS,   /* value1: PETW_SYSTEM_* groups; any session becomes a system one */
     PETW__OP_COUNT
 };
 
