@@ -18,21 +18,24 @@ static void WINAPI on_event(PEVENT_RECORD r)
         opened_events++;
 }
 
-static size_t our_events(const char *path, const char *name)
+/* This provider's events in the file at the char path `path`, read with
+ * OpenTraceA; the LogfileHeader names the session. */
+static ULONG our_events(const char *path, const wchar_t *wide_name)
 {
-    test_events l;
-    petw_logfile_info info;
-    CHECK_EQ(test_read(path, 0, &l, &info, NULL), 0);
-#if !defined(_WIN32)
-    /* The native view is UTF-8, which is what these ANSI names are here. */
-    CHECK(strcmp(info.logger_name, name) == 0);
-    CHECK(strcmp(info.log_file_name, path) == 0);
-#else
-    (void)name;
-#endif
-    size_t n = test_count_provider(&l, &AnsiProvider);
-    test_events_free(&l);
-    return n;
+    EVENT_TRACE_LOGFILEA lf;
+    memset(&lf, 0, sizeof(lf));
+    lf.LogFileName = (LPSTR)path;
+    lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
+    lf.EventRecordCallback = on_event;
+    TRACEHANDLE c = OpenTraceA(&lf);
+    CHECK(c != INVALID_PROCESSTRACE_HANDLE);
+    CHECK(wcsncmp(lf.LogfileHeader.LoggerName, L"petw-test-ansi-", 15) == 0);
+    if (wide_name)
+        CHECK(wcscmp(lf.LogfileHeader.LoggerName, wide_name) == 0);
+    opened_events = 0;
+    CHECK_EQ(ProcessTrace(&c, 1, NULL, NULL), ERROR_SUCCESS);
+    CHECK_EQ(CloseTrace(c), ERROR_SUCCESS);
+    return opened_events;
 }
 
 /* The session among QueryAllTracesA's, by its char name. */
@@ -136,25 +139,25 @@ int main(void)
     CHECK_EQ(EventUnregister(reg), ERROR_SUCCESS);
     CHECK(find_listed(name) == NULL);
 
-    /* Both files are where the char names say, with every event. */
-    CHECK_EQ(our_events(path, name), 7);
-    CHECK_EQ(our_events(path2, name), 5);
-
-    /* OpenTraceA reads EVENT_TRACE_LOGFILEA's char LogFileName. */
-    EVENT_TRACE_LOGFILEA lf;
-    memset(&lf, 0, sizeof(lf));
-    lf.LogFileName = path;
-    lf.ProcessTraceMode = PROCESS_TRACE_MODE_EVENT_RECORD;
-    lf.EventRecordCallback = on_event;
-    TRACEHANDLE c = OpenTraceA(&lf);
-    CHECK(c != INVALID_PROCESSTRACE_HANDLE);
-    CHECK(wcsncmp(lf.LogfileHeader.LoggerName, L"petw-test-ansi-", 15) == 0);
+    /* Both files are where the char names say, with every event, and
+     * OpenTraceA finds them by those names. */
+    const wchar_t *expect_wide = NULL;
 #if !defined(_WIN32)
-    CHECK(wcscmp(lf.LogfileHeader.LoggerName, wide_name) == 0);
+    expect_wide = wide_name;
+    /* The native view is UTF-8, which is what these ANSI names are here. */
+    const char *paths[2] = {path, path2};
+    for (int i = 0; i < 2; i++) {
+        test_events l;
+        petw_logfile_info info;
+        CHECK_EQ(test_read(paths[i], 0, &l, &info, NULL), 0);
+        CHECK(strcmp(info.logger_name, name) == 0);
+        CHECK(strcmp(info.log_file_name, paths[i]) == 0);
+        CHECK_EQ(test_count_provider(&l, &AnsiProvider), i == 0 ? 7 : 5);
+        test_events_free(&l);
+    }
 #endif
-    CHECK_EQ(ProcessTrace(&c, 1, NULL, NULL), ERROR_SUCCESS);
-    CHECK_EQ(opened_events, 7);
-    CHECK_EQ(CloseTrace(c), ERROR_SUCCESS);
+    CHECK_EQ(our_events(path, expect_wide), 7);
+    CHECK_EQ(our_events(path2, expect_wide), 5);
 
     remove(path);
     remove(path2);
