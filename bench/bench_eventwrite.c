@@ -278,7 +278,7 @@ static TRACEHANDLE start_session(const char *name, const char *file, int shared)
     if (file) {
         props.p.LogFileMode |= EVENT_TRACE_FILE_MODE_SEQUENTIAL;
         props.p.LogFileNameOffset = sizeof(EVENT_TRACE_PROPERTIES) + 1024;
-        mbstowcs((wchar_t *)((char *)&props + props.p.LogFileNameOffset), file, 200);
+        snprintf((char *)&props + props.p.LogFileNameOffset, 1024, "%s", file);
     }
     TRACEHANDLE h;
     ULONG st = StartTraceA(&h, name, &props.p);

@@ -101,7 +101,7 @@ int main(void)
     CHECK_EQ(QueryTraceA(0, "petw-test-errors", &q.p), ERROR_SUCCESS);
     CHECK_EQ(q.p.BufferSize, 4);
     CHECK(q.p.Wnode.HistoricalContext == s);
-    CHECK(wcscmp(q.logger, L"petw-test-errors") == 0);
+    CHECK(strcmp(q.logger, "petw-test-errors") == 0);
 
     CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
     CHECK_EQ(tp.p.EventsLost, 0);

@@ -30,7 +30,11 @@ static void kernel_rules(void)
     tp.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
     tp.p.EnableFlags = EVENT_TRACE_FLAG_NETWORK_TCPIP | EVENT_TRACE_FLAG_REGISTRY;
     CHECK_EQ(StartTraceA(&h, KERNEL_LOGGER_NAMEA, &tp.p), ERROR_NOT_SUPPORTED);
-    CHECK_EQ(StartTraceW(&h, KERNEL_LOGGER_NAMEW, &tp.p), ERROR_NOT_SUPPORTED);
+    test_props_w tpw;
+    test_props_w_init(&tpw, NULL);
+    tpw.p.LogFileMode = tp.p.LogFileMode;
+    tpw.p.EnableFlags = tp.p.EnableFlags;
+    CHECK_EQ(StartTraceW(&h, KERNEL_LOGGER_NAMEW, &tpw.p), ERROR_NOT_SUPPORTED);
     tp.p.Wnode.Guid = SystemTraceControlGuid;
     CHECK_EQ(StartTraceA(&h, "petw-test-kernel-guid", &tp.p), ERROR_NOT_SUPPORTED);
     CHECK_EQ(h, 0);

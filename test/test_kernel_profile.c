@@ -227,8 +227,8 @@ int main(int argc, char **argv)
 
     char path[512];
     test_path(path, sizeof(path), "kernel-profile.etl");
-    test_props tp;
-    test_props_init(&tp, path);
+    test_props_w tp;
+    test_props_w_init(&tp, path);
     tp.p.Wnode.Guid = SystemTraceControlGuid;
     tp.p.EnableFlags =
         EVENT_TRACE_FLAG_PROFILE | EVENT_TRACE_FLAG_IMAGE_LOAD | EVENT_TRACE_FLAG_PROCESS;

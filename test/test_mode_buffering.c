@@ -34,7 +34,7 @@ static void snapshot_props(test_props *tp, const char *path)
 {
     test_props_init(tp, NULL);
     tp->p.LogFileNameOffset = offsetof(test_props, file);
-    mbstowcs(tp->file, path, 1023);
+    snprintf(tp->file, sizeof(tp->file), "%s", path);
 }
 
 int main(void)

@@ -5,8 +5,8 @@
 
 typedef struct long_props {
     EVENT_TRACE_PROPERTIES p;
-    WCHAR logger[256];
-    WCHAR file[2048];
+    char logger[256];
+    char file[2048];
 } long_props;
 
 static void props_with_file(long_props *lp, const char *dir, size_t length)
@@ -20,7 +20,7 @@ static void props_with_file(long_props *lp, const char *dir, size_t length)
     lp->p.LogFileNameOffset = offsetof(long_props, file);
     size_t n = 0;
     for (; dir[n]; n++)
-        lp->file[n] = (WCHAR)dir[n];
+        lp->file[n] = dir[n];
     lp->file[n++] = '/';
     while (n < length)
         lp->file[n++] = 'a';
@@ -66,8 +66,8 @@ int main(void)
     static WCHAR wide[1500];
     for (int i = 0; i < 1499; i++)
         wide[i] = 'n';
-    test_props tp;
-    test_props_init(&tp, NULL);
+    test_props_w tp;
+    test_props_w_init(&tp, NULL);
     CHECK_EQ(StartTraceW(&h, wide, &tp.p), ERROR_BAD_PATHNAME);
     CHECK_EQ(ControlTraceW(0, wide, &tp.p, EVENT_TRACE_CONTROL_QUERY), ERROR_BAD_PATHNAME);
     EVENT_TRACE_LOGFILEW lf;

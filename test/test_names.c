@@ -8,10 +8,10 @@ int main(void)
     char path[512];
     test_path(path, sizeof(path), "n\xc3\xa4me-\xf0\x9f\x9a\x80.etl"); /* "näme-🚀.etl" */
     const wchar_t *logger = L"petw-test-\u00e9t\u00e9-\U0001F680";
-    test_props tp;
-    test_props_init(&tp, NULL);
+    test_props_w tp;
+    test_props_w_init(&tp, NULL);
     tp.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
-    tp.p.LogFileNameOffset = offsetof(test_props, file);
+    tp.p.LogFileNameOffset = offsetof(test_props_w, file);
     /* mbstowcs depends on the locale: build the wide path by hand. */
     size_t n = 0;
     for (const unsigned char *s = (const unsigned char *)path; *s; n++) {
@@ -27,8 +27,8 @@ int main(void)
     TRACEHANDLE h;
     CHECK_EQ(StartTraceW(&h, logger, &tp.p), ERROR_SUCCESS);
     CHECK(wcscmp(tp.logger, logger) == 0);
-    test_props q;
-    test_props_init(&q, NULL);
+    test_props_w q;
+    test_props_w_init(&q, NULL);
     CHECK_EQ(QueryTraceW(0, logger, &q.p), ERROR_SUCCESS);
     CHECK(q.p.Wnode.HistoricalContext == h);
     CHECK_EQ(StopTraceW(h, NULL, &tp.p), ERROR_SUCCESS);

@@ -208,24 +208,47 @@ static inline size_t test_count_provider(const test_events *l, const GUID *g)
     return n;
 }
 
-/* EVENT_TRACE_PROPERTIES with room for both names, as ETW users allocate it. */
+/* EVENT_TRACE_PROPERTIES with room for both names, as ETW users allocate
+ * it: test_props for the A functions (ANSI names: UTF-8 on Linux), and
+ * test_props_w for the W functions (WCHAR names). */
 typedef struct test_props {
+    EVENT_TRACE_PROPERTIES p;
+    char logger[1024];
+    char file[1024];
+} test_props;
+
+typedef struct test_props_w {
     EVENT_TRACE_PROPERTIES p;
     WCHAR logger[256];
     WCHAR file[1024];
-} test_props;
+} test_props_w;
 
-static inline void test_props_init(test_props *tp, const char *file_utf8)
+static inline void test_props_init(test_props *tp, const char *file)
 {
     memset(tp, 0, sizeof(*tp));
     tp->p.Wnode.BufferSize = sizeof(*tp);
     tp->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
     tp->p.Wnode.ClientContext = 1;
     tp->p.LoggerNameOffset = offsetof(test_props, logger);
-    if (file_utf8) {
+    if (file) {
         tp->p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
         tp->p.LogFileNameOffset = offsetof(test_props, file);
-        mbstowcs(tp->file, file_utf8, 1023);
+        snprintf(tp->file, sizeof(tp->file), "%s", file);
+    }
+}
+
+/* `file` (ASCII, or UTF-8 the C locale converts) widened with mbstowcs. */
+static inline void test_props_w_init(test_props_w *tp, const char *file)
+{
+    memset(tp, 0, sizeof(*tp));
+    tp->p.Wnode.BufferSize = sizeof(*tp);
+    tp->p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
+    tp->p.Wnode.ClientContext = 1;
+    tp->p.LoggerNameOffset = offsetof(test_props_w, logger);
+    if (file) {
+        tp->p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
+        tp->p.LogFileNameOffset = offsetof(test_props_w, file);
+        mbstowcs(tp->file, file, 1023);
     }
 }
 

@@ -109,6 +109,12 @@ size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
  * 0, or PETW_ENAMETOOLONG when the whole string did not fit. */
 int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size);
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
+/* Names and paths of the ETW functions with an A suffix, in the process's
+ * ANSI code page, to UTF-8 and back (platform's conversions: a copy where
+ * UTF-8 is that code page). 0, PETW_ENAMETOOLONG when the string and its
+ * NUL do not fit in `out_size` bytes, PETW_EINVAL when it does not convert. */
+int petw__ansi_to_utf8_fit(const char *in, char *out, size_t out_size);
+int petw__utf8_to_ansi_fit(const char *in, char *out, size_t out_size);
 
 /* Windows' calendar arithmetic (FileTimeToSystemTime and friends): a
  * FILETIME (100 ns since 1601-01-01 UTC, below 2^63) <-> its date fields

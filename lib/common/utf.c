@@ -2,6 +2,7 @@
  * Invalid input is replaced by U+FFFD; output is always NUL-terminated. */
 #include <wchar.h>
 
+#include "../platform/platform.h"
 #include "common.h"
 
 /* Decodes one UTF-8 sequence; returns bytes consumed (>= 1). */
@@ -173,4 +174,14 @@ int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size)
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars)
 {
     return out_chars ? utf8_decode_into(in, out, out_chars, sizeof(wchar_t) == 2, put_wchar) : 0;
+}
+
+int petw__ansi_to_utf8_fit(const char *in, char *out, size_t out_size)
+{
+    return petw__ansi_to_utf8(in, out, out_size);
+}
+
+int petw__utf8_to_ansi_fit(const char *in, char *out, size_t out_size)
+{
+    return petw__utf8_to_ansi(in, out, out_size);
 }

@@ -236,16 +236,24 @@ TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile)
     return open_common(path, Logfile->ProcessTraceMode, 1, Logfile);
 }
 
+/* EVENT_TRACE_LOGFILEA's names are in the ANSI code page. */
 TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile)
 {
+    char path[PETW_MAX_NAME];
     if (!Logfile) {
         SetLastError(ERROR_INVALID_PARAMETER);
         return INVALID_PROCESSTRACE_HANDLE;
     }
-    return open_common((Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME)
+    path[0] = 0;
+    const char *name = (Logfile->ProcessTraceMode & PROCESS_TRACE_MODE_REAL_TIME)
                            ? Logfile->LoggerName
-                           : Logfile->LogFileName,
-                       Logfile->ProcessTraceMode, 0, Logfile);
+                           : Logfile->LogFileName;
+    int rc = name ? petw__ansi_to_utf8_fit(name, path, sizeof(path)) : 0;
+    if (rc != 0) {
+        SetLastError(rc == PETW_ENAMETOOLONG ? ERROR_BAD_PATHNAME : ERROR_INVALID_PARAMETER);
+        return INVALID_PROCESSTRACE_HANDLE;
+    }
+    return open_common(path, Logfile->ProcessTraceMode, 0, Logfile);
 }
 
 static open_trace *lookup(TRACEHANDLE h)

@@ -26,16 +26,27 @@ _Static_assert(MAX_EVENT_DATA_DESCRIPTORS == PETW_MAX_DATA_DESCRIPTORS, "descrip
 _Static_assert(sizeof(void *) != 8 || sizeof(EVENT_TRACE_PROPERTIES) == 120,
                "EVENT_TRACE_PROPERTIES");
 
-/* Copies the NUL-terminated wide string at `offset` inside the properties
- * block into UTF-8. 0 offset: empty. Fails when it is out of range or not
+/* The names inside EVENT_TRACE_PROPERTIES (at LoggerNameOffset and
+ * LogFileNameOffset) are WCHAR strings for the W functions and ANSI code
+ * page strings for the A functions, as on Windows: `ansi` says which. */
+
+/* Copies the NUL-terminated string at `offset` inside the properties block
+ * into UTF-8. 0 offset: empty. Fails when it is out of range or not
  * terminated inside Wnode.BufferSize. */
-static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out, size_t size)
+static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out, size_t size,
+                        int ansi)
 {
     out[0] = 0;
     if (offset == 0)
         return 0;
-    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % sizeof(WCHAR))
+    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || (!ansi && offset % sizeof(WCHAR)))
         return PETW_EINVAL;
+    if (ansi) {
+        const char *a = (const char *)p + offset;
+        if (!memchr(a, 0, p->Wnode.BufferSize - offset))
+            return PETW_EINVAL;
+        return petw__ansi_to_utf8_fit(a, out, size);
+    }
     const WCHAR *s = (const WCHAR *)((const char *)p + offset);
     size_t room = (p->Wnode.BufferSize - offset) / sizeof(WCHAR), i;
     for (i = 0; i < room && s[i]; i++) {
@@ -45,13 +56,18 @@ static int props_string(const EVENT_TRACE_PROPERTIES *p, ULONG offset, char *out
     return petw__wcs_to_utf8_fit(s, out, size);
 }
 
-/* Writes a UTF-8 name as a wide string at `offset` when it fits. */
-static int props_put_string(EVENT_TRACE_PROPERTIES *p, ULONG offset, const char *utf8)
+/* Writes a UTF-8 name at `offset` when it fits (a wide one cut to fit
+ * otherwise; an ANSI one not at all). */
+static int props_put_string(EVENT_TRACE_PROPERTIES *p, ULONG offset, const char *utf8, int ansi)
 {
     if (offset == 0)
         return 0;
-    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || offset % sizeof(WCHAR))
+    if (offset < sizeof(*p) || offset >= p->Wnode.BufferSize || (!ansi && offset % sizeof(WCHAR)))
         return PETW_EBADLENGTH;
+    if (ansi)
+        return petw__utf8_to_ansi_fit(utf8, (char *)p + offset, p->Wnode.BufferSize - offset) == 0
+                   ? 0
+                   : PETW_EBADLENGTH;
     size_t room = (p->Wnode.BufferSize - offset) / sizeof(WCHAR);
     WCHAR *dst = (WCHAR *)((char *)p + offset);
     size_t n = petw__utf8_to_wcs(utf8, dst, room);
@@ -59,7 +75,7 @@ static int props_put_string(EVENT_TRACE_PROPERTIES *p, ULONG offset, const char 
 }
 
 static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
-                       const petw_session_stats *st)
+                       const petw_session_stats *st, int ansi)
 {
     p->Wnode.HistoricalContext = h;
     p->Wnode.ClientContext = st->clock;
@@ -79,11 +95,11 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
     p->LogBuffersLost = st->log_buffers_lost;
     p->RealTimeBuffersLost = st->real_time_buffers_lost;
     p->LoggerThreadId = NULL;
-    props_put_string(p, p->LoggerNameOffset, st->name);
+    props_put_string(p, p->LoggerNameOffset, st->name, ansi);
     /* A session without a file leaves the caller's file name alone (it may
      * name the next snapshot). */
     if (p->LogFileNameOffset && st->file_path[0])
-        props_put_string(p, p->LogFileNameOffset, st->file_path);
+        props_put_string(p, p->LogFileNameOffset, st->file_path, ansi);
 }
 
 /* Sessions are shared between processes, as ETW's are, unless private
@@ -115,8 +131,10 @@ uint32_t petw__etw_profile_interval(uint32_t set)
     return atomic_load_explicit(&profile_interval, memory_order_relaxed);
 }
 
+/* `name` is UTF-8; `name_bytes` is what the caller's own form of it takes
+ * with its NUL (in WCHARs or ANSI chars). */
 static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
-                         size_t name_units)
+                         size_t name_bytes, int ansi)
 {
     static char path[PETW_MAX_NAME]; /* guarded by the control lock below */
     if (!handle || !p || !name || !name[0])
@@ -124,9 +142,8 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     if (p->Wnode.BufferSize < sizeof(*p))
         return ERROR_BAD_LENGTH;
     /* ETW copies the name to LoggerNameOffset: there must be room. */
-    if (p->LoggerNameOffset &&
-        (p->LoggerNameOffset < sizeof(*p) ||
-         (uint64_t)p->LoggerNameOffset + (name_units + 1) * sizeof(WCHAR) > p->Wnode.BufferSize))
+    if (p->LoggerNameOffset && (p->LoggerNameOffset < sizeof(*p) ||
+                                (uint64_t)p->LoggerNameOffset + name_bytes > p->Wnode.BufferSize))
         return ERROR_BAD_LENGTH;
     /* The NT Kernel Logger (by name or GUID) records EnableFlags' groups
      * through the system provider; a system logger does when it names
@@ -140,7 +157,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     if (!kernel && !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
         system_flags = 0;
     petw__control_lock();
-    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
     if (rc != 0) {
         petw__control_unlock();
         return petw__etw_status(rc);
@@ -174,7 +191,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
         rc = petw_shared_start(&c, &h);
         petw_session_stats st;
         if (rc == 0 && petw_shared_query(h, &st) == 0)
-            fill_props(p, h, &st);
+            fill_props(p, h, &st, ansi);
         if (rc == 0)
             *handle = h;
         return petw__etw_status(rc);
@@ -183,7 +200,7 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
     if (rc == 0) {
         petw_session_stats st;
         petw_session_query(h, &st);
-        fill_props(p, h, &st);
+        fill_props(p, h, &st, ansi);
         *handle = h;
     }
     petw__control_unlock();
@@ -198,25 +215,43 @@ ULONG WMIAPI StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
         return ERROR_INVALID_PARAMETER;
     if (petw__wcs_to_utf8_fit(InstanceName, name, sizeof(name)) != 0)
         return ERROR_BAD_PATHNAME;
-    return start_trace(TraceHandle, name, Properties, wcslen(InstanceName));
+    return start_trace(TraceHandle, name, Properties, (wcslen(InstanceName) + 1) * sizeof(WCHAR),
+                       0);
+}
+
+/* An A function's name in UTF-8: ERROR_BAD_PATHNAME when too long, as the
+ * W functions', ERROR_INVALID_PARAMETER when it does not convert. */
+static ULONG ansi_name(LPCSTR ansi, char *out, size_t size)
+{
+    out[0] = 0;
+    if (!ansi)
+        return ERROR_SUCCESS;
+    int rc = petw__ansi_to_utf8_fit(ansi, out, size);
+    return rc == 0                   ? ERROR_SUCCESS
+           : rc == PETW_ENAMETOOLONG ? ERROR_BAD_PATHNAME
+                                     : ERROR_INVALID_PARAMETER;
 }
 
 ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
                          PEVENT_TRACE_PROPERTIES Properties)
 {
+    char name[PETW_MAX_NAME];
     if (!InstanceName)
         return ERROR_INVALID_PARAMETER;
-    return start_trace(TraceHandle, InstanceName, Properties, strlen(InstanceName));
+    ULONG status = ansi_name(InstanceName, name, sizeof(name));
+    if (status != ERROR_SUCCESS)
+        return status;
+    return start_trace(TraceHandle, name, Properties, strlen(InstanceName) + 1, 1);
 }
 
 /* ControlTrace on a shared session: one request to its host, made without
  * the control lock (a stop waits for this process's providers to detach,
  * which takes the lock on the agent's thread). */
-static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code)
+static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code, int ansi)
 {
     petw_session_stats st;
     char path[PETW_MAX_NAME];
-    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
     if (rc == 0)
         rc = petw_shared_query(h, &st);
     if (rc == 0) {
@@ -256,11 +291,12 @@ static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code
         }
     }
     if (rc == 0)
-        fill_props(p, h, &st);
+        fill_props(p, h, &st, ansi);
     return petw__etw_status(rc);
 }
 
-static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p, ULONG code)
+static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p, ULONG code,
+                           int ansi)
 {
     if (!p)
         return ERROR_INVALID_PARAMETER;
@@ -273,7 +309,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
     if (h == 0 && petw_session_find(name, &found) != 0 && petw_shared_find(name, &found) == 0)
         h = found;
     if (petw_shared_handle(h))
-        return control_shared(h, p, code);
+        return control_shared(h, p, code, ansi);
     petw__control_lock();
     int rc = 0;
     if (h == 0)
@@ -298,7 +334,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
             petw__session_mode(h, &mode);
             char path[PETW_MAX_NAME];
             if ((mode & PETW_MODE_BUFFERING) &&
-                props_string(p, p->LogFileNameOffset, path, sizeof(path)) == 0 && path[0])
+                props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi) == 0 && path[0])
                 rc = petw_session_snapshot(h, path);
             else
                 rc = petw_session_flush(h, NULL);
@@ -308,7 +344,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
         }
         case EVENT_TRACE_CONTROL_UPDATE: {
             char path[PETW_MAX_NAME];
-            rc = props_string(p, p->LogFileNameOffset, path, sizeof(path));
+            rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
             if (rc == 0)
                 rc = petw_session_query(h, &st);
             if (rc == 0 && path[0] && strcmp(path, st.file_path) != 0)
@@ -331,7 +367,7 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
         }
     }
     if (rc == 0)
-        fill_props(p, h, &st);
+        fill_props(p, h, &st, ansi);
     petw__control_unlock();
     return petw__etw_status(rc);
 }
@@ -347,12 +383,16 @@ ULONG WMIAPI ControlTraceW(TRACEHANDLE h, LPCWSTR InstanceName, PEVENT_TRACE_PRO
                            ULONG code)
 {
     WIDE_NAME(name, InstanceName);
-    return control_trace(h, name, p, code);
+    return control_trace(h, name, p, code, 0);
 }
 ULONG WMIAPI ControlTraceA(TRACEHANDLE h, LPCSTR InstanceName, PEVENT_TRACE_PROPERTIES p,
                            ULONG code)
 {
-    return control_trace(h, InstanceName ? InstanceName : "", p, code);
+    char name[PETW_MAX_NAME];
+    ULONG status = ansi_name(InstanceName, name, sizeof(name));
+    if (status != ERROR_SUCCESS)
+        return status;
+    return control_trace(h, name, p, code, 1);
 }
 ULONG WMIAPI StopTraceW(TRACEHANDLE h, LPCWSTR n, PEVENT_TRACE_PROPERTIES p)
 {
@@ -387,7 +427,7 @@ ULONG WMIAPI UpdateTraceA(TRACEHANDLE h, LPCSTR n, PEVENT_TRACE_PROPERTIES p)
     return ControlTraceA(h, n, p, EVENT_TRACE_CONTROL_UPDATE);
 }
 
-static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count)
+static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count, int ansi)
 {
     petw_session_handle handles[PETW_MAX_SESSIONS];
     uint32_t n = 0;
@@ -402,7 +442,7 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
     for (uint32_t i = 0; i < n && filled < count; i++) {
         petw_session_stats st;
         if (petw_session_query(handles[i], &st) == 0)
-            fill_props(array[filled++], handles[i], &st);
+            fill_props(array[filled++], handles[i], &st, ansi);
     }
     petw__control_unlock();
     /* Then every shared session of this user. */
@@ -415,7 +455,7 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
             if (petw_shared_query(handles[i], &st) != 0)
                 continue; /* it stopped meanwhile */
             if (filled < count)
-                fill_props(array[filled++], handles[i], &st);
+                fill_props(array[filled++], handles[i], &st, ansi);
             n++;
         }
     }
@@ -425,11 +465,11 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
 
 ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
 {
-    return query_all(a, c, n);
+    return query_all(a, c, n, 0);
 }
 ULONG WMIAPI QueryAllTracesA(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
 {
-    return query_all(a, c, n);
+    return query_all(a, c, n, 1);
 }
 
 _Static_assert(EVENT_ENABLE_PROPERTY_SID == PETW__PROP_SID &&

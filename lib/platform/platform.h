@@ -289,6 +289,13 @@ int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t 
  * current directory (PETW_ENAMETOOLONG when `size` is too small). */
 int petw__command_line(char **out, size_t *size);
 int petw__current_dir(char *out, size_t size);
+/* Text in the process's ANSI code page (what the ETW functions with an A
+ * suffix take and give) to UTF-8, and back. Linux: UTF-8 is the ANSI code
+ * page, and the bytes are copied as they are; Windows: CP_ACP. 0, or
+ * PETW_ENAMETOOLONG when the text and its NUL do not fit in `size` bytes,
+ * PETW_EINVAL when it does not convert. */
+int petw__ansi_to_utf8(const char *in, char *out, size_t size);
+int petw__utf8_to_ansi(const char *in, char *out, size_t size);
 /* Calls fn(name, ctx) for each entry of directory `dir` whose name starts
  * with `prefix`; stops early when fn returns non-zero. */
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),

@@ -675,6 +675,25 @@ int petw__command_line(char **out, size_t *size)
     return 0;
 }
 
+static int copy_fit(const char *in, char *out, size_t size)
+{
+    size_t n = strlen(in);
+    if (n >= size)
+        return PETW_ENAMETOOLONG;
+    memcpy(out, in, n + 1);
+    return 0;
+}
+
+int petw__ansi_to_utf8(const char *in, char *out, size_t size)
+{
+    return copy_fit(in, out, size);
+}
+
+int petw__utf8_to_ansi(const char *in, char *out, size_t size)
+{
+    return copy_fit(in, out, size);
+}
+
 int petw__current_dir(char *out, size_t size)
 {
     if (getcwd(out, size))

@@ -197,6 +197,41 @@ wchar_t *petw__win_wide(const char *path)
     return w;
 }
 
+/* `in` from code page `from` to code page `to`, through UTF-16. */
+static int code_page_convert(UINT from, UINT to, const char *in, char *out, size_t size)
+{
+    int units = MultiByteToWideChar(from, 0, in, -1, NULL, 0);
+    if (units <= 0)
+        return PETW_EINVAL;
+    wchar_t *w = malloc((size_t)units * sizeof(wchar_t));
+    if (!w)
+        return PETW_ENOMEM;
+    int rc = 0;
+    if (MultiByteToWideChar(from, 0, in, -1, w, units) != units) {
+        rc = PETW_EINVAL;
+    } else {
+        int need = WideCharToMultiByte(to, 0, w, -1, NULL, 0, NULL, NULL);
+        if (need <= 0)
+            rc = PETW_EINVAL;
+        else if ((size_t)need > size)
+            rc = PETW_ENAMETOOLONG;
+        else if (WideCharToMultiByte(to, 0, w, -1, out, need, NULL, NULL) != need)
+            rc = PETW_EINVAL;
+    }
+    free(w);
+    return rc;
+}
+
+int petw__ansi_to_utf8(const char *in, char *out, size_t size)
+{
+    return code_page_convert(CP_ACP, CP_UTF8, in, out, size);
+}
+
+int petw__utf8_to_ansi(const char *in, char *out, size_t size)
+{
+    return code_page_convert(CP_UTF8, CP_ACP, in, out, size);
+}
+
 int petw__path_exists(const char *path)
 {
     wchar_t *w = petw__win_wide(path);

@@ -23,7 +23,7 @@
 
 typedef struct props {
     EVENT_TRACE_PROPERTIES p;
-    WCHAR logger[256];
+    char logger[256];
 } props;
 
 /* Which of the events are enabled, as a string of 0s and 1s: Scalars

@@ -40,8 +40,8 @@ ULONG mc_second_tu_write(void);
 
 typedef struct props {
     EVENT_TRACE_PROPERTIES p;
-    WCHAR logger[256];
-    WCHAR file[1024];
+    char logger[256];
+    char file[1024];
 } props;
 
 static const GUID test_guid = {0x01234567, 0x89ab, 0xcdef, {1, 2, 3, 4, 5, 6, 7, 8}};
@@ -271,7 +271,7 @@ int main(void)
     a.p.LoggerNameOffset = offsetof(props, logger);
     a.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
     a.p.LogFileNameOffset = offsetof(props, file);
-    mbstowcs(a.file, path, 1023);
+    snprintf(a.file, sizeof(a.file), "%s", path);
     char session_name[64];
     snprintf(session_name, sizeof(session_name), "petw-test-mc-%ld", (long)getpid());
     TRACEHANDLE sh = 0;

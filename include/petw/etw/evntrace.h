@@ -350,7 +350,12 @@ struct _EVENT_TRACE_LOGFILEA {
  * modes), ERROR_BAD_LENGTH (Wnode.BufferSize too small for the names),
  * ERROR_ALREADY_EXISTS (name in use), ERROR_WMI_INSTANCE_NOT_FOUND (no such
  * session), ERROR_NOT_SUPPORTED (a mode petw does not implement),
- * ERROR_NO_SYSTEM_RESOURCES (64 sessions), file errors. */
+ * ERROR_NO_SYSTEM_RESOURCES (64 sessions), file errors.
+ * The W functions take WCHAR names: InstanceName and the strings at
+ * LoggerNameOffset and LogFileNameOffset, which they also write back. The
+ * A functions take and write char names in the ANSI code page (UTF-8 on
+ * Linux, CP_ACP on Windows); LoggerNameOffset needs room for the name in
+ * the caller's characters. */
 ULONG WMIAPI StartTraceW(PTRACEHANDLE TraceHandle, LPCWSTR InstanceName,
                          PEVENT_TRACE_PROPERTIES Properties);
 ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
@@ -423,9 +428,10 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel, LPCG
                          TRACEHANDLE TraceHandle);
 
 /* Consumer. OpenTrace returns INVALID_PROCESSTRACE_HANDLE on failure, with
- * the reason in GetLastError(). ProcessTrace delivers events of up to 64
- * handles in timestamp order; ERROR_CANCELLED when a BufferCallback
- * returned FALSE. */
+ * the reason in GetLastError(). OpenTraceA's LogFileName and LoggerName are
+ * in the ANSI code page, as the A controller functions' names; the
+ * LogfileHeader's names are WCHAR strings for both, as in the SDK. ProcessTrace delivers events of
+ * up to 64 handles in timestamp order; ERROR_CANCELLED when a BufferCallback returned FALSE. */
 TRACEHANDLE WMIAPI OpenTraceW(PEVENT_TRACE_LOGFILEW Logfile);
 TRACEHANDLE WMIAPI OpenTraceA(PEVENT_TRACE_LOGFILEA Logfile);
 ULONG WMIAPI ProcessTrace(PTRACEHANDLE HandleArray, ULONG HandleCount, LPFILETIME StartTime,
