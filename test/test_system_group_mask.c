@@ -56,8 +56,8 @@ static int run(int shared, child kid)
         setenv("PETW_INPROC_SESSIONS", "1", 1);
     char path[512];
     test_path(path, sizeof(path), shared ? "group_mask_shared.etl" : "group_mask.etl");
-    test_props tp;
-    test_props_init(&tp, path);
+    test_props_w tp;
+    test_props_w_init(&tp, path);
     tp.p.LogFileMode |= EVENT_TRACE_SYSTEM_LOGGER_MODE;
     TRACEHANDLE h = 0;
     CHECK_EQ(StartTraceW(&h, L"petw-test-group-mask", &tp.p), ERROR_SUCCESS);

@@ -399,8 +399,11 @@ void petw__sys_wait(petw__sys *s, uint32_t timeout_ms);
  * order; returns how many. Pointers in a record live until `fn` returns. */
 typedef void (*petw__sys_fn)(void *ctx, const petw__sys_record *r);
 uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx);
-/* Stops collecting and frees (records not read are lost and not counted:
- * read until empty first). */
+/* Stops collecting and reads what is left, as petw__sys_read; then a LOST
+ * record counts what the OS recorded as happening but never delivered
+ * (tracepoint samples it dropped). Call once, before petw__sys_close. */
+void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx);
+/* Frees (records not read are lost and not counted: drain first). */
 void petw__sys_close(petw__sys *s);
 
 /* The rundown: every process (`fn` with FORK: pid, its parent in other_pid,

@@ -56,8 +56,9 @@ typedef struct sys_cpu {
     int fd;        /* the side-band event: owns the ring */
     int sample_fd; /* cpu-clock sampling into the same ring, or -1 */
     int tp_fd[MAX_TP_FDS];
-    uint64_t tp_id[MAX_TP_FDS]; /* each tracepoint event's sample id here */
-    uint8_t *base;              /* the ring's mapping: metadata page, then data */
+    uint64_t tp_id[MAX_TP_FDS];   /* each tracepoint event's sample id here */
+    uint64_t tp_seen[MAX_TP_FDS]; /* its samples read (its count says how many fired) */
+    uint8_t *base;                /* the ring's mapping: metadata page, then data */
     uint64_t data_size;
     uint64_t head, tail; /* during a read: what is there, and how far read */
 } sys_cpu;
@@ -327,7 +328,7 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
         for (uint32_t i = 0; i < cpus; i++)
-            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1}, {0, 0, 0}, NULL, 0, 0, 0};
+            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}, NULL, 0, 0, 0};
         uint32_t opened = 0;
         for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
             int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
@@ -476,6 +477,7 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
             uint64_t id = rd64(p);
             for (int k = 0; k < TP_COUNT; k++)
                 if (s->tp_on[k] && s->cpus[cpu].tp_id[k] == id) {
+                    s->cpus[cpu].tp_seen[k]++;
                     tracepoint(s, k, p, body, fn, ctx);
                     return;
                 }
@@ -668,6 +670,43 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
         __atomic_store_n(&meta->data_tail, sc->tail, __ATOMIC_RELEASE);
     }
     return n;
+}
+
+void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
+{
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
+        for (int k = 0; k < TP_COUNT; k++)
+            if (s->cpus[i].tp_fd[k] >= 0)
+                ioctl(s->cpus[i].tp_fd[k], PERF_EVENT_IOC_DISABLE, 0);
+        if (s->cpus[i].fd >= 0)
+            ioctl(s->cpus[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (s->cpus[i].sample_fd >= 0)
+            ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_DISABLE, 0);
+    }
+    petw__sys_read(s, fn, ctx);
+    /* A tracepoint event counts every hit, and a sample may still not be
+     * written: on an idle CPU under NO_HZ, the kernels tried drop the
+     * samples of tracepoints that fire in interrupt context (perf record
+     * loses the same ones) while the count goes on. What fired and never
+     * came is lost; say so. (A process-following event's count includes
+     * its children only once they exit: never more than was read.) */
+    uint64_t unseen = 0;
+    for (uint32_t i = 0; i < s->cpu_count; i++)
+        for (int k = 0; k < TP_COUNT; k++) {
+            uint64_t count;
+            if (s->cpus[i].tp_fd[k] >= 0 &&
+                read(s->cpus[i].tp_fd[k], &count, sizeof(count)) == (ssize_t)sizeof(count) &&
+                count > s->cpus[i].tp_seen[k])
+                unseen += count - s->cpus[i].tp_seen[k];
+        }
+    if (unseen) {
+        petw__sys_record r;
+        memset(&r, 0, sizeof(r));
+        r.kind = PETW__SYSREC_LOST;
+        r.count = unseen;
+        r.time_ns = petw__monotonic_ns();
+        fn(ctx, &r);
+    }
 }
 
 void petw__sys_close(petw__sys *s)

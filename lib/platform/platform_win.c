@@ -592,6 +592,13 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
     return 0;
 }
 
+void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
+{
+    (void)s;
+    (void)fn;
+    (void)ctx;
+}
+
 void petw__sys_close(petw__sys *s)
 {
     (void)s;

@@ -536,7 +536,7 @@ static void thread_main(void *arg)
         petw__sys_read(s->sys, on_record, s);
     }
     anchor(s);
-    petw__sys_read(s->sys, on_record, s);
+    petw__sys_drain(s->sys, on_record, s);
 }
 
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
