@@ -97,6 +97,8 @@ USHORT petw__tdh_in(uint8_t in)
         return TDH_INTYPE_COUNTEDANSISTRING;
     case PETW_IN_COUNTEDBINARY:
         return TDH_INTYPE_BINARY;
+    case PETW__IN_KERNEL_SID:
+        return TDH_INTYPE_WBEMSID;
     default:
         return in;
     }
