@@ -172,6 +172,8 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
         if (f->kind == PETW_VALUE_BINARY) {
             pi->Flags |= PropertyParamFixedLength;
             pi->length = (USHORT)f->v.bin.size;
+        } else {
+            pi->length = petw__tdh_fixed_length(pi->nonStructType.InType);
         }
     }
 #undef PUT_NAME
