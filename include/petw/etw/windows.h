@@ -69,6 +69,18 @@ extern "C" {
 #define CALLBACK
 #define APIENTRY
 #define STDMETHODCALLTYPE
+/* Calling conventions and alignment qualifiers mean nothing here: one
+ * calling convention, and the processors petw builds for (x86-64, ARM64)
+ * load unaligned words (Windows' own x86 headers define UNALIGNED empty). */
+#ifndef __cdecl
+#define __cdecl
+#endif
+#ifndef __stdcall
+#define __stdcall
+#endif
+#ifndef UNALIGNED
+#define UNALIGNED
+#endif
 #ifdef __cplusplus
 #define FORCEINLINE inline /* member functions too: not static */
 #else
