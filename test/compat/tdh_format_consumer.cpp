@@ -12,7 +12,8 @@
 // (tdh_format_consumer.man, through PETW_MANIFEST_PATH) holding an IPv4
 // and two IPv6 addresses, a SID, a FILETIME, a SYSTEMTIME, a GUID, a
 // counted array, a binary of a named length and a hex number, and checks
-// every line it prints. Pass a path to keep the trace there.
+// every line it prints, and StringFromCLSID and SystemTimeToTzSpecificLocalTime
+// on their own. Pass a path to keep the trace there.
 #define INITGUID
 
 #include <windows.h>
@@ -358,9 +359,22 @@ static void CheckLocalTimes(void)
         g_failed = 1;
 }
 
+// StringFromCLSID's text is StringFromGUID2's, in memory CoTaskMemFree frees.
+static void CheckGuidText(void)
+{
+    LPOLESTR text = NULL;
+    if (FAILED(StringFromCLSID(ProviderGuid, &text)) || text == NULL ||
+        wcscmp(text, L"{5E8B1F20-7C3A-4D19-A6E2-0B9D4C7F3A51}") != 0)
+        g_failed = 1;
+    CoTaskMemFree(text);
+    if (StringFromCLSID(ProviderGuid, NULL) != E_INVALIDARG)
+        g_failed = 1;
+}
+
 int wmain(int argc, wchar_t *argv[])
 {
     CheckLocalTimes();
+    CheckGuidText();
     wchar_t logFile[MAX_PATH];
     const char *dir = getenv("TMPDIR");
     if (argc > 1)
