@@ -3,8 +3,10 @@
  * schema: provider and event names, properties with TDH in/out types, a
  * struct's member block, an array's count), TdhGetPropertySize and
  * TdhGetProperty (top level, a struct member by path, an array element),
- * TdhFormatProperty walking UserData as Microsoft's sample does, and the
- * errors: no schema (a classic event), short buffers, unknown names. */
+ * TdhFormatProperty walking UserData as Microsoft's sample does, its text
+ * for IP addresses and SIDs (as Windows' RtlIpv6AddressToString and
+ * ConvertSidToStringSid write them), and the errors: no schema (a classic
+ * event), short buffers, unknown names. */
 #include <TraceLoggingProvider.h>
 #include <tdh.h>
 
@@ -149,6 +151,89 @@ static void check_tl(PEVENT_RECORD r)
     free(info);
 }
 
+/* TdhFormatProperty on one value: its text must be `want`, all `n` bytes
+ * consumed. */
+static void check_format(USHORT in, USHORT out, ULONG pointer_size, USHORT length,
+                         const BYTE *bytes, USHORT n, const WCHAR *want)
+{
+    TRACE_EVENT_INFO info;
+    memset(&info, 0, sizeof(info));
+    WCHAR text[128];
+    ULONG size = sizeof(text);
+    USHORT consumed = 0;
+    CHECK_EQ(TdhFormatProperty(&info, NULL, pointer_size, in, out, length, n, (PBYTE)bytes, &size,
+                               text, &consumed),
+             ERROR_SUCCESS);
+    if (wcscmp(text, want) != 0 || consumed != n) {
+        fprintf(stderr, "formatted '%ls' (%u bytes), want '%ls' (%u)\n", text, consumed, want, n);
+        exit(1);
+    }
+    CHECK_EQ(size, (wcslen(want) + 1) * sizeof(WCHAR));
+}
+
+static void check_ipv6(const BYTE a[16], const WCHAR *want)
+{
+    check_format(TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6, 8, 16, a, 16, want);
+}
+
+static void check_addresses_and_sids(void)
+{
+    static const BYTE link_local[16] = {0xfe, 0x80, [15] = 1};
+    static const BYTE loopback[16] = {[15] = 1};
+    static const BYTE unspecified[16] = {0};
+    static const BYTE mapped[16] = {[10] = 0xff, 0xff, 1, 2, 3, 4};
+    static const BYTE compatible[16] = {[12] = 1, 2, 3, 4};
+    static const BYTE translated[16] = {[8] = 0xff, 0xff, 0, 0, 1, 2, 3, 4};
+    static const BYTE mapped_low[16] = {[10] = 0xff, 0xff, 0, 0, 0, 1}; /* 3rd word 0 */
+    static const BYTE isatap[16] = {0xfe, 0x80, [10] = 0x5e, 0xfe, 10, 0, 0, 1};
+    static const BYTE doc[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+    static const BYTE tie[16] = {0x20, 0x01, 0x0d, 0xb8, [9] = 1, [15] = 1};
+    static const BYTE trailing[16] = {0, 1};
+    static const BYTE full[16] = {0xab, 0xcd, 0,    0x12, 0x34, 0x56, 0x07, 0x08,
+                                  0x90, 0xab, 0xcd, 0xef, 0xff, 0xff, 0x10, 0x00};
+    check_ipv6(link_local, L"fe80::1");
+    check_ipv6(loopback, L"::1");
+    check_ipv6(unspecified, L"::");
+    check_ipv6(mapped, L"::ffff:1.2.3.4");
+    check_ipv6(compatible, L"::1.2.3.4");
+    check_ipv6(translated, L"::ffff:0:1.2.3.4");
+    check_ipv6(mapped_low, L"::ffff:0:1");
+    check_ipv6(isatap, L"fe80::5efe:10.0.0.1");
+    check_ipv6(doc, L"2001:db8:0:1:1:1:1:1"); /* one zero word stays */
+    check_ipv6(tie, L"2001:db8::1:0:0:1");    /* the first of two equal runs */
+    check_ipv6(trailing, L"1::");
+    check_ipv6(full, L"abcd:12:3456:708:90ab:cdef:ffff:1000");
+    /* A short buffer for an address is bad data, not a shorter address. */
+    WCHAR text[64];
+    ULONG size = sizeof(text);
+    USHORT consumed;
+    CHECK_EQ(TdhFormatProperty(NULL, NULL, 8, TDH_INTYPE_BINARY, TDH_OUTTYPE_IPV6, 16, 15,
+                               (PBYTE)link_local, &size, text, &consumed),
+             ERROR_EVT_INVALID_EVENT_DATA);
+
+    static const BYTE ipv4[4] = {192, 168, 1, 20}; /* network order */
+    check_format(TDH_INTYPE_UINT32, TDH_OUTTYPE_IPV4, 8, 0, ipv4, 4, L"192.168.1.20");
+
+    static const BYTE system[12] = {1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0};
+    check_format(TDH_INTYPE_SID, TDH_OUTTYPE_STRING, 8, 0, system, 12, L"S-1-5-18");
+    /* S-1-5-21-1004336348-1177238915-682003330-512 (a domain's admins). */
+    static const BYTE domain[28] = {1,    5,    0,    0,    0,    0,    0,    5,    21,   0,
+                                    0,    0,    0xdc, 0xf4, 0xdc, 0x3b, 0x83, 0x3d, 0x2b, 0x46,
+                                    0x82, 0x8b, 0xa6, 0x28, 0x00, 0x02, 0,    0};
+    check_format(TDH_INTYPE_SID, TDH_OUTTYPE_STRING, 8, 0, domain, 28,
+                 L"S-1-5-21-1004336348-1177238915-682003330-512");
+    /* WBEMSID: a TOKEN_USER (pointer-size * 2 bytes) before the SID. */
+    BYTE wbem[16 + 12];
+    memset(wbem, 0xaa, 16);
+    memcpy(wbem + 16, system, 12);
+    check_format(TDH_INTYPE_WBEMSID, TDH_OUTTYPE_STRING, 8, 0, wbem, 28, L"S-1-5-18");
+    check_format(TDH_INTYPE_WBEMSID, TDH_OUTTYPE_STRING, 4, 0, wbem + 8, 20, L"S-1-5-18");
+    /* A SID whose sub-authorities run past the data. */
+    CHECK_EQ(TdhFormatProperty(NULL, NULL, 8, TDH_INTYPE_SID, 0, 0, 27, (PBYTE)domain, &size, text,
+                               &consumed),
+             ERROR_EVT_INVALID_EVENT_DATA);
+}
+
 static VOID WINAPI on_event(PEVENT_RECORD r)
 {
     seen *s = r->UserContext;
@@ -177,6 +262,7 @@ static VOID WINAPI on_event(PEVENT_RECORD r)
 
 int main(void)
 {
+    check_addresses_and_sids();
     char path[512];
     test_path(path, sizeof(path), "tdh.etl");
     test_props a;

@@ -127,6 +127,8 @@ int petw__civil_from_filetime(uint64_t ft, uint16_t out[8]);
 int petw__filetime_from_civil(const uint16_t in[8], uint64_t *ft);
 /* The local zone's offset now (local = UTC + offset), in 100 ns units. */
 int64_t petw__local_offset_100ns(void);
+/* The same at a FILETIME (UTC), by the zone's rules for that date. */
+int64_t petw__local_offset_100ns_at(uint64_t ft);
 /* The wall clock now as a FILETIME. */
 uint64_t petw__system_filetime(void);
 /* Other hosts than Windows: the process's arguments, each NUL-terminated,

@@ -74,6 +74,12 @@ int64_t petw__local_offset_100ns(void)
     return (int64_t)petw__local_offset_now() * 10000000;
 }
 
+int64_t petw__local_offset_100ns_at(uint64_t ft)
+{
+    int64_t unix_seconds = (int64_t)(ft / 10000000u) - 11644473600LL;
+    return (int64_t)petw__local_offset_at(unix_seconds) * 10000000;
+}
+
 uint64_t petw__system_filetime(void)
 {
     return (uint64_t)petw__filetime_now();

@@ -1,6 +1,7 @@
 /* etw_com.c - the little COM <combaseapi.h> declares on other hosts than
  * Windows: no classes (CoCreateInstance fails with REGDB_E_CLASSNOTREG),
- * nothing to initialize, and BSTRs (a 32-bit byte count, then the
+ * nothing to initialize, task memory (the C library's heap), GUID text,
+ * and BSTRs (a 32-bit byte count, then the
  * characters and a NUL; the BSTR points at the characters). */
 #include <stdlib.h>
 
@@ -29,6 +30,31 @@ HRESULT CoCreateInstance(REFCLSID rclsid, LPUNKNOWN pUnkOuter, DWORD dwClsContex
         return E_POINTER;
     *ppv = NULL;
     return REGDB_E_CLASSNOTREG;
+}
+
+LPVOID CoTaskMemAlloc(SIZE_T cb)
+{
+    return malloc(cb ? cb : 1);
+}
+
+void CoTaskMemFree(LPVOID pv)
+{
+    free(pv);
+}
+
+HRESULT StringFromCLSID(const GUID *rclsid, LPOLESTR *lplpsz)
+{
+    if (!lplpsz)
+        return E_INVALIDARG;
+    *lplpsz = NULL;
+    if (!rclsid)
+        return E_INVALIDARG;
+    LPOLESTR s = CoTaskMemAlloc(39 * sizeof(OLECHAR));
+    if (!s)
+        return E_OUTOFMEMORY;
+    StringFromGUID2(rclsid, s, 39);
+    *lplpsz = s;
+    return S_OK;
 }
 
 BSTR SysAllocStringLen(const OLECHAR *strIn, UINT ui)

@@ -82,6 +82,23 @@ BOOL LocalFileTimeToFileTime(const FILETIME *lpLocalFileTime, LPFILETIME lpFileT
     return shift(lpLocalFileTime, lpFileTime, -petw__local_offset_100ns());
 }
 
+BOOL SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *lpTimeZoneInformation,
+                                     const SYSTEMTIME *lpUniversalTime, LPSYSTEMTIME lpLocalTime)
+{
+    FILETIME utc, local;
+    if (!lpUniversalTime || !lpLocalTime || !SystemTimeToFileTime(lpUniversalTime, &utc))
+        return fail(ERROR_INVALID_PARAMETER);
+    int64_t offset;
+    if (!lpTimeZoneInformation)
+        offset = petw__local_offset_100ns_at(ft_get(&utc));
+    else if (lpTimeZoneInformation->DaylightDate.wMonth == 0)
+        offset = -(int64_t)(lpTimeZoneInformation->Bias + lpTimeZoneInformation->StandardBias) *
+                 60 * 10000000;
+    else
+        return fail(ERROR_NOT_SUPPORTED);
+    return shift(&utc, &local, offset) && FileTimeToSystemTime(&local, lpLocalTime);
+}
+
 void GetSystemTimeAsFileTime(LPFILETIME lpSystemTimeAsFileTime)
 {
     ft_put(lpSystemTimeAsFileTime, petw__system_filetime());

@@ -38,6 +38,10 @@ ULONG petw__tdh_manifest_info(const petw__man_provider *pv, const petw__man_even
 /* A decoder in-type (PETW_IN_*) and out-type (PETW_OUT_*) as TDH's. */
 USHORT petw__tdh_in(uint8_t in);
 USHORT petw__tdh_out(uint8_t out, uint8_t in);
+/* EVENT_PROPERTY_INFO.length for a TDH in-type of fixed size (as TDH
+ * reports it when no length attribute gives one), 0 for variable sizes and
+ * pointers (whose size is the event's). */
+USHORT petw__tdh_fixed_length(USHORT tdh_in_type);
 /* WCHAR units `utf8` converts to, without the NUL. */
 size_t petw__tdh_wide_len(const char *utf8);
 

@@ -172,6 +172,8 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
         if (f->kind == PETW_VALUE_BINARY) {
             pi->Flags |= PropertyParamFixedLength;
             pi->length = (USHORT)f->v.bin.size;
+        } else {
+            pi->length = petw__tdh_fixed_length(pi->nonStructType.InType);
         }
     }
 #undef PUT_NAME
@@ -342,6 +344,8 @@ static void format_number(USHORT in_type, USHORT out_type, const uint8_t *p, siz
             utf16_text(unit, 1, text, size);
     } else if (in_type == TDH_INTYPE_FILETIME) {
         filetime_text(u, text, size);
+    } else if (out_type == TDH_OUTTYPE_IPV4 && width == 4) {
+        snprintf(text, size, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]); /* network order */
     } else if (hex) {
         snprintf(text, size, "0x%" PRIX64, u);
     } else if (is_signed) {
@@ -355,9 +359,67 @@ static void format_number(USHORT in_type, USHORT out_type, const uint8_t *p, siz
     }
 }
 
-/* Strings, GUIDs, SYSTEMTIMEs and binary: the text and the bytes used. */
-static ULONG format_other(USHORT in_type, const uint8_t *p, size_t n, USHORT property_length,
-                          char *text, size_t size, size_t *used)
+/* An IPv6 address (network order) as RtlIpv6AddressToString writes it:
+ * lower-case hex words without leading zeros, the longest run of two or
+ * more zero words (the first, if tied) as "::", and the last 32 bits as a
+ * dotted IPv4 address for the IPv4-compatible (::a.b.c.d, not :: or ::1),
+ * IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and
+ * ISATAP (...:0:5efe:a.b.c.d or ...:200:5efe:a.b.c.d) forms. */
+static void ipv6_text(const uint8_t *p, char *text, size_t size)
+{
+    unsigned w[8];
+    for (int i = 0; i < 8; i++)
+        w[i] = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
+    int zero64 = !w[0] && !w[1] && !w[2] && !w[3];
+    int ipv4 = (w[5] == 0x5efe && (w[4] & ~0x200u) == 0) ||
+               (zero64 && w[6] != 0 &&
+                ((w[4] == 0 && (w[5] == 0 || w[5] == 0xffff)) || (w[4] == 0xffff && w[5] == 0)));
+    int words = ipv4 ? 6 : 8, gap = -1, gap_len = 1;
+    for (int i = 0; i < words;) {
+        int len = 0;
+        while (i + len < words && w[i + len] == 0)
+            len++;
+        if (len > gap_len)
+            gap = i, gap_len = len;
+        i += len ? len : 1;
+    }
+    size_t at = 0;
+    for (int i = 0; i < words;) {
+        if (i == gap) {
+            i += gap_len;
+            at += (size_t)snprintf(text + at, size - at, i == words ? "::" : ":");
+            continue;
+        }
+        at += (size_t)snprintf(text + at, size - at, "%s%x", i > 0 ? ":" : "", w[i]);
+        i++;
+    }
+    if (ipv4)
+        snprintf(text + at, size - at, "%s%u.%u.%u.%u", text[at - 1] == ':' ? "" : ":", p[12],
+                 p[13], p[14], p[15]);
+}
+
+/* A SID at `p` (n bytes) as ConvertSidToStringSid writes it: S-1-5-21-...,
+ * the authority in decimal below 2^32, else as 0x and 12 hex digits. */
+static ULONG sid_text(const uint8_t *p, size_t n, char *text, size_t size, size_t *used)
+{
+    if (n < 8 || n < 8 + 4 * (size_t)p[1])
+        return ERROR_EVT_INVALID_EVENT_DATA;
+    uint64_t authority = 0;
+    for (int k = 2; k < 8; k++)
+        authority = authority << 8 | p[k];
+    size_t at = authority >> 32
+                    ? (size_t)snprintf(text, size, "S-%u-0x%012" PRIX64, p[0], authority)
+                    : (size_t)snprintf(text, size, "S-%u-%" PRIu64, p[0], authority);
+    for (size_t k = 0; k < p[1]; k++)
+        at += (size_t)snprintf(text + at, size - at, "-%" PRIu32, petw__rd32(p + 8 + 4 * k));
+    *used = 8 + 4 * (size_t)p[1];
+    return ERROR_SUCCESS;
+}
+
+/* Strings, GUIDs, SYSTEMTIMEs, SIDs and binary: the text and the bytes
+ * used. */
+static ULONG format_other(USHORT in_type, USHORT out_type, ULONG pointer_size, const uint8_t *p,
+                          size_t n, USHORT property_length, char *text, size_t size, size_t *used)
 {
     if (in_type == TDH_INTYPE_UNICODESTRING || in_type == TDH_INTYPE_ANSISTRING) {
         size_t unit = in_type == TDH_INTYPE_UNICODESTRING ? 2 : 1, i = 0;
@@ -396,6 +458,30 @@ static ULONG format_other(USHORT in_type, const uint8_t *p, size_t n, USHORT pro
         snprintf(text, size, "%04u-%02u-%02uT%02u:%02u:%02u.%03u", petw__rd16(p), petw__rd16(p + 2),
                  petw__rd16(p + 6), petw__rd16(p + 8), petw__rd16(p + 10), petw__rd16(p + 12),
                  petw__rd16(p + 14));
+        *used = 16;
+    } else if (in_type == TDH_INTYPE_SID) {
+        return sid_text(p, n, text, size, used);
+    } else if (in_type == TDH_INTYPE_WBEMSID) {
+        /* A TOKEN_USER (a pointer, then its attributes padded to a pointer)
+         * before the SID; a NULL pointer alone (4 zero bytes) for none. */
+        size_t token = 2 * (size_t)(pointer_size == 4 ? 4 : 8);
+        if (n < 4)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        if (petw__rd32(p) == 0) {
+            text[0] = 0;
+            *used = 4;
+            return ERROR_SUCCESS;
+        }
+        if (n < token)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        ULONG rc = sid_text(p + token, n - token, text, size, used);
+        *used += token;
+        return rc;
+    } else if (in_type == TDH_INTYPE_BINARY && out_type == TDH_OUTTYPE_IPV6 &&
+               (property_length == 16 || property_length == 0)) {
+        if (n < 16)
+            return ERROR_EVT_INVALID_EVENT_DATA;
+        ipv6_text(p, text, size);
         *used = 16;
     } else if (in_type == TDH_INTYPE_BINARY) {
         if (n < property_length)
@@ -455,8 +541,8 @@ ULONG EVNTAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO Map
             format_number(InType, OutType, UserData, width, text, sizeof(text));
         used = width;
     } else {
-        ULONG rc = format_other(InType, UserData, UserDataLength, PropertyLength, text,
-                                sizeof(text), &used);
+        ULONG rc = format_other(InType, OutType, PointerSize, UserData, UserDataLength,
+                                PropertyLength, text, sizeof(text), &used);
         if (rc != ERROR_SUCCESS)
             return rc;
     }

@@ -97,8 +97,39 @@ USHORT petw__tdh_in(uint8_t in)
         return TDH_INTYPE_COUNTEDANSISTRING;
     case PETW_IN_COUNTEDBINARY:
         return TDH_INTYPE_BINARY;
+    case PETW__IN_KERNEL_SID:
+        return TDH_INTYPE_WBEMSID;
     default:
         return in;
+    }
+}
+
+USHORT petw__tdh_fixed_length(USHORT tdh_in_type)
+{
+    switch (tdh_in_type) {
+    case TDH_INTYPE_INT8:
+    case TDH_INTYPE_UINT8:
+        return 1;
+    case TDH_INTYPE_INT16:
+    case TDH_INTYPE_UINT16:
+        return 2;
+    case TDH_INTYPE_INT32:
+    case TDH_INTYPE_UINT32:
+    case TDH_INTYPE_HEXINT32:
+    case TDH_INTYPE_BOOLEAN:
+    case TDH_INTYPE_FLOAT:
+        return 4;
+    case TDH_INTYPE_INT64:
+    case TDH_INTYPE_UINT64:
+    case TDH_INTYPE_HEXINT64:
+    case TDH_INTYPE_DOUBLE:
+    case TDH_INTYPE_FILETIME:
+        return 8;
+    case TDH_INTYPE_GUID:
+    case TDH_INTYPE_SYSTEMTIME:
+        return 16;
+    default:
+        return 0;
     }
 }
 
@@ -404,6 +435,8 @@ static void fill_event(out_buf *o, const void *ctx)
         } else if (f->flags & PETW__MANF_LENGTH) {
             pi->Flags |= PropertyParamFixedLength;
             pi->length = f->length;
+        } else {
+            pi->length = petw__tdh_fixed_length(pi->nonStructType.InType);
         }
     }
 }

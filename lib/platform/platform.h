@@ -79,6 +79,9 @@ void petw__machine_info_get(petw__machine_info *out);
 /* The local time zone's offset from UTC now (local = UTC + offset), in
  * seconds, daylight time included when it is in effect. */
 int32_t petw__local_offset_now(void);
+/* The same at another moment (seconds since 1970, UTC): the offset the
+ * zone's rules give for that date, 0 when the system cannot tell. */
+int32_t petw__local_offset_at(int64_t unix_seconds);
 
 void petw__sleep_ms(uint32_t ms);
 void petw__yield(void);

@@ -554,6 +554,15 @@ int32_t petw__local_offset_now(void)
     return (int32_t)tm.tm_gmtoff;
 }
 
+int32_t petw__local_offset_at(int64_t unix_seconds)
+{
+    time_t t = (time_t)unix_seconds;
+    struct tm tm;
+    if ((int64_t)t != unix_seconds || !localtime_r(&t, &tm))
+        return 0;
+    return (int32_t)tm.tm_gmtoff;
+}
+
 /* ---- what enable properties record ---- */
 
 void petw__process_image_name(char *out, size_t size)

@@ -495,6 +495,21 @@ int32_t petw__local_offset_now(void)
     return r == TIME_ZONE_ID_INVALID ? 0 : (int32_t)(-bias * 60);
 }
 
+int32_t petw__local_offset_at(int64_t unix_seconds)
+{
+    ULARGE_INTEGER u;
+    u.QuadPart = (ULONGLONG)(unix_seconds + 11644473600LL) * 10000000u;
+    FILETIME utc = {u.LowPart, u.HighPart}, local;
+    SYSTEMTIME st, lst;
+    if (unix_seconds < -11644473600LL || !FileTimeToSystemTime(&utc, &st) ||
+        !SystemTimeToTzSpecificLocalTime(NULL, &st, &lst) || !SystemTimeToFileTime(&lst, &local))
+        return 0;
+    ULARGE_INTEGER l;
+    l.LowPart = local.dwLowDateTime;
+    l.HighPart = local.dwHighDateTime;
+    return (int32_t)(((LONGLONG)l.QuadPart - (LONGLONG)u.QuadPart) / 10000000);
+}
+
 /* ---- what enable properties record ---- */
 
 void petw__process_image_name(char *out, size_t size)

@@ -39,6 +39,7 @@
 #include <sdkddkver.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h> /* ULONG_MAX and friends, as Windows' headers provide them */
 #include <stdint.h>
 #include <stdio.h>
 /* malloc and free: Microsoft's ETW samples call them with only <windows.h>
@@ -68,6 +69,18 @@ extern "C" {
 #define CALLBACK
 #define APIENTRY
 #define STDMETHODCALLTYPE
+/* Calling conventions and alignment qualifiers mean nothing here: one
+ * calling convention, and the processors petw builds for (x86-64, ARM64)
+ * load unaligned words (Windows' own x86 headers define UNALIGNED empty). */
+#ifndef __cdecl
+#define __cdecl
+#endif
+#ifndef __stdcall
+#define __stdcall
+#endif
+#ifndef UNALIGNED
+#define UNALIGNED
+#endif
 #ifdef __cplusplus
 #define FORCEINLINE inline /* member functions too: not static */
 #else
@@ -289,6 +302,15 @@ BOOL LocalFileTimeToFileTime(const FILETIME *lpLocalFileTime, LPFILETIME lpFileT
 void GetSystemTimeAsFileTime(LPFILETIME lpSystemTimeAsFileTime);
 void GetSystemTime(LPSYSTEMTIME lpSystemTime);
 void GetLocalTime(LPSYSTEMTIME lpSystemTime);
+/* A UTC SYSTEMTIME as local time in a zone. With lpTimeZoneInformation
+ * NULL, the local zone (the C library's, TZ included) with the offset in
+ * effect at that date, daylight time included, as Windows does. A zone
+ * given with no daylight date (DaylightDate.wMonth 0) applies Bias +
+ * StandardBias; one with yearly daylight rules fails with
+ * ERROR_NOT_SUPPORTED. Fails (FALSE, ERROR_INVALID_PARAMETER) for a NULL
+ * pointer or a SYSTEMTIME SystemTimeToFileTime refuses. */
+BOOL SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *lpTimeZoneInformation,
+                                     const SYSTEMTIME *lpUniversalTime, LPSYSTEMTIME lpLocalTime);
 LONG CompareFileTime(const FILETIME *lpFileTime1, const FILETIME *lpFileTime2);
 
 /* COM's GUID text (combaseapi.h; <objbase.h> and <combaseapi.h> include
@@ -460,6 +482,15 @@ typedef LONG HRESULT;
 #define HRESULT_FROM_WIN32(x)                                                                      \
     ((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x)&0x0000FFFF) | (7 << 16) | 0x80000000))
 
+/* COM's task memory and GUID text as a new string (combaseapi.h, which
+ * Windows' <windows.h> includes): CoTaskMemAlloc/CoTaskMemFree are malloc
+ * and free; StringFromCLSID returns in *lplpsz the StringFromGUID2 text,
+ * which the caller frees with CoTaskMemFree: S_OK, E_INVALIDARG for a NULL
+ * pointer (*lplpsz NULL), E_OUTOFMEMORY. */
+LPVOID CoTaskMemAlloc(SIZE_T cb);
+void CoTaskMemFree(LPVOID pv);
+HRESULT StringFromCLSID(const GUID *rclsid, LPOLESTR *lplpsz);
+
 #ifdef __cplusplus
 }
 /* C++: the reference forms Windows' headers declare, and the secure
@@ -468,6 +499,10 @@ extern "C++" {
 static inline int StringFromGUID2(const GUID &rguid, LPOLESTR lpsz, int cchMax)
 {
     return StringFromGUID2(&rguid, lpsz, cchMax);
+}
+static inline HRESULT StringFromCLSID(const GUID &rclsid, LPOLESTR *lplpsz)
+{
+    return StringFromCLSID(&rclsid, lplpsz);
 }
 template <size_t N> inline errno_t wcscpy_s(wchar_t (&dest)[N], const wchar_t *src)
 {
