@@ -1,8 +1,9 @@
 /* cmd_mc.c - `petw mc`: the header mc.exe -um writes for a manifest-based
  * provider (EventRegister<Provider>, EventWrite<Event>, EventEnabled<Event>,
- * the McGen* helpers and McTemplate* functions, the EVENT_DESCRIPTORs and
- * the symbols' #defines), as C and C++ that compile against petw's ETW
- * headers. The manifest is read by libpetw's parser (petw/manifest.h).
+ * the McGen* helpers and McTemplate* functions, the EVENT_DESCRIPTORs, the
+ * symbols' #defines and the maps' enums), as C and C++ that compile
+ * against petw's ETW headers. The manifest is read by libpetw's parser
+ * (petw/manifest.h).
  *
  * Text on the wire is what Windows writes: win:UnicodeString fields are
  * UTF-16LE. Where wchar_t is 32-bit the McTemplate functions convert each
@@ -50,6 +51,9 @@ typedef struct mc_gen {
      * signature). */
     char **templates;
     size_t template_count, template_cap;
+    /* Symbols made here (map entries'), freed with the generator. */
+    char **made;
+    size_t made_count, made_cap;
 } mc_gen;
 
 static int mc_fail(mc_gen *g, uint32_t line, const char *fmt, const char *a, const char *b)
@@ -734,6 +738,56 @@ static int add_symbol(mc_gen *g, symbols *s, const char *sym, uint32_t line)
     return 0;
 }
 
+/* The bitMaps (bitmap 1) or valueMaps with a symbol, as mc writes them: an
+ * enum named by the map's symbol, an enumerator per entry with a symbol,
+ * named by the map's symbol and the entry's. */
+static int write_maps(mc_gen *g, uint32_t p, const petw_manifest_provider *pv, symbols *syms,
+                      int bitmap)
+{
+    FILE *o = g->out;
+    for (uint32_t i = 0; i < pv->item_count; i++) {
+        petw_manifest_item map;
+        petw_manifest_get_item(g->m, p, i, &map);
+        if (map.kind != PETW_MANIFEST_MAP || map.value != (uint64_t)bitmap || !map.symbol ||
+            i + 1 >= pv->item_count)
+            continue;
+        petw_manifest_item it;
+        petw_manifest_get_item(g->m, p, i + 1, &it);
+        if (it.kind != PETW_MANIFEST_MAP_ENTRY)
+            continue; /* no entries: no enum, as mc */
+        if (add_symbol(g, syms, map.symbol, map.line))
+            return -1;
+        fprintf(o, "#ifndef _%s_def\n#define _%s_def\ntypedef enum _%s {\n", map.symbol, map.symbol,
+                map.symbol);
+        for (uint32_t k = i + 1; k < pv->item_count; k++) {
+            petw_manifest_get_item(g->m, p, k, &it);
+            if (it.kind != PETW_MANIFEST_MAP_ENTRY)
+                break;
+            if (!it.symbol)
+                continue;
+            char *name = malloc(strlen(map.symbol) + strlen(it.symbol) + 1);
+            char **grown = g->made;
+            if (name && g->made_count == g->made_cap) {
+                g->made_cap = g->made_cap ? 2 * g->made_cap : 16;
+                grown = realloc(g->made, g->made_cap * sizeof(*grown));
+            }
+            if (!name || !grown) {
+                free(name);
+                return mc_fail(g, it.line, "out of memory", NULL, NULL);
+            }
+            g->made = grown;
+            g->made[g->made_count++] = name;
+            strcpy(name, map.symbol);
+            strcat(name, it.symbol);
+            if (add_symbol(g, syms, name, it.line))
+                return -1;
+            fprintf(o, "    %s = %d,\n", name, (int)(uint32_t)it.value);
+        }
+        fprintf(o, "} %s;\n#endif\n\n", map.symbol);
+    }
+    return 0;
+}
+
 static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
 {
     FILE *o = g->out;
@@ -813,6 +867,8 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
                 (unsigned long long)ev.keywords, esym[e], ev.id);
     }
     fprintf(o, "\n#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n");
+    if ((rc = write_maps(g, p, &pv, syms, 1)) != 0 || (rc = write_maps(g, p, &pv, syms, 0)) != 0)
+        goto out;
     uint32_t words = bits ? (bits + 31) / 32 : 1;
     fprintf(o, "__declspec(selectany) ULONG %sEnableBits[%u] = {0};\n", var, words);
     fprintf(o, "MCGEN_PETW_EXTERN __declspec(selectany) const ULONGLONG %sKeywords[%u] = {", var,
@@ -1070,6 +1126,9 @@ int cmd_mc(int argc, char **argv)
     for (size_t i = 0; i < g.template_count; i++)
         free(g.templates[i]);
     free(g.templates);
+    for (size_t i = 0; i < g.made_count; i++)
+        free(g.made[i]);
+    free(g.made);
     petw_manifest_free(m);
     if (fclose(g.out) != 0 && rc == 0)
         rc = mc_fail(&g, 0, "cannot write the header", NULL, NULL);
