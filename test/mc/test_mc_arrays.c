@@ -3,9 +3,12 @@
  * mc.exe's header takes (a struct: its size, then its packed bytes; an
  * array of NUL-terminated strings: its size in characters, then the
  * strings packed one after the other); then the decoder, given the same
- * manifest, must give back every member and element written. */
+ * manifest, must give back every member and element written, and TDH
+ * (TdhLoadManifest) describe the structs and arrays and give back a
+ * member of a struct in an array and an element of a string array. */
 #include <windows.h>
 #include <evntrace.h>
+#include <tdh.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -34,7 +37,7 @@ typedef struct props {
 
 typedef struct seen {
     petw_decoder *dec;
-    int structs, strings, empty;
+    int structs, strings, empty, last;
 } seen;
 
 static const petw_field *field(const petw_decoded_event *ev, const char *name)
@@ -128,6 +131,62 @@ static void check_strings(const petw_decoded_event *ev)
     CHECK(field(ev, "End")->v.u == 77);
 }
 
+/* TDH: the Structs event's properties, then Pairs[1].B. */
+static void check_tdh_structs(petw_event_record *r)
+{
+    ULONG size = 0;
+    CHECK(TdhGetEventInformation((PEVENT_RECORD)r, 0, NULL, NULL, &size) ==
+          ERROR_INSUFFICIENT_BUFFER);
+    TRACE_EVENT_INFO *info = (TRACE_EVENT_INFO *)malloc(size);
+    CHECK(info && TdhGetEventInformation((PEVENT_RECORD)r, 0, NULL, info, &size) == 0);
+    CHECK(info->TopLevelPropertyCount == 5 && info->PropertyCount == 5 + 3 + 2 + 2);
+    const EVENT_PROPERTY_INFO *pi = info->EventPropertyInfoArray; /* [ANYSIZE_ARRAY] */
+    const EVENT_PROPERTY_INFO *point = &pi[1];
+    CHECK((point->Flags & PropertyStruct) && point->structType.NumOfStructMembers == 3);
+    const EVENT_PROPERTY_INFO *pairs = &pi[2];
+    CHECK((pairs->Flags & PropertyStruct) && (pairs->Flags & PropertyParamCount) &&
+          pairs->countPropertyIndex == 0 && pairs->structType.NumOfStructMembers == 2);
+    const EVENT_PROPERTY_INFO *tagged = &pi[3];
+    CHECK((tagged->Flags & PropertyStruct) && tagged->count == 2);
+    free(info);
+    PROPERTY_DATA_DESCRIPTOR path[2];
+    memset(path, 0, sizeof(path));
+    path[0].PropertyName = (ULONGLONG)(uintptr_t)L"Pairs";
+    path[0].ArrayIndex = 1;
+    path[1].PropertyName = (ULONGLONG)(uintptr_t)L"B";
+    path[1].ArrayIndex = 0xFFFFFFFFu;
+    BYTE b = 0;
+    CHECK(TdhGetPropertySize((PEVENT_RECORD)r, 0, NULL, 2, path, &size) == 0 && size == 1);
+    CHECK(TdhGetProperty((PEVENT_RECORD)r, 0, NULL, 2, path, 1, &b) == 0 && b == 14);
+}
+
+/* TDH: Names is counted by Count; Names[1] is "béta" in UTF-16 with its NUL. */
+static void check_tdh_strings(petw_event_record *r)
+{
+    ULONG size = 0;
+    CHECK(TdhGetEventInformation((PEVENT_RECORD)r, 0, NULL, NULL, &size) ==
+          ERROR_INSUFFICIENT_BUFFER);
+    TRACE_EVENT_INFO *info = (TRACE_EVENT_INFO *)malloc(size);
+    CHECK(info && TdhGetEventInformation((PEVENT_RECORD)r, 0, NULL, info, &size) == 0);
+    CHECK(info->TopLevelPropertyCount == 8);
+    const EVENT_PROPERTY_INFO *pi = info->EventPropertyInfoArray; /* [ANYSIZE_ARRAY] */
+    const EVENT_PROPERTY_INFO *names = &pi[1];
+    CHECK((names->Flags & PropertyParamCount) && names->countPropertyIndex == 0);
+    CHECK(names->nonStructType.InType == TDH_INTYPE_UNICODESTRING);
+    const EVENT_PROPERTY_INFO *codes = &pi[4];
+    CHECK((codes->Flags & PropertyParamLength) && codes->lengthPropertyIndex == 3);
+    free(info);
+    PROPERTY_DATA_DESCRIPTOR path;
+    memset(&path, 0, sizeof(path));
+    path.PropertyName = (ULONGLONG)(uintptr_t)L"Names";
+    path.ArrayIndex = 1;
+    unsigned char text[10];
+    static const unsigned char beta[10] = {'b', 0, 0xe9, 0, 't', 0, 'a', 0, 0, 0};
+    CHECK(TdhGetPropertySize((PEVENT_RECORD)r, 0, NULL, 1, &path, &size) == 0 && size == 10);
+    CHECK(TdhGetProperty((PEVENT_RECORD)r, 0, NULL, 1, &path, 10, text) == 0);
+    CHECK(!memcmp(text, beta, 10));
+}
+
 static void check_empty(const petw_decoded_event *ev)
 {
     CHECK(field(ev, "Count")->v.u == 0);
@@ -147,10 +206,18 @@ static void on_event(petw_event_record *r, void *ctx)
     CHECK(ev->event_name != NULL);
     if (!strcmp(ev->event_name, "Structs")) {
         check_structs(ev);
+        check_tdh_structs(r);
         s->structs++;
     } else if (!strcmp(ev->event_name, "StringArrays")) {
         check_strings(ev);
+        check_tdh_strings(r);
         s->strings++;
+    } else if (!strcmp(ev->event_name, "LastWide") || !strcmp(ev->event_name, "LastNarrow")) {
+        /* The payload's end ends the last string, as the NUL would. */
+        const petw_field *a = field(ev, ev->event_name[4] == 'W' ? "Wide" : "Narrow");
+        CHECK(field(ev, "Count")->v.u == 2 && a->count == 2);
+        CHECK(!strcmp(child(ev, a, 0)->v.s, "one") && !strcmp(child(ev, a, 1)->v.s, "two"));
+        s->last++;
     } else if (!strcmp(ev->event_name, "Empty")) {
         check_empty(ev);
         s->empty++;
@@ -193,6 +260,12 @@ static void write_events(void)
     CHECK(EventWriteStringArrays(3, sizeof(names) / sizeof(WCHAR), names, sizeof(tags), tags, 3,
                                  codes, words, blocks, 77) == ERROR_SUCCESS);
     CHECK(EventWriteEmpty(0, 0, NULL, 6, "a\0b\0c", 0, NULL, NULL, blocks, 5) == ERROR_SUCCESS);
+    /* A size leaving the last NUL out, as Windows' own samples write. */
+    CHECK(EventWriteLastWide(2, 7, L"one\0two") == ERROR_SUCCESS);
+    /* Map entries as mc names them: the map's symbol, then the entry's. */
+    ShapeMap shape = ShapeMapSquare;
+    CHECK(ShapeMapCircle == 1 && FlagBitsRead == 1 && FlagBitsExec == 4);
+    CHECK(EventWriteLastNarrow(shape, 7, "one\0two") == ERROR_SUCCESS);
 
     /* More than the conversion buffer: refused, as a too long string. */
 #if MCGEN_PETW_WIDE_CONVERT
@@ -230,6 +303,10 @@ int main(void)
     memset(&s, 0, sizeof(s));
     CHECK(petw_decoder_new(&s.dec) == 0);
     CHECK(petw_decoder_add_manifest(s.dec, MC_ARRAYS_MANIFEST) == 0);
+    WCHAR manifest[1024];
+    mbstowcs(manifest, MC_ARRAYS_MANIFEST, 1023);
+    manifest[1023] = 0;
+    CHECK(TdhLoadManifest(manifest) == ERROR_SUCCESS);
     petw_trace_config c;
     petw_trace_config_init(&c);
     c.on_event = on_event;
@@ -240,7 +317,7 @@ int main(void)
     petw_trace_close(t);
     petw_decoder_free(s.dec);
     remove(path);
-    CHECK(s.structs == 1 && s.strings == 1 && s.empty == 1);
+    CHECK(s.structs == 1 && s.strings == 1 && s.empty == 1 && s.last == 2);
     printf("ok: structs and arrays of strings decoded member by member, element by element\n");
     return 0;
 }
