@@ -1,6 +1,6 @@
 /* test_manifest_view.c - petw/manifest.h, the public read-only view of a
  * parsed manifest: providers with their symbols, the keywords, tasks,
- * opcodes, levels and channels they define, events with their template
+ * opcodes, levels, channels and maps they define, events with their template
  * ids, and template fields with their lengths, counts, structs and lines;
  * errors name the line. */
 #include <petw/manifest.h>
@@ -35,6 +35,9 @@ static const char xml[] =
     "  </struct>\n"
     "  <data name=\"Z\" inType=\"win:Double\" count=\"N\" outType=\"xs:double\"/>\n"
     " </template></templates>\n"
+    " <maps><valueMap name=\"VM\" symbol=\"VS\"><map value=\"1\" symbol=\"A1\"/>\n"
+    "  <map value=\"2\"/></valueMap><bitMap name=\"BM\"><map value=\"0x4\" symbol=\"B4\"/></bitMap>"
+    "</maps>\n"
     "</provider></events></instrumentation></instrumentationManifest>\n";
 
 int main(void)
@@ -49,7 +52,7 @@ int main(void)
     CHECK_EQ(p.guid.data1, 0x01020304);
     CHECK_EQ(p.line, 5);
     CHECK_EQ(p.event_count, 2);
-    CHECK_EQ(p.item_count, 6);
+    CHECK_EQ(p.item_count, 11);
     CHECK_EQ(petw_manifest_get_provider(m, 1, &p), PETW_EINVAL);
 
     /* Items: tasks, opcodes, levels, keywords, channels. */
@@ -78,7 +81,28 @@ int main(void)
         if (it.valid)
             CHECK_EQ(it.value, want[i].value);
     }
-    CHECK_EQ(petw_manifest_get_item(m, 0, 6, NULL), PETW_EINVAL);
+    /* Then each map, followed by its entries. */
+    static const struct {
+        uint32_t kind;
+        const char *name, *symbol;
+        uint64_t value;
+        uint32_t line;
+    } maps[] = {
+        {PETW_MANIFEST_MAP, "VM", "VS", 0, 25},     {PETW_MANIFEST_MAP_ENTRY, "", "A1", 1, 25},
+        {PETW_MANIFEST_MAP_ENTRY, "", NULL, 2, 26}, {PETW_MANIFEST_MAP, "BM", NULL, 1, 26},
+        {PETW_MANIFEST_MAP_ENTRY, "", "B4", 4, 26},
+    };
+    for (uint32_t i = 0; i < 5; i++) {
+        petw_manifest_item it;
+        CHECK_EQ(petw_manifest_get_item(m, 0, 6 + i, &it), 0);
+        CHECK_EQ(it.kind, maps[i].kind);
+        CHECK(!strcmp(it.name, maps[i].name));
+        CHECK(maps[i].symbol ? it.symbol && !strcmp(it.symbol, maps[i].symbol) : !it.symbol);
+        CHECK_EQ(it.value, maps[i].value);
+        CHECK_EQ(it.line, maps[i].line);
+        CHECK_EQ(it.valid, 1);
+    }
+    CHECK_EQ(petw_manifest_get_item(m, 0, 11, NULL), PETW_EINVAL);
 
     /* Events, sorted by id. */
     petw_manifest_event e;

@@ -1,8 +1,9 @@
 /* cmd_mc.c - `petw mc`: the header mc.exe -um writes for a manifest-based
  * provider (EventRegister<Provider>, EventWrite<Event>, EventEnabled<Event>,
- * the McGen* helpers and McTemplate* functions, the EVENT_DESCRIPTORs and
- * the symbols' #defines), as C and C++ that compile against petw's ETW
- * headers. The manifest is read by libpetw's parser (petw/manifest.h).
+ * the McGen* helpers and McTemplate* functions, the EVENT_DESCRIPTORs, the
+ * symbols' #defines and the maps' enums), as C and C++ that compile
+ * against petw's ETW headers. The manifest is read by libpetw's parser
+ * (petw/manifest.h).
  *
  * Text on the wire is what Windows writes: win:UnicodeString fields are
  * UTF-16LE. Where wchar_t is 32-bit the McTemplate functions convert each
@@ -13,9 +14,20 @@
  * refused (ERROR_INVALID_PARAMETER, nothing written), since the length is
  * part of the event. No heap allocation happens on the write path.
  *
+ * Structs and arrays of strings take the parameters mc.exe gives them: a
+ * struct (or array of structs) is one blob the caller packs, after a
+ * ULONG `<name>_Len_` holding one struct's size in bytes; an array of
+ * NUL-terminated strings is one blob of the strings packed one after the
+ * other, after a ULONG `<name>_Len_` holding its size in characters (the
+ * NULs included); an array of strings with a length is count * length
+ * characters, with no extra parameter. Where wchar_t is 32-bit such a blob
+ * is converted to UTF-16 on the stack as a single string is, and refused
+ * (ERROR_INVALID_PARAMETER) when it needs more than MCGEN_PETW_MAX_STRING
+ * units: each of its strings is part of the event.
+ *
  * What the generator cannot write correctly it refuses, naming the line:
- * structs, the counted string and binary types, arrays of strings,
- * binary without a length, and a length or count naming a non-integer. */
+ * the counted string and binary types, arrays of SIDs, binary without a
+ * length, and a length or count naming a non-integer or a struct member. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +39,7 @@
 #include "tool.h"
 
 #define MC_MAX_FIELDS 128 /* top-level fields of one template (EventWrite's descriptor limit) */
+#define MC_MAX_ALL_FIELDS 4096 /* fields of one template, struct members included */
 
 typedef struct mc_gen {
     const petw_manifest *m;
@@ -38,6 +51,9 @@ typedef struct mc_gen {
      * signature). */
     char **templates;
     size_t template_count, template_cap;
+    /* Symbols made here (map entries'), freed with the generator. */
+    char **made;
+    size_t made_count, made_cap;
 } mc_gen;
 
 static int mc_fail(mc_gen *g, uint32_t line, const char *fmt, const char *a, const char *b)
@@ -148,6 +164,17 @@ static const char common_text[] =
     "            break;\n"
     "    while (n < units)\n"
     "        out[n++] = 0;\n"
+    "}\n"
+    "/* All `units` wchar_t of `s` (packed NUL-terminated strings) as UTF-16;\n"
+    " * returns their size in bytes, or 0 when they need more than `cap` units. */\n"
+    "static inline ULONG McGenPetwUtf16a(const WCHAR *s, ULONG units, unsigned short *out, ULONG "
+    "cap)\n"
+    "{\n"
+    "    ULONG n = 0;\n"
+    "    for (ULONG i = 0; i < units; i++)\n"
+    "        if (!McGenPetwPut16((unsigned long)s[i], out, &n, cap))\n"
+    "            return 0;\n"
+    "    return n * 2;\n"
     "}\n"
     "#endif\n"
     "#endif /* MCGEN_PETW_COMMON_DEF */\n"
@@ -379,9 +406,27 @@ static int is_integer(uint8_t in)
 typedef struct tmpl {
     uint32_t n; /* top-level fields */
     petw_manifest_field f[MC_MAX_FIELDS];
-    uint32_t arg[MC_MAX_FIELDS]; /* event field index -> argument index */
+    uint32_t arg[MC_MAX_ALL_FIELDS]; /* event field index -> argument index */
     char name[64 + 24 * MC_MAX_FIELDS];
+    char args[160 * MC_MAX_FIELDS]; /* the EventWrite macro's parameters */
 } tmpl;
+
+static int is_text(uint8_t in)
+{
+    return in == PETW_IN_UNICODESTRING || in == PETW_IN_ANSISTRING;
+}
+
+/* Whether argument `f` comes after a ULONG `_Len_` argument, as mc.exe
+ * writes it: a struct (its size), or an array of NUL-terminated strings
+ * (the characters of them all). */
+static int has_len_arg(const petw_manifest_field *f)
+{
+    if (f->flags & PETW_MANIFEST_FIELD_STRUCT)
+        return 1;
+    return is_text(f->in_type) &&
+           (f->flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) &&
+           !(f->flags & (PETW_MANIFEST_FIELD_LENGTH | PETW_MANIFEST_FIELD_LENGTH_REF));
+}
 
 /* Checks event `e`'s template and names its McTemplate function. */
 static int check_template(mc_gen *g, uint32_t p, uint32_t e, const petw_manifest_event *ev, tmpl *t)
@@ -391,51 +436,69 @@ static int check_template(mc_gen *g, uint32_t p, uint32_t e, const petw_manifest
     size_t used = (size_t)snprintf(t->name, sizeof(t->name), "McTemplateU0");
     if (ev->top_count > MC_MAX_FIELDS)
         return mc_fail(g, ev->line, "event \"%s\": more than 128 fields", ev->symbol, NULL);
+    if (ev->field_count > MC_MAX_ALL_FIELDS)
+        return mc_fail(g, ev->line, "event \"%s\": more than 4096 fields and members", ev->symbol,
+                       NULL);
     for (uint32_t k = 0; k < ev->field_count; k++) {
         petw_manifest_field f;
         if (petw_manifest_get_field(g->m, p, e, k, &f) != 0)
             return mc_fail(g, ev->line, "event \"%s\": its template cannot be read", ev->symbol,
                            NULL);
-        if (f.flags & PETW_MANIFEST_FIELD_STRUCT)
-            return mc_fail(g, f.line,
-                           "field \"%s\": structs are not supported by petw mc (write the "
-                           "members as fields of the template)",
-                           f.name, NULL);
-        const in_info *in = info_of(f.in_type);
-        if (!in)
+        if (f.parent != UINT32_MAX)
+            continue; /* a struct's member: in the blob its caller packs */
+        int is_struct = (f.flags & PETW_MANIFEST_FIELD_STRUCT) != 0;
+        const in_info *in = is_struct ? NULL : info_of(f.in_type);
+        if (!is_struct && !in)
             return mc_fail(g, f.line, "field \"%s\": %s is not supported by petw mc", f.name,
                            in_name(f.in_type));
         int counted = (f.flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) != 0;
         int sized = (f.flags & (PETW_MANIFEST_FIELD_LENGTH | PETW_MANIFEST_FIELD_LENGTH_REF)) != 0;
-        int text = f.in_type == PETW_IN_UNICODESTRING || f.in_type == PETW_IN_ANSISTRING;
-        if (counted && !in->elem)
-            return mc_fail(g, f.line, "field \"%s\": arrays of strings or binary are not supported",
-                           f.name, NULL);
-        if (sized && !text && f.in_type != PETW_IN_BINARY)
+        int text = is_text(f.in_type);
+        int blob = text || f.in_type == PETW_IN_BINARY; /* arrays of them: one blob */
+        if (!is_struct && counted && !in->elem && !blob)
+            return mc_fail(g, f.line, "field \"%s\": arrays of %s are not supported", f.name,
+                           "SIDs");
+        if (sized && (is_struct || (!text && f.in_type != PETW_IN_BINARY)))
             return mc_fail(g, f.line, "field \"%s\": a length only applies to strings and binary",
                            f.name, NULL);
         if (f.in_type == PETW_IN_BINARY && !sized)
             return mc_fail(g, f.line, "field \"%s\": win:Binary needs a length", f.name, NULL);
-        uint32_t ref = (f.flags & PETW_MANIFEST_FIELD_COUNT_REF)    ? f.count
-                       : (f.flags & PETW_MANIFEST_FIELD_LENGTH_REF) ? f.length
-                                                                    : UINT32_MAX;
-        if (ref != UINT32_MAX) {
-            petw_manifest_field r;
-            if (petw_manifest_get_field(g->m, p, e, ref, &r) != 0 || !is_integer(r.in_type) ||
-                (r.flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)))
+        uint32_t refs[2] = {(f.flags & PETW_MANIFEST_FIELD_COUNT_REF) ? f.count : UINT32_MAX,
+                            (f.flags & PETW_MANIFEST_FIELD_LENGTH_REF) ? f.length : UINT32_MAX};
+        for (int r = 0; r < 2; r++) {
+            if (refs[r] == UINT32_MAX)
+                continue;
+            petw_manifest_field rf;
+            if (petw_manifest_get_field(g->m, p, e, refs[r], &rf) != 0 || !is_integer(rf.in_type) ||
+                (rf.flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) ||
+                rf.parent != UINT32_MAX || t->arg[refs[r]] == UINT32_MAX)
                 return mc_fail(g, f.line,
-                               "field \"%s\": its length or count must name an integer field",
+                               "field \"%s\": its length or count must name an integer field "
+                               "before it, outside structs",
                                f.name, NULL);
         }
-        char code[32];
-        if (f.flags & PETW_MANIFEST_FIELD_COUNT)
+        /* The McTemplate name: the type's letters, then its count and
+         * length (arrays of structs, strings and binary: N and L parts). */
+        char code[48];
+        if (is_struct || (counted && blob)) {
+            char cnt[20] = "", len[20] = "";
+            if (f.flags & PETW_MANIFEST_FIELD_COUNT)
+                snprintf(cnt, sizeof(cnt), "N%u", f.count);
+            else if (f.flags & PETW_MANIFEST_FIELD_COUNT_REF)
+                snprintf(cnt, sizeof(cnt), "NR%u", t->arg[f.count]);
+            if (f.flags & PETW_MANIFEST_FIELD_LENGTH)
+                snprintf(len, sizeof(len), "L%u", f.length);
+            else if (f.flags & PETW_MANIFEST_FIELD_LENGTH_REF)
+                snprintf(len, sizeof(len), "LR%u", t->arg[f.length]);
+            snprintf(code, sizeof(code), "%s%s%s", is_struct ? "n" : in->code, cnt, len);
+        } else if (f.flags & PETW_MANIFEST_FIELD_COUNT)
             snprintf(code, sizeof(code), "%sN%u", in->code, f.count);
         else if (f.flags & PETW_MANIFEST_FIELD_COUNT_REF)
-            snprintf(code, sizeof(code), "%sR%u", in->code, t->arg[ref]);
+            snprintf(code, sizeof(code), "%sR%u", in->code, t->arg[f.count]);
         else if (f.flags & PETW_MANIFEST_FIELD_LENGTH)
             snprintf(code, sizeof(code), "%sL%u", in->code, f.length);
         else if (f.flags & PETW_MANIFEST_FIELD_LENGTH_REF)
-            snprintf(code, sizeof(code), "%sR%u", in->code, t->arg[ref]);
+            snprintf(code, sizeof(code), "%sR%u", in->code, t->arg[f.length]);
         else
             snprintf(code, sizeof(code), "%s", in->code);
         used += (size_t)snprintf(t->name + used, sizeof(t->name) - used, "%s", code);
@@ -448,19 +511,22 @@ static int check_template(mc_gen *g, uint32_t p, uint32_t e, const petw_manifest
 /* The C type of argument `k`. */
 static void param_type(const petw_manifest_field *f, char *out, size_t size)
 {
-    const in_info *in = info_of(f->in_type);
     int counted = (f->flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) != 0;
     int sized = (f->flags & (PETW_MANIFEST_FIELD_LENGTH | PETW_MANIFEST_FIELD_LENGTH_REF)) != 0;
-    if (counted)
-        snprintf(out, size, "const %s *", in->elem);
+    if (f->flags & PETW_MANIFEST_FIELD_STRUCT)
+        snprintf(out, size, "const void *");
     else if (f->in_type == PETW_IN_BINARY)
         snprintf(out, size, "const BYTE *");
     else if (sized && f->in_type == PETW_IN_UNICODESTRING)
         snprintf(out, size, "const WCHAR *");
     else if (sized && f->in_type == PETW_IN_ANSISTRING)
         snprintf(out, size, "const CHAR *");
+    else if (counted && is_text(f->in_type)) /* packed NUL-terminated strings */
+        snprintf(out, size, "%s", info_of(f->in_type)->param);
+    else if (counted)
+        snprintf(out, size, "const %s *", info_of(f->in_type)->elem);
     else
-        snprintf(out, size, "%s", in->param);
+        snprintf(out, size, "%s", info_of(f->in_type)->param);
 }
 
 static int template_written(mc_gen *g, const char *name)
@@ -486,6 +552,68 @@ static int template_written(mc_gen *g, const char *name)
     return 0;
 }
 
+/* A struct, or an array of strings or binary: one descriptor for the blob
+ * its caller packed. Returns 0 for any other field. */
+static int write_blob(FILE *o, const petw_manifest_field *f, const tmpl *t, uint32_t k)
+{
+    int counted = (f->flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) != 0;
+    int is_struct = (f->flags & PETW_MANIFEST_FIELD_STRUCT) != 0;
+    if (!is_struct && !(counted && (is_text(f->in_type) || f->in_type == PETW_IN_BINARY)))
+        return 0;
+    uint32_t d = k + 1;
+    char count[48] = "1u", length[48] = "";
+    if (f->flags & PETW_MANIFEST_FIELD_COUNT)
+        snprintf(count, sizeof(count), "%uu", f->count);
+    else if (f->flags & PETW_MANIFEST_FIELD_COUNT_REF)
+        snprintf(count, sizeof(count), "(ULONG)_Arg%u", t->arg[f->count]);
+    if (f->flags & PETW_MANIFEST_FIELD_LENGTH)
+        snprintf(length, sizeof(length), "%uu", f->length);
+    else if (f->flags & PETW_MANIFEST_FIELD_LENGTH_REF)
+        snprintf(length, sizeof(length), "(ULONG)_Arg%u", t->arg[f->length]);
+    if (is_struct) {
+        fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * _Arg%u_Len_);\n", d, k,
+                count, k);
+    } else if (f->in_type == PETW_IN_BINARY || f->in_type == PETW_IN_ANSISTRING) {
+        if (length[0])
+            fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * %s);\n", d, k, count,
+                    length);
+        else
+            fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, _Arg%u_Len_);\n", d, k, k);
+    } else if (length[0]) {
+        /* count strings of `length` characters each, converted one by one
+         * so that each keeps its length in UTF-16 units. */
+        fprintf(
+            o,
+            "#if MCGEN_PETW_WIDE_CONVERT\n"
+            "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
+            "    if ((ULONGLONG)%s * %s > (ULONGLONG)MCGEN_PETW_MAX_STRING)\n"
+            "        return ERROR_INVALID_PARAMETER; /* longer than the buffer */\n"
+            "    for (ULONG _I = 0; _I < %s; _I++)\n"
+            "        McGenPetwUtf16n(_Arg%u + (size_t)_I * %s, %s, _Text%u + (size_t)_I * %s);\n"
+            "    EventDataDescCreate(&EventData[%u], _Text%u, %s * %s * 2u);\n"
+            "#else\n"
+            "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * %s * (ULONG)sizeof(WCHAR));\n"
+            "#endif\n",
+            k, count, length, count, k, length, length, k, length, d, k, count, length, d, k, count,
+            length);
+    } else {
+        fprintf(
+            o,
+            "#if MCGEN_PETW_WIDE_CONVERT\n"
+            "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
+            "    ULONG _Size%u = McGenPetwUtf16a(_Arg%u, _Arg%u_Len_, _Text%u, "
+            "MCGEN_PETW_MAX_STRING);\n"
+            "    if (_Size%u == 0 && _Arg%u_Len_ != 0)\n"
+            "        return ERROR_INVALID_PARAMETER; /* longer than the buffer */\n"
+            "    EventDataDescCreate(&EventData[%u], _Text%u, _Size%u);\n"
+            "#else\n"
+            "    EventDataDescCreate(&EventData[%u], _Arg%u, _Arg%u_Len_ * (ULONG)sizeof(WCHAR));\n"
+            "#endif\n",
+            k, k, k, k, k, k, k, d, k, k, d, k, k);
+    }
+    return 1;
+}
+
 static void write_template(mc_gen *g, const tmpl *t)
 {
     FILE *o = g->out;
@@ -495,6 +623,8 @@ static void write_template(mc_gen *g, const tmpl *t)
     for (uint32_t k = 0; k < t->n; k++) {
         char type[64];
         param_type(&t->f[k], type, sizeof(type));
+        if (has_len_arg(&t->f[k]))
+            fprintf(o, ",\n    ULONG _Arg%u_Len_", k);
         fprintf(o, ",\n    %s%s_Arg%u", type, type[strlen(type) - 1] == '*' ? "" : " ", k);
     }
     fprintf(o, ")\n{\n    EVENT_DATA_DESCRIPTOR EventData[%u + 1];\n", t->n);
@@ -502,6 +632,8 @@ static void write_template(mc_gen *g, const tmpl *t)
         const petw_manifest_field *f = &t->f[k];
         const in_info *in = info_of(f->in_type);
         uint32_t d = k + 1;
+        if (write_blob(o, f, t, k))
+            continue;
         /* A count or length: fixed, or the argument holding it. */
         char size[48] = "";
         if (f->flags & PETW_MANIFEST_FIELD_COUNT)
@@ -606,6 +738,56 @@ static int add_symbol(mc_gen *g, symbols *s, const char *sym, uint32_t line)
     return 0;
 }
 
+/* The bitMaps (bitmap 1) or valueMaps with a symbol, as mc writes them: an
+ * enum named by the map's symbol, an enumerator per entry with a symbol,
+ * named by the map's symbol and the entry's. */
+static int write_maps(mc_gen *g, uint32_t p, const petw_manifest_provider *pv, symbols *syms,
+                      int bitmap)
+{
+    FILE *o = g->out;
+    for (uint32_t i = 0; i < pv->item_count; i++) {
+        petw_manifest_item map;
+        petw_manifest_get_item(g->m, p, i, &map);
+        if (map.kind != PETW_MANIFEST_MAP || map.value != (uint64_t)bitmap || !map.symbol ||
+            i + 1 >= pv->item_count)
+            continue;
+        petw_manifest_item it;
+        petw_manifest_get_item(g->m, p, i + 1, &it);
+        if (it.kind != PETW_MANIFEST_MAP_ENTRY)
+            continue; /* no entries: no enum, as mc */
+        if (add_symbol(g, syms, map.symbol, map.line))
+            return -1;
+        fprintf(o, "#ifndef _%s_def\n#define _%s_def\ntypedef enum _%s {\n", map.symbol, map.symbol,
+                map.symbol);
+        for (uint32_t k = i + 1; k < pv->item_count; k++) {
+            petw_manifest_get_item(g->m, p, k, &it);
+            if (it.kind != PETW_MANIFEST_MAP_ENTRY)
+                break;
+            if (!it.symbol)
+                continue;
+            char *name = malloc(strlen(map.symbol) + strlen(it.symbol) + 1);
+            char **grown = g->made;
+            if (name && g->made_count == g->made_cap) {
+                g->made_cap = g->made_cap ? 2 * g->made_cap : 16;
+                grown = realloc(g->made, g->made_cap * sizeof(*grown));
+            }
+            if (!name || !grown) {
+                free(name);
+                return mc_fail(g, it.line, "out of memory", NULL, NULL);
+            }
+            g->made = grown;
+            g->made[g->made_count++] = name;
+            strcpy(name, map.symbol);
+            strcat(name, it.symbol);
+            if (add_symbol(g, syms, name, it.line))
+                return -1;
+            fprintf(o, "    %s = %d,\n", name, (int)(uint32_t)it.value);
+        }
+        fprintf(o, "} %s;\n#endif\n\n", map.symbol);
+    }
+    return 0;
+}
+
 static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
 {
     FILE *o = g->out;
@@ -685,6 +867,8 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
                 (unsigned long long)ev.keywords, esym[e], ev.id);
     }
     fprintf(o, "\n#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n");
+    if ((rc = write_maps(g, p, &pv, syms, 1)) != 0 || (rc = write_maps(g, p, &pv, syms, 0)) != 0)
+        goto out;
     uint32_t words = bits ? (bits + 31) / 32 : 1;
     fprintf(o, "__declspec(selectany) ULONG %sEnableBits[%u] = {0};\n", var, words);
     fprintf(o, "MCGEN_PETW_EXTERN __declspec(selectany) const ULONGLONG %sKeywords[%u] = {", var,
@@ -726,8 +910,9 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
         }
         if (w == 0 && t->n)
             write_template(g, t);
-        char args[24 * MC_MAX_FIELDS] = "";
+        char *args = t->args;
         size_t used = 0;
+        args[0] = 0;
         for (uint32_t k = 0; k < t->n; k++) {
             /* Parameter names: the field's name when it is an identifier
              * that names nothing the macro's body uses. */
@@ -737,12 +922,22 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
                      strcmp(nm, "MCGEN_EVENT_ENABLED") != 0;
             for (uint32_t j = 0; ok && j < k; j++)
                 ok = strcmp(t->f[j].name, nm) != 0;
-            if (ok)
+            /* A struct's or string array's size comes first, named as mc.exe
+             * names it: the field's name and "_Len_". */
+            size_t nl = strlen(nm);
+            for (uint32_t j = 0; ok && has_len_arg(&t->f[k]) && j < t->n; j++)
+                ok = !(strlen(t->f[j].name) == nl + 5 && !strncmp(t->f[j].name, nm, nl) &&
+                       !strcmp(t->f[j].name + nl, "_Len_"));
+            size_t room = sizeof(t->args) - used;
+            if (ok && has_len_arg(&t->f[k]))
+                used += (size_t)snprintf(args + used, room, "%s%s_Len_, %s", k ? ", " : "", nm, nm);
+            else if (ok)
+                used += (size_t)snprintf(args + used, room, "%s%s", k ? ", " : "", nm);
+            else if (has_len_arg(&t->f[k]))
                 used +=
-                    (size_t)snprintf(args + used, sizeof(args) - used, "%s%s", k ? ", " : "", nm);
+                    (size_t)snprintf(args + used, room, "%sArg%u_Len_, Arg%u", k ? ", " : "", k, k);
             else
-                used +=
-                    (size_t)snprintf(args + used, sizeof(args) - used, "%sArg%u", k ? ", " : "", k);
+                used += (size_t)snprintf(args + used, room, "%sArg%u", k ? ", " : "", k);
         }
         const char *s = esym[e];
         fprintf(o, "/* Event %s (id %u, version %u) */\n", s, ev.id, ev.version);
@@ -931,6 +1126,9 @@ int cmd_mc(int argc, char **argv)
     for (size_t i = 0; i < g.template_count; i++)
         free(g.templates[i]);
     free(g.templates);
+    for (size_t i = 0; i < g.made_count; i++)
+        free(g.made[i]);
+    free(g.made);
     petw_manifest_free(m);
     if (fclose(g.out) != 0 && rc == 0)
         rc = mc_fail(&g, 0, "cannot write the header", NULL, NULL);

@@ -29,7 +29,7 @@ typedef struct petw_manifest_provider {
     const char *symbol; /* NULL when the manifest gives none */
     petw_guid guid;
     uint32_t event_count; /* events, sorted by id, then version */
-    uint32_t item_count;  /* keywords, tasks, opcodes, levels, channels */
+    uint32_t item_count;  /* keywords, tasks, opcodes, levels, channels, maps and entries */
     uint32_t line;        /* where the manifest defines it */
 } petw_manifest_provider;
 
@@ -39,11 +39,14 @@ typedef struct petw_manifest_provider {
 #define PETW_MANIFEST_LEVEL 2
 #define PETW_MANIFEST_KEYWORD 3
 #define PETW_MANIFEST_CHANNEL 4
+#define PETW_MANIFEST_MAP 5       /* a valueMap (value 0) or bitMap (value 1) */
+#define PETW_MANIFEST_MAP_ENTRY 6 /* an entry of the last map before it; name: its text */
 #define PETW_MANIFEST_ANY_TASK 0xFFFFFFFFu
 
 /* A keyword (value: its mask), task, opcode, level or channel the provider
  * defines (the standard win: ones are not listed), in document order, all
- * tasks first, then opcodes, levels, keywords, channels. */
+ * tasks first, then opcodes, levels, keywords, channels; then its maps,
+ * each followed by its entries. */
 typedef struct petw_manifest_item {
     uint32_t kind; /* PETW_MANIFEST_* */
     uint32_t task; /* an opcode defined inside a task: that task's value, else _ANY_TASK */

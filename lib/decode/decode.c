@@ -879,6 +879,25 @@ static int kernel_sid(petw_decoder *d, uint32_t slot)
     return bytes_string(d, (const uint8_t *)text, (size_t)len, slot);
 }
 
+/* The bytes left of the payload when they hold a string of `type` (at
+ * least one character) without its NUL, else 0. A manifest string (or
+ * string array) is read so to the payload's end, as other ETW decoders do:
+ * mc's code writes an array of strings with the size its caller gives, and
+ * Windows' own samples give one that leaves the last NUL out. */
+static size_t unterminated(const petw_decoder *d, uint8_t type)
+{
+    const uint8_t *p = d->data + d->pos;
+    size_t left = d->size - d->pos;
+    if (type == PETW_IN_ANSISTRING)
+        return left && !memchr(p, 0, left) ? left : 0;
+    if (type != PETW_IN_UNICODESTRING || left == 0 || left % 2)
+        return 0;
+    for (size_t k = 0; k < left; k += 2)
+        if (petw__rd16(p + k) == 0)
+            return 0;
+    return left;
+}
+
 /* Field `i`'s length or count: fixed, or the number an earlier field held. */
 static uint64_t man_size(const petw_decoder *d, const petw__man_field *f, uint16_t spec,
                          uint8_t ref_flag)
@@ -912,6 +931,10 @@ static int man_scalar(petw_decoder *d, const petw__man_provider *pv, uint32_t i,
         PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, length, slot));
     } else if (f->in_type == PETW__IN_KERNEL_SID) {
         PETW__FORWARD_IF_ERROR(kernel_sid(d, slot));
+    } else if (unterminated(d, f->in_type)) {
+        size_t left = unterminated(d, f->in_type);
+        PETW__FORWARD_IF_ERROR(
+            man_sized(d, f->in_type, f->in_type == PETW_IN_UNICODESTRING ? left / 2 : left, slot));
     } else if (f->in_type == PETW_IN_BINARY) {
         /* Binary without a length: the rest of the payload. */
         PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, d->size - d->pos, slot));

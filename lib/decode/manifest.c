@@ -40,14 +40,14 @@ typedef struct raw_template {
 } raw_template;
 
 typedef struct raw_map {
-    const char *name;
+    const char *name, *symbol;
     int bitmap;
     uint32_t first, count; /* in the provider's raw map entries */
     int line;
 } raw_map;
 
 typedef struct raw_map_entry {
-    const char *value, *message;
+    const char *value, *message, *symbol;
     int line;
 } raw_map_entry;
 
@@ -331,6 +331,7 @@ static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **a
             return;
         raw_map *mp = &rp->maps[rp->maps_count];
         mp->name = attr(p, atts, "name");
+        mp->symbol = attr(p, atts, "symbol");
         mp->bitmap = !strcmp(el, "bitMap");
         mp->first = rp->map_entries_count;
         mp->count = 0;
@@ -342,6 +343,7 @@ static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **a
         raw_map_entry *me = &rp->map_entries[rp->map_entries_count++];
         me->value = attr(p, atts, "value");
         me->message = attr(p, atts, "message");
+        me->symbol = attr(p, atts, "symbol");
         me->line = line_of(p);
         rp->maps[p->map].count++;
     }
@@ -805,7 +807,8 @@ static int resolve_names(parser *p, const raw_provider *rp, petw__man_provider *
 }
 
 /* The provider's own keywords, tasks, opcodes, levels and channels with
- * their symbols, in document order (for code generators). */
+ * their symbols, in document order, then each map followed by its entries
+ * (for code generators). Run after resolve_maps (entries' values checked). */
 static int resolve_items(parser *p, const raw_provider *rp, petw__man_provider *mp)
 {
     const raw_item *lists[5] = {rp->tasks, rp->opcodes, rp->levels, rp->keywords, rp->channels};
@@ -815,6 +818,7 @@ static int resolve_items(parser *p, const raw_provider *rp, petw__man_provider *
     uint32_t n = 0;
     for (uint32_t kind = 0; kind < 5; kind++)
         n += counts[kind];
+    n += rp->maps_count + rp->map_entries_count;
     if (n == 0)
         return 0;
     mp->items = calloc(n, sizeof(*mp->items));
@@ -842,6 +846,25 @@ static int resolve_items(parser *p, const raw_provider *rp, petw__man_provider *
             }
             mp->item_count++;
         }
+    for (uint32_t i = 0; i < rp->maps_count; i++) {
+        const raw_map *r = &rp->maps[i];
+        petw__man_item *o = &mp->items[mp->item_count++];
+        o->kind = PETW__MAN_MAP;
+        o->task = PETW__MAN_ANY_TASK;
+        o->value = (uint64_t)r->bitmap;
+        o->name = r->name;
+        o->symbol = r->symbol;
+        o->line = (uint32_t)r->line;
+        for (uint32_t k = r->first; k < r->first + r->count; k++) {
+            o = &mp->items[mp->item_count++];
+            o->kind = PETW__MAN_MAP_ENTRY;
+            o->task = PETW__MAN_ANY_TASK;
+            o->value = mp->map_entries[k].value;
+            o->name = mp->map_entries[k].text;
+            o->symbol = rp->map_entries[k].symbol;
+            o->line = (uint32_t)rp->map_entries[k].line;
+        }
+    }
     return 0;
 }
 

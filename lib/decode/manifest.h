@@ -94,6 +94,8 @@ typedef struct petw__man_name {
  * _OPCODE and _LEVEL above, and these. */
 #define PETW__MAN_KEYWORD 3
 #define PETW__MAN_CHANNEL 4
+#define PETW__MAN_MAP 5       /* value: 1 for a bitMap, 0 for a valueMap */
+#define PETW__MAN_MAP_ENTRY 6 /* one of the map before it; name: its message */
 
 typedef struct petw__man_item {
     uint32_t kind;

@@ -117,6 +117,13 @@ int main()
     EXPECT(std::string(narrow) == "abc");
     WCHAR wide[8];
     EXPECT(SUCCEEDED(StringCchCopyW(wide, 8, L"wide")) && wide[3] == L'e');
+    EXPECT(StringCchCatW(wide, 8, L"ning") == STRSAFE_E_INSUFFICIENT_BUFFER);
+    EXPECT(std::wstring(wide) == L"widenin");
+    EXPECT(SUCCEEDED(StringCchPrintfW(wide, 8, L"%d %ls", 12, L"ab")));
+    EXPECT(std::wstring(wide) == L"12 ab");
+    EXPECT(StringCchPrintfA(narrow, 4, "%d", 12345) == STRSAFE_E_INSUFFICIENT_BUFFER);
+    EXPECT(std::string(narrow) == "123");
+    EXPECT(SUCCEEDED(StringCchCatA(narrow, 4, "")) && std::string(narrow) == "123");
 
     EVENT_PROPERTY_INFO info = {};
     info.nonStructType.InType = TDH_INTYPE_INT32;

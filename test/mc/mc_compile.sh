@@ -8,7 +8,7 @@ inc=$1
 gen=$2
 shift 2
 flags="-fsyntax-only -Wall -Wextra -Werror -I$inc -I$inc/petw/etw -I$gen"
-flags="$flags -DMC_EXAMPLE_MANIFEST=\"x\" -DMC_TYPES_MANIFEST=\"y\""
+flags="$flags -DMC_EXAMPLE_MANIFEST=\"x\" -DMC_TYPES_MANIFEST=\"y\" -DMC_ARRAYS_MANIFEST=\"z\""
 status=0
 ran=0
 run() { # COMPILER LANG STD

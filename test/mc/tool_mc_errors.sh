@@ -37,16 +37,15 @@ MAN
     echo "ok: $name: $(cat "$tmp/err")"
 }
 
-bad struct 11 "structs are not supported" '    <data name="A" inType="win:UInt32"/>
-    <struct name="S"><data name="X" inType="win:UInt8"/></struct>'
+bad structlength 10 "a length only applies" '    <struct name="S" length="4"><data name="X" inType="win:UInt8"/></struct>'
 bad cbinary 12 "win:CountedBinary is not supported" '    <data name="A" inType="win:UInt32"/>
 
     <data name="Blob" inType="win:CountedBinary"/>'
 bad counted 10 "win:CountedUnicodeString is not supported" '    <data name="C" inType="win:CountedUnicodeString"/>'
 bad binary 11 "win:Binary needs a length" '    <data name="A" inType="win:UInt32"/>
     <data name="Blob" inType="win:Binary"/>'
-bad strarray 11 "arrays of strings" '    <data name="N" inType="win:UInt32"/>
-    <data name="Names" inType="win:UnicodeString" count="N"/>'
+bad sidarray 11 "arrays of SIDs" '    <data name="N" inType="win:UInt32"/>
+    <data name="Sids" inType="win:SID" count="N"/>'
 bad countref 11 "must name an integer field" '    <data name="Name" inType="win:AnsiString"/>
     <data name="Values" inType="win:UInt32" count="Name"/>'
 bad intlength 10 "a length only applies" '    <data name="A" inType="win:UInt32" length="4"/>'

@@ -87,7 +87,9 @@ typedef struct _EVENT_HEADER {
     GUID ActivityId;
 } EVENT_HEADER, *PEVENT_HEADER;
 
-typedef struct _EVENT_RECORD {
+/* EVENT_RECORD and PEVENT_RECORD are typedefs evntrace.h declared: a
+ * second typedef is not C99. */
+struct _EVENT_RECORD {
     EVENT_HEADER EventHeader;
     ETW_BUFFER_CONTEXT BufferContext;
     USHORT ExtendedDataCount;
@@ -95,7 +97,7 @@ typedef struct _EVENT_RECORD {
     PEVENT_HEADER_EXTENDED_DATA_ITEM ExtendedData;
     PVOID UserData;
     PVOID UserContext;
-} EVENT_RECORD, *PEVENT_RECORD;
+};
 typedef const EVENT_RECORD *PCEVENT_RECORD;
 
 #define EVNTCONS_INLINE PETW__ETW_INLINE
