@@ -31,8 +31,8 @@
 
 typedef struct props {
     EVENT_TRACE_PROPERTIES p;
-    WCHAR logger[256];
-    WCHAR file[1024];
+    char logger[256]; /* the A functions' names are char strings */
+    char file[1024];
 } props;
 
 typedef struct seen {
@@ -289,7 +289,7 @@ int main(void)
     a.p.LoggerNameOffset = offsetof(props, logger);
     a.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
     a.p.LogFileNameOffset = offsetof(props, file);
-    mbstowcs(a.file, path, 1023);
+    snprintf(a.file, sizeof(a.file), "%s", path);
     char session_name[64];
     snprintf(session_name, sizeof(session_name), "petw-test-mc-arrays-%ld", (long)getpid());
     TRACEHANDLE sh = 0;
