@@ -713,8 +713,10 @@ static const char *kind_name(uint32_t kind)
 }
 
 /* Every symbol the header defines, checked once: a C identifier, unique. */
+/* The C symbols the header defines so far (copies: callers' buffers are
+ * reused from provider to provider). */
 typedef struct symbols {
-    const char **s;
+    char **s;
     uint32_t *line;
     size_t n, cap;
 } symbols;
@@ -728,13 +730,15 @@ static int add_symbol(mc_gen *g, symbols *s, const char *sym, uint32_t line)
             return mc_fail(g, line, "symbol \"%s\" is defined twice", sym, NULL);
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
-        const char **ns = realloc(s->s, cap * sizeof(*ns));
+        char **ns = realloc(s->s, cap * sizeof(*ns));
         if (!ns)
             return mc_fail(g, line, "out of memory", NULL, NULL);
         s->s = ns;
         s->cap = cap;
     }
-    s->s[s->n++] = sym;
+    if (!(s->s[s->n] = strdup(sym)))
+        return mc_fail(g, line, "out of memory", NULL, NULL);
+    s->n++;
     return 0;
 }
 
@@ -978,6 +982,8 @@ static int generate(mc_gen *g)
     for (uint32_t p = 0; rc == 0 && p < petw_manifest_provider_count(g->m); p++)
         rc = generate_provider(g, p, &syms, t);
     free(t);
+    for (size_t i = 0; i < syms.n; i++)
+        free(syms.s[i]);
     free(syms.s);
     fputs("#ifdef __cplusplus\n}\n#endif\n", o);
     return rc;

@@ -69,6 +69,30 @@ sed -e 's/symbol="E-1"/symbol="E1"/' "$tmp/ident.man" >"$tmp/good.man"
 "$petw" mc -um -h "$tmp" -r "$tmp" "$tmp/good.man" || fail "good: refused"
 [ -s "$tmp/good.h" ] && [ -e "$tmp/good.rc" ] || fail "good: no header"
 
+# Two providers: each gets its symbols (the second provider's were once
+# taken for the first's, and refused as "defined twice"); an event symbol
+# both use is refused.
+cat >"$tmp/two.man" <<'MAN'
+<?xml version="1.0" encoding="UTF-8"?>
+<instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events">
+ <instrumentation><events>
+  <provider name="One" guid="{11111111-2222-3333-4444-555555555551}" symbol="ONE">
+   <events><event value="1" symbol="One_E1"/></events>
+  </provider>
+  <provider name="Two" guid="{11111111-2222-3333-4444-555555555552}" symbol="TWO">
+   <events><event value="1" symbol="Two_E1"/></events>
+  </provider>
+ </events></instrumentation>
+</instrumentationManifest>
+MAN
+"$petw" mc -um -h "$tmp" -r "$tmp" "$tmp/two.man" 2>"$tmp/err" || fail "two: $(cat "$tmp/err")"
+for sym in ONE TWO One_E1 Two_E1 EventWriteOne_E1 EventWriteTwo_E1; do
+    grep -q "$sym" "$tmp/two.h" || fail "two: no $sym"
+done
+sed -e 's/symbol="Two_E1"/symbol="One_E1"/' "$tmp/two.man" >"$tmp/twodup.man"
+if "$petw" mc -h "$tmp" -r "$tmp" "$tmp/twodup.man" 2>"$tmp/err"; then fail "twodup: accepted"; fi
+grep -q 'twodup.man:8: symbol "One_E1" is defined twice' "$tmp/err" || fail "twodup: $(cat "$tmp/err")"
+
 # Kernel mode and C# are refused, whatever else is given.
 if "$petw" mc -km "$tmp/good.man" 2>"$tmp/err"; then fail "-km: accepted"; fi
 grep -q -- "-km (kernel-mode code) is not supported" "$tmp/err" || fail "-km: $(cat "$tmp/err")"
