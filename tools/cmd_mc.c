@@ -588,14 +588,14 @@ static int write_blob(FILE *o, const petw_manifest_field *f, const tmpl *t, uint
             "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
             "    if ((ULONGLONG)%s * %s > (ULONGLONG)MCGEN_PETW_MAX_STRING)\n"
             "        return ERROR_INVALID_PARAMETER; /* longer than the buffer */\n"
-            "    for (ULONG _I = 0; _I < %s; _I++)\n"
+            "    for (ULONG _I = 0; _I < %s && %s != 0; _I++) /* none: _Arg may be NULL */\n"
             "        McGenPetwUtf16n(_Arg%u + (size_t)_I * %s, %s, _Text%u + (size_t)_I * %s);\n"
             "    EventDataDescCreate(&EventData[%u], _Text%u, %s * %s * 2u);\n"
             "#else\n"
             "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * %s * (ULONG)sizeof(WCHAR));\n"
             "#endif\n",
-            k, count, length, count, k, length, length, k, length, d, k, count, length, d, k, count,
-            length);
+            k, count, length, count, length, k, length, length, k, length, d, k, count, length, d,
+            k, count, length);
     } else {
         fprintf(
             o,
