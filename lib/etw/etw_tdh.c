@@ -266,33 +266,15 @@ static void utf16_text(const uint8_t *p, size_t units, char *out, size_t cap)
     petw__utf16le_to_utf8(p, units, out, cap);
 }
 
-/* Bytes of a fixed-size TDH in-type, 0 for the others. */
+/* Bytes of a number's TDH in-type (integers, floats, booleans, FILETIME
+ * and pointers), 0 for the others. */
 static size_t tdh_width(USHORT in_type, ULONG pointer_size)
 {
-    switch (in_type) {
-    case TDH_INTYPE_INT8:
-    case TDH_INTYPE_UINT8:
-        return 1;
-    case TDH_INTYPE_INT16:
-    case TDH_INTYPE_UINT16:
-        return 2;
-    case TDH_INTYPE_INT32:
-    case TDH_INTYPE_UINT32:
-    case TDH_INTYPE_HEXINT32:
-    case TDH_INTYPE_BOOLEAN:
-    case TDH_INTYPE_FLOAT:
-        return 4;
-    case TDH_INTYPE_INT64:
-    case TDH_INTYPE_UINT64:
-    case TDH_INTYPE_HEXINT64:
-    case TDH_INTYPE_DOUBLE:
-    case TDH_INTYPE_FILETIME:
-        return 8;
-    case TDH_INTYPE_POINTER:
+    if (in_type == TDH_INTYPE_POINTER)
         return pointer_size == 4 ? 4 : 8;
-    default:
-        return 0;
-    }
+    if (in_type == TDH_INTYPE_GUID || in_type == TDH_INTYPE_SYSTEMTIME)
+        return 0; /* fixed, but not numbers: format_other's */
+    return petw__tdh_fixed_length(in_type);
 }
 
 /* A FILETIME (100 ns units since 1601, UTC) as ISO 8601 with its seven

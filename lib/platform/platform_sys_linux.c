@@ -672,7 +672,8 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
     return n;
 }
 
-void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
+/* Every event stops writing (records already written stay readable). */
+static void disable_all(petw__sys *s)
 {
     for (uint32_t i = 0; i < s->cpu_count; i++) {
         for (int k = 0; k < TP_COUNT; k++)
@@ -683,6 +684,11 @@ void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
         if (s->cpus[i].sample_fd >= 0)
             ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_DISABLE, 0);
     }
+}
+
+void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
+{
+    disable_all(s);
     petw__sys_read(s, fn, ctx);
     /* A tracepoint event counts every hit, and a sample may still not be
      * written: on an idle CPU under NO_HZ, the kernels tried drop the
@@ -713,15 +719,7 @@ void petw__sys_close(petw__sys *s)
 {
     if (!s)
         return;
-    for (uint32_t i = 0; i < s->cpu_count; i++) {
-        for (int k = 0; k < TP_COUNT; k++)
-            if (s->cpus[i].tp_fd[k] >= 0)
-                ioctl(s->cpus[i].tp_fd[k], PERF_EVENT_IOC_DISABLE, 0);
-        if (s->cpus[i].fd >= 0)
-            ioctl(s->cpus[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-        if (s->cpus[i].sample_fd >= 0)
-            ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_DISABLE, 0);
-    }
+    disable_all(s);
     close_all(s);
     free(s->cpus);
     free(s->polls);
