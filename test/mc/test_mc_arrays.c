@@ -6,34 +6,10 @@
  * manifest, must give back every member and element written, and TDH
  * (TdhLoadManifest) describe the structs and arrays and give back a
  * member of a struct in an array and an element of a string array. */
-#include <windows.h>
-#include <evntrace.h>
+#include "mc_test.h"
 #include <tdh.h>
 
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "mc_arrays.h"
-
-#include <petw/consume.h>
-#include <petw/decode.h>
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-typedef struct props {
-    EVENT_TRACE_PROPERTIES p;
-    char logger[256]; /* the A functions' names are char strings */
-    char file[1024];
-} props;
 
 typedef struct seen {
     petw_decoder *dec;
@@ -279,21 +255,9 @@ static void write_events(void)
 int main(void)
 {
     char path[512];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof(path), "%s/petw-%ld-mc-arrays.etl", tmp ? tmp : "/tmp", (long)getpid());
-    props a;
-    memset(&a, 0, sizeof(a));
-    a.p.Wnode.BufferSize = sizeof(a);
-    a.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-    a.p.Wnode.ClientContext = 1;
-    a.p.LoggerNameOffset = offsetof(props, logger);
-    a.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
-    a.p.LogFileNameOffset = offsetof(props, file);
-    snprintf(a.file, sizeof(a.file), "%s", path);
-    char session_name[64];
-    snprintf(session_name, sizeof(session_name), "petw-test-mc-arrays-%ld", (long)getpid());
-    TRACEHANDLE sh = 0;
-    CHECK(StartTraceA(&sh, session_name, &a.p) == ERROR_SUCCESS);
+    mc_path(path, sizeof(path), "mc-arrays");
+    mc_props a;
+    TRACEHANDLE sh = mc_start(&a, "mc-arrays", path);
     CHECK(EnableTraceEx2(sh, &PETW_TEST_MCARRAYS, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0,
                          NULL) == ERROR_SUCCESS);
     write_events();
@@ -307,16 +271,8 @@ int main(void)
     mbstowcs(manifest, MC_ARRAYS_MANIFEST, 1023);
     manifest[1023] = 0;
     CHECK(TdhLoadManifest(manifest) == ERROR_SUCCESS);
-    petw_trace_config c;
-    petw_trace_config_init(&c);
-    c.on_event = on_event;
-    c.context = &s;
-    petw_trace *t;
-    CHECK(petw_trace_open(path, &c, &t) == 0);
-    CHECK(petw_trace_process(&t, 1, 0, 0) == 0);
-    petw_trace_close(t);
+    mc_read(path, on_event, &s);
     petw_decoder_free(s.dec);
-    remove(path);
     CHECK(s.structs == 1 && s.strings == 1 && s.empty == 1 && s.last == 2);
     printf("ok: structs and arrays of strings decoded member by member, element by element\n");
     return 0;

@@ -2,29 +2,9 @@
  * the sessions' enable level and keywords (MatchAnyKeyword and
  * MatchAllKeyword), through McGenControlCallbackV2 as on Windows: each
  * event's enable bit is set when its level and keywords pass. */
-#include <windows.h>
-#include <evntrace.h>
-
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "mc_test.h"
 
 #include "mc_types.h"
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
-typedef struct props {
-    EVENT_TRACE_PROPERTIES p;
-    char logger[256];
-} props;
 
 /* Which of the events are enabled, as a string of 0s and 1s: Scalars
  * (Informational, KwA), Strings (Verbose, KwB), Blobs (Warning, KwA|KwB),
@@ -60,17 +40,8 @@ static void enable(TRACEHANDLE sh, UCHAR level, ULONGLONG any, ULONGLONG all)
 
 int main(void)
 {
-    props a;
-    memset(&a, 0, sizeof(a));
-    a.p.Wnode.BufferSize = sizeof(a);
-    a.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-    a.p.Wnode.ClientContext = 1;
-    a.p.LoggerNameOffset = offsetof(props, logger);
-    a.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-    char name[64];
-    snprintf(name, sizeof(name), "petw-test-mc-enabled-%ld", (long)getpid());
-    TRACEHANDLE sh = 0;
-    CHECK(StartTraceA(&sh, name, &a.p) == ERROR_SUCCESS);
+    mc_props a;
+    TRACEHANDLE sh = mc_start(&a, "mc-enabled", NULL);
 
     CHECK(EventRegisterPetw_Test_McTypes() == ERROR_SUCCESS);
     expect("0000000");

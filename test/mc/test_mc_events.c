@@ -5,28 +5,10 @@
  * given the same manifests, must name each event and give back exactly
  * the values written, a non-ASCII UnicodeString included. Built as C and
  * as C++ (test_mc_events.cpp includes this file). */
-#include <windows.h>
-#include <evntrace.h>
-
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "mc_test.h"
 
 #include "example_events.h"
 #include "mc_types.h"
-
-#include <petw/consume.h>
-#include <petw/decode.h>
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,12 +19,6 @@ ULONG mc_second_tu_write(void);
 #ifdef __cplusplus
 }
 #endif
-
-typedef struct props {
-    EVENT_TRACE_PROPERTIES p;
-    char logger[256];
-    char file[1024];
-} props;
 
 static const GUID test_guid = {0x01234567, 0x89ab, 0xcdef, {1, 2, 3, 4, 5, 6, 7, 8}};
 static const GUID test_guid2 = {0xfedcba98, 0x7654, 0x3210, {8, 7, 6, 5, 4, 3, 2, 1}};
@@ -261,21 +237,9 @@ static void write_events(void)
 int main(void)
 {
     char path[512];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof(path), "%s/petw-%ld-mc-events.etl", tmp ? tmp : "/tmp", (long)getpid());
-    props a;
-    memset(&a, 0, sizeof(a));
-    a.p.Wnode.BufferSize = sizeof(a);
-    a.p.Wnode.Flags = WNODE_FLAG_TRACED_GUID;
-    a.p.Wnode.ClientContext = 1;
-    a.p.LoggerNameOffset = offsetof(props, logger);
-    a.p.LogFileMode = EVENT_TRACE_FILE_MODE_SEQUENTIAL;
-    a.p.LogFileNameOffset = offsetof(props, file);
-    snprintf(a.file, sizeof(a.file), "%s", path);
-    char session_name[64];
-    snprintf(session_name, sizeof(session_name), "petw-test-mc-%ld", (long)getpid());
-    TRACEHANDLE sh = 0;
-    CHECK(StartTraceA(&sh, session_name, &a.p) == ERROR_SUCCESS);
+    mc_path(path, sizeof(path), "mc-events");
+    mc_props a;
+    TRACEHANDLE sh = mc_start(&a, "mc", path);
     CHECK(EnableTraceEx2(sh, &PETW_EXAMPLE_ORDERS, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0,
                          NULL) == ERROR_SUCCESS);
     CHECK(EnableTraceEx2(sh, &PETW_TEST_MCTYPES, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 5, 0, 0, 0,
@@ -288,16 +252,8 @@ int main(void)
     CHECK(petw_decoder_new(&s.dec) == 0);
     CHECK(petw_decoder_add_manifest(s.dec, MC_EXAMPLE_MANIFEST) == 0);
     CHECK(petw_decoder_add_manifest(s.dec, MC_TYPES_MANIFEST) == 0);
-    petw_trace_config c;
-    petw_trace_config_init(&c);
-    c.on_event = on_event;
-    c.context = &s;
-    petw_trace *t;
-    CHECK(petw_trace_open(path, &c, &t) == 0);
-    CHECK(petw_trace_process(&t, 1, 0, 0) == 0);
-    petw_trace_close(t);
+    mc_read(path, on_event, &s);
     petw_decoder_free(s.dec);
-    remove(path);
     CHECK(s.order == 3 && s.status == 1 && s.batch == 2);
     CHECK(s.scalars == 1 && s.scalars_v1 == 1 && s.strings == 1 && s.blobs == 1 && s.arrays == 1);
     CHECK(s.ping == 1 && s.long_text == 1 && s.count == 1);
