@@ -1,6 +1,7 @@
 /* etw_crt.c - the Windows time functions, StringFromGUID2 and the Microsoft
  * C runtime functions <windows.h> declares for non-Windows hosts (Windows
  * has its own). Conversions only: the calendar arithmetic is common/'s. */
+#define PETW_NO_MSVC_WPRINTF /* this file calls the C library's wide printf */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -380,6 +381,104 @@ int swprintf_s(wchar_t *buffer, size_t sizeOfBuffer, const wchar_t *format, ...)
     va_list ap;
     va_start(ap, format);
     int r = vswprintf_s(buffer, sizeOfBuffer, format, ap);
+    va_end(ap);
+    return r;
+}
+
+/* The plain wide printf family <windows.h> maps wprintf, swprintf, ... to:
+ * the same reading of the format as the _s functions, without their
+ * parameter checks. */
+int petw_vfwprintf(FILE *stream, const wchar_t *format, va_list args)
+{
+    return vfwprintf_s(stream, format, args);
+}
+
+int petw_vwprintf(const wchar_t *format, va_list args)
+{
+    return vfwprintf_s(stdout, format, args);
+}
+
+int petw_fwprintf(FILE *stream, const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = vfwprintf_s(stream, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int petw_wprintf(const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = vfwprintf_s(stdout, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int petw_vswprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list args)
+{
+    if (!format || (!buffer && count > 0)) {
+        errno = EINVAL;
+        return -1;
+    }
+    wchar_t stack[512], *buf;
+    int r = format_alloc(&buf, stack, 512, format, args);
+    if (count > 0) {
+        size_t n = r < 0 ? 0 : (size_t)r;
+        if (n >= count) {
+            n = count - 1; /* what fits stays, as the C library's does */
+            r = -1;
+        }
+        wmemcpy(buffer, buf, n);
+        buffer[n] = 0;
+    } else {
+        r = -1;
+    }
+    if (buf != stack)
+        free(buf);
+    return r;
+}
+
+int petw_swprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = petw_vswprintf(buffer, count, format, ap);
+    va_end(ap);
+    return r;
+}
+
+int petw_vsnwprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list args)
+{
+    if (!format || (!buffer && count > 0)) {
+        errno = EINVAL;
+        return -1;
+    }
+    wchar_t stack[512], *buf;
+    int r = format_alloc(&buf, stack, 512, format, args);
+    if (r >= 0) {
+        /* Microsoft's: the whole text, with a NUL if it fits; exactly count
+         * characters, no NUL, returns count; longer, count written and -1. */
+        size_t n = (size_t)r;
+        if (n < count) {
+            wmemcpy(buffer, buf, n + 1);
+        } else {
+            wmemcpy(buffer, buf, count);
+            if (n > count)
+                r = -1;
+        }
+    }
+    if (buf != stack)
+        free(buf);
+    return r;
+}
+
+int petw_snwprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int r = petw_vsnwprintf(buffer, count, format, ap);
     va_end(ap);
     return r;
 }

@@ -124,6 +124,15 @@ int main()
     EXPECT(StringCchPrintfA(narrow, 4, "%d", 12345) == STRSAFE_E_INSUFFICIENT_BUFFER);
     EXPECT(std::string(narrow) == "123");
     EXPECT(SUCCEEDED(StringCchCatA(narrow, 4, "")) && std::string(narrow) == "123");
+#if !defined(_WIN32)
+    /* The wide printf family reads its format as Microsoft's C runtime
+     * does: %s wide, %S narrow, I64 a size; std:: names the same. */
+    EXPECT(swprintf(wide, 8, L"%s%S", L"ab", "cd") == 4 && std::wstring(wide) == L"abcd");
+    EXPECT(std::swprintf(wide, 8, L"%I64u%c", (unsigned long long)7, L'x') == 2);
+    EXPECT(std::wstring(wide) == L"7x");
+    EXPECT(SUCCEEDED(StringCchPrintfW(wide, 8, L"%s", L"sc")) && std::wstring(wide) == L"sc");
+    EXPECT(std::to_wstring(5) == L"5");
+#endif
 
     EVENT_PROPERTY_INFO info = {};
     info.nonStructType.InType = TDH_INTYPE_INT32;

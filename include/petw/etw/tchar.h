@@ -20,7 +20,9 @@
  * The wide _t* functions map onto the C library's wide functions (wcslen,
  * wcscmp, ...). Printf-style ones (_tprintf, _stprintf_s, ...) map onto
  * <windows.h>'s wprintf_s family, which reads %s and %c as Windows does in
- * wide format strings (a wide string, a wide character).
+ * wide format strings (a wide string, a wide character); _vtprintf and
+ * _vftprintf map onto vwprintf and vfwprintf, which <windows.h> maps to
+ * functions reading them the same way (unless PETW_NO_MSVC_WPRINTF).
  */
 #ifndef PETW_ETW_TCHAR_H
 #define PETW_ETW_TCHAR_H

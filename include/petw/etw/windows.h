@@ -543,5 +543,70 @@ inline int _snprintf_s(char (&buffer)[N], size_t count, const char *format, A...
 }
 #endif
 
+/* The plain wide printf family, as Microsoft's C runtime reads it (the
+ * wprintf_s family's reading above): wprintf, fwprintf, swprintf (the ISO
+ * form, with a count), their v forms, _snwprintf and _vsnwprintf become
+ * macros for petw_ functions. %s and %c take wide arguments, %S, %hs, %C
+ * and %hc narrow ones, and I64, I32, I and w are size prefixes. To a
+ * stream they write UTF-8, or wide characters if the stream is already
+ * wide-oriented: they never set a stream's orientation, so printf and
+ * wprintf mix on stdout as they do on Windows. swprintf and vswprintf
+ * return -1 when the text does not fit, leaving what fit and a NUL;
+ * _snwprintf and _vsnwprintf as Microsoft's: count characters and no NUL
+ * when the text has count characters or more, and -1 when it has more.
+ *
+ * In C++ the standard headers that declare these (<cwchar>, <wchar.h>) are
+ * included first, so a later #include of them is a no-op, and std:: gets
+ * the petw_ names, so std::wprintf is the same function. Define
+ * PETW_NO_MSVC_WPRINTF before including this header to keep the C
+ * library's (glibc: %s narrow, no I64). */
+#ifndef PETW_NO_MSVC_WPRINTF
+#ifdef __cplusplus
+extern "C++" { /* even when included inside extern "C" { } */
+#include <cstdio>
+#include <cwchar>
+}
+extern "C" {
+#endif
+int petw_wprintf(const wchar_t *format, ...);
+int petw_fwprintf(FILE *stream, const wchar_t *format, ...);
+int petw_swprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...);
+int petw_vwprintf(const wchar_t *format, va_list args);
+int petw_vfwprintf(FILE *stream, const wchar_t *format, va_list args);
+int petw_vswprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list args);
+int petw_snwprintf(wchar_t *buffer, size_t count, const wchar_t *format, ...);
+int petw_vsnwprintf(wchar_t *buffer, size_t count, const wchar_t *format, va_list args);
+#ifdef __cplusplus
+}
+namespace std
+{
+using ::petw_fwprintf;
+using ::petw_swprintf;
+using ::petw_vfwprintf;
+using ::petw_vswprintf;
+using ::petw_vwprintf;
+using ::petw_wprintf;
+} // namespace std
+#endif
+  /* The C library may define some as macros (glibc's fortified headers do,
+   * for compilers without __builtin_va_arg_pack). */
+#undef wprintf
+#undef fwprintf
+#undef swprintf
+#undef vwprintf
+#undef vfwprintf
+#undef vswprintf
+#undef _snwprintf
+#undef _vsnwprintf
+#define wprintf petw_wprintf
+#define fwprintf petw_fwprintf
+#define swprintf petw_swprintf
+#define vwprintf petw_vwprintf
+#define vfwprintf petw_vfwprintf
+#define vswprintf petw_vswprintf
+#define _snwprintf petw_snwprintf
+#define _vsnwprintf petw_vsnwprintf
+#endif /* !PETW_NO_MSVC_WPRINTF */
+
 #endif /* !_WIN32 */
 #endif /* PETW_ETW_WINDOWS_H */
