@@ -75,6 +75,19 @@ target("enabled EventWrite, file session, 1 thread, vs baseline", fmt(pf, " ns")
 r2 = ratio(lt, pf)
 target("enabled EventWrite, file session, vs LTTng-UST", fmt(pf, " ns"), fmt(lt, " ns (LTTng)"),
        fmt(r2, "x faster"), ">= 8x faster", r2 is not None and r2 >= 8)
+r1m = ratio(pm, base)
+target("enabled EventWrite, memory (buffering) session, 1 thread, vs baseline", fmt(pm, " ns"),
+       fmt(base, " ns (baseline)"), fmt(r1m, "x"), "<= 1.5x", r1m is not None and r1m <= 1.5)
+r2m = ratio(lt, pm)
+target("enabled EventWrite, memory session, vs LTTng-UST", fmt(pm, " ns"), fmt(lt, " ns (LTTng)"),
+       fmt(r2m, "x faster"), ">= 8x faster", r2m is not None and r2m >= 8)
+rbf = ratio(pm, pf)
+target("buffering (memory) session vs file session, 1 thread", fmt(pm, " ns"),
+       fmt(pf, " ns (file)"), fmt(rbf, "x"), "<= 1.0x (as fast)", rbf is not None and rbf <= 1.0)
+tl = ns.get("petw-tracelogging")
+rtl = ratio(tl, pm)
+target("TraceLoggingWrite vs EventWrite, same fields, memory session", fmt(tl, " ns"),
+       fmt(pm, " ns (EventWrite)"), fmt(rtl, "x"), "<= 1.2x", rtl is not None and rtl <= 1.2)
 # The cross-process file session: bench_eventwrite runs it back to back with
 # the in-process one in every round; the ratio is the median of the rounds'
 # paired ratios. Losses would flatter it (a dropped event is cheap), so the

@@ -1,4 +1,4 @@
-/* etw_consumer.c - OpenTrace, ProcessTrace, CloseTrace, GetLastError. */
+/* etw_consumer.c - OpenTrace, ProcessTrace, CloseTrace. */
 #include <stdlib.h>
 
 #include "etw_internal.h"
@@ -12,19 +12,6 @@ _Static_assert(offsetof(EVENT_RECORD, UserContext) == offsetof(petw_event_record
                "UserContext");
 _Static_assert(sizeof(EVENT_HEADER_EXTENDED_DATA_ITEM) == sizeof(petw_extended_item), "EXT_ITEM");
 _Static_assert(sizeof(ETW_BUFFER_CONTEXT) == sizeof(petw_buffer_context), "ETW_BUFFER_CONTEXT");
-
-#if !defined(_WIN32)
-/* Windows has its own; elsewhere petw keeps the thread's last error. */
-static _Thread_local DWORD last_error;
-DWORD GetLastError(void)
-{
-    return last_error;
-}
-void SetLastError(DWORD code)
-{
-    last_error = code;
-}
-#endif
 
 #define MAX_OPEN 256
 

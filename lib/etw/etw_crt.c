@@ -609,29 +609,6 @@ int _putws(const wchar_t *str)
 SECURE_COPIES(wchar_t, wcscpy_s, wcsncpy_s, wcscat_s, wcslen)
 SECURE_COPIES(char, strcpy_s, strncpy_s, strcat_s, strlen)
 
-/* Folds A-Z only, as Windows' C runtime does in its default "C" locale. */
-static uint32_t fold(wchar_t c)
-{
-    return c >= L'A' && c <= L'Z' ? (uint32_t)(c - L'A' + L'a') : (uint32_t)c;
-}
-
-int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        uint32_t x = fold(a[i]), y = fold(b[i]);
-        if (x != y)
-            return x < y ? -1 : 1;
-        if (!x)
-            break;
-    }
-    return 0;
-}
-
-int _wcsicmp(const wchar_t *a, const wchar_t *b)
-{
-    return _wcsnicmp(a, b, (size_t)-1);
-}
-
 /* ---- _fullpath, _wfullpath ---- */
 
 wchar_t *petw__widen_utf8(const char *s); /* etw_wmain.c */

@@ -1,6 +1,7 @@
 /* etw_win32.c - the few Win32 functions beyond ETW that ETW tools call
  * around it, for non-Windows hosts: GetCommandLineW/A, CommandLineToArgvW
- * (<shellapi.h>), LocalAlloc/LocalFree, GlobalAlloc/GlobalFree. */
+ * (<shellapi.h>). The base functions (last error, local heap) are
+ * platform/'s (platform_win32.c). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,41 +13,6 @@
 #if !defined(_WIN32)
 
 wchar_t *petw__widen_utf8(const char *s); /* etw_wmain.c */
-
-static HLOCAL mem_alloc(UINT flags, SIZE_T bytes)
-{
-    void *p;
-    if (flags & LMEM_MOVEABLE) {
-        SetLastError(ERROR_NOT_SUPPORTED);
-        return NULL;
-    }
-    p = (flags & LMEM_ZEROINIT) ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
-    if (!p)
-        SetLastError(ERROR_NOT_ENOUGH_MEMORY);
-    return p;
-}
-
-HLOCAL LocalAlloc(UINT uFlags, SIZE_T uBytes)
-{
-    return mem_alloc(uFlags, uBytes);
-}
-
-HLOCAL LocalFree(HLOCAL hMem)
-{
-    free(hMem);
-    return NULL;
-}
-
-HGLOBAL GlobalAlloc(UINT uFlags, SIZE_T dwBytes)
-{
-    return mem_alloc(uFlags, dwBytes);
-}
-
-HGLOBAL GlobalFree(HGLOBAL hMem)
-{
-    free(hMem);
-    return NULL;
-}
 
 /* ---- The command line ---- */
 

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "petw/error.h"
 #include "platform.h" /* windows.h first: sddl.h needs it */
@@ -497,17 +498,14 @@ int32_t petw__local_offset_now(void)
 
 int32_t petw__local_offset_at(int64_t unix_seconds)
 {
-    ULARGE_INTEGER u;
-    u.QuadPart = (ULONGLONG)(unix_seconds + 11644473600LL) * 10000000u;
-    FILETIME utc = {u.LowPart, u.HighPart}, local;
-    SYSTEMTIME st, lst;
-    if (unix_seconds < -11644473600LL || !FileTimeToSystemTime(&utc, &st) ||
-        !SystemTimeToTzSpecificLocalTime(NULL, &st, &lst) || !SystemTimeToFileTime(&lst, &local))
+    /* The C runtime's calendar, as on Linux: the zone's rules at that date
+     * (Windows' own, or TZ when set), read back as if it were UTC. */
+    __time64_t t = unix_seconds;
+    struct tm local;
+    if (unix_seconds < 0 || _localtime64_s(&local, &t) != 0)
         return 0;
-    ULARGE_INTEGER l;
-    l.LowPart = local.dwLowDateTime;
-    l.HighPart = local.dwHighDateTime;
-    return (int32_t)(((LONGLONG)l.QuadPart - (LONGLONG)u.QuadPart) / 10000000);
+    __time64_t as_utc = _mkgmtime64(&local);
+    return as_utc == -1 ? 0 : (int32_t)(as_utc - t);
 }
 
 /* ---- what enable properties record ---- */
