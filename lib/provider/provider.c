@@ -187,8 +187,8 @@ static void sync_guid(const petw_guid *guid)
             provider_sync(i);
 }
 
-int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *ctx,
-                           petw_provider_handle *out)
+int petw__provider_register(const petw_guid *id, petw_enable_callback cb, void *ctx,
+                            petw_provider_handle *out)
 {
     PETW__RETURN_IF(id == NULL || out == NULL, PETW_EINVAL);
     petw__library_init();
@@ -224,10 +224,6 @@ int petw_provider_register(const petw_guid *id, petw_enable_callback cb, void *c
     uint64_t any, all;
     if (cb && aggregate(id, &level, &any, &all))
         run_callbacks(id, UINT32_MAX, (int)slot);
-    /* Shared sessions that enable this GUID already: attach now, so the
-     * very first EventWrite is recorded (no start-up race). Their enables
-     * run the callback (once per session that enables it). */
-    petw__agent_sync();
     petw__control_unlock();
     return 0;
 }
@@ -242,7 +238,7 @@ static petw__provider *lookup(petw_provider_handle h, uint32_t *slot_out)
     return &providers[slot];
 }
 
-int petw_provider_unregister(petw_provider_handle h)
+int petw__provider_unregister(petw_provider_handle h)
 {
     uint32_t slot;
     petw__control_lock();
@@ -265,7 +261,6 @@ int petw_provider_unregister(petw_provider_handle h)
         atomic_store_explicit(&p->sessions[i].ref, 0, memory_order_relaxed);
     p->in_use = 0;
     p->callback = NULL;
-    petw__agent_publish();
     petw__control_unlock();
     return 0;
 }
@@ -572,7 +567,7 @@ static PETW__ALWAYS_INLINE int measure_event(const petw__provider *p, const petw
                                              event_shape *sh)
 {
     sh->options = atomic_load_explicit(&p->options, memory_order_relaxed);
-    /* acquire: pairs with petw_provider_set_traits's release store: the
+    /* acquire: pairs with petw__provider_set_traits's release store: the
      * interned blob's bytes before the pointer. */
     sh->traits = atomic_load_explicit(&p->traits, memory_order_acquire);
     sh->traits_size = sh->traits ? petw__rd16(sh->traits) : 0;
@@ -747,7 +742,7 @@ static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
         memcpy(g, event_class, sizeof(g));
     /* acquire fence + reload: if any field above came from a later
      * (re)registration, the generation we see now has changed. Pairs with
-     * petw_provider_unregister's release fence after its generation bump. */
+     * petw__provider_unregister's release fence after its generation bump. */
     atomic_thread_fence(memory_order_acquire);
     if (PETW__UNLIKELY((uint32_t)(__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >>
                                   32) != gen))
@@ -984,7 +979,7 @@ typedef struct interned {
 } interned;
 static interned *interned_traits; /* control lock */
 
-int petw_provider_set_traits(petw_provider_handle h, const void *blob, uint32_t size)
+int petw__provider_set_traits(petw_provider_handle h, const void *blob, uint32_t size)
 {
     PETW__RETURN_IF(!blob || size < 3 || size > 0xFFF0, PETW_EINVAL);
     const uint8_t *b = blob;
@@ -1014,7 +1009,6 @@ int petw_provider_set_traits(petw_provider_handle h, const void *blob, uint32_t 
     /* release: the blob before a writer that sees the pointer (write_event's
      * acquire load). */
     atomic_store_explicit(&p->traits, it->data, memory_order_release);
-    petw__agent_publish(); /* the provider directory shows its name now */
     petw__control_unlock();
     return 0;
 }

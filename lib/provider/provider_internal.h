@@ -21,6 +21,14 @@ _Static_assert(PETW_MAX_SESSIONS_PER_PROVIDER <= 32, "provider state mask is 32 
 #define PETW__SESSION_REF_SLOT(ref) (((ref)&0xFFu) - 1u)
 #define PETW__SESSION_REF_GEN(ref) ((uint16_t)((ref) >> 8))
 
+/* Registration in this process only (provider.c); petw_provider_register,
+ * _unregister and _set_traits (register.c) add what shared sessions need:
+ * the agent's attach and the provider directory. Same contracts as those. */
+int petw__provider_register(const petw_guid *id, petw_enable_callback cb, void *ctx,
+                            petw_provider_handle *out);
+int petw__provider_unregister(petw_provider_handle h);
+int petw__provider_set_traits(petw_provider_handle h, const void *blob, uint32_t size);
+
 /* All of these run under the control lock and may call enable callbacks. */
 
 /* Enables `guid` for a session (or updates its level/keywords and
