@@ -19,15 +19,12 @@
 #define PETW__NOINLINE __attribute__((noinline))
 #define PETW__ALWAYS_INLINE inline __attribute__((always_inline))
 #define PETW__ALIGNED(n) __attribute__((aligned(n)))
-/* Asks for the line at p for writing (never faults, any address). */
-#define PETW__PREFETCH_WRITE(p) __builtin_prefetch((p), 1, 3)
 #else
 #define PETW__LIKELY(x) (x)
 #define PETW__UNLIKELY(x) (x)
 #define PETW__NOINLINE
 #define PETW__ALWAYS_INLINE inline
 #define PETW__ALIGNED(n)
-#define PETW__PREFETCH_WRITE(p) ((void)(p))
 #endif
 
 #define PETW__CACHE_LINE 64

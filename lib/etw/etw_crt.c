@@ -86,7 +86,7 @@ BOOL LocalFileTimeToFileTime(const FILETIME *lpLocalFileTime, LPFILETIME lpFileT
 BOOL SystemTimeToTzSpecificLocalTime(const TIME_ZONE_INFORMATION *lpTimeZoneInformation,
                                      const SYSTEMTIME *lpUniversalTime, LPSYSTEMTIME lpLocalTime)
 {
-    FILETIME utc, local;
+    FILETIME utc, local = {0, 0};
     if (!lpUniversalTime || !lpLocalTime || !SystemTimeToFileTime(lpUniversalTime, &utc))
         return fail(ERROR_INVALID_PARAMETER);
     int64_t offset;
@@ -114,7 +114,7 @@ void GetSystemTime(LPSYSTEMTIME lpSystemTime)
 
 void GetLocalTime(LPSYSTEMTIME lpSystemTime)
 {
-    FILETIME ft, local;
+    FILETIME ft, local = {0, 0};
     GetSystemTimeAsFileTime(&ft);
     FileTimeToLocalFileTime(&ft, &local);
     FileTimeToSystemTime(&local, lpSystemTime);

@@ -47,6 +47,9 @@ int64_t petw__boot_time(void);
 
 /* Called once before anything else (from the library's one-time init). */
 void petw__platform_init(void);
+/* The CPU's features (petw__cpu_prefetchw): called by petw__platform_init
+ * on both systems (platform_common.c). */
+void petw__cpu_features_init(void);
 
 /* The operating system's version for ETW's ProviderVersion. Windows: the
  * build number, as Windows' own files carry it. Linux: the kernel release
@@ -457,6 +460,29 @@ typedef void (*petw__sys_volume_fn)(void *ctx, const petw__sys_volume *v);
 /* Every physical disk, then every volume mounted from one (each device
  * once); PETW_ENOTSUP where the OS cannot list them. */
 int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ctx);
+
+/* 1 when the CPU has PREFETCHW (CPUID 0x80000001 ECX bit 8: every AMD64
+ * CPU, Intel since Broadwell); set by petw__platform_init. */
+extern int petw__cpu_prefetchw;
+
+/* Asks for the cache line at p in a state the writer may store to, so a
+ * store there later does not wait for the line (never faults, any
+ * address). A read prefetch where PREFETCHW is missing: the line then
+ * still needs its ownership on the store. Compilers emit only the read
+ * form for x86-64 without -march, hence the instruction by hand. */
+static inline void petw__prefetch_write(const void *p)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_expect(petw__cpu_prefetchw, 1))
+        __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+    else
+        __builtin_prefetch(p, 1, 3);
+#elif defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1, 3);
+#else
+    (void)p;
+#endif
+}
 
 #if defined(_WIN32)
 #include "platform_win.h"

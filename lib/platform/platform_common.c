@@ -2,6 +2,22 @@
  * primitives, shared by Linux and Windows. */
 #include "petw/error.h"
 #include "platform.h" /* with the system's header: __rdtsc */
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+int petw__cpu_prefetchw;
+
+/* The CPU features the hot path asks for (both systems' init calls it). */
+void petw__cpu_features_init(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (__get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000001u &&
+        __get_cpuid(0x80000001u, &a, &b, &c, &d))
+        petw__cpu_prefetchw = (c >> 8) & 1u;
+#endif
+}
 
 int64_t petw__tsc_frequency(void)
 {

@@ -190,6 +190,7 @@ static void refresh_pid(void)
 
 void petw__platform_init(void)
 {
+    petw__cpu_features_init();
     petw__qpc_is_tsc = detect_invariant_tsc();
     refresh_pid();
     pthread_atfork(NULL, NULL, refresh_pid);

@@ -16,6 +16,7 @@ int64_t petw__qpc_frequency = 1;
 
 void petw__platform_init(void)
 {
+    petw__cpu_features_init();
     LARGE_INTEGER f;
     QueryPerformanceFrequency(&f);
     petw__qpc_frequency = f.QuadPart > 0 ? f.QuadPart : 1;

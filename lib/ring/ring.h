@@ -367,8 +367,8 @@ static inline int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t
              * there (a recycled buffer) would cost a whole memory latency
              * per event. Two lines, so records longer than a line leave
              * none out. */
-            PETW__PREFETCH_WRITE(res->record + PETW__PREFETCH_AHEAD);
-            PETW__PREFETCH_WRITE(res->record + PETW__PREFETCH_AHEAD + PETW__CACHE_LINE);
+            petw__prefetch_write(res->record + PETW__PREFETCH_AHEAD);
+            petw__prefetch_write(res->record + PETW__PREFETCH_AHEAD + PETW__CACHE_LINE);
             return 0;
         }
     }
