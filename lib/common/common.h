@@ -116,6 +116,24 @@ size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
 int petw__ansi_to_utf8_fit(const char *in, char *out, size_t out_size);
 int petw__utf8_to_ansi_fit(const char *in, char *out, size_t out_size);
 
+/* SIDs (sid.c): revision, sub-authority count, 48-bit big-endian
+ * authority, then the 32-bit little-endian sub-authorities. The size of
+ * the SID at `p` (n bytes readable): 8 + 4 per sub-authority, or
+ * PETW_ECORRUPT when it does not fit in n. */
+#define PETW__SID_MAX_SUB_AUTHORITIES 15
+#define PETW__SID_MAX_SIZE (8 + 4 * PETW__SID_MAX_SUB_AUTHORITIES)
+/* Room for any SID's text, 255 sub-authorities included. */
+#define PETW__SID_TEXT_MAX (32 + 11 * 255)
+int petw__sid_size(const uint8_t *p, size_t n);
+/* The SID at `p` as text, S-R-I-S-S... (the authority in decimal below
+ * 2^32, else 0x and 12 hex digits, as Windows writes it), cut to fit
+ * `size`. Returns the SID's size, or PETW_ECORRUPT as petw__sid_size. */
+int petw__sid_text(const uint8_t *p, size_t n, char *text, size_t size);
+/* S-R-I-S-S... (the authority decimal, or hex after 0x; at most 15
+ * sub-authorities) into `out`: the SID's size, PETW_EINVAL when the text
+ * is not a SID, PETW_EBADLENGTH when it does not fit in out_size. */
+int petw__sid_parse(const char *text, uint8_t *out, size_t out_size);
+
 /* Windows' calendar arithmetic (FileTimeToSystemTime and friends): a
  * FILETIME (100 ns since 1601-01-01 UTC, below 2^63) <-> its date fields
  * in SYSTEMTIME order: year, month, day of week (0 Sunday), day, hour,
