@@ -109,6 +109,19 @@ size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
  * 0, or PETW_ENAMETOOLONG when the whole string did not fit. */
 int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size);
 size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
+/* Counted conversions (MultiByteToWideChar, WideCharToMultiByte): `n`
+ * units of input, NULs converted like any character, no NUL added. Each
+ * character is one wchar_t (a surrogate pair where wchar_t is 16-bit).
+ * What does not fit in out_chars / out_size is not written: *needed says
+ * how much the whole conversion takes (out may be NULL with size 0, to
+ * count). Input that is not UTF-8 (or not Unicode: a lone surrogate, a
+ * value above U+10FFFF) becomes U+FFFD, or with `strict` fails with
+ * PETW_EINVAL; *replaced (wcs_to_utf8_n) says whether one was made. 0 or
+ * PETW_EINVAL. */
+int petw__utf8_to_wcs_n(const char *in, size_t n, wchar_t *out, size_t out_chars, int strict,
+                        size_t *needed);
+int petw__wcs_to_utf8_n(const wchar_t *in, size_t n, char *out, size_t out_size, int strict,
+                        size_t *needed, int *replaced);
 /* Names and paths of the ETW functions with an A suffix, in the process's
  * ANSI code page, to UTF-8 and back (platform's conversions: a copy where
  * UTF-8 is that code page). 0, PETW_ENAMETOOLONG when the string and its
