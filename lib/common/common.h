@@ -1,4 +1,5 @@
-/* common.h - internal helpers shared by every module (no OS headers).
+/* common.h - internal helpers shared by every module (no OS headers of its
+ * own; it brings platform.h's byte, UTF and SID helpers).
  *
  * Allowed dependencies: platform/, libuv. Only control.c (library init, the
  * control lock) and bufqueue.c use them; the helpers here are pure.
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../platform/platform.h" /* the byte, UTF and SID helpers */
 #include "petw/error.h"
 #include "petw/types.h"
 
@@ -55,66 +57,6 @@
             return petw__rc;                                                                       \
         }                                                                                          \
     } while (0)
-
-/* Little-endian loads and stores on byte buffers (the on-disk format). */
-static inline uint16_t petw__rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-static inline uint32_t petw__rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline uint64_t petw__rd64(const uint8_t *p)
-{
-    return (uint64_t)petw__rd32(p) | ((uint64_t)petw__rd32(p + 4) << 32);
-}
-static inline void petw__wr16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-static inline void petw__wr32(uint8_t *p, uint32_t v)
-{
-    petw__wr16(p, (uint16_t)v);
-    petw__wr16(p + 2, (uint16_t)(v >> 16));
-}
-static inline void petw__wr64(uint8_t *p, uint64_t v)
-{
-    petw__wr32(p, (uint32_t)v);
-    petw__wr32(p + 4, (uint32_t)(v >> 32));
-}
-static inline void petw__wr_guid(uint8_t *p, const petw_guid *g)
-{
-    petw__wr32(p, g->data1);
-    petw__wr16(p + 4, g->data2);
-    petw__wr16(p + 6, g->data3);
-    memcpy(p + 8, g->data4, 8);
-}
-static inline void petw__rd_guid(const uint8_t *p, petw_guid *g)
-{
-    g->data1 = petw__rd32(p);
-    g->data2 = petw__rd16(p + 4);
-    g->data3 = petw__rd16(p + 6);
-    memcpy(g->data4, p + 8, 8);
-}
-
-/* UTF-8 <-> UTF-16LE (on-disk names). Output is always NUL-terminated and
- * truncated to fit; return the number of code units written (no NUL). */
-size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units);
-size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size_t out_size);
-/* wchar_t (UTF-32 on Linux, UTF-16 on Windows) <-> UTF-8. */
-size_t petw__wcs_to_utf8(const wchar_t *in, char *out, size_t out_size);
-/* As petw__wcs_to_utf8, for names and paths that must not be cut: returns
- * 0, or PETW_ENAMETOOLONG when the whole string did not fit. */
-int petw__wcs_to_utf8_fit(const wchar_t *in, char *out, size_t out_size);
-size_t petw__utf8_to_wcs(const char *in, wchar_t *out, size_t out_chars);
-/* Names and paths of the ETW functions with an A suffix, in the process's
- * ANSI code page, to UTF-8 and back (platform's conversions: a copy where
- * UTF-8 is that code page). 0, PETW_ENAMETOOLONG when the string and its
- * NUL do not fit in `out_size` bytes, PETW_EINVAL when it does not convert. */
-int petw__ansi_to_utf8_fit(const char *in, char *out, size_t out_size);
-int petw__utf8_to_ansi_fit(const char *in, char *out, size_t out_size);
 
 /* Windows' calendar arithmetic (FileTimeToSystemTime and friends): a
  * FILETIME (100 ns since 1601-01-01 UTC, below 2^63) <-> its date fields

@@ -862,21 +862,13 @@ static int kernel_sid(petw_decoder *d, uint32_t slot)
     }
     size_t at = 2 * (size_t)d->pointer_size; /* the TOKEN_USER */
     PETW__FORWARD_IF_ERROR(need(d, at + 8));
-    const uint8_t *sid = p + at;
-    size_t n = sid[1];
+    size_t n = p[at + 1];
     PETW__FORWARD_IF_ERROR(need(d, at + 8 + 4 * n));
     d->pos += at + 8 + 4 * n;
-    uint64_t authority = 0;
-    for (int k = 2; k < 8; k++)
-        authority = authority << 8 | sid[k];
-    char text[32 + 11 * 255];
-    int len = authority >> 32
-                  ? snprintf(text, sizeof(text), "S-%u-0x%012" PRIX64, sid[0], authority)
-                  : snprintf(text, sizeof(text), "S-%u-%" PRIu64, sid[0], authority);
-    for (size_t k = 0; k < n; k++)
-        len += snprintf(text + len, sizeof(text) - (size_t)len, "-%" PRIu32,
-                        petw__rd32(sid + 8 + 4 * k));
-    return bytes_string(d, (const uint8_t *)text, (size_t)len, slot);
+    char text[PETW__SID_TEXT_MAX];
+    petw__sid_text(p + at, 8 + 4 * n, text, sizeof(text));
+    size_t len = strlen(text);
+    return bytes_string(d, (const uint8_t *)text, len, slot);
 }
 
 /* The bytes left of the payload when they hold a string of `type` (at

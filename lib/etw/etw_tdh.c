@@ -380,21 +380,13 @@ static void ipv6_text(const uint8_t *p, char *text, size_t size)
                  p[13], p[14], p[15]);
 }
 
-/* A SID at `p` (n bytes) as ConvertSidToStringSid writes it: S-1-5-21-...,
- * the authority in decimal below 2^32, else as 0x and 12 hex digits. */
+/* A SID at `p` (n bytes) as ConvertSidToStringSid writes it. */
 static ULONG sid_text(const uint8_t *p, size_t n, char *text, size_t size, size_t *used)
 {
-    if (n < 8 || n < 8 + 4 * (size_t)p[1])
+    int bytes = petw__sid_text(p, n, text, size);
+    if (bytes < 0)
         return ERROR_EVT_INVALID_EVENT_DATA;
-    uint64_t authority = 0;
-    for (int k = 2; k < 8; k++)
-        authority = authority << 8 | p[k];
-    size_t at = authority >> 32
-                    ? (size_t)snprintf(text, size, "S-%u-0x%012" PRIX64, p[0], authority)
-                    : (size_t)snprintf(text, size, "S-%u-%" PRIu64, p[0], authority);
-    for (size_t k = 0; k < p[1]; k++)
-        at += (size_t)snprintf(text + at, size - at, "-%" PRIu32, petw__rd32(p + 8 + 4 * k));
-    *used = 8 + 4 * (size_t)p[1];
+    *used = (size_t)bytes;
     return ERROR_SUCCESS;
 }
 

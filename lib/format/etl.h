@@ -1,6 +1,6 @@
 /* etl.h - the ETL on-disk layout (see docs/format.md), writer and reader.
  *
- * Allowed dependencies: common/, zstd, xxHash. format/ knows bytes, not
+ * Allowed dependencies: common/, platform/, zstd, xxHash. format/ knows bytes, not
  * rings, sessions or files: callers hand it buffers. It owns every byte
  * layout: buffer and header-buffer parsing, record stepping and decoding
  * into EVENT_RECORDs live here and nowhere else.

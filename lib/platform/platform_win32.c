@@ -1,12 +1,16 @@
 /* platform_win32.c - the Win32 base functions that Windows gives every
  * process and petw's <windows.h> declares, for POSIX hosts: the thread's
- * last error, the local and global heaps, and the C runtime's
- * case-insensitive wide compares. On Windows the OS has them, and
- * platform_win.c calls the OS's; on POSIX petw provides them here, in the
- * OS layer too, so one name means one layer on both systems and everything
- * above (the ETW surface included) calls down to it. */
+ * last error, the local and global heaps, the code pages (through
+ * platform_utf.c) and the C runtime's case-insensitive wide compares. On
+ * Windows the OS has them, and platform_win.c calls the OS's; on POSIX
+ * petw provides them here, in the OS layer too, so one name means one
+ * layer on both systems and everything above (the ETW surface included)
+ * calls down to it. */
+#include <limits.h>
 #include <stdlib.h>
 #include <windows.h>
+
+#include "platform.h"
 
 #if !defined(_WIN32)
 
@@ -59,6 +63,114 @@ HGLOBAL GlobalFree(HGLOBAL hMem)
 {
     free(hMem);
     return NULL;
+}
+
+/* ---- Code pages ---- */
+
+/* The ANSI code pages (UTF-8 on this host) and UTF-8: 1, 0 for UTF-8 by
+ * name (fewer flags allowed), -1 for another code page. */
+static int ansi_page(UINT page)
+{
+    if (page == CP_UTF8)
+        return 0;
+    if (page == CP_ACP || page == CP_OEMCP || page == CP_MACCP || page == CP_THREAD_ACP)
+        return 1;
+    return -1;
+}
+
+UINT GetACP(void)
+{
+    return CP_UTF8;
+}
+
+UINT GetOEMCP(void)
+{
+    return CP_UTF8;
+}
+
+int MultiByteToWideChar(UINT CodePage, DWORD dwFlags, LPCSTR lpMultiByteStr, int cbMultiByte,
+                        LPWSTR lpWideCharStr, int cchWideChar)
+{
+    int ansi = ansi_page(CodePage);
+    DWORD allowed = MB_ERR_INVALID_CHARS | (ansi == 1 ? MB_PRECOMPOSED | MB_USEGLYPHCHARS : 0);
+    size_t n, needed;
+    if (ansi < 0 || !lpMultiByteStr || cbMultiByte == 0 || cbMultiByte < -1 || cchWideChar < 0 ||
+        (cchWideChar > 0 && !lpWideCharStr) || (const void *)lpMultiByteStr == lpWideCharStr) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    if (dwFlags & ~allowed) {
+        SetLastError(ERROR_INVALID_FLAGS);
+        return 0;
+    }
+    n = cbMultiByte == -1 ? strlen(lpMultiByteStr) + 1 : (size_t)cbMultiByte;
+    if (petw__utf8_to_wcs_n(lpMultiByteStr, n, lpWideCharStr, (size_t)cchWideChar,
+                            (dwFlags & MB_ERR_INVALID_CHARS) != 0, &needed) != 0) {
+        SetLastError(ERROR_NO_UNICODE_TRANSLATION);
+        return 0;
+    }
+    if (needed > INT_MAX || (cchWideChar && needed > (size_t)cchWideChar)) {
+        SetLastError(ERROR_INSUFFICIENT_BUFFER);
+        return 0;
+    }
+    return (int)needed;
+}
+
+int WideCharToMultiByte(UINT CodePage, DWORD dwFlags, LPCWSTR lpWideCharStr, int cchWideChar,
+                        LPSTR lpMultiByteStr, int cbMultiByte, LPCSTR lpDefaultChar,
+                        LPBOOL lpUsedDefaultChar)
+{
+    int ansi = ansi_page(CodePage), replaced = 0;
+    DWORD allowed =
+        WC_ERR_INVALID_CHARS | (ansi == 1 ? WC_COMPOSITECHECK | WC_DISCARDNS | WC_SEPCHARS |
+                                                WC_DEFAULTCHAR | WC_NO_BEST_FIT_CHARS
+                                          : 0);
+    size_t n, needed;
+    if (ansi < 0 || !lpWideCharStr || cchWideChar == 0 || cchWideChar < -1 || cbMultiByte < 0 ||
+        (cbMultiByte > 0 && !lpMultiByteStr) || (const void *)lpWideCharStr == lpMultiByteStr ||
+        (ansi == 0 && (lpDefaultChar || lpUsedDefaultChar))) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    if (dwFlags & ~allowed) {
+        SetLastError(ERROR_INVALID_FLAGS);
+        return 0;
+    }
+    n = cchWideChar == -1 ? wcslen(lpWideCharStr) + 1 : (size_t)cchWideChar;
+    int strict = (dwFlags & WC_ERR_INVALID_CHARS) != 0;
+    if (lpDefaultChar && lpDefaultChar[0]) {
+        /* The default character in place of U+FFFD: convert one by one. */
+        size_t o = 0;
+        for (size_t i = 0; i < n; i++) {
+            char b[8];
+            size_t w;
+            int bad;
+            if (petw__wcs_to_utf8_n(lpWideCharStr + i, 1, b, sizeof(b), strict, &w, &bad) != 0) {
+                SetLastError(ERROR_NO_UNICODE_TRANSLATION);
+                return 0;
+            }
+            if (bad) {
+                b[0] = lpDefaultChar[0];
+                w = 1;
+                replaced = 1;
+            }
+            if (cbMultiByte && o + w <= (size_t)cbMultiByte)
+                memcpy(lpMultiByteStr + o, b, w);
+            o += w;
+        }
+        needed = o;
+    } else if (petw__wcs_to_utf8_n(lpWideCharStr, n, lpMultiByteStr, (size_t)cbMultiByte, strict,
+                                   &needed, &replaced) != 0) {
+        SetLastError(ERROR_NO_UNICODE_TRANSLATION);
+        return 0;
+    }
+    if (lpUsedDefaultChar)
+        *lpUsedDefaultChar = replaced;
+    if (needed > INT_MAX || (cbMultiByte && needed > (size_t)cbMultiByte)) {
+        SetLastError(ERROR_INSUFFICIENT_BUFFER);
+        return 0;
+    }
+    return (int)needed;
 }
 
 /* ---- _wcsicmp, _wcsnicmp ---- */

@@ -139,7 +139,7 @@ typedef uint32_t ULONG, DWORD, UINT, *PULONG, *PDWORD, *LPDWORD;
 typedef uint32_t ULONG32, DWORD32, *PULONG32, *PDWORD32;
 typedef int32_t LONG32, *PLONG32;
 typedef int32_t LONG, INT, *PLONG;
-typedef int BOOL, *PBOOL;
+typedef int BOOL, *PBOOL, *LPBOOL;
 typedef uint64_t ULONGLONG, ULONG64, DWORD64, UINT64, *PULONGLONG, *PULONG64;
 typedef int64_t LONGLONG, LONG64, INT64, *PLONGLONG;
 typedef uint8_t UINT8, *PUINT8;
@@ -158,7 +158,7 @@ typedef const wchar_t *LPCWSTR, *PCWSTR;
 typedef char *LPSTR, *PSTR;
 typedef const char *LPCSTR, *PCSTR;
 typedef HANDLE HMODULE, HINSTANCE;
-typedef PVOID PSID, PSECURITY_DESCRIPTOR;
+typedef PVOID PSECURITY_DESCRIPTOR;
 
 #ifdef UNICODE
 typedef WCHAR TCHAR;
@@ -435,6 +435,288 @@ HLOCAL LocalFree(HLOCAL hMem);
 HGLOBAL GlobalAlloc(UINT uFlags, SIZE_T dwBytes);
 HGLOBAL GlobalFree(HGLOBAL hMem);
 
+/* Code pages (stringapiset.h). The ANSI code pages (CP_ACP, CP_OEMCP,
+ * CP_MACCP, CP_THREAD_ACP) are UTF-8 on Linux, as is CP_UTF8; another code
+ * page fails with ERROR_INVALID_PARAMETER, as one Windows lacks does. Wide
+ * text is WCHAR: UTF-32 on Linux, so a character beyond U+FFFF is one
+ * WCHAR (Windows counts two, a surrogate pair).
+ *
+ * MultiByteToWideChar converts cbMultiByte bytes, or with -1 the string
+ * and its NUL (then counted in the result), into at most cchWideChar
+ * WCHARs; it returns the WCHARs written, or with cchWideChar 0 those
+ * needed (lpWideCharStr is not read). Input that is not UTF-8 becomes
+ * U+FFFD, or with MB_ERR_INVALID_CHARS fails (0, ERROR_NO_UNICODE_TRANSLATION).
+ * Flags: MB_ERR_INVALID_CHARS; with the ANSI code pages also
+ * MB_PRECOMPOSED and MB_USEGLYPHCHARS, which change nothing for UTF-8
+ * (MB_COMPOSITE, decomposing, is not done: ERROR_INVALID_FLAGS, as any
+ * other flag). WideCharToMultiByte is its inverse, with cbMultiByte 0 for
+ * the size; a lone surrogate or a value above U+10FFFF becomes U+FFFD, or
+ * with WC_ERR_INVALID_CHARS fails with ERROR_NO_UNICODE_TRANSLATION.
+ * CP_UTF8 takes only that flag and no lpDefaultChar or lpUsedDefaultChar
+ * (ERROR_INVALID_FLAGS, ERROR_INVALID_PARAMETER), as on Windows; the ANSI
+ * code pages take Windows' WC_ flags, which change nothing, and set
+ * *lpUsedDefaultChar when a character was replaced (by lpDefaultChar's
+ * first byte, when given). Both: 0 with ERROR_INSUFFICIENT_BUFFER when
+ * the output does not fit (what fit is written), ERROR_INVALID_PARAMETER
+ * for a length of 0 or below -1, a NULL input, or the same buffer for
+ * both. */
+#define CP_ACP 0
+#define CP_OEMCP 1
+#define CP_MACCP 2
+#define CP_THREAD_ACP 3
+#define CP_SYMBOL 42
+#define CP_UTF7 65000
+#define CP_UTF8 65001
+#define MB_PRECOMPOSED 0x00000001
+#define MB_COMPOSITE 0x00000002
+#define MB_USEGLYPHCHARS 0x00000004
+#define MB_ERR_INVALID_CHARS 0x00000008
+#define WC_COMPOSITECHECK 0x00000200
+#define WC_DISCARDNS 0x00000010
+#define WC_SEPCHARS 0x00000020
+#define WC_DEFAULTCHAR 0x00000040
+#define WC_ERR_INVALID_CHARS 0x00000080
+#define WC_NO_BEST_FIT_CHARS 0x00000400
+int MultiByteToWideChar(UINT CodePage, DWORD dwFlags, LPCSTR lpMultiByteStr, int cbMultiByte,
+                        LPWSTR lpWideCharStr, int cchWideChar);
+int WideCharToMultiByte(UINT CodePage, DWORD dwFlags, LPCWSTR lpWideCharStr, int cchWideChar,
+                        LPSTR lpMultiByteStr, int cbMultiByte, LPCSTR lpDefaultChar,
+                        LPBOOL lpUsedDefaultChar);
+/* The code pages: always CP_UTF8 (65001) on Linux. */
+UINT GetACP(void);
+UINT GetOEMCP(void);
+
+/* Security identifiers (winnt.h, securitybaseapi.h). A SID is laid out
+ * as Windows lays it out: PSID points at one. GetLengthSid: 8 + 4 bytes a
+ * sub-authority (the SID is not checked). IsValidSid: revision 1 and at
+ * most 15 sub-authorities. EqualSid: both valid and the same bytes (FALSE
+ * with ERROR_INVALID_SID when one is not valid). CopySid: FALSE with
+ * ERROR_INSUFFICIENT_BUFFER when nDestinationSidLength is too small,
+ * ERROR_INVALID_SID for an invalid source.
+ *
+ * CreateWellKnownSid builds the SIDs that do not depend on a machine or a
+ * domain, as Windows does (WinWorldSid S-1-1-0, WinLocalSystemSid
+ * S-1-5-18, WinBuiltinAdministratorsSid S-1-5-32-544, the mandatory
+ * labels, ...); DomainSid is not read. With *cbSid too small: FALSE,
+ * ERROR_INSUFFICIENT_BUFFER and *cbSid the size needed. A type petw does
+ * not build (the account and domain SIDs, which need a domain, and the
+ * logon and capability SIDs): FALSE with ERROR_NOT_SUPPORTED; a value
+ * outside the enumeration: ERROR_INVALID_PARAMETER.
+ *
+ * AllocateAndInitializeSid: a SID of nSubAuthorityCount (1-8) of the
+ * given sub-authorities, freed with FreeSid (which returns NULL). */
+typedef struct _SID_IDENTIFIER_AUTHORITY {
+    BYTE Value[6];
+} SID_IDENTIFIER_AUTHORITY, *PSID_IDENTIFIER_AUTHORITY;
+typedef struct _SID {
+    BYTE Revision;
+    BYTE SubAuthorityCount;
+    SID_IDENTIFIER_AUTHORITY IdentifierAuthority;
+    DWORD SubAuthority[ANYSIZE_ARRAY];
+} SID, *PISID;
+typedef PVOID PSID;
+typedef struct _SID_AND_ATTRIBUTES {
+    PSID Sid;
+    DWORD Attributes;
+} SID_AND_ATTRIBUTES, *PSID_AND_ATTRIBUTES;
+typedef struct _TOKEN_USER {
+    SID_AND_ATTRIBUTES User;
+} TOKEN_USER, *PTOKEN_USER;
+#define SID_REVISION 1
+#define SID_MAX_SUB_AUTHORITIES 15
+#define SID_RECOMMENDED_SUB_AUTHORITIES 1
+#define SECURITY_MAX_SID_SIZE                                                                      \
+    (sizeof(SID) - sizeof(DWORD) + (SID_MAX_SUB_AUTHORITIES * sizeof(DWORD)))
+#define SECURITY_NULL_SID_AUTHORITY                                                                \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 0, 0                                                                       \
+        }                                                                                          \
+    }
+#define SECURITY_WORLD_SID_AUTHORITY                                                               \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 0, 1                                                                       \
+        }                                                                                          \
+    }
+#define SECURITY_LOCAL_SID_AUTHORITY                                                               \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 0, 2                                                                       \
+        }                                                                                          \
+    }
+#define SECURITY_CREATOR_SID_AUTHORITY                                                             \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 0, 3                                                                       \
+        }                                                                                          \
+    }
+#define SECURITY_NT_AUTHORITY                                                                      \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 0, 5                                                                       \
+        }                                                                                          \
+    }
+#define SECURITY_MANDATORY_LABEL_AUTHORITY                                                         \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 0, 16                                                                      \
+        }                                                                                          \
+    }
+#define SECURITY_NULL_RID 0x00000000L
+#define SECURITY_WORLD_RID 0x00000000L
+#define SECURITY_LOCAL_RID 0x00000000L
+#define SECURITY_INTERACTIVE_RID 0x00000004L
+#define SECURITY_SERVICE_RID 0x00000006L
+#define SECURITY_AUTHENTICATED_USER_RID 0x0000000BL
+#define SECURITY_LOCAL_SYSTEM_RID 0x00000012L
+#define SECURITY_LOCAL_SERVICE_RID 0x00000013L
+#define SECURITY_NETWORK_SERVICE_RID 0x00000014L
+#define SECURITY_BUILTIN_DOMAIN_RID 0x00000020L
+#define DOMAIN_ALIAS_RID_ADMINS 0x00000220L
+#define DOMAIN_ALIAS_RID_USERS 0x00000221L
+#define DOMAIN_ALIAS_RID_GUESTS 0x00000222L
+#define DOMAIN_ALIAS_RID_POWER_USERS 0x00000223L
+#define DOMAIN_ALIAS_RID_MONITORING_USERS 0x0000022EL
+#define DOMAIN_ALIAS_RID_LOGGING_USERS 0x0000022FL
+#define DOMAIN_ALIAS_RID_EVENT_LOG_READERS_GROUP 0x0000023DL
+typedef enum {
+    WinNullSid = 0,
+    WinWorldSid = 1,
+    WinLocalSid = 2,
+    WinCreatorOwnerSid = 3,
+    WinCreatorGroupSid = 4,
+    WinCreatorOwnerServerSid = 5,
+    WinCreatorGroupServerSid = 6,
+    WinNtAuthoritySid = 7,
+    WinDialupSid = 8,
+    WinNetworkSid = 9,
+    WinBatchSid = 10,
+    WinInteractiveSid = 11,
+    WinServiceSid = 12,
+    WinAnonymousSid = 13,
+    WinProxySid = 14,
+    WinEnterpriseControllersSid = 15,
+    WinSelfSid = 16,
+    WinAuthenticatedUserSid = 17,
+    WinRestrictedCodeSid = 18,
+    WinTerminalServerSid = 19,
+    WinRemoteLogonIdSid = 20,
+    WinLogonIdsSid = 21,
+    WinLocalSystemSid = 22,
+    WinLocalServiceSid = 23,
+    WinNetworkServiceSid = 24,
+    WinBuiltinDomainSid = 25,
+    WinBuiltinAdministratorsSid = 26,
+    WinBuiltinUsersSid = 27,
+    WinBuiltinGuestsSid = 28,
+    WinBuiltinPowerUsersSid = 29,
+    WinBuiltinAccountOperatorsSid = 30,
+    WinBuiltinSystemOperatorsSid = 31,
+    WinBuiltinPrintOperatorsSid = 32,
+    WinBuiltinBackupOperatorsSid = 33,
+    WinBuiltinReplicatorSid = 34,
+    WinBuiltinPreWindows2000CompatibleAccessSid = 35,
+    WinBuiltinRemoteDesktopUsersSid = 36,
+    WinBuiltinNetworkConfigurationOperatorsSid = 37,
+    WinAccountAdministratorSid = 38,
+    WinAccountGuestSid = 39,
+    WinAccountKrbtgtSid = 40,
+    WinAccountDomainAdminsSid = 41,
+    WinAccountDomainUsersSid = 42,
+    WinAccountDomainGuestsSid = 43,
+    WinAccountComputersSid = 44,
+    WinAccountControllersSid = 45,
+    WinAccountCertAdminsSid = 46,
+    WinAccountSchemaAdminsSid = 47,
+    WinAccountEnterpriseAdminsSid = 48,
+    WinAccountPolicyAdminsSid = 49,
+    WinAccountRasAndIasServersSid = 50,
+    WinNTLMAuthenticationSid = 51,
+    WinDigestAuthenticationSid = 52,
+    WinSChannelAuthenticationSid = 53,
+    WinThisOrganizationSid = 54,
+    WinOtherOrganizationSid = 55,
+    WinBuiltinIncomingForestTrustBuildersSid = 56,
+    WinBuiltinPerfMonitoringUsersSid = 57,
+    WinBuiltinPerfLoggingUsersSid = 58,
+    WinBuiltinAuthorizationAccessSid = 59,
+    WinBuiltinTerminalServerLicenseServersSid = 60,
+    WinBuiltinDCOMUsersSid = 61,
+    WinBuiltinIUsersSid = 62,
+    WinIUserSid = 63,
+    WinBuiltinCryptoOperatorsSid = 64,
+    WinUntrustedLabelSid = 65,
+    WinLowLabelSid = 66,
+    WinMediumLabelSid = 67,
+    WinHighLabelSid = 68,
+    WinSystemLabelSid = 69,
+    WinWriteRestrictedCodeSid = 70,
+    WinCreatorOwnerRightsSid = 71,
+    WinCacheablePrincipalsGroupSid = 72,
+    WinNonCacheablePrincipalsGroupSid = 73,
+    WinEnterpriseReadonlyControllersSid = 74,
+    WinAccountReadonlyControllersSid = 75,
+    WinBuiltinEventLogReadersGroup = 76,
+    WinNewEnterpriseReadonlyControllersSid = 77,
+    WinBuiltinCertSvcDComAccessGroup = 78,
+    WinMediumPlusLabelSid = 79,
+    WinLocalLogonSid = 80,
+    WinConsoleLogonSid = 81,
+    WinThisOrganizationCertificateSid = 82,
+    WinApplicationPackageAuthoritySid = 83,
+    WinBuiltinAnyPackageSid = 84,
+    WinCapabilityInternetClientSid = 85,
+    WinCapabilityInternetClientServerSid = 86,
+    WinCapabilityPrivateNetworkClientServerSid = 87,
+    WinCapabilityPicturesLibrarySid = 88,
+    WinCapabilityVideosLibrarySid = 89,
+    WinCapabilityMusicLibrarySid = 90,
+    WinCapabilityDocumentsLibrarySid = 91,
+    WinCapabilitySharedUserCertificatesSid = 92,
+    WinCapabilityEnterpriseAuthenticationSid = 93,
+    WinCapabilityRemovableStorageSid = 94,
+    WinBuiltinRDSRemoteAccessServersSid = 95,
+    WinBuiltinRDSEndpointServersSid = 96,
+    WinBuiltinRDSManagementServersSid = 97,
+    WinUserModeDriversSid = 98,
+    WinBuiltinHyperVAdminsSid = 99,
+    WinAccountCloneableControllersSid = 100,
+    WinBuiltinAccessControlAssistanceOperatorsSid = 101,
+    WinBuiltinRemoteManagementUsersSid = 102,
+    WinAuthenticationAuthorityAssertedSid = 103,
+    WinAuthenticationServiceAssertedSid = 104,
+    WinLocalAccountSid = 105,
+    WinLocalAccountAndAdministratorSid = 106,
+    WinAccountProtectedUsersSid = 107,
+    WinCapabilityAppointmentsSid = 108,
+    WinCapabilityContactsSid = 109,
+    WinAccountDefaultSystemManagedSid = 110,
+    WinBuiltinDefaultSystemManagedGroupSid = 111,
+    WinBuiltinStorageReplicaAdminsSid = 112,
+    WinAccountKeyAdminsSid = 113,
+    WinAccountEnterpriseKeyAdminsSid = 114,
+    WinAuthenticationKeyTrustSid = 115,
+    WinAuthenticationKeyPropertyMFASid = 116,
+    WinAuthenticationKeyPropertyAttestationSid = 117
+} WELL_KNOWN_SID_TYPE;
+DWORD GetLengthSid(PSID pSid);
+BOOL IsValidSid(PSID pSid);
+BOOL EqualSid(PSID pSid1, PSID pSid2);
+BOOL CopySid(DWORD nDestinationSidLength, PSID pDestinationSid, PSID pSourceSid);
+BOOL CreateWellKnownSid(WELL_KNOWN_SID_TYPE WellKnownSidType, PSID DomainSid, PSID pSid,
+                        DWORD *cbSid);
+BOOL AllocateAndInitializeSid(PSID_IDENTIFIER_AUTHORITY pIdentifierAuthority,
+                              BYTE nSubAuthorityCount, DWORD nSubAuthority0, DWORD nSubAuthority1,
+                              DWORD nSubAuthority2, DWORD nSubAuthority3, DWORD nSubAuthority4,
+                              DWORD nSubAuthority5, DWORD nSubAuthority6, DWORD nSubAuthority7,
+                              PSID *pSid);
+PVOID FreeSid(PSID pSid);
+DWORD GetSidLengthRequired(UCHAR nSubAuthorityCount);
+PDWORD GetSidSubAuthority(PSID pSid, DWORD nSubAuthority);
+PUCHAR GetSidSubAuthorityCount(PSID pSid);
+PSID_IDENTIFIER_AUTHORITY GetSidIdentifierAuthority(PSID pSid);
+
 /* Win32 error codes ETW functions return. */
 #define ERROR_SUCCESS 0L
 #define NO_ERROR 0L
@@ -443,6 +725,7 @@ HGLOBAL GlobalFree(HGLOBAL hMem);
 #define ERROR_ACCESS_DENIED 5L
 #define ERROR_INVALID_HANDLE 6L
 #define ERROR_NOT_ENOUGH_MEMORY 8L
+#define ERROR_INVALID_DATA 13L
 #define ERROR_OUTOFMEMORY 14L
 #define ERROR_BAD_LENGTH 24L
 #define ERROR_WRITE_FAULT 29L
@@ -462,6 +745,9 @@ HGLOBAL GlobalFree(HGLOBAL hMem);
 #define ERROR_ARITHMETIC_OVERFLOW 534L
 #define ERROR_CANCELLED 1223L
 #define ERROR_NOT_FOUND 1168L
+#define ERROR_INVALID_FLAGS 1004L
+#define ERROR_NO_UNICODE_TRANSLATION 1113L
+#define ERROR_INVALID_SID 1337L
 #define ERROR_FILE_CORRUPT 1392L
 #define ERROR_NO_SYSTEM_RESOURCES 1450L
 #define ERROR_FUNCTION_FAILED 1627L

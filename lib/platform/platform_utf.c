@@ -1,13 +1,20 @@
-/* utf.c - the UTF conversions the format and the ETW surface need.
+/* platform_utf.c - the UTF conversions the format and the ETW surface need.
  * Invalid input is replaced by U+FFFD; output is always NUL-terminated. */
 #include <wchar.h>
 
-#include "../platform/platform.h"
-#include "common.h"
+#include "petw/error.h"
+#include "platform.h"
 
-/* Decodes one UTF-8 sequence; returns bytes consumed (>= 1). */
-static size_t utf8_next(const unsigned char *s, uint32_t *cp)
+/* Marks an invalid sequence in utf8_decode's output. */
+#define UTF_INVALID 0xFFFFFFFFu
+
+/* Decodes one UTF-8 sequence of at most `left` bytes (>= 1); returns bytes
+ * consumed (>= 1), *cp UTF_INVALID for a sequence that is not UTF-8 (a
+ * stray continuation byte, a cut or overlong sequence, a surrogate, above
+ * U+10FFFF): then only its maximal valid prefix is consumed. */
+static size_t utf8_decode(const unsigned char *s, size_t left, uint32_t *cp)
 {
+    static const uint32_t min[4] = {0, 0x80, 0x800, 0x10000};
     unsigned c = s[0];
     if (c < 0x80) {
         *cp = c;
@@ -15,19 +22,29 @@ static size_t utf8_next(const unsigned char *s, uint32_t *cp)
     }
     int n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : -1;
     if (n < 0 || c >= 0xF8) {
-        *cp = 0xFFFD;
+        *cp = UTF_INVALID;
         return 1;
     }
     uint32_t v = c & (0x3Fu >> n);
     for (int i = 1; i <= n; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
+        if ((size_t)i >= left || (s[i] & 0xC0) != 0x80) {
+            *cp = UTF_INVALID;
             return (size_t)i;
         }
         v = (v << 6) | (s[i] & 0x3Fu);
     }
-    *cp = v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) ? 0xFFFD : v;
+    *cp = v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) || v < min[n] ? UTF_INVALID : v;
     return (size_t)n + 1;
+}
+
+/* Decodes one sequence of a NUL-terminated string; U+FFFD for one that
+ * is not UTF-8. Returns bytes consumed (>= 1). */
+static size_t utf8_next(const unsigned char *s, uint32_t *cp)
+{
+    size_t used = utf8_decode(s, (size_t)-1, cp);
+    if (*cp == UTF_INVALID)
+        *cp = 0xFFFD;
+    return used;
 }
 
 static size_t utf8_put(uint32_t cp, char *out, size_t room)
@@ -184,4 +201,62 @@ int petw__ansi_to_utf8_fit(const char *in, char *out, size_t out_size)
 int petw__utf8_to_ansi_fit(const char *in, char *out, size_t out_size)
 {
     return petw__utf8_to_ansi(in, out, out_size);
+}
+
+int petw__utf8_to_wcs_n(const char *in, size_t n, wchar_t *out, size_t out_chars, int strict,
+                        size_t *needed)
+{
+    const unsigned char *s = (const unsigned char *)in, *end = s + n;
+    size_t o = 0;
+    while (s < end) {
+        uint32_t cp;
+        s += utf8_decode(s, (size_t)(end - s), &cp);
+        if (cp == UTF_INVALID) {
+            if (strict)
+                return PETW_EINVAL;
+            cp = 0xFFFD;
+        }
+        if (sizeof(wchar_t) == 2 && cp >= 0x10000) {
+            cp -= 0x10000;
+            if (o + 2 <= out_chars) {
+                out[o] = (wchar_t)(0xD800 | (cp >> 10));
+                out[o + 1] = (wchar_t)(0xDC00 | (cp & 0x3FF));
+            }
+            o += 2;
+        } else {
+            if (o < out_chars)
+                out[o] = (wchar_t)cp;
+            o++;
+        }
+    }
+    *needed = o;
+    return 0;
+}
+
+int petw__wcs_to_utf8_n(const wchar_t *in, size_t n, char *out, size_t out_size, int strict,
+                        size_t *needed, int *replaced)
+{
+    size_t o = 0;
+    *replaced = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = (uint32_t)in[i];
+        if (sizeof(wchar_t) == 2 && cp >= 0xD800 && cp <= 0xDBFF && i + 1 < n &&
+            (uint32_t)in[i + 1] >= 0xDC00 && (uint32_t)in[i + 1] <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)in[i + 1] - 0xDC00);
+            i++;
+        }
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            if (strict)
+                return PETW_EINVAL;
+            cp = 0xFFFD;
+            *replaced = 1;
+        }
+        char b[4];
+        size_t w = utf8_put(cp, b, sizeof(b));
+        if (o + w <= out_size)
+            memcpy(out + o, b, w);
+        o += w;
+    }
+    *needed = o;
+    return 0;
 }
