@@ -1,11 +1,11 @@
 /* platform_win32.c - the Win32 base functions that Windows gives every
  * process and petw's <windows.h> declares, for POSIX hosts: the thread's
- * last error, the local and global heaps, the code pages (through
- * platform_utf.c) and the C runtime's case-insensitive wide compares. On
- * Windows the OS has them, and platform_win.c calls the OS's; on POSIX
- * petw provides them here, in the OS layer too, so one name means one
- * layer on both systems and everything above (the ETW surface included)
- * calls down to it. */
+ * last error, the local, global and process heaps, the version, the code
+ * pages (through platform_utf.c) and the C runtime's case-insensitive wide
+ * compares. On Windows the OS has them, and platform_win.c calls the OS's;
+ * on POSIX petw provides them here, in the OS layer too, so one name means
+ * one layer on both systems and everything above (the ETW surface
+ * included) calls down to it. */
 #include <limits.h>
 #include <stdlib.h>
 #include <windows.h>
@@ -63,6 +63,129 @@ HGLOBAL GlobalFree(HGLOBAL hMem)
 {
     free(hMem);
     return NULL;
+}
+
+/* ---- The process heap ---- */
+
+/* Each block's size, in front of it; 16 bytes keep the block 16-byte
+ * aligned, as Windows' 64-bit heap aligns. */
+#define HEAP_HEADER 16
+
+static int process_heap; /* its address is the heap's handle */
+
+HANDLE GetProcessHeap(void)
+{
+    return &process_heap;
+}
+
+static LPVOID heap_block(char *p, SIZE_T bytes)
+{
+    memcpy(p, &bytes, sizeof(bytes));
+    return p + HEAP_HEADER;
+}
+
+static SIZE_T heap_size_of(LPCVOID mem)
+{
+    SIZE_T n;
+    memcpy(&n, (const char *)mem - HEAP_HEADER, sizeof(n));
+    return n;
+}
+
+LPVOID HeapAlloc(HANDLE hHeap, DWORD dwFlags, SIZE_T dwBytes)
+{
+    (void)hHeap;
+    char *p = dwBytes > (SIZE_T)-1 - HEAP_HEADER ? NULL
+              : (dwFlags & HEAP_ZERO_MEMORY)     ? calloc(1, HEAP_HEADER + dwBytes)
+                                                 : malloc(HEAP_HEADER + dwBytes);
+    if (!p) {
+        SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+        return NULL;
+    }
+    return heap_block(p, dwBytes);
+}
+
+LPVOID HeapReAlloc(HANDLE hHeap, DWORD dwFlags, LPVOID lpMem, SIZE_T dwBytes)
+{
+    (void)hHeap;
+    if (!lpMem) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return NULL;
+    }
+    SIZE_T old = heap_size_of(lpMem);
+    if (dwFlags & HEAP_REALLOC_IN_PLACE_ONLY) {
+        if (dwBytes > old) {
+            SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+            return NULL;
+        }
+        return heap_block((char *)lpMem - HEAP_HEADER, dwBytes);
+    }
+    char *p = dwBytes > (SIZE_T)-1 - HEAP_HEADER
+                  ? NULL
+                  : realloc((char *)lpMem - HEAP_HEADER, HEAP_HEADER + dwBytes);
+    if (!p) {
+        SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+        return NULL;
+    }
+    if ((dwFlags & HEAP_ZERO_MEMORY) && dwBytes > old)
+        memset(p + HEAP_HEADER + old, 0, dwBytes - old);
+    return heap_block(p, dwBytes);
+}
+
+BOOL HeapFree(HANDLE hHeap, DWORD dwFlags, LPVOID lpMem)
+{
+    (void)hHeap, (void)dwFlags;
+    if (lpMem)
+        free((char *)lpMem - HEAP_HEADER);
+    return TRUE;
+}
+
+SIZE_T HeapSize(HANDLE hHeap, DWORD dwFlags, LPCVOID lpMem)
+{
+    (void)hHeap, (void)dwFlags;
+    if (!lpMem) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return (SIZE_T)-1;
+    }
+    return heap_size_of(lpMem);
+}
+
+/* ---- The version ---- */
+
+/* Windows 10 version 2004, whose ETW petw implements (see <windows.h>),
+ * into either form of either structure (the A and W ones differ only in
+ * szCSDVersion's characters, which end both). */
+#define FILL_VERSION(v, small, large)                                                              \
+    do {                                                                                           \
+        if (!(v)) {                                                                                \
+            SetLastError(ERROR_INVALID_PARAMETER);                                                 \
+            return FALSE;                                                                          \
+        }                                                                                          \
+        if ((v)->dwOSVersionInfoSize != sizeof(small) &&                                           \
+            (v)->dwOSVersionInfoSize != sizeof(large)) {                                           \
+            SetLastError(ERROR_INSUFFICIENT_BUFFER);                                               \
+            return FALSE;                                                                          \
+        }                                                                                          \
+        (v)->dwMajorVersion = 10;                                                                  \
+        (v)->dwMinorVersion = 0;                                                                   \
+        (v)->dwBuildNumber = 19041;                                                                \
+        (v)->dwPlatformId = VER_PLATFORM_WIN32_NT;                                                 \
+        (v)->szCSDVersion[0] = 0;                                                                  \
+        if ((v)->dwOSVersionInfoSize == sizeof(large)) {                                           \
+            (v)->wServicePackMajor = (v)->wServicePackMinor = (v)->wSuiteMask = 0;                 \
+            (v)->wProductType = VER_NT_WORKSTATION;                                                \
+            (v)->wReserved = 0;                                                                    \
+        }                                                                                          \
+        return TRUE;                                                                               \
+    } while (0)
+
+BOOL GetVersionExA(LPOSVERSIONINFOA lpVersionInformation)
+{
+    FILL_VERSION((OSVERSIONINFOEXA *)lpVersionInformation, OSVERSIONINFOA, OSVERSIONINFOEXA);
+}
+
+BOOL GetVersionExW(LPOSVERSIONINFOW lpVersionInformation)
+{
+    FILL_VERSION((OSVERSIONINFOEXW *)lpVersionInformation, OSVERSIONINFOW, OSVERSIONINFOEXW);
 }
 
 /* ---- Code pages ---- */

@@ -435,6 +435,157 @@ HLOCAL LocalFree(HLOCAL hMem);
 HGLOBAL GlobalAlloc(UINT uFlags, SIZE_T dwBytes);
 HGLOBAL GlobalFree(HGLOBAL hMem);
 
+/* The process heap (heapapi.h): blocks from the C library's heap with
+ * their size in front, 16-byte aligned. GetProcessHeap returns the one
+ * heap (HeapCreate is not here); hHeap is not read otherwise. HeapAlloc:
+ * NULL with ERROR_NOT_ENOUGH_MEMORY when out of memory (no exception:
+ * HEAP_GENERATE_EXCEPTIONS is ignored, as HEAP_NO_SERIALIZE is; the heap is
+ * always thread-safe). HEAP_ZERO_MEMORY zeroes the block, and in
+ * HeapReAlloc the bytes added; HeapReAlloc with HEAP_REALLOC_IN_PLACE_ONLY
+ * fails (NULL, ERROR_NOT_ENOUGH_MEMORY) unless the block shrinks or keeps
+ * its size. HeapSize: the size asked for. HeapFree: TRUE (NULL included). */
+#define HEAP_NO_SERIALIZE 0x00000001
+#define HEAP_GENERATE_EXCEPTIONS 0x00000004
+#define HEAP_ZERO_MEMORY 0x00000008
+#define HEAP_REALLOC_IN_PLACE_ONLY 0x00000010
+HANDLE GetProcessHeap(void);
+LPVOID HeapAlloc(HANDLE hHeap, DWORD dwFlags, SIZE_T dwBytes);
+LPVOID HeapReAlloc(HANDLE hHeap, DWORD dwFlags, LPVOID lpMem, SIZE_T dwBytes);
+BOOL HeapFree(HANDLE hHeap, DWORD dwFlags, LPVOID lpMem);
+SIZE_T HeapSize(HANDLE hHeap, DWORD dwFlags, LPCVOID lpMem);
+
+/* The Windows version (sysinfoapi.h). petw implements Windows 10's ETW and
+ * writes its trace files as Windows 10 does, so GetVersionEx reports
+ * Windows 10: 10.0, build 19041 (version 2004), VER_PLATFORM_WIN32_NT, no
+ * service pack, and in the EX form VER_NT_WORKSTATION. The Linux kernel's
+ * own release is not a Windows version and is not reported. FALSE with
+ * ERROR_INSUFFICIENT_BUFFER when dwOSVersionInfoSize is neither structure's
+ * size. */
+#define VER_PLATFORM_WIN32s 0
+#define VER_PLATFORM_WIN32_WINDOWS 1
+#define VER_PLATFORM_WIN32_NT 2
+#define VER_NT_WORKSTATION 0x0000001
+#define VER_NT_DOMAIN_CONTROLLER 0x0000002
+#define VER_NT_SERVER 0x0000003
+typedef struct _OSVERSIONINFOA {
+    DWORD dwOSVersionInfoSize;
+    DWORD dwMajorVersion;
+    DWORD dwMinorVersion;
+    DWORD dwBuildNumber;
+    DWORD dwPlatformId;
+    CHAR szCSDVersion[128];
+} OSVERSIONINFOA, *POSVERSIONINFOA, *LPOSVERSIONINFOA;
+typedef struct _OSVERSIONINFOW {
+    DWORD dwOSVersionInfoSize;
+    DWORD dwMajorVersion;
+    DWORD dwMinorVersion;
+    DWORD dwBuildNumber;
+    DWORD dwPlatformId;
+    WCHAR szCSDVersion[128];
+} OSVERSIONINFOW, *POSVERSIONINFOW, *LPOSVERSIONINFOW, RTL_OSVERSIONINFOW, *PRTL_OSVERSIONINFOW;
+typedef struct _OSVERSIONINFOEXA {
+    DWORD dwOSVersionInfoSize;
+    DWORD dwMajorVersion;
+    DWORD dwMinorVersion;
+    DWORD dwBuildNumber;
+    DWORD dwPlatformId;
+    CHAR szCSDVersion[128];
+    WORD wServicePackMajor;
+    WORD wServicePackMinor;
+    WORD wSuiteMask;
+    BYTE wProductType;
+    BYTE wReserved;
+} OSVERSIONINFOEXA, *POSVERSIONINFOEXA, *LPOSVERSIONINFOEXA;
+typedef struct _OSVERSIONINFOEXW {
+    DWORD dwOSVersionInfoSize;
+    DWORD dwMajorVersion;
+    DWORD dwMinorVersion;
+    DWORD dwBuildNumber;
+    DWORD dwPlatformId;
+    WCHAR szCSDVersion[128];
+    WORD wServicePackMajor;
+    WORD wServicePackMinor;
+    WORD wSuiteMask;
+    BYTE wProductType;
+    BYTE wReserved;
+} OSVERSIONINFOEXW, *POSVERSIONINFOEXW, *LPOSVERSIONINFOEXW, RTL_OSVERSIONINFOEXW,
+    *PRTL_OSVERSIONINFOEXW;
+BOOL GetVersionExA(LPOSVERSIONINFOA lpVersionInformation);
+BOOL GetVersionExW(LPOSVERSIONINFOW lpVersionInformation);
+#ifdef UNICODE
+typedef OSVERSIONINFOW OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
+typedef OSVERSIONINFOEXW OSVERSIONINFOEX, *POSVERSIONINFOEX, *LPOSVERSIONINFOEX;
+#define GetVersionEx GetVersionExW
+#else
+typedef OSVERSIONINFOA OSVERSIONINFO, *POSVERSIONINFO, *LPOSVERSIONINFO;
+typedef OSVERSIONINFOEXA OSVERSIONINFOEX, *POSVERSIONINFOEX, *LPOSVERSIONINFOEX;
+#define GetVersionEx GetVersionExA
+#endif
+
+/* The compiler intrinsics Microsoft's C runtime declares in <stdlib.h>
+ * (which Windows' <windows.h> includes): byte swaps and 32-bit rotations.
+ * Left alone when the compiler's own headers defined them first (GCC's
+ * <x86intrin.h> defines _rotl and _rotr as macros, with the same
+ * results). */
+static inline USHORT _byteswap_ushort(USHORT v)
+{
+    return (USHORT)((v >> 8) | (v << 8));
+}
+static inline ULONG _byteswap_ulong(ULONG v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+static inline ULONGLONG _byteswap_uint64(ULONGLONG v)
+{
+    return ((ULONGLONG)_byteswap_ulong((ULONG)v) << 32) | _byteswap_ulong((ULONG)(v >> 32));
+}
+#ifndef _rotl
+static inline unsigned int _rotl(unsigned int value, int shift)
+{
+    shift &= 31;
+    return shift ? (value << shift) | (value >> (32 - shift)) : value;
+}
+#endif
+#ifndef _rotr
+static inline unsigned int _rotr(unsigned int value, int shift)
+{
+    shift &= 31;
+    return shift ? (value >> shift) | (value << (32 - shift)) : value;
+}
+#endif
+#ifndef _rotl64
+static inline ULONGLONG _rotl64(ULONGLONG value, int shift)
+{
+    shift &= 63;
+    return shift ? (value << shift) | (value >> (64 - shift)) : value;
+}
+#endif
+#ifndef _rotr64
+static inline ULONGLONG _rotr64(ULONGLONG value, int shift)
+{
+    shift &= 63;
+    return shift ? (value >> shift) | (value << (64 - shift)) : value;
+}
+#endif
+
+/* Structured exception handling's termination handlers, in C only:
+ * `__try { ... } __finally { ... }` runs the __finally block after the
+ * __try block, and `__leave` goes straight to it. They are a loop that
+ * runs once, so a `break` or `continue` written inside the __try block
+ * (outside a loop of its own) leaves it as __leave does, a `__leave`
+ * inside a loop or switch of the __try block leaves only that, and a
+ * `return` or `goto` out of the __try block skips the __finally block
+ * (on Windows it runs). No exception is caught: there is no __except.
+ * Not in C++, where the C++ library names __try (libstdc++'s `try`). */
+#if !defined(__cplusplus) && !defined(__try)
+#define __try do
+#define __finally                                                                                  \
+    while (0)                                                                                      \
+        ;
+#define __leave break
+#define AbnormalTermination() 0
+#endif
+
 /* Code pages (stringapiset.h). The ANSI code pages (CP_ACP, CP_OEMCP,
  * CP_MACCP, CP_THREAD_ACP) are UTF-8 on Linux, as is CP_UTF8; another code
  * page fails with ERROR_INVALID_PARAMETER, as one Windows lacks does. Wide
@@ -765,6 +916,13 @@ typedef LONG HRESULT;
 #define E_OUTOFMEMORY ((HRESULT)0x8007000EL)
 #define SUCCEEDED(hr) (((HRESULT)(hr)) >= 0)
 #define FAILED(hr) (((HRESULT)(hr)) < 0)
+#define FACILITY_WIN32 7
+#define HRESULT_CODE(hr) ((hr)&0xFFFF)
+#define HRESULT_FACILITY(hr) (((hr) >> 16) & 0x1fff)
+#define HRESULT_SEVERITY(hr) (((hr) >> 31) & 0x1)
+#define MAKE_HRESULT(sev, fac, code)                                                               \
+    ((HRESULT)(((unsigned long)(sev) << 31) | ((unsigned long)(fac) << 16) |                       \
+               ((unsigned long)(code))))
 #define HRESULT_FROM_WIN32(x)                                                                      \
     ((HRESULT)(x) <= 0 ? (HRESULT)(x) : (HRESULT)(((x)&0x0000FFFF) | (7 << 16) | 0x80000000))
 
