@@ -119,6 +119,15 @@ size_t petw__utf8_to_utf16le(const char *in, uint8_t *out, size_t out_units)
     return out_units ? utf8_decode_into(in, out, out_units, 1, put_utf16le) : 0;
 }
 
+/* utf8_put for a code point that may not be Unicode (a lone surrogate,
+ * a value above U+10FFFF): U+FFFD in its place. */
+static size_t put_unicode(uint32_t cp, char *out, size_t room)
+{
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        cp = 0xFFFD;
+    return utf8_put(cp, out, room);
+}
+
 size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size_t out_size)
 {
     size_t o = 0;
@@ -136,10 +145,8 @@ size_t petw__utf16le_to_utf8(const uint8_t *in, size_t in_units, char *out, size
             } else {
                 cp = 0xFFFD;
             }
-        } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-            cp = 0xFFFD;
         }
-        size_t w = utf8_put(cp, out + o, out_size - 1 - o);
+        size_t w = put_unicode(cp, out + o, out_size - 1 - o);
         if (w == 0)
             break;
         o += w;
@@ -163,9 +170,7 @@ static size_t wcs_to_utf8(const wchar_t *in, char *out, size_t out_size, int *co
             cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)in[1] - 0xDC00);
             in++;
         }
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            cp = 0xFFFD;
-        size_t w = utf8_put(cp, out + o, out_size - 1 - o);
+        size_t w = put_unicode(cp, out + o, out_size - 1 - o);
         if (w == 0)
             break;
         o += w;

@@ -467,47 +467,33 @@ SIZE_T HeapSize(HANDLE hHeap, DWORD dwFlags, LPCVOID lpMem);
 #define VER_NT_WORKSTATION 0x0000001
 #define VER_NT_DOMAIN_CONTROLLER 0x0000002
 #define VER_NT_SERVER 0x0000003
+/* The fields every OSVERSIONINFO form shares; the EX forms add the rest. */
+#define PETW__OSVERSION_FIELDS(CH)                                                                 \
+    DWORD dwOSVersionInfoSize;                                                                     \
+    DWORD dwMajorVersion;                                                                          \
+    DWORD dwMinorVersion;                                                                          \
+    DWORD dwBuildNumber;                                                                           \
+    DWORD dwPlatformId;                                                                            \
+    CH szCSDVersion[128]
+#define PETW__OSVERSION_EX_FIELDS                                                                  \
+    WORD wServicePackMajor;                                                                        \
+    WORD wServicePackMinor;                                                                        \
+    WORD wSuiteMask;                                                                               \
+    BYTE wProductType;                                                                             \
+    BYTE wReserved
 typedef struct _OSVERSIONINFOA {
-    DWORD dwOSVersionInfoSize;
-    DWORD dwMajorVersion;
-    DWORD dwMinorVersion;
-    DWORD dwBuildNumber;
-    DWORD dwPlatformId;
-    CHAR szCSDVersion[128];
+    PETW__OSVERSION_FIELDS(CHAR);
 } OSVERSIONINFOA, *POSVERSIONINFOA, *LPOSVERSIONINFOA;
 typedef struct _OSVERSIONINFOW {
-    DWORD dwOSVersionInfoSize;
-    DWORD dwMajorVersion;
-    DWORD dwMinorVersion;
-    DWORD dwBuildNumber;
-    DWORD dwPlatformId;
-    WCHAR szCSDVersion[128];
+    PETW__OSVERSION_FIELDS(WCHAR);
 } OSVERSIONINFOW, *POSVERSIONINFOW, *LPOSVERSIONINFOW, RTL_OSVERSIONINFOW, *PRTL_OSVERSIONINFOW;
 typedef struct _OSVERSIONINFOEXA {
-    DWORD dwOSVersionInfoSize;
-    DWORD dwMajorVersion;
-    DWORD dwMinorVersion;
-    DWORD dwBuildNumber;
-    DWORD dwPlatformId;
-    CHAR szCSDVersion[128];
-    WORD wServicePackMajor;
-    WORD wServicePackMinor;
-    WORD wSuiteMask;
-    BYTE wProductType;
-    BYTE wReserved;
+    PETW__OSVERSION_FIELDS(CHAR);
+    PETW__OSVERSION_EX_FIELDS;
 } OSVERSIONINFOEXA, *POSVERSIONINFOEXA, *LPOSVERSIONINFOEXA;
 typedef struct _OSVERSIONINFOEXW {
-    DWORD dwOSVersionInfoSize;
-    DWORD dwMajorVersion;
-    DWORD dwMinorVersion;
-    DWORD dwBuildNumber;
-    DWORD dwPlatformId;
-    WCHAR szCSDVersion[128];
-    WORD wServicePackMajor;
-    WORD wServicePackMinor;
-    WORD wSuiteMask;
-    BYTE wProductType;
-    BYTE wReserved;
+    PETW__OSVERSION_FIELDS(WCHAR);
+    PETW__OSVERSION_EX_FIELDS;
 } OSVERSIONINFOEXW, *POSVERSIONINFOEXW, *LPOSVERSIONINFOEXW, RTL_OSVERSIONINFOEXW,
     *PRTL_OSVERSIONINFOEXW;
 BOOL GetVersionExA(LPOSVERSIONINFOA lpVersionInformation);
@@ -678,42 +664,19 @@ typedef struct _TOKEN_USER {
 #define SID_RECOMMENDED_SUB_AUTHORITIES 1
 #define SECURITY_MAX_SID_SIZE                                                                      \
     (sizeof(SID) - sizeof(DWORD) + (SID_MAX_SUB_AUTHORITIES * sizeof(DWORD)))
-#define SECURITY_NULL_SID_AUTHORITY                                                                \
+/* An identifier authority: 48 bits, big-endian (SID_IDENTIFIER_AUTHORITY). */
+#define PETW__SID_AUTHORITY(n)                                                                     \
     {                                                                                              \
         {                                                                                          \
-            0, 0, 0, 0, 0, 0                                                                       \
+            0, 0, 0, 0, 0, n                                                                       \
         }                                                                                          \
     }
-#define SECURITY_WORLD_SID_AUTHORITY                                                               \
-    {                                                                                              \
-        {                                                                                          \
-            0, 0, 0, 0, 0, 1                                                                       \
-        }                                                                                          \
-    }
-#define SECURITY_LOCAL_SID_AUTHORITY                                                               \
-    {                                                                                              \
-        {                                                                                          \
-            0, 0, 0, 0, 0, 2                                                                       \
-        }                                                                                          \
-    }
-#define SECURITY_CREATOR_SID_AUTHORITY                                                             \
-    {                                                                                              \
-        {                                                                                          \
-            0, 0, 0, 0, 0, 3                                                                       \
-        }                                                                                          \
-    }
-#define SECURITY_NT_AUTHORITY                                                                      \
-    {                                                                                              \
-        {                                                                                          \
-            0, 0, 0, 0, 0, 5                                                                       \
-        }                                                                                          \
-    }
-#define SECURITY_MANDATORY_LABEL_AUTHORITY                                                         \
-    {                                                                                              \
-        {                                                                                          \
-            0, 0, 0, 0, 0, 16                                                                      \
-        }                                                                                          \
-    }
+#define SECURITY_NULL_SID_AUTHORITY PETW__SID_AUTHORITY(0)
+#define SECURITY_WORLD_SID_AUTHORITY PETW__SID_AUTHORITY(1)
+#define SECURITY_LOCAL_SID_AUTHORITY PETW__SID_AUTHORITY(2)
+#define SECURITY_CREATOR_SID_AUTHORITY PETW__SID_AUTHORITY(3)
+#define SECURITY_NT_AUTHORITY PETW__SID_AUTHORITY(5)
+#define SECURITY_MANDATORY_LABEL_AUTHORITY PETW__SID_AUTHORITY(16)
 #define SECURITY_NULL_RID 0x00000000L
 #define SECURITY_WORLD_RID 0x00000000L
 #define SECURITY_LOCAL_RID 0x00000000L
