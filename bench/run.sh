@@ -9,6 +9,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
+# Producer runs per round, in one process each (their median): the first
+# run in a process pays its warm-up, which a single run would measure.
+REPS=${REPS:-5}
 EVENTS=${EVENTS:-200000}
 RATES=${RATES:-"1000000 2000000 4000000 6000000 8000000 12000000"}
 
@@ -61,12 +64,12 @@ for r in $(seq 1 "$ROUNDS"); do
     echo "round $r of $ROUNDS"
     # 1. Producers: petw and the baseline (alternated inside), then LTTng.
     # (it starts its shared session's host in a private PETW_RUNTIME_DIR of its own)
-    "$B/bench_eventwrite" --reps 1 --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
+    "$B/bench_eventwrite" --reps "$REPS" --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
     if [ $have_lttng = 1 ]; then
-        emit "$r" "$("$B/bench_lttng" --mode throughput --events "$EVENTS" --label lttng-disabled)"
+        emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS" --label lttng-disabled)"
         lttng_start "$work/lt"
-        emit "$r" "$("$B/bench_lttng" --mode throughput --events "$EVENTS")"
-        emit "$r" "$("$B/bench_lttng" --mode throughput --threads 2 --events "$EVENTS")"
+        emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS")"
+        emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --threads 2 --events "$EVENTS")"
         emit "$r" "$("$B/bench_lttng" --mode latency --events 1000000)"
         lttng_stop
         lttng_destroy
