@@ -4,6 +4,8 @@
  * ticks take a shorter path in the reader; the result must not differ). */
 #include "test_record_helpers.h"
 
+#include "../lib/common/common.h" /* petw__udiv: the reader's division by PerfFreq */
+
 #ifdef __SIZEOF_INT128__
 static void on_event(petw_event_record *r, void *ctx)
 {
@@ -72,9 +74,40 @@ static void check_clock(uint32_t clock, const char *file)
 }
 #endif
 
+#ifdef __SIZEOF_INT128__
+/* The multiply-and-shift division equals `/` for divisors of every size,
+ * at the numerators where rounding could go wrong (multiples of the
+ * divisor and their neighbours, the extremes) and at random ones. */
+static void check_udiv(void)
+{
+    const uint64_t divisors[] = {1,          2,          3,          7,
+                                 10,         10000000,   1000000000, 2445406000u,
+                                 3000000001u, 14318180,  (1ull << 32) + 1, (1ull << 63) - 1,
+                                 1ull << 63, (1ull << 63) + 1, UINT64_MAX - 1, UINT64_MAX};
+    uint64_t x = 0x243F6A8885A308D3u;
+    for (size_t k = 0; k < sizeof(divisors) / sizeof(divisors[0]); k++) {
+        const uint64_t d = divisors[k];
+        petw__udiv u;
+        CHECK_EQ(petw__udiv_init(&u, d), 0);
+        const uint64_t edge[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, UINT64_MAX,
+                                 UINT64_MAX - 1, UINT64_MAX / d * d, UINT64_MAX / d * d - 1};
+        for (size_t j = 0; j < sizeof(edge) / sizeof(edge[0]); j++)
+            CHECK_EQ(petw__udiv_div(&u, edge[j]), edge[j] / d);
+        for (int j = 0; j < 200000; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t n = j % 3 == 0 ? x : j % 3 == 1 ? x >> (x & 63) : (x % 1000) * d + (x >> 60);
+            CHECK_EQ(petw__udiv_div(&u, n), n / d);
+        }
+    }
+    petw__udiv u;
+    CHECK_EQ(petw__udiv_init(&u, 0), PETW_EINVAL);
+}
+#endif
+
 int main(void)
 {
 #ifdef __SIZEOF_INT128__
+    check_udiv();
     check_clock(PETW_CLOCK_QPC, "ft-qpc.etl");
     check_clock(PETW_CLOCK_SYSTEM, "ft-system.etl");
     check_clock(PETW_CLOCK_CYCLES, "ft-cycles.etl");

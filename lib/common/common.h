@@ -73,6 +73,29 @@ int64_t petw__local_offset_100ns(void);
 int64_t petw__local_offset_100ns_at(uint64_t ft);
 /* The wall clock now as a FILETIME. */
 uint64_t petw__system_filetime(void);
+
+/* Division by a divisor fixed in advance (a trace's clock frequency), as a
+ * multiply and two shifts: Granlund and Montgomery, "Division by Invariant
+ * Integers using Multiplication" (1994), figure 4.1. Exact for every
+ * 64-bit numerator. petw__udiv_init returns 0, or PETW_ENOTSUP where the
+ * compiler has no 128-bit integers (callers divide as before). */
+typedef struct petw__udiv {
+    uint64_t divisor;
+    uint64_t magic; /* floor(2^64 * (2^l - d) / d) + 1, l = ceil(log2 d) */
+    uint8_t shift1; /* min(l, 1) */
+    uint8_t shift2; /* max(l - 1, 0) */
+} petw__udiv;
+
+int petw__udiv_init(petw__udiv *u, uint64_t divisor);
+static inline uint64_t petw__udiv_div(const petw__udiv *u, uint64_t n)
+{
+#ifdef __SIZEOF_INT128__
+    uint64_t t = (uint64_t)(((unsigned __int128)u->magic * n) >> 64);
+    return (t + ((n - t) >> u->shift1)) >> u->shift2;
+#else
+    return n / u->divisor;
+#endif
+}
 /* Other hosts than Windows: the process's arguments, each NUL-terminated,
  * one after the other (*out malloc'ed, *size bytes), and the current
  * directory: 0 or a PETW_E* code. */

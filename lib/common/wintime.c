@@ -84,3 +84,23 @@ uint64_t petw__system_filetime(void)
 {
     return (uint64_t)petw__filetime_now();
 }
+
+int petw__udiv_init(petw__udiv *u, uint64_t d)
+{
+    if (d == 0)
+        return PETW_EINVAL;
+    u->divisor = d;
+#ifdef __SIZEOF_INT128__
+    unsigned l = 0;
+    while (l < 64 && ((uint64_t)1 << l) < d)
+        l++;
+    /* 2^l - d < d, so the quotient fits 64 bits; l = 64 only when d > 2^63. */
+    unsigned __int128 two_l = (unsigned __int128)1 << l;
+    u->magic = (uint64_t)((((unsigned __int128)1 << 64) * (two_l - d)) / d + 1);
+    u->shift1 = (uint8_t)(l < 1 ? l : 1);
+    u->shift2 = (uint8_t)(l > 1 ? l - 1 : 0);
+    return 0;
+#else
+    return PETW_ENOTSUP;
+#endif
+}

@@ -79,7 +79,8 @@ struct petw_trace {
     uint32_t slot_count;
     uint32_t buffer_limit;        /* the file's buffer size: no buffer unpacks larger */
     uint8_t *disk;                /* one buffer as stored (file sources read into it) */
-    int64_t ticks_per_filetime;   /* perf_freq / 10^7 when that divides exactly, else 0 */
+    petw__udiv per_second;        /* divides by perf_freq (when usable: per_second_ok) */
+    int per_second_ok;
     petw__etl_unpacker *unpacker; /* zstd files: one context for every buffer */
     uint32_t disk_cap;
     petw_trace_stats stats;
@@ -232,10 +233,10 @@ static int load_header(petw_trace *t, const petw__etl_buffer *hb)
     PETW__FORWARD_IF_ERROR(index_buffer(t, b, 0, 0, 0));
     if (b->rec_count == 0 || petw__etl_parse_header_buffer(b->data, b->extent, hb, &t->info))
         return PETW_ECORRUPT;
-    /* Clocks counting in a whole fraction of 100 ns (1 ns, 100 ns) convert
-     * to FILETIME with one 64-bit division. */
+    /* The remainder of a second, times 10^7, must fit 64 bits. */
     int64_t f = t->info.perf_freq;
-    t->ticks_per_filetime = f > 0 && f % 10000000 == 0 ? f / 10000000 : 0;
+    t->per_second_ok = f > 0 && (uint64_t)f <= UINT64_MAX / 10000000u &&
+                       petw__udiv_init(&t->per_second, (uint64_t)f) == 0;
     return 0;
 }
 
@@ -488,14 +489,21 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
 {
     /* Untrusted inputs: compute wide and saturate instead of overflowing. */
     const petw_logfile_info *i = &t->info;
-#ifdef __GNUC__
-    /* The same value as below whenever nothing overflows: d * 10^7 /
-     * (k * 10^7) truncates as d / k does. */
-    int64_t dt, ft;
-    if (t->ticks_per_filetime && !__builtin_sub_overflow(ts, i->start_timestamp, &dt) &&
-        !__builtin_add_overflow(i->start_time, dt / t->ticks_per_filetime, &ft))
-        return ft;
-#endif
+    /* Every record of a session comes after its start: the elapsed ticks
+     * split into whole seconds and the rest, each divided by multiplying
+     * (a 128-bit division costs more than the rest of a record's delivery).
+     * floor(dt * 10^7 / f) = q * 10^7 + floor(r * 10^7 / f) for dt = q * f + r,
+     * so the result is the one below, exactly. */
+    if (t->per_second_ok && ts >= i->start_timestamp) {
+        const uint64_t f = (uint64_t)i->perf_freq, dt = (uint64_t)ts - (uint64_t)i->start_timestamp;
+        const uint64_t q = petw__udiv_div(&t->per_second, dt);
+        const uint64_t frac = petw__udiv_div(&t->per_second, (dt - q * f) * 10000000u);
+        if (q < (uint64_t)INT64_MAX / 10000000u) {
+            int64_t d = (int64_t)(q * 10000000u + frac);
+            if (i->start_time <= INT64_MAX - d)
+                return i->start_time + d;
+        }
+    }
 #ifdef __SIZEOF_INT128__
     __int128 v =
         (__int128)i->start_time + ((__int128)ts - i->start_timestamp) * 10000000 / i->perf_freq;
@@ -584,7 +592,8 @@ static void set_cpu(petw_event_record *e, const tbuf *b)
  * when the record is malformed (reported by the caller). */
 static int build(petw_trace *t, const tbuf *b, uint32_t off, petw_event_record *e, deliver_ctx *dc)
 {
-    memset(e, 0, sizeof(*e));
+    static const petw_event_record blank; /* copied: moves, where memset was a slow `rep stos` */
+    *e = blank;
     e->user_context = t->config.context;
     PETW__FORWARD_IF_ERROR(petw__etl_decode_record(b->data + off, e, dc->ext, MAX_EXT_ITEMS));
     set_cpu(e, b);
