@@ -80,17 +80,38 @@ static void check_clock(uint32_t clock, const char *file)
  * divisor and their neighbours, the extremes) and at random ones. */
 static void check_udiv(void)
 {
-    const uint64_t divisors[] = {1,          2,          3,          7,
-                                 10,         10000000,   1000000000, 2445406000u,
-                                 3000000001u, 14318180,  (1ull << 32) + 1, (1ull << 63) - 1,
-                                 1ull << 63, (1ull << 63) + 1, UINT64_MAX - 1, UINT64_MAX};
+    const uint64_t divisors[] = {1,
+                                 2,
+                                 3,
+                                 7,
+                                 10,
+                                 10000000,
+                                 1000000000,
+                                 2445406000u,
+                                 3000000001u,
+                                 14318180,
+                                 (1ull << 32) + 1,
+                                 (1ull << 63) - 1,
+                                 1ull << 63,
+                                 (1ull << 63) + 1,
+                                 UINT64_MAX - 1,
+                                 UINT64_MAX};
     uint64_t x = 0x243F6A8885A308D3u;
     for (size_t k = 0; k < sizeof(divisors) / sizeof(divisors[0]); k++) {
         const uint64_t d = divisors[k];
         petw__udiv u;
         CHECK_EQ(petw__udiv_init(&u, d), 0);
-        const uint64_t edge[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, UINT64_MAX,
-                                 UINT64_MAX - 1, UINT64_MAX / d * d, UINT64_MAX / d * d - 1};
+        const uint64_t edge[] = {0,
+                                 1,
+                                 d - 1,
+                                 d,
+                                 d + 1,
+                                 2 * d - 1,
+                                 2 * d,
+                                 UINT64_MAX,
+                                 UINT64_MAX - 1,
+                                 UINT64_MAX / d * d,
+                                 UINT64_MAX / d * d - 1};
         for (size_t j = 0; j < sizeof(edge) / sizeof(edge[0]); j++)
             CHECK_EQ(petw__udiv_div(&u, edge[j]), edge[j] / d);
         for (int j = 0; j < 200000; j++) {

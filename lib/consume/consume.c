@@ -77,9 +77,9 @@ struct petw_trace {
     uint32_t ref_count, ref_cap;
     tbuf *slots; /* loaded data buffers; a free slot has data == NULL */
     uint32_t slot_count;
-    uint32_t buffer_limit;        /* the file's buffer size: no buffer unpacks larger */
-    uint8_t *disk;                /* one buffer as stored (file sources read into it) */
-    petw__udiv per_second;        /* divides by perf_freq (when usable: per_second_ok) */
+    uint32_t buffer_limit; /* the file's buffer size: no buffer unpacks larger */
+    uint8_t *disk;         /* one buffer as stored (file sources read into it) */
+    petw__udiv per_second; /* divides by perf_freq (when usable: per_second_ok) */
     int per_second_ok;
     petw__etl_unpacker *unpacker; /* zstd files: one context for every buffer */
     uint32_t disk_cap;
