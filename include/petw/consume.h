@@ -30,11 +30,6 @@ typedef struct petw_trace_stats {
 } petw_trace_stats;
 
 #define PETW_TRACE_RAW_TIMESTAMP 0x1u /* keep the session clock's raw ticks */
-/* Read and unpack every buffer in the calling thread. By default, with two
- * CPUs or more, petw_trace_process() starts one thread that reads and
- * unpacks buffers a few ahead of the merge (at most 16 MB of them); every
- * callback still runs in the calling thread, in the same order. */
-#define PETW_TRACE_ONE_THREAD 0x2u
 
 typedef void (*petw_event_callback)(petw_event_record *record, void *context);
 /* Called after each buffer's last event; return 0 to stop processing. */

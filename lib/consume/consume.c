@@ -1,6 +1,6 @@
 /* consume.c - reading ETL files and delivering their events in order.
  *
- * Allowed dependencies: common/, platform/, format/, libuv.
+ * Allowed dependencies: common/, platform/, format/.
  *
  * Files are streamed, never read whole. Opening a file scans it once:
  * each buffer is read, verified and unpacked into one scratch buffer, and
@@ -20,7 +20,6 @@
 #include <stdlib.h>
 
 #include <stdatomic.h>
-#include <uv.h>
 
 #include "../format/etl.h"
 #include "../platform/platform.h"
@@ -122,27 +121,19 @@ static void corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *
 /* ---- the source: a file or memory ---- */
 
 /* `n` bytes at `off` (within the source): a pointer into memory, or the
- * bytes read into *disk (grown to fit, *cap its size). NULL on a read
- * error. Positioned reads: the read-ahead thread reads with its own *disk
- * while the merge reads nothing. */
-static const uint8_t *fetch_into(petw_trace *t, uint64_t off, uint32_t n, uint8_t **disk,
-                                 uint32_t *cap)
+ * bytes read into t->disk (grown to fit). NULL on a read error. */
+static const uint8_t *fetch(petw_trace *t, uint64_t off, uint32_t n)
 {
     if (t->memory)
         return t->memory + off;
-    if (n > *cap) {
-        uint8_t *g = realloc(*disk, n);
+    if (n > t->disk_cap) {
+        uint8_t *g = realloc(t->disk, n);
         if (!g)
             return NULL;
-        *disk = g;
-        *cap = n;
+        t->disk = g;
+        t->disk_cap = n;
     }
-    return petw__file_pread(&t->file, *disk, n, off) == 0 ? *disk : NULL;
-}
-
-static const uint8_t *fetch(petw_trace *t, uint64_t off, uint32_t n)
-{
-    return fetch_into(t, off, n, &t->disk, &t->disk_cap);
+    return petw__file_pread(&t->file, t->disk, n, off) == 0 ? t->disk : NULL;
 }
 
 /* ---- indexing ---- */
@@ -530,27 +521,10 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
 
 /* ---- loading data buffers while processing ---- */
 
-/* Reads data buffer `r` (again) and unpacks it into `b`, with the given
- * read buffer and zstd context (the merge's, or the read-ahead thread's).
- * Touches nothing else of the trace: the read-ahead thread calls it. */
-static int read_unpack(petw_trace *t, const bufref *r, tbuf *b, uint8_t **disk, uint32_t *cap,
-                       petw__etl_unpacker *u, const char **why)
-{
-    const uint8_t *bytes = fetch_into(t, r->offset, r->disk_size, disk, cap);
-    petw__etl_buffer hb;
-    *why = "buffer changed or unreadable since open";
-    int rc = bytes ? petw__etl_parse_buffer(bytes, r->disk_size, r->offset, &hb, why) : PETW_EIO;
-    return rc ? rc : unpack_into(b, bytes, &hb, u, why);
-}
-
-typedef struct ahead ahead;
-static int ahead_take(ahead *a, petw_trace *t, uint32_t k, tbuf *b, const char **why);
-
-/* Loads data buffer `k` into a free slot: unpacked by the read-ahead
- * thread when there is one, else here. When the scan verified it, a
- * difference now means the file changed; a buffer it did not unpack is
- * verified now, and *why says what was wrong. */
-static int load_buffer(petw_trace *t, uint32_t k, ahead *a, tbuf **out, const char **why)
+/* Reads data buffer `k` (again), into a free slot; returns the slot. When
+ * the scan verified it, a difference now means the file changed; a buffer
+ * it did not unpack is verified now, and *why says what was wrong. */
+static int load_buffer(petw_trace *t, uint32_t k, tbuf **out, const char **why)
 {
     bufref *r = &t->refs[k];
     uint32_t s = 0;
@@ -564,9 +538,13 @@ static int load_buffer(petw_trace *t, uint32_t k, ahead *a, tbuf **out, const ch
         memset(&t->slots[t->slot_count++], 0, sizeof(*g));
     }
     tbuf *b = &t->slots[s];
+    const uint8_t *disk = fetch(t, r->offset, r->disk_size);
+    petw__etl_buffer hb;
     int first = r->records == NOT_COUNTED;
-    int rc = a ? ahead_take(a, t, k, b, why)
-               : read_unpack(t, r, b, &t->disk, &t->disk_cap, t->unpacker, why);
+    *why = "buffer changed or unreadable since open";
+    int rc = disk ? petw__etl_parse_buffer(disk, r->disk_size, r->offset, &hb, why) : PETW_EIO;
+    if (rc == 0)
+        rc = unpack_into(b, disk, &hb, t->unpacker, why);
     if (rc == 0)
         rc = index_buffer(t, b, first, r->file_index, r->offset);
     if (rc == 0 && first)
@@ -703,11 +681,6 @@ static int item_less(const heap_item *a, const heap_item *b)
     return a->buffer < b->buffer;
 }
 
-static int cmp_item(const void *a, const void *b)
-{
-    return item_less(a, b) ? -1 : item_less(b, a) ? 1 : 0;
-}
-
 static void sift_down(heap_item *h, uint32_t n, uint32_t i)
 {
     for (;;) {
@@ -751,212 +724,6 @@ static heap_item *build_heap(petw_trace **traces, uint32_t count, uint32_t *n_ou
     return heap;
 }
 
-/* ---- reading ahead ----
- *
- * The merge loads each data buffer once, when it reaches the top of the
- * heap; an unloaded buffer's key is its earliest timestamp, which never
- * changes, so buffers are loaded in the order of those keys, known before
- * the merge starts. A thread reads and unpacks them in that order (reading
- * and zstd are about half of ProcessTrace's time), at most `depth` ahead,
- * while the merge delivers. The merge still indexes each buffer, so damage
- * is reported from its thread, in the same order as without the thread.
- *
- * Jobs go through a ring of `depth` slots (single producer, single
- * consumer): job j fills slot j % depth once j < taken + depth (the job
- * `depth` earlier was taken), and the merge takes job j once produced > j.
- * Each side sleeps on the condition only after spinning briefly, and wakes
- * the other only when it said it sleeps. A slot's storage is swapped with
- * the merge's own buffer, so no buffer is copied and nothing is allocated
- * once every slot has grown to the buffer size. */
-
-#define AHEAD_BYTES (16u << 20) /* unpacked bytes read ahead, at most */
-#define AHEAD_MAX_DEPTH 8u
-#define AHEAD_SPINS 64 /* yields before sleeping */
-
-typedef struct ahead_slot {
-    tbuf buf; /* data and owned only */
-    int rc;
-    const char *why;
-} ahead_slot;
-
-struct ahead {
-    petw_trace **traces;
-    heap_item *order; /* every data buffer, in the order the merge loads them */
-    uint32_t total, depth;
-    ahead_slot *slots;
-    petw__etl_unpacker *unpacker; /* the thread's own zstd context */
-    uint8_t *disk;                /* the thread's read buffer */
-    uint32_t disk_cap;
-    /* release (produced, by the thread; taken, by the merge): the slot's
-     * contents before the count; the other side's acquire load pairs. */
-    _Atomic uint32_t produced, taken;
-    /* A side about to sleep sets its flag (seq_cst) and then re-reads the
-     * other's count (seq_cst); the other stores its count (seq_cst) and
-     * then reads the flag: one of the two sees the other (Dekker). The
-     * flag is set and the wait and wake-up done under `lock`, so a wake-up
-     * between the re-read and the wait is not lost. */
-    _Atomic int thread_sleeps, merge_sleeps;
-    _Atomic int stop;
-    uv_mutex_t lock;
-    uv_cond_t changed;
-    int synced; /* lock and changed exist */
-    petw__thread thread;
-};
-
-/* Waits until *count > j (or stop), spinning first. */
-static void ahead_wait(ahead *a, _Atomic uint32_t *count, uint32_t j, _Atomic int *sleeps)
-{
-    for (int spin = 0; spin < AHEAD_SPINS; spin++) {
-        /* acquire: pairs with ahead_publish's store: the slot's contents
-         * (or, for `taken`, its storage given back) before the count. */
-        if (atomic_load_explicit(count, memory_order_acquire) > j ||
-            atomic_load_explicit(&a->stop, memory_order_relaxed))
-            return;
-        petw__yield();
-    }
-    uv_mutex_lock(&a->lock);
-    /* seq_cst: the flag before the re-read of the count (the Dekker pair
-     * of ahead_publish's store of the count, then load of the flag). */
-    atomic_store(sleeps, 1);
-    /* seq_cst: see above; also acquires the slot as the spin's load does.
-     * stop is set under the lock (ahead_free), so it is seen here. */
-    while (atomic_load(count) <= j && !atomic_load(&a->stop))
-        uv_cond_wait(&a->changed, &a->lock);
-    /* seq_cst, under the lock: nobody needs waking any more. */
-    atomic_store(sleeps, 0);
-    uv_mutex_unlock(&a->lock);
-}
-
-/* Publishes *count = v and wakes the other side if it sleeps. */
-static void ahead_publish(ahead *a, _Atomic uint32_t *count, uint32_t v, _Atomic int *sleeps)
-{
-    /* seq_cst: releases the slot (pairs with ahead_wait's loads), and is
-     * the first half of the Dekker pair with ahead_wait's flag store. */
-    atomic_store(count, v);
-    /* seq_cst: after the count: sees the flag of a side that may have
-     * missed the count (see struct ahead). */
-    if (atomic_load(sleeps)) {
-        uv_mutex_lock(&a->lock);
-        uv_cond_broadcast(&a->changed);
-        uv_mutex_unlock(&a->lock);
-    }
-}
-
-static void ahead_main(void *arg)
-{
-    ahead *a = arg;
-    for (uint32_t j = 0; j < a->total; j++) {
-        /* Room for job j: taken > j - depth. */
-        if (j >= a->depth)
-            ahead_wait(a, &a->taken, j - a->depth, &a->thread_sleeps);
-        if (atomic_load_explicit(&a->stop, memory_order_relaxed))
-            break;
-        /* Slot j % depth is the thread's until produced passes j; refs'
-         * offset and size never change while merging. */
-        ahead_slot *sl = &a->slots[j % a->depth];
-        petw_trace *t = a->traces[a->order[j].trace];
-        sl->rc = read_unpack(t, &t->refs[a->order[j].buffer], &sl->buf, &a->disk, &a->disk_cap,
-                             a->unpacker, &sl->why);
-        ahead_publish(a, &a->produced, j + 1, &a->merge_sleeps);
-    }
-}
-
-/* The merge's side: buffer k of trace t, unpacked into `b` (whose storage
- * goes to the slot in exchange). Falls back to reading here if the merge
- * ever asked out of order (it does not: see above). */
-static int ahead_take(ahead *a, petw_trace *t, uint32_t k, tbuf *b, const char **why)
-{
-    uint32_t j = atomic_load_explicit(&a->taken, memory_order_relaxed); /* ours */
-    if (j >= a->total || a->traces[a->order[j].trace] != t || a->order[j].buffer != k)
-        return read_unpack(t, &t->refs[k], b, &t->disk, &t->disk_cap, t->unpacker, why);
-    ahead_wait(a, &a->produced, j, &a->merge_sleeps);
-    ahead_slot *sl = &a->slots[j % a->depth];
-    int rc = sl->rc;
-    *why = sl->why;
-    /* What read_unpack set; b's index (recs) stays b's. */
-    uint8_t *spare = b->owned;
-    b->owned = sl->buf.owned;
-    b->data = sl->buf.data;
-    b->used = sl->buf.used;
-    b->cpu = sl->buf.cpu;
-    b->logger_id = sl->buf.logger_id;
-    b->buffer_flag = sl->buf.buffer_flag;
-    sl->buf.owned = spare;
-    sl->buf.data = NULL;
-    ahead_publish(a, &a->taken, j + 1, &a->thread_sleeps);
-    return rc;
-}
-
-static void ahead_free(ahead *a)
-{
-    if (!a)
-        return;
-    if (a->thread.impl) {
-        uv_mutex_lock(&a->lock);
-        /* seq_cst, under the lock: a sleeping thread re-reads it there; a
-         * spinning one (relaxed) sees it soon and, at worst, sleeps first. */
-        atomic_store(&a->stop, 1);
-        uv_cond_broadcast(&a->changed);
-        uv_mutex_unlock(&a->lock);
-        petw__thread_join(&a->thread);
-    }
-    if (a->synced) {
-        uv_cond_destroy(&a->changed);
-        uv_mutex_destroy(&a->lock);
-    }
-    for (uint32_t i = 0; a->slots && i < a->depth; i++)
-        free(a->slots[i].buf.owned);
-    petw__etl_unpacker_free(a->unpacker);
-    free(a->slots);
-    free(a->disk);
-    free(a->order);
-    free(a);
-}
-
-/* Starts reading ahead when it can help: two CPUs or more, two buffers or
- * more, and no trace asked for one thread. NULL otherwise (or when it
- * cannot start): the merge reads itself, as it always could. */
-static ahead *ahead_start(petw_trace **traces, uint32_t count, const heap_item *heap, uint32_t n)
-{
-    uint32_t largest = 1;
-    for (uint32_t i = 0; i < count; i++) {
-        if (traces[i]->config.flags & PETW_TRACE_ONE_THREAD)
-            return NULL;
-        if (traces[i]->buffer_limit > largest)
-            largest = traces[i]->buffer_limit;
-    }
-    if (n < 2 || petw__cpu_count() < 2)
-        return NULL;
-    ahead *a = calloc(1, sizeof(*a));
-    if (!a)
-        return NULL;
-    a->traces = traces;
-    a->total = n;
-    a->depth = AHEAD_BYTES / largest;
-    a->depth = a->depth < 1 ? 1 : a->depth > AHEAD_MAX_DEPTH ? AHEAD_MAX_DEPTH : a->depth;
-    a->order = malloc(n * sizeof(*a->order));
-    a->slots = calloc(a->depth, sizeof(*a->slots));
-    a->unpacker = petw__etl_unpacker_new();
-    if (a->order && a->slots && a->unpacker && uv_mutex_init(&a->lock) == 0) {
-        if (uv_cond_init(&a->changed) == 0)
-            a->synced = 1;
-        else
-            uv_mutex_destroy(&a->lock);
-    }
-    if (!a->synced) {
-        ahead_free(a);
-        return NULL;
-    }
-    /* The heap holds every buffer by its load key; sorted, the load order. */
-    memcpy(a->order, heap, n * sizeof(*a->order));
-    qsort(a->order, n, sizeof(*a->order), cmp_item);
-    if (petw__thread_start(&a->thread, ahead_main, a) != 0) {
-        ahead_free(a);
-        return NULL;
-    }
-    return a;
-}
-
 /* The k-way merge: pops the buffer with the earliest next record, loads it
  * the first time, delivers one record, and re-keys or releases it. */
 static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
@@ -965,7 +732,6 @@ static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end
     heap_item *heap = build_heap(traces, count, &n);
     if (!heap)
         return PETW_ENOMEM;
-    ahead *a = ahead_start(traces, count, heap, n);
     deliver_ctx dc;
     int rc = 0;
     while (n > 0 && rc == 0) {
@@ -973,7 +739,7 @@ static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end
         bufref *r = &t->refs[heap[0].buffer];
         tbuf *b = r->loaded != NOT_LOADED ? &t->slots[r->loaded] : NULL;
         const char *why = NULL;
-        if (!b && (rc = load_buffer(t, heap[0].buffer, a, &b, &why)) != 0) {
+        if (!b && (rc = load_buffer(t, heap[0].buffer, &b, &why)) != 0) {
             if (rc != PETW_ECORRUPT)
                 break;
             if (r->records != 0) /* no records: nothing lost, nothing to report */
@@ -991,7 +757,6 @@ static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end
         }
         sift_down(heap, n, 0);
     }
-    ahead_free(a);
     free(heap);
     return rc;
 }

@@ -271,13 +271,6 @@ int petw__spawn_detached(const char *exe, const char *env, intptr_t keep);
 /* Starts a detached thread (nobody joins it) with all signals blocked,
  * so it never runs the application's handlers. 0 or PETW_ENOMEM. */
 int petw__thread_start_detached(void (*fn)(void *), void *arg);
-/* The same, joinable: petw__thread_join waits for fn to return and frees
- * the handle. Exactly one join per successful start. */
-typedef struct petw__thread {
-    void *impl;
-} petw__thread;
-int petw__thread_start(petw__thread *t, void (*fn)(void *), void *arg);
-void petw__thread_join(petw__thread *t);
 
 /* 1 when process `pid` exists. */
 int petw__process_alive(uint32_t pid);

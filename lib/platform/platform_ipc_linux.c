@@ -1126,79 +1126,42 @@ void petw__on_fork_child(void (*child)(void))
     pthread_mutex_unlock(&fork_mu);
 }
 
-typedef struct thread_start {
+typedef struct detached_start {
     void (*fn)(void *);
     void *arg;
-    pthread_t thread; /* joinable threads: the handle petw__thread_join waits on */
-} thread_start;
+} detached_start;
 
 static void *detached_main(void *p)
 {
-    thread_start s = *(thread_start *)p;
+    detached_start s = *(detached_start *)p;
     free(p);
     s.fn(s.arg);
     return NULL;
 }
 
-static void *joinable_main(void *p)
+int petw__thread_start_detached(void (*fn)(void *), void *arg)
 {
-    thread_start *s = p; /* freed by the joiner */
-    s->fn(s->arg);
-    return NULL;
-}
-
-/* A thread with a 256 KB stack and every signal blocked. */
-static int start_thread(thread_start *s, int detached)
-{
+    detached_start *s = malloc(sizeof(*s));
+    if (!s)
+        return PETW_ENOMEM;
+    s->fn = fn;
+    s->arg = arg;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr,
-                                detached ? PTHREAD_CREATE_DETACHED : PTHREAD_CREATE_JOINABLE);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 256 * 1024);
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&s->thread, &attr, detached ? detached_main : joinable_main, s);
+    pthread_t t;
+    int rc = pthread_create(&t, &attr, detached_main, s);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
-    return rc ? PETW_ENOMEM : 0;
-}
-
-int petw__thread_start_detached(void (*fn)(void *), void *arg)
-{
-    thread_start *s = malloc(sizeof(*s));
-    if (!s)
-        return PETW_ENOMEM;
-    s->fn = fn;
-    s->arg = arg;
-    int rc = start_thread(s, 1);
-    if (rc)
+    if (rc) {
         free(s);
-    return rc;
-}
-
-int petw__thread_start(petw__thread *t, void (*fn)(void *), void *arg)
-{
-    thread_start *s = malloc(sizeof(*s));
-    if (!s)
         return PETW_ENOMEM;
-    s->fn = fn;
-    s->arg = arg;
-    int rc = start_thread(s, 0);
-    if (rc)
-        free(s);
-    t->impl = rc ? NULL : s;
-    return rc;
-}
-
-void petw__thread_join(petw__thread *t)
-{
-    thread_start *s = t->impl;
-    if (!s)
-        return;
-    pthread_join(s->thread, NULL);
-    free(s);
-    t->impl = NULL;
+    }
+    return 0;
 }
 
 void petw__ipc_unlisten(intptr_t listener, const char *path)

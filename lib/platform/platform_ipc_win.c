@@ -1541,30 +1541,22 @@ int petw__spawn_detached(const char *exe, const char *env, intptr_t keep)
     return 0;
 }
 
-typedef struct thread_start {
+typedef struct detached_start {
     void (*fn)(void *);
     void *arg;
-    HANDLE thread; /* joinable threads: the handle petw__thread_join waits on */
-} thread_start;
+} detached_start;
 
 static DWORD WINAPI detached_main(void *p)
 {
-    thread_start s = *(thread_start *)p;
+    detached_start s = *(detached_start *)p;
     free(p);
     s.fn(s.arg);
     return 0;
 }
 
-static DWORD WINAPI joinable_main(void *p)
-{
-    thread_start *s = p; /* freed by the joiner */
-    s->fn(s->arg);
-    return 0;
-}
-
 int petw__thread_start_detached(void (*fn)(void *), void *arg)
 {
-    thread_start *s = malloc(sizeof(*s));
+    detached_start *s = malloc(sizeof(*s));
     if (!s)
         return PETW_ENOMEM;
     s->fn = fn;
@@ -1577,35 +1569,6 @@ int petw__thread_start_detached(void (*fn)(void *), void *arg)
     }
     CloseHandle(t);
     return 0;
-}
-
-int petw__thread_start(petw__thread *t, void (*fn)(void *), void *arg)
-{
-    thread_start *s = malloc(sizeof(*s));
-    t->impl = NULL;
-    if (!s)
-        return PETW_ENOMEM;
-    s->fn = fn;
-    s->arg = arg;
-    s->thread =
-        CreateThread(NULL, 256 * 1024, joinable_main, s, STACK_SIZE_PARAM_IS_A_RESERVATION, NULL);
-    if (!s->thread) {
-        free(s);
-        return PETW_ENOMEM;
-    }
-    t->impl = s;
-    return 0;
-}
-
-void petw__thread_join(petw__thread *t)
-{
-    thread_start *s = t->impl;
-    if (!s)
-        return;
-    WaitForSingleObject(s->thread, INFINITE);
-    CloseHandle(s->thread);
-    free(s);
-    t->impl = NULL;
 }
 
 /* ---- Processes ---- */
