@@ -148,8 +148,8 @@ static int next_message(const uint8_t *r, uint32_t at, uint32_t used, uint32_t *
     return 1;
 }
 
-int petw__etl_next_record(const uint8_t *buf, uint32_t used, uint32_t *pos, petw__etl_record *rec,
-                          const char **why)
+int petw__etl_next_record_any(const uint8_t *buf, uint32_t used, uint32_t *pos,
+                              petw__etl_record *rec, const char **why)
 {
     uint32_t at = *pos;
     if (at < PETW__BH_SIZE)

@@ -168,18 +168,20 @@ void petw__etl_packer_free(petw__etl_packer *p)
     }
 }
 
-/* The earliest timestamp of the buffer's records; 0 when it has none. */
+/* The earliest timestamp of the buffer's records, in *out; returns 0 when it has none. */
 static int earliest_record(const uint8_t *buf, uint32_t used, int64_t *out)
 {
     uint32_t pos = PETW__BH_SIZE;
     petw__etl_record rec;
     const char *why = NULL;
     int found = 0;
+    int64_t earliest = INT64_MAX;
     while (petw__etl_next_record(buf, used, &pos, &rec, &why) == 1) {
-        if (!found || rec.timestamp < *out)
-            *out = rec.timestamp;
+        if (rec.timestamp < earliest)
+            earliest = rec.timestamp;
         found = 1;
     }
+    *out = earliest;
     return found;
 }
 
