@@ -75,6 +75,8 @@ for r in $(seq 1 "$ROUNDS"); do
         lttng_destroy
         rm -rf "$work/lt"
     fi
+    # Where an EventWrite's time goes: the baseline grown step by step.
+    "$B/bench_floor" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
     # StartTrace would make its memory session a shared one (host process, the
     # user's runtime directory); this measures the in-process call.
     PETW_INPROC_SESSIONS=1 "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done
