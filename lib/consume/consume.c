@@ -21,7 +21,7 @@
 
 #include <stdatomic.h>
 
-#include "../format/etl.h"
+#include "../format/etl_record.h"
 #include "../platform/platform.h"
 #include "consume_internal.h"
 #include "petw/consume.h"

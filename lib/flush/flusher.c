@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "../platform/platform.h"
+#include "../format/etl_record.h"
 #include "flush.h"
 
 /* The ring reserves the buffer header the format writes. */

@@ -5,7 +5,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
-#include "etl.h"
+#include "etl_record.h"
 #include "xpress.h"
 
 int petw__etl_parse_buffer(const uint8_t *d, uint64_t avail, uint64_t file_offset,
@@ -113,104 +113,6 @@ const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buff
         return NULL;
     }
     return out;
-}
-
-/* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10 (message)
- * and 0x80 (marker) in the top byte. Optional fields follow the 8-byte
- * header; the timestamp, when present, comes after the sequence number and
- * the GUID or component ID. */
-static int next_message(const uint8_t *r, uint32_t at, uint32_t used, uint32_t *pos,
-                        petw__etl_record *rec, const char **why)
-{
-    if ((uint64_t)at + 8 > used) {
-        *why = "truncated message record";
-        return PETW_ECORRUPT;
-    }
-    uint32_t size = petw__rd16(r);
-    uint16_t opts = petw__rd16(r + 6);
-    uint32_t field = 8;
-    if (opts & PETW__MSG_SEQUENCE)
-        field += 4;
-    if (opts & PETW__MSG_GUID)
-        field += 16;
-    else if (opts & PETW__MSG_COMPONENTID)
-        field += 4;
-    if (size < 8 || (uint64_t)field + ((opts & PETW__MSG_TIMESTAMP) ? 8 : 0) > size ||
-        (uint64_t)at + size > used) {
-        *why = "message record size out of range";
-        return PETW_ECORRUPT;
-    }
-    rec->offset = at;
-    rec->size = size;
-    rec->header_type = PETW__HDR_MESSAGE;
-    rec->timestamp = (opts & PETW__MSG_TIMESTAMP) ? (int64_t)petw__rd64(r + field) : 0;
-    *pos = at + PETW__ALIGN8(size);
-    return 1;
-}
-
-int petw__etl_next_record_any(const uint8_t *buf, uint32_t used, uint32_t *pos,
-                              petw__etl_record *rec, const char **why)
-{
-    uint32_t at = *pos;
-    if (at < PETW__BH_SIZE)
-        at = PETW__BH_SIZE;
-    if ((uint64_t)at + 4 > used)
-        return 0;
-    const uint8_t *r = buf + at;
-    if (petw__rd32(r) == 0xFFFFFFFFu)
-        return 0;
-    uint8_t type = r[2];
-    uint32_t size, min, ts_off;
-    if (petw__etl_is_message(r))
-        return next_message(r, at, used, pos, rec, why);
-    /* Every other header keeps its size in its first 8 bytes. */
-    if ((uint64_t)at + 8 > used) {
-        *why = "truncated record header";
-        return PETW_ECORRUPT;
-    }
-    if ((r[3] & PETW__HDR_MARKER_MASK) != PETW__HDR_MARKER_MASK) {
-        *why = "record without the header marker";
-        return PETW_ECORRUPT;
-    }
-    switch (type) {
-    case PETW__HDR_SYSTEM32:
-    case PETW__HDR_SYSTEM64:
-        size = petw__rd16(r + 4), min = PETW__SYSTEM_HEADER_SIZE, ts_off = 16;
-        break;
-    case PETW__HDR_COMPACT32:
-    case PETW__HDR_COMPACT64:
-        size = petw__rd16(r + 4), min = PETW__COMPACT_HEADER_SIZE, ts_off = 16;
-        break;
-    case PETW__HDR_PERFINFO32:
-    case PETW__HDR_PERFINFO64:
-        size = petw__rd16(r + 4), min = PETW__PERFINFO_HEADER_SIZE, ts_off = 8;
-        break;
-    case PETW__HDR_EVENT32:
-    case PETW__HDR_EVENT64:
-        size = petw__rd16(r), min = PETW__EVENT_HEADER_SIZE, ts_off = 16;
-        break;
-    case PETW__HDR_FULL32:
-    case PETW__HDR_FULL64:
-        size = petw__rd16(r), min = PETW__FULL_HEADER_SIZE, ts_off = 16;
-        break;
-    case PETW__HDR_INSTANCE32:
-    case PETW__HDR_INSTANCE64:
-        size = petw__rd16(r), min = PETW__INSTANCE_HEADER_SIZE, ts_off = 16;
-        break;
-    default:
-        *why = "unknown record header type";
-        return PETW_ECORRUPT;
-    }
-    if (size < min || (uint64_t)at + size > used) {
-        *why = "record size out of range";
-        return PETW_ECORRUPT;
-    }
-    rec->offset = at;
-    rec->size = size;
-    rec->header_type = type;
-    rec->timestamp = (int64_t)petw__rd64(r + ts_off);
-    *pos = at + PETW__ALIGN8(size);
-    return 1;
 }
 
 int petw__etl_parse_logfile_header(const uint8_t *p, uint32_t n, int pointer_size,

@@ -5,7 +5,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
-#include "etl.h"
+#include "etl_record.h"
 
 static void write_buffer_header(uint8_t *b, uint32_t disk_size, uint32_t used, int64_t ts,
                                 int64_t seq, uint16_t cpu, uint16_t logger, uint16_t flag,
