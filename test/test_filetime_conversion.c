@@ -1,7 +1,8 @@
 /* Raw timestamps convert to FILETIME exactly as
  * StartTime + (ts - SystemTime) * 10^7 / PerfFreq, truncated, saturating at
- * the int64 limits, for every clock a session can use (1 ns and 100 ns
- * ticks take a shorter path in the reader; the result must not differ). */
+ * the int64 limits, for every clock a session can use (the reader divides
+ * by PerfFreq with a multiply and shifts, petw__udiv, checked here against
+ * `/` too; the result must not differ). */
 #include "test_record_helpers.h"
 
 #include "../lib/common/common.h" /* petw__udiv: the reader's division by PerfFreq */
