@@ -25,7 +25,8 @@ STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "m
        "string.h", "time.h", "wchar.h", "uchar.h"}
 # Public headers and the module that implements them. The ETW-compatible
 # headers (<evntprov.h>, ...) and the umbrella belong to etw/.
-PUBLIC = {"petw/provider.h": "provider", "petw/session.h": "session",
+PUBLIC = {"petw/provider.h": "provider", "petw/session.h": "controller",
+          "petw/session_types.h": "session",
           "petw/consume.h": "consume", "petw/shared.h": "host", "petw/decode.h": "decode", "petw/manifest.h": "decode", "petw/petw.h": "etw"}
 VOCABULARY = {"petw/types.h", "petw/error.h"}
 ETW_HEADERS = set(os.listdir(os.path.join(root, "include", "petw", "etw")))

@@ -141,14 +141,15 @@ static int run(int shared, const char *path, const char *data, launcher ln)
     c.profile_interval_100ns = 10000;
     c.maximum_buffers = 64;
     petw_session_handle h;
-    int rc = shared ? petw_shared_start(&c, &h) : petw_session_start(&c, &h);
+    c.transport = shared ? PETW_TRANSPORT_HOST : PETW_TRANSPORT_IN_PROCESS;
+    int rc = petw_session_start(&c, &h);
     if (rc == PETW_EACCES || rc == PETW_ENOTSUP) {
         printf("no perf events here (%s): skipped\n", petw_err_name(rc));
         return SKIP_TEST;
     }
     CHECK_EQ(rc, 0);
     petw_session_stats st;
-    CHECK_EQ(shared ? petw_shared_query(h, &st) : petw_session_query(h, &st), 0);
+    CHECK_EQ(shared ? petw_session_query(h, &st) : petw_session_query(h, &st), 0);
     /* Tracepoint groups (disk, ready thread) need tracefs; the rest is
      * always there. */
     const uint32_t tracepoints = PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER;
@@ -166,7 +167,7 @@ static int run(int shared, const char *path, const char *data, launcher ln)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     uint32_t pid = ids[0], busy_tid = ids[1];
     int direct = access(data, F_OK) == 0; /* the child removes it without direct I/O */
-    CHECK_EQ(shared ? petw_shared_stop(h, &st) : petw_session_stop(h, &st), 0);
+    CHECK_EQ(shared ? petw_session_stop(h, &st) : petw_session_stop(h, &st), 0);
 
     test_events l;
     CHECK_EQ(test_read(path, 0, &l, NULL, NULL), 0);

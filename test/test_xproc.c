@@ -596,7 +596,7 @@ static void kill_host(void)
     CHECK_EQ(provider_write(&p, 4, 0, 300), 0);
     CHECK_EQ(control(name, EVENT_TRACE_CONTROL_FLUSH, NULL), ERROR_SUCCESS);
     petw_session_stats st;
-    CHECK_EQ(petw_shared_query(h, &st), 0);
+    CHECK_EQ(petw_session_query(h, &st), 0);
     CHECK(st.host_process_id != 0 && st.host_process_id != (uint32_t)getpid());
     CHECK_EQ(kill((pid_t)st.host_process_id, SIGKILL), 0);
     CHECK_EQ(read_byte(p.report, 10000), 'D');  /* the provider noticed, and disabled */
@@ -785,14 +785,14 @@ static void stop_leftovers(void)
 {
     petw_session_handle hs[64];
     uint32_t n = 0;
-    if (petw_shared_list(hs, 64, &n) != 0)
+    if (petw_session_list(hs, 64, &n) != 0)
         return;
     for (uint32_t i = 0; i < n && i < 64; i++) {
         petw_session_stats st;
         char prefix[32];
         snprintf(prefix, sizeof(prefix), "xproc-%d-", (int)getpid());
-        if (petw_shared_query(hs[i], &st) == 0 && strncmp(st.name, prefix, strlen(prefix)) == 0)
-            petw_shared_stop(hs[i], NULL);
+        if (petw_session_query(hs[i], &st) == 0 && strncmp(st.name, prefix, strlen(prefix)) == 0)
+            petw_session_stop(hs[i], NULL);
     }
 }
 

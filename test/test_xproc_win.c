@@ -526,7 +526,7 @@ static void kill_host(void)
     CHECK_EQ(provider_write(&p, 4, 0, 300), 0);
     CHECK_EQ(control(name, EVENT_TRACE_CONTROL_FLUSH, NULL), ERROR_SUCCESS);
     petw_session_stats st;
-    CHECK_EQ(petw_shared_query(h, &st), 0);
+    CHECK_EQ(petw_session_query(h, &st), 0);
     CHECK(st.host_process_id != 0 && st.host_process_id != GetCurrentProcessId());
     HANDLE host = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, st.host_process_id);
     CHECK(host != NULL);
@@ -550,14 +550,14 @@ static void stop_leftovers(void)
 {
     petw_session_handle hs[64];
     uint32_t n = 0;
-    if (petw_shared_list(hs, 64, &n) != 0)
+    if (petw_session_list(hs, 64, &n) != 0)
         return;
     char prefix[32];
     snprintf(prefix, sizeof(prefix), "xprocw-%lu-", (unsigned long)GetCurrentProcessId());
     for (uint32_t i = 0; i < n && i < 64; i++) {
         petw_session_stats st;
-        if (petw_shared_query(hs[i], &st) == 0 && strncmp(st.name, prefix, strlen(prefix)) == 0)
-            petw_shared_stop(hs[i], NULL);
+        if (petw_session_query(hs[i], &st) == 0 && strncmp(st.name, prefix, strlen(prefix)) == 0)
+            petw_session_stop(hs[i], NULL);
     }
 }
 

@@ -29,14 +29,14 @@ static session_view *read_sessions(uint32_t *count)
 {
     petw_session_handle h[PETW_MAX_SESSIONS];
     uint32_t n = 0, k = 0;
-    if (petw_shared_list(h, PETW_MAX_SESSIONS, &n) != 0)
+    if (petw_session_list(h, PETW_MAX_SESSIONS, &n) != 0)
         n = 0;
     n = n < PETW_MAX_SESSIONS ? n : PETW_MAX_SESSIONS;
     session_view *v = calloc(n ? n : 1, sizeof(*v));
     static petw_session_stats st;
     for (uint32_t i = 0; v && i < n; i++) {
         uint32_t max = sizeof(v[k].enables) / sizeof(v[k].enables[0]);
-        if (petw_shared_query(h[i], &st) != 0 ||
+        if (petw_session_query(h[i], &st) != 0 ||
             petw_shared_session_enables(h[i], v[k].enables, max, &v[k].count) != 0)
             continue; /* stopped meanwhile */
         v[k].count = v[k].count < max ? v[k].count : max;

@@ -110,7 +110,7 @@ static void tick(void *arg)
 {
     record_ctx *c = arg;
     petw_session_stats st;
-    if (petw_shared_query(c->h, &st) == 0)
+    if (petw_session_query(c->h, &st) == 0)
         status_show(&c->status, st.events_written,
                     (uint64_t)st.buffers_written * st.buffer_size_kb * 1024, st.events_lost);
 }
@@ -205,7 +205,7 @@ int cmd_record(int argc, char **argv)
 
     record_ctx c;
     memset(&c, 0, sizeof(c));
-    rc = petw_shared_start(&cfg, &c.h);
+    rc = petw_session_start(&cfg, &c.h);
     if (rc != 0) {
         if (held)
             command_cancel(&child);
@@ -220,7 +220,7 @@ int cmd_record(int argc, char **argv)
     }
     static const petw_guid all = PETW_SHARED_ALL_PROVIDERS;
     if (o.count == 0) {
-        rc = petw_shared_enable_provider(c.h, &all, 5, 0, 0);
+        rc = petw_session_enable_provider(c.h, &all, 5, 0, 0);
         if (rc != 0)
             fprintf(stderr, "petw: cannot enable the command's providers: %s\n", petw_strerror(rc));
     } else
@@ -228,7 +228,7 @@ int cmd_record(int argc, char **argv)
     if (rc != 0) {
         if (held)
             command_cancel(&child);
-        petw_shared_stop(c.h, NULL);
+        petw_session_stop(c.h, NULL);
         return 1;
     }
 
@@ -244,7 +244,7 @@ int cmd_record(int argc, char **argv)
 
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
-    rc = petw_shared_stop(c.h, &st);
+    rc = petw_session_stop(c.h, &st);
     if (rc != 0 && rc != PETW_EIO) {
         fprintf(stderr, "petw: cannot stop session '%s': %s\n", name, petw_strerror(rc));
         return 1;

@@ -51,7 +51,7 @@ static const char query_usage[] =
 /* The running session NAME, or 1 with the message. */
 static int find_session(const char *name, petw_session_handle *h)
 {
-    int rc = petw_shared_find(name, h);
+    int rc = petw_session_find(name, h);
     if (rc == PETW_ENOTFOUND) {
         fprintf(stderr, "petw: no session named '%s' runs\n", name);
         return 1;
@@ -107,7 +107,7 @@ int cmd_start(int argc, char **argv)
         return usage_error(start_usage, "%s", "no provider (-p, --profile or --kernel)");
 
     petw_session_handle h;
-    rc = petw_shared_start(&cfg, &h);
+    rc = petw_session_start(&cfg, &h);
     if (rc == PETW_EEXIST) {
         fprintf(stderr, "petw: a session named '%s' runs already\n", name);
         return 1;
@@ -119,14 +119,14 @@ int cmd_start(int argc, char **argv)
         return 1;
     }
     if (enable_providers(h, o.providers, o.count) != 0) {
-        petw_shared_stop(h, NULL);
+        petw_session_stop(h, NULL);
         fprintf(stderr, "petw: session '%s' stopped again\n", name);
         return 1;
     }
     printf("Session:           %s\n", name);
     printf("File:              %s\n", cfg.file_path ? cfg.file_path : "(none)");
     petw_session_stats started;
-    print_kernel_line(&cfg, petw_shared_query(h, &started) == 0 ? &started : NULL);
+    print_kernel_line(&cfg, petw_session_query(h, &started) == 0 ? &started : NULL);
     for (int i = 0; i < o.count; i++)
         print_provider_line(&o.providers[i]);
     return 0;
@@ -163,7 +163,7 @@ int cmd_stop(int argc, char **argv)
         return 1;
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
-    rc = petw_shared_stop(h, &st);
+    rc = petw_session_stop(h, &st);
     if (rc != 0 && rc != PETW_EIO)
         return session_error("stop", name, rc);
     printf("The session '%s' stopped.\n", name);
@@ -187,7 +187,7 @@ int cmd_flush(int argc, char **argv)
         return 1;
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
-    rc = petw_shared_flush(h, &st);
+    rc = petw_session_flush(h, &st);
     if (rc != 0)
         return session_error("flush", name, rc);
     printf("The session '%s' was flushed: %" PRIu32 " buffers written, %" PRIu32 " events lost.\n",
@@ -241,10 +241,10 @@ static int provider_op(int argc, char **argv, int op)
         return 1;
     for (int i = 0; i < np; i++) {
         int rc = op == OP_ENABLE
-                     ? petw_shared_enable_provider(h, &providers[i].id, providers[i].level,
-                                                   providers[i].keywords, 0)
-                 : op == OP_DISABLE ? petw_shared_disable_provider(h, &providers[i].id)
-                                    : petw_shared_capture_state(h, &providers[i].id);
+                     ? petw_session_enable_provider(h, &providers[i].id, providers[i].level,
+                                                    providers[i].keywords, 0)
+                 : op == OP_DISABLE ? petw_session_disable_provider(h, &providers[i].id)
+                                    : petw_session_capture_state(h, &providers[i].id);
         if (rc != 0) {
             fprintf(stderr, "petw: cannot %s provider '%s' in session '%s': %s\n", verbs[op],
                     providers[i].text, name,
@@ -305,12 +305,12 @@ int cmd_update(int argc, char **argv)
     petw_session_handle h;
     if (find_session(name, &h) != 0)
         return 1;
-    int rc = petw_shared_update(h, flush_ms, buffers);
+    int rc = petw_session_update(h, flush_ms, buffers);
     if (rc != 0)
         return session_error("update", name, rc);
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
-    if (petw_shared_query(h, &st) == 0)
+    if (petw_session_query(h, &st) == 0)
         printf("The session '%s' was updated: flush timer %" PRIu32 " ms, at most %" PRIu32
                " buffers.\n",
                name, st.flush_timer_ms, st.maximum_buffers);
@@ -466,7 +466,7 @@ int cmd_query(int argc, char **argv)
         if (find_session(name, &handles[0]) != 0)
             return 1;
         count = 1;
-    } else if ((rc = petw_shared_list(handles, 256, &count)) != 0) {
+    } else if ((rc = petw_session_list(handles, 256, &count)) != 0) {
         fprintf(stderr, "petw: cannot list the sessions: %s\n", petw_strerror(rc));
         return 1;
     } else if (count > 256)
@@ -479,7 +479,7 @@ int cmd_query(int argc, char **argv)
     for (uint32_t i = 0; i < count; i++) {
         static petw_session_stats st;
         memset(&st, 0, sizeof(st));
-        rc = petw_shared_query(handles[i], &st);
+        rc = petw_session_query(handles[i], &st);
         if (rc == PETW_ENOTFOUND && !name)
             continue; /* stopped since the list was made */
         if (rc != 0) {

@@ -40,7 +40,7 @@ static void show_status(watch_ctx *c)
 {
     petw_session_stats st;
     uint64_t lost = 0;
-    if (c->status.on && petw_shared_query(c->session, &st) == 0)
+    if (c->status.on && petw_session_query(c->session, &st) == 0)
         lost = st.real_time_events_lost;
     status_show(&c->status, c->events, c->bytes, lost);
 }
@@ -108,9 +108,9 @@ int cmd_watch(int argc, char **argv)
     if (!name)
         return usage_error(watch_usage, "%s", "no session NAME");
     petw_session_stats st;
-    int rc = petw_shared_find(name, &c.session);
+    int rc = petw_session_find(name, &c.session);
     if (rc == 0)
-        rc = petw_shared_query(c.session, &st);
+        rc = petw_session_query(c.session, &st);
     if (rc == PETW_ENOTFOUND) {
         fprintf(stderr, "petw: no session named '%s' runs\n", name);
         return 1;
@@ -129,7 +129,7 @@ int cmd_watch(int argc, char **argv)
     cfg.context = &c;
     petw_trace *t = NULL;
     if (rc == 0)
-        rc = petw_shared_open_realtime(name, &cfg, &t);
+        rc = petw_trace_open_realtime(name, &cfg, &t);
     if (rc != 0) {
         petw_decoder_free(c.decoder);
         fprintf(stderr, "petw: cannot watch session '%s': %s\n", name, petw_strerror(rc));
@@ -149,7 +149,7 @@ int cmd_watch(int argc, char **argv)
     if (process_rc == PETW_ECANCELED)
         process_rc = 0; /* Ctrl-C */
     memset(&st, 0, sizeof(st));
-    if (petw_shared_query(c.session, &st) == 0 && st.real_time_events_lost)
+    if (petw_session_query(c.session, &st) == 0 && st.real_time_events_lost)
         fprintf(stderr, "petw: session '%s' lost %" PRIu64 " events for real-time consumers\n",
                 name, st.real_time_events_lost);
     if (c.undecodable)

@@ -192,7 +192,7 @@ int provider_spec_parse(const char *text, provider_spec *out)
 int enable_providers(petw_session_handle session, const provider_spec *p, int n)
 {
     for (int i = 0; i < n; i++) {
-        int rc = petw_shared_enable_provider(session, &p[i].id, p[i].level, p[i].keywords, 0);
+        int rc = petw_session_enable_provider(session, &p[i].id, p[i].level, p[i].keywords, 0);
         if (rc != 0) {
             fprintf(stderr, "petw: cannot enable provider '%s': %s\n", p[i].text,
                     petw_strerror(rc));
@@ -536,6 +536,7 @@ int start_config(start_options *o, const char *usage_text, const char *name,
     if (o->profile && apply_profile(o) != 0)
         return 2;
     petw_session_config_init(cfg);
+    cfg->transport = PETW_TRANSPORT_HOST; /* a session of its own, as logman starts one */
     uint32_t m;
     const char *mode = o->mode;
     if (!mode || !strcmp(mode, "sequential"))

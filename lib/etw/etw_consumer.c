@@ -2,7 +2,6 @@
 #include <stdlib.h>
 
 #include "etw_internal.h"
-#include "petw/shared.h"
 
 _Static_assert(sizeof(EVENT_HEADER) == sizeof(petw_event_header), "EVENT_HEADER");
 _Static_assert(sizeof(EVENT_RECORD) == sizeof(petw_event_record), "EVENT_RECORD");
@@ -173,15 +172,10 @@ static TRACEHANDLE open_common(const char *path, ULONG mode, int wide, void *log
     cfg.on_event = on_event;
     cfg.on_buffer = on_buffer;
     cfg.context = o;
-    /* Real time: `path` is the LoggerName of a running session. */
+    /* Real time: `path` is the LoggerName of a running session, of this
+     * process or shared. */
     int rc = realtime ? petw_trace_open_realtime(path, &cfg, &o->trace)
                       : petw_trace_open(path, &cfg, &o->trace);
-    /* Not an in-process session: a shared one, in another process. */
-    if (realtime && rc == PETW_ENOTFOUND) {
-        int shared = petw_shared_open_realtime(path, &cfg, &o->trace);
-        if (shared != PETW_ENOTSUP) /* no shared sessions here: still not found */
-            rc = shared;
-    }
     if (rc == 0) {
         fill_logfile(o); /* the caller's structure tells what was opened */
         if (wide) {

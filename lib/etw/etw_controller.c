@@ -2,10 +2,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "../host/host_internal.h"
-#include "../session/session_internal.h"
+#include "../controller/controller.h"
 #include "etw_internal.h"
-#include "petw/shared.h"
 
 _Static_assert(sizeof(WNODE_HEADER) == 48, "WNODE_HEADER");
 /* LogFileMode is passed to the native API as it is: the bits must agree. */
@@ -107,12 +105,13 @@ static void fill_props(EVENT_TRACE_PROPERTIES *p, petw_session_handle h,
  * Windows) or PETW_INPROC_SESSIONS=1 asks for in-process ones. The same in
  * petw's own Windows build (PETW_USE_NATIVE_ETW uses the system's ETW
  * instead of petw). */
-static int use_shared(uint32_t mode)
+static uint32_t transport_for(uint32_t mode)
 {
     const char *v = getenv("PETW_INPROC_SESSIONS");
-    if (v && v[0] && v[0] != '0')
-        return 0;
-    return !(mode & (PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC));
+    if ((v && v[0] && v[0] != '0') ||
+        (mode & (PETW_MODE_PRIVATE_LOGGER | PETW_MODE_PRIVATE_IN_PROC)))
+        return PETW_TRANSPORT_IN_PROCESS;
+    return PETW_TRANSPORT_HOST;
 }
 
 /* EnableFlags 0 on the NT Kernel Logger: tracelog's defaults (process,
@@ -136,7 +135,6 @@ uint32_t petw__etw_profile_interval(uint32_t set)
 static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PROPERTIES p,
                          size_t name_bytes, int ansi)
 {
-    static char path[PETW_MAX_NAME]; /* guarded by the control lock below */
     if (!handle || !p || !name || !name[0])
         return ERROR_INVALID_PARAMETER;
     if (p->Wnode.BufferSize < sizeof(*p))
@@ -156,12 +154,10 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
         system_flags = DEFAULT_KERNEL_FLAGS;
     if (!kernel && !(p->LogFileMode & EVENT_TRACE_SYSTEM_LOGGER_MODE))
         system_flags = 0;
-    petw__control_lock();
+    char path[PETW_MAX_NAME];
     int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
-    if (rc != 0) {
-        petw__control_unlock();
+    if (rc != 0)
         return petw__etw_status(rc);
-    }
     petw_session_config c;
     petw_session_config_init(&c);
     c.name = name;
@@ -183,27 +179,16 @@ static ULONG start_trace(PTRACEHANDLE handle, const char *name, PEVENT_TRACE_PRO
      * (zstd + checksum), flagged so no reader mistakes it for Windows'. */
     if (p->LogFileMode & EVENT_TRACE_COMPRESSED_MODE)
         c.flags = PETW_SESSION_ZSTD | PETW_SESSION_CHECKSUM;
+    c.transport = transport_for(c.log_file_mode);
+    /* Not under the control lock: a host's start may wait for this
+     * process's providers. */
     petw_session_handle h = 0;
-    if (use_shared(c.log_file_mode)) {
-        /* Not under the control lock: the host's start may wait for this
-         * process's providers. */
-        petw__control_unlock();
-        rc = petw_shared_start(&c, &h);
-        petw_session_stats st;
-        if (rc == 0 && petw_shared_query(h, &st) == 0)
-            fill_props(p, h, &st, ansi);
-        if (rc == 0)
-            *handle = h;
-        return petw__etw_status(rc);
-    }
     rc = petw_session_start(&c, &h);
-    if (rc == 0) {
-        petw_session_stats st;
-        petw_session_query(h, &st);
+    petw_session_stats st;
+    if (rc == 0 && petw_session_query(h, &st) == 0)
         fill_props(p, h, &st, ansi);
+    if (rc == 0)
         *handle = h;
-    }
-    petw__control_unlock();
     return petw__etw_status(rc);
 }
 
@@ -244,57 +229,10 @@ ULONG WMIAPI StartTraceA(PTRACEHANDLE TraceHandle, LPCSTR InstanceName,
     return start_trace(TraceHandle, name, Properties, strlen(InstanceName) + 1, 1);
 }
 
-/* ControlTrace on a shared session: one request to its host, made without
- * the control lock (a stop waits for this process's providers to detach,
- * which takes the lock on the agent's thread). */
-static ULONG control_shared(TRACEHANDLE h, PEVENT_TRACE_PROPERTIES p, ULONG code, int ansi)
-{
-    petw_session_stats st;
-    char path[PETW_MAX_NAME];
-    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
-    if (rc == 0)
-        rc = petw_shared_query(h, &st);
-    if (rc == 0) {
-        switch (code) {
-        case EVENT_TRACE_CONTROL_QUERY:
-            break;
-        case EVENT_TRACE_CONTROL_STOP:
-            rc = petw_shared_stop(h, &st);
-            if (rc == PETW_EIO)
-                rc = 0;
-            break;
-        case EVENT_TRACE_CONTROL_FLUSH:
-            if ((st.log_file_mode & PETW_MODE_BUFFERING) && path[0])
-                rc = petw_shared_snapshot(h, path);
-            else
-                rc = petw_shared_flush(h, NULL);
-            if (rc == 0)
-                rc = petw_shared_query(h, &st);
-            break;
-        case EVENT_TRACE_CONTROL_UPDATE:
-            if (path[0] && strcmp(path, st.file_path) != 0)
-                rc = petw_shared_switch_file(h, path);
-            if (rc == 0)
-                rc = petw_shared_update(h, p->FlushTimer * 1000u, p->MaximumBuffers);
-            if (rc == 0)
-                rc = petw_shared_set_enable_flags(h, p->EnableFlags);
-            if (rc == 0)
-                rc = petw_shared_query(h, &st);
-            break;
-        case EVENT_TRACE_CONTROL_INCREMENT_FILE:
-        case EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME:
-            rc = PETW_ENOTSUP;
-            break;
-        default:
-            rc = PETW_EINVAL;
-            break;
-        }
-    }
-    if (rc == 0)
-        fill_props(p, h, &st, ansi);
-    return petw__etw_status(rc);
-}
-
+/* ControlTrace, on a session of either transport: one call per step, made
+ * without the control lock (a shared session's stop waits for this
+ * process's providers to detach, which takes the lock on the agent's
+ * thread; an in-process one takes it itself). */
 static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERTIES p, ULONG code,
                            int ansi)
 {
@@ -304,59 +242,42 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
         return ERROR_BAD_LENGTH;
     if (h == 0 && (!name || !name[0]))
         return ERROR_INVALID_PARAMETER;
-    /* In-process sessions first (private loggers), then shared ones. */
-    petw_session_handle found;
-    if (h == 0 && petw_session_find(name, &found) != 0 && petw_shared_find(name, &found) == 0)
-        h = found;
-    if (petw_shared_handle(h))
-        return control_shared(h, p, code, ansi);
-    petw__control_lock();
-    int rc = 0;
-    if (h == 0)
-        rc = petw_session_find(name, &h);
-    else if (petw_session_query(h, NULL) != 0)
-        rc = PETW_ENOTFOUND;
     petw_session_stats st;
+    char path[PETW_MAX_NAME];
+    int rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
+    if (rc == 0 && h == 0)
+        rc = petw_session_find(name, &h);
+    if (rc == 0)
+        rc = petw_session_query(h, &st);
     if (rc == 0) {
         switch (code) {
         case EVENT_TRACE_CONTROL_QUERY:
-            rc = petw_session_query(h, &st);
             break;
         case EVENT_TRACE_CONTROL_STOP:
             rc = petw_session_stop(h, &st);
             if (rc == PETW_EIO) /* stopped, but some buffers failed to reach the file */
                 rc = 0;
             break;
-        case EVENT_TRACE_CONTROL_FLUSH: {
+        case EVENT_TRACE_CONTROL_FLUSH:
             /* petw: FLUSH on a buffering session whose properties name a log
              * file writes a snapshot there (without stopping or draining). */
-            uint32_t mode = 0;
-            petw__session_mode(h, &mode);
-            char path[PETW_MAX_NAME];
-            if ((mode & PETW_MODE_BUFFERING) &&
-                props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi) == 0 && path[0])
+            if ((st.log_file_mode & PETW_MODE_BUFFERING) && path[0])
                 rc = petw_session_snapshot(h, path);
             else
                 rc = petw_session_flush(h, NULL);
             if (rc == 0)
                 rc = petw_session_query(h, &st);
             break;
-        }
-        case EVENT_TRACE_CONTROL_UPDATE: {
-            char path[PETW_MAX_NAME];
-            rc = props_string(p, p->LogFileNameOffset, path, sizeof(path), ansi);
-            if (rc == 0)
-                rc = petw_session_query(h, &st);
-            if (rc == 0 && path[0] && strcmp(path, st.file_path) != 0)
+        case EVENT_TRACE_CONTROL_UPDATE:
+            if (path[0] && strcmp(path, st.file_path) != 0)
                 rc = petw_session_switch_file(h, path);
             if (rc == 0)
                 rc = petw_session_update(h, p->FlushTimer * 1000u, p->MaximumBuffers);
             if (rc == 0)
-                rc = petw__session_set_enable_flags(h, p->EnableFlags);
+                rc = petw__controller_set_enable_flags(h, p->EnableFlags);
             if (rc == 0)
                 rc = petw_session_query(h, &st);
             break;
-        }
         case EVENT_TRACE_CONTROL_INCREMENT_FILE:
         case EVENT_TRACE_CONTROL_CONVERT_TO_REALTIME:
             rc = PETW_ENOTSUP;
@@ -368,7 +289,6 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
     }
     if (rc == 0)
         fill_props(p, h, &st, ansi);
-    petw__control_unlock();
     return petw__etw_status(rc);
 }
 
@@ -429,38 +349,28 @@ ULONG WMIAPI UpdateTraceA(TRACEHANDLE h, LPCSTR n, PEVENT_TRACE_PROPERTIES p)
 
 static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logger_count, int ansi)
 {
-    petw_session_handle handles[PETW_MAX_SESSIONS];
     uint32_t n = 0;
     if (!logger_count || (count && !array) || count > MAXLOGGERS)
         return ERROR_INVALID_PARAMETER;
     for (ULONG i = 0; i < count; i++)
         if (!array[i] || array[i]->Wnode.BufferSize < sizeof(EVENT_TRACE_PROPERTIES))
             return ERROR_INVALID_PARAMETER;
-    petw__control_lock();
-    petw_session_list(handles, PETW_MAX_SESSIONS, &n);
-    uint32_t filled = 0;
-    for (uint32_t i = 0; i < n && filled < count; i++) {
+    /* This process's sessions, then every shared session of this user. */
+    petw_session_handle handles[2 * PETW_MAX_SESSIONS];
+    petw_session_list(handles, 2 * PETW_MAX_SESSIONS, &n);
+    if (n > 2 * PETW_MAX_SESSIONS)
+        n = 2 * PETW_MAX_SESSIONS;
+    uint32_t filled = 0, running = 0;
+    for (uint32_t i = 0; i < n; i++) {
         petw_session_stats st;
-        if (petw_session_query(handles[i], &st) == 0)
+        if (petw_session_query(handles[i], &st) != 0)
+            continue; /* it stopped meanwhile */
+        if (filled < count)
             fill_props(array[filled++], handles[i], &st, ansi);
-    }
-    petw__control_unlock();
-    /* Then every shared session of this user. */
-    uint32_t m = 0;
-    if (petw_shared_list(handles, PETW_MAX_SESSIONS, &m) == 0) {
-        if (m > PETW_MAX_SESSIONS)
-            m = PETW_MAX_SESSIONS;
-        for (uint32_t i = 0; i < m; i++) {
-            petw_session_stats st;
-            if (petw_shared_query(handles[i], &st) != 0)
-                continue; /* it stopped meanwhile */
-            if (filled < count)
-                fill_props(array[filled++], handles[i], &st, ansi);
-            n++;
-        }
+        running++;
     }
     *logger_count = filled;
-    return n > count ? ERROR_MORE_DATA : ERROR_SUCCESS;
+    return running > count ? ERROR_MORE_DATA : ERROR_SUCCESS;
 }
 
 ULONG WMIAPI QueryAllTracesW(PEVENT_TRACE_PROPERTIES *a, ULONG c, PULONG n)
@@ -638,31 +548,9 @@ static ULONG enable_trace(TRACEHANDLE TraceHandle, const petw_guid *g, ULONG Con
                           const petw__enable_filter *f)
 {
     int rc;
-    if (petw_shared_handle(TraceHandle)) {
-        switch (ControlCode) {
-        case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
-            rc = petw__shared_enable_filtered(TraceHandle, g, Level, MatchAnyKeyword,
-                                              MatchAllKeyword, f);
-            break;
-        case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
-            rc = petw_shared_disable_provider(TraceHandle, g);
-            if (rc == PETW_ENOTFOUND && petw_shared_query(TraceHandle, NULL) == 0)
-                rc = 0;
-            break;
-        case EVENT_CONTROL_CODE_CAPTURE_STATE:
-            rc = petw_shared_capture_state(TraceHandle, g);
-            break;
-        default:
-            return ERROR_INVALID_PARAMETER;
-        }
-        if (rc == PETW_ENOTFOUND)
-            return ERROR_INVALID_PARAMETER;
-        return petw__etw_status(rc);
-    }
     switch (ControlCode) {
     case EVENT_CONTROL_CODE_ENABLE_PROVIDER:
-        rc = petw__session_enable_filtered(TraceHandle, g, Level, MatchAnyKeyword, MatchAllKeyword,
-                                           f);
+        rc = petw__controller_enable(TraceHandle, g, Level, MatchAnyKeyword, MatchAllKeyword, f);
         break;
     case EVENT_CONTROL_CODE_DISABLE_PROVIDER:
         rc = petw_session_disable_provider(TraceHandle, g);
@@ -670,7 +558,7 @@ static ULONG enable_trace(TRACEHANDLE TraceHandle, const petw_guid *g, ULONG Con
             rc = 0; /* disabling what is not enabled is not an error */
         break;
     case EVENT_CONTROL_CODE_CAPTURE_STATE:
-        rc = petw__session_capture_state(TraceHandle, g);
+        rc = petw_session_capture_state(TraceHandle, g);
         break;
     default:
         return ERROR_INVALID_PARAMETER;
@@ -722,14 +610,6 @@ static const GUID perfinfo_guid = {
     0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
 #define CLASSIC_TYPE_SAMPLED_PROFILE 46
 
-/* A session's system settings, in this process or at its host. */
-static int set_system(TRACEHANDLE h, const uint32_t *stacks, const uint32_t *interval)
-{
-    if (petw_shared_handle(h))
-        return petw_shared_set_system(h, stacks, interval);
-    return petw__session_set_system(h, NULL, stacks, interval);
-}
-
 /* TraceSystemTraceEnableFlagsInfo's buffer: the kernel's group mask
  * (PERFINFO_GROUPMASK, 8 ULONGs), whose first ULONG holds the
  * EVENT_TRACE_FLAG_* groups; the other seven name groups EnableFlags
@@ -739,7 +619,7 @@ static int set_system(TRACEHANDLE h, const uint32_t *stacks, const uint32_t *int
 static int query_flags(TRACEHANDLE h, uint32_t *flags)
 {
     petw_session_stats st;
-    int rc = petw_shared_handle(h) ? petw_shared_query(h, &st) : petw_session_query(h, &st);
+    int rc = petw_session_query(h, &st);
     *flags = rc == 0 ? st.enable_flags : 0;
     return rc;
 }
@@ -760,8 +640,9 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
             return ERROR_INVALID_PARAMETER;
         uint32_t interval = pi->Interval;
         petw__etw_profile_interval(interval);
-        return SessionHandle ? petw__etw_status(set_system(SessionHandle, NULL, &interval))
-                             : ERROR_SUCCESS;
+        return SessionHandle
+                   ? petw__etw_status(petw__controller_set_system(SessionHandle, NULL, &interval))
+                   : ERROR_SUCCESS;
     }
     case TraceStackTracingInfo: {
         /* CLASSIC_EVENT_IDs whose events get stacks: petw walks stacks for
@@ -778,7 +659,7 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
                 stacks |= PETW_SYSTEM_PROFILE;
         if (n && !stacks)
             return ERROR_NOT_SUPPORTED;
-        return petw__etw_status(set_system(SessionHandle, &stacks, NULL));
+        return petw__etw_status(petw__controller_set_system(SessionHandle, &stacks, NULL));
     }
     case TraceSystemTraceEnableFlagsInfo: {
         /* The groups a session records from now on; any session becomes a
@@ -797,9 +678,7 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
         uint32_t flags = masks[0];
         if (any && !(flags & PETW_SYSTEM_SUPPORTED))
             return ERROR_NOT_SUPPORTED;
-        int rc = petw_shared_handle(SessionHandle)
-                     ? petw_shared_set_system_groups(SessionHandle, flags)
-                     : petw__session_set_system_groups(SessionHandle, flags);
+        int rc = petw__controller_set_system_groups(SessionHandle, flags);
         return petw__etw_status(rc == PETW_ENOTFOUND ? PETW_EINVAL : rc);
     }
     default:

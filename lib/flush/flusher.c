@@ -558,7 +558,8 @@ static int do_snapshot(petw__flush_target *t, const char *path)
      * the horizon before any release that shows the buffer gone, and every
      * read above that saw it gone was an acquire. acquire (conservative):
      * the horizon's own CAS is relaxed. */
-    int64_t after = atomic_load_explicit(&ring->overwrite_horizon, memory_order_acquire);
+    int64_t after =
+        atomic_load_explicit(&ring->own_counters.overwrite_horizon, memory_order_acquire);
 
     rc = write_snapshot(t, path, copies, used, cpu, first_good, n, after, upto);
     free(copies);

@@ -1,4 +1,5 @@
-/* client.c - petw/shared.h: starting session hosts and talking to them.
+/* client.c - the host transport (petw__host_transport): starting session
+ * hosts and talking to them; and petw/shared.h.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, provider/,
  * session/, consume/, xproc/.
@@ -97,7 +98,9 @@ static int simple(petw_session_handle h, uint32_t op, petw_session_stats *stats)
     return rc;
 }
 
-int petw_shared_start(const petw_session_config *c, petw_session_handle *out)
+static int host_find(const char *name, petw_session_handle *out);
+
+static int host_start(const petw_session_config *c, petw_session_handle *out)
 {
     PETW__RETURN_IF(!c || !out || !c->name || !c->name[0] || c->sink, PETW_EINVAL);
     PETW__RETURN_IF(strlen(c->name) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
@@ -107,7 +110,7 @@ int petw_shared_start(const petw_session_config *c, petw_session_handle *out)
     PETW__FORWARD_IF_ERROR(petw__runtime_dir(dir, sizeof(dir)));
     /* A name in use fails here, before a host starts. */
     petw_session_handle existing;
-    PETW__RETURN_IF(petw_shared_find(c->name, &existing) == 0, PETW_EEXIST);
+    PETW__RETURN_IF(host_find(c->name, &existing) == 0, PETW_EEXIST);
     petw__msg_start *m = calloc(1, sizeof(*m));
     petw__msg_reply *r = calloc(1, sizeof(*r));
     intptr_t pair[2] = {-1, -1};
@@ -161,7 +164,7 @@ static int registry(petw__registry **reg, intptr_t *fd)
     return petw__reg_open(0, reg, fd);
 }
 
-int petw_shared_find(const char *name, petw_session_handle *out)
+static int host_find(const char *name, petw_session_handle *out)
 {
     PETW__RETURN_IF(!name || !out, PETW_EINVAL);
     petw__registry *reg;
@@ -173,7 +176,7 @@ int petw_shared_find(const char *name, petw_session_handle *out)
     return 0;
 }
 
-int petw_shared_list(petw_session_handle *out, uint32_t max, uint32_t *count)
+static int host_list(petw_session_handle *out, uint32_t max, uint32_t *count)
 {
     PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
     *count = 0;
@@ -305,40 +308,34 @@ static int sync_here(int rc)
     return rc;
 }
 
-int petw__shared_enable_filtered(petw_session_handle h, const petw_guid *g, uint8_t level,
-                                 uint64_t any, uint64_t all, const petw__enable_filter *filter)
+static int host_enable(petw_session_handle h, const petw_guid *g, uint8_t level, uint64_t any,
+                       uint64_t all, const petw__enable_filter *filter)
 {
     PETW__RETURN_IF(filter && petw__filter_check(filter) != 0, PETW_EINVAL);
     return sync_here(guid_op(h, PETW__OP_ENABLE, g, level, any, all, filter));
 }
 
-int petw_shared_enable_provider(petw_session_handle h, const petw_guid *g, uint8_t level,
-                                uint64_t any, uint64_t all)
-{
-    return petw__shared_enable_filtered(h, g, level, any, all, NULL);
-}
-
-int petw_shared_disable_provider(petw_session_handle h, const petw_guid *g)
+static int host_disable_provider(petw_session_handle h, const petw_guid *g)
 {
     return sync_here(guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0, NULL));
 }
 
-int petw_shared_capture_state(petw_session_handle h, const petw_guid *g)
+static int host_capture_state(petw_session_handle h, const petw_guid *g)
 {
     return sync_here(guid_op(h, PETW__OP_CAPTURE, g, 0, 0, 0, NULL));
 }
 
-int petw_shared_query(petw_session_handle h, petw_session_stats *stats)
+static int host_query(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_QUERY, stats);
 }
 
-int petw_shared_flush(petw_session_handle h, petw_session_stats *stats)
+static int host_flush(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_FLUSH, stats);
 }
 
-int petw_shared_stop(petw_session_handle h, petw_session_stats *stats)
+static int host_stop(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_STOP, stats);
 }
@@ -357,22 +354,22 @@ static int value_op(petw_session_handle h, uint32_t op, uint32_t v1, uint32_t v2
     return rc;
 }
 
-int petw_shared_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
+static int host_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
 {
     return value_op(h, PETW__OP_UPDATE, flush_timer_ms, maximum_buffers);
 }
 
-int petw_shared_set_enable_flags(petw_session_handle h, uint32_t flags)
+static int host_set_enable_flags(petw_session_handle h, uint32_t flags)
 {
     return value_op(h, PETW__OP_SET_FLAGS, flags, 0);
 }
 
-int petw_shared_set_system_groups(petw_session_handle h, uint32_t flags)
+static int host_set_system_groups(petw_session_handle h, uint32_t flags)
 {
     return value_op(h, PETW__OP_SET_GROUPS, flags, 0);
 }
 
-int petw_shared_set_system(petw_session_handle h, const uint32_t *stack_flags,
+static int host_set_system(petw_session_handle h, const uint32_t *stack_flags,
                            const uint32_t *interval_100ns)
 {
     int rc = 0;
@@ -425,12 +422,12 @@ out:
     free(rd);
 }
 
-int petw_shared_open_realtime(const char *name, const petw_trace_config *config, petw_trace **out)
+int petw__shared_open_realtime(const char *name, const petw_trace_config *config, petw_trace **out)
 {
     PETW__RETURN_IF(!name || !config || !config->on_event || !out, PETW_EINVAL);
     petw_session_handle h;
     uint32_t slot = 0, gen = 0, pid;
-    PETW__FORWARD_IF_ERROR(petw_shared_find(name, &h));
+    PETW__FORWARD_IF_ERROR(host_find(name, &h));
     handle_parts(h, &slot, &gen);
     char path[PETW_MAX_NAME + 32];
     intptr_t sock;
@@ -502,12 +499,30 @@ static int path_op(petw_session_handle h, uint32_t op, const char *path)
     return rc;
 }
 
-int petw_shared_snapshot(petw_session_handle h, const char *path)
+static int host_snapshot(petw_session_handle h, const char *path)
 {
     return path_op(h, PETW__OP_SNAPSHOT, path);
 }
 
-int petw_shared_switch_file(petw_session_handle h, const char *path)
+static int host_switch_file(petw_session_handle h, const char *path)
 {
     return path_op(h, PETW__OP_SWITCH_FILE, path);
 }
+
+const petw__transport petw__host_transport = {
+    host_start,
+    host_find,
+    host_list,
+    host_enable,
+    host_disable_provider,
+    host_capture_state,
+    host_query,
+    host_flush,
+    host_update,
+    host_switch_file,
+    host_snapshot,
+    host_stop,
+    host_set_enable_flags,
+    host_set_system,
+    host_set_system_groups,
+};

@@ -32,6 +32,8 @@
 #define HELLO_TIMEOUT_MS 2000
 #define STOP_WAIT_MS 5000
 #define CONSUMER_WAIT_MS 10000
+/* The most memory one provider process's pool takes (see pool_buffers). */
+#define POOL_BYTES_MAX (64ull << 20)
 
 typedef struct remote {
     int used;
@@ -40,6 +42,7 @@ typedef struct remote {
     petw__shm shm;
     petw__pool_geometry g;
     uint32_t lost_seen;
+    uint64_t overwritten_seen;
     uint32_t *pending; /* taken from the ready stack, not yet imported */
     uint32_t npending;
     uint8_t *is_pending; /* per buffer: in `pending` (a hostile pool may name one twice) */
@@ -65,13 +68,27 @@ typedef struct host {
 
 /* ---- importing a provider's buffers ---- */
 
-static void fold_lost(host *h, remote *r)
+/* Folds the pool's counters into the session's: lost events, and for a
+ * buffering session the events its writers overwrote and the horizon
+ * below which they may be gone (so a snapshot keeps one contiguous run
+ * across every process). The counts are untrusted: used as counts. */
+static void fold_counters(host *h, remote *r)
 {
     uint32_t now = petw__pool_host_lost(r->shm.addr);
     uint32_t delta = now - r->lost_seen;
     r->lost_seen = now;
     if (delta && delta < (1u << 31))
         petw__session_add_lost(h->session, delta);
+    if (h->policy != PETW_LOSS_OVERWRITE_OLDEST)
+        return;
+    uint64_t ow = petw__pool_host_overwritten(r->shm.addr);
+    uint64_t more = ow - r->overwritten_seen;
+    r->overwritten_seen = ow;
+    if (more && more < (1ull << 62))
+        /* relaxed: a counter, read as the writers' own (query, stop). */
+        atomic_fetch_add_explicit(&h->ring->own_counters.events_overwritten, more,
+                                  memory_order_relaxed);
+    petw__ring_raise_horizon(h->ring, petw__pool_host_horizon(r->shm.addr));
 }
 
 /* Imports buffer b (`used` bytes) and gives it back. 0, or PETW_ENOBUFS
@@ -99,6 +116,32 @@ static void keep_pending(remote *r, uint32_t b)
     }
 }
 
+/* A buffering pool keeps completed buffers in its retained queue, so its
+ * writers can recycle the oldest the host has not taken yet. The host
+ * takes one at a time and gives it back before the next: with a buffer
+ * per CPU being written and one here, a pool of cpus + 2 buffers or more
+ * (pool_buffers gives 2 x cpus + 2) always has one a writer can recycle,
+ * so a writer never loses an event for lack of space. A buffering
+ * session's ring recycles its own oldest, so the import always succeeds. */
+static void harvest_retained(host *h, remote *r)
+{
+    uint32_t b;
+    for (uint32_t i = 0; i < r->g.buffer_count; i++) {
+        if (petw__pool_host_take_retained(r->shm.addr, &r->g, &b, 1) == 0)
+            break;
+        uint32_t used = petw__pool_host_used(r->shm.addr, &r->g, b, NULL);
+        if (import_one(h, r, b, used) == 0)
+            continue;
+        /* Not expected (see above), but never silent. */
+        if (used <= r->g.buffer_size)
+            petw__session_add_lost(
+                h->session,
+                petw__etl_count_records(petw__pool_host_buffer(r->shm.addr, &r->g, b), used));
+        petw__pool_host_free(r->shm.addr, &r->g, b);
+    }
+    fold_counters(h, r);
+}
+
 /* Imports what is ready; what does not fit waits in r->pending. */
 static void harvest(host *h, remote *r)
 {
@@ -111,6 +154,10 @@ static void harvest(host *h, remote *r)
             r->is_pending[b] = 0;
     }
     r->npending = kept;
+    if (h->policy == PETW_LOSS_OVERWRITE_OLDEST) {
+        harvest_retained(h, r);
+        return;
+    }
     uint32_t *ready = h->scratch ? (uint32_t *)(void *)h->scratch : NULL;
     uint32_t n = petw__pool_host_take_ready(r->shm.addr, &r->g, ready);
     for (uint32_t i = 0; i < n; i++) {
@@ -120,7 +167,7 @@ static void harvest(host *h, remote *r)
         if (r->npending || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
             keep_pending(r, b);
     }
-    fold_lost(h, r);
+    fold_counters(h, r);
 }
 
 /* Closes every CPU's buffer of the pool (the flush timer, a flush);
@@ -196,7 +243,7 @@ static void drain_gone(host *h, remote *r)
     }
     free(skip);
     free(cpu_off);
-    fold_lost(h, r);
+    fold_counters(h, r);
     petw__shm_close(&r->shm);
     petw__handle_close(r->sock);
     petw__handle_close(r->wake);
@@ -418,7 +465,7 @@ static void stop_session(host *h, petw_session_stats *st, int *status)
     for (uint32_t i = 0; i < MAX_REMOTES; i++)
         if (h->remotes[i].used)
             drain_gone(h, &h->remotes[i]); /* unresponsive: what is there */
-    *status = petw_session_stop(h->session, st);
+    *status = petw__session_stop(h->session, st);
 }
 
 static int on_control(host *h, intptr_t sock)
@@ -440,18 +487,18 @@ static int on_control(host *h, intptr_t sock)
         switch (m.op) {
         case PETW__OP_QUERY:
             harvest_all(h);
-            reply.status = petw_session_query(h->session, &reply.stats);
+            reply.status = petw__session_query(h->session, &reply.stats);
             break;
         case PETW__OP_FLUSH:
             flush_remotes(h);
-            reply.status = petw_session_flush(h->session, &reply.stats);
+            reply.status = petw__session_flush(h->session, &reply.stats);
             break;
         case PETW__OP_UPDATE:
-            reply.status = petw_session_update(h->session, m.value1, m.value2);
+            reply.status = petw__session_update(h->session, m.value1, m.value2);
             if (reply.status == 0 && m.value1)
                 h->flush_timer_ms = m.value1;
             if (reply.status == 0)
-                reply.status = petw_session_query(h->session, &reply.stats);
+                reply.status = petw__session_query(h->session, &reply.stats);
             break;
         case PETW__OP_SET_FLAGS:
             reply.status = petw__session_set_enable_flags(h->session, m.value1);
@@ -474,13 +521,13 @@ static int on_control(host *h, intptr_t sock)
             break;
         case PETW__OP_SNAPSHOT:
             flush_remotes(h);
-            reply.status = petw_session_snapshot(h->session, m.path);
+            reply.status = petw__session_snapshot(h->session, m.path);
             break;
         case PETW__OP_SWITCH_FILE:
             flush_remotes(h);
-            reply.status = petw_session_switch_file(h->session, m.path);
+            reply.status = petw__session_switch_file(h->session, m.path);
             if (reply.status == 0)
-                reply.status = petw_session_query(h->session, &reply.stats);
+                reply.status = petw__session_query(h->session, &reply.stats);
             break;
         case PETW__OP_CAPTURE:
             /* Every provider process follows the registry's change. */
@@ -578,6 +625,22 @@ static void run(host *h)
     }
 }
 
+/* The buffers of each provider process's pool: the session's
+ * MaximumBuffers, as ETW gives a session that many wherever its events
+ * come from, so a burst that fits them is kept while the host catches up
+ * (and a buffering session recycles its oldest among all of them). Within
+ * POOL_BYTES_MAX per process: a pool's memory is allocated whole
+ * when the process attaches. */
+static uint32_t pool_buffers(uint32_t buffer_size, uint32_t maximum_buffers)
+{
+    uint64_t fit = POOL_BYTES_MAX / buffer_size;
+    uint32_t n = maximum_buffers < fit ? maximum_buffers : (uint32_t)fit;
+    uint32_t floor = 2 * petw__cpu_count() + 2; /* a buffer per CPU to recycle, and spares */
+    if (n < floor)
+        n = floor < maximum_buffers ? floor : maximum_buffers;
+    return n < 2 ? 2 : n;
+}
+
 static void config_from(const petw__msg_start *m, petw_session_config *c)
 {
     petw_session_config_init(c);
@@ -627,22 +690,20 @@ int petw__host_main(intptr_t ctl)
     if (rc == 0)
         rc = petw__ipc_listen(h.sock_path, &h.listener);
     if (rc == 0)
-        rc = petw_session_start(&c, &h.session);
+        rc = petw__session_start(&c, &h.session);
     if (rc == 0) {
         petw_session_stats st;
-        petw_session_query(h.session, &st);
+        petw__session_query(h.session, &st);
         h.ring = petw__session_ring(h.session);
         h.flush_timer_ms = st.flush_timer_ms ? st.flush_timer_ms : 1000;
         h.buffer_size = st.buffer_size_kb * 1024;
         h.clock = st.clock;
-        h.policy = m.loss_policy == PETW_LOSS_BLOCK ? PETW_LOSS_BLOCK : PETW_LOSS_DROP_NEWEST;
+        /* Providers lose, wait or overwrite as the session would. */
+        h.policy = (st.log_file_mode & PETW_MODE_BUFFERING) ? PETW_LOSS_OVERWRITE_OLDEST
+                   : m.loss_policy == PETW_LOSS_BLOCK       ? PETW_LOSS_BLOCK
+                                                            : PETW_LOSS_DROP_NEWEST;
         h.block_timeout_ms = m.block_timeout_ms ? m.block_timeout_ms : 1000;
-        /* Each provider process gets a pool of its own: 2 buffers per CPU
-         * and a few spare, at most the session's buffer count. */
-        uint32_t want = 2 * petw__cpu_count() + 4;
-        h.pool_buffers = want < st.maximum_buffers ? want : st.maximum_buffers;
-        if (h.pool_buffers < 2)
-            h.pool_buffers = 2;
+        h.pool_buffers = pool_buffers(h.buffer_size, st.maximum_buffers);
         h.scratch = malloc(h.buffer_size > 4 * h.pool_buffers ? h.buffer_size : 4 * h.pool_buffers);
         rc = h.scratch ? 0 : PETW_ENOMEM;
         reply.stats = st;
@@ -659,7 +720,7 @@ int petw__host_main(intptr_t ctl)
     petw__handle_close(ctl);
     if (rc || sent) {
         if (rc == 0)
-            petw_session_stop(h.session, NULL);
+            petw__session_stop(h.session, NULL);
         return 1;
     }
     run(&h); /* returns once stopped: the slot is released */

@@ -1,5 +1,6 @@
 /* host_internal.h - the session host's entry point (host.c), for the
- * client (client.c), which starts hosts.
+ * client (client.c), which starts hosts; the host transport, for the
+ * controller.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, provider/,
  * session/, consume/, xproc/.
@@ -10,7 +11,8 @@
 #include <stdint.h>
 
 #include "../common/filter.h"
-#include "petw/session.h"
+#include "../session/session_internal.h"
+#include "petw/consume.h"
 
 /* host -> controller: the answer to START and CONTROL (docs/shared-memory.md). */
 typedef struct petw__msg_reply {
@@ -19,12 +21,14 @@ typedef struct petw__msg_reply {
     petw_session_stats stats;
 } petw__msg_reply;
 
-/* client.c: as petw_shared_enable_provider, with event filters and enable
- * properties (`filter` NULL: none). PETW_EINVAL for a filter that fails
- * petw__filter_check. */
-int petw__shared_enable_filtered(petw_session_handle session, const petw_guid *provider,
-                                 uint8_t level, uint64_t match_any, uint64_t match_all,
-                                 const petw__enable_filter *filter);
+/* client.c: sessions in session hosts (handles with PETW_SHARED_HANDLE_BIT),
+ * for the controller (lib/controller/). */
+extern const petw__transport petw__host_transport;
+
+/* client.c: a live consumer of the shared REAL_TIME session `name`, from
+ * any process: as petw_trace_open_realtime; petw_trace_process returns when
+ * the session stops. PETW_ENOTFOUND when no shared session has the name. */
+int petw__shared_open_realtime(const char *name, const petw_trace_config *config, petw_trace **out);
 
 /* Runs a session host on the connected handle `ctl` (the controller that
  * started it sends PETW__MSG_START there) until its session stops.

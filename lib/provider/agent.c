@@ -134,7 +134,7 @@ static int connect_pool(attachment *a, uint32_t rs, uint32_t rg, uint32_t ring_s
         return rc;
     }
     petw__ring *ring = &petw__ring_table[ring_slot];
-    ring->policy = m.policy == PETW_LOSS_BLOCK ? PETW_LOSS_BLOCK : PETW_LOSS_DROP_NEWEST;
+    ring->policy = m.policy <= PETW_LOSS_BLOCK ? m.policy : PETW_LOSS_DROP_NEWEST;
     ring->block_timeout_us = m.block_timeout_ms * 1000u;
     ring->clock = m.clock;
     ring->on_ready = on_ready;

@@ -10,9 +10,9 @@
 #include "../common/common.h"
 #include "../consume/consume_internal.h"
 #include "../session/session_internal.h"
+#include "realtime.h"
 
-int petw_trace_open_realtime(const char *logger_name, const petw_trace_config *config,
-                             petw_trace **out)
+int petw__realtime_open(const char *logger_name, const petw_trace_config *config, petw_trace **out)
 {
     PETW__RETURN_IF(!logger_name || !config || !config->on_event || !out, PETW_EINVAL);
     petw_session_handle h;
@@ -23,7 +23,7 @@ int petw_trace_open_realtime(const char *logger_name, const petw_trace_config *c
     /* The control lock (recursive) keeps the session from stopping between
      * reading its header and attaching the queue. */
     petw__control_lock();
-    int rc = petw_session_find(logger_name, &h);
+    int rc = petw__session_find(logger_name, &h);
     if (rc == 0)
         rc = petw__session_realtime_header(h, &header, &size, &slots);
     if (rc == 0) {

@@ -7,6 +7,14 @@
 
 petw__ring petw__ring_table[PETW__MAX_RINGS];
 
+static void counters_init(petw__ring_counters *k)
+{
+    atomic_init(&k->events_lost, 0);
+    atomic_init(&k->lost_pending, 0);
+    atomic_init(&k->events_overwritten, 0);
+    atomic_init(&k->overwrite_horizon, INT64_MIN);
+}
+
 int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
 {
     memset(ring, 0, sizeof(*ring));
@@ -27,8 +35,7 @@ int petw__ring_init(petw__ring *ring, uint32_t cpu_count)
     atomic_init(&ring->gen, 0);
     atomic_init(&ring->slow_refs, 0);
     atomic_init(&ring->delivering, 0);
-    atomic_init(&ring->own_counters.events_lost, 0);
-    atomic_init(&ring->own_counters.lost_pending, 0);
+    counters_init(&ring->own_counters);
     atomic_init(&ring->capacity, 0);
     return 0;
 }
@@ -131,8 +138,7 @@ void petw__pool_format(petw__pool *pool, const petw__pool_geometry *g)
     atomic_init(&pool->ready_head, 0);
     atomic_init(&pool->retained_head, 0);
     atomic_init(&pool->retained_tail, 0);
-    atomic_init(&pool->counters.events_lost, 0);
-    atomic_init(&pool->counters.lost_pending, 0);
+    counters_init(&pool->counters);
     for (uint32_t i = 0; i < g->buffer_limit; i++) {
         atomic_init(petw__pool_ctrl(pool, i), 0);
         atomic_init(&petw__pool_link(pool)[i], 0);
@@ -195,8 +201,8 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     ring->counters = &ring->own_counters;
     atomic_store_explicit(&ring->own_counters.events_lost, 0, memory_order_relaxed);
     atomic_store_explicit(&ring->own_counters.lost_pending, 0, memory_order_relaxed);
-    atomic_store_explicit(&ring->events_overwritten, 0, memory_order_relaxed);
-    atomic_store_explicit(&ring->overwrite_horizon, INT64_MIN, memory_order_relaxed);
+    atomic_store_explicit(&ring->own_counters.events_overwritten, 0, memory_order_relaxed);
+    atomic_store_explicit(&ring->own_counters.overwrite_horizon, INT64_MIN, memory_order_relaxed);
     atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
     /* release: a writer that loads the own words sees them (pairs with
      * petw__ring_reserve's acquire load of the pointer). */
@@ -303,12 +309,8 @@ static void retain(petw__pool *pool, uint32_t buffer)
  * generation bump), which the snapshot's reads acquire. */
 static void raise_horizon(petw__ring *ring, petw__buffer_meta *m)
 {
-    int64_t sealed = atomic_load_explicit(&m->sealed_timestamp, memory_order_relaxed);
-    int64_t h = atomic_load_explicit(&ring->overwrite_horizon, memory_order_relaxed);
-    while (sealed > h &&
-           !atomic_compare_exchange_weak_explicit(&ring->overwrite_horizon, &h, sealed,
-                                                  memory_order_relaxed, memory_order_relaxed)) {
-    }
+    petw__ring_raise_horizon(ring,
+                             atomic_load_explicit(&m->sealed_timestamp, memory_order_relaxed));
 }
 
 uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
@@ -361,7 +363,7 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
      * the acquire fence in petw__ring_copy_retained. */
     atomic_thread_fence(memory_order_release);
     uint32_t used = petw__ring_buffer_used(pool, b);
-    atomic_fetch_add_explicit(&ring->events_overwritten,
+    atomic_fetch_add_explicit(&ring->counters->events_overwritten,
                               ring->count_records(petw__pool_buffer(pool, b), used),
                               memory_order_relaxed);
     return b;
@@ -447,8 +449,10 @@ void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
      * buffer on the ready stack or in the retained queue. */
     atomic_fetch_add_explicit(&meta->deliveries, 1, memory_order_release);
     /* The wake-up function is read before we leave: after the decrement
-     * below, the session may stop and its slot restart with new fields. */
-    petw__ring_ready_fn on_ready = buffering ? NULL : ring->on_ready;
+     * below, the session may stop and its slot restart with new fields. An
+     * in-process buffering ring has none (nobody takes its buffers); a
+     * shared one wakes the session host, which takes them. */
+    petw__ring_ready_fn on_ready = ring->on_ready;
     /* release: our pool accesses happen before the pool is freed. */
     atomic_fetch_sub_explicit(&ring->delivering, 1, memory_order_release);
     if (on_ready)
@@ -492,6 +496,25 @@ static uint32_t wait_for_free(petw__ring *ring, petw__ring_cpu *c, uint16_t gen,
             petw__clock_reference() >= deadline)
             return PETW__BUF_NONE;
     }
+}
+
+/* Buffering, no free buffer: the oldest retained one. In a shared pool
+ * the session host takes retained buffers too and gives them back free, so
+ * both can be empty for an instant while a buffer moves from one to the
+ * other (the host holds one at a time: see host.c's harvest_retained);
+ * every round that finds neither saw the host move one, so a bounded
+ * number of rounds finds one unless every buffer is being written. */
+static uint32_t recycle(petw__ring *ring, petw__pool *pool)
+{
+    uint32_t count = atomic_load_explicit(&pool->buffer_count, memory_order_relaxed);
+    for (uint32_t round = 0; round <= count; round++) {
+        uint32_t b = petw__ring_take_oldest(ring, pool);
+        if (b == PETW__BUF_NONE)
+            b = free_pop(pool);
+        if (b != PETW__BUF_NONE)
+            return b;
+    }
+    return PETW__BUF_NONE;
 }
 
 static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t buffer,
@@ -552,7 +575,7 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
         }
         uint32_t fresh = free_pop(pool);
         if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_OVERWRITE_OLDEST)
-            fresh = petw__ring_take_oldest(ring, pool);
+            fresh = recycle(ring, pool);
         if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_BLOCK)
             fresh = wait_for_free(ring, c, gen, pool);
         if (fresh == PETW__BUF_NONE) {
@@ -727,6 +750,40 @@ uint32_t petw__pool_host_take_ready(petw__pool *p, const petw__pool_geometry *g,
     return n;
 }
 
+uint32_t petw__pool_host_take_retained(petw__pool *p, const petw__pool_geometry *g, uint32_t *out,
+                                       uint32_t max)
+{
+    petw__retained_slot *q = (petw__retained_slot *)((char *)p + g->retained);
+    uint32_t n = 0;
+    if (max > g->buffer_count)
+        max = g->buffer_count;
+    /* Bounded: a hostile pool's head and sequences may say anything. */
+    for (uint32_t tries = 0; n < max && tries < 4 * g->buffer_count + 64; tries++) {
+        uint64_t pos = atomic_load_explicit(&p->retained_head, memory_order_relaxed);
+        petw__retained_slot *slot = &q[pos % g->buffer_limit];
+        /* acquire: pairs with retain's release of the filled slot (the
+         * writer's records and the buffer index before it). */
+        uint64_t seq = atomic_load_explicit(&slot->sequence, memory_order_acquire);
+        if ((int64_t)(seq - (pos + 1)) < 0)
+            break; /* empty, or a writer is publishing it: its wake-up follows */
+        if (seq != pos + 1)
+            continue; /* the head moved meanwhile */
+        /* relaxed: the slot's acquire above ordered the contents; a writer
+         * recycling the oldest races on this CAS, and one of us wins. */
+        if (!atomic_compare_exchange_strong_explicit(&p->retained_head, &pos, pos + 1,
+                                                     memory_order_relaxed, memory_order_relaxed))
+            continue;
+        uint32_t b = atomic_load_explicit(&slot->buffer, memory_order_relaxed);
+        /* release: frees the slot for position pos + limit; pairs with
+         * retain's acquire load of the sequence (our read of `buffer`
+         * happens before a writer refills it). */
+        atomic_store_explicit(&slot->sequence, pos + g->buffer_limit, memory_order_release);
+        if (b < g->buffer_count)
+            out[n++] = b;
+    }
+    return n;
+}
+
 uint32_t petw__pool_host_used(petw__pool *p, const petw__pool_geometry *g, uint32_t b,
                               uint32_t *committed)
 {
@@ -774,7 +831,15 @@ uint32_t petw__pool_host_close_cpu(petw__pool *p, const petw__pool_geometry *g, 
             uint64_t old = atomic_fetch_add_explicit(g_ctrl(p, g, buf), (uint64_t)off << 32,
                                                      memory_order_acq_rel);
             *closed = buf;
-            return (uint32_t)old == off ? buf : PETW__BUF_NONE;
+            if ((uint32_t)old != off)
+                return PETW__BUF_NONE;
+            petw__buffer_meta *m = (petw__buffer_meta *)((char *)p + g->meta);
+            /* We deliver it: count the delivery as a writer would, so the
+             * writers' process, waiting for its buffers before it detaches
+             * (agent.c's wait_delivered), does not wait for this one.
+             * release: pairs with that wait's acquire load. */
+            atomic_fetch_add_explicit(&m[buf].deliveries, 1, memory_order_release);
+            return buf;
         }
     }
 }
@@ -809,6 +874,29 @@ uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uin
 uint32_t petw__pool_host_lost(petw__pool *p)
 {
     return atomic_load_explicit(&p->counters.events_lost, memory_order_relaxed);
+}
+
+uint64_t petw__pool_host_overwritten(petw__pool *p)
+{
+    return atomic_load_explicit(&p->counters.events_overwritten, memory_order_relaxed);
+}
+
+int64_t petw__pool_host_horizon(petw__pool *p)
+{
+    return atomic_load_explicit(&p->counters.overwrite_horizon, memory_order_relaxed);
+}
+
+void petw__ring_raise_horizon(petw__ring *ring, int64_t to)
+{
+    _Atomic int64_t *horizon = &ring->counters->overwrite_horizon;
+    int64_t h = atomic_load_explicit(horizon, memory_order_relaxed);
+    /* relaxed: a monotonic max. Writers recycling a buffer order it for
+     * snapshots by the releases that follow (raise_horizon); a session host
+     * folds its providers' horizons in on the thread that asks for the
+     * snapshot, before it asks. */
+    while (to > h && !atomic_compare_exchange_weak_explicit(horizon, &h, to, memory_order_relaxed,
+                                                            memory_order_relaxed)) {
+    }
 }
 
 /* Which ring slots are taken (by an in-process session or a shared one's

@@ -49,17 +49,24 @@
 /* Buffer metadata flags (become WMI_BUFFER_HEADER.BufferFlag bits). */
 #define PETW__BUFMETA_EVENTS_LOST 0x2u
 
-/* Counters a writer bumps when it loses an event. A shared pool carries
- * its own (the session host reads them, even after the writer died). */
+/* Counters a writer bumps when it loses or overwrites events. A shared
+ * pool carries its own (the session host reads them, even after the
+ * writer died). */
 typedef struct petw__ring_counters {
     _Atomic uint32_t events_lost;
     /* Set when an event is lost; the flusher takes it and marks the next
      * buffer it writes with the ETL "events lost" flag. */
     _Atomic uint32_t lost_pending;
+    /* Buffering: records in retained buffers a writer recycled. */
+    _Atomic uint64_t events_overwritten;
+    /* Buffering: the newest sealed timestamp among recycled buffers: every
+     * event at or before it may be gone, every later one is still in the
+     * pool (or, shared, already taken by the host). */
+    _Atomic int64_t overwrite_horizon;
 } petw__ring_counters;
 
 #define PETW__POOL_MAGIC 0x4C4F4F50u /* "POOL" */
-#define PETW__POOL_VERSION 1u
+#define PETW__POOL_VERSION 2u
 
 typedef struct petw__pool {
     /* Shared pools only (a session host's pool in a provider process; see
@@ -182,10 +189,6 @@ typedef struct petw__ring {
     /* Writers inside petw__ring_deliver (once per buffer): the pool is freed
      * only after it drops to 0 (petw__ring_release waits). */
     _Atomic uint32_t delivering;
-    _Atomic uint64_t events_overwritten; /* records in recycled retained buffers */
-    /* Newest sealed timestamp among recycled buffers: every event at or
-     * before it may be gone, every later one is still in the pool. */
-    _Atomic int64_t overwrite_horizon;
     uint32_t policy;                   /* PETW_LOSS_*: what a writer does when no buffer is free */
     uint32_t block_timeout_us;         /* with PETW_LOSS_BLOCK */
     petw__ring_ready_fn on_ready;      /* client: a buffer is ready */
@@ -296,6 +299,11 @@ int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint
 uint8_t *petw__pool_host_buffer(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* Pops the ready stack, oldest first; at most g->buffer_count entries. */
 uint32_t petw__pool_host_take_ready(petw__pool *p, const petw__pool_geometry *g, uint32_t *out);
+/* Buffering pools: takes up to `max` retained buffers off the queue,
+ * oldest first (a writer short of buffers competes for the same head).
+ * They are the host's then, as taken ready ones are. */
+uint32_t petw__pool_host_take_retained(petw__pool *p, const petw__pool_geometry *g, uint32_t *out,
+                                       uint32_t max);
 /* A buffer's `final` (0 while current); *committed its committed bytes. */
 uint32_t petw__pool_host_used(petw__pool *p, const petw__pool_geometry *g, uint32_t b,
                               uint32_t *committed);
@@ -315,6 +323,13 @@ void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint
 uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* The writer's lost-event count (untrusted: a count, used as one). */
 uint32_t petw__pool_host_lost(petw__pool *p);
+/* The writers' overwritten-events count and overwrite horizon (buffering;
+ * untrusted, used as a count and a bound on the host's own snapshot). */
+uint64_t petw__pool_host_overwritten(petw__pool *p);
+int64_t petw__pool_host_horizon(petw__pool *p);
+/* Raises the ring's overwrite horizon to `to` (a session host folding in a
+ * provider pool's). */
+void petw__ring_raise_horizon(petw__ring *ring, int64_t to);
 
 /* Pops every ready buffer, oldest first, into `out` (room for all buffers);
  * returns how many. Flusher thread only. */

@@ -94,8 +94,8 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
         &((petw__flush_target *)&s->flush)->real_time_buffers_lost, memory_order_relaxed);
     st->real_time_events_lost = atomic_load_explicit(
         &((petw__flush_target *)&s->flush)->real_time_events_lost, memory_order_relaxed);
-    st->events_overwritten =
-        atomic_load_explicit(&((petw__ring *)ring)->events_overwritten, memory_order_relaxed);
+    st->events_overwritten = atomic_load_explicit(
+        &((petw__ring *)ring)->own_counters.events_overwritten, memory_order_relaxed);
     st->files_completed = atomic_load_explicit(&((petw__flush_target *)&s->flush)->files_completed,
                                                memory_order_relaxed);
     st->maximum_file_size_kb = s->config.maximum_file_size_kb;
@@ -113,7 +113,7 @@ static void stop_all_at_exit(void)
     petw__control_lock();
     for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++)
         if (sessions[i].in_use)
-            petw_session_stop(handle_of(&sessions[i]), NULL);
+            petw__session_stop(handle_of(&sessions[i]), NULL);
     petw__control_unlock();
 }
 
@@ -256,7 +256,8 @@ static void prepare_target(petw__session *s, const petw_session_config *c)
 static int start_ring(petw__session *s, const petw_session_config *c, uint16_t *gen)
 {
     petw__ring *ring = &petw__ring_table[s->slot];
-    ring->on_ready = petw__flusher_wake;
+    /* A buffering ring keeps its buffers: the flusher has nothing to take. */
+    ring->on_ready = c->loss_policy == PETW_LOSS_OVERWRITE_OLDEST ? NULL : petw__flusher_wake;
     ring->count_records = petw__etl_count_records;
     ring->policy = c->loss_policy;
     ring->block_timeout_us = c->block_timeout_ms * 1000u;
@@ -380,7 +381,7 @@ static int start_locked(petw_session_config c, uint32_t cpus, petw_session_handl
     return 0;
 }
 
-int petw_session_start(const petw_session_config *in, petw_session_handle *out)
+int petw__session_start(const petw_session_config *in, petw_session_handle *out)
 {
     PETW__RETURN_IF(in == NULL || out == NULL, PETW_EINVAL);
     petw__library_init();
@@ -393,7 +394,7 @@ int petw_session_start(const petw_session_config *in, petw_session_handle *out)
     return rc;
 }
 
-int petw_session_find(const char *name, petw_session_handle *out)
+int petw__session_find(const char *name, petw_session_handle *out)
 {
     PETW__RETURN_IF(!name || !out, PETW_EINVAL);
     int rc = PETW_ENOTFOUND;
@@ -408,7 +409,7 @@ int petw_session_find(const char *name, petw_session_handle *out)
     return rc;
 }
 
-int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
+int petw__session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
 {
     PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
     uint32_t n = 0;
@@ -437,13 +438,13 @@ int petw__session_enable_filtered(petw_session_handle h, const petw_guid *provid
     return rc;
 }
 
-int petw_session_enable_provider(petw_session_handle h, const petw_guid *provider, uint8_t level,
-                                 uint64_t any, uint64_t all)
+int petw__session_enable_provider(petw_session_handle h, const petw_guid *provider, uint8_t level,
+                                  uint64_t any, uint64_t all)
 {
     return petw__session_enable_filtered(h, provider, level, any, all, NULL);
 }
 
-int petw_session_disable_provider(petw_session_handle h, const petw_guid *provider)
+int petw__session_disable_provider(petw_session_handle h, const petw_guid *provider)
 {
     PETW__RETURN_IF(!provider, PETW_EINVAL);
     petw__control_lock();
@@ -463,7 +464,7 @@ int petw__session_capture_state(petw_session_handle h, const petw_guid *provider
     return rc;
 }
 
-int petw_session_query(petw_session_handle h, petw_session_stats *stats)
+int petw__session_query(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -473,7 +474,7 @@ int petw_session_query(petw_session_handle h, petw_session_stats *stats)
     return s ? 0 : PETW_ENOTFOUND;
 }
 
-int petw_session_flush(petw_session_handle h, petw_session_stats *stats)
+int petw__session_flush(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -486,7 +487,7 @@ int petw_session_flush(petw_session_handle h, petw_session_stats *stats)
     return rc;
 }
 
-int petw_session_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
+int petw__session_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -565,7 +566,7 @@ static int set_system(petw_session_handle h, const uint32_t *flags, const uint32
     return rc;
 }
 
-int petw_session_switch_file(petw_session_handle h, const char *path)
+int petw__session_switch_file(petw_session_handle h, const char *path)
 {
     PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
     PETW__RETURN_IF(strlen(path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
@@ -584,7 +585,7 @@ int petw_session_switch_file(petw_session_handle h, const char *path)
     return rc;
 }
 
-int petw_session_snapshot(petw_session_handle h, const char *path)
+int petw__session_snapshot(petw_session_handle h, const char *path)
 {
     PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
     PETW__RETURN_IF(strlen(path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
@@ -646,7 +647,7 @@ int petw__session_add_consumer(petw_session_handle h, petw__bufqueue *queue)
     return rc;
 }
 
-int petw_session_stop(petw_session_handle h, petw_session_stats *stats)
+int petw__session_stop(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -690,3 +691,27 @@ int petw__session_add_lost(petw_session_handle h, uint32_t events)
     petw__control_unlock();
     return s ? 0 : PETW_ENOTFOUND;
 }
+
+static int local_set_system(petw_session_handle h, const uint32_t *stack_flags,
+                            const uint32_t *interval_100ns)
+{
+    return petw__session_set_system(h, NULL, stack_flags, interval_100ns);
+}
+
+const petw__transport petw__local_transport = {
+    petw__session_start,
+    petw__session_find,
+    petw__session_list,
+    petw__session_enable_filtered,
+    petw__session_disable_provider,
+    petw__session_capture_state,
+    petw__session_query,
+    petw__session_flush,
+    petw__session_update,
+    petw__session_switch_file,
+    petw__session_snapshot,
+    petw__session_stop,
+    petw__session_set_enable_flags,
+    local_set_system,
+    petw__session_set_system_groups,
+};

@@ -4,7 +4,24 @@
 
 #include "../common/bufqueue.h"
 #include "../common/filter.h"
-#include "petw/session.h"
+#include "petw/session_types.h"
+
+/* The in-process engine: what petw/session.h's functions do for a session
+ * of this process (and what a session host runs for its one session). The
+ * same contracts as there. */
+int petw__session_start(const petw_session_config *config, petw_session_handle *out);
+int petw__session_find(const char *name, petw_session_handle *out);
+int petw__session_list(petw_session_handle *out, uint32_t max, uint32_t *count);
+int petw__session_enable_provider(petw_session_handle session, const petw_guid *provider,
+                                  uint8_t level, uint64_t match_any, uint64_t match_all);
+int petw__session_disable_provider(petw_session_handle session, const petw_guid *provider);
+int petw__session_query(petw_session_handle session, petw_session_stats *stats);
+int petw__session_flush(petw_session_handle session, petw_session_stats *stats);
+int petw__session_update(petw_session_handle session, uint32_t flush_timer_ms,
+                         uint32_t maximum_buffers);
+int petw__session_switch_file(petw_session_handle session, const char *path);
+int petw__session_snapshot(petw_session_handle session, const char *path);
+int petw__session_stop(petw_session_handle session, petw_session_stats *stats);
 
 /* Runs the enable callbacks of `provider` with CAPTURE_STATE, when the
  * session enables it. Returns 0, PETW_ENOTFOUND or PETW_EINVAL. */
@@ -53,5 +70,33 @@ struct petw__ring *petw__session_ring(petw_session_handle session);
 /* Counts `events` lost elsewhere (a provider process's pool) in the
  * session's EventsLost, and marks the next buffer written. */
 int petw__session_add_lost(petw_session_handle session, uint32_t events);
+
+/* A transport: where sessions live and how a controller reaches them
+ * (libuv's handle + ops). petw/session.h's functions pick one by the
+ * handle and call it; they never branch on the transport otherwise. Each
+ * function has the contract of its petw_session_* namesake (or of the
+ * petw__session_* one above). */
+typedef struct petw__transport {
+    int (*start)(const petw_session_config *config, petw_session_handle *out);
+    int (*find)(const char *name, petw_session_handle *out);
+    int (*list)(petw_session_handle *out, uint32_t max, uint32_t *count);
+    int (*enable)(petw_session_handle session, const petw_guid *provider, uint8_t level,
+                  uint64_t match_any, uint64_t match_all, const petw__enable_filter *filter);
+    int (*disable)(petw_session_handle session, const petw_guid *provider);
+    int (*capture_state)(petw_session_handle session, const petw_guid *provider);
+    int (*query)(petw_session_handle session, petw_session_stats *stats);
+    int (*flush)(petw_session_handle session, petw_session_stats *stats);
+    int (*update)(petw_session_handle session, uint32_t flush_timer_ms, uint32_t maximum_buffers);
+    int (*switch_file)(petw_session_handle session, const char *path);
+    int (*snapshot)(petw_session_handle session, const char *path);
+    int (*stop)(petw_session_handle session, petw_session_stats *stats);
+    int (*set_enable_flags)(petw_session_handle session, uint32_t flags);
+    int (*set_system)(petw_session_handle session, const uint32_t *stack_flags,
+                      const uint32_t *interval_100ns);
+    int (*set_system_groups)(petw_session_handle session, uint32_t flags);
+} petw__transport;
+
+/* Sessions of this process. */
+extern const petw__transport petw__local_transport;
 
 #endif
