@@ -97,6 +97,8 @@ for r in $(seq 1 "$ROUNDS"); do
             emit "$r" "$(printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0},\"loss_pct\":$(python3 -c "print(100.0*${lost:-0}/$written)"),\"file_bytes\":$bytes,\"bytes_per_event\":$(python3 -c "print($bytes/max($kept,1))")}/")"
         fi
     done
+    # The largest burst each mode keeps without a loss, on both transports.
+    "$B/bench_burst" | while read -r l; do emit "$r" "$l"; done
     # Kernel events (the system provider; a "skipped" line without perf events).
     if [ -x "$B/bench_kernel" ]; then
         "$B/bench_kernel" --reps 3 --file "$work/k.etl" | while read -r l; do emit "$r" "$l"; done

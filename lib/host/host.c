@@ -93,12 +93,12 @@ static void fold_counters(host *h, remote *r)
 
 /* Imports buffer b (`used` bytes) and gives it back. 0, or PETW_ENOBUFS
  * when the session has no free buffer now (b stays with the caller). */
-static int import_one(host *h, remote *r, uint32_t b, uint32_t used)
+static int import_one(host *h, remote *r, uint32_t b, uint32_t used, int64_t sealed)
 {
     if (used > PETW__BUFFER_HEADER_SIZE && used <= r->g.buffer_size) {
         uint8_t *buf = petw__pool_host_buffer(r->shm.addr, &r->g, b);
         uint16_t cpu = petw__pool_host_cpu_of(r->shm.addr, &r->g, b);
-        int rc = petw__ring_import(h->ring, buf, used, cpu);
+        int rc = petw__ring_import(h->ring, buf, used, cpu, sealed);
         if (rc == PETW_ENOBUFS)
             return rc;
     }
@@ -130,7 +130,7 @@ static void harvest_retained(host *h, remote *r)
         if (petw__pool_host_take_retained(r->shm.addr, &r->g, &b, 1) == 0)
             break;
         uint32_t used = petw__pool_host_used(r->shm.addr, &r->g, b, NULL);
-        if (import_one(h, r, b, used) == 0)
+        if (import_one(h, r, b, used, petw__pool_host_sealed(r->shm.addr, &r->g, b)) == 0)
             continue;
         /* Not expected (see above), but never silent. */
         if (used <= r->g.buffer_size)
@@ -148,7 +148,7 @@ static void harvest(host *h, remote *r)
     uint32_t kept = 0;
     for (uint32_t i = 0; i < r->npending; i++) {
         uint32_t b = r->pending[i];
-        if (kept || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
+        if (kept || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL), 0))
             r->pending[kept++] = b;
         else
             r->is_pending[b] = 0;
@@ -164,7 +164,8 @@ static void harvest(host *h, remote *r)
         uint32_t b = ready[i];
         if (r->is_pending[b])
             continue; /* named twice: a hostile pool */
-        if (r->npending || import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL)))
+        if (r->npending ||
+            import_one(h, r, b, petw__pool_host_used(r->shm.addr, &r->g, b, NULL), 0))
             keep_pending(r, b);
     }
     fold_counters(h, r);
@@ -181,7 +182,7 @@ static uint32_t close_all(host *h, remote *r)
         uint32_t mine = petw__pool_host_close_cpu(r->shm.addr, &r->g, c, &closed);
         if (mine != PETW__BUF_NONE && !r->is_pending[mine]) {
             uint32_t used = petw__pool_host_used(r->shm.addr, &r->g, mine, NULL);
-            if (import_one(h, r, mine, used))
+            if (import_one(h, r, mine, used, 0)) /* 0: completed now, by us */
                 keep_pending(r, mine);
         } else if (closed != PETW__BUF_NONE) {
             waiting++;
@@ -194,7 +195,7 @@ static uint32_t close_all(host *h, remote *r)
 static void import_wait(host *h, const uint8_t *data, uint32_t used, uint16_t cpu)
 {
     for (int i = 0; i < 5000; i++) {
-        if (petw__ring_import(h->ring, data, used, cpu) != PETW_ENOBUFS)
+        if (petw__ring_import(h->ring, data, used, cpu, 0) != PETW_ENOBUFS)
             return;
         petw__sleep_ms(1);
     }
@@ -465,7 +466,7 @@ static void stop_session(host *h, petw_session_stats *st, int *status)
     for (uint32_t i = 0; i < MAX_REMOTES; i++)
         if (h->remotes[i].used)
             drain_gone(h, &h->remotes[i]); /* unresponsive: what is there */
-    *status = petw__session_stop(h->session, st);
+    *status = petw__local_transport.stop(h->session, st);
 }
 
 static int on_control(host *h, intptr_t sock)
@@ -487,18 +488,18 @@ static int on_control(host *h, intptr_t sock)
         switch (m.op) {
         case PETW__OP_QUERY:
             harvest_all(h);
-            reply.status = petw__session_query(h->session, &reply.stats);
+            reply.status = petw__local_transport.query(h->session, &reply.stats);
             break;
         case PETW__OP_FLUSH:
             flush_remotes(h);
-            reply.status = petw__session_flush(h->session, &reply.stats);
+            reply.status = petw__local_transport.flush(h->session, &reply.stats);
             break;
         case PETW__OP_UPDATE:
-            reply.status = petw__session_update(h->session, m.value1, m.value2);
+            reply.status = petw__local_transport.update(h->session, m.value1, m.value2);
             if (reply.status == 0 && m.value1)
                 h->flush_timer_ms = m.value1;
             if (reply.status == 0)
-                reply.status = petw__session_query(h->session, &reply.stats);
+                reply.status = petw__local_transport.query(h->session, &reply.stats);
             break;
         case PETW__OP_SET_FLAGS:
             reply.status = petw__session_set_enable_flags(h->session, m.value1);
@@ -521,13 +522,13 @@ static int on_control(host *h, intptr_t sock)
             break;
         case PETW__OP_SNAPSHOT:
             flush_remotes(h);
-            reply.status = petw__session_snapshot(h->session, m.path);
+            reply.status = petw__local_transport.snapshot(h->session, m.path);
             break;
         case PETW__OP_SWITCH_FILE:
             flush_remotes(h);
-            reply.status = petw__session_switch_file(h->session, m.path);
+            reply.status = petw__local_transport.switch_file(h->session, m.path);
             if (reply.status == 0)
-                reply.status = petw__session_query(h->session, &reply.stats);
+                reply.status = petw__local_transport.query(h->session, &reply.stats);
             break;
         case PETW__OP_CAPTURE:
             /* Every provider process follows the registry's change. */
@@ -690,10 +691,10 @@ int petw__host_main(intptr_t ctl)
     if (rc == 0)
         rc = petw__ipc_listen(h.sock_path, &h.listener);
     if (rc == 0)
-        rc = petw__session_start(&c, &h.session);
+        rc = petw__local_transport.start(&c, &h.session);
     if (rc == 0) {
         petw_session_stats st;
-        petw__session_query(h.session, &st);
+        petw__local_transport.query(h.session, &st);
         h.ring = petw__session_ring(h.session);
         h.flush_timer_ms = st.flush_timer_ms ? st.flush_timer_ms : 1000;
         h.buffer_size = st.buffer_size_kb * 1024;
@@ -720,7 +721,7 @@ int petw__host_main(intptr_t ctl)
     petw__handle_close(ctl);
     if (rc || sent) {
         if (rc == 0)
-            petw__session_stop(h.session, NULL);
+            petw__local_transport.stop(h.session, NULL);
         return 1;
     }
     run(&h); /* returns once stopped: the slot is released */

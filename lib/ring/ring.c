@@ -421,7 +421,16 @@ int petw__ring_copy_retained(petw__pool *pool, uint32_t buffer, uint8_t *out, ui
     return atomic_load_explicit(&m->generation, memory_order_acquire) == g0 ? 0 : -1;
 }
 
+static void deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buffer, int64_t sealed);
+
 void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
+{
+    deliver_sealed(ring, pool, buffer, 0);
+}
+
+/* Delivers a buffer whose last record is no later than `sealed` (0: now;
+ * only a buffering ring keeps the time, for its overwrite horizon). */
+static void deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buffer, int64_t sealed)
 {
     /* relaxed: ordered before the push below, whose consumer (the flusher,
      * then the stop) acquires it; see petw__ring_release. */
@@ -431,7 +440,8 @@ void petw__ring_deliver(petw__ring *ring, petw__pool *pool, uint32_t buffer)
     if (buffering) {
         /* Keep it right here, so a writer can always recycle the oldest
          * without waiting for the flusher. */
-        atomic_store_explicit(&meta->sealed_timestamp, petw__clock_read(ring->clock),
+        atomic_store_explicit(&meta->sealed_timestamp,
+                              sealed ? sealed : petw__clock_read(ring->clock),
                               memory_order_relaxed);
         retain(pool, buffer);
     } else {
@@ -682,7 +692,8 @@ uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer)
                       32);
 }
 
-int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu)
+int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu,
+                      int64_t sealed)
 {
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
     if (!pool || used < PETW__BUFFER_HEADER_SIZE || used > pool->buffer_size)
@@ -703,7 +714,7 @@ int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint
     /* relaxed: published by petw__ring_deliver's release push. */
     atomic_store_explicit(petw__pool_ctrl(pool, b), ((uint64_t)used << 32) | used,
                           memory_order_relaxed);
-    petw__ring_deliver(ring, pool, b);
+    deliver_sealed(ring, pool, b, sealed);
     return 0;
 }
 
@@ -863,6 +874,12 @@ void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint
         is_free[top - 1] = 1;
         top = atomic_load_explicit(&g_link(p, g)[top - 1], memory_order_relaxed);
     }
+}
+
+int64_t petw__pool_host_sealed(petw__pool *p, const petw__pool_geometry *g, uint32_t b)
+{
+    petw__buffer_meta *m = (petw__buffer_meta *)((char *)p + g->meta);
+    return atomic_load_explicit(&m[b].sealed_timestamp, memory_order_relaxed);
 }
 
 uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uint32_t b)

@@ -288,11 +288,14 @@ void petw__ring_close_cpu(petw__ring *ring, uint32_t cpu, int kill);
 void petw__ring_kill(petw__ring *ring);
 
 /* Adds a complete buffer made elsewhere (a session host's import from a
- * shared pool): `used` bytes at `data`, header included, holding `records`
- * records, written by `cpu`. Takes a free buffer (or, buffering, the
+ * shared pool): `used` bytes at `data`, header included, written by `cpu`,
+ * completed at `sealed` on the session's clock (0: now; a buffering ring
+ * keeps it for its overwrite horizon, which must not cover the records of
+ * buffers imported later). Takes a free buffer (or, buffering, the
  * oldest), copies, and delivers it as a writer would. PETW_ENOBUFS when no
  * buffer is free (nothing changed: try later). */
-int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu);
+int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu,
+                      int64_t sealed);
 
 /* A session host's side of a shared pool, with the host's own geometry;
  * every index read from the pool is checked (see ring.c). */
@@ -319,6 +322,9 @@ uint32_t petw__pool_host_cpu_buffer(petw__pool *p, const petw__pool_geometry *g,
                                     uint32_t *offset);
 /* After the writer died: sets is_free[b] for every buffer on the free stack. */
 void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint8_t *is_free);
+/* When a buffering pool's writer completed buffer b (its sealed timestamp;
+ * untrusted: it bounds only this writer's own events in a snapshot). */
+int64_t petw__pool_host_sealed(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* The CPU that wrote buffer b (b < g->buffer_count), as the writer says. */
 uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* The writer's lost-event count (untrusted: a count, used as one). */

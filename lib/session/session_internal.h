@@ -6,23 +6,6 @@
 #include "../common/filter.h"
 #include "petw/session_types.h"
 
-/* The in-process engine: what petw/session.h's functions do for a session
- * of this process (and what a session host runs for its one session). The
- * same contracts as there. */
-int petw__session_start(const petw_session_config *config, petw_session_handle *out);
-int petw__session_find(const char *name, petw_session_handle *out);
-int petw__session_list(petw_session_handle *out, uint32_t max, uint32_t *count);
-int petw__session_enable_provider(petw_session_handle session, const petw_guid *provider,
-                                  uint8_t level, uint64_t match_any, uint64_t match_all);
-int petw__session_disable_provider(petw_session_handle session, const petw_guid *provider);
-int petw__session_query(petw_session_handle session, petw_session_stats *stats);
-int petw__session_flush(petw_session_handle session, petw_session_stats *stats);
-int petw__session_update(petw_session_handle session, uint32_t flush_timer_ms,
-                         uint32_t maximum_buffers);
-int petw__session_switch_file(petw_session_handle session, const char *path);
-int petw__session_snapshot(petw_session_handle session, const char *path);
-int petw__session_stop(petw_session_handle session, petw_session_stats *stats);
-
 /* Runs the enable callbacks of `provider` with CAPTURE_STATE, when the
  * session enables it. Returns 0, PETW_ENOTFOUND or PETW_EINVAL. */
 int petw__session_capture_state(petw_session_handle session, const petw_guid *provider);
@@ -96,7 +79,8 @@ typedef struct petw__transport {
     int (*set_system_groups)(petw_session_handle session, uint32_t flags);
 } petw__transport;
 
-/* Sessions of this process. */
+/* The in-process engine: sessions of this process (and the one session a
+ * session host runs). */
 extern const petw__transport petw__local_transport;
 
 #endif

@@ -34,6 +34,48 @@ static void init_header(petw__registry *reg)
     atomic_store_explicit((_Atomic uint32_t *)&reg->magic, PETW__REG_MAGIC, memory_order_release);
 }
 
+static int damaged(const petw__registry *reg)
+{
+    return reg->version != PETW__REG_VERSION || reg->size != sizeof(*reg);
+}
+
+/* The file has our magic and name but a header that says otherwise (a
+ * crash mid-write, a tool, a disk error): rebuilt empty when no session
+ * host lives on it (nobody holds a slot's lock), since nothing it held
+ * can be in use then; refused while one does, so a live session is
+ * never touched. `reg` sees the rebuild through the shared mapping. */
+static int recover(const char *path, const petw__registry *reg)
+{
+    petw__shm rw = {0};
+    int created;
+    int rc = petw__shared_file_open(path, sizeof(petw__registry), 1, &created, &rw);
+    if (rc)
+        return PETW_ECORRUPT;
+    petw__lock_take(rw.fd, PETW__REG_LOCK_WRITE, 1);
+    uint32_t version = reg->version, size = reg->size, live = 0;
+    if (damaged(rw.addr)) {
+        for (uint32_t slot = 0; slot < PETW_MAX_SESSIONS; slot++)
+            live += petw__lock_held(rw.fd, PETW__REG_LOCK_SLOT(slot)) == 1;
+        if (live == 0)
+            init_header(rw.addr);
+    }
+    petw__lock_drop(rw.fd, PETW__REG_LOCK_WRITE);
+    petw__shm_close(&rw);
+    if (live) {
+        petw__warn("%s is damaged (version %u, size %u; expected %u and %u) and %u session "
+                   "host%s still use%s it: stop %s, then retry",
+                   path, version, size, PETW__REG_VERSION, (uint32_t)sizeof(petw__registry), live,
+                   live == 1 ? "" : "s", live == 1 ? "s" : "", live == 1 ? "it" : "them");
+        return PETW_ECORRUPT;
+    }
+    if (damaged(reg))
+        return PETW_ECORRUPT;
+    petw__warn("%s was damaged (version %u, size %u; expected %u and %u) and no session host "
+               "used it: rebuilt empty",
+               path, version, size, PETW__REG_VERSION, (uint32_t)sizeof(petw__registry));
+    return 0;
+}
+
 int petw__reg_open(int writable, petw__registry **out, intptr_t *fd)
 {
     int w = writable ? 1 : 0;
@@ -67,8 +109,8 @@ int petw__reg_open(int writable, petw__registry **out, intptr_t *fd)
                         petw__shm_close(&rw);
                 }
             }
-            if (rc == 0 && (reg->version != PETW__REG_VERSION || reg->size != sizeof(*reg)))
-                rc = PETW_ECORRUPT; /* another petw version's file */
+            if (rc == 0 && damaged(reg))
+                rc = recover(path, reg);
             if (rc == 0) {
                 mapped[w] = reg;
                 mapped_fd[w] = shm.fd;
