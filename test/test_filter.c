@@ -20,7 +20,11 @@ static void NTAPI on_enable(LPCGUID src, ULONG is_enabled, UCHAR level, ULONGLON
     CHECK(memcmp(src, &FilterProvider, sizeof(GUID)) == 0);
     CHECK(ctx == (PVOID)&calls);
     (void)f;
-    calls[ncalls++] = (cb_call){is_enabled, level, any, all};
+    /* A shared session's callbacks may run on the agent thread (a disable
+     * at its stop, say): the count is atomic, each call's entry its own. */
+    int n = __atomic_load_n(&ncalls, __ATOMIC_RELAXED);
+    calls[n] = (cb_call){is_enabled, level, any, all};
+    __atomic_store_n(&ncalls, n + 1, __ATOMIC_RELEASE);
 }
 
 typedef struct session_spec {
@@ -62,7 +66,7 @@ int main(void)
                             specs[0].level, specs[0].any, specs[0].all, 0, NULL),
              ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&FilterProvider, on_enable, &calls, &reg), ERROR_SUCCESS);
-    CHECK_EQ(ncalls, 1);
+    CHECK_EQ(__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE), 1);
     CHECK_EQ(calls[0].is_enabled, 1);
     CHECK_EQ(calls[0].level, 3);
     CHECK(calls[0].any == 0x1 && calls[0].all == 0);
@@ -70,13 +74,13 @@ int main(void)
     CHECK_EQ(EnableTraceEx2(h[1], &FilterProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
                             specs[1].level, specs[1].any, specs[1].all, 0, NULL),
              ERROR_SUCCESS);
-    CHECK_EQ(ncalls, 2);
+    CHECK_EQ(__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE), 2);
     CHECK_EQ(calls[1].level, 255);
     CHECK(calls[1].any == ~0ull && calls[1].all == 0);
     CHECK_EQ(EnableTraceEx2(h[2], &FilterProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
                             specs[2].level, specs[2].any, specs[2].all, 0, NULL),
              ERROR_SUCCESS);
-    CHECK_EQ(ncalls, 3);
+    CHECK_EQ(__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE), 3);
 
     /* Every level x a set of keywords. */
     static const ULONGLONG kws[] = {0, 0x1, 0x2, 0x6, 0x7, 0x10, 0x30, 0x20, 0x100};
@@ -104,19 +108,19 @@ int main(void)
     CHECK_EQ(EnableTraceEx2(h[0], &FilterProvider, EVENT_CONTROL_CODE_DISABLE_PROVIDER, 0, 0, 0, 0,
                             NULL),
              ERROR_SUCCESS);
-    CHECK_EQ(calls[ncalls - 1].is_enabled, 1);
-    CHECK_EQ(calls[ncalls - 1].level, 255);
-    CHECK(calls[ncalls - 1].all == (0x6ull & 0x10ull));
+    CHECK_EQ(calls[__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE) - 1].is_enabled, 1);
+    CHECK_EQ(calls[__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE) - 1].level, 255);
+    CHECK(calls[__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE) - 1].all == (0x6ull & 0x10ull));
     /* Capture state reaches the callback with code 2. */
     CHECK_EQ(
         EnableTraceEx2(h[1], &FilterProvider, EVENT_CONTROL_CODE_CAPTURE_STATE, 0, 0, 0, 0, NULL),
         ERROR_SUCCESS);
-    CHECK_EQ(calls[ncalls - 1].is_enabled, 2);
+    CHECK_EQ(calls[__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE) - 1].is_enabled, 2);
 
     for (int i = 0; i < 3; i++)
         CHECK_EQ(ControlTraceA(h[i], NULL, &tp[i].p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
     /* The last stop disabled the provider everywhere. */
-    CHECK_EQ(calls[ncalls - 1].is_enabled, 0);
+    CHECK_EQ(calls[__atomic_load_n(&ncalls, __ATOMIC_ACQUIRE) - 1].is_enabled, 0);
     EVENT_DESCRIPTOR any_d = {1, 0, 0, 0, 0, 0, 0};
     CHECK_EQ(EventEnabled(reg, &any_d), 0);
 

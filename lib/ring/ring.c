@@ -77,6 +77,7 @@ static uint32_t free_pop(petw__pool *pool)
         if (atomic_compare_exchange_weak_explicit(&pool->free_head, &head, want,
                                                   memory_order_acquire, memory_order_acquire)) {
             atomic_fetch_sub_explicit(&pool->free_count, 1, memory_order_relaxed);
+            PETW__TSAN_ACQUIRE(&petw__pool_meta(pool)[top - 1]); /* see ring.h */
             return top - 1;
         }
     }
@@ -436,6 +437,7 @@ static void deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buffer, 
      * then the stop) acquires it; see petw__ring_release. */
     atomic_fetch_add_explicit(&ring->delivering, 1, memory_order_relaxed);
     petw__buffer_meta *meta = &petw__pool_meta(pool)[buffer];
+    PETW__TSAN_RELEASE(meta); /* the buffer's records, to its next writer: see ring.h */
     int buffering = ring->policy == PETW_LOSS_OVERWRITE_OLDEST;
     if (buffering) {
         /* Keep it right here, so a writer can always recycle the oldest

@@ -32,6 +32,32 @@
 #include "../common/common.h"
 #include "../platform/platform.h"
 
+/* ThreadSanitizer sees one process. A shared pool's buffer goes from the
+ * writers that commit into it (and the one that delivers it), through the
+ * session host (another process: its close, take, copy, zeroing and free
+ * push are invisible here), to the writer that pops it free again; the
+ * chain is real (release commit and push, the host's acquire and release,
+ * the pop's acquire), but TSan sees no edge and reports the two writers'
+ * stores into the buffer as a race. These annotations, on the buffer's
+ * metadata, give it the edge; they compile to nothing elsewhere. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PETW__TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(PETW__TSAN)
+#define PETW__TSAN 1
+#endif
+#ifdef PETW__TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define PETW__TSAN_RELEASE(addr) __tsan_release(addr)
+#define PETW__TSAN_ACQUIRE(addr) __tsan_acquire(addr)
+#else
+#define PETW__TSAN_RELEASE(addr) ((void)(addr))
+#define PETW__TSAN_ACQUIRE(addr) ((void)(addr))
+#endif
+
 #define PETW__BUFFER_HEADER_SIZE 0x48u
 /* How far ahead of a reserved record the writer prefetches (bytes). */
 #define PETW__PREFETCH_AHEAD 1024u
@@ -411,6 +437,7 @@ static inline void petw__ring_commit(petw__ring *ring, const petw__reservation *
     /* acq_rel: release publishes our record to whoever delivers the buffer;
      * acquire, for when we deliver: pairs with the other writers' commits on
      * this control word (a release sequence). */
+    PETW__TSAN_RELEASE(&petw__pool_meta(res->pool)[res->buffer]); /* see its definition */
     uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(res->pool, res->buffer), res->size,
                                              memory_order_acq_rel);
     uint32_t final = (uint32_t)(old >> 32);
