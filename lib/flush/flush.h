@@ -49,7 +49,8 @@ typedef struct petw__flush_target {
     uv_timer_t timer;
     int timer_initialized;
     uint32_t flush_timer_ms;
-    /* Real-time consumers; guarded by rt_lock (the flusher and attachers). */
+    /* Real-time consumers, and `path` while the flusher changes it;
+     * guarded by rt_lock (the flusher, attachers and queries). */
     uv_mutex_t rt_lock;
     int rt_lock_ready;
     petw__bufqueue *consumers[PETW__MAX_REALTIME_CONSUMERS];
@@ -76,6 +77,8 @@ int petw__flusher_snapshot(petw__flush_target *t, const char *path);
 int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms);
 /* Finishes the current file and continues in a new one at `path`. */
 int petw__flusher_switch_file(petw__flush_target *t, const char *path);
+/* The file being written now (any thread; it changes on the flusher's). */
+void petw__flusher_path(petw__flush_target *t, char *out, size_t size);
 /* Grows the ring's pool to `count` buffers. */
 int petw__flusher_grow(petw__flush_target *t, uint32_t count);
 /* Adds a real-time consumer queue (the target takes a reference). */

@@ -172,12 +172,32 @@ static void finish_file(petw__flush_target *t)
     t->has_file = 0;
 }
 
+/* The file name changes on the flusher thread while queries read it
+ * (petw__flusher_path): both under rt_lock. */
+static void set_path(petw__flush_target *t, const char *path)
+{
+    uv_mutex_lock(&t->rt_lock);
+    snprintf(t->path, sizeof(t->path), "%s", path);
+    uv_mutex_unlock(&t->rt_lock);
+}
+
+void petw__flusher_path(petw__flush_target *t, char *out, size_t size)
+{
+    if (t->rt_lock_ready)
+        uv_mutex_lock(&t->rt_lock);
+    snprintf(out, size, "%s", t->path);
+    if (t->rt_lock_ready)
+        uv_mutex_unlock(&t->rt_lock);
+}
+
 static int next_newfile(petw__flush_target *t)
 {
     finish_file(t);
     atomic_fetch_add_explicit(&t->files_completed, 1, memory_order_relaxed);
     t->file_number++;
-    snprintf(t->path, sizeof(t->path), t->pattern, (int)t->file_number);
+    char next[sizeof(t->path)];
+    snprintf(next, sizeof(next), t->pattern, (int)t->file_number);
+    set_path(t, next);
     return open_file(t);
 }
 
@@ -574,7 +594,7 @@ static int do_switch(petw__flush_target *t, const char *path)
     if (rc)
         return rc;
     finish_file(t);
-    snprintf(t->path, sizeof(t->path), "%s", path);
+    set_path(t, path);
     return open_file(t);
 }
 

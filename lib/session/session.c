@@ -86,7 +86,9 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
                                                memory_order_relaxed);
     st->events_written = atomic_load_explicit(&((petw__flush_target *)&s->flush)->events_written,
                                               memory_order_relaxed);
-    if (s->flush.path[0])
+    /* The file being written now (NEWFILE: the latest; after a switch: the new one). */
+    petw__flusher_path((petw__flush_target *)&s->flush, st->file_path, sizeof(st->file_path));
+    if (st->file_path[0])
         st->buffers_written += 1; /* the header buffer, as ETW counts it */
     st->log_buffers_lost = atomic_load_explicit(
         &((petw__flush_target *)&s->flush)->log_buffers_lost, memory_order_relaxed);
@@ -103,9 +105,8 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
     st->system_limits = s->system_limits;
     st->host_process_id = petw__process_id();
     memcpy(st->name, s->name, sizeof(st->name));
-    /* The file being written now (NEWFILE: the latest; after a switch: the new one). */
-    snprintf(st->file_path, sizeof(st->file_path), "%s",
-             s->flush.path[0] ? s->flush.path : s->file_path);
+    if (!st->file_path[0])
+        snprintf(st->file_path, sizeof(st->file_path), "%s", s->file_path);
 }
 
 static int local_stop(petw_session_handle h, petw_session_stats *stats);
