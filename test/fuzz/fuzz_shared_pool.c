@@ -90,8 +90,23 @@ static void host_side(petw__pool *p, const petw__pool_geometry *g, const host_ro
         uint32_t committed;
         petw__pool_host_used(p, g, r->ready[i], &committed);
     }
-    for (uint32_t b = 0; b < count; b++)
+    for (uint32_t b = 0; b < count; b++) {
         petw__pool_host_used(p, g, b, NULL);
+        volatile int64_t sealed = petw__pool_host_sealed(p, g, b);
+        (void)sealed;
+    }
+    /* A buffering pool's retained queue: at most `max` valid indexes. */
+    for (uint32_t max = 1; max <= count + 1; max += count) {
+        uint32_t k = petw__pool_host_take_retained(p, g, r->ready, max);
+        if (k > max || k > count)
+            __builtin_trap();
+        for (uint32_t i = 0; i < k; i++)
+            check_index(r->ready[i], g);
+    }
+    volatile uint64_t overwritten = petw__pool_host_overwritten(p);
+    volatile int64_t horizon = petw__pool_host_horizon(p);
+    (void)overwritten;
+    (void)horizon;
     for (uint32_t c = 0; c < g->cpu_count; c++) {
         uint32_t closed;
         uint32_t mine = petw__pool_host_close_cpu(p, g, c, &closed);
