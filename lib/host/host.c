@@ -469,6 +469,8 @@ static void stop_session(host *h, petw_session_stats *st, int *status)
     *status = petw__local_transport.stop(h->session, st);
 }
 
+static uint32_t pool_buffers(uint32_t buffer_size, uint32_t maximum_buffers);
+
 static int on_control(host *h, intptr_t sock)
 {
     petw__msg_control m;
@@ -500,6 +502,10 @@ static int on_control(host *h, intptr_t sock)
                 h->flush_timer_ms = m.value1;
             if (reply.status == 0)
                 reply.status = petw__local_transport.query(h->session, &reply.stats);
+            /* Processes that attach from now on get pools of the new size;
+             * those attached keep theirs (a sealed pool does not grow). */
+            if (reply.status == 0 && m.value2)
+                h->pool_buffers = pool_buffers(h->buffer_size, reply.stats.maximum_buffers);
             break;
         case PETW__OP_SET_FLAGS:
             reply.status = petw__session_set_enable_flags(h->session, m.value1);
