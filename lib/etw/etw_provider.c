@@ -149,11 +149,16 @@ ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS Informat
                                   PVOID EventInformation, ULONG InformationLength)
 {
     switch (InformationClass) {
-    case EventProviderSetTraits:
+    case EventProviderSetTraits: {
         if (!EventInformation)
             return ERROR_INVALID_PARAMETER;
-        return petw__etw_status(
-            petw_provider_set_traits(RegHandle, EventInformation, InformationLength));
+        /* Setting traits also tells ETW to honour EVENT_DATA_DESCRIPTOR.Type
+         * (EVENT_INFO_CLASS's documentation), as TraceLoggingDynamic relies on. */
+        int rc = petw_provider_set_traits(RegHandle, EventInformation, InformationLength);
+        if (rc == 0)
+            rc = petw_provider_use_descriptor_types(RegHandle, 1);
+        return petw__etw_status(rc);
+    }
     case EventProviderUseDescriptorType:
         if (!EventInformation || InformationLength < 1)
             return ERROR_INVALID_PARAMETER;

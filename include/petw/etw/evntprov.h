@@ -167,7 +167,8 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescript
  * there, else ERROR_ARITHMETIC_OVERFLOW). */
 ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword, PCWSTR String);
 
-/* EventProviderSetTraits (a traits blob: u16 size, UTF-8 name, NUL, ...),
+/* EventProviderSetTraits (a traits blob: u16 size, UTF-8 name, NUL, ...;
+ * it also turns on EVENT_DATA_DESCRIPTOR.Type, as Windows does),
  * EventProviderUseDescriptorType (a BOOLEAN), EventProviderBinaryTrackInfo
  * (accepted, no effect). Returns ERROR_SUCCESS, ERROR_INVALID_HANDLE,
  * ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED. */
