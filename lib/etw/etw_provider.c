@@ -58,6 +58,23 @@ ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
     return petw__etw_status(rc);
 }
 
+#if !defined(_WIN32)
+ULONG EVNTAPI petw__mcgen_event_register(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+                                         PVOID CallbackContext, PREGHANDLE RegHandle)
+{
+    petw__mcgen_context *c = (petw__mcgen_context *)CallbackContext;
+    if (c && !c->EnableBitMask && c->EnableBitsCount > 0) {
+        /* Never freed: the generated code keeps reading the bits through
+         * the context after EventUnregister, and registering again reuses
+         * them (the pointer is no longer NULL). */
+        c->EnableBitMask = (PULONG)calloc((c->EnableBitsCount + 31u) / 32u, sizeof(ULONG));
+        if (!c->EnableBitMask)
+            return ERROR_NOT_ENOUGH_MEMORY;
+    }
+    return EventRegister(ProviderId, EnableCallback, CallbackContext, RegHandle);
+}
+#endif
+
 ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
 {
     petw__control_lock();

@@ -87,6 +87,14 @@ extern "C" {
 #define FORCEINLINE static inline
 #endif
 #define DECLSPEC_NOINITALL
+/* MSVC's sized integer keywords (`unsigned __int64` in mc.exe's headers):
+ * macros, so that `unsigned` may precede them. */
+#ifndef __int64
+#define __int64 long long
+#define __int32 int
+#define __int16 short
+#define __int8 char
+#endif
 #define VOID void
 #define CONST const
 #define FAR
@@ -117,6 +125,13 @@ extern "C" {
 #define DECLSPEC_NORETURN __attribute__((noreturn))
 #define DECLSPEC_NOTHROW __attribute__((nothrow))
 #define DECLSPEC_ALIGN(n) __attribute__((aligned(n)))
+/* winnt.h's cache-line alignment: 64 bytes on x86, 128 elsewhere. */
+#if defined(__x86_64__) || defined(__i386__)
+#define SYSTEM_CACHE_ALIGNMENT_SIZE 64
+#else
+#define SYSTEM_CACHE_ALIGNMENT_SIZE 128
+#endif
+#define DECLSPEC_CACHEALIGN DECLSPEC_ALIGN(SYSTEM_CACHE_ALIGNMENT_SIZE)
 #else
 #define PETW__MAYBE_UNUSED
 #define DECLSPEC_SELECTANY
@@ -124,6 +139,7 @@ extern "C" {
 #define DECLSPEC_NORETURN
 #define DECLSPEC_NOTHROW
 #define DECLSPEC_ALIGN(n)
+#define DECLSPEC_CACHEALIGN
 #endif
 #define DECLSPEC_IMPORT
 #define DECLSPEC_EXPORT
