@@ -332,10 +332,13 @@ LONG CompareFileTime(const FILETIME *lpFileTime1, const FILETIME *lpFileTime2);
 /* COM's GUID text (combaseapi.h; <objbase.h> and <combaseapi.h> include
  * this header): "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}", upper case, into
  * lpsz. Returns the characters written with the NUL (39), or 0 when cchMax
- * is below 39. OLECHAR is WCHAR: 4 bytes a character on Linux. */
+ * is below 39. OLECHAR is WCHAR: 4 bytes a character on Linux. The GUID
+ * is a REFGUID, as in Windows' declaration: a pointer in C, a reference in
+ * C++, with no pointer overload (a class converting to both stays
+ * unambiguous). */
 typedef WCHAR OLECHAR, *LPOLESTR;
 typedef const WCHAR *LPCOLESTR;
-int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax);
+int StringFromGUID2(REFGUID rguid, LPOLESTR lpsz, int cchMax);
 
 /* The Microsoft C runtime's functions Windows ETW code calls, declared here
  * since petw cannot add them to the C library's own headers.
@@ -912,21 +915,13 @@ typedef LONG HRESULT;
  * pointer (*lplpsz NULL), E_OUTOFMEMORY. */
 LPVOID CoTaskMemAlloc(SIZE_T cb);
 void CoTaskMemFree(LPVOID pv);
-HRESULT StringFromCLSID(const GUID *rclsid, LPOLESTR *lplpsz);
+HRESULT StringFromCLSID(REFGUID rclsid, LPOLESTR *lplpsz);
 
 #ifdef __cplusplus
 }
-/* C++: the reference forms Windows' headers declare, and the secure
- * functions' array overloads (the size taken from the array). */
+/* C++: the secure functions' array overloads (the size taken from the
+ * array). */
 extern "C++" {
-static inline int StringFromGUID2(const GUID &rguid, LPOLESTR lpsz, int cchMax)
-{
-    return StringFromGUID2(&rguid, lpsz, cchMax);
-}
-static inline HRESULT StringFromCLSID(const GUID &rclsid, LPOLESTR *lplpsz)
-{
-    return StringFromCLSID(&rclsid, lplpsz);
-}
 template <size_t N> inline errno_t wcscpy_s(wchar_t (&dest)[N], const wchar_t *src)
 {
     return wcscpy_s(dest, N, src);
