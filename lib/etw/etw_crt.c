@@ -148,7 +148,9 @@ int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax)
 }
 
 /* Rewrites a wide format from Windows' reading to glibc's: %s and %c wide,
- * %S, %C, %hs and %hc narrow; I64 -> ll, I32 -> (none), I -> z, w -> l.
+ * %S, %C, %hs and %hc narrow; I64 -> ll, I32 -> (none), I -> z, w -> l,
+ * and L before a floating conversion dropped (MSVC's long double is a
+ * double, so Windows code passes one).
  * The result is at most twice as long as the input. */
 static void ms_format(const wchar_t *in, wchar_t *out)
 {
@@ -187,6 +189,8 @@ static void ms_format(const wchar_t *in, wchar_t *out)
             wcscpy(len, L"h"), in++, size = 'h';
         } else if (in[0] == L'l' || in[0] == L'w') {
             wcscpy(len, L"l"), in++, size = 'l';
+        } else if (in[0] == L'L' && in[1] && wcschr(L"aAeEfFgG", in[1])) {
+            in++; /* MSVC's long double is a double: %Lf reads a double */
         } else if (*in && wcschr(L"Ljzt", *in)) {
             len[0] = *in++;
         }

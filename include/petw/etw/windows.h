@@ -347,7 +347,9 @@ int StringFromGUID2(REFGUID rguid, LPOLESTR lpsz, int cchMax);
  * and their v forms) reads its format as Windows does in a wide format:
  * %s and %c take a wide string and character, %S, %C, %hs and %hc narrow
  * ones (glibc reads %s as narrow: these functions rewrite those to glibc's
- * %ls / %s), and the I64, I32, I and w size prefixes are understood. To a
+ * %ls / %s), and the I64, I32, I and w size prefixes are understood; %Lf
+ * (and %Le, %Lg, %La) reads a double, since MSVC's long double is one (pass
+ * a double, not a GCC long double). To a
  * stream they write UTF-8 (or wide characters, if the stream is already
  * wide-oriented), whatever the locale. The narrow ones take glibc's format.
  * The _s functions return their error (-1, EINVAL, ERANGE) instead of
@@ -965,13 +967,12 @@ inline int _snprintf_s(char (&buffer)[N], size_t count, const char *format, A...
  * wprintf_s family's reading above): wprintf, fwprintf, swprintf (the ISO
  * form, with a count), their v forms, _snwprintf and _vsnwprintf become
  * macros for petw_ functions. %s and %c take wide arguments, %S, %hs, %C
- * and %hc narrow ones, and I64, I32, I and w are size prefixes. To a
- * stream they write UTF-8, or wide characters if the stream is already
- * wide-oriented: they never set a stream's orientation, so printf and
- * wprintf mix on stdout as they do on Windows. swprintf and vswprintf
- * return -1 when the text does not fit, leaving what fit and a NUL;
- * _snwprintf and _vsnwprintf as Microsoft's: count characters and no NUL
- * when the text has count characters or more, and -1 when it has more.
+ * and %hc narrow ones, I64, I32, I and w are size prefixes, and %Lf reads
+ * a double (MSVC's long double). To a stream they write UTF-8, or wide characters if the stream is
+ * already wide-oriented: they never set a stream's orientation, so printf and wprintf mix on stdout
+ * as they do on Windows. swprintf and vswprintf return -1 when the text does not fit, leaving what
+ * fit and a NUL; _snwprintf and _vsnwprintf as Microsoft's: count characters and no NUL when the
+ * text has count characters or more, and -1 when it has more.
  *
  * In C++ the standard headers that declare these (<cwchar>, <wchar.h>) are
  * included first, so a later #include of them is a no-op, and std:: gets
