@@ -166,7 +166,8 @@ typedef uint32_t UINT32, *PUINT32;
 typedef int32_t INT32, *PINT32;
 typedef LONG NTSTATUS;
 typedef uintptr_t ULONG_PTR, UINT_PTR, DWORD_PTR, SIZE_T, *PULONG_PTR;
-typedef intptr_t LONG_PTR, INT_PTR;
+typedef intptr_t LONG_PTR, INT_PTR, LPARAM;
+typedef uintptr_t WPARAM;
 typedef void *PVOID, *LPVOID, *HANDLE, **PHANDLE;
 typedef const void *LPCVOID, *PCVOID;
 typedef wchar_t WCHAR, *PWCHAR, *LPWSTR, *PWSTR;
@@ -640,6 +641,25 @@ int MultiByteToWideChar(UINT CodePage, DWORD dwFlags, LPCSTR lpMultiByteStr, int
 int WideCharToMultiByte(UINT CodePage, DWORD dwFlags, LPCWSTR lpWideCharStr, int cchWideChar,
                         LPSTR lpMultiByteStr, int cbMultiByte, LPCSTR lpDefaultChar,
                         LPBOOL lpUsedDefaultChar);
+/* LCMapStringEx (winnls.h) for the mappings ETW code uses: LCMAP_UPPERCASE
+ * or LCMAP_LOWERCASE (the C library's case mapping, whatever the locale
+ * name: LOCALE_NAME_INVARIANT, NULL or another), and LCMAP_BYTEREV, which
+ * swaps the two bytes of each UTF-16 unit (WCHAR values up to U+FFFF; on
+ * Linux a WCHAR is 4 bytes, so code hashing the result as 2-byte units,
+ * such as TraceLoggingDynamic's name-to-GUID, gets another GUID than on
+ * Windows). In place when lpDestStr is lpSrcStr. Returns the WCHARs
+ * written (with the NUL when cchSrc is -1), or with cchDest 0 those
+ * needed; 0 with ERROR_INVALID_FLAGS for other flags,
+ * ERROR_INSUFFICIENT_BUFFER, or ERROR_INVALID_PARAMETER (NULL source, a
+ * length of 0 or below -1, a version, reserved or sort handle). */
+#define LOCALE_NAME_INVARIANT L""
+#define LOCALE_NAME_USER_DEFAULT NULL
+#define LCMAP_LOWERCASE 0x00000100
+#define LCMAP_UPPERCASE 0x00000200
+#define LCMAP_BYTEREV 0x00000800
+int LCMapStringEx(LPCWSTR lpLocaleName, DWORD dwMapFlags, LPCWSTR lpSrcStr, int cchSrc,
+                  LPWSTR lpDestStr, int cchDest, LPVOID lpVersionInformation, LPVOID lpReserved,
+                  LPARAM sortHandle);
 /* The code pages: always CP_UTF8 (65001) on Linux. */
 UINT GetACP(void);
 UINT GetOEMCP(void);
