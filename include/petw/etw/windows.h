@@ -660,6 +660,33 @@ int WideCharToMultiByte(UINT CodePage, DWORD dwFlags, LPCWSTR lpWideCharStr, int
 int LCMapStringEx(LPCWSTR lpLocaleName, DWORD dwMapFlags, LPCWSTR lpSrcStr, int cchSrc,
                   LPWSTR lpDestStr, int cchDest, LPVOID lpVersionInformation, LPVOID lpReserved,
                   LPARAM sortHandle);
+/* Dates and times as text (datetimeapi.h), for the pictures consumer code
+ * passes: d, dd, ddd, dddd, M, MM, MMM, MMMM, y, yy, yyyy (dates); h, hh,
+ * H, HH, m, mm, s, ss, t, tt (times); text in single quotes ('' is a
+ * quote) and any other character kept. Names and the default pictures
+ * (lpFormat NULL: "M/d/yyyy", "h:mm:ss tt") are en-US's, whatever the
+ * locale (LOCALE_USER_DEFAULT, LOCALE_SYSTEM_DEFAULT, LOCALE_INVARIANT or a
+ * name for the Ex forms). lpDate / lpTime NULL means the local time now.
+ * Returns the characters written with the NUL, or with cchDate 0 those
+ * needed; 0 with ERROR_INSUFFICIENT_BUFFER, ERROR_INVALID_FLAGS (dwFlags
+ * other than 0) or ERROR_INVALID_PARAMETER (an invalid date or time). */
+typedef DWORD LCID;
+#define LOCALE_USER_DEFAULT ((LCID)0x0400)
+#define LOCALE_SYSTEM_DEFAULT ((LCID)0x0800)
+#define LOCALE_INVARIANT ((LCID)0x007f)
+#define LOCALE_NAME_SYSTEM_DEFAULT L"!x-sys-default-locale"
+int GetDateFormatW(LCID Locale, DWORD dwFlags, const SYSTEMTIME *lpDate, LPCWSTR lpFormat,
+                   LPWSTR lpDateStr, int cchDate);
+int GetTimeFormatW(LCID Locale, DWORD dwFlags, const SYSTEMTIME *lpTime, LPCWSTR lpFormat,
+                   LPWSTR lpTimeStr, int cchTime);
+int GetDateFormatEx(LPCWSTR lpLocaleName, DWORD dwFlags, const SYSTEMTIME *lpDate, LPCWSTR lpFormat,
+                    LPWSTR lpDateStr, int cchDate, LPCWSTR lpCalendar);
+int GetTimeFormatEx(LPCWSTR lpLocaleName, DWORD dwFlags, const SYSTEMTIME *lpTime, LPCWSTR lpFormat,
+                    LPWSTR lpTimeStr, int cchTime);
+#ifdef UNICODE
+#define GetDateFormat GetDateFormatW
+#define GetTimeFormat GetTimeFormatW
+#endif
 /* The code pages: always CP_UTF8 (65001) on Linux. */
 UINT GetACP(void);
 UINT GetOEMCP(void);
