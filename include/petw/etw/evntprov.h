@@ -334,7 +334,7 @@ PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescOrKeyword(PEVENT_DESCRIPTOR EventDes
  * EventEnabled<Event>() (_mcgen_EVENT_BIT_SET), which reads the array by
  * name, answers TRUE for a bit array at address 0, and the event is then
  * filtered by EventWrite as any event is. petw mc's own headers define their
- * bits and use neither. */
+ * bits, so for them neither changes anything. */
 typedef struct petw__mcgen_context {
     ULONGLONG RegistrationHandle;
     ULONGLONG Logger;
