@@ -1306,10 +1306,22 @@ static int decode_wpp_fields(petw_decoder *d, const petw__wpp_message *m)
 static void wpp_value_text(const petw_decoder *d, const petw_field *f, const char *spec,
                            size_t spec_len, char *out, size_t size)
 {
+    /* Flags, then a width and a precision of at most 3 digits each (a
+     * TMF's spec is not trusted: a huge width would be slow to pad). */
     char fw[24] = "%", fmt[40];
     size_t n = 1, i = 0;
-    while (i < spec_len && strchr("-+ #0123456789.", spec[i]) && n + 1 < 16)
+    while (i < spec_len && strchr("-+ #0", spec[i]) && n < 6)
         fw[n++] = spec[i++];
+    for (int part = 0; part < 2; part++) {
+        if (part == 1) {
+            if (i >= spec_len || spec[i] != '.')
+                break;
+            fw[n++] = spec[i++];
+        }
+        for (int k = 0; i < spec_len && spec[i] >= '0' && spec[i] <= '9'; i++, k++)
+            if (k < 3)
+                fw[n++] = spec[i];
+    }
     fw[n] = 0;
     char conv = spec_len ? spec[spec_len - 1] : 's';
     if (f->label || f->kind == PETW_VALUE_STRING) {
