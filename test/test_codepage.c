@@ -99,8 +99,25 @@ static void test_to_multibyte(void)
     CHECK_EQ(GetLastError(), ERROR_INVALID_PARAMETER);
 }
 
+/* LCMapStringEx as TraceLoggingDynamic hashes a provider name: upper
+ * case, then each UTF-16 unit's bytes swapped, in place. */
+static void test_lcmap(void)
+{
+    WCHAR buf[8] = L"ab\u00e9";
+    CHECK_EQ(LCMapStringEx(LOCALE_NAME_INVARIANT, LCMAP_UPPERCASE, buf, 2, buf, 8, NULL, NULL, 0),
+             2);
+    CHECK(buf[0] == L'A' && buf[1] == L'B');
+    CHECK_EQ(LCMapStringEx(LOCALE_NAME_INVARIANT, LCMAP_BYTEREV, buf, -1, buf, 8, NULL, NULL, 0),
+             4);
+    CHECK(buf[0] == 0x4100 && buf[1] == 0x4200 && buf[2] == 0xe900 && buf[3] == 0);
+    CHECK_EQ(LCMapStringEx(NULL, LCMAP_LOWERCASE, L"Q", -1, NULL, 0, NULL, NULL, 0), 2);
+    CHECK_EQ(LCMapStringEx(NULL, 0x80000000u, L"Q", -1, buf, 8, NULL, NULL, 0), 0);
+    CHECK_EQ(GetLastError(), ERROR_INVALID_FLAGS);
+}
+
 int main(void)
 {
+    test_lcmap();
     test_to_wide();
     test_to_multibyte();
     printf("codepage: ok\n");

@@ -2,7 +2,8 @@
  * swprintf, their v forms, _snwprintf, _vsnwprintf, and _tprintf's family
  * with UNICODE) reads its format as Microsoft's C runtime does once
  * <windows.h> is included: %s and %c wide, %S, %hs and %hc narrow, I64, I32
- * and I size prefixes. Built as C and as C++ (test_msvc_wprintf.cpp). */
+ * and I size prefixes, and %Lf reading a double (MSVC's long double). Built
+ * as C and as C++ (test_msvc_wprintf.cpp). */
 #ifndef UNICODE
 #define UNICODE
 #endif
@@ -213,8 +214,21 @@ static void test_stdout(void)
     fclose(f);
 }
 
+/* %Lf, %Le, %Lg read a double: MSVC's long double is one, so Windows code
+ * passes a double there (glibc would read a long double and print 0). */
+static void test_long_double_is_double(void)
+{
+    wchar_t buf[64];
+    double x = 2.5;
+    CHECK_EQ(swprintf(buf, 64, L"%Lf|%.1Le|%Lg|%d", x, x, x, 7), 22);
+    CHECK(wcscmp(buf, L"2.500000|2.5e+00|2.5|7") == 0);
+    CHECK_EQ(call_vswprintf(buf, 64, L"%.2Lf", x), 4);
+    CHECK(wcscmp(buf, L"2.50") == 0);
+}
+
 int main(void)
 {
+    test_long_double_is_double();
     test_buffers();
     test_streams();
     test_stdout();

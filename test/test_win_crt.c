@@ -286,8 +286,33 @@ static void test_enable(void)
     unlink(path);
 }
 
+/* GetDateFormatW / GetTimeFormatW with the pictures consumer samples pass
+ * (WppDumper: "yyyy'-'MM'-'dd" and "HH':'mm':'ss"), the defaults, sizes. */
+static void test_date_time_text(void)
+{
+    SYSTEMTIME st = {2024, 3, 2, 5, 14, 7, 9, 250};
+    WCHAR s[64];
+    CHECK_EQ(GetDateFormatW(LOCALE_USER_DEFAULT, 0, &st, L"yyyy'-'MM'-'dd", s, 64), 11);
+    CHECK(!wcscmp(s, L"2024-03-05"));
+    CHECK_EQ(GetTimeFormatW(LOCALE_USER_DEFAULT, 0, &st, L"HH':'mm':'ss", s, 64), 9);
+    CHECK(!wcscmp(s, L"14:07:09"));
+    CHECK(GetDateFormatW(LOCALE_INVARIANT, 0, &st, L"dddd, MMMM d, yy 'o''clock'", s, 64) > 0);
+    CHECK(!wcscmp(s, L"Tuesday, March 5, 24 o'clock"));
+    CHECK(GetDateFormatW(LOCALE_USER_DEFAULT, 0, &st, NULL, s, 64) > 0);
+    CHECK(!wcscmp(s, L"3/5/2024"));
+    CHECK(GetTimeFormatEx(NULL, 0, &st, NULL, s, 64) > 0);
+    CHECK(!wcscmp(s, L"2:07:09 PM"));
+    CHECK_EQ(GetDateFormatW(LOCALE_USER_DEFAULT, 0, &st, L"yyyy", NULL, 0), 5);
+    CHECK_EQ(GetDateFormatW(LOCALE_USER_DEFAULT, 0, &st, L"yyyy", s, 4), 0);
+    CHECK_EQ(GetLastError(), ERROR_INSUFFICIENT_BUFFER);
+    st.wMonth = 13;
+    CHECK_EQ(GetDateFormatW(LOCALE_USER_DEFAULT, 0, &st, NULL, s, 64), 0);
+    CHECK_EQ(GetLastError(), ERROR_INVALID_PARAMETER);
+}
+
 int main(void)
 {
+    test_date_time_text();
     test_time();
     test_guid_text();
     test_printf();

@@ -48,6 +48,11 @@ static int parse_option(dump_args *a, int argc, char **argv, int *i)
             fprintf(stderr, "petw: too many or empty --manifest values: '%s'\n", value);
             return 2;
         }
+    } else if (!strcmp(opt, "--tmf") && value) {
+        if (tmf_add(&a->manifests, value) != 0) {
+            fprintf(stderr, "petw: too many or empty --manifest/--tmf values: '%s'\n", value);
+            return 2;
+        }
     } else if ((!strcmp(opt, "--start") || !strcmp(opt, "--end")) && value) {
         if (parse_time(value, opt[2] == 's' ? &a->start : &a->end) != 0) {
             fprintf(stderr, "petw: bad time '%s'\n", value);

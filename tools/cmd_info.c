@@ -187,7 +187,7 @@ static int info_file(char *path, const manifest_list *manifests)
 int cmd_info(int argc, char **argv)
 {
     int status = 0;
-    manifest_list manifests = {{0}, 0};
+    manifest_list manifests = {{0}, {0}, 0};
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "--manifest") &&
             (i + 1 == argc || manifest_add(&manifests, argv[++i]) != 0)) {

@@ -79,7 +79,7 @@ int cmd_watch(int argc, char **argv)
     static watch_ctx c;
     const char *name = NULL;
     const output_format *format = &output_text;
-    manifest_list manifests = {{0}, 0};
+    manifest_list manifests = {{0}, {0}, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         if (is_help(a)) {

@@ -14,7 +14,7 @@ const char usage[] =
     "usage: petw info FILE... [--manifest PATH]...\n"
     "       petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
-    "                 [--start TIME] [--end TIME] [--manifest PATH]...\n"
+    "                 [--start TIME] [--end TIME] [--manifest PATH]... [--tmf PATH]...\n"
     "       petw guid NAME...\n"
     "       petw mc [-um] [-h DIR] [-r DIR] [-z BASENAME] MANIFEST.man\n"
     "       petw record [-p PROVIDER...] [--kernel LIST] [-o FILE.etl] [start options]\n"
@@ -39,7 +39,8 @@ const char usage[] =
     "`petw mc --help` describes its options.\n"
     "--manifest PATH decodes the events of the providers an instrumentation\n"
     "manifest (.man, or a directory of them) describes; PETW_MANIFEST_PATH adds\n"
-    "more (paths separated by ':').\n";
+    "more (paths separated by ':'). --tmf PATH decodes WPP messages with the trace\n"
+    "message format file tracepdb wrote (.tmf, or a directory of them).\n";
 
 static const struct {
     const char *name;

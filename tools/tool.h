@@ -82,16 +82,19 @@ uint64_t reader_close(reader *rd);
 
 /* ---- tool_decode.c: decoders with the user's manifests ---- */
 
-#define MAX_MANIFESTS 32 /* --manifest values */
+#define MAX_MANIFESTS 32 /* --manifest and --tmf values */
 
 typedef struct manifest_list {
     const char *paths[MAX_MANIFESTS];
+    unsigned char tmf[MAX_MANIFESTS]; /* 1: a WPP TMF file or directory */
     int count;
 } manifest_list;
 
 /* --manifest PATH (a file or a directory). Returns 0, or -1 when there are
  * too many or PATH is empty. */
 int manifest_add(manifest_list *m, const char *path);
+/* --tmf PATH: a WPP trace message format file (or a directory of them). */
+int tmf_add(manifest_list *m, const char *path);
 /* A decoder knowing the manifests of `m` (may be NULL), then those of
  * PETW_MANIFEST_PATH (paths separated by ':', ';' on Windows); NULL with
  * the reason on stderr when one cannot be read. */

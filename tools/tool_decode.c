@@ -1,5 +1,6 @@
 /* tool_decode.c - decoders that know the manifests the user named, on the
- * command line (--manifest) and in PETW_MANIFEST_PATH. */
+ * command line (--manifest) and in PETW_MANIFEST_PATH, and the WPP TMF
+ * files named with --tmf. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,16 +16,26 @@ int manifest_add(manifest_list *m, const char *path)
 {
     if (m->count == MAX_MANIFESTS || !path[0])
         return -1;
+    m->tmf[m->count] = 0;
     m->paths[m->count++] = path;
     return 0;
 }
 
-static int add(petw_decoder *d, const char *path)
+int tmf_add(manifest_list *m, const char *path)
 {
-    int rc = petw_decoder_add_manifest(d, path);
+    if (manifest_add(m, path) != 0)
+        return -1;
+    m->tmf[m->count - 1] = 1;
+    return 0;
+}
+
+static int add(petw_decoder *d, const char *path, int tmf)
+{
+    int rc = tmf ? petw_decoder_add_tmf(d, path) : petw_decoder_add_manifest(d, path);
     if (rc) {
         const char *why = petw_decoder_error(d);
-        fprintf(stderr, "petw: manifest %s\n", why[0] ? why : petw_strerror(rc));
+        fprintf(stderr, "petw: %s %s\n", tmf ? "TMF" : "manifest",
+                why[0] ? why : petw_strerror(rc));
     }
     return rc;
 }
@@ -37,7 +48,7 @@ petw_decoder *decoder_create(const manifest_list *m)
         return NULL;
     }
     for (int i = 0; m && i < m->count; i++)
-        if (add(d, m->paths[i]) != 0) {
+        if (add(d, m->paths[i], m->tmf[i]) != 0) {
             petw_decoder_free(d);
             return NULL;
         }
@@ -49,7 +60,7 @@ petw_decoder *decoder_create(const manifest_list *m)
         if (n > 0 && n < sizeof(path)) {
             memcpy(path, env, n);
             path[n] = 0;
-            if (add(d, path) != 0) {
+            if (add(d, path, 0) != 0) {
                 fprintf(stderr, "petw: (from PETW_MANIFEST_PATH)\n");
                 petw_decoder_free(d);
                 return NULL;

@@ -136,6 +136,12 @@ typedef struct petw_decoded_event {
      * task, opcode and level (their message text where the manifest gives
      * one), and its message with the inserts filled in. */
     const char *task_name, *opcode_name, *level_name, *message;
+    /* WPP messages a TMF file describes (NULL otherwise): the #typev name
+     * (the source file and line, also event_name), the function, the flags'
+     * name, the component and subcomponent ("" when the TMF names none).
+     * provider_name is then the component the message GUID line names,
+     * level_name the level's and message the formatted text. */
+    const char *wpp_type_name, *wpp_function, *wpp_flags, *wpp_component, *wpp_subcomponent;
 } petw_decoded_event;
 
 typedef struct petw_decoder petw_decoder;
@@ -160,6 +166,18 @@ void petw_decoder_free(petw_decoder *decoder);
 int petw_decoder_add_manifest(petw_decoder *decoder, const char *path);
 /* The same, from `size` bytes of XML in memory. */
 int petw_decoder_add_manifest_xml(petw_decoder *decoder, const void *xml, size_t size);
+/* Adds the WPP trace message format file at `path` (a .tmf, the text
+ * tracepdb writes from a PDB), or every *.tmf file of the directory `path`:
+ * WPP messages (PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE records, TraceMessage's)
+ * whose message GUID and number it lists then decode to their arguments
+ * (named as the source logged them) and their formatted text (`message`),
+ * as TDH_CONTEXT_WPP_TMFFILE and tracefmt decode them. Files added first
+ * win. Returns 0, PETW_ENOTFOUND, PETW_ECORRUPT (a line that is not TMF:
+ * petw_decoder_error() says which), PETW_ELIMIT (over 64 MB), PETW_EIO or
+ * PETW_ENOMEM. */
+int petw_decoder_add_tmf(petw_decoder *decoder, const char *path);
+/* The same, from `size` bytes of TMF text in memory. */
+int petw_decoder_add_tmf_text(petw_decoder *decoder, const void *text, size_t size);
 /* What the last failed petw_decoder_add_manifest* call, or the last
  * petw_decode of a ManifestData event, found wrong ("" if none); valid
  * until the next such call. */

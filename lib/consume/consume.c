@@ -624,15 +624,16 @@ static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliv
     return 0;
 }
 
-/* A live trace: the header records, then each buffer as it arrives. */
+/* A live trace: each buffer as it arrives. The header buffer's records
+ * (the EventTrace header event) are not delivered: Windows gives that event
+ * to consumers of log files only ("real-time sessions do not" contain it);
+ * the header's fields still reach the consumer through petw_trace_info. */
 static int process_live(petw_trace *t, int64_t start, int64_t end)
 {
     deliver_ctx dc;
     int rc = 0;
     t->processed = 1;
-    tbuf *h = &t->header;
-    while (h->next < h->rec_count && rc == 0)
-        rc = deliver_one(t, h, start, end, &dc);
+    t->header.next = t->header.rec_count;
     tbuf b;
     memset(&b, 0, sizeof(b));
     while (rc == 0) {

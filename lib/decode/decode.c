@@ -32,6 +32,7 @@
 #include "kernel.h"
 #include "manifest.h"
 #include "petw/decode.h"
+#include "wpp.h"
 
 /* TraceLogging's type bytes: the in-type byte holds the type, the arity and
  * a chain bit (an out-type byte follows); the out-type byte holds the type
@@ -128,6 +129,9 @@ struct petw_decoder {
     uint64_t man_value[PETW__MAN_MAX_FIELDS]; /* numbers decoded, for length/count */
     char *message;
     size_t message_cap;
+    /* TMF files added (petw_decoder_add_tmf*), searched in order. */
+    petw__wpp **tmfs;
+    uint32_t tmf_count, tmf_cap;
     char error[384];
 };
 
@@ -159,6 +163,9 @@ void petw_decoder_free(petw_decoder *d)
     free(d->es_manifests);
     petw__es_collector_clear(&d->es);
     petw__manifest_free(d->kernel);
+    for (uint32_t i = 0; i < d->tmf_count; i++)
+        petw__wpp_free(d->tmfs[i]);
+    free(d->tmfs);
     free(d->manifests);
     free(d->message);
     free(d->scratch);
@@ -1181,6 +1188,225 @@ static int render_message(petw_decoder *d, const char *msg)
     return 0;
 }
 
+/* ---- WPP messages a TMF file describes ---- */
+
+/* The TMF message a TraceMessage record is, when every argument's item type
+ * is one petw reads; else NULL (the record stays raw). */
+static const petw__wpp_message *wpp_message(petw_decoder *d, const petw_event_record *rec)
+{
+    if (!(rec->header.flags & PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE))
+        return NULL;
+    for (uint32_t i = 0; i < d->tmf_count; i++) {
+        const petw__wpp_message *m =
+            petw__wpp_find(d->tmfs[i], &rec->header.provider_id, rec->header.descriptor.id);
+        if (!m)
+            continue;
+        for (uint32_t k = 0; k < m->arg_count; k++)
+            if (m->args[k].item == PETW__WPP_UNKNOWN)
+                return NULL;
+        return m;
+    }
+    return NULL;
+}
+
+static const uint8_t wpp_int_in[] = {0, PETW_IN_INT8, PETW_IN_INT16, 0, PETW_IN_INT32, 0, 0,
+                                     0, PETW_IN_INT64};
+static const uint8_t wpp_uint_in[] = {0, PETW_IN_UINT8, PETW_IN_UINT16, 0, PETW_IN_UINT32, 0, 0,
+                                      0, PETW_IN_UINT64};
+
+/* One argument into field `slot`, from d->pos. */
+static int wpp_value(petw_decoder *d, const petw__wpp_arg *a, uint32_t slot)
+{
+    petw_field *f = &d->fields[slot];
+    const uint8_t *p = d->data + d->pos;
+    size_t left = d->size - d->pos;
+    switch (a->item) {
+    case PETW__WPP_STRING: {
+        const uint8_t *nul = memchr(p, 0, left);
+        PETW__RETURN_IF(!nul, PETW_ECORRUPT);
+        f->in_type = PETW_IN_ANSISTRING;
+        PETW__FORWARD_IF_ERROR(bytes_string(d, p, (size_t)(nul - p), slot));
+        d->pos += (size_t)(nul - p) + 1;
+        return 0;
+    }
+    case PETW__WPP_WSTRING: {
+        size_t units = 0;
+        while (2 * units + 1 < left && petw__rd16(p + 2 * units))
+            units++;
+        PETW__RETURN_IF(2 * units + 1 >= left, PETW_ECORRUPT);
+        f->in_type = PETW_IN_UNICODESTRING;
+        PETW__FORWARD_IF_ERROR(utf16_string(d, p, units, slot));
+        d->pos += 2 * units + 2;
+        return 0;
+    }
+    case PETW__WPP_GUID:
+        PETW__FORWARD_IF_ERROR(need(d, 16));
+        petw__rd_guid(p, &f->v.guid);
+        f->in_type = PETW_IN_GUID;
+        f->kind = PETW_VALUE_GUID;
+        d->pos += 16;
+        return 0;
+    case PETW__WPP_DOUBLE:
+        PETW__FORWARD_IF_ERROR(need(d, 8));
+        uint64_t bits = petw__rd64(p);
+        memcpy(&f->v.f, &bits, 8);
+        f->in_type = PETW_IN_DOUBLE;
+        f->kind = PETW_VALUE_FLOAT;
+        d->pos += 8;
+        return 0;
+    default:
+        break;
+    }
+    size_t n = a->item == PETW__WPP_POINTER ? (size_t)d->pointer_size : a->size;
+    PETW__FORWARD_IF_ERROR(need(d, n));
+    uint64_t v = n == 1 ? p[0] : n == 2 ? petw__rd16(p) : n == 4 ? petw__rd32(p) : petw__rd64(p);
+    d->pos += n;
+    if (a->item == PETW__WPP_INT) {
+        int shift = (int)(64 - 8 * n);
+        f->v.i = (int64_t)(v << shift) >> shift;
+        f->kind = PETW_VALUE_INT;
+        f->in_type = wpp_int_in[n];
+        return 0;
+    }
+    f->v.u = v;
+    f->kind =
+        a->item == PETW__WPP_HEX || a->item == PETW__WPP_POINTER ? PETW_VALUE_HEX : PETW_VALUE_UINT;
+    f->in_type = a->item == PETW__WPP_POINTER ? PETW_IN_POINTER : wpp_uint_in[n];
+    if (a->item == PETW__WPP_ENUM && v < a->label_count) { /* ItemListLong's k-th name */
+        const char *label = a->labels;
+        for (uint64_t k = 0; k < v; k++)
+            label += strlen(label) + 1;
+        size_t at;
+        PETW__FORWARD_IF_ERROR(arena_reserve(d, strlen(label) + 1, &at));
+        memcpy(d->arena + at, label, strlen(label) + 1);
+        f->label = (const char *)(uintptr_t)(at + 1); /* fixed up at the end */
+    }
+    return 0;
+}
+
+static int decode_wpp_fields(petw_decoder *d, const petw__wpp_message *m)
+{
+    uint32_t first;
+    PETW__FORWARD_IF_ERROR(reserve_fields(d, m->arg_count, &first));
+    for (uint32_t k = 0; k < m->arg_count; k++) {
+        size_t start = d->pos;
+        d->fields[k].name = m->args[k].name;
+        d->fields[k].parent = UINT32_MAX;
+        PETW__FORWARD_IF_ERROR(wpp_value(d, &m->args[k], k));
+        d->fields[k].data_offset = (uint32_t)start;
+        d->fields[k].data_size = (uint32_t)(d->pos - start);
+    }
+    d->result.top_count = m->arg_count;
+    d->result.has_schema = 1;
+    return 0;
+}
+
+/* A field's value as a WPP format's `!spec!` asks for it (flags, width
+ * and precision kept; the size prefixes are the TMF's item's business). */
+static void wpp_value_text(const petw_decoder *d, const petw_field *f, const char *spec,
+                           size_t spec_len, char *out, size_t size)
+{
+    /* Flags, then a width and a precision of at most 3 digits each (a
+     * TMF's spec is not trusted: a huge width would be slow to pad). */
+    char fw[24] = "%", fmt[40];
+    size_t n = 1, i = 0;
+    while (i < spec_len && strchr("-+ #0", spec[i]) && n < 6)
+        fw[n++] = spec[i++];
+    for (int part = 0; part < 2; part++) {
+        if (part == 1) {
+            if (i >= spec_len || spec[i] != '.')
+                break;
+            fw[n++] = spec[i++];
+        }
+        for (int k = 0; i < spec_len && spec[i] >= '0' && spec[i] <= '9'; i++, k++)
+            if (k < 3)
+                fw[n++] = spec[i];
+    }
+    fw[n] = 0;
+    char conv = spec_len ? spec[spec_len - 1] : 's';
+    if (f->label || f->kind == PETW_VALUE_STRING) {
+        snprintf(fmt, sizeof(fmt), "%ss", fw);
+        snprintf(out, size, fmt, f->label ? f->label : f->v.s);
+    } else if (f->kind == PETW_VALUE_GUID) {
+        char g[37];
+        petw_guid_format(&f->v.guid, g);
+        snprintf(out, size, "%s", g);
+    } else if (f->kind == PETW_VALUE_FLOAT) {
+        snprintf(fmt, sizeof(fmt), "%s%c", fw, strchr("eEfFgGaA", conv) ? conv : 'f');
+        snprintf(out, size, fmt, f->v.f);
+    } else if (conv == 'p') {
+        snprintf(out, size, "%0*" PRIX64, d->pointer_size * 2, f->v.u);
+    } else if (conv == 'c') {
+        snprintf(out, size, "%c", (int)(f->v.u & 0xFF));
+    } else if (f->kind == PETW_VALUE_INT && (conv == 'd' || conv == 'i')) {
+        snprintf(fmt, sizeof(fmt), "%slld", fw);
+        snprintf(out, size, fmt, (long long)f->v.i);
+    } else if (f->kind == PETW_VALUE_INT || f->kind == PETW_VALUE_UINT ||
+               f->kind == PETW_VALUE_HEX) {
+        uint64_t v = f->v.u;
+        if (f->kind == PETW_VALUE_INT && f->data_size < 8) /* %x of a negative 32-bit value */
+            v &= (UINT64_C(1) << (8 * f->data_size)) - 1;
+        snprintf(fmt, sizeof(fmt), "%sll%c", fw, strchr("xXou", conv) ? conv : 'u');
+        if (conv == 'd' || conv == 'i')
+            snprintf(fmt, sizeof(fmt), "%sllu", fw);
+        snprintf(out, size, fmt, (unsigned long long)v);
+    } else {
+        value_text(f, out, size);
+    }
+}
+
+/* The message text: %N!spec! inserts argument N (10 onwards) or a fixed
+ * insert (%1 the component, %2 file_line, %3 thread, %8 process, %9 CPU;
+ * the times and sequence of %4 to %7 are left empty); %% is %. */
+static int render_wpp(petw_decoder *d, const petw__wpp_message *m, const petw_event_record *rec)
+{
+    size_t len = 0;
+    char v[1024];
+    PETW__FORWARD_IF_ERROR(msg_put(d, &len, "", 0));
+    for (const char *s = m->format; *s;) {
+        const char *pct = strchr(s, '%');
+        size_t n = pct ? (size_t)(pct - s) : strlen(s);
+        PETW__FORWARD_IF_ERROR(msg_put(d, &len, s, n));
+        if (!pct)
+            break;
+        s = pct + 1;
+        if (*s < '0' || *s > '9') {
+            PETW__FORWARD_IF_ERROR(msg_put(d, &len, "%", 1));
+            if (*s == '%')
+                s++;
+            continue;
+        }
+        unsigned k = 0;
+        while (*s >= '0' && *s <= '9' && k < 100000)
+            k = k * 10 + (unsigned)(*s++ - '0');
+        const char *spec = "s";
+        size_t spec_len = 1;
+        if (*s == '!') {
+            const char *end = strchr(s + 1, '!');
+            spec = s + 1;
+            spec_len = end ? (size_t)(end - spec) : strlen(spec);
+            s = end ? end + 1 : spec + spec_len;
+        }
+        v[0] = 0;
+        if (k == 1)
+            snprintf(v, sizeof(v), "%s", m->guid_name);
+        else if (k == 2)
+            snprintf(v, sizeof(v), "%s", m->type_name);
+        else if (k == 3)
+            snprintf(v, sizeof(v), "%u", rec->header.thread_id);
+        else if (k == 8)
+            snprintf(v, sizeof(v), "%u", rec->header.process_id);
+        else if (k == 9)
+            snprintf(v, sizeof(v), "%u", (unsigned)rec->buffer_context.u.p.processor_number);
+        for (uint32_t i = 0; k >= 10 && i < m->arg_count; i++)
+            if (m->args[i].number == k)
+                wpp_value_text(d, &d->fields[i], spec, spec_len, v, sizeof(v));
+        PETW__FORWARD_IF_ERROR(msg_put(d, &len, v, strlen(v)));
+    }
+    d->result.message = d->message;
+    return 0;
+}
+
 static int add_manifest(petw_decoder *d, const void *xml, size_t size, const char *path)
 {
     petw__manifest *m;
@@ -1207,7 +1433,8 @@ int petw_decoder_add_manifest_xml(petw_decoder *d, const void *xml, size_t size)
     return add_manifest(d, xml, size, NULL);
 }
 
-static int add_manifest_file(petw_decoder *d, const char *path)
+/* Reads the file at `path` whole (at most 64 MB) into *buf (malloc'd). */
+static int read_file(petw_decoder *d, const char *path, uint8_t **out, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -1244,8 +1471,46 @@ static int add_manifest_file(petw_decoder *d, const char *path)
         }
     }
     fclose(f);
-    if (rc == 0)
-        rc = add_manifest(d, buf, n, path);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *size = n;
+    return 0;
+}
+
+static int add_tmf(petw_decoder *d, const void *text, size_t size, const char *path)
+{
+    petw__wpp *w;
+    char why[200] = "";
+    int rc = petw__wpp_parse(text, size, &w, why, sizeof(why));
+    if (rc) {
+        snprintf(d->error, sizeof(d->error), "%s%s%s", path ? path : "", path ? ": " : "", why);
+        return rc;
+    }
+    rc = petw__array_grow((void **)&d->tmfs, &d->tmf_cap, d->tmf_count, sizeof(*d->tmfs));
+    if (rc) {
+        petw__wpp_free(w);
+        return rc;
+    }
+    d->tmfs[d->tmf_count++] = w;
+    return 0;
+}
+
+int petw_decoder_add_tmf_text(petw_decoder *d, const void *text, size_t size)
+{
+    PETW__RETURN_IF(!d || (!text && size), PETW_EINVAL);
+    d->error[0] = 0;
+    return add_tmf(d, text, size, NULL);
+}
+
+static int add_manifest_file(petw_decoder *d, const char *path, int tmf)
+{
+    uint8_t *buf;
+    size_t n;
+    PETW__FORWARD_IF_ERROR(read_file(d, path, &buf, &n));
+    int rc = tmf ? add_tmf(d, buf, n, path) : add_manifest(d, buf, n, path);
     free(buf);
     return rc;
 }
@@ -1254,6 +1519,7 @@ typedef struct dir_walk {
     petw_decoder *d;
     const char *dir;
     int rc, added;
+    int tmf; /* *.tmf files, else *.man and *.xml */
 } dir_walk;
 
 static int ends_with(const char *s, const char *suffix)
@@ -1272,30 +1538,41 @@ static int ends_with(const char *s, const char *suffix)
 static int dir_entry(const char *name, void *ctx)
 {
     dir_walk *w = ctx;
-    if (!ends_with(name, ".man") && !ends_with(name, ".xml"))
+    if (w->tmf ? !ends_with(name, ".tmf") : !ends_with(name, ".man") && !ends_with(name, ".xml"))
         return 0;
     char path[4096];
     if (snprintf(path, sizeof(path), "%s/%s", w->dir, name) >= (int)sizeof(path))
         return 0;
-    w->rc = add_manifest_file(w->d, path);
+    w->rc = add_manifest_file(w->d, path, w->tmf);
     w->added++;
     return w->rc;
 }
 
-int petw_decoder_add_manifest(petw_decoder *d, const char *path)
+static int add_path(petw_decoder *d, const char *path, int tmf)
 {
     PETW__RETURN_IF(!d || !path, PETW_EINVAL);
     d->error[0] = 0;
-    dir_walk w = {d, path, 0, 0};
+    dir_walk w = {d, path, 0, 0, tmf};
     int rc = petw__dir_each(path, "", dir_entry, &w);
     if (rc == 0) {
         if (w.rc == 0 && w.added == 0) {
-            snprintf(d->error, sizeof(d->error), "%s: no .man or .xml file in it", path);
+            snprintf(d->error, sizeof(d->error), "%s: no %s file in it", path,
+                     tmf ? ".tmf" : ".man or .xml");
             return PETW_ENOTFOUND;
         }
         return w.rc;
     }
-    return add_manifest_file(d, path); /* not a directory */
+    return add_manifest_file(d, path, tmf); /* not a directory */
+}
+
+int petw_decoder_add_manifest(petw_decoder *d, const char *path)
+{
+    return add_path(d, path, 0);
+}
+
+int petw_decoder_add_tmf(petw_decoder *d, const char *path)
+{
+    return add_path(d, path, 1);
 }
 
 uint32_t petw__decoder_manifest_count(const petw_decoder *d)
@@ -1499,7 +1776,10 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
     int es = !schema && !classic && !(rec->header.flags & PETW_EVENT_HEADER_FLAG_STRING_ONLY) &&
              rec->header.descriptor.id == PETW__ES_MANIFEST_ID &&
              rec->header.descriptor.opcode == PETW__ES_MANIFEST_OPCODE;
+    const petw__wpp_message *wm = NULL;
     if (schema || es)
+        ;
+    else if (d->tmf_count && (wm = wpp_message(d, rec)) != NULL)
         ;
     else if (classic)
         ev = kernel_event(d, rec, &pv);
@@ -1513,6 +1793,8 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         PETW__FORWARD_IF_ERROR(decode_string_only(d));
     else if (es)
         PETW__FORWARD_IF_ERROR(decode_manifest_data(d, rec, &pv));
+    else if (wm)
+        PETW__FORWARD_IF_ERROR(decode_wpp_fields(d, wm));
     else if (ev)
         PETW__FORWARD_IF_ERROR(decode_manifest_fields(d, pv, ev));
     else
@@ -1525,6 +1807,15 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
     if (ev && classic) {
         r->event_name = ev->symbol; /* the opcode's name in the class */
         r->opcode_name = ev->symbol;
+    } else if (wm) {
+        r->provider_name = wm->guid_name;
+        r->event_name = r->wpp_type_name = wm->type_name;
+        r->level_name = wm->level;
+        r->wpp_function = wm->function;
+        r->wpp_flags = wm->flags;
+        r->wpp_component = wm->component;
+        r->wpp_subcomponent = wm->subcomponent;
+        PETW__FORWARD_IF_ERROR(render_wpp(d, wm, rec));
     } else if (es) {
         r->event_name = "ManifestData";
     } else if (ev) {

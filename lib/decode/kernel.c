@@ -8,25 +8,27 @@
  * Allowed dependencies: common/, platform/, xxHash, expat.
  *
  * Covered: EventTrace (the file's header, the header extension, rundown
- * complete), SystemConfigEx and WinSat (what merged and relogged files
- * add: build, paths, volume names; WinSAT's compressed XML), Image (load, unload, rundown),
- * Thread (start, end, rundown; CSwitch; ReadyThread), PerfInfo
+ * complete, opcode 80's partition information: the field layout of
+ * Windows' _ETW_PARTITION_INFO_EXTENSION, with the MOF class's name),
+ * SystemConfigEx and WinSat (what merged and relogged files add: build,
+ * paths, volume names; WinSAT's compressed XML), Image (load, unload,
+ * rundown), Thread (start, end, rundown; CSwitch; ReadyThread), PerfInfo
  * (SampledProfile, SysCallEnter/Exit, ISR and MSI ISR, DPC, threaded and
  * timer DPC), Process (v0 to v4; Terminate; PerfCtr), StackWalk (stacks,
  * stack keys), DiskIo (v2, v3), FileIo (v2, v3), TcpIp and UdpIp (v2, IPv4
  * and IPv6), Registry (v2), PageFault (v2: faults, HardFault, VirtualAlloc,
- * ImageLoadBacked), ALPC, SystemConfig (v2: CPU, PhyDisk, LogDisk, NIC, Video,
- * Services, Power, Network, IRQ, IDEChannel). Layouts from Microsoft's class pages, checked
- * against TraceEvent's KernelTraceEventParser (its offsets by version and
- * pointer size).
+ * ImageLoadBacked), ALPC, SystemConfig (v2: CPU, PhyDisk, LogDisk, NIC,
+ * Video, Services, Power, Network, IRQ, IDEChannel). Layouts from
+ * Microsoft's class pages, checked against TraceEvent's
+ * KernelTraceEventParser (its offsets by version and pointer size).
  *
  * Two petw: extensions (manifest.h), which only this table may name:
  * petw:KernelSid, the TOKEN_USER-prefixed SID of Process events, and
  * count='petw:rest', an array to the payload's end (StackWalk's frames).
  *
- * Not yet: SystemConfig PnP (and versions past 2), EventTrace's opcode 80 (no public
- * layout), SystemConfigEx's opcode 37, LZNT1 (WinSat's XML stays compressed), FileIo
- * MapFile and v4, Process v5, Registry v0/v1, DiskIo driver events, PageFault's memory-info events;
+ * Not yet: SystemConfig PnP (and versions past 2), SystemConfigEx's opcode
+ * 37, LZNT1 (WinSat's XML stays compressed), FileIo MapFile and v4, Process
+ * v5, Registry v0/v1, DiskIo driver events, PageFault's memory-info events;
  * IPv6 addresses stay 16 binary bytes.
  */
 #include "kernel.h"
@@ -41,7 +43,16 @@ static const char kernel_manifest[] =
     "<event value='32' version='1' symbol='EndExtension' template='Extension1'/>"
     "<event value='32' version='2' symbol='EndExtension' template='Extension2'/>"
     "<event value='8' version='1' symbol='RundownComplete'/>"
-    "<event value='8' version='2' symbol='RundownComplete'/></events><templates>"
+    "<event value='8' version='2' symbol='RundownComplete'/>"
+    "<event value='80' version='2' symbol='PartitionInfoExtensionV2' "
+    "template='PartitionInfo2'/></events><templates>"
+    /* EventTrace_PartitionInfoExtensionV2: the container partition a
+     * Windows 10 2004+ session ran in (48 bytes, zeros on a host). */
+    "<template tid='PartitionInfo2'><data name='EventVersion' inType='win:UInt16'/>"
+    "<data name='Reserved' inType='win:UInt16'/><data name='PartitionType' "
+    "inType='win:UInt32'/><data name='QpcOffsetFromRoot' inType='win:Int64'/>"
+    "<data name='PartitionId' inType='win:GUID'/><data name='ParentId' inType='win:GUID'/>"
+    "</template>"
     /* EventTrace_HeaderExtension (the enabled group masks). */
     "<template tid='Extension1'><data name='GroupMask1' inType='win:HexInt32'/>"
     "<data name='GroupMask2' inType='win:HexInt32'/><data name='GroupMask3' "

@@ -1,4 +1,5 @@
-/* etw_crt.c - the Windows time functions, StringFromGUID2 and the Microsoft
+/* etw_crt.c - the Windows time functions (with dates and times as text),
+ * StringFromGUID2 and the Microsoft
  * C runtime functions <windows.h> declares for non-Windows hosts (Windows
  * has its own). Conversions only: the calendar arithmetic is common/'s. */
 #define PETW_NO_MSVC_WPRINTF /* this file calls the C library's wide printf */
@@ -147,8 +148,161 @@ int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax)
     return n;
 }
 
+/* ---- GetDateFormat, GetTimeFormat: pictures, en-US names ---- */
+
+static const char *const month_names[] = {"January",   "February", "March",    "April",
+                                          "May",       "June",     "July",     "August",
+                                          "September", "October",  "November", "December"};
+static const char *const day_names[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                        "Thursday", "Friday", "Saturday"};
+
+typedef struct picture_out {
+    LPWSTR out;
+    size_t cap, n; /* cap 0: count only */
+} picture_out;
+
+static void put_char(picture_out *o, wchar_t c)
+{
+    if (o->cap && o->n < o->cap)
+        o->out[o->n] = c;
+    o->n++;
+}
+
+static void put_ascii(picture_out *o, const char *s, size_t max)
+{
+    for (size_t i = 0; s[i] && i < max; i++)
+        put_char(o, (wchar_t)(unsigned char)s[i]);
+}
+
+static void put_number(picture_out *o, unsigned v, int width)
+{
+    char b[16];
+    snprintf(b, sizeof(b), "%0*u", width > 9 ? 9 : width, v % 1000000000u);
+    put_ascii(o, b, sizeof(b));
+}
+
+/* Expands `format` for `st`; dates take d/M/y, times h/H/m/s/t. */
+static int expand_picture(const SYSTEMTIME *st, const wchar_t *format, int date, picture_out *o)
+{
+    for (const wchar_t *f = format; *f;) {
+        wchar_t c = *f;
+        if (c == L'\'') { /* quoted text; '' is a quote */
+            f++;
+            while (*f && !(f[0] == L'\'' && f[1] != L'\'')) {
+                if (f[0] == L'\'')
+                    f++;
+                put_char(o, *f++);
+            }
+            if (*f)
+                f++;
+            continue;
+        }
+        int run = 1;
+        while (f[run] == c)
+            run++;
+        f += run;
+        if (date && c == L'd') {
+            if (run <= 2)
+                put_number(o, st->wDay, run);
+            else
+                put_ascii(o, day_names[st->wDayOfWeek % 7], run == 3 ? 3 : 16);
+        } else if (date && c == L'M') {
+            if (run <= 2)
+                put_number(o, st->wMonth, run);
+            else
+                put_ascii(o, month_names[(st->wMonth + 11) % 12], run == 3 ? 3 : 16);
+        } else if (date && c == L'y') {
+            if (run <= 2)
+                put_number(o, st->wYear % 100u, run);
+            else
+                put_number(o, st->wYear, run < 4 ? 4 : run);
+        } else if (!date && (c == L'h' || c == L'H')) {
+            unsigned h = st->wHour;
+            if (c == L'h')
+                h = h % 12 ? h % 12 : 12;
+            put_number(o, h, run > 1 ? 2 : 1);
+        } else if (!date && c == L'm') {
+            put_number(o, st->wMinute, run > 1 ? 2 : 1);
+        } else if (!date && c == L's') {
+            put_number(o, st->wSecond, run > 1 ? 2 : 1);
+        } else if (!date && c == L't') {
+            put_ascii(o, st->wHour < 12 ? "AM" : "PM", run > 1 ? 2 : 1);
+        } else {
+            for (int i = 0; i < run; i++)
+                put_char(o, c);
+        }
+    }
+    return 0;
+}
+
+static int format_date_time(DWORD flags, const SYSTEMTIME *st, LPCWSTR format, LPWSTR out, int cch,
+                            int date)
+{
+    SYSTEMTIME now;
+    if (flags) {
+        SetLastError(ERROR_INVALID_FLAGS);
+        return 0;
+    }
+    if (cch < 0 || (cch && !out)) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    if (!st) {
+        GetLocalTime(&now);
+        st = &now;
+    }
+    if ((date && (st->wMonth < 1 || st->wMonth > 12 || st->wDay < 1 || st->wDay > 31)) ||
+        (!date && (st->wHour > 23 || st->wMinute > 59 || st->wSecond > 59))) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    picture_out o = {out, (size_t)cch, 0};
+    expand_picture(st, format ? format : date ? L"M/d/yyyy" : L"h:mm:ss tt", date, &o);
+    put_char(&o, 0);
+    if (o.n > INT_MAX) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    if (cch && o.n > (size_t)cch) {
+        out[cch - 1] = 0;
+        SetLastError(ERROR_INSUFFICIENT_BUFFER);
+        return 0;
+    }
+    return (int)o.n;
+}
+
+int GetDateFormatW(LCID Locale, DWORD dwFlags, const SYSTEMTIME *lpDate, LPCWSTR lpFormat,
+                   LPWSTR lpDateStr, int cchDate)
+{
+    (void)Locale;
+    return format_date_time(dwFlags, lpDate, lpFormat, lpDateStr, cchDate, 1);
+}
+
+int GetTimeFormatW(LCID Locale, DWORD dwFlags, const SYSTEMTIME *lpTime, LPCWSTR lpFormat,
+                   LPWSTR lpTimeStr, int cchTime)
+{
+    (void)Locale;
+    return format_date_time(dwFlags, lpTime, lpFormat, lpTimeStr, cchTime, 0);
+}
+
+int GetDateFormatEx(LPCWSTR lpLocaleName, DWORD dwFlags, const SYSTEMTIME *lpDate, LPCWSTR lpFormat,
+                    LPWSTR lpDateStr, int cchDate, LPCWSTR lpCalendar)
+{
+    (void)lpLocaleName, (void)lpCalendar;
+    return format_date_time(dwFlags, lpDate, lpFormat, lpDateStr, cchDate, 1);
+}
+
+int GetTimeFormatEx(LPCWSTR lpLocaleName, DWORD dwFlags, const SYSTEMTIME *lpTime, LPCWSTR lpFormat,
+                    LPWSTR lpTimeStr, int cchTime)
+{
+    (void)lpLocaleName;
+    return format_date_time(dwFlags, lpTime, lpFormat, lpTimeStr, cchTime, 0);
+}
+
 /* Rewrites a wide format from Windows' reading to glibc's: %s and %c wide,
- * %S, %C, %hs and %hc narrow; I64 -> ll, I32 -> (none), I -> z, w -> l.
+ * %S, %C, %hs and %hc narrow; I64 -> ll, I32 -> (none), I -> z, w -> l,
+ * and L before a floating conversion dropped (MSVC's long double is a
+ * double, so Windows code passes one).
  * The result is at most twice as long as the input. */
 static void ms_format(const wchar_t *in, wchar_t *out)
 {
@@ -187,6 +341,8 @@ static void ms_format(const wchar_t *in, wchar_t *out)
             wcscpy(len, L"h"), in++, size = 'h';
         } else if (in[0] == L'l' || in[0] == L'w') {
             wcscpy(len, L"l"), in++, size = 'l';
+        } else if (in[0] == L'L' && in[1] && wcschr(L"aAeEfFgG", in[1])) {
+            in++; /* MSVC's long double is a double: %Lf reads a double */
         } else if (*in && wcschr(L"Ljzt", *in)) {
             len[0] = *in++;
         }

@@ -58,6 +58,23 @@ ULONG EVNTAPI EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
     return petw__etw_status(rc);
 }
 
+#if !defined(_WIN32)
+ULONG EVNTAPI petw__mcgen_event_register(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+                                         PVOID CallbackContext, PREGHANDLE RegHandle)
+{
+    petw__mcgen_context *c = (petw__mcgen_context *)CallbackContext;
+    if (c && !c->EnableBitMask && c->EnableBitsCount > 0) {
+        /* Never freed: the generated code keeps reading the bits through
+         * the context after EventUnregister, and registering again reuses
+         * them (the pointer is no longer NULL). */
+        c->EnableBitMask = (PULONG)calloc((c->EnableBitsCount + 31u) / 32u, sizeof(ULONG));
+        if (!c->EnableBitMask)
+            return ERROR_NOT_ENOUGH_MEMORY;
+    }
+    return EventRegister(ProviderId, EnableCallback, CallbackContext, RegHandle);
+}
+#endif
+
 ULONG EVNTAPI EventUnregister(REGHANDLE RegHandle)
 {
     petw__control_lock();
@@ -149,11 +166,16 @@ ULONG EVNTAPI EventSetInformation(REGHANDLE RegHandle, EVENT_INFO_CLASS Informat
                                   PVOID EventInformation, ULONG InformationLength)
 {
     switch (InformationClass) {
-    case EventProviderSetTraits:
+    case EventProviderSetTraits: {
         if (!EventInformation)
             return ERROR_INVALID_PARAMETER;
-        return petw__etw_status(
-            petw_provider_set_traits(RegHandle, EventInformation, InformationLength));
+        /* Setting traits also tells ETW to honour EVENT_DATA_DESCRIPTOR.Type
+         * (EVENT_INFO_CLASS's documentation), as TraceLoggingDynamic relies on. */
+        int rc = petw_provider_set_traits(RegHandle, EventInformation, InformationLength);
+        if (rc == 0)
+            rc = petw_provider_use_descriptor_types(RegHandle, 1);
+        return petw__etw_status(rc);
+    }
     case EventProviderUseDescriptorType:
         if (!EventInformation || InformationLength < 1)
             return ERROR_INVALID_PARAMETER;

@@ -13,13 +13,51 @@
 #include "etw_internal.h"
 #include "petw/decode.h"
 
-/* Decodes `event` with TDH's decoder; on ERROR_SUCCESS the caller is
- * inside petw__tdh_enter and leaves when done with *ev. */
-static ULONG decode(PEVENT_RECORD event, const petw_decoded_event **ev)
+/* The TMF files TDH_CONTEXT_WPP_TMFFILE / TDH_CONTEXT_WPP_TMFSEARCHPATH
+ * named, added once each to TDH's decoder (`loaded_into`: the decoder they
+ * went into; a new decoder gets them again). Under the control lock. */
+#define MAX_TMF_PATHS 64
+static char *tmf_paths[MAX_TMF_PATHS];
+static uint32_t tmf_path_count, tmf_loaded_count;
+static const petw_decoder *tmf_loaded_into;
+
+static void load_tmf_contexts(petw_decoder *dec, ULONG count, const TDH_CONTEXT *ctx)
+{
+    if (!dec)
+        return;
+    if (dec != tmf_loaded_into) {
+        tmf_loaded_into = dec;
+        tmf_loaded_count = 0;
+    }
+    for (ULONG i = 0; ctx && i < count; i++) {
+        const WCHAR *w = (const WCHAR *)(uintptr_t)ctx[i].ParameterValue;
+        if ((ctx[i].ParameterType != TDH_CONTEXT_WPP_TMFFILE &&
+             ctx[i].ParameterType != TDH_CONTEXT_WPP_TMFSEARCHPATH) ||
+            !w)
+            continue;
+        char path[4096];
+        petw__wcs_to_utf8(w, path, sizeof(path));
+        uint32_t k = 0;
+        while (k < tmf_path_count && strcmp(tmf_paths[k], path))
+            k++;
+        if (k == tmf_path_count && k < MAX_TMF_PATHS && (tmf_paths[k] = strdup(path)) != NULL)
+            tmf_path_count++;
+    }
+    /* Each path once per decoder, in the order first named. */
+    for (; tmf_loaded_count < tmf_path_count; tmf_loaded_count++)
+        (void)petw_decoder_add_tmf(dec, tmf_paths[tmf_loaded_count]);
+}
+
+/* Decodes `event` with TDH's decoder (with the TMF files the contexts
+ * name); on ERROR_SUCCESS the caller is inside petw__tdh_enter and leaves
+ * when done with *ev. */
+static ULONG decode(PEVENT_RECORD event, ULONG count, const TDH_CONTEXT *ctx,
+                    const petw_decoded_event **ev)
 {
     if (event == NULL)
         return ERROR_INVALID_PARAMETER;
     petw_decoder *dec = petw__tdh_enter();
+    load_tmf_contexts(dec, count, ctx);
     int rc = dec ? petw_decode(dec, (const petw_event_record *)event, ev) : PETW_ENOMEM;
     if (rc == 0 && !(*ev)->has_schema)
         rc = 1;
@@ -86,7 +124,6 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
                                      PTDH_CONTEXT TdhContext, PTRACE_EVENT_INFO Buffer,
                                      PULONG BufferSize)
 {
-    (void)TdhContextCount, (void)TdhContext;
     if (BufferSize == NULL || (Buffer == NULL && *BufferSize != 0) || Event == NULL)
         return ERROR_INVALID_PARAMETER;
     const petw__man_provider *pv;
@@ -98,7 +135,7 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
     }
     petw__tdh_leave();
     const petw_decoded_event *ev;
-    ULONG rc = decode(Event, &ev);
+    ULONG rc = decode(Event, TdhContextCount, TdhContext, &ev);
     if (rc != ERROR_SUCCESS)
         return rc;
     static _Thread_local plan p;
@@ -140,7 +177,8 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
     } while (0)
     memcpy(&Buffer->ProviderGuid, &Event->EventHeader.ProviderId, sizeof(GUID));
     Buffer->EventDescriptor = Event->EventHeader.EventDescriptor;
-    Buffer->DecodingSource = mof ? DecodingSourceWbem
+    Buffer->DecodingSource = ev->wpp_type_name ? DecodingSourceWPP
+                             : mof             ? DecodingSourceWbem
                              : ev->task_name || ev->opcode_name || ev->level_name || ev->message
                                  ? DecodingSourceXMLFile
                                  : DecodingSourceTlg;
@@ -217,15 +255,82 @@ static ULONG find(const petw_decoded_event *ev, ULONG count, PPROPERTY_DATA_DESC
     return ERROR_SUCCESS;
 }
 
-static ULONG property(PEVENT_RECORD Event, ULONG count, PPROPERTY_DATA_DESCRIPTOR d, ULONG *size,
-                      ULONG cap, PBYTE buf)
+/* The properties TDH gives a WPP message besides its arguments (the names
+ * Windows' TDH uses): text as WCHAR strings with their NUL (4 bytes a
+ * character on Linux: TDH makes these, they are no payload), the message
+ * GUID, the time. ProviderGuid (the control GUID) is not in a TMF file: all
+ * zero; SequenceNum is not kept in the EVENT_RECORD: 0. *len: its bytes. */
+static int wpp_property(PEVENT_RECORD e, const petw_decoded_event *ev, const char *name,
+                        uint8_t *out, size_t cap, size_t *len)
+{
+    const struct {
+        const char *name, *value;
+    } text[] = {
+        {"FormattedString", ev->message},     {"GuidName", ev->provider_name},
+        {"GuidTypeName", ev->wpp_type_name},  {"FunctionName", ev->wpp_function},
+        {"FlagsName", ev->wpp_flags},         {"LevelName", ev->level_name},
+        {"ComponentName", ev->wpp_component}, {"SubComponentName", ev->wpp_subcomponent},
+    };
+    for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+        if (strcmp(name, text[i].name))
+            continue;
+        const char *v = text[i].value ? text[i].value : "";
+        size_t n = petw__tdh_wide_len(v) + 1;
+        *len = n * sizeof(WCHAR);
+        if (out && cap >= *len)
+            petw__utf8_to_wcs(v, (WCHAR *)(void *)out, n);
+        return 1;
+    }
+    uint8_t v[16];
+    memset(v, 0, sizeof(v));
+    if (!strcmp(name, "TraceGuid")) {
+        memcpy(v, &e->EventHeader.ProviderId, 16);
+        *len = 16;
+    } else if (!strcmp(name, "ProviderGuid")) {
+        *len = 16;
+    } else if (!strcmp(name, "SequenceNum")) {
+        *len = 4;
+    } else if (!strcmp(name, "RawSystemTime")) {
+        memcpy(v, &e->EventHeader.TimeStamp, 8);
+        *len = 8;
+    } else if (!strcmp(name, "SystemTime")) {
+        FILETIME ft;
+        SYSTEMTIME st;
+        ft.dwLowDateTime = (DWORD)e->EventHeader.TimeStamp.QuadPart;
+        ft.dwHighDateTime = (DWORD)((uint64_t)e->EventHeader.TimeStamp.QuadPart >> 32);
+        if (!FileTimeToSystemTime(&ft, &st))
+            memset(&st, 0, sizeof(st));
+        memcpy(v, &st, sizeof(st));
+        *len = sizeof(st);
+    } else {
+        return 0;
+    }
+    if (out && cap >= *len)
+        memcpy(out, v, *len);
+    return 1;
+}
+
+static ULONG property(PEVENT_RECORD Event, ULONG tdh_count, const TDH_CONTEXT *tdh, ULONG count,
+                      PPROPERTY_DATA_DESCRIPTOR d, ULONG *size, ULONG cap, PBYTE buf)
 {
     const petw_decoded_event *ev;
-    ULONG rc = decode(Event, &ev);
+    ULONG rc = decode(Event, tdh_count, tdh, &ev);
     if (rc != ERROR_SUCCESS)
         return rc;
     const petw_field *f;
     rc = find(ev, count, d, &f);
+    size_t wlen = 0;
+    char name[256];
+    if (rc == ERROR_NOT_FOUND && ev->wpp_type_name && count == 1) {
+        petw__wcs_to_utf8((const WCHAR *)(uintptr_t)d[0].PropertyName, name, sizeof(name));
+        if (wpp_property(Event, ev, name, buf, cap, &wlen)) {
+            if (size)
+                *size = (ULONG)wlen;
+            rc = buf && cap < wlen ? ERROR_INSUFFICIENT_BUFFER : ERROR_SUCCESS;
+            petw__tdh_leave();
+            return rc;
+        }
+    }
     if (rc == ERROR_SUCCESS) {
         if (size)
             *size = f->data_size;
@@ -244,23 +349,22 @@ ULONG EVNTAPI TdhGetPropertySize(PEVENT_RECORD Event, ULONG TdhContextCount,
                                  PTDH_CONTEXT TdhContext, ULONG PropertyDataCount,
                                  PPROPERTY_DATA_DESCRIPTOR PropertyData, ULONG *PropertySize)
 {
-    (void)TdhContextCount, (void)TdhContext;
     if (PropertySize == NULL)
         return ERROR_INVALID_PARAMETER;
-    return property(Event, PropertyDataCount, PropertyData, PropertySize, 0, NULL);
+    return property(Event, TdhContextCount, TdhContext, PropertyDataCount, PropertyData,
+                    PropertySize, 0, NULL);
 }
 
 ULONG EVNTAPI TdhGetProperty(PEVENT_RECORD Event, ULONG TdhContextCount, PTDH_CONTEXT TdhContext,
                              ULONG PropertyDataCount, PPROPERTY_DATA_DESCRIPTOR PropertyData,
                              ULONG BufferSize, PBYTE Buffer)
 {
-    (void)TdhContextCount, (void)TdhContext;
     if (Buffer == NULL)
         return ERROR_INVALID_PARAMETER;
-    return property(Event, PropertyDataCount, PropertyData, NULL, BufferSize, Buffer);
+    return property(Event, TdhContextCount, TdhContext, PropertyDataCount, PropertyData, NULL,
+                    BufferSize, Buffer);
 }
 
-/* UTF-16LE units into UTF-8 `out`. */
 static void utf16_text(const uint8_t *p, size_t units, char *out, size_t cap)
 {
     petw__utf16le_to_utf8(p, units, out, cap);

@@ -11,7 +11,7 @@
  * instances and per-class callbacks, processing
  * handle queries. evntcons.h: provider security (no registry ACLs). tdh.h:
  * payload filters (sessions take no payload filters), provider filters and
- * WPP decoding (no TMF files).
+ * WPP decoding through a decoding handle (TdhGetProperty takes TMF contexts).
  */
 #include "etw_internal.h"
 

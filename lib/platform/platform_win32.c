@@ -8,6 +8,7 @@
  * included) calls down to it. */
 #include <limits.h>
 #include <stdlib.h>
+#include <wctype.h>
 #include <windows.h>
 
 #include "platform.h"
@@ -319,6 +320,48 @@ int _wcsnicmp(const wchar_t *a, const wchar_t *b, size_t count)
 int _wcsicmp(const wchar_t *a, const wchar_t *b)
 {
     return _wcsnicmp(a, b, (size_t)-1);
+}
+
+/* ---- LCMapStringEx: case and byte order ---- */
+
+int LCMapStringEx(LPCWSTR lpLocaleName, DWORD dwMapFlags, LPCWSTR lpSrcStr, int cchSrc,
+                  LPWSTR lpDestStr, int cchDest, LPVOID lpVersionInformation, LPVOID lpReserved,
+                  LPARAM sortHandle)
+{
+    const DWORD known = LCMAP_LOWERCASE | LCMAP_UPPERCASE | LCMAP_BYTEREV;
+    (void)lpLocaleName;
+    if (!lpSrcStr || cchSrc == 0 || cchSrc < -1 || cchDest < 0 || (cchDest && !lpDestStr) ||
+        lpVersionInformation || lpReserved || sortHandle) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    if (!dwMapFlags || (dwMapFlags & ~known) ||
+        (dwMapFlags & (LCMAP_LOWERCASE | LCMAP_UPPERCASE)) == (LCMAP_LOWERCASE | LCMAP_UPPERCASE)) {
+        SetLastError(ERROR_INVALID_FLAGS);
+        return 0;
+    }
+    size_t n = cchSrc == -1 ? wcslen(lpSrcStr) + 1 : (size_t)cchSrc;
+    if (n > INT_MAX) {
+        SetLastError(ERROR_INVALID_PARAMETER);
+        return 0;
+    }
+    if (cchDest == 0)
+        return (int)n;
+    if ((size_t)cchDest < n) {
+        SetLastError(ERROR_INSUFFICIENT_BUFFER);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) { /* in place when lpDestStr == lpSrcStr */
+        wchar_t c = lpSrcStr[i];
+        if (dwMapFlags & LCMAP_UPPERCASE)
+            c = (wchar_t)towupper((wint_t)c);
+        else if (dwMapFlags & LCMAP_LOWERCASE)
+            c = (wchar_t)towlower((wint_t)c);
+        if ((dwMapFlags & LCMAP_BYTEREV) && (uint32_t)c <= 0xFFFF)
+            c = (wchar_t)((((uint32_t)c & 0xFF) << 8) | (((uint32_t)c >> 8) & 0xFF));
+        lpDestStr[i] = c;
+    }
+    return (int)n;
 }
 
 #endif /* !_WIN32 */

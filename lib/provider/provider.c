@@ -694,7 +694,9 @@ static PETW__ALWAYS_INLINE void record_head(uint8_t *out, uint32_t rsize, uint32
     memcpy(out + 16, &ts, 8);
     memcpy(out + 24, g, 16);
     memcpy(out + 40, d, 16);
-    memset(out + 56, 0, 8); /* KernelTime, UserTime: not measured (NO_CPUTIME) */
+    /* KernelTime, UserTime: not measured (NO_CPUTIME). A thread's CPU time
+     * is a system call away on Linux and Windows; the write path makes none. */
+    memset(out + 56, 0, 8);
     memcpy(out + 64, act, 16);
 }
 

@@ -167,7 +167,8 @@ ULONG EVNTAPI EventWriteEx(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescript
  * there, else ERROR_ARITHMETIC_OVERFLOW). */
 ULONG EVNTAPI EventWriteString(REGHANDLE RegHandle, UCHAR Level, ULONGLONG Keyword, PCWSTR String);
 
-/* EventProviderSetTraits (a traits blob: u16 size, UTF-8 name, NUL, ...),
+/* EventProviderSetTraits (a traits blob: u16 size, UTF-8 name, NUL, ...;
+ * it also turns on EVENT_DATA_DESCRIPTOR.Type, as Windows does),
  * EventProviderUseDescriptorType (a BOOLEAN), EventProviderBinaryTrackInfo
  * (accepted, no effect). Returns ERROR_SUCCESS, ERROR_INVALID_HANDLE,
  * ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED. */
@@ -317,6 +318,54 @@ PETW__ETW_INLINE PEVENT_DESCRIPTOR EventDescOrKeyword(PEVENT_DESCRIPTOR EventDes
     EventDescriptor->Keyword |= Keyword;
     return EventDescriptor;
 }
+
+#if !defined(_WIN32)
+/* mc.exe's generated headers (mc -um) declare each provider's enable bits
+ * `EXTERN_C __declspec(selectany) DECLSPEC_CACHEALIGN ULONG <P>EnableBits[n];`
+ * with no initializer, the only definition a program has: MSVC gives it
+ * zero-filled storage, but GCC and Clang have no attribute that makes an
+ * extern declaration a definition, so the name stays a weak undefined symbol
+ * at address 0 (in C and in C++). These two of mc's customization points
+ * (each `#ifndef`-guarded in the generated header, which includes this one
+ * first) give those bits storage: registration (MCGEN_EVENTREGISTER) gives a
+ * provider context whose EnableBitMask is NULL zero-filled words of its own,
+ * kept for the process's life and reused when the provider registers again,
+ * so the generated enable callback sets and clears real bits; the generated
+ * EventEnabled<Event>() (_mcgen_EVENT_BIT_SET), which reads the array by
+ * name, answers TRUE for a bit array at address 0, and the event is then
+ * filtered by EventWrite as any event is. petw mc's own headers define their
+ * bits, so for them neither changes anything. */
+typedef struct petw__mcgen_context {
+    ULONGLONG RegistrationHandle;
+    ULONGLONG Logger;
+    ULONGLONG MatchAnyKeyword;
+    ULONGLONG MatchAllKeyword;
+    ULONG Flags;
+    ULONG IsEnabled;
+    UCHAR Level;
+    UCHAR Reserve;
+    USHORT EnableBitsCount;
+    PULONG EnableBitMask;
+    const ULONGLONG *EnableKeyWords;
+    const UCHAR *EnableLevel;
+} petw__mcgen_context;
+/* EventRegister, after giving an mc.exe provider context (CallbackContext)
+ * with EnableBitsCount words and a NULL EnableBitMask zero-filled storage.
+ * Returns EventRegister's codes, or ERROR_NOT_ENOUGH_MEMORY. */
+ULONG EVNTAPI petw__mcgen_event_register(LPCGUID ProviderId, PENABLECALLBACK EnableCallback,
+                                         PVOID CallbackContext, PREGHANDLE RegHandle);
+static inline int petw__mcgen_bit_set(const ULONG *bits, ULONG position)
+{
+    return !bits || (bits[position >> 5] & (1u << (position & 31))) != 0;
+}
+#ifndef MCGEN_EVENTREGISTER
+#define MCGEN_EVENTREGISTER petw__mcgen_event_register
+#endif
+#ifndef _mcgen_EVENT_BIT_SET
+#define _mcgen_EVENT_BIT_SET(EnableBits, BitPosition)                                              \
+    petw__mcgen_bit_set((const ULONG *)(EnableBits), (ULONG)(BitPosition))
+#endif
+#endif
 
 /* Filter layouts the SDK declares beside EVENT_FILTER_DESCRIPTOR (petw's
  * sessions take none of these filter types). */

@@ -14,8 +14,17 @@
  *
  * Part of petw's ETW-compatible surface (link petw-etw). Differences from
  * Windows' TDH:
- * - WPP events have no schema here: TdhGetEventInformation returns
- *   ERROR_NOT_FOUND for them (their payload is in UserData);
+ * - WPP events (TraceMessage's) decode with the TMF files a
+ *   TDH_CONTEXT_WPP_TMFFILE or TDH_CONTEXT_WPP_TMFSEARCHPATH context names
+ *   (each read once, kept for the process); without one they have no
+ *   schema (ERROR_NOT_FOUND). Besides the arguments (by the names the TMF
+ *   gives), TdhGetProperty gives FormattedString, GuidName, GuidTypeName,
+ *   FunctionName, FlagsName, LevelName, ComponentName and SubComponentName
+ *   as WCHAR strings with their NUL (4 bytes a character on Linux: TDH
+ *   makes them, they are no payload), TraceGuid, SystemTime and
+ *   RawSystemTime; ProviderGuid (not in a TMF) is all zero and SequenceNum
+ *   0. The decoding-handle functions (TdhOpenDecodingHandle,
+ *   TdhGetWppProperty, TdhGetWppMessage) are not implemented;
  * - TraceLogging arrays are described with this event's element count
  *   (flag PropertyParamFixedCount, `count`), binary fields with this event's
  *   size (PropertyParamFixedLength, `length`), since TraceLogging stores
@@ -26,7 +35,7 @@
  *   holds the count or length);
  * - keyword and channel names are not reported (KeywordsNameOffset and
  *   ChannelNameOffset are 0), nor are they enumerated;
- * - TDH_CONTEXT items are accepted and ignored;
+ * - TDH_CONTEXT items other than the WPP TMF ones are accepted and ignored;
  * - names and formatted values are WCHAR strings, so wchar_t (32-bit on
  *   Linux); TdhGetProperty returns the payload's own bytes, where text is
  *   UTF-16LE as Windows stores it (format it with TdhFormatProperty);
@@ -492,7 +501,8 @@ TDHAPI TdhQueryProviderFieldInformation(LPGUID pGuid, ULONGLONG EventFieldValue,
 
 /* ---- What petw's TDH cannot do: payload filters (sessions take no
  * filters of that kind), provider filter enumeration, and WPP decoding
- * (TMF files). Each returns ERROR_NOT_SUPPORTED and writes nothing. ---- */
+ * through a decoding handle (TdhGetProperty with a TMF context decodes WPP).
+ * Each returns ERROR_NOT_SUPPORTED and writes nothing. ---- */
 #define MAX_PAYLOAD_PREDICATES 8
 
 typedef HANDLE TDH_HANDLE, *PTDH_HANDLE;

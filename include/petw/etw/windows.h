@@ -87,6 +87,14 @@ extern "C" {
 #define FORCEINLINE static inline
 #endif
 #define DECLSPEC_NOINITALL
+/* MSVC's sized integer keywords (`unsigned __int64` in mc.exe's headers):
+ * macros, so that `unsigned` may precede them. */
+#ifndef __int64
+#define __int64 long long
+#define __int32 int
+#define __int16 short
+#define __int8 char
+#endif
 #define VOID void
 #define CONST const
 #define FAR
@@ -117,6 +125,13 @@ extern "C" {
 #define DECLSPEC_NORETURN __attribute__((noreturn))
 #define DECLSPEC_NOTHROW __attribute__((nothrow))
 #define DECLSPEC_ALIGN(n) __attribute__((aligned(n)))
+/* winnt.h's cache-line alignment: 64 bytes on x86, 128 elsewhere. */
+#if defined(__x86_64__) || defined(__i386__)
+#define SYSTEM_CACHE_ALIGNMENT_SIZE 64
+#else
+#define SYSTEM_CACHE_ALIGNMENT_SIZE 128
+#endif
+#define DECLSPEC_CACHEALIGN DECLSPEC_ALIGN(SYSTEM_CACHE_ALIGNMENT_SIZE)
 #else
 #define PETW__MAYBE_UNUSED
 #define DECLSPEC_SELECTANY
@@ -124,6 +139,7 @@ extern "C" {
 #define DECLSPEC_NORETURN
 #define DECLSPEC_NOTHROW
 #define DECLSPEC_ALIGN(n)
+#define DECLSPEC_CACHEALIGN
 #endif
 #define DECLSPEC_IMPORT
 #define DECLSPEC_EXPORT
@@ -150,7 +166,8 @@ typedef uint32_t UINT32, *PUINT32;
 typedef int32_t INT32, *PINT32;
 typedef LONG NTSTATUS;
 typedef uintptr_t ULONG_PTR, UINT_PTR, DWORD_PTR, SIZE_T, *PULONG_PTR;
-typedef intptr_t LONG_PTR, INT_PTR;
+typedef intptr_t LONG_PTR, INT_PTR, LPARAM;
+typedef uintptr_t WPARAM;
 typedef void *PVOID, *LPVOID, *HANDLE, **PHANDLE;
 typedef const void *LPCVOID, *PCVOID;
 typedef wchar_t WCHAR, *PWCHAR, *LPWSTR, *PWSTR;
@@ -316,10 +333,13 @@ LONG CompareFileTime(const FILETIME *lpFileTime1, const FILETIME *lpFileTime2);
 /* COM's GUID text (combaseapi.h; <objbase.h> and <combaseapi.h> include
  * this header): "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}", upper case, into
  * lpsz. Returns the characters written with the NUL (39), or 0 when cchMax
- * is below 39. OLECHAR is WCHAR: 4 bytes a character on Linux. */
+ * is below 39. OLECHAR is WCHAR: 4 bytes a character on Linux. The GUID
+ * is a REFGUID, as in Windows' declaration: a pointer in C, a reference in
+ * C++, with no pointer overload (a class converting to both stays
+ * unambiguous). */
 typedef WCHAR OLECHAR, *LPOLESTR;
 typedef const WCHAR *LPCOLESTR;
-int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax);
+int StringFromGUID2(REFGUID rguid, LPOLESTR lpsz, int cchMax);
 
 /* The Microsoft C runtime's functions Windows ETW code calls, declared here
  * since petw cannot add them to the C library's own headers.
@@ -328,7 +348,9 @@ int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax);
  * and their v forms) reads its format as Windows does in a wide format:
  * %s and %c take a wide string and character, %S, %C, %hs and %hc narrow
  * ones (glibc reads %s as narrow: these functions rewrite those to glibc's
- * %ls / %s), and the I64, I32, I and w size prefixes are understood. To a
+ * %ls / %s), and the I64, I32, I and w size prefixes are understood; %Lf
+ * (and %Le, %Lg, %La) reads a double, since MSVC's long double is one (pass
+ * a double, not a GCC long double). To a
  * stream they write UTF-8 (or wide characters, if the stream is already
  * wide-oriented), whatever the locale. The narrow ones take glibc's format.
  * The _s functions return their error (-1, EINVAL, ERANGE) instead of
@@ -619,6 +641,52 @@ int MultiByteToWideChar(UINT CodePage, DWORD dwFlags, LPCSTR lpMultiByteStr, int
 int WideCharToMultiByte(UINT CodePage, DWORD dwFlags, LPCWSTR lpWideCharStr, int cchWideChar,
                         LPSTR lpMultiByteStr, int cbMultiByte, LPCSTR lpDefaultChar,
                         LPBOOL lpUsedDefaultChar);
+/* LCMapStringEx (winnls.h) for the mappings ETW code uses: LCMAP_UPPERCASE
+ * or LCMAP_LOWERCASE (the C library's case mapping, whatever the locale
+ * name: LOCALE_NAME_INVARIANT, NULL or another), and LCMAP_BYTEREV, which
+ * swaps the two bytes of each UTF-16 unit (WCHAR values up to U+FFFF; on
+ * Linux a WCHAR is 4 bytes, so code hashing the result as 2-byte units,
+ * such as TraceLoggingDynamic's name-to-GUID, gets another GUID than on
+ * Windows). In place when lpDestStr is lpSrcStr. Returns the WCHARs
+ * written (with the NUL when cchSrc is -1), or with cchDest 0 those
+ * needed; 0 with ERROR_INVALID_FLAGS for other flags,
+ * ERROR_INSUFFICIENT_BUFFER, or ERROR_INVALID_PARAMETER (NULL source, a
+ * length of 0 or below -1, a version, reserved or sort handle). */
+#define LOCALE_NAME_INVARIANT L""
+#define LOCALE_NAME_USER_DEFAULT NULL
+#define LCMAP_LOWERCASE 0x00000100
+#define LCMAP_UPPERCASE 0x00000200
+#define LCMAP_BYTEREV 0x00000800
+int LCMapStringEx(LPCWSTR lpLocaleName, DWORD dwMapFlags, LPCWSTR lpSrcStr, int cchSrc,
+                  LPWSTR lpDestStr, int cchDest, LPVOID lpVersionInformation, LPVOID lpReserved,
+                  LPARAM sortHandle);
+/* Dates and times as text (datetimeapi.h), for the pictures consumer code
+ * passes: d, dd, ddd, dddd, M, MM, MMM, MMMM, y, yy, yyyy (dates); h, hh,
+ * H, HH, m, mm, s, ss, t, tt (times); text in single quotes ('' is a
+ * quote) and any other character kept. Names and the default pictures
+ * (lpFormat NULL: "M/d/yyyy", "h:mm:ss tt") are en-US's, whatever the
+ * locale (LOCALE_USER_DEFAULT, LOCALE_SYSTEM_DEFAULT, LOCALE_INVARIANT or a
+ * name for the Ex forms). lpDate / lpTime NULL means the local time now.
+ * Returns the characters written with the NUL, or with cchDate 0 those
+ * needed; 0 with ERROR_INSUFFICIENT_BUFFER, ERROR_INVALID_FLAGS (dwFlags
+ * other than 0) or ERROR_INVALID_PARAMETER (an invalid date or time). */
+typedef DWORD LCID;
+#define LOCALE_USER_DEFAULT ((LCID)0x0400)
+#define LOCALE_SYSTEM_DEFAULT ((LCID)0x0800)
+#define LOCALE_INVARIANT ((LCID)0x007f)
+#define LOCALE_NAME_SYSTEM_DEFAULT L"!x-sys-default-locale"
+int GetDateFormatW(LCID Locale, DWORD dwFlags, const SYSTEMTIME *lpDate, LPCWSTR lpFormat,
+                   LPWSTR lpDateStr, int cchDate);
+int GetTimeFormatW(LCID Locale, DWORD dwFlags, const SYSTEMTIME *lpTime, LPCWSTR lpFormat,
+                   LPWSTR lpTimeStr, int cchTime);
+int GetDateFormatEx(LPCWSTR lpLocaleName, DWORD dwFlags, const SYSTEMTIME *lpDate, LPCWSTR lpFormat,
+                    LPWSTR lpDateStr, int cchDate, LPCWSTR lpCalendar);
+int GetTimeFormatEx(LPCWSTR lpLocaleName, DWORD dwFlags, const SYSTEMTIME *lpTime, LPCWSTR lpFormat,
+                    LPWSTR lpTimeStr, int cchTime);
+#ifdef UNICODE
+#define GetDateFormat GetDateFormatW
+#define GetTimeFormat GetTimeFormatW
+#endif
 /* The code pages: always CP_UTF8 (65001) on Linux. */
 UINT GetACP(void);
 UINT GetOEMCP(void);
@@ -896,21 +964,13 @@ typedef LONG HRESULT;
  * pointer (*lplpsz NULL), E_OUTOFMEMORY. */
 LPVOID CoTaskMemAlloc(SIZE_T cb);
 void CoTaskMemFree(LPVOID pv);
-HRESULT StringFromCLSID(const GUID *rclsid, LPOLESTR *lplpsz);
+HRESULT StringFromCLSID(REFGUID rclsid, LPOLESTR *lplpsz);
 
 #ifdef __cplusplus
 }
-/* C++: the reference forms Windows' headers declare, and the secure
- * functions' array overloads (the size taken from the array). */
+/* C++: the secure functions' array overloads (the size taken from the
+ * array). */
 extern "C++" {
-static inline int StringFromGUID2(const GUID &rguid, LPOLESTR lpsz, int cchMax)
-{
-    return StringFromGUID2(&rguid, lpsz, cchMax);
-}
-static inline HRESULT StringFromCLSID(const GUID &rclsid, LPOLESTR *lplpsz)
-{
-    return StringFromCLSID(&rclsid, lplpsz);
-}
 template <size_t N> inline errno_t wcscpy_s(wchar_t (&dest)[N], const wchar_t *src)
 {
     return wcscpy_s(dest, N, src);
@@ -954,13 +1014,12 @@ inline int _snprintf_s(char (&buffer)[N], size_t count, const char *format, A...
  * wprintf_s family's reading above): wprintf, fwprintf, swprintf (the ISO
  * form, with a count), their v forms, _snwprintf and _vsnwprintf become
  * macros for petw_ functions. %s and %c take wide arguments, %S, %hs, %C
- * and %hc narrow ones, and I64, I32, I and w are size prefixes. To a
- * stream they write UTF-8, or wide characters if the stream is already
- * wide-oriented: they never set a stream's orientation, so printf and
- * wprintf mix on stdout as they do on Windows. swprintf and vswprintf
- * return -1 when the text does not fit, leaving what fit and a NUL;
- * _snwprintf and _vsnwprintf as Microsoft's: count characters and no NUL
- * when the text has count characters or more, and -1 when it has more.
+ * and %hc narrow ones, I64, I32, I and w are size prefixes, and %Lf reads
+ * a double (MSVC's long double). To a stream they write UTF-8, or wide characters if the stream is
+ * already wide-oriented: they never set a stream's orientation, so printf and wprintf mix on stdout
+ * as they do on Windows. swprintf and vswprintf return -1 when the text does not fit, leaving what
+ * fit and a NUL; _snwprintf and _vsnwprintf as Microsoft's: count characters and no NUL when the
+ * text has count characters or more, and -1 when it has more.
  *
  * In C++ the standard headers that declare these (<cwchar>, <wchar.h>) are
  * included first, so a later #include of them is a no-op, and std:: gets

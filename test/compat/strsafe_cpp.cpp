@@ -1,0 +1,2 @@
+// test_strsafe.c compiled as C++.
+#include "../test_strsafe.c"
