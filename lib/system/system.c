@@ -17,6 +17,7 @@
 #include "../format/etl.h"
 #include "../platform/platform.h"
 #include "system.h"
+#include "system_internal.h"
 
 /* HookIds: the event class group and the opcode (ntwmi.h's names). */
 #define HOOK_PROCESS_START 0x0301u
@@ -85,9 +86,10 @@ struct petw__system {
     int exact;
     double ticks_per_ns;
     int64_t anchor_ns, anchor_ticks;
-    int rundown_end;    /* the rundown in progress writes DCEnd, not DCStart */
-    proc_name *names;   /* with PETW_SYSTEM_PROCESS */
-    disk_request *disk; /* with PETW_SYSTEM_DISK_IO */
+    int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
+    proc_name *names;         /* with PETW_SYSTEM_PROCESS */
+    disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
+    petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
     uint8_t payload[0xFFFF];
 };
 
@@ -348,6 +350,8 @@ static void on_record(void *ctx, const petw__sys_record *r)
             uint32_t n = image_payload(s, r);
             emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_LOAD, VERSION_IMAGE, r->pid, r->tid,
                  r->time_ns, s->payload, n);
+            petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
+                                     session_time(s, r->time_ns), r);
         }
         break;
     case PETW__SYSREC_SWITCH: {
@@ -379,6 +383,9 @@ static void on_record(void *ctx, const petw__sys_record *r)
         petw__wr32(p + 8, r->tid);
         petw__wr16(p + 12, 1); /* Count */
         petw__wr16(p + 14, 0);
+        /* The kernel functions to name at the end (KernelSymbol events). */
+        petw__system_ident_note(&s->ident, &r->addr, 1);
+        petw__system_ident_note(&s->ident, r->frames, r->frame_count);
         emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_SAMPLED_PROFILE, VERSION_PERFINFO, r->pid,
              r->tid, r->time_ns, p, 16);
         if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count) {
@@ -450,6 +457,8 @@ static void on_rundown(void *ctx, const petw__sys_record *r)
         uint32_t n = image_payload(s, r);
         emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE_DCEND : HOOK_IMAGE_DCSTART, VERSION_IMAGE,
              r->pid, r->tid, r->time_ns, s->payload, n);
+        petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, cpu,
+                                 session_time(s, r->time_ns), r);
     }
 }
 
@@ -555,6 +564,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
                petw__clock_frequency(s->clock) == 1000000000;
     s->ticks_per_ns = (double)petw__clock_frequency(s->clock) / 1e9;
     anchor(s);
+    petw__system_ident_init(&s->ident);
     if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) {
         s->names = calloc(NAME_SLOTS, sizeof(*s->names));
         if (!s->names) {
@@ -624,8 +634,11 @@ void petw__system_stop(petw__system *s, int end)
             s->rundown_end = 1;
             (void)petw__sys_rundown(s->c.target_pid, on_rundown, s);
         }
+        petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
+                                  session_time(s, petw__monotonic_ns()));
         write_config(s);
     }
+    free(s->ident.kernel);
     free(s->names);
     free(s->disk);
     free(s);
