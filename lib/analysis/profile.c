@@ -1,0 +1,964 @@
+/* profile.c - a trace's events as a model: processes, threads, images,
+ * distinct stacks of CPU samples and per-thread switch times; then each
+ * distinct location symbolized once.
+ *
+ * Allowed dependencies: common/, consume/, decode/, libdw.
+ *
+ * Events arrive in time order (consume merges CPUs and files). The rare
+ * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
+ * frequent ones (SampledProfile, StackWalk, CSwitch, ReadyThread, Thread
+ * start) are read at their fixed offsets, in 32- and 64-bit layouts. A
+ * sample waits for its thread's StackWalk (written right after it) and
+ * is counted with its stack, or alone when the thread's next sample or the
+ * end comes first. Memory grows with distinct stacks, locations, threads
+ * and images, not with events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis_internal.h"
+#include "petw/consume.h"
+#include "petw/decode.h"
+
+#define NONE UINT32_MAX
+#define MAX_FRAMES 256
+
+static const petw_guid ProcessGuid = {
+    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid ThreadGuid = {
+    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid ImageGuid = {
+    0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
+static const petw_guid PerfInfoGuid = {
+    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+static const petw_guid StackWalkGuid = {
+    0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
+static const petw_guid PetwSymbolsGuid = {
+    0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
+
+/* ---- Growable arrays and a u64 -> u32 hash map ---- */
+
+static int grow(void **items, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    uint32_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*items, (size_t)n * size);
+    if (!p)
+        return PETW_ENOMEM;
+    *items = p;
+    *cap = n;
+    return 0;
+}
+
+typedef struct map {
+    uint64_t *keys;
+    uint32_t *values; /* NONE: empty */
+    uint32_t cap, count;
+} map;
+
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static uint32_t map_get(const map *m, uint64_t key)
+{
+    if (!m->cap)
+        return NONE;
+    for (uint64_t j = mix(key) & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+        if (m->values[j] == NONE)
+            return NONE;
+        if (m->keys[j] == key)
+            return m->values[j];
+    }
+}
+
+static int map_put(map *m, uint64_t key, uint32_t value)
+{
+    if (2 * (m->count + 1) > m->cap) {
+        uint32_t cap = m->cap ? 2 * m->cap : 256;
+        uint64_t *keys = malloc(cap * sizeof(*keys));
+        uint32_t *values = malloc(cap * sizeof(*values));
+        if (!keys || !values) {
+            free(keys);
+            free(values);
+            return PETW_ENOMEM;
+        }
+        memset(values, 0xFF, cap * sizeof(*values));
+        for (uint32_t k = 0; k < m->cap; k++) {
+            if (m->values[k] == NONE)
+                continue;
+            uint64_t j = mix(m->keys[k]) & (cap - 1);
+            while (values[j] != NONE)
+                j = (j + 1) & (cap - 1);
+            keys[j] = m->keys[k];
+            values[j] = m->values[k];
+        }
+        free(m->keys);
+        free(m->values);
+        m->keys = keys;
+        m->values = values;
+        m->cap = cap;
+    }
+    uint64_t j = mix(key) & (m->cap - 1);
+    for (; m->values[j] != NONE; j = (j + 1) & (m->cap - 1))
+        if (m->keys[j] == key) {
+            m->values[j] = value;
+            return 0;
+        }
+    m->keys[j] = key;
+    m->values[j] = value;
+    m->count++;
+    return 0;
+}
+
+static void map_free(map *m)
+{
+    free(m->keys);
+    free(m->values);
+}
+
+/* ---- The model ---- */
+
+typedef struct image_file {
+    const char *path, *module;
+    uint8_t build_id[20];
+    uint32_t build_id_size;
+    int windows; /* a Windows path: frames read module!+0xRVA */
+} image_file;
+
+typedef struct mapped {
+    uint64_t base, end;
+    uint32_t file;
+} mapped;
+
+typedef struct process_state {
+    mapped *images;
+    uint32_t image_count, image_cap;
+} process_state;
+
+typedef struct thread_state {
+    int has_pending;
+    uint64_t pending_ip;
+    uint32_t pending_pid;
+    /* Switch accounting (FILETIME units). */
+    int64_t since; /* when the current state began; 0: not known */
+    int state;     /* 0 unknown, 1 running, 2 ready, 3 waiting */
+    uint32_t readers[4], reader_counts[4];
+} thread_state;
+
+typedef struct kernel_symbol {
+    uint64_t start, size;
+    const char *name, *module;
+} kernel_symbol;
+
+struct petw_profile {
+    petw_profile_config c;
+    petw__strings strings;
+    petw_decoder *decoder;
+    petw_symbolizer *symbolizer;
+    int error;
+    int64_t first, last;
+    uint32_t interval;
+    uint64_t samples;
+
+    petw_profile_process *processes;
+    process_state *pstate;
+    uint32_t process_count, process_cap;
+    map process_by_pid;
+
+    petw_profile_thread *threads;
+    thread_state *tstate;
+    uint32_t thread_count, thread_cap;
+    map thread_by_tid;
+
+    image_file *files;
+    uint32_t file_count, file_cap;
+    map file_by_key; /* hash of path and build-id */
+
+    petw_profile_location *locations;
+    uint32_t *location_file; /* each location's image file, or NONE */
+    uint32_t location_count, location_cap;
+    map location_by_key;  /* (file, offset) */
+    map location_by_addr; /* (pid, address): the image search done once */
+
+    petw_profile_stack *stacks;
+    uint32_t stack_count, stack_cap;
+    map stack_by_hash;
+    uint32_t *frames;
+    uint32_t frame_count, frame_cap;
+
+    kernel_symbol *ksyms;
+    uint32_t ksym_count, ksym_cap;
+    petw_source_line *lines;
+    uint32_t line_count, line_cap;
+};
+
+void petw_profile_config_init(petw_profile_config *config)
+{
+    memset(config, 0, sizeof(*config));
+    petw_symbolizer_config_init(&config->symbolizer);
+}
+
+static const char *intern(petw_profile *p, const char *s)
+{
+    const char *r = petw__strings_intern(&p->strings, s ? s : "");
+    if (!r)
+        p->error = PETW_ENOMEM;
+    return r ? r : "";
+}
+
+static uint32_t process_index(petw_profile *p, uint32_t pid, int create)
+{
+    uint32_t k = map_get(&p->process_by_pid, pid);
+    if (k != NONE || !create)
+        return k;
+    if (grow((void **)&p->processes, &p->process_cap, p->process_count + 1,
+             sizeof(*p->processes))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    process_state *ps = realloc(p->pstate, (size_t)p->process_cap * sizeof(*ps));
+    if (!ps) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    p->pstate = ps;
+    k = p->process_count++;
+    memset(&p->processes[k], 0, sizeof(p->processes[k]));
+    memset(&p->pstate[k], 0, sizeof(p->pstate[k]));
+    p->processes[k].pid = pid;
+    p->processes[k].name = "";
+    p->processes[k].command_line = "";
+    if (map_put(&p->process_by_pid, pid, k))
+        p->error = PETW_ENOMEM;
+    return k;
+}
+
+static uint32_t thread_index(petw_profile *p, uint32_t tid, uint32_t pid)
+{
+    uint32_t k = map_get(&p->thread_by_tid, tid);
+    if (k != NONE) {
+        if (pid != NONE && pid != 0 && p->threads[k].pid != pid)
+            p->threads[k].pid = pid;
+        return k;
+    }
+    if (grow((void **)&p->threads, &p->thread_cap, p->thread_count + 1, sizeof(*p->threads))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    thread_state *ts = realloc(p->tstate, (size_t)p->thread_cap * sizeof(*ts));
+    if (!ts) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    p->tstate = ts;
+    k = p->thread_count++;
+    memset(&p->threads[k], 0, sizeof(p->threads[k]));
+    memset(&p->tstate[k], 0, sizeof(p->tstate[k]));
+    p->threads[k].tid = tid;
+    p->threads[k].pid = pid == NONE ? 0 : pid;
+    if (map_put(&p->thread_by_tid, tid, k))
+        p->error = PETW_ENOMEM;
+    return k;
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *b = data;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ b[k]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id, uint32_t id_size)
+{
+    if (id_size > 20)
+        id_size = 20;
+    uint64_t h = hash_bytes(0xcbf29ce484222325ull, path, strlen(path) + 1);
+    h = hash_bytes(h, id, id_size);
+    for (;; h++) { /* a collision moves on to the next key */
+        uint32_t k = map_get(&p->file_by_key, h);
+        if (k == NONE)
+            break;
+        if (!strcmp(p->files[k].path, path) && p->files[k].build_id_size == id_size &&
+            !memcmp(p->files[k].build_id, id, id_size))
+            return k;
+    }
+    if (grow((void **)&p->files, &p->file_cap, p->file_count + 1, sizeof(*p->files))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    uint32_t k = p->file_count++;
+    image_file *f = &p->files[k];
+    memset(f, 0, sizeof(*f));
+    f->path = intern(p, path);
+    const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+    const char *base = slash > back ? slash : back;
+    f->module = intern(p, base ? base + 1 : path);
+    f->windows = back != NULL || (path[0] && path[1] == ':');
+    memcpy(f->build_id, id, id_size);
+    f->build_id_size = id_size;
+    if (map_put(&p->file_by_key, h, k))
+        p->error = PETW_ENOMEM;
+    return k;
+}
+
+/* ---- Decoded fields ---- */
+
+static const petw_field *field(const petw_decoded_event *ev, const char *name)
+{
+    for (uint32_t k = 0; k < ev->top_count; k++)
+        if (ev->fields[k].name && !strcmp(ev->fields[k].name, name))
+            return &ev->fields[k];
+    return NULL;
+}
+
+static uint64_t field_u(const petw_decoded_event *ev, const char *name)
+{
+    const petw_field *f = field(ev, name);
+    if (!f)
+        return 0;
+    return f->kind == PETW_VALUE_INT ? (uint64_t)f->v.i
+           : (f->kind == PETW_VALUE_UINT || f->kind == PETW_VALUE_HEX || f->kind == PETW_VALUE_BOOL)
+               ? f->v.u
+               : 0;
+}
+
+static const char *field_s(const petw_decoded_event *ev, const char *name)
+{
+    const petw_field *f = field(ev, name);
+    return f && f->kind == PETW_VALUE_STRING ? f->v.s : "";
+}
+
+/* ---- Events ---- */
+
+static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0)
+        return;
+    uint32_t pid = (uint32_t)field_u(ev, "ProcessId");
+    uint32_t k = process_index(p, pid, 1);
+    if (k == NONE)
+        return;
+    petw_profile_process *pr = &p->processes[k];
+    if (opcode == 1 || opcode == 3) {
+        if (opcode == 1) {
+            pr->start_time = r->header.timestamp;
+            /* A new program (Linux: exec) in this process: its images go. */
+            p->pstate[k].image_count = 0;
+        }
+        pr->parent_pid = (uint32_t)field_u(ev, "ParentId");
+        pr->name = intern(p, field_s(ev, "ImageFileName"));
+        pr->command_line = intern(p, field_s(ev, "CommandLine"));
+    } else if (opcode == 2) {
+        pr->end_time = r->header.timestamp;
+    }
+}
+
+static void image_add(petw_profile *p, uint32_t pid, uint64_t base, uint64_t size, uint32_t file)
+{
+    uint32_t k = process_index(p, pid, 1);
+    if (k == NONE || file == NONE)
+        return;
+    process_state *ps = &p->pstate[k];
+    for (uint32_t j = 0; j < ps->image_count; j++) {
+        mapped *m = &ps->images[j];
+        if (m->base == base) { /* the same image again (DCStart after Load) */
+            m->end = base + size;
+            m->file = file;
+            return;
+        }
+    }
+    if (grow((void **)&ps->images, &ps->image_cap, ps->image_count + 1, sizeof(*ps->images))) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    ps->images[ps->image_count++] = (mapped){base, base + size, file};
+}
+
+static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0)
+        return;
+    uint32_t pid = (uint32_t)field_u(ev, "ProcessId");
+    uint64_t base = field_u(ev, "ImageBase"), size = field_u(ev, "ImageSize");
+    if (opcode == 2) { /* Unload */
+        uint32_t k = process_index(p, pid, 0);
+        if (k == NONE)
+            return;
+        process_state *ps = &p->pstate[k];
+        for (uint32_t j = 0; j < ps->image_count; j++)
+            if (ps->images[j].base == base) {
+                ps->images[j] = ps->images[--ps->image_count];
+                break;
+            }
+        return;
+    }
+    if (opcode == 10 || opcode == 3 || opcode == 4)
+        image_add(p, pid, base, size, file_index(p, field_s(ev, "FileName"), NULL, 0));
+}
+
+static void on_symbols(petw_profile *p, const petw_event_record *r)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0 || !ev->event_name)
+        return;
+    if (!strcmp(ev->event_name, "ImageId")) {
+        const petw_field *id = field(ev, "BuildId");
+        const uint8_t *bits = id && id->kind == PETW_VALUE_BINARY ? id->v.bin.data : NULL;
+        uint32_t n = bits ? id->v.bin.size : 0;
+        image_add(p, (uint32_t)field_u(ev, "ProcessId"), field_u(ev, "ImageBase"),
+                  field_u(ev, "ImageSize"), file_index(p, field_s(ev, "FileName"), bits, n));
+    } else if (!strcmp(ev->event_name, "KernelSymbol")) {
+        if (grow((void **)&p->ksyms, &p->ksym_cap, p->ksym_count + 1, sizeof(*p->ksyms))) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        kernel_symbol *k = &p->ksyms[p->ksym_count++];
+        k->start = field_u(ev, "Address");
+        k->size = field_u(ev, "Size");
+        k->name = intern(p, field_s(ev, "Name"));
+        k->module = intern(p, field_s(ev, "Module"));
+    }
+}
+
+static int is_kernel_address(uint64_t a, int ptr4)
+{
+    return ptr4 ? a >= 0x80000000u : a >= 0xFFFF800000000000ull;
+}
+
+/* The location of `address` in process `pid` (one image search per
+ * distinct address of a process). */
+static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int ptr4)
+{
+    uint64_t akey = mix(address) ^ ((uint64_t)pid << 1);
+    uint32_t loc = map_get(&p->location_by_addr, akey);
+    if (loc != NONE && p->locations[loc].address == address)
+        return loc;
+    uint32_t file = NONE;
+    uint64_t offset = address;
+    int kernel = is_kernel_address(address, ptr4);
+    for (int pass = 0; pass < 2 && file == NONE; pass++) {
+        /* The process's images, then (kernel addresses) the system's: the
+         * images Windows lists for process 0 (ntoskrnl, drivers). */
+        uint32_t k = process_index(p, pass == 0 ? pid : 0, 0);
+        if (k == NONE || (pass == 1 && !kernel))
+            continue;
+        process_state *ps = &p->pstate[k];
+        for (uint32_t j = 0; j < ps->image_count; j++)
+            if (address >= ps->images[j].base && address < ps->images[j].end) {
+                file = ps->images[j].file;
+                offset = address - ps->images[j].base;
+                break;
+            }
+    }
+    uint64_t key = file == NONE ? (kernel ? 0xFFFFFFFEull : 0xFFFFFFFFull) << 32 : file;
+    key = mix(key ^ mix(offset));
+    for (;; key++) {
+        uint32_t k = map_get(&p->location_by_key, key);
+        if (k == NONE)
+            break;
+        const petw_profile_location *l = &p->locations[k];
+        if (l->offset == offset && l->kernel == kernel && p->location_file[k] == file) {
+            if (map_put(&p->location_by_addr, akey, k))
+                p->error = PETW_ENOMEM;
+            return k;
+        }
+    }
+    uint32_t cap = p->location_cap;
+    if (grow((void **)&p->locations, &p->location_cap, p->location_count + 1,
+             sizeof(*p->locations)) ||
+        grow((void **)&p->location_file, &cap, p->location_count + 1, sizeof(*p->location_file))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    loc = p->location_count++;
+    p->location_file[loc] = file;
+    petw_profile_location *l = &p->locations[loc];
+    memset(l, 0, sizeof(*l));
+    l->address = address;
+    l->offset = offset;
+    l->kernel = kernel;
+    l->path = file == NONE ? "" : p->files[file].path;
+    l->module = file == NONE ? (kernel ? "[kernel]" : "[unknown]") : p->files[file].module;
+    if (map_put(&p->location_by_key, key, loc) || map_put(&p->location_by_addr, akey, loc))
+        p->error = PETW_ENOMEM;
+    return loc;
+}
+
+static int pid_wanted(petw_profile *p, uint32_t pid)
+{
+    if (p->c.pid && pid != p->c.pid)
+        return 0;
+    if (p->c.process_name) {
+        uint32_t k = process_index(p, pid, 0);
+        if (k == NONE || strcmp(p->processes[k].name, p->c.process_name) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int in_time(const petw_profile *p, int64_t t)
+{
+    return (!p->c.start_time || t >= p->c.start_time) && (!p->c.end_time || t <= p->c.end_time);
+}
+
+/* Counts one sample of thread `t` with `n` frames (innermost first). */
+static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
+                       uint32_t n, int ptr4)
+{
+    if (!pid_wanted(p, pid) || (p->c.tid && tid != p->c.tid))
+        return;
+    uint32_t locs[MAX_FRAMES];
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n && m < MAX_FRAMES; k++) {
+        if (!frames[k] || frames[k] >= 0xFFFFFFFFFFFFF000ull)
+            continue;
+        uint32_t loc = location_of(p, pid, frames[k], ptr4);
+        if (loc == NONE)
+            return;
+        locs[m++] = loc;
+    }
+    if (!m)
+        return;
+    uint64_t h = hash_bytes(mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
+    for (;; h++) {
+        uint32_t k = map_get(&p->stack_by_hash, h);
+        if (k == NONE)
+            break;
+        petw_profile_stack *s = &p->stacks[k];
+        if (s->pid == pid && s->tid == tid && s->frame_count == m &&
+            !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
+            s->samples++;
+            goto counted;
+        }
+    }
+    if (grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
+        grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    /* frames holds an offset into p->frames until the end (it moves). */
+    p->stacks[p->stack_count] =
+        (petw_profile_stack){pid, tid, 1, m, (const uint32_t *)(uintptr_t)p->frame_count};
+    memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
+    p->frame_count += m;
+    if (map_put(&p->stack_by_hash, h, p->stack_count++))
+        p->error = PETW_ENOMEM;
+counted:
+    p->samples++;
+    uint32_t t = thread_index(p, tid, pid);
+    if (t != NONE)
+        p->threads[t].samples++;
+    uint32_t pk = process_index(p, pid, 1);
+    if (pk != NONE)
+        p->processes[pk].samples++;
+}
+
+static uint32_t pid_of_thread(petw_profile *p, uint32_t tid)
+{
+    uint32_t k = map_get(&p->thread_by_tid, tid);
+    return k == NONE ? 0 : p->threads[k].pid;
+}
+
+static void flush_pending(petw_profile *p, uint32_t t, int ptr4)
+{
+    thread_state *ts = &p->tstate[t];
+    if (!ts->has_pending)
+        return;
+    ts->has_pending = 0;
+    add_sample(p, p->threads[t].tid, ts->pending_pid, &ts->pending_ip, 1, ptr4);
+}
+
+static void on_sample(petw_profile *p, const petw_event_record *r, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8;
+    if (r->user_data_length < ps + 4 || !in_time(p, r->header.timestamp))
+        return;
+    uint64_t ip = ptr4 ? petw__rd32(d) : petw__rd64(d);
+    uint32_t tid = petw__rd32(d + ps);
+    uint32_t t = thread_index(p, tid, NONE);
+    if (t == NONE)
+        return;
+    flush_pending(p, t, ptr4);
+    thread_state *ts = &p->tstate[t];
+    ts->has_pending = 1;
+    ts->pending_ip = ip;
+    ts->pending_pid = pid_of_thread(p, tid);
+}
+
+static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    if (r->user_data_length < 16)
+        return;
+    uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
+    uint32_t t = map_get(&p->thread_by_tid, tid);
+    if (t == NONE || !p->tstate[t].has_pending)
+        return; /* the stack of an event that is not a kept sample */
+    p->tstate[t].has_pending = 0;
+    uint32_t ps = ptr4 ? 4 : 8, n = (r->user_data_length - 16u) / ps;
+    uint64_t frames[MAX_FRAMES];
+    if (n > MAX_FRAMES)
+        n = MAX_FRAMES;
+    for (uint32_t k = 0; k < n; k++)
+        frames[k] = ptr4 ? petw__rd32(d + 16 + 4 * k) : petw__rd64(d + 16 + 8 * k);
+    if (p->threads[t].pid == 0 && pid)
+        p->threads[t].pid = pid;
+    /* The stack starts at the sampled address (Windows and petw both). */
+    add_sample(p, tid, pid ? pid : p->tstate[t].pending_pid, frames, n, ptr4);
+}
+
+/* Switch accounting: time in the state a thread leaves. */
+static void leave_state(petw_profile *p, uint32_t t, int64_t now)
+{
+    thread_state *ts = &p->tstate[t];
+    petw_profile_thread *th = &p->threads[t];
+    if (ts->state && ts->since && now > ts->since) {
+        int64_t a = ts->since > p->c.start_time || !p->c.start_time ? ts->since : p->c.start_time;
+        int64_t b = p->c.end_time && now > p->c.end_time ? p->c.end_time : now;
+        uint64_t d = b > a ? (uint64_t)(b - a) : 0;
+        if (ts->state == 1)
+            th->running += d;
+        else if (ts->state == 2)
+            th->ready += d;
+        else
+            th->waiting += d;
+    }
+    ts->since = now;
+}
+
+static void on_cswitch(petw_profile *p, const petw_event_record *r)
+{
+    const uint8_t *d = r->user_data;
+    if (r->user_data_length < 16)
+        return;
+    int64_t now = r->header.timestamp;
+    uint32_t new_tid = petw__rd32(d), old_tid = petw__rd32(d + 4);
+    uint8_t reason = d[12], state = d[14];
+    if (old_tid) {
+        uint32_t t = thread_index(p, old_tid, NONE);
+        if (t != NONE) {
+            leave_state(p, t, now);
+            p->tstate[t].state = state == 1 || state == 7 ? 2 : 3; /* Ready, DeferredReady */
+            if (in_time(p, now)) {
+                if (p->tstate[t].state == 2)
+                    p->threads[t].preempted++;
+                p->threads[t].wait_reasons[reason < 40 ? reason : 39]++;
+            }
+        }
+    }
+    if (new_tid) {
+        uint32_t t = thread_index(p, new_tid, r->header.process_id ? r->header.process_id : NONE);
+        if (t != NONE) {
+            leave_state(p, t, now);
+            p->tstate[t].state = 1;
+            if (in_time(p, now))
+                p->threads[t].switches_in++;
+        }
+    }
+}
+
+static void on_ready(petw_profile *p, const petw_event_record *r)
+{
+    if (r->user_data_length < 4)
+        return;
+    int64_t now = r->header.timestamp;
+    uint32_t t = thread_index(p, petw__rd32(r->user_data), NONE);
+    if (t == NONE)
+        return;
+    thread_state *ts = &p->tstate[t];
+    if (ts->state == 3) {
+        leave_state(p, t, now);
+        ts->state = 2;
+    }
+    if (!in_time(p, now))
+        return;
+    p->threads[t].readied++;
+    uint32_t by = r->header.thread_id, slot = 3;
+    for (uint32_t k = 0; k < 4; k++) {
+        if (ts->readers[k] == by || ts->reader_counts[k] == 0) {
+            slot = k;
+            break;
+        }
+        if (ts->reader_counts[k] < ts->reader_counts[slot])
+            slot = k;
+    }
+    if (ts->readers[slot] != by) {
+        ts->readers[slot] = by;
+        ts->reader_counts[slot] = 0;
+    }
+    ts->reader_counts[slot]++;
+}
+
+static void on_event(petw_event_record *r, void *context)
+{
+    petw_profile *p = context;
+    if (p->error)
+        return;
+    int64_t t = r->header.timestamp;
+    if (t > 0) {
+        if (!p->first || t < p->first)
+            p->first = t;
+        if (t > p->last)
+            p->last = t;
+    }
+    const petw_guid *g = &r->header.provider_id;
+    int opcode = r->header.descriptor.opcode;
+    int ptr4 = (r->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0;
+    if (petw_guid_equal(g, &PerfInfoGuid)) {
+        if (opcode == 46)
+            on_sample(p, r, ptr4);
+    } else if (petw_guid_equal(g, &StackWalkGuid)) {
+        if (opcode == 32)
+            on_stack(p, r, ptr4);
+    } else if (petw_guid_equal(g, &ThreadGuid)) {
+        if (opcode == 36)
+            on_cswitch(p, r);
+        else if (opcode == 50)
+            on_ready(p, r);
+        else if ((opcode == 1 || opcode == 3) && r->user_data_length >= 8)
+            (void)thread_index(p, petw__rd32((const uint8_t *)r->user_data + 4),
+                               petw__rd32(r->user_data));
+    } else if (petw_guid_equal(g, &ProcessGuid)) {
+        on_process(p, r, opcode);
+    } else if (petw_guid_equal(g, &ImageGuid)) {
+        on_image(p, r, opcode);
+    } else if (petw_guid_equal(g, &PetwSymbolsGuid)) {
+        on_symbols(p, r);
+    }
+}
+
+/* ---- Symbolization: each distinct location once ---- */
+
+static int by_start(const void *a, const void *b)
+{
+    uint64_t x = ((const kernel_symbol *)a)->start, y = ((const kernel_symbol *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
+static const kernel_symbol *kernel_lookup(const petw_profile *p, uint64_t a)
+{
+    uint32_t lo = 0, hi = p->ksym_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->ksyms[mid].start <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return NULL;
+    const kernel_symbol *k = &p->ksyms[lo - 1];
+    return a < k->start + k->size ? k : NULL;
+}
+
+static void symbolize(petw_profile *p)
+{
+    qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_start);
+    petw_source_line lines[32];
+    /* Offsets into p->lines until the end (it moves as it grows). */
+    uint32_t *first = calloc(p->location_count + 1u, sizeof(*first));
+    if (!first) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    for (uint32_t k = 0; k < p->location_count; k++) {
+        petw_profile_location *l = &p->locations[k];
+        uint32_t file = p->location_file[k], n = 0;
+        char buf[64];
+        if (l->kernel && file == NONE) {
+            const kernel_symbol *ks = kernel_lookup(p, l->address);
+            if (ks) {
+                lines[0].function = ks->name;
+                lines[0].file = NULL;
+                lines[0].line = 0;
+                n = 1;
+                l->module = ks->module[0] ? ks->module : "[kernel]";
+                l->offset = l->address - ks->start;
+            }
+        } else if (file != NONE && p->symbolizer) {
+            const image_file *f = &p->files[file];
+            if (petw_symbolizer_lookup(p->symbolizer, f->path, f->build_id, f->build_id_size,
+                                       l->offset, lines, 32, &n) != 0)
+                n = 0;
+        }
+        first[k] = p->line_count;
+        if (n) {
+            if (grow((void **)&p->lines, &p->line_cap, p->line_count + n, sizeof(*p->lines))) {
+                p->error = PETW_ENOMEM;
+                break;
+            }
+            memcpy(p->lines + p->line_count, lines, n * sizeof(*lines));
+            p->line_count += n;
+            l->line_count = n;
+            l->name = lines[n - 1].function;
+        } else {
+            int win = file != NONE && p->files[file].windows;
+            snprintf(buf, sizeof(buf), win ? "!+0x%llx" : "+0x%llx",
+                     (unsigned long long)(file == NONE ? l->address : l->offset));
+            char name[1100];
+            snprintf(name, sizeof(name), "%s%s", l->module, buf);
+            l->name = intern(p, name);
+        }
+    }
+    for (uint32_t k = 0; k < p->location_count; k++)
+        p->locations[k].lines = p->locations[k].line_count ? p->lines + first[k] : NULL;
+    free(first);
+}
+
+int petw_profile_read(const char *const *paths, uint32_t count, const petw_profile_config *config,
+                      petw_profile **out)
+{
+    PETW__RETURN_IF(!paths || !count || count > 64 || !out, PETW_EINVAL);
+    *out = NULL;
+    petw_profile *p = calloc(1, sizeof(*p));
+    PETW__RETURN_IF(!p, PETW_ENOMEM);
+    if (config)
+        p->c = *config;
+    else
+        petw_profile_config_init(&p->c);
+    p->interval = 10000;
+    int rc = petw_decoder_new(&p->decoder);
+    petw_trace *traces[64] = {0};
+    uint32_t opened = 0;
+    petw_trace_config tc;
+    petw_trace_config_init(&tc);
+    tc.on_event = on_event;
+    tc.context = p;
+    for (; rc == 0 && opened < count; opened++)
+        rc = petw_trace_open(paths[opened], &tc, &traces[opened]);
+    if (rc == 0)
+        rc = petw_trace_process(traces, count, 0, 0);
+    for (uint32_t k = 0; k < count; k++)
+        petw_trace_close(traces[k]);
+    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++)
+        flush_pending(p, t, 0);
+    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
+        /* The threads' last states end with the trace; readiers ranked. */
+        leave_state(p, t, p->last);
+        thread_state *ts = &p->tstate[t];
+        for (uint32_t k = 0; k < 4; k++)
+            if (ts->reader_counts[k] > p->threads[t].top_reader_count) {
+                p->threads[t].top_reader_count = ts->reader_counts[k];
+                p->threads[t].top_reader_tid = ts->readers[k];
+            }
+    }
+    for (uint32_t k = 0; k < p->stack_count; k++)
+        p->stacks[k].frames = p->frames + (uintptr_t)p->stacks[k].frames;
+    if (rc == 0 && !p->c.no_symbols && petw_symbolizer_new(&p->c.symbolizer, &p->symbolizer) != 0)
+        p->symbolizer = NULL; /* no libdw in this build: module+offset frames */
+    if (rc == 0)
+        symbolize(p);
+    if (rc == 0)
+        rc = p->error;
+    petw_decoder_free(p->decoder);
+    p->decoder = NULL;
+    if (rc != 0) {
+        petw_profile_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+void petw_profile_free(petw_profile *p)
+{
+    if (!p)
+        return;
+    petw_decoder_free(p->decoder);
+    petw_symbolizer_free(p->symbolizer);
+    for (uint32_t k = 0; k < p->process_count; k++)
+        free(p->pstate[k].images);
+    free(p->processes);
+    free(p->pstate);
+    free(p->threads);
+    free(p->tstate);
+    free(p->files);
+    free(p->locations);
+    free(p->location_file);
+    free(p->stacks);
+    free(p->frames);
+    free(p->ksyms);
+    free(p->lines);
+    map_free(&p->process_by_pid);
+    map_free(&p->thread_by_tid);
+    map_free(&p->file_by_key);
+    map_free(&p->location_by_key);
+    map_free(&p->location_by_addr);
+    map_free(&p->stack_by_hash);
+    petw__strings_free(&p->strings);
+    free(p);
+}
+
+uint32_t petw_profile_interval(const petw_profile *p)
+{
+    return p->interval;
+}
+
+void petw_profile_bounds(const petw_profile *p, int64_t *first, int64_t *last)
+{
+    *first = p->first;
+    *last = p->last;
+}
+
+uint64_t petw_profile_samples(const petw_profile *p)
+{
+    return p->samples;
+}
+
+uint32_t petw_profile_process_count(const petw_profile *p)
+{
+    return p->process_count;
+}
+
+const petw_profile_process *petw_profile_process_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->process_count ? &p->processes[index] : NULL;
+}
+
+const petw_profile_process *petw_profile_process_find(const petw_profile *p, uint32_t pid)
+{
+    uint32_t k = map_get(&p->process_by_pid, pid);
+    return k == NONE ? NULL : &p->processes[k];
+}
+
+uint32_t petw_profile_thread_count(const petw_profile *p)
+{
+    return p->thread_count;
+}
+
+const petw_profile_thread *petw_profile_thread_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->thread_count ? &p->threads[index] : NULL;
+}
+
+uint32_t petw_profile_location_count(const petw_profile *p)
+{
+    return p->location_count;
+}
+
+const petw_profile_location *petw_profile_location_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->location_count ? &p->locations[index] : NULL;
+}
+
+uint32_t petw_profile_stack_count(const petw_profile *p)
+{
+    return p->stack_count;
+}
+
+const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->stack_count ? &p->stacks[index] : NULL;
+}

@@ -1,0 +1,292 @@
+/* symbolize.c - code offsets in ELF files to functions, inlined frames and
+ * source lines, with elfutils' libdwfl.
+ *
+ * Allowed dependencies: common/, consume/, decode/, libdw.
+ *
+ * One Dwfl session per image file (path and build-id), opened on first use
+ * and kept: the file's own symbol table, its DWARF or a separate debug file
+ * (libdwfl's standard search: build-id under each debug directory,
+ * .gnu_debuglink, and debuginfod when DEBUGINFOD_URLS is set). An offset
+ * becomes an address through the file's PT_LOAD segments, so PIE
+ * executables and shared libraries resolve wherever they were mapped.
+ */
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+
+typedef struct image_file {
+    char *path;
+    uint8_t build_id[20];
+    uint32_t build_id_size;
+    Dwfl *dwfl; /* NULL: no usable file (every lookup gives nothing) */
+    Dwfl_Module *mod;
+    struct image_file *next;
+} image_file;
+
+struct petw_symbolizer {
+    petw_symbolizer_config c;
+    char *debuginfo_path; /* libdwfl's search path: "-.debug:/usr/lib/debug:DIR..." */
+    Dwfl_Callbacks callbacks;
+    image_file *files[256]; /* hash buckets by path */
+    petw__strings strings;  /* interned names and files */
+};
+
+void petw_symbolizer_config_init(petw_symbolizer_config *config)
+{
+    memset(config, 0, sizeof(*config));
+}
+
+int petw_analysis_available(void)
+{
+    return 1;
+}
+
+int petw_symbolizer_new(const petw_symbolizer_config *config, petw_symbolizer **out)
+{
+    PETW__RETURN_IF(!out, PETW_EINVAL);
+    *out = NULL;
+    petw_symbolizer *s = calloc(1, sizeof(*s));
+    PETW__RETURN_IF(!s, PETW_ENOMEM);
+    if (config)
+        s->c = *config;
+    size_t n = sizeof("-.debug:/usr/lib/debug");
+    for (uint32_t k = 0; k < s->c.dir_count; k++)
+        n += strlen(s->c.dirs[k]) + 1;
+    s->debuginfo_path = malloc(n);
+    if (!s->debuginfo_path) {
+        free(s);
+        return PETW_ENOMEM;
+    }
+    strcpy(s->debuginfo_path, "-.debug:/usr/lib/debug");
+    for (uint32_t k = 0; k < s->c.dir_count; k++) {
+        strcat(s->debuginfo_path, ":");
+        strcat(s->debuginfo_path, s->c.dirs[k]);
+    }
+    s->callbacks.find_elf = dwfl_build_id_find_elf;
+    s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+    s->callbacks.debuginfo_path = &s->debuginfo_path;
+    *out = s;
+    return 0;
+}
+
+void petw_symbolizer_free(petw_symbolizer *s)
+{
+    if (!s)
+        return;
+    for (size_t b = 0; b < sizeof(s->files) / sizeof(s->files[0]); b++) {
+        for (image_file *f = s->files[b]; f;) {
+            image_file *next = f->next;
+            if (f->dwfl)
+                dwfl_end(f->dwfl);
+            free(f->path);
+            free(f);
+            f = next;
+        }
+    }
+    petw__strings_free(&s->strings);
+    free(s->debuginfo_path);
+    free(s);
+}
+
+/* Opens `file` as the image when its build-id is the recorded one. */
+static int try_file(petw_symbolizer *s, image_file *f, const char *file)
+{
+    FILE *probe = fopen(file, "rb"); /* most candidates are not there: cheaply */
+    if (!probe)
+        return 0;
+    fclose(probe);
+    Dwfl *dwfl = dwfl_begin(&s->callbacks);
+    if (!dwfl)
+        return 0;
+    /* Base 0 with add_p_vaddr: addresses are the file's own vaddrs. */
+    Dwfl_Module *mod = dwfl_report_elf(dwfl, f->path, file, -1, 0, true);
+    dwfl_report_end(dwfl, NULL, NULL);
+    if (mod && f->build_id_size) {
+        const unsigned char *bits;
+        GElf_Addr vaddr;
+        int n = dwfl_module_build_id(mod, &bits, &vaddr);
+        if (n != (int)f->build_id_size || memcmp(bits, f->build_id, (size_t)n) != 0)
+            mod = NULL; /* another build of the file: its names would be wrong */
+    }
+    if (!mod) {
+        dwfl_end(dwfl);
+        return 0;
+    }
+    f->dwfl = dwfl;
+    f->mod = mod;
+    return 1;
+}
+
+static image_file *open_image(petw_symbolizer *s, const char *path, const uint8_t *build_id,
+                              uint32_t build_id_size)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = path; *p; p++)
+        h = (h ^ (uint8_t)*p) * 16777619u;
+    size_t b = h % (sizeof(s->files) / sizeof(s->files[0]));
+    if (build_id_size > 20)
+        build_id_size = 20;
+    for (image_file *f = s->files[b]; f; f = f->next)
+        if (f->build_id_size == build_id_size && !strcmp(f->path, path) &&
+            !memcmp(f->build_id, build_id, build_id_size))
+            return f;
+    image_file *f = calloc(1, sizeof(*f));
+    if (!f)
+        return NULL;
+    f->path = strdup(path);
+    if (!f->path) {
+        free(f);
+        return NULL;
+    }
+    if (build_id_size)
+        memcpy(f->build_id, build_id, build_id_size);
+    f->build_id_size = build_id_size;
+    f->next = s->files[b];
+    s->files[b] = f;
+
+    /* Candidates, in order: the recorded path, then by build-id under each
+     * debug directory (a debug file has the symbols and the segments), then
+     * the user's directories by name. */
+    if (path[0] == '/' && try_file(s, f, path))
+        return f;
+    char hex[41] = "";
+    for (uint32_t k = 0; k < build_id_size; k++)
+        snprintf(hex + 2 * k, 3, "%02x", build_id[k]);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char file[4096];
+    for (uint32_t k = 0; k <= s->c.dir_count; k++) {
+        const char *dir = k == 0 ? "/usr/lib/debug" : s->c.dirs[k - 1];
+        if (build_id_size >= 2) {
+            snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
+            if (try_file(s, f, file))
+                return f;
+            snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+            if (try_file(s, f, file))
+                return f;
+        }
+        if (k > 0) {
+            snprintf(file, sizeof(file), "%s/%s", dir, base);
+            if (try_file(s, f, file))
+                return f;
+        }
+    }
+    return f; /* none: lookups give nothing */
+}
+
+/* The address of file offset `offset` through the PT_LOAD that maps it. */
+static int offset_to_address(Dwfl_Module *mod, uint64_t offset, Dwarf_Addr *addr)
+{
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(mod, &bias);
+    size_t n;
+    if (!elf || elf_getphdrnum(elf, &n) != 0)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_LOAD)
+            continue;
+        /* A mapping starts at the page holding p_offset: offsets between
+         * the page start and p_offset belong to this segment too. */
+        uint64_t lo = ph.p_offset & ~(uint64_t)0xFFF;
+        if (offset >= lo && offset < ph.p_offset + ph.p_filesz) {
+            *addr = (Dwarf_Addr)((int64_t)offset - (int64_t)ph.p_offset) + ph.p_vaddr + bias;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute a;
+    const char *name = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+        name = dwarf_formstring(&a);
+    if (!name)
+        name = dwarf_diename(die);
+    if (!name && dwarf_attr_integrate(die, DW_AT_name, &a))
+        name = dwarf_formstring(&a);
+    return name;
+}
+
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die, uint32_t *line)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word idx = 0, ln = 0;
+    *line = 0;
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &ln) == 0)
+        *line = (uint32_t)ln;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &idx) != 0 ||
+        dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles)
+        return NULL;
+    return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *build_id,
+                           uint32_t build_id_size, uint64_t offset, petw_source_line *lines,
+                           uint32_t max, uint32_t *count)
+{
+    PETW__RETURN_IF(!s || !path || !count || (max && !lines), PETW_EINVAL);
+    *count = 0;
+    if (!max)
+        return 0;
+    image_file *f = open_image(s, path, build_id, build_id ? build_id_size : 0);
+    PETW__RETURN_IF(!f, PETW_ENOMEM);
+    Dwarf_Addr addr;
+    if (!f->mod || !offset_to_address(f->mod, offset, &addr))
+        return 0;
+    GElf_Off sym_off;
+    GElf_Sym sym;
+    const char *symbol = dwfl_module_addrinfo(f->mod, addr, &sym_off, &sym, NULL, NULL, NULL);
+    if (!symbol)
+        return 0; /* in the file, but no symbol holds it */
+    const char *src = NULL;
+    int src_line = 0;
+    Dwfl_Line *dl = dwfl_module_getsrc(f->mod, addr);
+    if (dl)
+        src = dwfl_lineinfo(dl, NULL, &src_line, NULL, NULL, NULL);
+
+    uint32_t n = 0;
+    const char *file = src;
+    uint32_t line = src_line > 0 ? (uint32_t)src_line : 0;
+    if (!s->c.no_inline) {
+        /* The inlined subroutines holding addr, innermost first: each is a
+         * frame at the current file:line; its call site is the next one's. */
+        Dwarf_Addr bias;
+        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, addr, &bias);
+        Dwarf_Die *scopes = NULL;
+        int ns = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+        for (int k = 0; k < ns && n + 1 < max; k++) {
+            int tag = dwarf_tag(&scopes[k]);
+            if (tag == DW_TAG_subprogram)
+                break;
+            if (tag != DW_TAG_inlined_subroutine)
+                continue;
+            const char *name = die_name(&scopes[k]);
+            lines[n].function =
+                petw__strings_demangle(&s->strings, name ? name : "??", !s->c.no_demangle);
+            lines[n].file = file ? petw__strings_intern(&s->strings, file) : NULL;
+            lines[n].line = line;
+            if (!lines[n].function)
+                break;
+            n++;
+            file = call_file(cu, &scopes[k], &line);
+        }
+        free(scopes);
+    }
+    lines[n].function = petw__strings_demangle(&s->strings, symbol, !s->c.no_demangle);
+    lines[n].file = file ? petw__strings_intern(&s->strings, file) : NULL;
+    lines[n].line = file ? line : 0;
+    PETW__RETURN_IF(!lines[n].function, PETW_ENOMEM);
+    *count = n + 1;
+    return 0;
+}
