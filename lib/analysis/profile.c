@@ -139,7 +139,8 @@ typedef struct mapped {
 } mapped;
 
 typedef struct process_state {
-    mapped *images;
+    int started;    /* a Start or DCStart was seen */
+    mapped *images; /* in load order: searched newest first */
     uint32_t image_count, image_cap;
 } process_state;
 
@@ -350,12 +351,32 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         return;
     petw_profile_process *pr = &p->processes[k];
     if (opcode == 1 || opcode == 3) {
+        process_state *ps = &p->pstate[k];
+        uint32_t parent = (uint32_t)field_u(ev, "ParentId");
         if (opcode == 1) {
+            int exec = ps->started && !pr->end_time;
             pr->start_time = r->header.timestamp;
-            /* A new program (Linux: exec) in this process: its images go. */
-            p->pstate[k].image_count = 0;
+            pr->end_time = 0;
+            ps->image_count = 0;
+            /* A Start for a running process is a new program in it (Linux's
+             * exec): its images go. A new process (Linux: a fork) starts
+             * with its parent's: the child of a fork runs in a copy of them,
+             * and no Image event says so. A Windows process then loads its
+             * own, found first (the newest image wins). */
+            uint32_t from = exec ? NONE : process_index(p, parent, 0);
+            if (from != NONE && from != k) {
+                process_state *pp = &p->pstate[from];
+                if (grow((void **)&ps->images, &ps->image_cap, pp->image_count,
+                         sizeof(*ps->images)) == 0) {
+                    memcpy(ps->images, pp->images, pp->image_count * sizeof(*ps->images));
+                    ps->image_count = pp->image_count;
+                } else {
+                    p->error = PETW_ENOMEM;
+                }
+            }
         }
-        pr->parent_pid = (uint32_t)field_u(ev, "ParentId");
+        ps->started = 1;
+        pr->parent_pid = parent;
         pr->name = intern(p, field_s(ev, "ImageFileName"));
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
     } else if (opcode == 2) {
@@ -398,7 +419,8 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
         process_state *ps = &p->pstate[k];
         for (uint32_t j = 0; j < ps->image_count; j++)
             if (ps->images[j].base == base) {
-                ps->images[j] = ps->images[--ps->image_count];
+                memmove(&ps->images[j], &ps->images[j + 1],
+                        (--ps->image_count - j) * sizeof(*ps->images));
                 break;
             }
         return;
@@ -454,7 +476,7 @@ static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int
         if (k == NONE || (pass == 1 && !kernel))
             continue;
         process_state *ps = &p->pstate[k];
-        for (uint32_t j = 0; j < ps->image_count; j++)
+        for (uint32_t j = ps->image_count; j-- > 0;)
             if (address >= ps->images[j].base && address < ps->images[j].end) {
                 file = ps->images[j].file;
                 offset = address - ps->images[j].base;
@@ -719,6 +741,9 @@ static void on_event(petw_event_record *r, void *context)
     if (petw_guid_equal(g, &PerfInfoGuid)) {
         if (opcode == 46)
             on_sample(p, r, ptr4);
+        else if ((opcode == 73 || opcode == 72) && r->user_data_length >= 8 &&
+                 petw__rd32(r->user_data) == 0 && petw__rd32((const uint8_t *)r->user_data + 4))
+            p->interval = petw__rd32((const uint8_t *)r->user_data + 4); /* ProfileTime's */
     } else if (petw_guid_equal(g, &StackWalkGuid)) {
         if (opcode == 32)
             on_stack(p, r, ptr4);

@@ -40,6 +40,7 @@
 #define HOOK_DISK_WRITE 0x010Bu
 #define HOOK_SAMPLED_PROFILE 0x0F2Eu
 #define HOOK_STACKWALK 0x1820u
+#define HOOK_PROFILE_COLLECTION_START 0x0F49u /* PerfInfo opcode 73 */
 
 #define VERSION_PROCESS 4 /* Process_TypeGroup1 v4 */
 #define VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
@@ -605,6 +606,18 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
          * (what starts meanwhile may appear in both, as on Windows). */
         anchor(s);
         rc = petw__sys_rundown(c->target_pid, on_rundown, s);
+    }
+    if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE)) {
+        /* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
+         * interval, as Windows logs it at a profile's start: Source 0
+         * (ProfileTime), NewInterval and OldInterval in 100 ns, SourceName. */
+        uint8_t *p = s->payload;
+        petw__wr32(p, 0);
+        petw__wr32(p + 4, (uint32_t)interval);
+        petw__wr32(p + 8, (uint32_t)interval);
+        size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PROFILE_COLLECTION_START, 3, 0, 0, petw__monotonic_ns(),
+             p, 12 + 2 * ((uint32_t)units + 1));
     }
     if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
         rc = PETW_ENOMEM;
