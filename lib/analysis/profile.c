@@ -723,6 +723,17 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     ts->reader_counts[slot]++;
 }
 
+/* A thread that ended is in no state any more (Linux records no switch
+ * out of an exiting thread). */
+static void on_thread_end(petw_profile *p, uint32_t tid, int64_t now)
+{
+    uint32_t t = map_get(&p->thread_by_tid, tid);
+    if (t == NONE)
+        return;
+    leave_state(p, t, now);
+    p->tstate[t].state = 0;
+}
+
 static void on_event(petw_event_record *r, void *context)
 {
     petw_profile *p = context;
@@ -755,6 +766,8 @@ static void on_event(petw_event_record *r, void *context)
         else if ((opcode == 1 || opcode == 3) && r->user_data_length >= 8)
             (void)thread_index(p, petw__rd32((const uint8_t *)r->user_data + 4),
                                petw__rd32(r->user_data));
+        else if (opcode == 2 && r->user_data_length >= 8)
+            on_thread_end(p, petw__rd32((const uint8_t *)r->user_data + 4), t);
     } else if (petw_guid_equal(g, &ProcessGuid)) {
         on_process(p, r, opcode);
     } else if (petw_guid_equal(g, &ImageGuid)) {
