@@ -6,7 +6,8 @@ frames as module!+0xRVA (Windows images without symbols), by module and by
 process too, and a function's callers and callees; `petw report wait`
 gives thread 77's running, ready and waiting time and who readied it;
 `petw report processes` lists app.exe; CSV and JSON carry the same rows;
-`petw convert --to folded` writes the collapsed stacks."""
+`petw convert --to folded` writes the collapsed stacks. The same for the
+trace of a 32-bit system (32-bit headers, 4-byte pointers)."""
 import csv
 import io
 import json
@@ -34,9 +35,9 @@ def rows(*args):
     return list(csv.DictReader(io.StringIO(run(*args, "--format", "csv"))))
 
 
-with tempfile.TemporaryDirectory() as tmp:
-    etl = os.path.join(tmp, "p.etl")
-    subprocess.run([gen, etl], check=True)
+def check(tmp, bits):
+    etl = os.path.join(tmp, "p%s.etl" % bits)
+    subprocess.run([gen, etl] + ([bits] if bits else []), check=True)
 
     got = {(r["Function"], r["Module"]): (r["Self%"], r["Self"], r["Incl%"], r["Incl"])
            for r in rows("report", "cpu", etl)}
@@ -95,7 +96,7 @@ with tempfile.TemporaryDirectory() as tmp:
                for r in procs):
         fail("processes: %s" % procs)
 
-    out = os.path.join(tmp, "p.folded")
+    out = os.path.join(tmp, "p%s.folded" % bits)
     run("convert", etl, "--to", "folded", "-o", out)
     folded = open(out).read()
     if folded != ("app.exe;ntdll.dll!+0x5000;app.exe!+0x2000;app.exe!+0x1010 40\n"
@@ -103,4 +104,9 @@ with tempfile.TemporaryDirectory() as tmp:
                   "ntoskrnl.exe!+0x3000 10\n"
                   "app.exe;ntdll.dll!+0x5000;app.exe!+0x2100;ntdll.dll!+0x9000 20\n"):
         fail("folded:\n" + folded)
-print("analysis_views: cpu, wait, processes and folded as expected")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    check(tmp, None)
+    check(tmp, "32")
+print("analysis_views: cpu, wait, processes and folded as expected (64- and 32-bit)")

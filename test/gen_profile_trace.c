@@ -1,11 +1,17 @@
-/* gen_profile_trace FILE: writes a small .etl file as Windows' kernel
- * logger writes a CPU profile (64-bit: logfile header buffer, then data
- * buffers of SYSTEM, COMPACT and PERFINFO records), for the tests of
- * `petw report` and `petw convert`'s profiles. Its content is known:
+/* gen_profile_trace FILE [32]: writes a small .etl file as Windows' kernel
+ * logger writes a CPU profile (logfile header buffer, then data buffers of
+ * SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
+ * 32-bit system: 32-bit header types and 4-byte pointers, addresses below
+ * 4 GB), for the tests of `petw report` and `petw convert`'s profiles.
+ * Its content is known:
  *   Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78;
  *   Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at
  *   0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0);
+ *   KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
+ *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3);
  *   PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns).
+ *   (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
+ *   0x82000000.)
  *   CPU 1: 70 samples, each with its StackWalk (innermost first):
  *     40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000
  *     20 x tid 78  ntdll+0x9000, app+0x2100, ntdll+0x5000
@@ -23,6 +29,18 @@
 #define MAX_BUFFERS 2
 
 static uint32_t at, buffers;
+static int bits32;   /* a 32-bit system's records */
+static uint32_t ptr; /* pointer size: 8, or 4 */
+
+/* A pointer-sized value at p; returns its size. */
+static uint32_t put_ptr(uint8_t *p, uint64_t v)
+{
+    if (bits32)
+        petw__wr32(p, (uint32_t)v);
+    else
+        petw__wr64(p, v);
+    return ptr;
+}
 static uint8_t file[(MAX_BUFFERS + 1) * BUF];
 
 static void begin_buffer(uint8_t cpu)
@@ -52,7 +70,8 @@ static void record(uint8_t type, uint16_t hook, uint8_t version, uint32_t pid, u
                                                    : PETW__SYSTEM_HEADER_SIZE;
     memset(r, 0, PETW__ALIGN8(hsize + n));
     petw__wr16(r, version);
-    r[2] = type, r[3] = 0xC0;
+    /* The 32-bit types are the 64-bit ones less one. */
+    r[2] = (uint8_t)(bits32 ? type - 1 : type), r[3] = 0xC0;
     petw__wr16(r + 4, (uint16_t)(hsize + n));
     petw__wr16(r + 6, hook);
     if (type == PETW__HDR_PERFINFO64) {
@@ -78,11 +97,14 @@ static void process_dcstart(uint32_t pid, const char *image, int64_t ts)
 {
     uint8_t p[256];
     memset(p, 0, sizeof(p));
-    petw__wr32(p + 8, pid);
-    petw__wr32(p + 12, 4);
-    uint32_t n = 36;
-    petw__wr64(p + n, 0xffffa00000001000ull); /* TOKEN_USER, then S-1-5-18 */
-    n += 16;
+    /* UniqueProcessKey, pid, parent, session, exit status, directory table
+     * base, flags; TOKEN_USER (the SID's address, attributes), S-1-5-18. */
+    uint32_t n = ptr;
+    petw__wr32(p + n, pid);
+    petw__wr32(p + n + 4, 4);
+    n += 16 + ptr + 4;
+    n += put_ptr(p + n, 0xffffa00000001000ull);
+    n += ptr;
     p[n] = 1, p[n + 1] = 1, p[n + 7] = 5, p[n + 8] = 18;
     n += 12;
     memcpy(p + n, image, strlen(image) + 1);
@@ -99,18 +121,79 @@ static void thread_dcstart(uint32_t pid, uint32_t tid, int64_t ts)
     memset(p, 0, sizeof(p));
     petw__wr32(p, pid);
     petw__wr32(p + 4, tid);
-    record(PETW__HDR_SYSTEM64, 0x0503, 3, pid, tid, ts, p, 72);
+    /* 7 pointers (stacks, affinity, start address, TEB), tag, 4 bytes. */
+    record(PETW__HDR_SYSTEM64, 0x0503, 3, pid, tid, ts, p, 8 + 7 * ptr + 8);
 }
 
 static void image_dcstart(uint32_t pid, uint64_t base, uint64_t size, const char *path, int64_t ts)
 {
     uint8_t p[256];
     memset(p, 0, sizeof(p));
-    petw__wr64(p, base);
-    petw__wr64(p + 8, size);
-    petw__wr32(p + 16, pid);
-    uint32_t n = 56 + put_utf16(p + 56, path);
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, size);
+    petw__wr32(p + n, pid);
+    n += 12 + 4;               /* pid, checksum, time stamp; signature level and type, reserved */
+    n += put_ptr(p + n, base); /* DefaultBase */
+    n += 16;                   /* Reserved1-4 */
+    n += put_utf16(p + n, path);
     record(PETW__HDR_SYSTEM64, 0x1403, 3, pid, 0, ts, p, n);
+}
+
+/* A FULL (EVENT_TRACE_HEADER) record of KernelTraceControl, opcode `op`. */
+static void ktc_record(uint8_t op, uint32_t pid, int64_t ts, const uint8_t *payload, uint32_t n)
+{
+    static const uint8_t guid[16] = {0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
+                                     0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde};
+    uint8_t *r = file + buffers * BUF + at;
+    uint32_t size = PETW__FULL_HEADER_SIZE + n;
+    memset(r, 0, PETW__ALIGN8(size));
+    petw__wr16(r, (uint16_t)size);
+    r[2] = bits32 ? PETW__HDR_FULL32 : PETW__HDR_FULL64, r[3] = 0xC0;
+    r[4] = op;
+    petw__wr16(r + 6, 2); /* version */
+    petw__wr32(r + 12, pid);
+    petw__wr64(r + 16, (uint64_t)ts);
+    memcpy(r + 24, guid, 16);
+    memcpy(r + PETW__FULL_HEADER_SIZE, payload, n);
+    at += PETW__ALIGN8(size);
+}
+
+/* What xperf's merge writes for an image: ImageID, DbgID_RSDS, FileVersion. */
+static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const char *name, int64_t ts)
+{
+    uint8_t p[512];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, size);
+    petw__wr32(p + n, pid);
+    petw__wr32(p + n + 4, 0x5f000000); /* TimeDateStamp */
+    n += 8;
+    n += put_utf16(p + n, name);
+    ktc_record(0, pid, ts, p, n);
+    memset(p, 0, sizeof(p));
+    n = put_ptr(p, base);
+    petw__wr32(p + n, pid);
+    n += 4;
+    for (int k = 0; k < 16; k++) /* GUID 01020304-0506-0708-090a-0b0c0d0e0f10 */
+        p[n + k] = (uint8_t)(k + 1);
+    petw__wr32(p + n, 0x01020304);
+    petw__wr16(p + n + 4, 0x0506);
+    petw__wr16(p + n + 6, 0x0708);
+    n += 16;
+    petw__wr32(p + n, 3); /* Age */
+    n += 4;
+    memcpy(p + n, "app.pdb", 8);
+    n += 8;
+    ktc_record(36, pid, ts, p, n);
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, (uint32_t)size);
+    petw__wr32(p + 4, 0x5f000000);
+    n = 8;
+    const char *const strings[] = {name,  "The app", "1.2.3.4", "1.2.3.4", "0409",
+                                   "App", "Contoso", "1.2",     "",        ""};
+    for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
+        n += put_utf16(p + n, strings[k]);
+    ktc_record(64, pid, ts, p, n);
 }
 
 static void cswitch(uint32_t new_tid, uint32_t old_tid, int64_t ts)
@@ -136,25 +219,29 @@ static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frame
 {
     uint8_t p[16 + 8 * 8];
     memset(p, 0, sizeof(p));
-    petw__wr64(p, frames[0]);
-    petw__wr32(p + 8, tid);
-    petw__wr16(p + 12, 1);
-    record(PETW__HDR_PERFINFO64, 0x0F2E, 2, 0, 0, ts, p, 16);
+    uint32_t at_tid = put_ptr(p, frames[0]);
+    petw__wr32(p + at_tid, tid);
+    petw__wr16(p + at_tid + 4, 1);
+    record(PETW__HDR_PERFINFO64, 0x0F2E, 2, 0, 0, ts, p, at_tid + 8);
     petw__wr64(p, (uint64_t)ts);
     petw__wr32(p + 8, pid);
     petw__wr32(p + 12, tid);
     for (uint32_t i = 0; i < n; i++)
-        petw__wr64(p + 16 + 8 * i, frames[i]);
-    record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + 8 * n);
+        put_ptr(p + 16 + ptr * i, frames[i]);
+    record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + ptr * n);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: gen_profile_trace FILE\n");
+    if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "32"))) {
+        fprintf(stderr, "usage: gen_profile_trace FILE [32]\n");
         return 2;
     }
-    const uint64_t app = 0x140000000ull, ntdll = 0x7ffb10000000ull, nt = 0xfffff80000000000ull;
+    bits32 = argc == 3;
+    ptr = bits32 ? 4 : 8;
+    const uint64_t app = bits32 ? 0x400000u : 0x140000000ull;
+    const uint64_t ntdll = bits32 ? 0x77000000u : 0x7ffb10000000ull;
+    const uint64_t nt = bits32 ? 0x82000000u : 0xfffff80000000000ull;
     const uint64_t s1[] = {app + 0x1010, app + 0x2000, ntdll + 0x5000};
     const uint64_t s2[] = {ntdll + 0x9000, app + 0x2100, ntdll + 0x5000};
     const uint64_t s3[] = {nt + 0x3000, app + 0x1500, app + 0x2000, ntdll + 0x5000};
@@ -163,6 +250,7 @@ int main(int argc, char **argv)
     thread_dcstart(1234, 77, 1001);
     thread_dcstart(1234, 78, 1001);
     image_dcstart(1234, app, 0x20000, "C:\\app\\app.exe", 1002);
+    image_identity(1234, app, 0x20000, "app.exe", 1002);
     image_dcstart(1234, ntdll, 0x1f0000, "C:\\Windows\\System32\\ntdll.dll", 1002);
     image_dcstart(0, nt, 0x1000000, "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
     uint8_t p[32];
