@@ -283,13 +283,14 @@ static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id,
     if (id_size > 20)
         id_size = 20;
     uint64_t h = hash_bytes(0xcbf29ce484222325ull, path, strlen(path) + 1);
-    h = hash_bytes(h, id, id_size);
+    if (id_size)
+        h = hash_bytes(h, id, id_size);
     for (;; h++) { /* a collision moves on to the next key */
         uint32_t k = map_get(&p->file_by_key, h);
         if (k == NONE)
             break;
         if (!strcmp(p->files[k].path, path) && p->files[k].build_id_size == id_size &&
-            !memcmp(p->files[k].build_id, id, id_size))
+            (id_size == 0 || !memcmp(p->files[k].build_id, id, id_size)))
             return k;
     }
     if (grow((void **)&p->files, &p->file_cap, p->file_count + 1, sizeof(*p->files))) {
@@ -304,7 +305,8 @@ static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id,
     const char *base = slash > back ? slash : back;
     f->module = intern(p, base ? base + 1 : path);
     f->windows = back != NULL || (path[0] && path[1] == ':');
-    memcpy(f->build_id, id, id_size);
+    if (id_size)
+        memcpy(f->build_id, id, id_size);
     f->build_id_size = id_size;
     if (map_put(&p->file_by_key, h, k))
         p->error = PETW_ENOMEM;
@@ -803,7 +805,8 @@ static const kernel_symbol *kernel_lookup(const petw_profile *p, uint64_t a)
 
 static void symbolize(petw_profile *p)
 {
-    qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_start);
+    if (p->ksym_count)
+        qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_start);
     petw_source_line lines[32];
     /* Offsets into p->lines until the end (it moves as it grows). */
     uint32_t *first = calloc(p->location_count + 1u, sizeof(*first));

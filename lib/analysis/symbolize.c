@@ -133,7 +133,7 @@ static image_file *open_image(petw_symbolizer *s, const char *path, const uint8_
         build_id_size = 20;
     for (image_file *f = s->files[b]; f; f = f->next)
         if (f->build_id_size == build_id_size && !strcmp(f->path, path) &&
-            !memcmp(f->build_id, build_id, build_id_size))
+            (build_id_size == 0 || !memcmp(f->build_id, build_id, build_id_size)))
             return f;
     image_file *f = calloc(1, sizeof(*f));
     if (!f)
@@ -202,6 +202,20 @@ static int offset_to_address(Dwfl_Module *mod, uint64_t offset, Dwarf_Addr *addr
     return 0;
 }
 
+/* The compilation unit holding addr. libdw finds it through
+ * .debug_aranges, which some compilers (clang by default) do not write; then
+ * each unit's ranges are asked in turn (once per distinct address). */
+static Dwarf_Die *find_cu(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+    if (cu)
+        return cu;
+    for (cu = dwfl_module_nextcu(mod, NULL, bias); cu; cu = dwfl_module_nextcu(mod, cu, bias))
+        if (dwarf_haspc(cu, addr - *bias) > 0)
+            return cu;
+    return NULL;
+}
+
 static const char *die_name(Dwarf_Die *die)
 {
     Dwarf_Attribute a;
@@ -251,9 +265,18 @@ int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *
         return 0; /* in the file, but no symbol holds it */
     const char *src = NULL;
     int src_line = 0;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = find_cu(f->mod, addr, &bias);
     Dwfl_Line *dl = dwfl_module_getsrc(f->mod, addr);
-    if (dl)
+    if (dl) {
         src = dwfl_lineinfo(dl, NULL, &src_line, NULL, NULL, NULL);
+    } else if (cu) {
+        Dwarf_Line *line = dwarf_getsrc_die(cu, addr - bias);
+        if (line) {
+            src = dwarf_linesrc(line, NULL, NULL);
+            (void)dwarf_lineno(line, &src_line);
+        }
+    }
 
     uint32_t n = 0;
     const char *file = src;
@@ -261,8 +284,6 @@ int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *
     if (!s->c.no_inline) {
         /* The inlined subroutines holding addr, innermost first: each is a
          * frame at the current file:line; its call site is the next one's. */
-        Dwarf_Addr bias;
-        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, addr, &bias);
         Dwarf_Die *scopes = NULL;
         int ns = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
         for (int k = 0; k < ns && n + 1 < max; k++) {

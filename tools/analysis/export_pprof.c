@@ -42,7 +42,7 @@ static void field_bytes(sbuf *b, uint32_t field, const void *data, size_t n)
 /* ---- the string table: index 0 is "" ---- */
 
 typedef struct strtab {
-    const char **items;
+    char **items; /* copies */
     uint32_t count, cap;
     uint32_t *slots, nslots;
     int failed;
@@ -83,7 +83,7 @@ static uint32_t str_id(strtab *t, const char *s)
             return t->slots[j] - 1;
     if (t->count == t->cap) {
         uint32_t cap = t->cap ? 2 * t->cap : 1024;
-        const char **items = realloc(t->items, cap * sizeof(*items));
+        char **items = realloc(t->items, cap * sizeof(*items));
         if (!items) {
             t->failed = 1;
             return 0;
@@ -91,7 +91,10 @@ static uint32_t str_id(strtab *t, const char *s)
         t->items = items;
         t->cap = cap;
     }
-    t->items[t->count] = s;
+    if (!(t->items[t->count] = strdup(s))) {
+        t->failed = 1;
+        return 0;
+    }
     t->slots[j] = ++t->count;
     return t->count - 1;
 }
@@ -303,6 +306,8 @@ int export_pprof(const petw_profile *p, FILE *out)
     int rc = failed ? -1 : write_gzip(out, (const uint8_t *)b.data, b.len);
     free(fns);
     free(mods);
+    for (uint32_t k = 0; k < st.count; k++)
+        free(st.items[k]);
     free(st.items);
     free(st.slots);
     sbuf_free(&b);
