@@ -141,6 +141,9 @@ typedef struct petw_profile_stack {
  * PETW_ECORRUPT, PETW_ENOMEM (as petw_trace_open and petw_trace_process). */
 int petw_profile_read(const char *const *paths, uint32_t count, const petw_profile_config *config,
                       petw_profile **out);
+/* As petw_profile_read() for one trace already in memory (copied). */
+int petw_profile_read_memory(const void *data, size_t size, const petw_profile_config *config,
+                             petw_profile **out);
 void petw_profile_free(petw_profile *p);
 
 /* The sampling interval in 100 ns units (the trace's, else 10000 = 1 ms). */

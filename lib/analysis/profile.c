@@ -858,10 +858,10 @@ static void symbolize(petw_profile *p)
     free(first);
 }
 
-int petw_profile_read(const char *const *paths, uint32_t count, const petw_profile_config *config,
-                      petw_profile **out)
+/* Reads `count` files, or (paths NULL) the one trace in `data`. */
+static int read_model(const char *const *paths, uint32_t count, const void *data, size_t size,
+                      const petw_profile_config *config, petw_profile **out)
 {
-    PETW__RETURN_IF(!paths || !count || count > 64 || !out, PETW_EINVAL);
     *out = NULL;
     petw_profile *p = calloc(1, sizeof(*p));
     PETW__RETURN_IF(!p, PETW_ENOMEM);
@@ -878,7 +878,8 @@ int petw_profile_read(const char *const *paths, uint32_t count, const petw_profi
     tc.on_event = on_event;
     tc.context = p;
     for (; rc == 0 && opened < count; opened++)
-        rc = petw_trace_open(paths[opened], &tc, &traces[opened]);
+        rc = paths ? petw_trace_open(paths[opened], &tc, &traces[opened])
+                   : petw_trace_open_memory(data, size, &tc, &traces[opened]);
     if (rc == 0)
         rc = petw_trace_process(traces, count, 0, 0);
     for (uint32_t k = 0; k < count; k++)
@@ -911,6 +912,20 @@ int petw_profile_read(const char *const *paths, uint32_t count, const petw_profi
     }
     *out = p;
     return 0;
+}
+
+int petw_profile_read(const char *const *paths, uint32_t count, const petw_profile_config *config,
+                      petw_profile **out)
+{
+    PETW__RETURN_IF(!paths || !count || count > 64 || !out, PETW_EINVAL);
+    return read_model(paths, count, NULL, 0, config, out);
+}
+
+int petw_profile_read_memory(const void *data, size_t size, const petw_profile_config *config,
+                             petw_profile **out)
+{
+    PETW__RETURN_IF(!data || !out, PETW_EINVAL);
+    return read_model(NULL, 1, data, size, config, out);
 }
 
 void petw_profile_free(petw_profile *p)
