@@ -5,7 +5,10 @@ kernel logger writes a CPU profile (gen_profile_trace.c says what it holds),
 frames as module!+0xRVA (Windows images without symbols), by module and by
 process too, and a function's callers and callees; `petw report wait`
 gives thread 77's running, ready and waiting time and who readied it;
-`petw report processes` lists app.exe; CSV and JSON carry the same rows;
+`petw report processes` lists app.exe; `petw report disk` the I/O of its
+threads (by the issuing thread); `petw report events` each kind of event
+with its count, and the Start/Stop pairs of a task with their durations;
+CSV and JSON carry the same rows;
 `petw convert --to folded` writes the collapsed stacks. The same for the
 trace of a 32-bit system (32-bit headers, 4-byte pointers)."""
 import csv
@@ -95,6 +98,23 @@ def check(tmp, bits):
     if not any(r["PID"] == "1234" and r["Name"] == "app.exe" and r["Samples"] == "70"
                for r in procs):
         fail("processes: %s" % procs)
+
+    disk = rows("report", "disk", etl)
+    if [(r["PID"], r["Process"], r["Reads"], r["Read bytes"], r["Writes"], r["Write bytes"],
+         r["Mean ms"], r["Max ms"]) for r in disk] != [
+            ("1234", "app.exe", "3", "12288", "1", "8192", "0.163", "0.300")]:
+        fail("disk: %s" % disk)
+
+    kinds = {(r["Provider"], r["Event"], r["Opcode"]): r for r in rows("report", "events", etl)}
+    for key, count in ((("PerfInfo", "SampleProf", "46"), "70"),
+                       (("StackWalk", "Stack", "32"), "70"), (("Thread", "CSwitch", "36"), "4"),
+                       (("DiskIo", "Read", "10"), "3"), (("DiskIo", "Write", "11"), "1"),
+                       (("KernelTraceControl", "DbgID_RSDS", "36"), "1")):
+        if key not in kinds or kinds[key]["Count"] != count:
+            fail("events: %s: %s" % (key, kinds.get(key)))
+    stop = kinds.get(("6e0c3b5a-0201-0403-0506-0708090a0b0c", "", "2"))
+    if not stop or (stop["Pairs"], stop["Mean ms"], stop["Max ms"]) != ("2", "0.075", "0.100"):
+        fail("events: Start/Stop pairs: %s" % stop)
 
     out = os.path.join(tmp, "p%s.folded" % bits)
     run("convert", etl, "--to", "folded", "-o", out)

@@ -19,6 +19,11 @@
  *   CPU 0 (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77
  *     Waiting, UserRequest); 5000 ReadyThread 77 by 78; 6000 CSwitch 0 -> 77;
  *     8000 CSwitch 77 -> 0 (Waiting, UserRequest).
+ *   DiskIo (process 0 in the header; the issuing thread says whose):
+ *     Read 4096 bytes x 3 by tid 77 (response 0.1, 0.2, 0.3 ms), Write 8192
+ *     bytes by tid 78 (0.05 ms).
+ *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
+ *     Stop 5000 on thread 77 (EVENT records without a schema).
  * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. */
 #include <stdio.h>
 #include <string.h>
@@ -215,6 +220,38 @@ static void ready(uint32_t tid, uint32_t by, int64_t ts)
     record(PETW__HDR_COMPACT64, 0x0532, 2, 1234, by, ts, p, 8);
 }
 
+static void disk(int write, uint32_t tid, uint32_t bytes, uint64_t response, int64_t ts)
+{
+    uint8_t p[64];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p + 8, bytes);
+    petw__wr64(p + 16, 0x100000); /* ByteOffset */
+    uint32_t n = 24 + 2 * ptr;    /* FileObject, Irp */
+    petw__wr64(p + n, response);  /* HighResResponseTime, in clock ticks (100 ns here) */
+    petw__wr32(p + n + 8, tid);   /* IssuingThreadId */
+    record(PETW__HDR_SYSTEM64, write ? 0x010B : 0x010A, 3, 0, 0, ts, p, n + 12);
+}
+
+/* An EVENT (EVENT_HEADER) record: a manifest provider's event, no payload. */
+static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
+{
+    static const uint8_t guid[16] = {0x5a, 0x3b, 0x0c, 0x6e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    uint8_t *r = file + buffers * BUF + at;
+    memset(r, 0, PETW__EVENT_HEADER_SIZE);
+    petw__wr16(r, PETW__EVENT_HEADER_SIZE);
+    r[2] = bits32 ? PETW__HDR_EVENT32 : PETW__HDR_EVENT64, r[3] = 0xC0;
+    petw__wr16(r + 4, PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
+    petw__wr32(r + 8, tid);
+    petw__wr32(r + 12, 1234);
+    petw__wr64(r + 16, (uint64_t)ts);
+    memcpy(r + 24, guid, 16);
+    petw__wr16(r + 40, opcode); /* Id: one per opcode, as manifests give */
+    r[44] = 4;                  /* Level */
+    r[45] = opcode;             /* Opcode: 1 Start, 2 Stop */
+    petw__wr16(r + 46, 5);      /* Task */
+    at += PETW__EVENT_HEADER_SIZE;
+}
+
 static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frames, uint32_t n)
 {
     uint8_t p[16 + 8 * 8];
@@ -259,8 +296,16 @@ int main(int argc, char **argv)
     petw__wr32(p + 8, 10000);
     record(PETW__HDR_SYSTEM64, 0x0F49, 3, 0, 0, 1003, p, 12 + put_utf16(p + 12, "Timer"));
     cswitch(77, 0, 2000);
+    activity(1, 77, 3000);
+    activity(2, 77, 3500);
     cswitch(0, 77, 4000);
+    activity(1, 77, 4000);
+    disk(0, 77, 4096, 1000, 4100);
+    disk(0, 77, 4096, 2000, 4200);
+    disk(0, 77, 4096, 3000, 4300);
+    disk(1, 78, 8192, 500, 4400);
     ready(77, 78, 5000);
+    activity(2, 77, 5000);
     cswitch(77, 0, 6000);
     cswitch(0, 77, 8000);
     end_buffer();

@@ -2,7 +2,7 @@
  * table (text, CSV or JSON). The trace is read into one model
  * (petw/analysis.h: processes, threads, images, distinct stacks, switch
  * times; each distinct address symbolized once), which each view reads:
- * analysis/report_cpu.c, analysis/report_wait.c. */
+ * analysis/report_*.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +16,8 @@ static const char report_usage[] =
     "             --callers FUNC: the callers and callees of FUNC\n"
     "  wait       per thread: running, ready and waiting time, switches, who readied it\n"
     "  processes  the processes the trace saw, their samples and command lines\n"
+    "  disk       disk I/O by process: requests, bytes, mean and longest response\n"
+    "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
     "Options:\n"
     "  --format F             text (default), csv or json\n"
     "  --top N                the first N rows (text default: 30; 0: all)\n"
@@ -28,7 +30,11 @@ int cmd_report(int argc, char **argv)
     static const struct {
         const char *name;
         view_fn fn;
-    } views[] = {{"cpu", report_cpu}, {"wait", report_wait}, {"processes", report_processes}};
+    } views[] = {{"cpu", report_cpu},
+                 {"wait", report_wait},
+                 {"processes", report_processes},
+                 {"disk", report_disk},
+                 {"events", report_events}};
     if (argc < 1) {
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;

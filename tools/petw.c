@@ -14,7 +14,7 @@ const char usage[] =
     "usage: petw info FILE... [--manifest PATH]...\n"
     "       petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
-    "       petw report cpu|wait|processes FILE... [--format text|csv|json] [options]\n"
+    "       petw report cpu|wait|disk|events|processes FILE... [--format text|csv|json] [options]\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME] [--manifest PATH]...\n"
     "       petw guid NAME...\n"

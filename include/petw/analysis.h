@@ -136,6 +136,30 @@ typedef struct petw_profile_stack {
     const uint32_t *frames; /* location indexes, innermost (the sampled address) first */
 } petw_profile_stack;
 
+/* Disk I/O of one process (DiskIo Read and Write, by the issuing thread's
+ * process when the event names it). */
+typedef struct petw_profile_disk {
+    uint32_t pid;
+    uint64_t reads, writes, read_bytes, write_bytes;
+    uint64_t response_total, response_max; /* 100 ns units (HighResResponseTime) */
+} petw_profile_disk;
+
+/* One kind of event (provider, event id or TraceLogging name, opcode,
+ * version) and how many the trace held; for Start/Stop pairs (opcodes 1
+ * and 2 of one task, or of one TraceLogging event name; by activity ID,
+ * else by thread; classic events are not paired), their durations. */
+typedef struct petw_profile_event_kind {
+    const char *provider; /* its name, or its GUID as text */
+    const char *name;     /* the event's name, or "" */
+    petw_guid provider_id;
+    uint16_t id, task;
+    uint8_t opcode, version;
+    uint64_t count;
+    int64_t first, last;                     /* FILETIMEs */
+    uint64_t pairs;                          /* Start/Stop pairs (counted on the Stop) */
+    uint64_t pair_total, pair_min, pair_max; /* 100 ns units */
+} petw_profile_event_kind;
+
 /* Reads `count` (<= 64) traces merged in time order into a model and
  * symbolizes its locations. Returns 0, PETW_EINVAL, PETW_ENOENT, PETW_EIO,
  * PETW_ECORRUPT, PETW_ENOMEM (as petw_trace_open and petw_trace_process). */
@@ -163,6 +187,11 @@ uint32_t petw_profile_location_count(const petw_profile *p);
 const petw_profile_location *petw_profile_location_at(const petw_profile *p, uint32_t index);
 uint32_t petw_profile_stack_count(const petw_profile *p);
 const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index);
+
+uint32_t petw_profile_disk_count(const petw_profile *p);
+const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index);
+uint32_t petw_profile_event_kind_count(const petw_profile *p);
+const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);
 
 /* 1 when this build symbolizes (it has libdw), else 0. */
 int petw_analysis_available(void);

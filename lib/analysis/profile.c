@@ -33,6 +33,8 @@ static const petw_guid PerfInfoGuid = {
     0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
 static const petw_guid StackWalkGuid = {
     0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
+static const petw_guid DiskIoGuid = {
+    0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
 
@@ -194,6 +196,18 @@ struct petw_profile {
     map stack_by_hash;
     uint32_t *frames;
     uint32_t frame_count, frame_cap;
+
+    petw_profile_disk *disks;
+    uint32_t disk_count, disk_cap;
+    map disk_by_pid;
+    double disk_ticks_per_100ns; /* HighResResponseTime's clock */
+
+    petw_profile_event_kind *kinds;
+    uint32_t kind_count, kind_cap;
+    map kind_by_key;
+    map pending_start; /* (kind, task, activity or thread) -> index into starts */
+    int64_t *starts;
+    uint32_t start_count, start_cap;
 
     kernel_symbol *ksyms;
     uint32_t ksym_count, ksym_cap;
@@ -725,6 +739,163 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     ts->reader_counts[slot]++;
 }
 
+/* DiskIo Read/Write v2+: DiskNumber, IrpFlags, TransferSize, Reserved,
+ * ByteOffset, FileObject, Irp, HighResResponseTime, IssuingThreadId (v3). */
+static void on_disk(petw_profile *p, const petw_event_record *r, int write, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8, at_time = 24 + 2 * ps;
+    if (r->user_data_length < at_time + 8 || !in_time(p, r->header.timestamp))
+        return;
+    uint32_t pid = r->header.process_id;
+    if (r->user_data_length >= at_time + 12) {
+        uint32_t t = map_get(&p->thread_by_tid, petw__rd32(d + at_time + 8));
+        if (t != NONE && p->threads[t].pid)
+            pid = p->threads[t].pid;
+    }
+    if (pid == UINT32_MAX || !pid_wanted(p, pid))
+        return;
+    uint32_t k = map_get(&p->disk_by_pid, pid);
+    if (k == NONE) {
+        if (grow((void **)&p->disks, &p->disk_cap, p->disk_count + 1, sizeof(*p->disks)) ||
+            map_put(&p->disk_by_pid, pid, p->disk_count)) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        k = p->disk_count++;
+        memset(&p->disks[k], 0, sizeof(p->disks[k]));
+        p->disks[k].pid = pid;
+    }
+    petw_profile_disk *e = &p->disks[k];
+    uint64_t bytes = petw__rd32(d + 8);
+    uint64_t t100 = (uint64_t)((double)petw__rd64(d + at_time) / p->disk_ticks_per_100ns);
+    if (write) {
+        e->writes++;
+        e->write_bytes += bytes;
+    } else {
+        e->reads++;
+        e->read_bytes += bytes;
+    }
+    e->response_total += t100;
+    if (t100 > e->response_max)
+        e->response_max = t100;
+}
+
+/* A TraceLogging event's name: in its schema (u16 size, tags, name). */
+static const char *tl_name(const petw_event_record *r, size_t *len)
+{
+    for (uint16_t k = 0; k < r->extended_data_count; k++) {
+        const petw_extended_item *x = &r->extended_data[k];
+        if (x->ext_type != PETW_EXT_TYPE_EVENT_SCHEMA_TL || x->data_size < 4)
+            continue;
+        const uint8_t *b = (const uint8_t *)(uintptr_t)x->data_ptr;
+        uint32_t at = 2;
+        while (at < x->data_size && (b[at] & 0x80)) /* tags: 7 bits a byte, chained */
+            at++;
+        at++;
+        if (at >= x->data_size)
+            return NULL;
+        const void *nul = memchr(b + at, 0, x->data_size - at);
+        if (!nul)
+            return NULL;
+        *len = (size_t)((const uint8_t *)nul - (b + at));
+        return (const char *)b + at;
+    }
+    return NULL;
+}
+
+static void on_any_event(petw_profile *p, const petw_event_record *r)
+{
+    const petw_event_descriptor *dd = &r->header.descriptor;
+    size_t nlen = 0;
+    const char *tl = tl_name(r, &nlen);
+    uint64_t key = mix(hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16) ^
+                       ((uint64_t)dd->id << 32 | (uint64_t)dd->opcode << 16 | dd->version));
+    if (tl)
+        key = mix(hash_bytes(key, tl, nlen));
+    uint32_t k = NONE;
+    for (;; key++) {
+        k = map_get(&p->kind_by_key, key);
+        if (k == NONE)
+            break;
+        petw_profile_event_kind *e = &p->kinds[k];
+        if (petw_guid_equal(&e->provider_id, &r->header.provider_id) && e->id == dd->id &&
+            e->opcode == dd->opcode && e->version == dd->version &&
+            (!tl || (strlen(e->name) == nlen && !memcmp(e->name, tl, nlen))))
+            break;
+    }
+    if (k == NONE) {
+        if (grow((void **)&p->kinds, &p->kind_cap, p->kind_count + 1, sizeof(*p->kinds)) ||
+            map_put(&p->kind_by_key, key, p->kind_count)) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        k = p->kind_count++;
+        petw_profile_event_kind *e = &p->kinds[k];
+        memset(e, 0, sizeof(*e));
+        e->provider_id = r->header.provider_id;
+        e->id = dd->id;
+        e->task = dd->task;
+        e->opcode = dd->opcode;
+        e->version = dd->version;
+        e->first = r->header.timestamp;
+        /* Names from the decoder, once per kind. */
+        const petw_decoded_event *ev = NULL;
+        char guid[40];
+        snprintf(guid, sizeof(guid), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                 e->provider_id.data1, e->provider_id.data2, e->provider_id.data3,
+                 e->provider_id.data4[0], e->provider_id.data4[1], e->provider_id.data4[2],
+                 e->provider_id.data4[3], e->provider_id.data4[4], e->provider_id.data4[5],
+                 e->provider_id.data4[6], e->provider_id.data4[7]);
+        const char *kernel = petw_kernel_class_name(&e->provider_id);
+        int ok = petw_decode(p->decoder, r, &ev) == 0;
+        e->provider = intern(p, ok && ev->provider_name ? ev->provider_name
+                                : kernel                ? kernel
+                                                        : guid);
+        e->name = intern(p, ok && ev->event_name ? ev->event_name : "");
+    }
+    petw_profile_event_kind *e = &p->kinds[k];
+    e->count++;
+    e->last = r->header.timestamp;
+    if ((dd->opcode != 1 && dd->opcode != 2) || (!dd->task && !tl) ||
+        (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
+        return; /* classic events' Start and End are not an activity's */
+    /* Start/Stop: of one task (TraceLogging: of one event name), by the
+     * activity, else by the thread. */
+    static const petw_guid none;
+    uint64_t pk = hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16);
+    pk = tl ? hash_bytes(pk, tl, nlen) : hash_bytes(pk, &dd->task, 2); /* TraceLogging: by name */
+    pk = petw_guid_equal(&r->header.activity_id, &none)
+             ? hash_bytes(pk, &r->header.thread_id, 4)
+             : hash_bytes(pk, &r->header.activity_id, 16);
+    if (dd->opcode == 1) {
+        uint32_t slot = map_get(&p->pending_start, pk);
+        if (slot == NONE) {
+            if (grow((void **)&p->starts, &p->start_cap, p->start_count + 1, sizeof(*p->starts)) ||
+                map_put(&p->pending_start, pk, p->start_count)) {
+                p->error = PETW_ENOMEM;
+                return;
+            }
+            slot = p->start_count++;
+        }
+        p->starts[slot] = r->header.timestamp;
+        return;
+    }
+    uint32_t slot = map_get(&p->pending_start, pk);
+    if (slot == NONE || !p->starts[slot])
+        return;
+    uint64_t d = r->header.timestamp > p->starts[slot]
+                     ? (uint64_t)(r->header.timestamp - p->starts[slot])
+                     : 0;
+    p->starts[slot] = 0; /* a slot is reused by the key's next Start */
+    e->pairs++;
+    e->pair_total += d;
+    if (e->pairs == 1 || d < e->pair_min)
+        e->pair_min = d;
+    if (d > e->pair_max)
+        e->pair_max = d;
+}
+
 /* A thread that ended is in no state any more (Linux records no switch
  * out of an exiting thread). */
 static void on_thread_end(petw_profile *p, uint32_t tid, int64_t now)
@@ -750,6 +921,8 @@ static void on_event(petw_event_record *r, void *context)
     }
     const petw_guid *g = &r->header.provider_id;
     int opcode = r->header.descriptor.opcode;
+    if (in_time(p, t))
+        on_any_event(p, r);
     int ptr4 = (r->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0;
     if (petw_guid_equal(g, &PerfInfoGuid)) {
         if (opcode == 46)
@@ -776,6 +949,9 @@ static void on_event(petw_event_record *r, void *context)
         on_image(p, r, opcode);
     } else if (petw_guid_equal(g, &PetwSymbolsGuid)) {
         on_symbols(p, r);
+    } else if (petw_guid_equal(g, &DiskIoGuid)) {
+        if (opcode == 10 || opcode == 11)
+            on_disk(p, r, opcode == 11, ptr4);
     }
 }
 
@@ -880,6 +1056,16 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     for (; rc == 0 && opened < count; opened++)
         rc = paths ? petw_trace_open(paths[opened], &tc, &traces[opened])
                    : petw_trace_open_memory(data, size, &tc, &traces[opened]);
+    p->disk_ticks_per_100ns = 1.0;
+    if (rc == 0) {
+        /* HighResResponseTime counts the session clock's ticks. */
+        const petw_logfile_info *li = petw_trace_info(traces[0]);
+        double hz = li->reserved_flags == 2   ? 1e7
+                    : li->reserved_flags == 3 ? (double)li->cpu_speed_mhz * 1e6
+                                              : (double)li->perf_freq;
+        if (hz > 0)
+            p->disk_ticks_per_100ns = hz / 1e7;
+    }
     if (rc == 0)
         rc = petw_trace_process(traces, count, 0, 0);
     for (uint32_t k = 0; k < count; k++)
@@ -947,6 +1133,12 @@ void petw_profile_free(petw_profile *p)
     free(p->frames);
     free(p->ksyms);
     free(p->lines);
+    free(p->disks);
+    free(p->kinds);
+    free(p->starts);
+    map_free(&p->disk_by_pid);
+    map_free(&p->kind_by_key);
+    map_free(&p->pending_start);
     map_free(&p->process_by_pid);
     map_free(&p->thread_by_tid);
     map_free(&p->file_by_key);
@@ -1017,4 +1209,24 @@ uint32_t petw_profile_stack_count(const petw_profile *p)
 const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index)
 {
     return index < p->stack_count ? &p->stacks[index] : NULL;
+}
+
+uint32_t petw_profile_disk_count(const petw_profile *p)
+{
+    return p->disk_count;
+}
+
+const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->disk_count ? &p->disks[index] : NULL;
+}
+
+uint32_t petw_profile_event_kind_count(const petw_profile *p)
+{
+    return p->kind_count;
+}
+
+const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->kind_count ? &p->kinds[index] : NULL;
 }

@@ -33,6 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         a.format = table_find("text");
         (void)report_wait(p, &a);
         (void)report_processes(p, &a);
+        (void)report_disk(p, &a);
+        (void)report_events(p, &a);
         if (petw_profile_location_count(p)) {
             a.callers_of = petw_profile_location_at(p, 0)->name;
             (void)report_cpu(p, &a);

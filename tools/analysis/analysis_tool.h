@@ -88,6 +88,8 @@ typedef struct view_args {
 int report_cpu(const petw_profile *p, const view_args *a);
 int report_wait(const petw_profile *p, const view_args *a);
 int report_processes(const petw_profile *p, const view_args *a);
+int report_disk(const petw_profile *p, const view_args *a);
+int report_events(const petw_profile *p, const view_args *a);
 
 int export_folded(const petw_profile *p, FILE *out);
 int export_pprof(const petw_profile *p, FILE *out);
