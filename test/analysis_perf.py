@@ -6,6 +6,8 @@ exited long before the trace stopped), libc's and the kernel's; and every
 function's self share agrees with `perf report` on the same workload on
 this machine within 2 percentage points (functions above 1% in either).
 The workload's ImageId events carry the build-id readelf reads from it.
+JIT code a process describes in /tmp/perf-PID.map (JIT_WORKLOAD) is named
+from the JitSymbol events the recording carries.
 Exit 77 (skipped) where perf events are not allowed or perf is missing."""
 import csv
 import io
@@ -17,6 +19,7 @@ import sys
 import tempfile
 
 petw, workload = sys.argv[1], sys.argv[2]
+jit = sys.argv[3] if len(sys.argv) > 3 else None
 SCALE = "100"  # about a second of CPU time
 
 
@@ -30,21 +33,64 @@ def fail(why):
     sys.exit(1)
 
 
+def check_jit(tmp, env):
+    etl = os.path.join(tmp, "jit.etl")
+    r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image", "--stacks",
+                        "profile", "--kernel-scope", "process", "-o", etl, "--", jit],
+                       capture_output=True, text=True, env=env)
+    procs = subprocess.run([petw, "report", "processes", etl, "--format", "csv"],
+                           capture_output=True, text=True).stdout
+    for row in csv.DictReader(io.StringIO(procs)):
+        if row["Name"].startswith("jit_workload"):
+            try:
+                os.unlink("/tmp/perf-%s.map" % row["PID"])
+            except OSError:
+                pass
+    if r.returncode == 77 or "exit status 77" in r.stdout + r.stderr:
+        return  # not x86-64
+    if r.returncode != 0:
+        fail("petw record of the JIT workload: " + r.stderr)
+    out = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    top = list(csv.DictReader(io.StringIO(out)))
+    if not top or top[0]["Function"] != "jit_spin_loop" or top[0]["Module"] != "[jit]" or \
+            float(top[0]["Self%"].rstrip("%")) < 50:
+        dump = subprocess.run([petw, "dump", etl], capture_output=True, text=True).stdout
+        fail("JIT code not named from /tmp/perf-PID.map:\n%s\n%s\n%s" % (
+            out, "\n".join(l for l in dump.splitlines() if "JitSymbol" in l)[:600],
+            subprocess.run([petw, "report", "cpu", etl], capture_output=True, text=True).stdout))
+    print("JIT: jit_spin_loop %s of the samples" % top[0]["Self%"])
+
+
 def main():
     perf = shutil.which("perf")
     tmp = tempfile.mkdtemp()
     env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
     try:
         etl = os.path.join(tmp, "w.etl")
+        data = os.path.join(tmp, "perf.data")
+        # One run sampled by both (petw follows perf's process and its child,
+        # the workload): the same execution, on the same loaded machine.
+        inner = [perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--"] \
+            if perf else []
         r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image",
                             "--stacks", "profile", "--kernel-scope", "process",
-                            "--profile-interval-us", "250", "-o", etl, "--", workload, SCALE],
-                           capture_output=True, text=True, env=env)
+                            "--profile-interval-us", "250", "-o", etl, "--"] + inner +
+                           [workload, SCALE], capture_output=True, text=True, env=env)
         if r.returncode != 0:
             if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
                 skip(r.stderr.strip())
-            fail("petw record failed: " + r.stderr)
-        r = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0"],
+            if perf and not os.path.exists(data):
+                print("perf record failed, petw alone: " + r.stderr.strip()[:200])
+                perf = None
+                r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image",
+                                    "--stacks", "profile", "--kernel-scope", "process",
+                                    "--profile-interval-us", "250", "-o", etl, "--", workload,
+                                    SCALE], capture_output=True, text=True, env=env)
+            if r.returncode != 0:
+                fail("petw record failed: " + r.stderr)
+        r = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0",
+                            "--process", os.path.basename(workload)[:15]],
                            capture_output=True, text=True, check=True)
         ours = {}
         for row in csv.DictReader(io.StringIO(r.stdout)):
@@ -70,15 +116,14 @@ def main():
                                % (m.group(1), re.escape(os.path.basename(workload))), dump):
             fail("no ImageId with the workload's build-id " + m.group(1))
 
+        if jit:
+            check_jit(tmp, env)
         if not perf:
             skip("no perf to compare with (petw's own checks passed)")
-        data = os.path.join(tmp, "perf.data")
-        r = subprocess.run([perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data,
-                            "--", workload, SCALE], capture_output=True, text=True)
-        if r.returncode != 0:
-            skip("perf record failed: " + r.stderr.strip()[:200])
         r = subprocess.run([perf, "report", "-i", data, "--no-children", "--sort", "sym",
-                            "--stdio", "-q"], capture_output=True, text=True, check=True)
+                            "--stdio", "-q", "--comms", os.path.basename(workload)[:15],
+                            "--percentage", "relative"],
+                           capture_output=True, text=True, check=True)
         theirs = {}
         for line in r.stdout.splitlines():
             m = re.match(r"\s*([\d.]+)%\s+\[[.k]\]\s+(\S+)", line)

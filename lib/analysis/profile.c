@@ -159,6 +159,7 @@ typedef struct thread_state {
 typedef struct kernel_symbol {
     uint64_t start, size;
     const char *name, *module;
+    uint32_t pid; /* JIT symbols: their process; kernel symbols: 0 */
 } kernel_symbol;
 
 struct petw_profile {
@@ -187,7 +188,8 @@ struct petw_profile {
 
     petw_profile_location *locations;
     uint32_t *location_file; /* each location's image file, or NONE */
-    uint32_t location_count, location_cap;
+    uint32_t *location_pid;  /* and the process it was first seen in */
+    uint32_t location_count, location_cap, location_side_cap;
     map location_by_key;  /* (file, offset) */
     map location_by_addr; /* (pid, address): the image search done once */
 
@@ -211,6 +213,8 @@ struct petw_profile {
 
     kernel_symbol *ksyms;
     uint32_t ksym_count, ksym_cap;
+    kernel_symbol *jits; /* from JitSymbol events: by process, then address */
+    uint32_t jit_count, jit_cap;
     petw_source_line *lines;
     uint32_t line_count, line_cap;
 };
@@ -456,6 +460,17 @@ static void on_symbols(petw_profile *p, const petw_event_record *r)
         uint32_t n = bits ? id->v.bin.size : 0;
         image_add(p, (uint32_t)field_u(ev, "ProcessId"), field_u(ev, "ImageBase"),
                   field_u(ev, "ImageSize"), file_index(p, field_s(ev, "FileName"), bits, n));
+    } else if (!strcmp(ev->event_name, "JitSymbol")) {
+        if (grow((void **)&p->jits, &p->jit_cap, p->jit_count + 1, sizeof(*p->jits))) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        kernel_symbol *j = &p->jits[p->jit_count++];
+        j->pid = (uint32_t)field_u(ev, "ProcessId");
+        j->start = field_u(ev, "Address");
+        j->size = field_u(ev, "Size");
+        j->name = intern(p, field_s(ev, "Name"));
+        j->module = "[jit]";
     } else if (!strcmp(ev->event_name, "KernelSymbol")) {
         if (grow((void **)&p->ksyms, &p->ksym_cap, p->ksym_count + 1, sizeof(*p->ksyms))) {
             p->error = PETW_ENOMEM;
@@ -466,6 +481,7 @@ static void on_symbols(petw_profile *p, const petw_event_record *r)
         k->size = field_u(ev, "Size");
         k->name = intern(p, field_s(ev, "Name"));
         k->module = intern(p, field_s(ev, "Module"));
+        k->pid = 0;
     }
 }
 
@@ -499,28 +515,43 @@ static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int
                 break;
             }
     }
-    uint64_t key = file == NONE ? (kernel ? 0xFFFFFFFEull : 0xFFFFFFFFull) << 32 : file;
+    uint64_t key = file != NONE ? file : kernel ? 0xFFFFFFFEull << 32 : 0xFFFFFFFFull << 32 ^ pid;
     key = mix(key ^ mix(offset));
     for (;; key++) {
         uint32_t k = map_get(&p->location_by_key, key);
         if (k == NONE)
             break;
         const petw_profile_location *l = &p->locations[k];
-        if (l->offset == offset && l->kernel == kernel && p->location_file[k] == file) {
+        /* Addresses in no image are each process's own (JIT code). */
+        if (l->offset == offset && l->kernel == kernel && p->location_file[k] == file &&
+            (file != NONE || kernel || p->location_pid[k] == pid)) {
             if (map_put(&p->location_by_addr, akey, k))
                 p->error = PETW_ENOMEM;
             return k;
         }
     }
-    uint32_t cap = p->location_cap;
     if (grow((void **)&p->locations, &p->location_cap, p->location_count + 1,
-             sizeof(*p->locations)) ||
-        grow((void **)&p->location_file, &cap, p->location_count + 1, sizeof(*p->location_file))) {
+             sizeof(*p->locations))) {
         p->error = PETW_ENOMEM;
         return NONE;
     }
+    if (p->location_count + 1 > p->location_side_cap) {
+        uint32_t n = p->location_side_cap ? 2 * p->location_side_cap : 64;
+        uint32_t *f = realloc(p->location_file, n * sizeof(*f));
+        if (f)
+            p->location_file = f;
+        uint32_t *q = f ? realloc(p->location_pid, n * sizeof(*q)) : NULL;
+        if (q)
+            p->location_pid = q;
+        if (!f || !q) {
+            p->error = PETW_ENOMEM;
+            return NONE;
+        }
+        p->location_side_cap = n;
+    }
     loc = p->location_count++;
     p->location_file[loc] = file;
+    p->location_pid[loc] = pid;
     petw_profile_location *l = &p->locations[loc];
     memset(l, 0, sizeof(*l));
     l->address = address;
@@ -957,32 +988,39 @@ static void on_event(petw_event_record *r, void *context)
 
 /* ---- Symbolization: each distinct location once ---- */
 
-static int by_start(const void *a, const void *b)
+static int by_pid_start(const void *a, const void *b)
 {
-    uint64_t x = ((const kernel_symbol *)a)->start, y = ((const kernel_symbol *)b)->start;
-    return x < y ? -1 : x > y;
+    const kernel_symbol *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static const kernel_symbol *kernel_lookup(const petw_profile *p, uint64_t a)
+/* The symbol of `t` (sorted by process, then start) that holds address a
+ * of process pid. */
+static const kernel_symbol *symbol_lookup(const kernel_symbol *t, uint32_t n, uint32_t pid,
+                                          uint64_t a)
 {
-    uint32_t lo = 0, hi = p->ksym_count;
+    uint32_t lo = 0, hi = n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (p->ksyms[mid].start <= a)
+        if (t[mid].pid < pid || (t[mid].pid == pid && t[mid].start <= a))
             lo = mid + 1;
         else
             hi = mid;
     }
     if (!lo)
         return NULL;
-    const kernel_symbol *k = &p->ksyms[lo - 1];
-    return a < k->start + k->size ? k : NULL;
+    const kernel_symbol *k = &t[lo - 1];
+    return k->pid == pid && a < k->start + k->size ? k : NULL;
 }
 
 static void symbolize(petw_profile *p)
 {
     if (p->ksym_count)
-        qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_start);
+        qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_pid_start);
+    if (p->jit_count)
+        qsort(p->jits, p->jit_count, sizeof(*p->jits), by_pid_start);
     petw_source_line lines[32];
     /* Offsets into p->lines until the end (it moves as it grows). */
     uint32_t *first = calloc(p->location_count + 1u, sizeof(*first));
@@ -994,14 +1032,19 @@ static void symbolize(petw_profile *p)
         petw_profile_location *l = &p->locations[k];
         uint32_t file = p->location_file[k], n = 0;
         char buf[64];
-        if (l->kernel && file == NONE) {
-            const kernel_symbol *ks = kernel_lookup(p, l->address);
+        if (file == NONE) {
+            /* The kernel's functions, or the JIT code a process described. */
+            const kernel_symbol *ks =
+                l->kernel ? symbol_lookup(p->ksyms, p->ksym_count, 0, l->address)
+                          : symbol_lookup(p->jits, p->jit_count, p->location_pid[k], l->address);
             if (ks) {
                 lines[0].function = ks->name;
                 lines[0].file = NULL;
                 lines[0].line = 0;
                 n = 1;
                 l->module = ks->module[0] ? ks->module : "[kernel]";
+                if (!l->kernel)
+                    l->path = "";
                 l->offset = l->address - ks->start;
             }
         } else if (file != NONE && p->symbolizer) {
@@ -1129,6 +1172,8 @@ void petw_profile_free(petw_profile *p)
     free(p->files);
     free(p->locations);
     free(p->location_file);
+    free(p->location_pid);
+    free(p->jits);
     free(p->stacks);
     free(p->frames);
     free(p->ksyms);

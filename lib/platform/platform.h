@@ -412,6 +412,12 @@ uint32_t petw__sys_build_id(const char *path, uint8_t *out);
 typedef void (*petw__sys_ksym_fn)(void *ctx, uint64_t start, uint64_t end, const char *name,
                                   const char *module);
 int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx);
+/* The JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
+ * lines "START SIZE name", hex numbers, as perf reads them), when the file
+ * is a regular file owned by `owner` (the process's user) or by root: `fn`
+ * gets each entry. Returns 0 (also when there is none), PETW_ENOMEM. */
+typedef void (*petw__sys_jit_fn)(void *ctx, uint64_t start, uint64_t size, const char *name);
+int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx);
 /* Opens the collection: PETW_ENOTSUP (no such facility: no perf events,
  * a Windows build, or a requested tracepoint missing), PETW_EACCES (the
  * OS refuses: system-wide needs root, CAP_PERFMON or perf_event_paranoid

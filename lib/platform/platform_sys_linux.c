@@ -551,6 +551,8 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
         uint32_t prot = rd32(p + 56);
         if (!(prot & PROT_EXEC))
             return;
+        if (body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0)
+            return; /* anonymous executable memory (a JIT): no image, as in the rundown */
         trailer(rec, size, &r);
         r.kind = PETW__SYSREC_MMAP;
         r.pid = rd32(p);
@@ -860,6 +862,37 @@ uint32_t petw__sys_build_id(const char *path, uint8_t *out)
     }
     close(fd);
     return got;
+}
+
+int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+    /* /tmp is everyone's: no link followed, and only the process's user's
+     * (or root's) file is believed. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != owner && st.st_uid != 0) ||
+        !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return 0;
+    }
+    char line[4096];
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long start, size;
+        int at = 0;
+        if (sscanf(line, "%llx %llx %n", &start, &size, &at) < 2 || !at)
+            continue;
+        char *name = line + at;
+        name[strcspn(name, "\r\n")] = 0;
+        if (name[0])
+            fn(ctx, start, size, name);
+    }
+    fclose(f);
+    return 0;
 }
 
 typedef struct ksym {

@@ -625,6 +625,15 @@ uint32_t petw__sys_build_id(const char *path, uint8_t *out)
     return 0;
 }
 
+int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
+{
+    (void)pid;
+    (void)owner;
+    (void)fn;
+    (void)ctx;
+    return 0;
+}
+
 int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx)
 {
     (void)fn;

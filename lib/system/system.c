@@ -330,6 +330,9 @@ static void on_record(void *ctx, const petw__sys_record *r)
             uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
             emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_END, VERSION_PROCESS, r->pid, r->tid,
                  r->time_ns, s->payload, n);
+            if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
+                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
+                                       session_time(s, r->time_ns), r->pid, e->uid);
             if (e)
                 e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
         }
@@ -649,6 +652,11 @@ void petw__system_stop(petw__system *s, int end)
         }
         petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
                                   session_time(s, petw__monotonic_ns()));
+        for (uint32_t k = 0; s->names && (s->flags & PETW_SYSTEM_PROFILE) && k < NAME_SLOTS; k++)
+            if (s->names[k].pid && s->names[k].pid != UINT32_MAX) /* the JIT maps of the living */
+                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
+                                       session_time(s, petw__monotonic_ns()), s->names[k].pid,
+                                       s->names[k].uid);
         write_config(s);
     }
     free(s->ident.kernel);

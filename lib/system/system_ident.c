@@ -63,6 +63,13 @@ static const field kernel_fields[] = {
     {"Module", IN_UTF8},
 };
 
+static const field jit_fields[] = {
+    {"ProcessId", IN_UINT32},
+    {"Address", IN_HEXINT64},
+    {"Size", IN_UINT64},
+    {"Name", IN_UTF8},
+};
+
 void petw__system_ident_init(petw__system_ident *id)
 {
     memset(id, 0, sizeof(*id));
@@ -75,6 +82,8 @@ void petw__system_ident_init(petw__system_ident *id)
                                    sizeof(image_fields) / sizeof(image_fields[0]));
     id->kernel_schema_size = schema(id->kernel_schema, "KernelSymbol", kernel_fields,
                                     sizeof(kernel_fields) / sizeof(kernel_fields[0]));
+    id->jit_schema_size =
+        schema(id->jit_schema, "JitSymbol", jit_fields, sizeof(jit_fields) / sizeof(jit_fields[0]));
 }
 
 static uint8_t *put_ext(uint8_t *out, uint16_t type, const void *data, uint32_t size, int more)
@@ -243,4 +252,35 @@ void petw__system_ident_kernel(petw__system_ident *id, petw__ring *ring, uint16_
     free(id->kernel);
     id->kernel = NULL;
     id->kernel_count = 0;
+}
+
+/* ---- JIT maps ---- */
+
+typedef struct jit_ctx {
+    const petw__system_ident *id;
+    petw__ring *ring;
+    uint16_t gen;
+    int64_t ts;
+    uint32_t pid;
+} jit_ctx;
+
+static void on_jit(void *ctx, uint64_t start, uint64_t size, const char *name)
+{
+    jit_ctx *j = ctx;
+    uint8_t p[20 + 1024 + 1];
+    petw__wr32(p, j->pid);
+    petw__wr64(p + 4, start);
+    petw__wr64(p + 12, size);
+    size_t len = strnlen(name, 1024);
+    memcpy(p + 20, name, len);
+    p[20 + len] = 0;
+    emit_tl(j->id, j->ring, j->gen, 0, j->pid, 0, j->ts, j->id->jit_schema, j->id->jit_schema_size,
+            p, 20 + (uint32_t)len + 1);
+}
+
+void petw__system_ident_jit(const petw__system_ident *id, petw__ring *ring, uint16_t gen,
+                            int64_t ts, uint32_t pid, uint32_t owner)
+{
+    jit_ctx j = {id, ring, gen, ts, pid};
+    (void)petw__sys_jit_map(pid, owner, on_jit, &j);
 }

@@ -19,6 +19,8 @@ typedef struct petw__system_ident {
     uint32_t image_schema_size;
     uint8_t kernel_schema[96];
     uint32_t kernel_schema_size;
+    uint8_t jit_schema[96];
+    uint32_t jit_schema_size;
     uint64_t *kernel; /* distinct kernel addresses seen (an open-addressing set) */
     uint32_t kernel_count;
 } petw__system_ident;
@@ -30,6 +32,10 @@ void petw__system_ident_init(petw__system_ident *id);
  * offset, the file's build-id and path; `ts` in session clock ticks. */
 void petw__system_ident_image(const petw__system_ident *id, petw__ring *ring, uint16_t gen,
                               uint32_t cpu, int64_t ts, const petw__sys_record *r);
+/* JitSymbol events for the JIT map process `pid` (of user `owner`) wrote
+ * for profilers (/tmp/perf-PID.map), if any. */
+void petw__system_ident_jit(const petw__system_ident *id, petw__ring *ring, uint16_t gen,
+                            int64_t ts, uint32_t pid, uint32_t owner);
 /* Remembers the kernel addresses among `frames` (bounded: a full set
  * drops the rest, whose frames then stay unnamed). */
 void petw__system_ident_note(petw__system_ident *id, const uint64_t *frames, uint32_t n);
