@@ -8,7 +8,8 @@ gives thread 77's running, ready and waiting time and who readied it;
 `petw report processes` lists app.exe; `petw report disk` the I/O of its
 threads (by the issuing thread); `petw report events` each kind of event
 with its count, and the Start/Stop pairs of a task with their durations;
-CSV and JSON carry the same rows;
+`petw report diff` each function's share in two traces and how far it
+moved; CSV and JSON carry the same rows;
 `petw convert --to folded` writes the collapsed stacks. The same for the
 trace of a 32-bit system (32-bit headers, 4-byte pointers)."""
 import csv
@@ -115,6 +116,17 @@ def check(tmp, bits):
     stop = kinds.get(("6e0c3b5a-0201-0403-0506-0708090a0b0c", "", "2"))
     if not stop or (stop["Pairs"], stop["Mean ms"], stop["Max ms"]) != ("2", "0.075", "0.100"):
         fail("events: Start/Stop pairs: %s" % stop)
+
+    moved = os.path.join(tmp, "moved%s.etl" % bits)
+    subprocess.run([gen, moved, "shift"] + ([bits] if bits else []), check=True)
+    diff = rows("report", "diff", etl, moved)
+    top = [(r["Function"], r["Self delta"], r["Base self%"], r["New self%"]) for r in diff[:2]]
+    if sorted(top) != [("app.exe!+0x1010", "-28.57", "57.14%", "28.57%"),
+                       ("ntdll.dll!+0x9000", "+28.57", "28.57%", "57.14%")]:
+        fail("diff: %s" % diff)
+    if any(r["Self delta"] not in ("+0.00", "-0.00") for r in diff[2:] if r["Incl delta"] in
+           ("+0.00", "-0.00")):
+        fail("diff: unmoved functions moved: %s" % diff)
 
     out = os.path.join(tmp, "p%s.folded" % bits)
     run("convert", etl, "--to", "folded", "-o", out)

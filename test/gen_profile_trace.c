@@ -1,4 +1,4 @@
-/* gen_profile_trace FILE [32]: writes a small .etl file as Windows' kernel
+/* gen_profile_trace FILE [32] [shift]: writes a small .etl file as Windows' kernel
  * logger writes a CPU profile (logfile header buffer, then data buffers of
  * SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
  * 32-bit system: 32-bit header types and 4-byte pointers, addresses below
@@ -24,7 +24,8 @@
  *     bytes by tid 78 (0.05 ms).
  *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
  *     Stop 5000 on thread 77 (EVENT records without a schema).
- * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. */
+ * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
+ * `shift` (for diffs), the first two stacks come 20 and 40 times. */
 #include <stdio.h>
 #include <string.h>
 
@@ -270,11 +271,19 @@ static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frame
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "32"))) {
-        fprintf(stderr, "usage: gen_profile_trace FILE [32]\n");
+    int shift = 0;
+    for (int k = 2; k < argc; k++) {
+        if (!strcmp(argv[k], "32"))
+            bits32 = 1;
+        else if (!strcmp(argv[k], "shift"))
+            shift = 1;
+        else
+            argc = 0;
+    }
+    if (argc < 2) {
+        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift]\n");
         return 2;
     }
-    bits32 = argc == 3;
     ptr = bits32 ? 4 : 8;
     const uint64_t app = bits32 ? 0x400000u : 0x140000000ull;
     const uint64_t ntdll = bits32 ? 0x77000000u : 0x7ffb10000000ull;
@@ -312,7 +321,7 @@ int main(int argc, char **argv)
     begin_buffer(1);
     for (int k = 0; k < 70; k++) {
         int64_t ts = 2001 + k;
-        if (k < 40)
+        if (k < (shift ? 20 : 40))
             sample(1234, 77, ts, s1, 3);
         else if (k < 60)
             sample(1234, 78, ts, s2, 3);

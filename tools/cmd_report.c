@@ -18,6 +18,8 @@ static const char report_usage[] =
     "  processes  the processes the trace saw, their samples and command lines\n"
     "  disk       disk I/O by process: requests, bytes, mean and longest response\n"
     "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
+    "  diff       BASE NEW: each function's CPU share in both and how far it moved\n"
+    "             (--by module for modules)\n"
     "Options:\n"
     "  --format F             text (default), csv or json\n"
     "  --top N                the first N rows (text default: 30; 0: all)\n"
@@ -40,10 +42,11 @@ int cmd_report(int argc, char **argv)
         return 2;
     }
     view_fn fn = NULL;
+    int diff = !strcmp(argv[0], "diff");
     for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++)
         if (!strcmp(argv[0], views[k].name))
             fn = views[k].fn;
-    if (!fn) {
+    if (!fn && !diff) {
         fprintf(stderr, "petw: no view '%s'\n%s%s", argv[0], report_usage, model_options_help);
         return 2;
     }
@@ -100,16 +103,30 @@ int cmd_report(int argc, char **argv)
     a.top = top >= 0 ? (uint32_t)top : !strcmp(a.format->name, "text") ? 30 : 0;
     a.pid = m.config.pid;
     a.tid = m.config.tid;
-    petw_profile *p = model_read(&m);
-    if (!p)
+    if (diff && m.nfiles != 2) {
+        fprintf(stderr, "petw: report diff takes two traces: BASE NEW\n");
+        return 2;
+    }
+    /* diff: each trace its own model, with the same filters. */
+    model_args second = m;
+    if (diff) {
+        m.nfiles = 1;
+        second.files[0] = second.files[1];
+        second.nfiles = 1;
+    }
+    petw_profile *p = model_read(&m), *p2 = diff && p ? model_read(&second) : NULL;
+    if (!p || (diff && !p2)) {
+        petw_profile_free(p);
         return 1;
+    }
     a.out = out_path ? output_file_create(out_path, force) : stdout;
     int rc = 1;
     if (a.out) {
-        rc = fn(p, &a);
+        rc = diff ? report_diff(p, p2, &a) : fn(p, &a);
         if (out_path && fclose(a.out) != 0)
             rc = 1;
     }
     petw_profile_free(p);
+    petw_profile_free(p2);
     return rc;
 }

@@ -17,8 +17,8 @@ int main(int argc, char **argv)
     uint8_t code[] = {0x48, 0xB9, 0, 0, 0, 0, 0, 0, 0, 0, 0x48, 0xFF, 0xC9, 0x75, 0xFB, 0xC3};
     uint64_t n = 300000000ull;
     memcpy(code + 2, &n, 8);
-    uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *page =
+        mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (page == MAP_FAILED)
         return 77;
     memcpy(page, code, sizeof(code));

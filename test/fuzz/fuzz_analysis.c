@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)report_processes(p, &a);
         (void)report_disk(p, &a);
         (void)report_events(p, &a);
+        (void)report_diff(p, p, &a);
         if (petw_profile_location_count(p)) {
             a.callers_of = petw_profile_location_at(p, 0)->name;
             (void)report_cpu(p, &a);

@@ -86,6 +86,19 @@ typedef struct view_args {
 } view_args;
 
 int report_cpu(const petw_profile *p, const view_args *a);
+/* `petw report diff`: two models' CPU shares side by side. */
+int report_diff(const petw_profile *base, const petw_profile *p, const view_args *a);
+
+/* The cpu view's rows by function (key "module\x1fname") or module (key the
+ * module), sorted by key; names live as long as the model. */
+typedef struct cpu_row {
+    char *key;
+    const char *name, *module;
+    uint64_t self, incl;
+} cpu_row;
+int cpu_rows(const petw_profile *p, const char *by, cpu_row **rows, uint32_t *count,
+             uint64_t *total);
+void cpu_rows_free(cpu_row *rows, uint32_t count);
 int report_wait(const petw_profile *p, const view_args *a);
 int report_processes(const petw_profile *p, const view_args *a);
 int report_disk(const petw_profile *p, const view_args *a);

@@ -245,6 +245,70 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
     return rc;
 }
 
+/* Self and inclusive samples of every entry (inclusive once per stack). */
+static void aggregate(const petw_profile *p, int by, tally *t)
+{
+    for (uint32_t k = 0; k < petw_profile_stack_count(p) && !t->failed; k++) {
+        const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        for (uint32_t j = 0; j < s->frame_count; j++) {
+            const petw_profile_location *l = petw_profile_location_at(p, s->frames[j]);
+            entry *e = entry_for(t, by, p, s, l);
+            if (!e)
+                break;
+            if (j == 0)
+                e->self += s->samples;
+            if (e->last_stack != k) {
+                e->last_stack = k;
+                e->incl += s->samples;
+            }
+            if (by >= BY_PROCESS)
+                break; /* one entry per stack */
+        }
+    }
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const cpu_row *)a)->key, ((const cpu_row *)b)->key);
+}
+
+int cpu_rows(const petw_profile *p, const char *by_name, cpu_row **rows, uint32_t *count,
+             uint64_t *total)
+{
+    int by = !by_name || !strcmp(by_name, "function") ? BY_FUNCTION
+             : !strcmp(by_name, "module")             ? BY_MODULE
+                                                      : -1;
+    *rows = NULL;
+    *count = 0;
+    *total = 0;
+    if (by < 0)
+        return -1;
+    for (uint32_t k = 0; k < petw_profile_stack_count(p); k++)
+        *total += petw_profile_stack_at(p, k)->samples;
+    tally t = {0};
+    aggregate(p, by, &t);
+    cpu_row *r = t.failed ? NULL : calloc(t.count + 1u, sizeof(*r));
+    if (r) {
+        for (uint32_t k = 0; k < t.count; k++) {
+            r[k] = (cpu_row){t.items[k].key, t.items[k].name, t.items[k].module, t.items[k].self,
+                             t.items[k].incl};
+            t.items[k].key = NULL; /* the row owns it now */
+        }
+        qsort(r, t.count, sizeof(*r), by_key);
+        *rows = r;
+        *count = t.count;
+    }
+    tally_free(&t);
+    return r ? 0 : -1;
+}
+
+void cpu_rows_free(cpu_row *rows, uint32_t count)
+{
+    for (uint32_t k = 0; rows && k < count; k++)
+        free(rows[k].key);
+    free(rows);
+}
+
 int report_cpu(const petw_profile *p, const view_args *a)
 {
     int by = !a->by || !strcmp(a->by, "function") ? BY_FUNCTION
@@ -262,23 +326,7 @@ int report_cpu(const petw_profile *p, const view_args *a)
     if (a->callers_of)
         return callers(p, a, total) ? 1 : 0;
     tally t = {0};
-    for (uint32_t k = 0; k < petw_profile_stack_count(p); k++) {
-        const petw_profile_stack *s = petw_profile_stack_at(p, k);
-        for (uint32_t j = 0; j < s->frame_count; j++) {
-            const petw_profile_location *l = petw_profile_location_at(p, s->frames[j]);
-            entry *e = entry_for(&t, by, p, s, l);
-            if (!e)
-                break;
-            if (j == 0)
-                e->self += s->samples;
-            if (e->last_stack != k) {
-                e->last_stack = k;
-                e->incl += s->samples;
-            }
-            if (by >= BY_PROCESS)
-                break; /* one entry per stack */
-        }
-    }
+    aggregate(p, by, &t);
     int rc = t.failed ? -1 : write_table(p, a, &t, by, total);
     tally_free(&t);
     if (rc)
