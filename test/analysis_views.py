@@ -81,7 +81,7 @@ def check(tmp, bits):
 
     doc = json.loads(run("report", "cpu", etl, "--format", "json", "--top", "1"))
     if doc["rows"] != [{"Self%": 57.14, "Self": 40, "Incl%": 57.14, "Incl": 40,
-                        "Function": "app.exe!+0x1010", "Module": "app.exe"}]:
+                        "Function": "app.exe!+0x1010", "Module": "app.exe", "Source": ""}]:
         fail("json: %s" % doc)
     text = run("report", "cpu", etl, "--top", "2")
     if "app.exe!+0x1010" not in text or "ntoskrnl" in text:

@@ -14,7 +14,9 @@ typedef struct entry {
     const char *name, *module;
     uint32_t pid, tid;
     uint64_t self, incl;
-    uint32_t last_stack; /* inclusive samples count once per stack */
+    uint32_t last_stack;              /* inclusive samples count once per stack */
+    const petw_profile_location *hot; /* by function: the location of its largest self */
+    uint64_t hot_samples;             /* stack (its source line is shown) */
 } entry;
 
 typedef struct tally {
@@ -96,6 +98,22 @@ static int by_self(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
+/* "file.c:12": the source of a location's function (its outermost line),
+ * or "" without line information. */
+static const char *source(const petw_profile_location *l, char *buf, size_t size)
+{
+    if (!l || !l->line_count || !l->lines[l->line_count - 1].file)
+        return "";
+    const petw_source_line *ln = &l->lines[l->line_count - 1];
+    const char *base = strrchr(ln->file, '/');
+    base = base ? base + 1 : ln->file;
+    if (ln->line)
+        snprintf(buf, size, "%s:%u", base, ln->line);
+    else
+        snprintf(buf, size, "%s", base);
+    return buf;
+}
+
 enum { BY_FUNCTION, BY_MODULE, BY_PROCESS, BY_THREAD };
 
 /* The entry of frame `l` (or of the stack's thread/process). */
@@ -139,7 +157,8 @@ static void percent(char *out, size_t size, uint64_t n, uint64_t total)
 static int write_table(const petw_profile *p, const view_args *a, tally *t, int by, uint64_t total)
 {
     qsort(t->items, t->count, sizeof(*t->items), by_self);
-    static const char *const fcols[] = {"Self%", "Self", "Incl%", "Incl", "Function", "Module"};
+    static const char *const fcols[] = {"Self%",    "Self",   "Incl%", "Incl",
+                                        "Function", "Module", "Source"};
     static const char *const mcols[] = {"Self%", "Self", "Incl%", "Incl", "Module"};
     static const char *const pcols[] = {"Samples%", "Samples", "PID", "Process"};
     static const char *const tcols[] = {"Samples%", "Samples", "PID", "TID", "Process"};
@@ -147,7 +166,7 @@ static int write_table(const petw_profile *p, const view_args *a, tally *t, int 
                               : by == BY_MODULE  ? mcols
                               : by == BY_PROCESS ? pcols
                                                  : tcols;
-    int ncols = by == BY_FUNCTION ? 6 : by == BY_MODULE ? 5 : by == BY_PROCESS ? 4 : 5;
+    int ncols = by == BY_FUNCTION ? 7 : by == BY_MODULE ? 5 : by == BY_PROCESS ? 4 : 5;
     char title[128];
     snprintf(title, sizeof(title), "cpu by %s: %" PRIu64 " samples",
              by == BY_FUNCTION  ? "function"
@@ -172,7 +191,8 @@ static int write_table(const petw_profile *p, const view_args *a, tally *t, int 
         snprintf(tid, sizeof(tid), "%" PRIu32, e->tid);
         const char *name = e->name ? e->name : process_label(p, e->pid, label, sizeof(label));
         if (by == BY_FUNCTION) {
-            const char *row[] = {sp, sn, ip, in, name, e->module};
+            char src[300];
+            const char *row[] = {sp, sn, ip, in, name, e->module, source(e->hot, src, sizeof(src))};
             table_row(&tb, row);
         } else if (by == BY_MODULE) {
             const char *row[] = {sp, sn, ip, in, name};
@@ -255,8 +275,15 @@ static void aggregate(const petw_profile *p, int by, tally *t)
             entry *e = entry_for(t, by, p, s, l);
             if (!e)
                 break;
-            if (j == 0)
+            if (j == 0) {
                 e->self += s->samples;
+                if (s->samples > e->hot_samples) {
+                    e->hot_samples = s->samples;
+                    e->hot = l;
+                }
+            } else if (!e->hot) {
+                e->hot = l; /* no self samples (yet): a call site */
+            }
             if (e->last_stack != k) {
                 e->last_stack = k;
                 e->incl += s->samples;
