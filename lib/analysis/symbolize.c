@@ -19,8 +19,19 @@
 
 #include "analysis_internal.h"
 
+/* A function symbol: its address (in the Dwfl's terms) and size. */
+typedef struct func_symbol {
+    GElf_Addr addr;
+    GElf_Xword size;
+    const char *name; /* in the ELF's string table: lives with the Dwfl */
+    int global;
+} func_symbol;
+
 typedef struct image_file {
     char *path;
+    func_symbol *syms; /* sorted by address; built on first use */
+    size_t sym_count;
+    int syms_built;
     uint8_t build_id[20];
     uint32_t build_id_size;
     Dwfl *dwfl; /* NULL: no usable file (every lookup gives nothing) */
@@ -83,6 +94,7 @@ void petw_symbolizer_free(petw_symbolizer *s)
             image_file *next = f->next;
             if (f->dwfl)
                 dwfl_end(f->dwfl);
+            free(f->syms);
             free(f->path);
             free(f);
             f = next;
@@ -179,6 +191,68 @@ static image_file *open_image(petw_symbolizer *s, const char *path, const uint8_
     return f; /* none: lookups give nothing */
 }
 
+static int by_addr(const void *a, const void *b)
+{
+    const func_symbol *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return y->global - x->global; /* at one address, a global name first */
+}
+
+/* The file's function symbols, sorted once: dwfl_module_addrinfo scans the
+ * whole symbol table on every call, too slow for thousands of addresses in
+ * a large binary (perf keeps its own sorted table for the same reason).
+ * libdwfl still reads them: the best table it found (the debug file's
+ * .symtab, else .dynsym, and MiniDebugInfo). */
+static void build_symbols(image_file *f)
+{
+    f->syms_built = 1;
+    int n = dwfl_module_getsymtab(f->mod);
+    if (n <= 0)
+        return;
+    f->syms = malloc((size_t)n * sizeof(*f->syms));
+    if (!f->syms)
+        return;
+    for (int k = 1; k < n; k++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        GElf_Word shndx;
+        const char *name = dwfl_module_getsym_info(f->mod, k, &sym, &addr, &shndx, NULL, NULL);
+        int type = GELF_ST_TYPE(sym.st_info);
+        if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
+            (type != STT_FUNC && type != STT_GNU_IFUNC))
+            continue;
+        f->syms[f->sym_count++] =
+            (func_symbol){addr, sym.st_size, name, GELF_ST_BIND(sym.st_info) != STB_LOCAL};
+    }
+    qsort(f->syms, f->sym_count, sizeof(*f->syms), by_addr);
+}
+
+/* The function holding addr: the last symbol at or below it, within its
+ * size (a symbol without a size reaches the next one). */
+static const char *symbol_at(image_file *f, GElf_Addr a)
+{
+    if (!f->syms_built)
+        build_symbols(f);
+    size_t lo = 0, hi = f->sym_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->syms[mid].addr <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return NULL;
+    size_t k = lo - 1;
+    while (k > 0 && f->syms[k - 1].addr == f->syms[k].addr)
+        k--; /* the first at that address: the global one */
+    const func_symbol *s = &f->syms[k];
+    if (s->size ? a < s->addr + s->size : (lo >= f->sym_count || a < f->syms[lo].addr))
+        return s->name;
+    return NULL;
+}
+
 /* The address of file offset `offset` through the PT_LOAD that maps it. */
 static int offset_to_address(Dwfl_Module *mod, uint64_t offset, Dwarf_Addr *addr)
 {
@@ -258,9 +332,7 @@ int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *
     Dwarf_Addr addr;
     if (!f->mod || !offset_to_address(f->mod, offset, &addr))
         return 0;
-    GElf_Off sym_off;
-    GElf_Sym sym;
-    const char *symbol = dwfl_module_addrinfo(f->mod, addr, &sym_off, &sym, NULL, NULL, NULL);
+    const char *symbol = symbol_at(f, addr);
     if (!symbol)
         return 0; /* in the file, but no symbol holds it */
     const char *src = NULL;
