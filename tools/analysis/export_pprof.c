@@ -141,6 +141,20 @@ static int write_gzip(FILE *out, const uint8_t *data, size_t n)
 
 /* ---- the profile ---- */
 
+typedef struct module_weight {
+    const char *module;
+    uint64_t samples;
+    int kernel;
+} module_weight;
+
+static int by_weight(const void *a, const void *b)
+{
+    const module_weight *x = a, *y = b;
+    if (x->kernel != y->kernel)
+        return x->kernel - y->kernel;
+    return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
 /* Functions: one per distinct (name, file). */
 typedef struct fn_key {
     uint32_t name, file;
@@ -197,10 +211,36 @@ int export_pprof(const petw_profile *p, FILE *out)
     /* Functions (5) are numbered as met: one per distinct (name, file). */
     fn_key *fns = NULL;
     uint32_t nfn = 0, fn_cap = 0;
-    /* Mappings (3): one per module name, numbered as met. */
+    /* Mappings (3): one per module name; the first is what pprof calls the
+     * main binary, so they go in order of self samples, user code first. */
     const char **mods = NULL;
     uint32_t nmod = 0;
     int failed = 0;
+    module_weight *w = NULL;
+    uint32_t nw = 0;
+    for (uint32_t k = 0; k < petw_profile_stack_count(p) && !failed; k++) {
+        const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        const petw_profile_location *l = petw_profile_location_at(p, s->frames[0]);
+        uint32_t j = 0;
+        while (j < nw && w[j].module != l->module)
+            j++;
+        if (j == nw) {
+            module_weight *g = realloc(w, (nw + 1) * sizeof(*w));
+            if (!g) {
+                failed = 1;
+                break;
+            }
+            w = g;
+            w[nw++] = (module_weight){l->module, 0, l->kernel};
+        }
+        w[j].samples += s->samples;
+    }
+    if (nw)
+        qsort(w, nw, sizeof(*w), by_weight);
+    if (!failed && nw && (mods = malloc(nw * sizeof(*mods))) != NULL)
+        for (; nmod < nw; nmod++)
+            mods[nmod] = w[nmod].module;
+    free(w);
     for (uint32_t k = 0; k < nloc + nproc && !failed; k++) {
         const petw_profile_location *l = k < nloc ? petw_profile_location_at(p, k) : NULL;
         char buf[48];
