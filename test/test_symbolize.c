@@ -2,7 +2,8 @@
  * executable, built with -g: a function by its file offset (its mapping's
  * offset, as ImageId records it) has its name, source file and line; an
  * inlined function is a frame of its own above the function that holds it,
- * at its call site's line; a C++ name comes demangled; a wrong build-id or
+ * at its call site's line; a C++ name comes demangled; a PLT stub is named
+ * after its target (name@plt, as perf names it); a wrong build-id or
  * a missing file give nothing (never a wrong name); a file found by
  * build-id under a --symbols directory is used when the recorded path is
  * gone. */
@@ -12,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <gelf.h>
 #include <petw/analysis.h>
 
 #include "../lib/platform/platform.h" /* petw__sys_build_id */
@@ -45,6 +48,32 @@ static uint64_t file_offset(const void *addr)
     fclose(f);
     CHECK(off != UINT64_MAX);
     return off;
+}
+
+/* The file offset of this executable's first PLT stub (.plt.sec's first
+ * entry, else .plt's second), read with libelf; 0 when it has no PLT. */
+static uint64_t first_plt_stub(void)
+{
+    elf_version(EV_CURRENT);
+    int fd = open(exe, O_RDONLY);
+    CHECK(fd >= 0);
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    CHECK(elf != NULL);
+    size_t strndx;
+    CHECK_EQ(elf_getshdrstrndx(elf, &strndx), 0);
+    uint64_t plt = 0, plt_sec = 0;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        CHECK(gelf_getshdr(scn, &sh) != NULL);
+        const char *name = elf_strptr(elf, strndx, sh.sh_name);
+        if (name && !strcmp(name, ".plt") && sh.sh_size > 16)
+            plt = sh.sh_offset + 16;
+        if (name && !strcmp(name, ".plt.sec") && sh.sh_size)
+            plt_sec = sh.sh_offset;
+    }
+    elf_end(elf);
+    close(fd);
+    return plt_sec ? plt_sec : plt;
 }
 
 static const char *base(const char *path)
@@ -112,6 +141,15 @@ int main(void)
     CHECK_EQ(petw_symbolizer_lookup(s, exe, id, id_size, spin, lines, 16, &count), 0);
     CHECK_EQ(count, 1);
     CHECK(strcmp(lines[0].function, "petw_test::Widget::spin(int)") == 0);
+
+    /* A PLT stub: named after the function it jumps to, as perf does. */
+    uint64_t stub = first_plt_stub();
+    if (stub) {
+        CHECK_EQ(petw_symbolizer_lookup(s, exe, id, id_size, stub, lines, 16, &count), 0);
+        CHECK_EQ(count, 1);
+        size_t len = strlen(lines[0].function);
+        CHECK(len > 4 && strcmp(lines[0].function + len - 4, "@plt") == 0);
+    }
 
     /* Another build at the path, or no file: nothing, never a wrong name. */
     uint8_t other[20];

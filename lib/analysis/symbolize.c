@@ -32,6 +32,9 @@ typedef struct image_file {
     func_symbol *syms; /* sorted by address; built on first use */
     size_t sym_count;
     int syms_built;
+    int plt_built; /* the PLT's sections, found on first use */
+    GElf_Addr plt, plt_end, plt_sec, plt_sec_end, plt_entry, plt_sec_entry;
+    Elf_Scn *rela_plt;
     uint8_t build_id[20];
     uint32_t build_id_size;
     Dwfl *dwfl; /* NULL: no usable file (every lookup gives nothing) */
@@ -253,6 +256,69 @@ static const char *symbol_at(image_file *f, GElf_Addr a)
     return NULL;
 }
 
+/* PLT stubs have no symbol; perf names them after the function they jump
+ * to ("name@plt"), from the .rela.plt entry of the same index. */
+static void find_plt(image_file *f)
+{
+    f->plt_built = 1;
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(f->mod, &bias);
+    size_t strndx;
+    if (!elf || elf_getshdrstrndx(elf, &strndx) != 0)
+        return;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        const char *name;
+        if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, strndx, sh.sh_name)))
+            continue;
+        GElf_Addr entry = sh.sh_entsize ? sh.sh_entsize : 16;
+        if (!strcmp(name, ".plt") && sh.sh_type == SHT_PROGBITS) {
+            f->plt = sh.sh_addr + bias;
+            f->plt_end = f->plt + sh.sh_size;
+            f->plt_entry = entry;
+        } else if (!strcmp(name, ".plt.sec") && sh.sh_type == SHT_PROGBITS) {
+            f->plt_sec = sh.sh_addr + bias;
+            f->plt_sec_end = f->plt_sec + sh.sh_size;
+            f->plt_sec_entry = entry;
+        } else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+            f->rela_plt = scn;
+        }
+    }
+}
+
+static const char *plt_name(petw_symbolizer *s, image_file *f, GElf_Addr a)
+{
+    if (!f->plt_built)
+        find_plt(f);
+    size_t index;
+    if (a >= f->plt_sec && a < f->plt_sec_end)
+        index = (a - f->plt_sec) / f->plt_sec_entry; /* one stub per relocation */
+    else if (a >= f->plt + f->plt_entry && a < f->plt_end)
+        index = (a - f->plt) / f->plt_entry - 1; /* after PLT0, the resolver's */
+    else
+        return NULL;
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(f->mod, &bias);
+    GElf_Shdr rela_sh, sym_sh;
+    Elf_Data *rela = f->rela_plt ? elf_getdata(f->rela_plt, NULL) : NULL;
+    GElf_Rela r;
+    if (!elf || !rela || !gelf_getshdr(f->rela_plt, &rela_sh) ||
+        !gelf_getrela(rela, (int)index, &r))
+        return NULL;
+    Elf_Scn *dynsym = elf_getscn(elf, rela_sh.sh_link);
+    Elf_Data *syms = dynsym ? elf_getdata(dynsym, NULL) : NULL;
+    GElf_Sym sym;
+    if (!syms || !gelf_getshdr(dynsym, &sym_sh) ||
+        !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+        return NULL;
+    const char *name = elf_strptr(elf, sym_sh.sh_link, sym.st_name);
+    if (!name || !name[0])
+        return NULL;
+    char text[512];
+    snprintf(text, sizeof(text), "%s@plt", name);
+    return petw__strings_intern(&s->strings, text);
+}
+
 /* The address of file offset `offset` through the PT_LOAD that maps it. */
 static int offset_to_address(Dwfl_Module *mod, uint64_t offset, Dwarf_Addr *addr)
 {
@@ -332,6 +398,14 @@ int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *
     Dwarf_Addr addr;
     if (!f->mod || !offset_to_address(f->mod, offset, &addr))
         return 0;
+    /* A PLT stub first: it has no symbol of its own, and a symbol without
+     * a size before it (_init) would otherwise seem to reach over it. */
+    const char *stub = plt_name(s, f, addr);
+    if (stub) {
+        lines[0] = (petw_source_line){stub, NULL, 0};
+        *count = 1;
+        return 0;
+    }
     const char *symbol = symbol_at(f, addr);
     if (!symbol)
         return 0; /* in the file, but no symbol holds it */
