@@ -33,6 +33,35 @@ def fail(why):
     sys.exit(1)
 
 
+def record(perf, etl, data, env):
+    """One run of the workload sampled by both recorders (petw follows
+    perf's process and its child, the workload): the same execution, on the
+    same loaded machine. Returns perf (None when it could not record) and
+    petw record's result."""
+    inner = [perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--"] \
+        if perf else []
+    cmd = [petw, "record", "--kernel", "profile,process,thread,image", "--stacks", "profile",
+           "--kernel-scope", "process", "--profile-interval-us", "250", "-o", etl, "--"]
+    r = subprocess.run(cmd + inner + [workload, SCALE], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
+            skip(r.stderr.strip())
+        if perf and not os.path.exists(data):
+            print("perf record failed, petw alone: " + r.stderr.strip()[:200])
+            perf = None
+            r = subprocess.run(cmd + [workload, SCALE], capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            fail("petw record failed: " + r.stderr)
+    return perf, r
+
+
+def r_cpu(etl):
+    out = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0",
+                          "--process", os.path.basename(workload)[:15]],
+                         capture_output=True, text=True).stdout
+    return {row["Function"] for row in csv.DictReader(io.StringIO(out))}
+
+
 def check_jit(tmp, env):
     etl = os.path.join(tmp, "jit.etl")
     r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image", "--stacks",
@@ -67,28 +96,18 @@ def main():
     tmp = tempfile.mkdtemp()
     env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
     try:
-        etl = os.path.join(tmp, "w.etl")
-        data = os.path.join(tmp, "perf.data")
-        # One run sampled by both (petw follows perf's process and its child,
-        # the workload): the same execution, on the same loaded machine.
-        inner = [perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--"] \
-            if perf else []
-        r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image",
-                            "--stacks", "profile", "--kernel-scope", "process",
-                            "--profile-interval-us", "250", "-o", etl, "--"] + inner +
-                           [workload, SCALE], capture_output=True, text=True, env=env)
-        if r.returncode != 0:
-            if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
-                skip(r.stderr.strip())
-            if perf and not os.path.exists(data):
-                print("perf record failed, petw alone: " + r.stderr.strip()[:200])
-                perf = None
-                r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image",
-                                    "--stacks", "profile", "--kernel-scope", "process",
-                                    "--profile-interval-us", "250", "-o", etl, "--", workload,
-                                    SCALE], capture_output=True, text=True, env=env)
-            if r.returncode != 0:
-                fail("petw record failed: " + r.stderr)
+        # A recording that lost events (a loaded machine: the fork of the
+        # child, or an image's mapping, may be among them) is made again once.
+        for attempt in (1, 2):
+            etl = os.path.join(tmp, "w%d.etl" % attempt)
+            data = os.path.join(tmp, "perf%d.data" % attempt)
+            perf, r = record(perf, etl, data, env)
+            lost = re.search(r"Events lost:\s+(\d+)", r.stdout)
+            lost = int(lost.group(1)) if lost else 0
+            if lost == 0 or attempt == 2 or all(
+                    f in r_cpu(etl) for f in ("work_a", "work_b", "lib_spin", "syscall_loop")):
+                break
+            print("recording lost %d events: once more" % lost)
         r = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0",
                             "--process", os.path.basename(workload)[:15]],
                            capture_output=True, text=True, check=True)
@@ -97,7 +116,7 @@ def main():
             ours[row["Function"]] = float(row["Self%"].rstrip("%"))
         for f in ("work_a", "work_b", "lib_spin", "syscall_loop"):
             if f not in ours:
-                fail("petw report cpu does not name %s:\n%s" % (f, r.stdout))
+                fail("petw report cpu does not name %s (%d events lost):\n%s" % (f, lost, r.stdout))
         kernel = [f for f in ours if f in ("do_syscall_64", "__x64_sys_getppid",
                                             "__task_pid_nr_ns", "entry_SYSCALL_64")]
         if open("/proc/sys/kernel/kptr_restrict").read().strip() in ("0", "1") and \
