@@ -11,7 +11,9 @@ with its count, and the Start/Stop pairs of a task with their durations;
 `petw report diff` each function's share in two traces and how far it
 moved; CSV and JSON carry the same rows;
 `petw convert --to folded` writes the collapsed stacks. The same for the
-trace of a 32-bit system (32-bit headers, 4-byte pointers)."""
+trace of a 32-bit system (32-bit headers, 4-byte pointers). With a real
+Windows trace (PETW_ETL_SAMPLES' powershell.etl, when there) and --manifest,
+the events view names a manifest provider's events."""
 import csv
 import io
 import json
@@ -141,4 +143,12 @@ def check(tmp, bits):
 with tempfile.TemporaryDirectory() as tmp:
     check(tmp, None)
     check(tmp, "32")
+    sample = os.path.join(os.environ.get("PETW_ETL_SAMPLES", ""), "powershell.etl")
+    manifest = os.path.join(os.environ.get("PETW_TEST_DATA", ""), "powershell.man")
+    if os.path.isfile(sample) and os.path.isfile(manifest):
+        kinds = {(r["Provider"], r["Event"]): r["Count"]
+                 for r in rows("report", "events", sample, "--manifest", manifest)}
+        if kinds.get(("Microsoft-Windows-PowerShell", "PS_COMMAND_LIFECYCLE")) != "101":
+            fail("events of powershell.etl with its manifest: %s" % kinds)
+        print("powershell.etl: the manifest names its events")
 print("analysis_views: cpu, wait, processes and folded as expected (64- and 32-bit)")

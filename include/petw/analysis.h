@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decode.h"
 #include "error.h"
 #include "types.h"
 
@@ -87,6 +88,10 @@ typedef struct petw_profile_config {
     int64_t end_time;
     int no_symbols;                    /* 1: no symbolization (module+offset frames) */
     petw_symbolizer_config symbolizer; /* used unless no_symbols */
+    /* NULL: the model's own decoder; else events are decoded with this one
+     * (the caller's manifests name their events), while reading only; the
+     * model does not free it. */
+    petw_decoder *decoder;
     uint32_t reserved[8];
 } petw_profile_config;
 

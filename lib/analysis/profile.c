@@ -1089,7 +1089,11 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     else
         petw_profile_config_init(&p->c);
     p->interval = 10000;
-    int rc = petw_decoder_new(&p->decoder);
+    int rc = 0;
+    if (p->c.decoder)
+        p->decoder = p->c.decoder; /* the caller's, with its manifests */
+    else
+        rc = petw_decoder_new(&p->decoder);
     petw_trace *traces[64] = {0};
     uint32_t opened = 0;
     petw_trace_config tc;
@@ -1133,7 +1137,8 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         symbolize(p);
     if (rc == 0)
         rc = p->error;
-    petw_decoder_free(p->decoder);
+    if (!p->c.decoder)
+        petw_decoder_free(p->decoder);
     p->decoder = NULL;
     if (rc != 0) {
         petw_profile_free(p);
@@ -1161,7 +1166,8 @@ void petw_profile_free(petw_profile *p)
 {
     if (!p)
         return;
-    petw_decoder_free(p->decoder);
+    if (!p->c.decoder)
+        petw_decoder_free(p->decoder);
     petw_symbolizer_free(p->symbolizer);
     for (uint32_t k = 0; k < p->process_count; k++)
         free(p->pstate[k].images);

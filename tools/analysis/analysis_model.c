@@ -17,6 +17,8 @@ const char model_options_help[] =
     "                         build-id (DIR/.build-id/xx/rest.debug) and by name\n"
     "  --no-symbols           no symbolization: frames as module+0xOFFSET\n"
     "  --no-inline            no inlined frames\n"
+    "  --manifest PATH        names the events of the providers a manifest describes\n"
+    "                         (also PETW_MANIFEST_PATH)\n"
     "Symbols come from the recorded paths when their build-id matches, then\n"
     "/usr/lib/debug, then --symbols; debuginfod only when DEBUGINFOD_URLS is set.\n";
 
@@ -33,8 +35,8 @@ static int number(const char *text, uint32_t *out)
 int model_option(model_args *m, int argc, char **argv, int *i)
 {
     const char *o = argv[*i];
-    static const char *const with_value[] = {"--pid",   "--tid", "--process",
-                                             "--start", "--end", "--symbols"};
+    static const char *const with_value[] = {"--pid", "--tid",     "--process", "--start",
+                                             "--end", "--symbols", "--manifest"};
     int takes = 0;
     for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
         takes |= !strcmp(o, with_value[k]);
@@ -63,6 +65,8 @@ int model_option(model_args *m, int argc, char **argv, int *i)
         rc = parse_time(v, &m->config.start_time);
     else if (!strcmp(o, "--end"))
         rc = parse_time(v, &m->config.end_time);
+    else if (!strcmp(o, "--manifest"))
+        rc = manifest_add(&m->manifests, v);
     else if (m->config.symbolizer.dir_count < MAX_SYMBOL_DIRS)
         m->symbol_dirs[m->config.symbolizer.dir_count++] = v;
     else
@@ -75,8 +79,14 @@ int model_option(model_args *m, int argc, char **argv, int *i)
 petw_profile *model_read(model_args *m)
 {
     m->config.symbolizer.dirs = m->symbol_dirs;
+    petw_decoder *d = decoder_create(&m->manifests); /* reports its own errors */
+    if (!d)
+        return NULL;
+    m->config.decoder = d;
     petw_profile *p = NULL;
     int rc = petw_profile_read((const char *const *)m->files, (uint32_t)m->nfiles, &m->config, &p);
+    m->config.decoder = NULL;
+    petw_decoder_free(d);
     if (rc) {
         fprintf(stderr, "petw: cannot read %s%s: %s\n", m->files[0], m->nfiles > 1 ? "..." : "",
                 petw_strerror(rc));

@@ -11,6 +11,7 @@
 #include <petw/analysis.h>
 
 #include "../output/output_buf.h"
+#include "../tool.h"
 
 #define MAX_SYMBOL_DIRS 16
 
@@ -20,10 +21,12 @@ typedef struct model_args {
     const char *symbol_dirs[MAX_SYMBOL_DIRS];
     const char *files[64];
     int nfiles;
+    manifest_list manifests; /* --manifest: names of manifest providers' events */
 } model_args;
 
 /* Takes argv[*i] (and its value) when it is a model option (--pid, --tid,
- * --process, --start, --end, --symbols, --no-symbols, --no-inline):
+ * --process, --start, --end, --symbols, --no-symbols, --no-inline,
+ * --manifest):
  * returns 1 and advances *i, 0 when it is not one, -1 (reported on
  * stderr) when its value is missing or wrong. */
 int model_option(model_args *m, int argc, char **argv, int *i);
