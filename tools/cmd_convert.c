@@ -45,7 +45,9 @@ static int parse_args(convert_args *a, int argc, char **argv)
     memset(a, 0, sizeof(*a));
     petw_profile_config_init(&a->model.config);
     for (int i = 0; i < argc; i++) {
-        int r = model_option(&a->model, argc, argv, &i);
+        /* --manifest is every format's: the chrome writer's decoder, and
+         * the model's (below). */
+        int r = strcmp(argv[i], "--manifest") ? model_option(&a->model, argc, argv, &i) : 0;
         if (r < 0)
             return 2;
         if (r > 0)
@@ -79,6 +81,7 @@ static int parse_args(convert_args *a, int argc, char **argv)
     }
     for (int k = 0; k < a->nfiles; k++)
         a->model.files[a->model.nfiles++] = a->files[k];
+    a->model.manifests = a->manifests;
     return 0;
 }
 
