@@ -7,7 +7,7 @@ and checks, for every file under lib/:
     (its own, or one listed; public headers belong to the module that
     implements them; petw/types.h and petw/error.h, the shared vocabulary,
     are everyone's);
-  - third-party headers (uv.h, zstd.h, xxhash.h) only where the table lists
+  - third-party headers (uv.h, zstd.h, xxhash.h, expat.h, elfutils' libdw headers) only where the table lists
     libuv, zstd or xxHash; OS headers (anything not the C standard library)
     only in platform/;
   - every "Allowed dependencies:" line in a file lists exactly its module's row;
@@ -20,13 +20,18 @@ import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 LIBS = {"libuv": "uv.h", "zstd": "zstd.h", "xxHash": "xxhash.h", "expat": "expat.h"}
+# Libraries with several headers (elfutils: libdwfl, libdw's DWARF constants, libelf's gelf).
+LIB_HEADERS = {"elfutils/libdwfl.h": "libdw", "elfutils/libdw.h": "libdw", "dwarf.h": "libdw",
+               "gelf.h": "libdw"}
+for _h, _lib in LIB_HEADERS.items():
+    LIBS.setdefault(_lib, _h)
 STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
        "stdarg.h", "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
        "string.h", "time.h", "wchar.h", "uchar.h"}
 # Public headers and the module that implements them. The ETW-compatible
 # headers (<evntprov.h>, ...) and the umbrella belong to etw/.
-PUBLIC = {"petw/provider.h": "provider", "petw/session.h": "controller",
-          "petw/session_types.h": "session",
+PUBLIC = {"petw/analysis.h": "analysis", "petw/provider.h": "provider",
+          "petw/session.h": "controller", "petw/session_types.h": "session",
           "petw/consume.h": "consume", "petw/shared.h": "host", "petw/decode.h": "decode", "petw/manifest.h": "decode", "petw/petw.h": "etw"}
 VOCABULARY = {"petw/types.h", "petw/error.h"}
 ETW_HEADERS = set(os.listdir(os.path.join(root, "include", "petw", "etw")))
@@ -78,6 +83,11 @@ def main():
             for m in re.finditer(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', text, re.M):
                 inc = m.group(2)
                 owner = None
+                if inc in LIB_HEADERS:
+                    if LIB_HEADERS[inc] not in allowed:
+                        errors.append("%s: includes <%s>, but %s may not use %s"
+                                      % (rel, inc, mod, LIB_HEADERS[inc]))
+                    continue
                 if m.group(1) == "<" and mod == "platform" and inc not in LIBS.values():
                     continue  # the OS's own headers (its <windows.h> too)
                 if m.group(1) == '"' and inc.startswith("../"):

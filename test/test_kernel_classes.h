@@ -36,6 +36,11 @@ static inline uint64_t test_rd64(const uint8_t *p)
     return v;
 }
 
+/* The system provider's identity events (ImageId, KernelSymbol: TraceLogging
+ * events of "Petw-Symbols", docs/kernel-events.md) beside the classes. */
+static const GUID PetwSymbolsGuid = {
+    0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
+
 /* Whether a collected event is class `g` (opcode `opcode`, or any: -1). */
 static inline int test_is_class(const test_event *e, const GUID *g, int opcode)
 {

@@ -156,7 +156,8 @@ int main(void)
             dcend++;
             if (ts < first_dcend)
                 first_dcend = ts;
-        } else if (!test_is_class(e, &SystemConfigGuid, -1) && ts > last_other) {
+        } else if (!test_is_class(e, &SystemConfigGuid, -1) &&
+                   !test_is_class(e, &PetwSymbolsGuid, -1) && ts > last_other) {
             last_other = ts;
         }
         if (test_is_class(e, &ProcessGuid, 4)) {

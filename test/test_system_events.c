@@ -4,7 +4,8 @@
  * executes, context switches of its threads and CPU samples of its busy
  * thread with their stacks, the wake-ups ending its sleeps (ReadyThread),
  * the block writes of its direct I/O (DiskIo), plus the rundown (DCStart)
- * of this process. Nothing is lost: the file holds every event the session counted.
+ * of this process, and each image's identity (ImageId: process, base, build-id,
+ * path) after its Image event. Nothing is lost: the file holds every event the session counted.
  * Payloads are read at Windows' 64-bit offsets here, independently of
  * petw's decoder. Run in-process and through a session host. Skips (77)
  * where the OS gives no perf events. */
@@ -182,12 +183,13 @@ static int run(int shared, const char *path, const char *data, launcher ln)
 
     uint32_t me = (uint32_t)ln.pid, child_pid = pid, test = (uint32_t)getpid();
     int fork_start = 0, exec_start = 0, end = 0, my_dcstart = 0, thread_start = 0, thread_end = 0,
-        image = 0, cswitch = 0, samples = 0, stacks = 0, ready = 0, disk_writes = 0;
+        image = 0, image_ids = 0, cswitch = 0, samples = 0, stacks = 0, ready = 0, disk_writes = 0;
     uint64_t write_bytes = 0, child_write_bytes = 0;
     for (size_t i = 0; i < l.count; i++) {
         const test_event *e = &l.ev[i];
         const uint8_t *p = e->data;
-        CHECK(e->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER || i == 0);
+        CHECK(e->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER || i == 0 ||
+              test_is_class(e, &PetwSymbolsGuid, -1));
         if (test_is_class(e, &ProcessGuid, 1) && test_rd32(p + 8) == child_pid) {
             CHECK_EQ(e->header.descriptor.version, 4);
             CHECK_EQ(test_rd32(p + 12), me); /* ParentId */
@@ -214,6 +216,20 @@ static int run(int shared, const char *path, const char *data, launcher ln)
             if (n >= 5 && strcmp(name + n - 5, "/true") == 0) {
                 CHECK(test_rd64(p) != 0 && test_rd64(p + 8) != 0); /* ImageBase, ImageSize */
                 image++;
+                /* Its identity follows it: ImageId, same process and ImageBase
+                 * (ProcessId u32, ImageBase, ImageSize, MappingAddress,
+                 * FileOffset, BuildId u16 size + bytes, FileName). */
+                CHECK(i + 1 < l.count);
+                const test_event *id = &l.ev[i + 1];
+                CHECK(test_is_class(id, &PetwSymbolsGuid, -1));
+                CHECK(id->length > 40);
+                CHECK_EQ(test_rd32(id->data), child_pid);
+                CHECK_EQ(test_rd64(id->data + 4), test_rd64(p));
+                uint32_t ids = (uint32_t)(id->data[36] | id->data[37] << 8);
+                CHECK(ids == 0 || ids == 20); /* a GNU build-id is SHA-1's size */
+                CHECK(38 + ids + n + 1 <= id->length);
+                CHECK(memcmp(id->data + 38 + ids, name, n) == 0);
+                image_ids += ids == 20;
             }
         } else if (test_is_class(e, &ThreadGuid, 36) &&
                    (test_rd32(p) == busy_tid || test_rd32(p + 4) == busy_tid)) {
@@ -254,6 +270,7 @@ static int run(int shared, const char *path, const char *data, launcher ln)
     CHECK_EQ(thread_start, 1);
     CHECK_EQ(thread_end, 1);
     CHECK(image >= 1);
+    CHECK(image_ids >= 1); /* Debian's binaries carry build-ids */
     CHECK_EQ(my_dcstart, 1);
     CHECK(cswitch >= 2);
     CHECK(samples >= 30); /* 150 ms busy at 1 ms */

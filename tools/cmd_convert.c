@@ -1,10 +1,12 @@
-/* cmd_convert.c - `petw convert FILE... --to chrome -o OUT.json [--force]`:
- * the files' records for timeline viewers (output/output_chrome.c). OUT is
- * created owner-only and never over an existing file unless --force
- * (tool_output_file.c). */
+/* cmd_convert.c - `petw convert FILE... --to FORMAT -o OUT [--force]`:
+ * the files' records for timeline viewers (chrome: output/output_chrome.c),
+ * or their CPU samples as a profile (folded, pprof, flamegraph: the model
+ * of petw/analysis.h, analysis/export_*.c). OUT is created owner-only and
+ * never over an existing file unless --force (tool_output_file.c). */
 #include <inttypes.h>
 #include <string.h>
 
+#include "analysis/analysis_tool.h"
 #include "output/output.h"
 #include "tool.h"
 
@@ -13,13 +15,25 @@ typedef struct convert_args {
     manifest_list manifests;
     char *files[MAX_FILES];
     int nfiles;
-    int force; /* --force: replace an existing OUT */
+    int force;        /* --force: replace an existing OUT */
+    model_args model; /* --to folded, pprof, flamegraph */
 } convert_args;
 
 static const char convert_usage[] =
     "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
-    "OUT.json is created readable by you alone; an existing OUT.json is not\n"
-    "replaced unless --force (a link there is removed, never written through).\n";
+    "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
+    "OUT is created readable by you alone; an existing OUT is not\n"
+    "replaced unless --force (a link there is removed, never written through).\n"
+    "chrome: every event, for timeline viewers (Perfetto, chrome://tracing).\n"
+    "folded: the CPU samples' stacks collapsed (flamegraph.pl, inferno, speedscope).\n"
+    "pprof: the CPU samples as pprof's gzipped profile.proto (go tool pprof).\n"
+    "flamegraph: an SVG flame graph (click to zoom, search).\n"
+    "Options of the profiles (folded, pprof, flamegraph):\n";
+
+static int is_profile(const char *to)
+{
+    return !strcmp(to, "folded") || !strcmp(to, "pprof") || !strcmp(to, "flamegraph");
+}
 
 typedef struct convert_ctx {
     output out;
@@ -29,7 +43,15 @@ typedef struct convert_ctx {
 static int parse_args(convert_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof(*a));
+    petw_profile_config_init(&a->model.config);
     for (int i = 0; i < argc; i++) {
+        /* --manifest is every format's: the chrome writer's decoder, and
+         * the model's (below). */
+        int r = strcmp(argv[i], "--manifest") ? model_option(&a->model, argc, argv, &i) : 0;
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
         if (!strcmp(argv[i], "--to") && i + 1 < argc) {
             a->to = argv[++i];
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
@@ -42,7 +64,8 @@ static int parse_args(convert_args *a, int argc, char **argv)
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "petw: unknown option '%s'\n%s", argv[i], convert_usage);
+            fprintf(stderr, "petw: unknown option '%s'\n%s%s", argv[i], convert_usage,
+                    model_options_help);
             return 2;
         } else if (a->nfiles < MAX_FILES) {
             a->files[a->nfiles++] = argv[i];
@@ -51,10 +74,14 @@ static int parse_args(convert_args *a, int argc, char **argv)
             return 2;
         }
     }
-    if (!a->to || strcmp(a->to, "chrome") != 0 || !a->out_path || a->nfiles == 0) {
-        fputs(convert_usage, stderr);
+    if (!a->to || (strcmp(a->to, "chrome") != 0 && !is_profile(a->to)) || !a->out_path ||
+        a->nfiles == 0) {
+        fprintf(stderr, "%s%s", convert_usage, model_options_help);
         return 2;
     }
+    for (int k = 0; k < a->nfiles; k++)
+        a->model.files[a->model.nfiles++] = a->files[k];
+    a->model.manifests = a->manifests;
     return 0;
 }
 
@@ -88,6 +115,31 @@ static int convert(convert_ctx *c, reader *rd, FILE *file)
     return 0;
 }
 
+/* A profile export: the model, then the format. */
+static int convert_profile(convert_args *a)
+{
+    petw_profile *p = model_read(&a->model);
+    if (!p)
+        return 1;
+    /* Created once the inputs were read: a bad input leaves no empty OUT. */
+    FILE *file = output_file_create(a->out_path, a->force);
+    int rc = 1;
+    if (file) {
+        rc = !strcmp(a->to, "folded")  ? export_folded(p, file)
+             : !strcmp(a->to, "pprof") ? export_pprof(p, file)
+                                       : export_flamegraph(p, file, a->files[0]);
+        if (fclose(file) != 0)
+            rc = -1;
+        if (rc)
+            fprintf(stderr, "petw: convert failed: out of memory or a write error\n");
+        else
+            fprintf(stderr, "petw: %" PRIu64 " samples (%" PRIu32 " distinct stacks) to %s\n",
+                    petw_profile_samples(p), petw_profile_stack_count(p), a->out_path);
+    }
+    petw_profile_free(p);
+    return rc ? 1 : 0;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     convert_args a;
@@ -96,6 +148,8 @@ int cmd_convert(int argc, char **argv)
     int rc = parse_args(&a, argc, argv);
     if (rc)
         return rc;
+    if (is_profile(a.to))
+        return convert_profile(&a);
     memset(&c, 0, sizeof(c));
     if (!(c.decoder = decoder_create(&a.manifests)))
         return 1;

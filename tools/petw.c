@@ -1,9 +1,9 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
- * `petw guid`, `petw mc` (mc.exe -um's header generator); and for shared sessions (logman's, wpr's
- * and xperf's part): `petw start`, `stop`, `flush`, `enable`, `disable`, `capture-state`, `update`,
- * `query`, `providers`, `record` and `watch`. This file dispatches to the subcommands (cmd_*.c);
- * the output formats are in output/. */
+ * `petw guid`, `petw report` (where the time went), `petw mc` (mc.exe -um's header generator); and
+ * for shared sessions (logman's, wpr's and xperf's part): `petw start`, `stop`, `flush`, `enable`,
+ * `disable`, `capture-state`, `update`, `query`, `providers`, `record` and `watch`. This file
+ * dispatches to the subcommands (cmd_*.c); the output formats are in output/. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +13,9 @@
 const char usage[] =
     "usage: petw info FILE... [--manifest PATH]...\n"
     "       petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
+    "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
+    "       petw report cpu|wait|disk|events|processes|diff FILE...\n"
+    "                   [--format text|csv|json] [--top N] [options]\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME] [--manifest PATH]... [--tmf PATH]...\n"
     "       petw guid NAME...\n"
@@ -27,7 +30,8 @@ const char usage[] =
     "       petw query [NAME] [--json]\n"
     "       petw providers [--pid PID] [--json]\n"
     "       petw watch NAME [--format text|json] [--provider NAME|GUID]... [--manifest PATH]...\n"
-    "`petw COMMAND --help` describes a session command.\n"
+    "`petw COMMAND --help` describes a session command; `petw report` and\n"
+    "`petw convert` without arguments list their views, formats and options.\n"
     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number; --start\n"
     "and --end keep the events in that range, and always each file's header\n"
     "records (EventTrace), which describe the file, as ProcessTrace delivers them.\n"
@@ -51,6 +55,7 @@ static const struct {
     {"dump", cmd_dump, 1},
     {"guid", cmd_guid, 1},
     {"convert", cmd_convert, 1},
+    {"report", cmd_report, 1},
     {"start", cmd_start, 0},
     {"stop", cmd_stop, 0},
     {"flush", cmd_flush, 0},

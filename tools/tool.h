@@ -34,6 +34,7 @@ extern const char usage[];
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 

@@ -7,12 +7,14 @@
  *
  * Allowed dependencies: common/, platform/, xxHash, expat.
  *
- * Covered: EventTrace (the file's header, the header extension, rundown
- * complete, opcode 80's partition information: the field layout of
- * Windows' _ETW_PARTITION_INFO_EXTENSION, with the MOF class's name),
- * SystemConfigEx and WinSat (what merged and relogged files add: build,
- * paths, volume names; WinSAT's compressed XML), Image (load, unload,
- * rundown), Thread (start, end, rundown; CSwitch; ReadyThread), PerfInfo
+ * Covered: KernelTraceControl's ImageID, DbgID_RSDS and FileVersion (what
+ * xperf and WPR add beside Image events), EventTrace (the file's header,
+ * the header extension, rundown complete, opcode 80's partition
+ * information: the field layout of Windows' _ETW_PARTITION_INFO_EXTENSION,
+ * with the MOF class's name), SystemConfigEx and WinSat (what merged and
+ * relogged files add: build, paths, volume names; WinSAT's compressed XML),
+ * Image (load, unload, rundown), Thread (start, end, rundown; CSwitch;
+ * ReadyThread), PerfInfo
  * (SampledProfile, SysCallEnter/Exit, ISR and MSI ISR, DPC, threaded and
  * timer DPC), Process (v0 to v4; Terminate; PerfCtr), StackWalk (stacks,
  * stack keys), DiskIo (v2, v3), FileIo (v2, v3), TcpIp and UdpIp (v2, IPv4
@@ -84,6 +86,34 @@ static const char kernel_manifest[] =
     "inType='win:UInt32'/><data name='SessionNameString' inType='win:UnicodeString'/>"
     "<data name='LogFileNameString' inType='win:UnicodeString'/></template>"
     "</templates></provider>"
+    /* KernelTraceControl's ImageID events (xperf and WPR add them beside
+     * Image events when they merge a trace, so symbols can be found off the
+     * recording machine): ImageID, DbgID_RSDS (the PDB's GUID, age and
+     * name) and FileVersion, version 2 as Windows writes them; layouts as
+     * TraceEvent's KernelTraceControl parser reads them (pointer-sized
+     * fields by the event's pointer size). */
+    "<provider name='KernelTraceControl' guid='{b3e675d7-2554-4f18-830b-2762732560de}'><events>"
+    "<event value='0' version='2' symbol='ImageID' template='ImageID'/>"
+    "<event value='36' version='2' symbol='DbgID_RSDS' template='DbgID_RSDS'/>"
+    "<event value='64' version='2' symbol='FileVersion' template='FileVersion'/>"
+    "</events><templates>"
+    "<template tid='ImageID'><data name='ImageBase' inType='win:Pointer'/>"
+    "<data name='ImageSize' inType='win:Pointer'/><data name='ProcessId' "
+    "inType='win:UInt32'/><data name='TimeDateStamp' inType='win:UInt32'/>"
+    "<data name='OriginalFileName' inType='win:UnicodeString'/></template>"
+    "<template tid='DbgID_RSDS'><data name='ImageBase' inType='win:Pointer'/>"
+    "<data name='ProcessId' inType='win:UInt32'/><data name='GuidSig' inType='win:GUID'/>"
+    "<data name='Age' inType='win:UInt32'/><data name='PdbFileName' "
+    "inType='win:AnsiString'/></template>"
+    "<template tid='FileVersion'><data name='ImageSize' inType='win:UInt32'/>"
+    "<data name='TimeDateStamp' inType='win:UInt32'/><data name='OrigFileName' "
+    "inType='win:UnicodeString'/><data name='FileDescription' inType='win:UnicodeString'/>"
+    "<data name='FileVersion' inType='win:UnicodeString'/><data name='BinFileVersion' "
+    "inType='win:UnicodeString'/><data name='VerLanguage' inType='win:UnicodeString'/>"
+    "<data name='ProductName' inType='win:UnicodeString'/><data name='CompanyName' "
+    "inType='win:UnicodeString'/><data name='ProductVersion' inType='win:UnicodeString'/>"
+    "<data name='FileId' inType='win:UnicodeString'/><data name='ProgramId' "
+    "inType='win:UnicodeString'/></template></templates></provider>"
     /* Image_Load: version 2, and 3 (signature level and type). */
     "<provider name='Image' guid='{2cb15d1d-5fc1-11d2-abe1-00a0c911f518}'><events>"
     "<event value='10' version='2' symbol='Load' template='Image2'/>"

@@ -357,6 +357,7 @@ enum {
 #define PETW__SYS_SWITCH_OUT 0x1u     /* SWITCH: the thread left the CPU */
 #define PETW__SYS_SWITCH_PREEMPT 0x2u /* SWITCH out: it was still runnable */
 #define PETW__SYS_MAX_FRAMES 192u
+#define PETW__SYS_BUILD_ID_MAX 20u /* a GNU build-id: SHA-1's 20 bytes at most */
 #define PETW__SYS_DISK_READ 0u
 #define PETW__SYS_DISK_WRITE 1u
 #define PETW__SYS_DISK_OTHER 2u /* a flush or discard */
@@ -374,7 +375,10 @@ typedef struct petw__sys_record {
     uint64_t count;                /* LOST; DISK*: PETW__SYS_DISK_* */
     const uint64_t *frames;        /* SAMPLE: call chain, innermost first */
     uint32_t frame_count;
-    const char *text; /* EXEC: the program's name; MMAP: the file's path */
+    const char *text;        /* EXEC: the program's name; MMAP: the file's path */
+    const uint8_t *build_id; /* MMAP: the file's GNU build-id (the kernel's, or read
+                              * from the file), build_id_size bytes; 0 when none */
+    uint32_t build_id_size;
 } petw__sys_record;
 
 typedef struct petw__sys_config {
@@ -396,6 +400,24 @@ typedef struct petw__sys_info {
 } petw__sys_info;
 
 typedef struct petw__sys petw__sys;
+/* The GNU build-id of the ELF file at `path` (an absolute path), into
+ * `out` (PETW__SYS_BUILD_ID_MAX bytes); returns its size, 0 when the file
+ * is not an ELF file with one. */
+uint32_t petw__sys_build_id(const char *path, uint8_t *out);
+/* The kernel's text symbols in address order (Linux: /proc/kallsyms, its
+ * modules included): `fn` gets each symbol's start, the next symbol's
+ * start, its name and its module ("" for the kernel itself). Returns 0,
+ * PETW_EACCES (the addresses are hidden: kptr_restrict, no privilege),
+ * PETW_ENOTSUP, PETW_ENOMEM. */
+typedef void (*petw__sys_ksym_fn)(void *ctx, uint64_t start, uint64_t end, const char *name,
+                                  const char *module);
+int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx);
+/* The JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
+ * lines "START SIZE name", hex numbers, as perf reads them), when the file
+ * is a regular file owned by `owner` (the process's user) or by root: `fn`
+ * gets each entry. Returns 0 (also when there is none), PETW_ENOMEM. */
+typedef void (*petw__sys_jit_fn)(void *ctx, uint64_t start, uint64_t size, const char *name);
+int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx);
 /* Opens the collection: PETW_ENOTSUP (no such facility: no perf events,
  * a Windows build, or a requested tracepoint missing), PETW_EACCES (the
  * OS refuses: system-wide needs root, CAP_PERFMON or perf_event_paranoid

@@ -72,6 +72,7 @@ struct petw__sys {
     uint8_t *scratch; /* one record copied out of a wrapped ring */
     uint64_t frames[PETW__SYS_MAX_FRAMES];
     char text[4096 + 8];
+    uint8_t build_id[PETW__SYS_BUILD_ID_MAX];
 };
 
 /* The record layouts this file asks for (sample_type below). */
@@ -132,10 +133,15 @@ static int open_cpu(sys_cpu *sc, const petw__sys_config *c, int cpu, int exclude
     a.comm_exec = (uint64_t)(c->tasks != 0);
     a.mmap = (uint64_t)(c->mmaps != 0);
     a.mmap2 = (uint64_t)(c->mmaps != 0);
+    a.build_id = (uint64_t)(c->mmaps != 0); /* MMAP2 carries the file's build-id (5.12+) */
     a.context_switch = (uint64_t)(c->switches != 0);
     a.watermark = 1;
     a.wakeup_watermark = (uint32_t)((uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE) / 4);
     sc->fd = perf_open(&a, pid, cpu);
+    if (sc->fd < 0 && errno == EINVAL && a.build_id) {
+        a.build_id = 0; /* an older kernel: the build-id is read from the file instead */
+        sc->fd = perf_open(&a, pid, cpu);
+    }
     if (sc->fd < 0)
         return errno == ENODEV ? 1 : errno_code(errno);
     sc->data_size = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
@@ -397,6 +403,12 @@ static uint32_t rd32(const uint8_t *p)
     memcpy(&v, p, 4);
     return v;
 }
+static uint16_t rd16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
 static uint64_t rd64(const uint8_t *p)
 {
     uint64_t v;
@@ -539,6 +551,8 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
         uint32_t prot = rd32(p + 56);
         if (!(prot & PROT_EXEC))
             return;
+        if (body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0)
+            return; /* anonymous executable memory (a JIT): no image, as in the rundown */
         trailer(rec, size, &r);
         r.kind = PETW__SYSREC_MMAP;
         r.pid = rd32(p);
@@ -552,6 +566,15 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
         memcpy(s->text, p + fixed, n);
         s->text[n] = 0;
         r.text = s->text;
+        /* With the kernel's build-id (misc bit), {maj, min, ino, ino_gen}
+         * is {u8 size, u8, u16, u8 build_id[20]}; else it comes from the file. */
+        if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[32] && p[32] <= 20) {
+            memcpy(s->build_id, p + 36, p[32]);
+            r.build_id_size = p[32];
+        } else {
+            r.build_id_size = petw__sys_build_id(s->text, s->build_id);
+        }
+        r.build_id = s->build_id;
         break;
     }
     case PERF_RECORD_SWITCH:
@@ -789,6 +812,155 @@ static int proc_stat(uint32_t pid, uint32_t *ppid, char *comm, size_t comm_size)
     return 0;
 }
 
+uint32_t petw__sys_build_id(const char *path, uint8_t *out)
+{
+    /* An ELF's GNU build-id note (NT_GNU_BUILD_ID in a PT_NOTE segment),
+     * as the kernel and perf read it: 64-bit and 32-bit, little-endian. */
+    if (!path || path[0] != '/')
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    uint32_t got = 0;
+    uint8_t eh[64], ph[56], note[1024];
+    if (pread(fd, eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh, "\177ELF", 4) != 0 ||
+        eh[5] != 1 /* ELFDATA2LSB */) {
+        close(fd);
+        return 0;
+    }
+    int is64 = eh[4] == 2;
+    uint64_t phoff = is64 ? rd64(eh + 32) : rd32(eh + 28);
+    uint32_t phentsize = is64 ? rd16(eh + 54) : rd16(eh + 42);
+    uint32_t phnum = is64 ? rd16(eh + 56) : rd16(eh + 44);
+    for (uint32_t k = 0; k < phnum && k < 64 && !got; k++) {
+        if (phentsize > sizeof(ph) ||
+            pread(fd, ph, phentsize, (off_t)(phoff + (uint64_t)k * phentsize)) !=
+                (ssize_t)phentsize)
+            break;
+        if (rd32(ph) != 4 /* PT_NOTE */)
+            continue;
+        uint64_t off = is64 ? rd64(ph + 8) : rd32(ph + 4);
+        uint64_t size = is64 ? rd64(ph + 32) : rd32(ph + 16);
+        if (size > sizeof(note))
+            size = sizeof(note);
+        ssize_t n = pread(fd, note, (size_t)size, (off_t)off);
+        for (ssize_t at = 0; n > 0 && at + 12 <= n;) {
+            uint32_t namesz = rd32(note + at), descsz = rd32(note + at + 4);
+            uint32_t type = rd32(note + at + 8);
+            ssize_t name_at = at + 12, desc_at = name_at + (ssize_t)((namesz + 3) & ~3u);
+            if (namesz > 64 || descsz > 256 || desc_at + (ssize_t)descsz > n)
+                break;
+            if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+                memcmp(note + name_at, "GNU", 4) == 0 && descsz &&
+                descsz <= PETW__SYS_BUILD_ID_MAX) {
+                memcpy(out, note + desc_at, descsz);
+                got = descsz;
+                break;
+            }
+            at = desc_at + (ssize_t)((descsz + 3) & ~3u);
+        }
+    }
+    close(fd);
+    return got;
+}
+
+int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+    /* /tmp is everyone's: no link followed, and only the process's user's
+     * (or root's) file is believed. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != owner && st.st_uid != 0) ||
+        !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return 0;
+    }
+    char line[4096];
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long start, size;
+        int at = 0;
+        if (sscanf(line, "%llx %llx %n", &start, &size, &at) < 2 || !at)
+            continue;
+        char *name = line + at;
+        name[strcspn(name, "\r\n")] = 0;
+        if (name[0])
+            fn(ctx, start, size, name);
+    }
+    fclose(f);
+    return 0;
+}
+
+typedef struct ksym {
+    uint64_t addr;
+    uint32_t name_at; /* into the names arena: name, NUL, module, NUL */
+} ksym;
+
+static int ksym_order(const void *a, const void *b)
+{
+    uint64_t x = ((const ksym *)a)->addr, y = ((const ksym *)b)->addr;
+    return x < y ? -1 : x > y;
+}
+
+int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx)
+{
+    FILE *f = fopen("/proc/kallsyms", "re");
+    if (!f)
+        return PETW_ENOTSUP;
+    ksym *syms = NULL;
+    char *names = NULL;
+    size_t n = 0, cap = 0, used = 0, names_cap = 0;
+    int rc = 0, nonzero = 0;
+    char line[512];
+    while (rc == 0 && fgets(line, sizeof(line), f)) {
+        unsigned long long addr;
+        char type, name[256], module[128] = "";
+        if (sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, module) < 3)
+            continue;
+        if (type != 't' && type != 'T')
+            continue; /* text symbols only: code addresses fall in them */
+        nonzero |= addr != 0;
+        size_t need = strlen(name) + strlen(module) + 2;
+        if (n == cap || used + need > names_cap) {
+            size_t ncap = cap ? 2 * cap : 65536, nnames = names_cap ? 2 * names_cap : 1u << 21;
+            ksym *s2 = n == cap ? realloc(syms, ncap * sizeof(*syms)) : syms;
+            if (s2)
+                syms = s2, cap = n == cap ? ncap : cap;
+            char *n2 = used + need > names_cap ? realloc(names, nnames) : names;
+            if (n2)
+                names = n2, names_cap = used + need > names_cap ? nnames : names_cap;
+            if (!s2 || !n2) {
+                rc = PETW_ENOMEM;
+                break;
+            }
+        }
+        syms[n].addr = addr;
+        syms[n].name_at = (uint32_t)used;
+        n++;
+        used += (size_t)sprintf(names + used, "%s", name) + 1;
+        used += (size_t)sprintf(names + used, "%s", module) + 1;
+    }
+    fclose(f);
+    if (rc == 0 && !nonzero)
+        rc = PETW_EACCES; /* every address reads 0: kptr_restrict hides them */
+    if (rc == 0) {
+        qsort(syms, n, sizeof(*syms), ksym_order);
+        for (size_t k = 0; k < n; k++) {
+            const char *name = names + syms[k].name_at;
+            uint64_t end = k + 1 < n ? syms[k + 1].addr : syms[k].addr + 4096;
+            if (end > syms[k].addr)
+                fn(ctx, syms[k].addr, end, name, name + strlen(name) + 1);
+        }
+    }
+    free(syms);
+    free(names);
+    return rc;
+}
+
 /* 1 when `pid` is `target` or descends from it. */
 static int descends(uint32_t pid, uint32_t target)
 {
@@ -822,11 +994,19 @@ static void rundown_maps(uint32_t pid, petw__sys_fn fn, void *ctx, petw__sys_rec
         name[strcspn(name, "\n")] = 0;
         if (!name[0])
             continue; /* anonymous executable memory (a JIT): no image */
+        uint8_t id[PETW__SYS_BUILD_ID_MAX];
         r->kind = PETW__SYSREC_MMAP;
         r->addr = lo;
         r->len = hi - lo;
         r->pgoff = off;
         r->text = name;
+        r->build_id = id;
+        r->build_id_size = petw__sys_build_id(name, id);
+        if (!r->build_id_size) { /* deleted or replaced since: the mapped file itself */
+            char mapped[96];
+            snprintf(mapped, sizeof(mapped), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
+            r->build_id_size = petw__sys_build_id(mapped, id);
+        }
         fn(ctx, r);
     }
     fclose(f);

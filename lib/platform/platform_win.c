@@ -618,6 +618,29 @@ void petw__sys_close(petw__sys *s)
     (void)s;
 }
 
+uint32_t petw__sys_build_id(const char *path, uint8_t *out)
+{
+    (void)path;
+    (void)out;
+    return 0;
+}
+
+int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
+{
+    (void)pid;
+    (void)owner;
+    (void)fn;
+    (void)ctx;
+    return 0;
+}
+
+int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx)
+{
+    (void)fn;
+    (void)ctx;
+    return PETW_ENOTSUP;
+}
+
 int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx)
 {
     (void)target_pid;

@@ -17,6 +17,7 @@
 #include "../format/etl.h"
 #include "../platform/platform.h"
 #include "system.h"
+#include "system_internal.h"
 
 /* HookIds: the event class group and the opcode (ntwmi.h's names). */
 #define HOOK_PROCESS_START 0x0301u
@@ -39,6 +40,7 @@
 #define HOOK_DISK_WRITE 0x010Bu
 #define HOOK_SAMPLED_PROFILE 0x0F2Eu
 #define HOOK_STACKWALK 0x1820u
+#define HOOK_PROFILE_COLLECTION_START 0x0F49u /* PerfInfo opcode 73 */
 
 #define VERSION_PROCESS 4 /* Process_TypeGroup1 v4 */
 #define VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
@@ -85,9 +87,10 @@ struct petw__system {
     int exact;
     double ticks_per_ns;
     int64_t anchor_ns, anchor_ticks;
-    int rundown_end;    /* the rundown in progress writes DCEnd, not DCStart */
-    proc_name *names;   /* with PETW_SYSTEM_PROCESS */
-    disk_request *disk; /* with PETW_SYSTEM_DISK_IO */
+    int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
+    proc_name *names;         /* with PETW_SYSTEM_PROCESS */
+    disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
+    petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
     uint8_t payload[0xFFFF];
 };
 
@@ -327,6 +330,9 @@ static void on_record(void *ctx, const petw__sys_record *r)
             uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
             emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_END, VERSION_PROCESS, r->pid, r->tid,
                  r->time_ns, s->payload, n);
+            if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
+                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
+                                       session_time(s, r->time_ns), r->pid, e->uid);
             if (e)
                 e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
         }
@@ -348,6 +354,8 @@ static void on_record(void *ctx, const petw__sys_record *r)
             uint32_t n = image_payload(s, r);
             emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_LOAD, VERSION_IMAGE, r->pid, r->tid,
                  r->time_ns, s->payload, n);
+            petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
+                                     session_time(s, r->time_ns), r);
         }
         break;
     case PETW__SYSREC_SWITCH: {
@@ -379,6 +387,9 @@ static void on_record(void *ctx, const petw__sys_record *r)
         petw__wr32(p + 8, r->tid);
         petw__wr16(p + 12, 1); /* Count */
         petw__wr16(p + 14, 0);
+        /* The kernel functions to name at the end (KernelSymbol events). */
+        petw__system_ident_note(&s->ident, &r->addr, 1);
+        petw__system_ident_note(&s->ident, r->frames, r->frame_count);
         emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_SAMPLED_PROFILE, VERSION_PERFINFO, r->pid,
              r->tid, r->time_ns, p, 16);
         if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count) {
@@ -450,6 +461,8 @@ static void on_rundown(void *ctx, const petw__sys_record *r)
         uint32_t n = image_payload(s, r);
         emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE_DCEND : HOOK_IMAGE_DCSTART, VERSION_IMAGE,
              r->pid, r->tid, r->time_ns, s->payload, n);
+        petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, cpu,
+                                 session_time(s, r->time_ns), r);
     }
 }
 
@@ -555,6 +568,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
                petw__clock_frequency(s->clock) == 1000000000;
     s->ticks_per_ns = (double)petw__clock_frequency(s->clock) / 1e9;
     anchor(s);
+    petw__system_ident_init(&s->ident);
     if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) {
         s->names = calloc(NAME_SLOTS, sizeof(*s->names));
         if (!s->names) {
@@ -596,6 +610,18 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         anchor(s);
         rc = petw__sys_rundown(c->target_pid, on_rundown, s);
     }
+    if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE)) {
+        /* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
+         * interval, as Windows logs it at a profile's start: Source 0
+         * (ProfileTime), NewInterval and OldInterval in 100 ns, SourceName. */
+        uint8_t *p = s->payload;
+        petw__wr32(p, 0);
+        petw__wr32(p + 4, (uint32_t)interval);
+        petw__wr32(p + 8, (uint32_t)interval);
+        size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PROFILE_COLLECTION_START, 3, 0, 0, petw__monotonic_ns(),
+             p, 12 + 2 * ((uint32_t)units + 1));
+    }
     if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
         rc = PETW_ENOMEM;
     if (rc != 0) {
@@ -624,8 +650,16 @@ void petw__system_stop(petw__system *s, int end)
             s->rundown_end = 1;
             (void)petw__sys_rundown(s->c.target_pid, on_rundown, s);
         }
+        petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
+                                  session_time(s, petw__monotonic_ns()));
+        for (uint32_t k = 0; s->names && (s->flags & PETW_SYSTEM_PROFILE) && k < NAME_SLOTS; k++)
+            if (s->names[k].pid && s->names[k].pid != UINT32_MAX) /* the JIT maps of the living */
+                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
+                                       session_time(s, petw__monotonic_ns()), s->names[k].pid,
+                                       s->names[k].uid);
         write_config(s);
     }
+    free(s->ident.kernel);
     free(s->names);
     free(s->disk);
     free(s);

@@ -1,0 +1,208 @@
+/* petw/analysis.h - where the time went: a trace's CPU samples and context
+ * switches as a model of processes, threads, images and stacks, with each
+ * distinct address symbolized once; the views and exports of `petw report`
+ * and `petw convert` read this model.
+ *
+ * The pipeline (docs/analysis.md): read the trace's events in time order
+ * (consume) -> model: processes, threads, images (Image events and their
+ * identity: Petw-Symbols' ImageId, KernelSymbol), samples paired with their
+ * StackWalk events and aggregated by distinct stack, per-thread switch
+ * times -> symbolize each distinct location (petw_symbolizer: elfutils'
+ * libdwfl) -> view or export. Memory grows with the distinct stacks,
+ * locations, threads and images, not with the number of events.
+ *
+ * Works on petw's traces and on Windows' (WPR, xperf, PerfView: 32- and
+ * 64-bit): frames without symbols read `module+0xOFFSET` (ELF: the file
+ * offset) or, for Windows images, `module!+0xRVA`.
+ *
+ * Built where elfutils' libdw is (Linux); petw_analysis_available() says
+ * whether this build symbolizes. Thread safety: one thread per object.
+ */
+#ifndef PETW_ANALYSIS_H
+#define PETW_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "error.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Symbolizer: ELF files by path and build-id, with libdwfl ---- */
+
+typedef struct petw_symbolizer petw_symbolizer;
+
+typedef struct petw_symbolizer_config {
+    /* Directories to search besides the recorded path and
+     * /usr/lib/debug: DIR/.build-id/xx/rest(.debug) and DIR/NAME. */
+    const char *const *dirs;
+    uint32_t dir_count;
+    int no_inline;   /* 1: the function alone, no inlined frames */
+    int no_demangle; /* 1: names as in the symbol table */
+    uint32_t reserved[8];
+} petw_symbolizer_config;
+
+void petw_symbolizer_config_init(petw_symbolizer_config *config);
+
+/* One frame of source: the function (demangled), its file and line
+ * (NULL and 0 when there is no line information). */
+typedef struct petw_source_line {
+    const char *function;
+    const char *file;
+    uint32_t line;
+} petw_source_line;
+
+/* Returns 0, PETW_EINVAL, PETW_ENOMEM, or PETW_ENOTSUP when this build has
+ * no symbolizer (no libdw). */
+int petw_symbolizer_new(const petw_symbolizer_config *config, petw_symbolizer **out);
+void petw_symbolizer_free(petw_symbolizer *s);
+
+/* Symbolizes the code at `offset` in the image file `path` (ELF: the file
+ * offset, that is the address less the image's base as Image events give
+ * it). The file is the first of: `path` when its build-id is `build_id`
+ * (any file at `path` when build_id_size is 0), the debug directories'
+ * .build-id entries, the config's dirs; its DWARF comes from the same file
+ * or a separate debug file (by build-id or debuglink, and through
+ * debuginfod only when DEBUGINFOD_URLS is set). Each file is opened once.
+ * Fills up to `max` lines, innermost first (inlined functions, then the
+ * function that holds them); *count is 0 when nothing is known (no file,
+ * another build, no symbol there): never a wrong name. Strings live until
+ * petw_symbolizer_free(). Returns 0, PETW_EINVAL or PETW_ENOMEM. */
+int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *build_id,
+                           uint32_t build_id_size, uint64_t offset, petw_source_line *lines,
+                           uint32_t max, uint32_t *count);
+
+/* ---- The model of a trace ---- */
+
+typedef struct petw_profile petw_profile;
+
+typedef struct petw_profile_config {
+    uint32_t pid;             /* 0: every process */
+    uint32_t tid;             /* 0: every thread */
+    const char *process_name; /* NULL: any; else processes of this name alone */
+    int64_t start_time;       /* FILETIMEs bounding the samples and switches; 0: none */
+    int64_t end_time;
+    int no_symbols;                    /* 1: no symbolization (module+offset frames) */
+    petw_symbolizer_config symbolizer; /* used unless no_symbols */
+    /* NULL: the model's own decoder; else events are decoded with this one
+     * (the caller's manifests name their events), while reading only; the
+     * model does not free it. */
+    petw_decoder *decoder;
+    uint32_t reserved[8];
+} petw_profile_config;
+
+void petw_profile_config_init(petw_profile_config *config);
+
+typedef struct petw_profile_process {
+    uint32_t pid, parent_pid;
+    const char *name;         /* the image name (Linux: comm), "" when not seen */
+    const char *command_line; /* "" when not known */
+    int64_t start_time;       /* FILETIME; 0: before the trace */
+    int64_t end_time;         /* FILETIME; 0: still running at its end */
+    uint64_t samples;         /* CPU samples of its threads (after the filters) */
+} petw_profile_process;
+
+typedef struct petw_profile_thread {
+    uint32_t tid, pid;
+    uint64_t samples;
+    /* From CSwitch and ReadyThread (100 ns units, within the time bounds). */
+    uint64_t running, ready, waiting; /* on a CPU; runnable; blocked */
+    uint64_t switches_in;             /* times it went on a CPU */
+    uint64_t preempted;               /* times it left a CPU still runnable */
+    uint64_t readied;                 /* times another thread made it runnable */
+    uint32_t top_reader_tid;          /* the thread that readied it most (0: none) */
+    uint64_t top_reader_count;
+    uint64_t wait_reasons[40]; /* switches out by KWAIT_REASON (Linux: 0 or 32) */
+} petw_profile_thread;
+
+/* A distinct code location: an address in an image (or none known). */
+typedef struct petw_profile_location {
+    uint64_t address;   /* as recorded (the first process's) */
+    uint64_t offset;    /* in its image: the address less the image's base */
+    const char *module; /* the image file's name ("libc.so.6"), "[kernel]" or "[unknown]" */
+    const char *path;   /* the image's path as recorded, or "" */
+    int kernel;         /* a kernel address */
+    /* After symbolization: innermost first; lines[line_count - 1] is the
+     * function holding the inlined ones. 0: not known. */
+    uint32_t line_count;
+    const petw_source_line *lines;
+    const char *name; /* what to show for the function: lines' last, else "module+0xOFFSET" */
+} petw_profile_location;
+
+/* A distinct stack of one thread and how many samples had it. */
+typedef struct petw_profile_stack {
+    uint32_t pid, tid;
+    uint64_t samples;
+    uint32_t frame_count;
+    const uint32_t *frames; /* location indexes, innermost (the sampled address) first */
+} petw_profile_stack;
+
+/* Disk I/O of one process (DiskIo Read and Write, by the issuing thread's
+ * process when the event names it). */
+typedef struct petw_profile_disk {
+    uint32_t pid;
+    uint64_t reads, writes, read_bytes, write_bytes;
+    uint64_t response_total, response_max; /* 100 ns units (HighResResponseTime) */
+} petw_profile_disk;
+
+/* One kind of event (provider, event id or TraceLogging name, opcode,
+ * version) and how many the trace held; for Start/Stop pairs (opcodes 1
+ * and 2 of one task, or of one TraceLogging event name; by activity ID,
+ * else by thread; classic events are not paired), their durations. */
+typedef struct petw_profile_event_kind {
+    const char *provider; /* its name, or its GUID as text */
+    const char *name;     /* the event's name, or "" */
+    petw_guid provider_id;
+    uint16_t id, task;
+    uint8_t opcode, version;
+    uint64_t count;
+    int64_t first, last;                     /* FILETIMEs */
+    uint64_t pairs;                          /* Start/Stop pairs (counted on the Stop) */
+    uint64_t pair_total, pair_min, pair_max; /* 100 ns units */
+} petw_profile_event_kind;
+
+/* Reads `count` (<= 64) traces merged in time order into a model and
+ * symbolizes its locations. Returns 0, PETW_EINVAL, PETW_ENOENT, PETW_EIO,
+ * PETW_ECORRUPT, PETW_ENOMEM (as petw_trace_open and petw_trace_process). */
+int petw_profile_read(const char *const *paths, uint32_t count, const petw_profile_config *config,
+                      petw_profile **out);
+/* As petw_profile_read() for one trace already in memory (copied). */
+int petw_profile_read_memory(const void *data, size_t size, const petw_profile_config *config,
+                             petw_profile **out);
+void petw_profile_free(petw_profile *p);
+
+/* The sampling interval in 100 ns units (the trace's, else 10000 = 1 ms). */
+uint32_t petw_profile_interval(const petw_profile *p);
+/* The first and last event times (FILETIME). */
+void petw_profile_bounds(const petw_profile *p, int64_t *first, int64_t *last);
+/* Samples in the model (after the filters), and the samples with a stack. */
+uint64_t petw_profile_samples(const petw_profile *p);
+
+uint32_t petw_profile_process_count(const petw_profile *p);
+const petw_profile_process *petw_profile_process_at(const petw_profile *p, uint32_t index);
+/* The process `pid` (the last of that id), or NULL. */
+const petw_profile_process *petw_profile_process_find(const petw_profile *p, uint32_t pid);
+uint32_t petw_profile_thread_count(const petw_profile *p);
+const petw_profile_thread *petw_profile_thread_at(const petw_profile *p, uint32_t index);
+uint32_t petw_profile_location_count(const petw_profile *p);
+const petw_profile_location *petw_profile_location_at(const petw_profile *p, uint32_t index);
+uint32_t petw_profile_stack_count(const petw_profile *p);
+const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index);
+
+uint32_t petw_profile_disk_count(const petw_profile *p);
+const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index);
+uint32_t petw_profile_event_kind_count(const petw_profile *p);
+const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);
+
+/* 1 when this build symbolizes (it has libdw), else 0. */
+int petw_analysis_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PETW_ANALYSIS_H */

@@ -1,0 +1,1283 @@
+/* profile.c - a trace's events as a model: processes, threads, images,
+ * distinct stacks of CPU samples and per-thread switch times; then each
+ * distinct location symbolized once.
+ *
+ * Allowed dependencies: common/, consume/, decode/, libdw.
+ *
+ * Events arrive in time order (consume merges CPUs and files). The rare
+ * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
+ * frequent ones (SampledProfile, StackWalk, CSwitch, ReadyThread, Thread
+ * start) are read at their fixed offsets, in 32- and 64-bit layouts. A
+ * sample waits for its thread's StackWalk (written right after it) and
+ * is counted with its stack, or alone when the thread's next sample or the
+ * end comes first. Memory grows with distinct stacks, locations, threads
+ * and images, not with events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis_internal.h"
+#include "petw/consume.h"
+#include "petw/decode.h"
+
+#define NONE UINT32_MAX
+#define MAX_FRAMES 256
+
+static const petw_guid ProcessGuid = {
+    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid ThreadGuid = {
+    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid ImageGuid = {
+    0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
+static const petw_guid PerfInfoGuid = {
+    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
+static const petw_guid StackWalkGuid = {
+    0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
+static const petw_guid DiskIoGuid = {
+    0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+static const petw_guid PetwSymbolsGuid = {
+    0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
+
+/* ---- Growable arrays and a u64 -> u32 hash map ---- */
+
+static int grow(void **items, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    uint32_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*items, (size_t)n * size);
+    if (!p)
+        return PETW_ENOMEM;
+    *items = p;
+    *cap = n;
+    return 0;
+}
+
+typedef struct map {
+    uint64_t *keys;
+    uint32_t *values; /* NONE: empty */
+    uint32_t cap, count;
+} map;
+
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+static uint32_t map_get(const map *m, uint64_t key)
+{
+    if (!m->cap)
+        return NONE;
+    for (uint64_t j = mix(key) & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+        if (m->values[j] == NONE)
+            return NONE;
+        if (m->keys[j] == key)
+            return m->values[j];
+    }
+}
+
+static int map_put(map *m, uint64_t key, uint32_t value)
+{
+    if (2 * (m->count + 1) > m->cap) {
+        uint32_t cap = m->cap ? 2 * m->cap : 256;
+        uint64_t *keys = malloc(cap * sizeof(*keys));
+        uint32_t *values = malloc(cap * sizeof(*values));
+        if (!keys || !values) {
+            free(keys);
+            free(values);
+            return PETW_ENOMEM;
+        }
+        memset(values, 0xFF, cap * sizeof(*values));
+        for (uint32_t k = 0; k < m->cap; k++) {
+            if (m->values[k] == NONE)
+                continue;
+            uint64_t j = mix(m->keys[k]) & (cap - 1);
+            while (values[j] != NONE)
+                j = (j + 1) & (cap - 1);
+            keys[j] = m->keys[k];
+            values[j] = m->values[k];
+        }
+        free(m->keys);
+        free(m->values);
+        m->keys = keys;
+        m->values = values;
+        m->cap = cap;
+    }
+    uint64_t j = mix(key) & (m->cap - 1);
+    for (; m->values[j] != NONE; j = (j + 1) & (m->cap - 1))
+        if (m->keys[j] == key) {
+            m->values[j] = value;
+            return 0;
+        }
+    m->keys[j] = key;
+    m->values[j] = value;
+    m->count++;
+    return 0;
+}
+
+static void map_free(map *m)
+{
+    free(m->keys);
+    free(m->values);
+}
+
+/* ---- The model ---- */
+
+typedef struct image_file {
+    const char *path, *module;
+    uint8_t build_id[20];
+    uint32_t build_id_size;
+    int windows; /* a Windows path: frames read module!+0xRVA */
+} image_file;
+
+typedef struct mapped {
+    uint64_t base, end;
+    uint32_t file;
+} mapped;
+
+typedef struct process_state {
+    int started;    /* a Start or DCStart was seen */
+    mapped *images; /* in load order: searched newest first */
+    uint32_t image_count, image_cap;
+} process_state;
+
+typedef struct thread_state {
+    int has_pending;
+    uint64_t pending_ip;
+    uint32_t pending_pid;
+    /* Switch accounting (FILETIME units). */
+    int64_t since; /* when the current state began; 0: not known */
+    int state;     /* 0 unknown, 1 running, 2 ready, 3 waiting */
+    uint32_t readers[4], reader_counts[4];
+} thread_state;
+
+typedef struct kernel_symbol {
+    uint64_t start, size;
+    const char *name, *module;
+    uint32_t pid; /* JIT symbols: their process; kernel symbols: 0 */
+} kernel_symbol;
+
+struct petw_profile {
+    petw_profile_config c;
+    petw__strings strings;
+    petw_decoder *decoder;
+    petw_symbolizer *symbolizer;
+    int error;
+    int64_t first, last;
+    uint32_t interval;
+    uint64_t samples;
+
+    petw_profile_process *processes;
+    process_state *pstate;
+    uint32_t process_count, process_cap;
+    map process_by_pid;
+
+    petw_profile_thread *threads;
+    thread_state *tstate;
+    uint32_t thread_count, thread_cap;
+    map thread_by_tid;
+
+    image_file *files;
+    uint32_t file_count, file_cap;
+    map file_by_key; /* hash of path and build-id */
+
+    petw_profile_location *locations;
+    uint32_t *location_file; /* each location's image file, or NONE */
+    uint32_t *location_pid;  /* and the process it was first seen in */
+    uint32_t location_count, location_cap, location_side_cap;
+    map location_by_key;  /* (file, offset) */
+    map location_by_addr; /* (pid, address): the image search done once */
+
+    petw_profile_stack *stacks;
+    uint32_t stack_count, stack_cap;
+    map stack_by_hash;
+    uint32_t *frames;
+    uint32_t frame_count, frame_cap;
+
+    petw_profile_disk *disks;
+    uint32_t disk_count, disk_cap;
+    map disk_by_pid;
+    double disk_ticks_per_100ns; /* HighResResponseTime's clock */
+
+    petw_profile_event_kind *kinds;
+    uint32_t kind_count, kind_cap;
+    map kind_by_key;
+    map pending_start; /* (kind, task, activity or thread) -> index into starts */
+    int64_t *starts;
+    uint32_t start_count, start_cap;
+
+    kernel_symbol *ksyms;
+    uint32_t ksym_count, ksym_cap;
+    kernel_symbol *jits; /* from JitSymbol events: by process, then address */
+    uint32_t jit_count, jit_cap;
+    petw_source_line *lines;
+    uint32_t line_count, line_cap;
+};
+
+void petw_profile_config_init(petw_profile_config *config)
+{
+    memset(config, 0, sizeof(*config));
+    petw_symbolizer_config_init(&config->symbolizer);
+}
+
+static const char *intern(petw_profile *p, const char *s)
+{
+    const char *r = petw__strings_intern(&p->strings, s ? s : "");
+    if (!r)
+        p->error = PETW_ENOMEM;
+    return r ? r : "";
+}
+
+static uint32_t process_index(petw_profile *p, uint32_t pid, int create)
+{
+    uint32_t k = map_get(&p->process_by_pid, pid);
+    if (k != NONE || !create)
+        return k;
+    if (grow((void **)&p->processes, &p->process_cap, p->process_count + 1,
+             sizeof(*p->processes))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    process_state *ps = realloc(p->pstate, (size_t)p->process_cap * sizeof(*ps));
+    if (!ps) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    p->pstate = ps;
+    k = p->process_count++;
+    memset(&p->processes[k], 0, sizeof(p->processes[k]));
+    memset(&p->pstate[k], 0, sizeof(p->pstate[k]));
+    p->processes[k].pid = pid;
+    p->processes[k].name = "";
+    p->processes[k].command_line = "";
+    if (map_put(&p->process_by_pid, pid, k))
+        p->error = PETW_ENOMEM;
+    return k;
+}
+
+static uint32_t thread_index(petw_profile *p, uint32_t tid, uint32_t pid)
+{
+    uint32_t k = map_get(&p->thread_by_tid, tid);
+    if (k != NONE) {
+        if (pid != NONE && pid != 0 && p->threads[k].pid != pid)
+            p->threads[k].pid = pid;
+        return k;
+    }
+    if (grow((void **)&p->threads, &p->thread_cap, p->thread_count + 1, sizeof(*p->threads))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    thread_state *ts = realloc(p->tstate, (size_t)p->thread_cap * sizeof(*ts));
+    if (!ts) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    p->tstate = ts;
+    k = p->thread_count++;
+    memset(&p->threads[k], 0, sizeof(p->threads[k]));
+    memset(&p->tstate[k], 0, sizeof(p->tstate[k]));
+    p->threads[k].tid = tid;
+    p->threads[k].pid = pid == NONE ? 0 : pid;
+    if (map_put(&p->thread_by_tid, tid, k))
+        p->error = PETW_ENOMEM;
+    return k;
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *b = data;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ b[k]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id, uint32_t id_size)
+{
+    if (id_size > 20)
+        id_size = 20;
+    uint64_t h = hash_bytes(0xcbf29ce484222325ull, path, strlen(path) + 1);
+    if (id_size)
+        h = hash_bytes(h, id, id_size);
+    for (;; h++) { /* a collision moves on to the next key */
+        uint32_t k = map_get(&p->file_by_key, h);
+        if (k == NONE)
+            break;
+        if (!strcmp(p->files[k].path, path) && p->files[k].build_id_size == id_size &&
+            (id_size == 0 || !memcmp(p->files[k].build_id, id, id_size)))
+            return k;
+    }
+    if (grow((void **)&p->files, &p->file_cap, p->file_count + 1, sizeof(*p->files))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    uint32_t k = p->file_count++;
+    image_file *f = &p->files[k];
+    memset(f, 0, sizeof(*f));
+    f->path = intern(p, path);
+    const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+    const char *base = slash > back ? slash : back;
+    f->module = intern(p, base ? base + 1 : path);
+    f->windows = back != NULL || (path[0] && path[1] == ':');
+    if (id_size)
+        memcpy(f->build_id, id, id_size);
+    f->build_id_size = id_size;
+    if (map_put(&p->file_by_key, h, k))
+        p->error = PETW_ENOMEM;
+    return k;
+}
+
+/* ---- Decoded fields ---- */
+
+static const petw_field *field(const petw_decoded_event *ev, const char *name)
+{
+    for (uint32_t k = 0; k < ev->top_count; k++)
+        if (ev->fields[k].name && !strcmp(ev->fields[k].name, name))
+            return &ev->fields[k];
+    return NULL;
+}
+
+static uint64_t field_u(const petw_decoded_event *ev, const char *name)
+{
+    const petw_field *f = field(ev, name);
+    if (!f)
+        return 0;
+    return f->kind == PETW_VALUE_INT ? (uint64_t)f->v.i
+           : (f->kind == PETW_VALUE_UINT || f->kind == PETW_VALUE_HEX || f->kind == PETW_VALUE_BOOL)
+               ? f->v.u
+               : 0;
+}
+
+static const char *field_s(const petw_decoded_event *ev, const char *name)
+{
+    const petw_field *f = field(ev, name);
+    return f && f->kind == PETW_VALUE_STRING ? f->v.s : "";
+}
+
+/* ---- Events ---- */
+
+static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0)
+        return;
+    uint32_t pid = (uint32_t)field_u(ev, "ProcessId");
+    uint32_t k = process_index(p, pid, 1);
+    if (k == NONE)
+        return;
+    petw_profile_process *pr = &p->processes[k];
+    if (opcode == 1 || opcode == 3) {
+        process_state *ps = &p->pstate[k];
+        uint32_t parent = (uint32_t)field_u(ev, "ParentId");
+        if (opcode == 1) {
+            int exec = ps->started && !pr->end_time;
+            pr->start_time = r->header.timestamp;
+            pr->end_time = 0;
+            ps->image_count = 0;
+            /* A Start for a running process is a new program in it (Linux's
+             * exec): its images go. A new process (Linux: a fork) starts
+             * with its parent's: the child of a fork runs in a copy of them,
+             * and no Image event says so. A Windows process then loads its
+             * own, found first (the newest image wins). */
+            uint32_t from = exec ? NONE : process_index(p, parent, 0);
+            if (from != NONE && from != k) {
+                process_state *pp = &p->pstate[from];
+                if (grow((void **)&ps->images, &ps->image_cap, pp->image_count,
+                         sizeof(*ps->images)) == 0) {
+                    memcpy(ps->images, pp->images, pp->image_count * sizeof(*ps->images));
+                    ps->image_count = pp->image_count;
+                } else {
+                    p->error = PETW_ENOMEM;
+                }
+            }
+        }
+        ps->started = 1;
+        pr->parent_pid = parent;
+        pr->name = intern(p, field_s(ev, "ImageFileName"));
+        pr->command_line = intern(p, field_s(ev, "CommandLine"));
+    } else if (opcode == 2) {
+        pr->end_time = r->header.timestamp;
+    }
+}
+
+static void image_add(petw_profile *p, uint32_t pid, uint64_t base, uint64_t size, uint32_t file)
+{
+    uint32_t k = process_index(p, pid, 1);
+    if (k == NONE || file == NONE)
+        return;
+    process_state *ps = &p->pstate[k];
+    for (uint32_t j = 0; j < ps->image_count; j++) {
+        mapped *m = &ps->images[j];
+        if (m->base == base) { /* the same image again (DCStart after Load) */
+            m->end = base + size;
+            m->file = file;
+            return;
+        }
+    }
+    if (grow((void **)&ps->images, &ps->image_cap, ps->image_count + 1, sizeof(*ps->images))) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    ps->images[ps->image_count++] = (mapped){base, base + size, file};
+}
+
+static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0)
+        return;
+    uint32_t pid = (uint32_t)field_u(ev, "ProcessId");
+    uint64_t base = field_u(ev, "ImageBase"), size = field_u(ev, "ImageSize");
+    if (opcode == 2) { /* Unload */
+        uint32_t k = process_index(p, pid, 0);
+        if (k == NONE)
+            return;
+        process_state *ps = &p->pstate[k];
+        for (uint32_t j = 0; j < ps->image_count; j++)
+            if (ps->images[j].base == base) {
+                memmove(&ps->images[j], &ps->images[j + 1],
+                        (--ps->image_count - j) * sizeof(*ps->images));
+                break;
+            }
+        return;
+    }
+    if (opcode == 10 || opcode == 3 || opcode == 4)
+        image_add(p, pid, base, size, file_index(p, field_s(ev, "FileName"), NULL, 0));
+}
+
+static void on_symbols(petw_profile *p, const petw_event_record *r)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0 || !ev->event_name)
+        return;
+    if (!strcmp(ev->event_name, "ImageId")) {
+        const petw_field *id = field(ev, "BuildId");
+        const uint8_t *bits = id && id->kind == PETW_VALUE_BINARY ? id->v.bin.data : NULL;
+        uint32_t n = bits ? id->v.bin.size : 0;
+        image_add(p, (uint32_t)field_u(ev, "ProcessId"), field_u(ev, "ImageBase"),
+                  field_u(ev, "ImageSize"), file_index(p, field_s(ev, "FileName"), bits, n));
+    } else if (!strcmp(ev->event_name, "JitSymbol")) {
+        if (grow((void **)&p->jits, &p->jit_cap, p->jit_count + 1, sizeof(*p->jits))) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        kernel_symbol *j = &p->jits[p->jit_count++];
+        j->pid = (uint32_t)field_u(ev, "ProcessId");
+        j->start = field_u(ev, "Address");
+        j->size = field_u(ev, "Size");
+        j->name = intern(p, field_s(ev, "Name"));
+        j->module = "[jit]";
+    } else if (!strcmp(ev->event_name, "KernelSymbol")) {
+        if (grow((void **)&p->ksyms, &p->ksym_cap, p->ksym_count + 1, sizeof(*p->ksyms))) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        kernel_symbol *k = &p->ksyms[p->ksym_count++];
+        k->start = field_u(ev, "Address");
+        k->size = field_u(ev, "Size");
+        k->name = intern(p, field_s(ev, "Name"));
+        k->module = intern(p, field_s(ev, "Module"));
+        k->pid = 0;
+    }
+}
+
+static int is_kernel_address(uint64_t a, int ptr4)
+{
+    return ptr4 ? a >= 0x80000000u : a >= 0xFFFF800000000000ull;
+}
+
+/* The location of `address` in process `pid` (one image search per
+ * distinct address of a process). */
+static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int ptr4)
+{
+    uint64_t akey = mix(address) ^ ((uint64_t)pid << 1);
+    uint32_t loc = map_get(&p->location_by_addr, akey);
+    if (loc != NONE && p->locations[loc].address == address)
+        return loc;
+    uint32_t file = NONE;
+    uint64_t offset = address;
+    int kernel = is_kernel_address(address, ptr4);
+    for (int pass = 0; pass < 2 && file == NONE; pass++) {
+        /* The process's images, then (kernel addresses) the system's: the
+         * images Windows lists for process 0 (ntoskrnl, drivers). */
+        uint32_t k = process_index(p, pass == 0 ? pid : 0, 0);
+        if (k == NONE || (pass == 1 && !kernel))
+            continue;
+        process_state *ps = &p->pstate[k];
+        for (uint32_t j = ps->image_count; j-- > 0;)
+            if (address >= ps->images[j].base && address < ps->images[j].end) {
+                file = ps->images[j].file;
+                offset = address - ps->images[j].base;
+                break;
+            }
+    }
+    uint64_t key = file != NONE ? file : kernel ? 0xFFFFFFFEull << 32 : 0xFFFFFFFFull << 32 ^ pid;
+    key = mix(key ^ mix(offset));
+    for (;; key++) {
+        uint32_t k = map_get(&p->location_by_key, key);
+        if (k == NONE)
+            break;
+        const petw_profile_location *l = &p->locations[k];
+        /* Addresses in no image are each process's own (JIT code). */
+        if (l->offset == offset && l->kernel == kernel && p->location_file[k] == file &&
+            (file != NONE || kernel || p->location_pid[k] == pid)) {
+            if (map_put(&p->location_by_addr, akey, k))
+                p->error = PETW_ENOMEM;
+            return k;
+        }
+    }
+    if (grow((void **)&p->locations, &p->location_cap, p->location_count + 1,
+             sizeof(*p->locations))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    if (p->location_count + 1 > p->location_side_cap) {
+        uint32_t n = p->location_side_cap ? 2 * p->location_side_cap : 64;
+        uint32_t *f = realloc(p->location_file, n * sizeof(*f));
+        if (f)
+            p->location_file = f;
+        uint32_t *q = f ? realloc(p->location_pid, n * sizeof(*q)) : NULL;
+        if (q)
+            p->location_pid = q;
+        if (!f || !q) {
+            p->error = PETW_ENOMEM;
+            return NONE;
+        }
+        p->location_side_cap = n;
+    }
+    loc = p->location_count++;
+    p->location_file[loc] = file;
+    p->location_pid[loc] = pid;
+    petw_profile_location *l = &p->locations[loc];
+    memset(l, 0, sizeof(*l));
+    l->address = address;
+    l->offset = offset;
+    l->kernel = kernel;
+    l->path = file == NONE ? "" : p->files[file].path;
+    l->module = file == NONE ? (kernel ? "[kernel]" : "[unknown]") : p->files[file].module;
+    if (map_put(&p->location_by_key, key, loc) || map_put(&p->location_by_addr, akey, loc))
+        p->error = PETW_ENOMEM;
+    return loc;
+}
+
+static int pid_wanted(petw_profile *p, uint32_t pid)
+{
+    if (p->c.pid && pid != p->c.pid)
+        return 0;
+    if (p->c.process_name) {
+        uint32_t k = process_index(p, pid, 0);
+        if (k == NONE || strcmp(p->processes[k].name, p->c.process_name) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int in_time(const petw_profile *p, int64_t t)
+{
+    return (!p->c.start_time || t >= p->c.start_time) && (!p->c.end_time || t <= p->c.end_time);
+}
+
+/* Counts one sample of thread `t` with `n` frames (innermost first). */
+static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
+                       uint32_t n, int ptr4)
+{
+    if (!pid_wanted(p, pid) || (p->c.tid && tid != p->c.tid))
+        return;
+    uint32_t locs[MAX_FRAMES];
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n && m < MAX_FRAMES; k++) {
+        if (!frames[k] || frames[k] >= 0xFFFFFFFFFFFFF000ull)
+            continue;
+        uint32_t loc = location_of(p, pid, frames[k], ptr4);
+        if (loc == NONE)
+            return;
+        locs[m++] = loc;
+    }
+    if (!m)
+        return;
+    uint64_t h = hash_bytes(mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
+    for (;; h++) {
+        uint32_t k = map_get(&p->stack_by_hash, h);
+        if (k == NONE)
+            break;
+        petw_profile_stack *s = &p->stacks[k];
+        if (s->pid == pid && s->tid == tid && s->frame_count == m &&
+            !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
+            s->samples++;
+            goto counted;
+        }
+    }
+    if (grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
+        grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    /* frames holds an offset into p->frames until the end (it moves). */
+    p->stacks[p->stack_count] =
+        (petw_profile_stack){pid, tid, 1, m, (const uint32_t *)(uintptr_t)p->frame_count};
+    memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
+    p->frame_count += m;
+    if (map_put(&p->stack_by_hash, h, p->stack_count++))
+        p->error = PETW_ENOMEM;
+counted:
+    p->samples++;
+    uint32_t t = thread_index(p, tid, pid);
+    if (t != NONE)
+        p->threads[t].samples++;
+    uint32_t pk = process_index(p, pid, 1);
+    if (pk != NONE)
+        p->processes[pk].samples++;
+}
+
+static uint32_t pid_of_thread(petw_profile *p, uint32_t tid)
+{
+    uint32_t k = map_get(&p->thread_by_tid, tid);
+    return k == NONE ? 0 : p->threads[k].pid;
+}
+
+static void flush_pending(petw_profile *p, uint32_t t, int ptr4)
+{
+    thread_state *ts = &p->tstate[t];
+    if (!ts->has_pending)
+        return;
+    ts->has_pending = 0;
+    add_sample(p, p->threads[t].tid, ts->pending_pid, &ts->pending_ip, 1, ptr4);
+}
+
+static void on_sample(petw_profile *p, const petw_event_record *r, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8;
+    if (r->user_data_length < ps + 4 || !in_time(p, r->header.timestamp))
+        return;
+    uint64_t ip = ptr4 ? petw__rd32(d) : petw__rd64(d);
+    uint32_t tid = petw__rd32(d + ps);
+    uint32_t t = thread_index(p, tid, NONE);
+    if (t == NONE)
+        return;
+    flush_pending(p, t, ptr4);
+    thread_state *ts = &p->tstate[t];
+    ts->has_pending = 1;
+    ts->pending_ip = ip;
+    ts->pending_pid = pid_of_thread(p, tid);
+}
+
+static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    if (r->user_data_length < 16)
+        return;
+    uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
+    uint32_t t = map_get(&p->thread_by_tid, tid);
+    if (t == NONE || !p->tstate[t].has_pending)
+        return; /* the stack of an event that is not a kept sample */
+    p->tstate[t].has_pending = 0;
+    uint32_t ps = ptr4 ? 4 : 8, n = (r->user_data_length - 16u) / ps;
+    uint64_t frames[MAX_FRAMES];
+    if (n > MAX_FRAMES)
+        n = MAX_FRAMES;
+    for (uint32_t k = 0; k < n; k++)
+        frames[k] = ptr4 ? petw__rd32(d + 16 + 4 * k) : petw__rd64(d + 16 + 8 * k);
+    if (p->threads[t].pid == 0 && pid)
+        p->threads[t].pid = pid;
+    /* The stack starts at the sampled address (Windows and petw both). */
+    add_sample(p, tid, pid ? pid : p->tstate[t].pending_pid, frames, n, ptr4);
+}
+
+/* Switch accounting: time in the state a thread leaves. */
+static void leave_state(petw_profile *p, uint32_t t, int64_t now)
+{
+    thread_state *ts = &p->tstate[t];
+    petw_profile_thread *th = &p->threads[t];
+    if (ts->state && ts->since && now > ts->since) {
+        int64_t a = ts->since > p->c.start_time || !p->c.start_time ? ts->since : p->c.start_time;
+        int64_t b = p->c.end_time && now > p->c.end_time ? p->c.end_time : now;
+        uint64_t d = b > a ? (uint64_t)(b - a) : 0;
+        if (ts->state == 1)
+            th->running += d;
+        else if (ts->state == 2)
+            th->ready += d;
+        else
+            th->waiting += d;
+    }
+    ts->since = now;
+}
+
+static void on_cswitch(petw_profile *p, const petw_event_record *r)
+{
+    const uint8_t *d = r->user_data;
+    if (r->user_data_length < 16)
+        return;
+    int64_t now = r->header.timestamp;
+    uint32_t new_tid = petw__rd32(d), old_tid = petw__rd32(d + 4);
+    uint8_t reason = d[12], state = d[14];
+    if (old_tid) {
+        uint32_t t = thread_index(p, old_tid, NONE);
+        if (t != NONE) {
+            leave_state(p, t, now);
+            p->tstate[t].state = state == 1 || state == 7 ? 2 : 3; /* Ready, DeferredReady */
+            if (in_time(p, now)) {
+                if (p->tstate[t].state == 2)
+                    p->threads[t].preempted++;
+                p->threads[t].wait_reasons[reason < 40 ? reason : 39]++;
+            }
+        }
+    }
+    if (new_tid) {
+        uint32_t t = thread_index(p, new_tid, r->header.process_id ? r->header.process_id : NONE);
+        if (t != NONE) {
+            leave_state(p, t, now);
+            p->tstate[t].state = 1;
+            if (in_time(p, now))
+                p->threads[t].switches_in++;
+        }
+    }
+}
+
+static void on_ready(petw_profile *p, const petw_event_record *r)
+{
+    if (r->user_data_length < 4)
+        return;
+    int64_t now = r->header.timestamp;
+    uint32_t t = thread_index(p, petw__rd32(r->user_data), NONE);
+    if (t == NONE)
+        return;
+    thread_state *ts = &p->tstate[t];
+    if (ts->state == 3) {
+        leave_state(p, t, now);
+        ts->state = 2;
+    }
+    if (!in_time(p, now))
+        return;
+    p->threads[t].readied++;
+    uint32_t by = r->header.thread_id, slot = 3;
+    for (uint32_t k = 0; k < 4; k++) {
+        if (ts->readers[k] == by || ts->reader_counts[k] == 0) {
+            slot = k;
+            break;
+        }
+        if (ts->reader_counts[k] < ts->reader_counts[slot])
+            slot = k;
+    }
+    if (ts->readers[slot] != by) {
+        ts->readers[slot] = by;
+        ts->reader_counts[slot] = 0;
+    }
+    ts->reader_counts[slot]++;
+}
+
+/* DiskIo Read/Write v2+: DiskNumber, IrpFlags, TransferSize, Reserved,
+ * ByteOffset, FileObject, Irp, HighResResponseTime, IssuingThreadId (v3). */
+static void on_disk(petw_profile *p, const petw_event_record *r, int write, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8, at_time = 24 + 2 * ps;
+    if (r->user_data_length < at_time + 8 || !in_time(p, r->header.timestamp))
+        return;
+    uint32_t pid = r->header.process_id;
+    if (r->user_data_length >= at_time + 12) {
+        uint32_t t = map_get(&p->thread_by_tid, petw__rd32(d + at_time + 8));
+        if (t != NONE && p->threads[t].pid)
+            pid = p->threads[t].pid;
+    }
+    if (pid == UINT32_MAX || !pid_wanted(p, pid))
+        return;
+    uint32_t k = map_get(&p->disk_by_pid, pid);
+    if (k == NONE) {
+        if (grow((void **)&p->disks, &p->disk_cap, p->disk_count + 1, sizeof(*p->disks)) ||
+            map_put(&p->disk_by_pid, pid, p->disk_count)) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        k = p->disk_count++;
+        memset(&p->disks[k], 0, sizeof(p->disks[k]));
+        p->disks[k].pid = pid;
+    }
+    petw_profile_disk *e = &p->disks[k];
+    uint64_t bytes = petw__rd32(d + 8);
+    uint64_t t100 = (uint64_t)((double)petw__rd64(d + at_time) / p->disk_ticks_per_100ns);
+    if (write) {
+        e->writes++;
+        e->write_bytes += bytes;
+    } else {
+        e->reads++;
+        e->read_bytes += bytes;
+    }
+    e->response_total += t100;
+    if (t100 > e->response_max)
+        e->response_max = t100;
+}
+
+/* A TraceLogging event's name: in its schema (u16 size, tags, name). */
+static const char *tl_name(const petw_event_record *r, size_t *len)
+{
+    for (uint16_t k = 0; k < r->extended_data_count; k++) {
+        const petw_extended_item *x = &r->extended_data[k];
+        if (x->ext_type != PETW_EXT_TYPE_EVENT_SCHEMA_TL || x->data_size < 4)
+            continue;
+        const uint8_t *b = (const uint8_t *)(uintptr_t)x->data_ptr;
+        uint32_t at = 2;
+        while (at < x->data_size && (b[at] & 0x80)) /* tags: 7 bits a byte, chained */
+            at++;
+        at++;
+        if (at >= x->data_size)
+            return NULL;
+        const void *nul = memchr(b + at, 0, x->data_size - at);
+        if (!nul)
+            return NULL;
+        *len = (size_t)((const uint8_t *)nul - (b + at));
+        return (const char *)b + at;
+    }
+    return NULL;
+}
+
+static void on_any_event(petw_profile *p, const petw_event_record *r)
+{
+    const petw_event_descriptor *dd = &r->header.descriptor;
+    size_t nlen = 0;
+    const char *tl = tl_name(r, &nlen);
+    uint64_t key = mix(hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16) ^
+                       ((uint64_t)dd->id << 32 | (uint64_t)dd->opcode << 16 | dd->version));
+    if (tl)
+        key = mix(hash_bytes(key, tl, nlen));
+    uint32_t k = NONE;
+    for (;; key++) {
+        k = map_get(&p->kind_by_key, key);
+        if (k == NONE)
+            break;
+        petw_profile_event_kind *e = &p->kinds[k];
+        if (petw_guid_equal(&e->provider_id, &r->header.provider_id) && e->id == dd->id &&
+            e->opcode == dd->opcode && e->version == dd->version &&
+            (!tl || (strlen(e->name) == nlen && !memcmp(e->name, tl, nlen))))
+            break;
+    }
+    if (k == NONE) {
+        if (grow((void **)&p->kinds, &p->kind_cap, p->kind_count + 1, sizeof(*p->kinds)) ||
+            map_put(&p->kind_by_key, key, p->kind_count)) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        k = p->kind_count++;
+        petw_profile_event_kind *e = &p->kinds[k];
+        memset(e, 0, sizeof(*e));
+        e->provider_id = r->header.provider_id;
+        e->id = dd->id;
+        e->task = dd->task;
+        e->opcode = dd->opcode;
+        e->version = dd->version;
+        e->first = r->header.timestamp;
+        /* Names from the decoder, once per kind. */
+        const petw_decoded_event *ev = NULL;
+        char guid[40];
+        snprintf(guid, sizeof(guid), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                 e->provider_id.data1, e->provider_id.data2, e->provider_id.data3,
+                 e->provider_id.data4[0], e->provider_id.data4[1], e->provider_id.data4[2],
+                 e->provider_id.data4[3], e->provider_id.data4[4], e->provider_id.data4[5],
+                 e->provider_id.data4[6], e->provider_id.data4[7]);
+        const char *kernel = petw_kernel_class_name(&e->provider_id);
+        int ok = petw_decode(p->decoder, r, &ev) == 0;
+        e->provider = intern(p, ok && ev->provider_name ? ev->provider_name
+                                : kernel                ? kernel
+                                                        : guid);
+        e->name = intern(p, ok && ev->event_name ? ev->event_name : "");
+    }
+    petw_profile_event_kind *e = &p->kinds[k];
+    e->count++;
+    e->last = r->header.timestamp;
+    if ((dd->opcode != 1 && dd->opcode != 2) || (!dd->task && !tl) ||
+        (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
+        return; /* classic events' Start and End are not an activity's */
+    /* Start/Stop: of one task (TraceLogging: of one event name), by the
+     * activity, else by the thread. */
+    static const petw_guid none;
+    uint64_t pk = hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16);
+    pk = tl ? hash_bytes(pk, tl, nlen) : hash_bytes(pk, &dd->task, 2); /* TraceLogging: by name */
+    pk = petw_guid_equal(&r->header.activity_id, &none)
+             ? hash_bytes(pk, &r->header.thread_id, 4)
+             : hash_bytes(pk, &r->header.activity_id, 16);
+    if (dd->opcode == 1) {
+        uint32_t slot = map_get(&p->pending_start, pk);
+        if (slot == NONE) {
+            if (grow((void **)&p->starts, &p->start_cap, p->start_count + 1, sizeof(*p->starts)) ||
+                map_put(&p->pending_start, pk, p->start_count)) {
+                p->error = PETW_ENOMEM;
+                return;
+            }
+            slot = p->start_count++;
+        }
+        p->starts[slot] = r->header.timestamp;
+        return;
+    }
+    uint32_t slot = map_get(&p->pending_start, pk);
+    if (slot == NONE || !p->starts[slot])
+        return;
+    uint64_t d = r->header.timestamp > p->starts[slot]
+                     ? (uint64_t)(r->header.timestamp - p->starts[slot])
+                     : 0;
+    p->starts[slot] = 0; /* a slot is reused by the key's next Start */
+    e->pairs++;
+    e->pair_total += d;
+    if (e->pairs == 1 || d < e->pair_min)
+        e->pair_min = d;
+    if (d > e->pair_max)
+        e->pair_max = d;
+}
+
+/* A thread that ended is in no state any more (Linux records no switch
+ * out of an exiting thread). */
+static void on_thread_end(petw_profile *p, uint32_t tid, int64_t now)
+{
+    uint32_t t = map_get(&p->thread_by_tid, tid);
+    if (t == NONE)
+        return;
+    leave_state(p, t, now);
+    p->tstate[t].state = 0;
+}
+
+static void on_event(petw_event_record *r, void *context)
+{
+    petw_profile *p = context;
+    if (p->error)
+        return;
+    int64_t t = r->header.timestamp;
+    if (t > 0) {
+        if (!p->first || t < p->first)
+            p->first = t;
+        if (t > p->last)
+            p->last = t;
+    }
+    const petw_guid *g = &r->header.provider_id;
+    int opcode = r->header.descriptor.opcode;
+    if (in_time(p, t))
+        on_any_event(p, r);
+    int ptr4 = (r->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0;
+    if (petw_guid_equal(g, &PerfInfoGuid)) {
+        if (opcode == 46)
+            on_sample(p, r, ptr4);
+        else if ((opcode == 73 || opcode == 72) && r->user_data_length >= 8 &&
+                 petw__rd32(r->user_data) == 0 && petw__rd32((const uint8_t *)r->user_data + 4))
+            p->interval = petw__rd32((const uint8_t *)r->user_data + 4); /* ProfileTime's */
+    } else if (petw_guid_equal(g, &StackWalkGuid)) {
+        if (opcode == 32)
+            on_stack(p, r, ptr4);
+    } else if (petw_guid_equal(g, &ThreadGuid)) {
+        if (opcode == 36)
+            on_cswitch(p, r);
+        else if (opcode == 50)
+            on_ready(p, r);
+        else if ((opcode == 1 || opcode == 3) && r->user_data_length >= 8)
+            (void)thread_index(p, petw__rd32((const uint8_t *)r->user_data + 4),
+                               petw__rd32(r->user_data));
+        else if (opcode == 2 && r->user_data_length >= 8)
+            on_thread_end(p, petw__rd32((const uint8_t *)r->user_data + 4), t);
+    } else if (petw_guid_equal(g, &ProcessGuid)) {
+        on_process(p, r, opcode);
+    } else if (petw_guid_equal(g, &ImageGuid)) {
+        on_image(p, r, opcode);
+    } else if (petw_guid_equal(g, &PetwSymbolsGuid)) {
+        on_symbols(p, r);
+    } else if (petw_guid_equal(g, &DiskIoGuid)) {
+        if (opcode == 10 || opcode == 11)
+            on_disk(p, r, opcode == 11, ptr4);
+    }
+}
+
+/* ---- Symbolization: each distinct location once ---- */
+
+static int by_pid_start(const void *a, const void *b)
+{
+    const kernel_symbol *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The symbol of `t` (sorted by process, then start) that holds address a
+ * of process pid. */
+static const kernel_symbol *symbol_lookup(const kernel_symbol *t, uint32_t n, uint32_t pid,
+                                          uint64_t a)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t[mid].pid < pid || (t[mid].pid == pid && t[mid].start <= a))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return NULL;
+    const kernel_symbol *k = &t[lo - 1];
+    return k->pid == pid && a < k->start + k->size ? k : NULL;
+}
+
+static void symbolize(petw_profile *p)
+{
+    if (p->ksym_count)
+        qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_pid_start);
+    if (p->jit_count)
+        qsort(p->jits, p->jit_count, sizeof(*p->jits), by_pid_start);
+    petw_source_line lines[32];
+    /* Offsets into p->lines until the end (it moves as it grows). */
+    uint32_t *first = calloc(p->location_count + 1u, sizeof(*first));
+    if (!first) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    for (uint32_t k = 0; k < p->location_count; k++) {
+        petw_profile_location *l = &p->locations[k];
+        uint32_t file = p->location_file[k], n = 0;
+        char buf[64];
+        if (file == NONE) {
+            /* The kernel's functions, or the JIT code a process described. */
+            const kernel_symbol *ks =
+                l->kernel ? symbol_lookup(p->ksyms, p->ksym_count, 0, l->address)
+                          : symbol_lookup(p->jits, p->jit_count, p->location_pid[k], l->address);
+            if (ks) {
+                lines[0].function = ks->name;
+                lines[0].file = NULL;
+                lines[0].line = 0;
+                n = 1;
+                l->module = ks->module[0] ? ks->module : "[kernel]";
+                if (!l->kernel)
+                    l->path = "";
+                l->offset = l->address - ks->start;
+            }
+        } else if (file != NONE && p->symbolizer) {
+            const image_file *f = &p->files[file];
+            if (petw_symbolizer_lookup(p->symbolizer, f->path, f->build_id, f->build_id_size,
+                                       l->offset, lines, 32, &n) != 0)
+                n = 0;
+        }
+        first[k] = p->line_count;
+        if (n) {
+            if (grow((void **)&p->lines, &p->line_cap, p->line_count + n, sizeof(*p->lines))) {
+                p->error = PETW_ENOMEM;
+                break;
+            }
+            memcpy(p->lines + p->line_count, lines, n * sizeof(*lines));
+            p->line_count += n;
+            l->line_count = n;
+            l->name = lines[n - 1].function;
+        } else {
+            int win = file != NONE && p->files[file].windows;
+            snprintf(buf, sizeof(buf), win ? "!+0x%llx" : "+0x%llx",
+                     (unsigned long long)(file == NONE ? l->address : l->offset));
+            char name[1100];
+            snprintf(name, sizeof(name), "%s%s", l->module, buf);
+            l->name = intern(p, name);
+        }
+    }
+    for (uint32_t k = 0; k < p->location_count; k++)
+        p->locations[k].lines = p->locations[k].line_count ? p->lines + first[k] : NULL;
+    free(first);
+}
+
+/* Reads `count` files, or (paths NULL) the one trace in `data`. */
+static int read_model(const char *const *paths, uint32_t count, const void *data, size_t size,
+                      const petw_profile_config *config, petw_profile **out)
+{
+    *out = NULL;
+    petw_profile *p = calloc(1, sizeof(*p));
+    PETW__RETURN_IF(!p, PETW_ENOMEM);
+    if (config)
+        p->c = *config;
+    else
+        petw_profile_config_init(&p->c);
+    p->interval = 10000;
+    int rc = 0;
+    if (p->c.decoder)
+        p->decoder = p->c.decoder; /* the caller's, with its manifests */
+    else
+        rc = petw_decoder_new(&p->decoder);
+    petw_trace *traces[64] = {0};
+    uint32_t opened = 0;
+    petw_trace_config tc;
+    petw_trace_config_init(&tc);
+    tc.on_event = on_event;
+    tc.context = p;
+    for (; rc == 0 && opened < count; opened++)
+        rc = paths ? petw_trace_open(paths[opened], &tc, &traces[opened])
+                   : petw_trace_open_memory(data, size, &tc, &traces[opened]);
+    p->disk_ticks_per_100ns = 1.0;
+    if (rc == 0) {
+        /* HighResResponseTime counts the session clock's ticks. */
+        const petw_logfile_info *li = petw_trace_info(traces[0]);
+        double hz = li->reserved_flags == 2   ? 1e7
+                    : li->reserved_flags == 3 ? (double)li->cpu_speed_mhz * 1e6
+                                              : (double)li->perf_freq;
+        if (hz > 0)
+            p->disk_ticks_per_100ns = hz / 1e7;
+    }
+    if (rc == 0)
+        rc = petw_trace_process(traces, count, 0, 0);
+    for (uint32_t k = 0; k < count; k++)
+        petw_trace_close(traces[k]);
+    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++)
+        flush_pending(p, t, 0);
+    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
+        /* The threads' last states end with the trace; readiers ranked. */
+        leave_state(p, t, p->last);
+        thread_state *ts = &p->tstate[t];
+        for (uint32_t k = 0; k < 4; k++)
+            if (ts->reader_counts[k] > p->threads[t].top_reader_count) {
+                p->threads[t].top_reader_count = ts->reader_counts[k];
+                p->threads[t].top_reader_tid = ts->readers[k];
+            }
+    }
+    for (uint32_t k = 0; k < p->stack_count; k++)
+        p->stacks[k].frames = p->frames + (uintptr_t)p->stacks[k].frames;
+    if (rc == 0 && !p->c.no_symbols && petw_symbolizer_new(&p->c.symbolizer, &p->symbolizer) != 0)
+        p->symbolizer = NULL; /* no libdw in this build: module+offset frames */
+    if (rc == 0)
+        symbolize(p);
+    if (rc == 0)
+        rc = p->error;
+    if (!p->c.decoder)
+        petw_decoder_free(p->decoder);
+    p->decoder = NULL;
+    if (rc != 0) {
+        petw_profile_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+int petw_profile_read(const char *const *paths, uint32_t count, const petw_profile_config *config,
+                      petw_profile **out)
+{
+    PETW__RETURN_IF(!paths || !count || count > 64 || !out, PETW_EINVAL);
+    return read_model(paths, count, NULL, 0, config, out);
+}
+
+int petw_profile_read_memory(const void *data, size_t size, const petw_profile_config *config,
+                             petw_profile **out)
+{
+    PETW__RETURN_IF(!data || !out, PETW_EINVAL);
+    return read_model(NULL, 1, data, size, config, out);
+}
+
+void petw_profile_free(petw_profile *p)
+{
+    if (!p)
+        return;
+    if (!p->c.decoder)
+        petw_decoder_free(p->decoder);
+    petw_symbolizer_free(p->symbolizer);
+    for (uint32_t k = 0; k < p->process_count; k++)
+        free(p->pstate[k].images);
+    free(p->processes);
+    free(p->pstate);
+    free(p->threads);
+    free(p->tstate);
+    free(p->files);
+    free(p->locations);
+    free(p->location_file);
+    free(p->location_pid);
+    free(p->jits);
+    free(p->stacks);
+    free(p->frames);
+    free(p->ksyms);
+    free(p->lines);
+    free(p->disks);
+    free(p->kinds);
+    free(p->starts);
+    map_free(&p->disk_by_pid);
+    map_free(&p->kind_by_key);
+    map_free(&p->pending_start);
+    map_free(&p->process_by_pid);
+    map_free(&p->thread_by_tid);
+    map_free(&p->file_by_key);
+    map_free(&p->location_by_key);
+    map_free(&p->location_by_addr);
+    map_free(&p->stack_by_hash);
+    petw__strings_free(&p->strings);
+    free(p);
+}
+
+uint32_t petw_profile_interval(const petw_profile *p)
+{
+    return p->interval;
+}
+
+void petw_profile_bounds(const petw_profile *p, int64_t *first, int64_t *last)
+{
+    *first = p->first;
+    *last = p->last;
+}
+
+uint64_t petw_profile_samples(const petw_profile *p)
+{
+    return p->samples;
+}
+
+uint32_t petw_profile_process_count(const petw_profile *p)
+{
+    return p->process_count;
+}
+
+const petw_profile_process *petw_profile_process_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->process_count ? &p->processes[index] : NULL;
+}
+
+const petw_profile_process *petw_profile_process_find(const petw_profile *p, uint32_t pid)
+{
+    uint32_t k = map_get(&p->process_by_pid, pid);
+    return k == NONE ? NULL : &p->processes[k];
+}
+
+uint32_t petw_profile_thread_count(const petw_profile *p)
+{
+    return p->thread_count;
+}
+
+const petw_profile_thread *petw_profile_thread_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->thread_count ? &p->threads[index] : NULL;
+}
+
+uint32_t petw_profile_location_count(const petw_profile *p)
+{
+    return p->location_count;
+}
+
+const petw_profile_location *petw_profile_location_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->location_count ? &p->locations[index] : NULL;
+}
+
+uint32_t petw_profile_stack_count(const petw_profile *p)
+{
+    return p->stack_count;
+}
+
+const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->stack_count ? &p->stacks[index] : NULL;
+}
+
+uint32_t petw_profile_disk_count(const petw_profile *p)
+{
+    return p->disk_count;
+}
+
+const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->disk_count ? &p->disks[index] : NULL;
+}
+
+uint32_t petw_profile_event_kind_count(const petw_profile *p)
+{
+    return p->kind_count;
+}
+
+const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->kind_count ? &p->kinds[index] : NULL;
+}

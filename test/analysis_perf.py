@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""analysis_perf.py PETW WORKLOAD: `petw record --kernel ... --stacks profile`
+then `petw report cpu` names the workload's own functions (work_a, work_b,
+syscall_loop), the shared library's (lib_spin, run by a child process that
+exited long before the trace stopped), libc's and the kernel's; and every
+function's self share agrees with `perf report` on the same workload on
+this machine within 2 percentage points (functions above 1% in either).
+The workload's ImageId events carry the build-id readelf reads from it.
+JIT code a process describes in /tmp/perf-PID.map (JIT_WORKLOAD) is named
+from the JitSymbol events the recording carries.
+Exit 77 (skipped) where perf events are not allowed or perf is missing."""
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+petw, workload = sys.argv[1], sys.argv[2]
+jit = sys.argv[3] if len(sys.argv) > 3 else None
+SCALE = "100"  # about a second of CPU time
+
+
+def skip(why):
+    print("analysis_perf: skipped: " + why)
+    sys.exit(77)
+
+
+def fail(why):
+    print("analysis_perf: " + why)
+    sys.exit(1)
+
+
+def record(perf, etl, data, env):
+    """One run of the workload sampled by both recorders (petw follows
+    perf's process and its child, the workload): the same execution, on the
+    same loaded machine. Returns perf (None when it could not record) and
+    petw record's result."""
+    inner = [perf, "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--"] \
+        if perf else []
+    cmd = [petw, "record", "--kernel", "profile,process,thread,image", "--stacks", "profile",
+           "--kernel-scope", "process", "--profile-interval-us", "250", "-o", etl, "--"]
+    r = subprocess.run(cmd + inner + [workload, SCALE], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
+            skip(r.stderr.strip())
+        if perf and not os.path.exists(data):
+            print("perf record failed, petw alone: " + r.stderr.strip()[:200])
+            perf = None
+            r = subprocess.run(cmd + [workload, SCALE], capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            fail("petw record failed: " + r.stderr)
+    return perf, r
+
+
+def r_cpu(etl):
+    out = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0",
+                          "--process", os.path.basename(workload)[:15]],
+                         capture_output=True, text=True).stdout
+    return {row["Function"] for row in csv.DictReader(io.StringIO(out))}
+
+
+def check_jit(tmp, env):
+    etl = os.path.join(tmp, "jit.etl")
+    r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image", "--stacks",
+                        "profile", "--kernel-scope", "process", "-o", etl, "--", jit],
+                       capture_output=True, text=True, env=env)
+    procs = subprocess.run([petw, "report", "processes", etl, "--format", "csv"],
+                           capture_output=True, text=True).stdout
+    for row in csv.DictReader(io.StringIO(procs)):
+        if row["Name"].startswith("jit_workload"):
+            try:
+                os.unlink("/tmp/perf-%s.map" % row["PID"])
+            except OSError:
+                pass
+    if r.returncode == 77 or "exit status 77" in r.stdout + r.stderr:
+        return  # not x86-64
+    if r.returncode != 0:
+        fail("petw record of the JIT workload: " + r.stderr)
+    out = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    top = list(csv.DictReader(io.StringIO(out)))
+    if not top or top[0]["Function"] != "jit_spin_loop" or top[0]["Module"] != "[jit]" or \
+            float(top[0]["Self%"].rstrip("%")) < 50:
+        dump = subprocess.run([petw, "dump", etl], capture_output=True, text=True).stdout
+        fail("JIT code not named from /tmp/perf-PID.map:\n%s\n%s\n%s" % (
+            out, "\n".join(l for l in dump.splitlines() if "JitSymbol" in l)[:600],
+            subprocess.run([petw, "report", "cpu", etl], capture_output=True, text=True).stdout))
+    print("JIT: jit_spin_loop %s of the samples" % top[0]["Self%"])
+
+
+def main():
+    perf = shutil.which("perf")
+    tmp = tempfile.mkdtemp()
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    try:
+        # A recording that lost events (a loaded machine: the fork of the
+        # child, or an image's mapping, may be among them) is made again once.
+        for attempt in (1, 2):
+            etl = os.path.join(tmp, "w%d.etl" % attempt)
+            data = os.path.join(tmp, "perf%d.data" % attempt)
+            perf, r = record(perf, etl, data, env)
+            lost = re.search(r"Events lost:\s+(\d+)", r.stdout)
+            lost = int(lost.group(1)) if lost else 0
+            if lost == 0 or attempt == 2 or all(
+                    f in r_cpu(etl) for f in ("work_a", "work_b", "lib_spin", "syscall_loop")):
+                break
+            print("recording lost %d events: once more" % lost)
+        r = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0",
+                            "--process", os.path.basename(workload)[:15]],
+                           capture_output=True, text=True, check=True)
+        ours = {}
+        for row in csv.DictReader(io.StringIO(r.stdout)):
+            ours[row["Function"]] = float(row["Self%"].rstrip("%"))
+        for f in ("work_a", "work_b", "lib_spin", "syscall_loop"):
+            if f not in ours:
+                fail("petw report cpu does not name %s (%d events lost):\n%s" % (f, lost, r.stdout))
+        kernel = [f for f in ours if f in ("do_syscall_64", "__x64_sys_getppid",
+                                            "__task_pid_nr_ns", "entry_SYSCALL_64")]
+        if open("/proc/sys/kernel/kptr_restrict").read().strip() in ("0", "1") and \
+                os.geteuid() == 0 and not kernel:
+            fail("no kernel function named:\n" + r.stdout)
+        ratio = ours["work_a"] / max(ours["work_b"], 0.01)
+        if not 2.4 <= ratio <= 3.6:
+            fail("work_a/work_b is %.2f, not about 3" % ratio)
+
+        # The image's identity: its build-id as readelf reads it.
+        dump = subprocess.run([petw, "dump", etl], capture_output=True, text=True,
+                              check=True).stdout
+        note = subprocess.run(["readelf", "-n", workload], capture_output=True, text=True)
+        m = re.search(r"Build ID: ([0-9a-f]+)", note.stdout)
+        if m and not re.search(r'Petw-Symbols/ImageId .*BuildId="%s" FileName="[^"]*%s"'
+                               % (m.group(1), re.escape(os.path.basename(workload))), dump):
+            fail("no ImageId with the workload's build-id " + m.group(1))
+
+        if jit:
+            check_jit(tmp, env)
+        if not perf:
+            skip("no perf to compare with (petw's own checks passed)")
+        r = subprocess.run([perf, "report", "-i", data, "--no-children", "--sort", "sym",
+                            "--stdio", "-q", "--comms", os.path.basename(workload)[:15],
+                            "--percentage", "relative"],
+                           capture_output=True, text=True, check=True)
+        theirs = {}
+        for line in r.stdout.splitlines():
+            m = re.match(r"\s*([\d.]+)%\s+\[[.k]\]\s+(\S+)", line)
+            if m:
+                theirs[m.group(2)] = theirs.get(m.group(2), 0.0) + float(m.group(1))
+        worst = 0.0
+        print("%-28s %8s %8s" % ("function", "petw", "perf"))
+        for f in sorted(set(ours) | set(theirs), key=lambda f: -max(ours.get(f, 0),
+                                                                    theirs.get(f, 0))):
+            a, b = ours.get(f, 0.0), theirs.get(f, 0.0)
+            if max(a, b) < 1.0:
+                continue
+            print("%-28s %7.2f%% %7.2f%%" % (f, a, b))
+            worst = max(worst, abs(a - b))
+            if abs(a - b) > 2.0:
+                fail("%s: petw %.2f%%, perf %.2f%%" % (f, a, b))
+        print("largest difference: %.2f percentage points" % worst)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()

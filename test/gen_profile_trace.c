@@ -1,0 +1,352 @@
+/* gen_profile_trace FILE [32] [shift]: writes a small .etl file as Windows' kernel
+ * logger writes a CPU profile (logfile header buffer, then data buffers of
+ * SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
+ * 32-bit system: 32-bit header types and 4-byte pointers, addresses below
+ * 4 GB), for the tests of `petw report` and `petw convert`'s profiles.
+ * Its content is known:
+ *   Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78;
+ *   Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at
+ *   0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0);
+ *   KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
+ *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3);
+ *   PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns).
+ *   (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
+ *   0x82000000.)
+ *   CPU 1: 70 samples, each with its StackWalk (innermost first):
+ *     40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000
+ *     20 x tid 78  ntdll+0x9000, app+0x2100, ntdll+0x5000
+ *     10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000
+ *   CPU 0 (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77
+ *     Waiting, UserRequest); 5000 ReadyThread 77 by 78; 6000 CSwitch 0 -> 77;
+ *     8000 CSwitch 77 -> 0 (Waiting, UserRequest).
+ *   DiskIo (process 0 in the header; the issuing thread says whose):
+ *     Read 4096 bytes x 3 by tid 77 (response 0.1, 0.2, 0.3 ms), Write 8192
+ *     bytes by tid 78 (0.05 ms).
+ *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
+ *     Stop 5000 on thread 77 (EVENT records without a schema).
+ * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
+ * `shift` (for diffs), the first two stacks come 20 and 40 times. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/format/etl.h"
+
+#define BUF 65536
+#define MAX_BUFFERS 2
+
+static uint32_t at, buffers;
+static int bits32;   /* a 32-bit system's records */
+static uint32_t ptr; /* pointer size: 8, or 4 */
+
+/* A pointer-sized value at p; returns its size. */
+static uint32_t put_ptr(uint8_t *p, uint64_t v)
+{
+    if (bits32)
+        petw__wr32(p, (uint32_t)v);
+    else
+        petw__wr64(p, v);
+    return ptr;
+}
+static uint8_t file[(MAX_BUFFERS + 1) * BUF];
+
+static void begin_buffer(uint8_t cpu)
+{
+    buffers++;
+    at = PETW__BH_SIZE;
+    file[buffers * BUF + PETW__BH_PROCESSOR] = cpu;
+}
+
+static void end_buffer(void)
+{
+    uint8_t *b = file + buffers * BUF;
+    memset(b + at, 0xFF, BUF - at);
+    petw__wr32(b + PETW__BH_BUFFER_SIZE, BUF);
+    petw__wr32(b + PETW__BH_SAVED_OFFSET, at);
+    petw__wr32(b + PETW__BH_OFFSET, at);
+    petw__wr16(b + PETW__BH_BUFFER_FLAG, PETW__BUFFER_FLAG_FLUSH_MARKER);
+    memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
+}
+
+static void record(uint8_t type, uint16_t hook, uint8_t version, uint32_t pid, uint32_t tid,
+                   int64_t ts, const uint8_t *payload, uint32_t n)
+{
+    uint8_t *r = file + buffers * BUF + at;
+    uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
+                     : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
+                                                   : PETW__SYSTEM_HEADER_SIZE;
+    memset(r, 0, PETW__ALIGN8(hsize + n));
+    petw__wr16(r, version);
+    /* The 32-bit types are the 64-bit ones less one. */
+    r[2] = (uint8_t)(bits32 ? type - 1 : type), r[3] = 0xC0;
+    petw__wr16(r + 4, (uint16_t)(hsize + n));
+    petw__wr16(r + 6, hook);
+    if (type == PETW__HDR_PERFINFO64) {
+        petw__wr64(r + 8, (uint64_t)ts);
+    } else {
+        petw__wr32(r + 8, tid), petw__wr32(r + 12, pid);
+        petw__wr64(r + 16, (uint64_t)ts);
+    }
+    memcpy(r + hsize, payload, n);
+    at += PETW__ALIGN8(hsize + n);
+}
+
+static uint32_t put_utf16(uint8_t *p, const char *s)
+{
+    uint32_t n = 0;
+    for (; *s; s++, n += 2)
+        p[n] = (uint8_t)*s, p[n + 1] = 0;
+    p[n] = p[n + 1] = 0;
+    return n + 2;
+}
+
+static void process_dcstart(uint32_t pid, const char *image, int64_t ts)
+{
+    uint8_t p[256];
+    memset(p, 0, sizeof(p));
+    /* UniqueProcessKey, pid, parent, session, exit status, directory table
+     * base, flags; TOKEN_USER (the SID's address, attributes), S-1-5-18. */
+    uint32_t n = ptr;
+    petw__wr32(p + n, pid);
+    petw__wr32(p + n + 4, 4);
+    n += 16 + ptr + 4;
+    n += put_ptr(p + n, 0xffffa00000001000ull);
+    n += ptr;
+    p[n] = 1, p[n + 1] = 1, p[n + 7] = 5, p[n + 8] = 18;
+    n += 12;
+    memcpy(p + n, image, strlen(image) + 1);
+    n += (uint32_t)strlen(image) + 1;
+    n += put_utf16(p + n, image);
+    n += put_utf16(p + n, "");
+    n += put_utf16(p + n, "");
+    record(PETW__HDR_SYSTEM64, 0x0303, 4, pid, 0, ts, p, n);
+}
+
+static void thread_dcstart(uint32_t pid, uint32_t tid, int64_t ts)
+{
+    uint8_t p[72];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, pid);
+    petw__wr32(p + 4, tid);
+    /* 7 pointers (stacks, affinity, start address, TEB), tag, 4 bytes. */
+    record(PETW__HDR_SYSTEM64, 0x0503, 3, pid, tid, ts, p, 8 + 7 * ptr + 8);
+}
+
+static void image_dcstart(uint32_t pid, uint64_t base, uint64_t size, const char *path, int64_t ts)
+{
+    uint8_t p[256];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, size);
+    petw__wr32(p + n, pid);
+    n += 12 + 4;               /* pid, checksum, time stamp; signature level and type, reserved */
+    n += put_ptr(p + n, base); /* DefaultBase */
+    n += 16;                   /* Reserved1-4 */
+    n += put_utf16(p + n, path);
+    record(PETW__HDR_SYSTEM64, 0x1403, 3, pid, 0, ts, p, n);
+}
+
+/* A FULL (EVENT_TRACE_HEADER) record of KernelTraceControl, opcode `op`. */
+static void ktc_record(uint8_t op, uint32_t pid, int64_t ts, const uint8_t *payload, uint32_t n)
+{
+    static const uint8_t guid[16] = {0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
+                                     0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde};
+    uint8_t *r = file + buffers * BUF + at;
+    uint32_t size = PETW__FULL_HEADER_SIZE + n;
+    memset(r, 0, PETW__ALIGN8(size));
+    petw__wr16(r, (uint16_t)size);
+    r[2] = bits32 ? PETW__HDR_FULL32 : PETW__HDR_FULL64, r[3] = 0xC0;
+    r[4] = op;
+    petw__wr16(r + 6, 2); /* version */
+    petw__wr32(r + 12, pid);
+    petw__wr64(r + 16, (uint64_t)ts);
+    memcpy(r + 24, guid, 16);
+    memcpy(r + PETW__FULL_HEADER_SIZE, payload, n);
+    at += PETW__ALIGN8(size);
+}
+
+/* What xperf's merge writes for an image: ImageID, DbgID_RSDS, FileVersion. */
+static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const char *name, int64_t ts)
+{
+    uint8_t p[512];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, size);
+    petw__wr32(p + n, pid);
+    petw__wr32(p + n + 4, 0x5f000000); /* TimeDateStamp */
+    n += 8;
+    n += put_utf16(p + n, name);
+    ktc_record(0, pid, ts, p, n);
+    memset(p, 0, sizeof(p));
+    n = put_ptr(p, base);
+    petw__wr32(p + n, pid);
+    n += 4;
+    for (int k = 0; k < 16; k++) /* GUID 01020304-0506-0708-090a-0b0c0d0e0f10 */
+        p[n + k] = (uint8_t)(k + 1);
+    petw__wr32(p + n, 0x01020304);
+    petw__wr16(p + n + 4, 0x0506);
+    petw__wr16(p + n + 6, 0x0708);
+    n += 16;
+    petw__wr32(p + n, 3); /* Age */
+    n += 4;
+    memcpy(p + n, "app.pdb", 8);
+    n += 8;
+    ktc_record(36, pid, ts, p, n);
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, (uint32_t)size);
+    petw__wr32(p + 4, 0x5f000000);
+    n = 8;
+    const char *const strings[] = {name,  "The app", "1.2.3.4", "1.2.3.4", "0409",
+                                   "App", "Contoso", "1.2",     "",        ""};
+    for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
+        n += put_utf16(p + n, strings[k]);
+    ktc_record(64, pid, ts, p, n);
+}
+
+static void cswitch(uint32_t new_tid, uint32_t old_tid, int64_t ts)
+{
+    uint8_t p[24];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, new_tid);
+    petw__wr32(p + 4, old_tid);
+    p[12] = 6; /* OldThreadWaitReason: UserRequest */
+    p[14] = 5; /* OldThreadState: Waiting */
+    record(PETW__HDR_COMPACT64, 0x0524, 2, 0, new_tid, ts, p, 24);
+}
+
+static void ready(uint32_t tid, uint32_t by, int64_t ts)
+{
+    uint8_t p[8];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, tid);
+    record(PETW__HDR_COMPACT64, 0x0532, 2, 1234, by, ts, p, 8);
+}
+
+static void disk(int write, uint32_t tid, uint32_t bytes, uint64_t response, int64_t ts)
+{
+    uint8_t p[64];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p + 8, bytes);
+    petw__wr64(p + 16, 0x100000); /* ByteOffset */
+    uint32_t n = 24 + 2 * ptr;    /* FileObject, Irp */
+    petw__wr64(p + n, response);  /* HighResResponseTime, in clock ticks (100 ns here) */
+    petw__wr32(p + n + 8, tid);   /* IssuingThreadId */
+    record(PETW__HDR_SYSTEM64, write ? 0x010B : 0x010A, 3, 0, 0, ts, p, n + 12);
+}
+
+/* An EVENT (EVENT_HEADER) record: a manifest provider's event, no payload. */
+static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
+{
+    static const uint8_t guid[16] = {0x5a, 0x3b, 0x0c, 0x6e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    uint8_t *r = file + buffers * BUF + at;
+    memset(r, 0, PETW__EVENT_HEADER_SIZE);
+    petw__wr16(r, PETW__EVENT_HEADER_SIZE);
+    r[2] = bits32 ? PETW__HDR_EVENT32 : PETW__HDR_EVENT64, r[3] = 0xC0;
+    petw__wr16(r + 4, PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
+    petw__wr32(r + 8, tid);
+    petw__wr32(r + 12, 1234);
+    petw__wr64(r + 16, (uint64_t)ts);
+    memcpy(r + 24, guid, 16);
+    petw__wr16(r + 40, opcode); /* Id: one per opcode, as manifests give */
+    r[44] = 4;                  /* Level */
+    r[45] = opcode;             /* Opcode: 1 Start, 2 Stop */
+    petw__wr16(r + 46, 5);      /* Task */
+    at += PETW__EVENT_HEADER_SIZE;
+}
+
+static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frames, uint32_t n)
+{
+    uint8_t p[16 + 8 * 8];
+    memset(p, 0, sizeof(p));
+    uint32_t at_tid = put_ptr(p, frames[0]);
+    petw__wr32(p + at_tid, tid);
+    petw__wr16(p + at_tid + 4, 1);
+    record(PETW__HDR_PERFINFO64, 0x0F2E, 2, 0, 0, ts, p, at_tid + 8);
+    petw__wr64(p, (uint64_t)ts);
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, tid);
+    for (uint32_t i = 0; i < n; i++)
+        put_ptr(p + 16 + ptr * i, frames[i]);
+    record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + ptr * n);
+}
+
+int main(int argc, char **argv)
+{
+    int shift = 0;
+    for (int k = 2; k < argc; k++) {
+        if (!strcmp(argv[k], "32"))
+            bits32 = 1;
+        else if (!strcmp(argv[k], "shift"))
+            shift = 1;
+        else
+            argc = 0;
+    }
+    if (argc < 2) {
+        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift]\n");
+        return 2;
+    }
+    ptr = bits32 ? 4 : 8;
+    const uint64_t app = bits32 ? 0x400000u : 0x140000000ull;
+    const uint64_t ntdll = bits32 ? 0x77000000u : 0x7ffb10000000ull;
+    const uint64_t nt = bits32 ? 0x82000000u : 0xfffff80000000000ull;
+    const uint64_t s1[] = {app + 0x1010, app + 0x2000, ntdll + 0x5000};
+    const uint64_t s2[] = {ntdll + 0x9000, app + 0x2100, ntdll + 0x5000};
+    const uint64_t s3[] = {nt + 0x3000, app + 0x1500, app + 0x2000, ntdll + 0x5000};
+    begin_buffer(0);
+    process_dcstart(1234, "app.exe", 1000);
+    thread_dcstart(1234, 77, 1001);
+    thread_dcstart(1234, 78, 1001);
+    image_dcstart(1234, app, 0x20000, "C:\\app\\app.exe", 1002);
+    image_identity(1234, app, 0x20000, "app.exe", 1002);
+    image_dcstart(1234, ntdll, 0x1f0000, "C:\\Windows\\System32\\ntdll.dll", 1002);
+    image_dcstart(0, nt, 0x1000000, "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
+    uint8_t p[32];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p + 4, 10000); /* CollectionStart v3: Source 0, NewInterval, OldInterval */
+    petw__wr32(p + 8, 10000);
+    record(PETW__HDR_SYSTEM64, 0x0F49, 3, 0, 0, 1003, p, 12 + put_utf16(p + 12, "Timer"));
+    cswitch(77, 0, 2000);
+    activity(1, 77, 3000);
+    activity(2, 77, 3500);
+    cswitch(0, 77, 4000);
+    activity(1, 77, 4000);
+    disk(0, 77, 4096, 1000, 4100);
+    disk(0, 77, 4096, 2000, 4200);
+    disk(0, 77, 4096, 3000, 4300);
+    disk(1, 78, 8192, 500, 4400);
+    ready(77, 78, 5000);
+    activity(2, 77, 5000);
+    cswitch(77, 0, 6000);
+    cswitch(0, 77, 8000);
+    end_buffer();
+    begin_buffer(1);
+    for (int k = 0; k < 70; k++) {
+        int64_t ts = 2001 + k;
+        if (k < (shift ? 20 : 40))
+            sample(1234, 77, ts, s1, 3);
+        else if (k < 60)
+            sample(1234, 78, ts, s2, 3);
+        else
+            sample(1234, 77, ts, s3, 4);
+    }
+    end_buffer();
+    petw__etl_session_info in;
+    memset(&in, 0, sizeof(in));
+    in.buffer_size = BUF;
+    in.cpu_count = 2;
+    in.clock = 1;
+    in.perf_freq = 10000000;
+    in.start_timestamp = 900;
+    in.start_filetime = 133000000000000000LL;
+    in.buffers_written = buffers + 1;
+    in.logger_name = "NT Kernel Logger";
+    in.log_file_name = "kernel.etl";
+    petw__etl_write_header_buffer(file, &in);
+    memset(file + PETW__BH_PETW_CHECKSUM, 0, 16); /* as Windows writes them */
+    size_t size = (buffers + 1) * BUF;
+    FILE *f = fopen(argv[1], "wb");
+    if (!f || fwrite(file, 1, size, f) != size || fclose(f) != 0) {
+        perror(argv[1]);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,120 @@
+/* analysis_model.c - reading traces into a model with the user's filters
+ * and symbol options, and walking its stacks as text frames: what every
+ * view and export starts from. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tool.h"
+#include "analysis_tool.h"
+
+const char model_options_help[] =
+    "  --pid PID              samples and switches of this process alone\n"
+    "  --tid TID              of this thread alone\n"
+    "  --process NAME         of the processes of this name alone\n"
+    "  --start TIME, --end TIME  a time range (ISO-8601 UTC or FILETIME)\n"
+    "  --symbols DIR          also look for symbol files in DIR (repeatable): by\n"
+    "                         build-id (DIR/.build-id/xx/rest.debug) and by name\n"
+    "  --no-symbols           no symbolization: frames as module+0xOFFSET\n"
+    "  --no-inline            no inlined frames\n"
+    "  --manifest PATH        names the events of the providers a manifest describes\n"
+    "                         (also PETW_MANIFEST_PATH)\n"
+    "Symbols come from the recorded paths when their build-id matches, then\n"
+    "/usr/lib/debug, then --symbols; debuginfod only when DEBUGINFOD_URLS is set.\n";
+
+static int number(const char *text, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(text, &end, 10);
+    if (!*text || *end || v > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int model_option(model_args *m, int argc, char **argv, int *i)
+{
+    const char *o = argv[*i];
+    static const char *const with_value[] = {"--pid", "--tid",     "--process", "--start",
+                                             "--end", "--symbols", "--manifest"};
+    int takes = 0;
+    for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+        takes |= !strcmp(o, with_value[k]);
+    if (!takes) {
+        if (!strcmp(o, "--no-symbols"))
+            m->config.no_symbols = 1;
+        else if (!strcmp(o, "--no-inline"))
+            m->config.symbolizer.no_inline = 1;
+        else
+            return 0;
+        return 1;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "petw: %s needs a value\n", o);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    int rc = 0;
+    if (!strcmp(o, "--pid"))
+        rc = number(v, &m->config.pid);
+    else if (!strcmp(o, "--tid"))
+        rc = number(v, &m->config.tid);
+    else if (!strcmp(o, "--process"))
+        m->config.process_name = v;
+    else if (!strcmp(o, "--start"))
+        rc = parse_time(v, &m->config.start_time);
+    else if (!strcmp(o, "--end"))
+        rc = parse_time(v, &m->config.end_time);
+    else if (!strcmp(o, "--manifest"))
+        rc = manifest_add(&m->manifests, v);
+    else if (m->config.symbolizer.dir_count < MAX_SYMBOL_DIRS)
+        m->symbol_dirs[m->config.symbolizer.dir_count++] = v;
+    else
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "petw: bad value for %s: '%s'\n", o, v);
+    return rc ? -1 : 1;
+}
+
+petw_profile *model_read(model_args *m)
+{
+    m->config.symbolizer.dirs = m->symbol_dirs;
+    petw_decoder *d = decoder_create(&m->manifests); /* reports its own errors */
+    if (!d)
+        return NULL;
+    m->config.decoder = d;
+    petw_profile *p = NULL;
+    int rc = petw_profile_read((const char *const *)m->files, (uint32_t)m->nfiles, &m->config, &p);
+    m->config.decoder = NULL;
+    petw_decoder_free(d);
+    if (rc) {
+        fprintf(stderr, "petw: cannot read %s%s: %s\n", m->files[0], m->nfiles > 1 ? "..." : "",
+                petw_strerror(rc));
+        return NULL;
+    }
+    return p;
+}
+
+void stack_walk_root_first(const petw_profile *p, const petw_profile_stack *s, int no_inline,
+                           frame_fn fn, void *ctx)
+{
+    for (uint32_t k = s->frame_count; k-- > 0;) {
+        const petw_profile_location *l = petw_profile_location_at(p, s->frames[k]);
+        if (!l->line_count) {
+            fn(ctx, l, l->name, NULL);
+            continue;
+        }
+        uint32_t from = no_inline ? l->line_count - 1 : 0;
+        for (uint32_t j = l->line_count; j-- > from;)
+            fn(ctx, l, l->lines[j].function, &l->lines[j]);
+    }
+}
+
+const char *process_label(const petw_profile *p, uint32_t pid, char *buf, size_t size)
+{
+    const petw_profile_process *pr = petw_profile_process_find(p, pid);
+    if (pr && pr->name[0])
+        return pr->name;
+    snprintf(buf, size, "pid %" PRIu32, pid);
+    return buf;
+}

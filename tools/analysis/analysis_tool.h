@@ -1,0 +1,114 @@
+/* analysis_tool.h - what `petw report` (its views) and `petw convert`'s
+ * profile exports share: the options that read a trace into a model
+ * (petw/analysis.h), the tables every view writes (text, CSV or JSON,
+ * behind one interface: report_table.c) and frame names (analysis_model.c). */
+#ifndef ANALYSIS_TOOL_H
+#define ANALYSIS_TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <petw/analysis.h>
+
+#include "../output/output_buf.h"
+#include "../tool.h"
+
+#define MAX_SYMBOL_DIRS 16
+
+/* The options of the model: filters and symbols. */
+typedef struct model_args {
+    petw_profile_config config;
+    const char *symbol_dirs[MAX_SYMBOL_DIRS];
+    const char *files[64];
+    int nfiles;
+    manifest_list manifests; /* --manifest: names of manifest providers' events */
+} model_args;
+
+/* Takes argv[*i] (and its value) when it is a model option (--pid, --tid,
+ * --process, --start, --end, --symbols, --no-symbols, --no-inline,
+ * --manifest):
+ * returns 1 and advances *i, 0 when it is not one, -1 (reported on
+ * stderr) when its value is missing or wrong. */
+int model_option(model_args *m, int argc, char **argv, int *i);
+/* The options' help text. */
+extern const char model_options_help[];
+/* Reads the files into a model; NULL with the reason on stderr. */
+petw_profile *model_read(model_args *m);
+
+/* ---- report_table.c: a table in text, CSV or JSON ---- */
+
+typedef struct table table;
+typedef struct table_format {
+    const char *name;
+    int (*begin)(table *t);
+    void (*row)(table *t, const char *const *cells);
+    void (*end)(table *t);
+} table_format;
+
+#define TABLE_MAX_COLUMNS 16
+struct table {
+    const table_format *format;
+    FILE *file;
+    const char *title; /* text: a line above the table; JSON: "view" */
+    const char *columns[TABLE_MAX_COLUMNS];
+    int ncolumns;
+    uint32_t right; /* bit k: column k is numeric (text: right-aligned; JSON: a number) */
+    sbuf line;
+    void *state;
+    int error;
+};
+
+/* The format named `name` (text, csv, json), or NULL. */
+const table_format *table_find(const char *name);
+int table_begin(table *t, const table_format *f, FILE *file, const char *title,
+                const char *const *columns, int ncolumns, uint32_t numeric);
+void table_row(table *t, const char *const *cells);
+/* Finishes; returns 0 or -1 (a write or memory error). */
+int table_end(table *t);
+
+/* ---- analysis_model.c: frames as text ---- */
+
+/* Calls `fn` for each frame of `s` from the root (outermost) to the leaf,
+ * inlined functions as frames of their own (unless `no_inline`). */
+typedef void (*frame_fn)(void *ctx, const petw_profile_location *l, const char *function,
+                         const petw_source_line *line);
+void stack_walk_root_first(const petw_profile *p, const petw_profile_stack *s, int no_inline,
+                           frame_fn fn, void *ctx);
+/* The process's name for a root frame: "name" or "pid N". */
+const char *process_label(const petw_profile *p, uint32_t pid, char *buf, size_t size);
+
+/* ---- The views (report_*.c) and exports (export_*.c) ---- */
+
+typedef struct view_args {
+    const table_format *format;
+    FILE *out;
+    uint32_t top;           /* rows at most; 0: all */
+    const char *by;         /* cpu: function, module, process, thread */
+    const char *callers_of; /* cpu: callers and callees of this function */
+    uint32_t pid, tid;      /* the filters (views of per-thread totals apply them) */
+} view_args;
+
+int report_cpu(const petw_profile *p, const view_args *a);
+/* `petw report diff`: two models' CPU shares side by side. */
+int report_diff(const petw_profile *base, const petw_profile *p, const view_args *a);
+
+/* The cpu view's rows by function (key "module\x1fname") or module (key the
+ * module), sorted by key; names live as long as the model. */
+typedef struct cpu_row {
+    char *key;
+    const char *name, *module;
+    uint64_t self, incl;
+} cpu_row;
+int cpu_rows(const petw_profile *p, const char *by, cpu_row **rows, uint32_t *count,
+             uint64_t *total);
+void cpu_rows_free(cpu_row *rows, uint32_t count);
+int report_wait(const petw_profile *p, const view_args *a);
+int report_processes(const petw_profile *p, const view_args *a);
+int report_disk(const petw_profile *p, const view_args *a);
+int report_events(const petw_profile *p, const view_args *a);
+
+int export_folded(const petw_profile *p, FILE *out);
+int export_pprof(const petw_profile *p, FILE *out);
+int export_flamegraph(const petw_profile *p, FILE *out, const char *title);
+
+#endif /* ANALYSIS_TOOL_H */

@@ -1,0 +1,163 @@
+/* report_wait.c - `petw report wait`: per thread, the time it ran, was
+ * runnable (ready) and was blocked (waiting), from CSwitch and ReadyThread;
+ * how often it went on a CPU, was preempted and was readied, the thread
+ * that readied it most, and its most common wait reason. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_tool.h"
+
+/* KWAIT_REASON names (wdm.h), for the reasons CSwitch carries. */
+static const char *const reasons[] = {
+    "Executive",
+    "FreePage",
+    "PageIn",
+    "PoolAllocation",
+    "DelayExecution",
+    "Suspended",
+    "UserRequest",
+    "WrExecutive",
+    "WrFreePage",
+    "WrPageIn",
+    "WrPoolAllocation",
+    "WrDelayExecution",
+    "WrSuspended",
+    "WrUserRequest",
+    "WrEventPair",
+    "WrQueue",
+    "WrLpcReceive",
+    "WrLpcReply",
+    "WrVirtualMemory",
+    "WrPageOut",
+    "WrRendezvous",
+    "WrKeyedEvent",
+    "WrTerminated",
+    "WrProcessInSwap",
+    "WrCpuRateControl",
+    "WrCalloutStack",
+    "WrKernel",
+    "WrResource",
+    "WrPushLock",
+    "WrMutex",
+    "WrQuantumEnd",
+    "WrDispatchInt",
+    "WrPreempted",
+    "WrYieldExecution",
+    "WrFastMutex",
+    "WrGuardedMutex",
+    "WrRundown",
+    "WrAlertByThreadId",
+    "WrDeferredPreempt",
+    "other",
+};
+
+static int by_waiting(const void *a, const void *b)
+{
+    const petw_profile_thread *x = *(const petw_profile_thread *const *)a,
+                              *y = *(const petw_profile_thread *const *)b;
+    if (x->waiting != y->waiting)
+        return x->waiting < y->waiting ? 1 : -1;
+    if (x->running != y->running)
+        return x->running < y->running ? 1 : -1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void ms(char *out, size_t size, uint64_t t100ns)
+{
+    snprintf(out, size, "%.3f", (double)t100ns / 1e4);
+}
+
+int report_wait(const petw_profile *p, const view_args *a)
+{
+    uint32_t n = petw_profile_thread_count(p), m = 0;
+    const petw_profile_thread **rows = malloc((n + 1) * sizeof(*rows));
+    if (!rows)
+        return 1;
+    for (uint32_t k = 0; k < n; k++) {
+        const petw_profile_thread *t = petw_profile_thread_at(p, k);
+        if (t->tid && (t->switches_in || t->running || t->waiting || t->ready) &&
+            (!a->pid || t->pid == a->pid) && (!a->tid || t->tid == a->tid))
+            rows[m++] = t;
+    }
+    qsort(rows, m, sizeof(*rows), by_waiting);
+    static const char *const cols[] = {"PID",      "TID",         "Process",  "Running ms",
+                                       "Ready ms", "Waiting ms",  "Switches", "Preempted",
+                                       "Readied",  "Top readier", "By it",    "Wait reason"};
+    table tb;
+    if (table_begin(&tb, a->format, a->out, "wait: per thread, from CSwitch and ReadyThread", cols,
+                    12, 0x7FBu) != 0) {
+        free(rows);
+        return 1;
+    }
+    for (uint32_t k = 0; k < m && (!a->top || k < a->top); k++) {
+        const petw_profile_thread *t = rows[k];
+        char pid[16], tid[16], run[32], rdy[32], wt[32], sw[24], pre[24], red[24], top[16],
+            topn[24], label[32];
+        snprintf(pid, sizeof(pid), "%" PRIu32, t->pid);
+        snprintf(tid, sizeof(tid), "%" PRIu32, t->tid);
+        ms(run, sizeof(run), t->running);
+        ms(rdy, sizeof(rdy), t->ready);
+        ms(wt, sizeof(wt), t->waiting);
+        snprintf(sw, sizeof(sw), "%" PRIu64, t->switches_in);
+        snprintf(pre, sizeof(pre), "%" PRIu64, t->preempted);
+        snprintf(red, sizeof(red), "%" PRIu64, t->readied);
+        snprintf(top, sizeof(top), "%" PRIu32, t->top_reader_tid);
+        snprintf(topn, sizeof(topn), "%" PRIu64, t->top_reader_count);
+        uint32_t best = 0;
+        for (uint32_t r = 1; r < 40; r++)
+            if (t->wait_reasons[r] > t->wait_reasons[best])
+                best = r;
+        const char *row[] = {pid,
+                             tid,
+                             process_label(p, t->pid, label, sizeof(label)),
+                             run,
+                             rdy,
+                             wt,
+                             sw,
+                             pre,
+                             red,
+                             t->top_reader_tid ? top : "",
+                             t->top_reader_tid ? topn : "",
+                             t->wait_reasons[best] ? reasons[best] : ""};
+        table_row(&tb, row);
+    }
+    free(rows);
+    return table_end(&tb) ? 1 : 0;
+}
+
+int report_processes(const petw_profile *p, const view_args *a)
+{
+    static const char *const cols[] = {"PID",   "Parent", "Name",        "Samples",
+                                       "Start", "End",    "Command line"};
+    table tb;
+    if (table_begin(&tb, a->format, a->out, "processes", cols, 7, 0xBu) != 0)
+        return 1;
+    for (uint32_t k = 0; k < petw_profile_process_count(p); k++) {
+        const petw_profile_process *pr = petw_profile_process_at(p, k);
+        if (!pr->pid || (a->pid && pr->pid != a->pid))
+            continue;
+        char pid[16], ppid[16], n[24];
+        sbuf start = {0}, end = {0};
+        snprintf(pid, sizeof(pid), "%" PRIu32, pr->pid);
+        snprintf(ppid, sizeof(ppid), "%" PRIu32, pr->parent_pid);
+        snprintf(n, sizeof(n), "%" PRIu64, pr->samples);
+        if (pr->start_time)
+            sbuf_time(&start, pr->start_time);
+        if (pr->end_time)
+            sbuf_time(&end, pr->end_time);
+        sbuf_putc(&start, 0);
+        sbuf_putc(&end, 0);
+        const char *row[] = {pid,
+                             ppid,
+                             pr->name,
+                             n,
+                             start.data ? start.data : "",
+                             end.data ? end.data : "",
+                             pr->command_line};
+        table_row(&tb, row);
+        sbuf_free(&start);
+        sbuf_free(&end);
+    }
+    return table_end(&tb) ? 1 : 0;
+}

@@ -1,0 +1,134 @@
+/* cmd_report.c - `petw report VIEW FILE...`: where the time went, as a
+ * table (text, CSV or JSON). The trace is read into one model
+ * (petw/analysis.h: processes, threads, images, distinct stacks, switch
+ * times; each distinct address symbolized once), which each view reads:
+ * analysis/report_*.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis_tool.h"
+#include "tool.h"
+
+static const char report_usage[] =
+    "usage: petw report VIEW FILE... [--format text|csv|json] [--top N] [-o OUT] [options]\n"
+    "Views:\n"
+    "  cpu        CPU samples by function (self and inclusive), or --by module|process|thread;\n"
+    "             --callers FUNC: the callers and callees of FUNC\n"
+    "  wait       per thread: running, ready and waiting time, switches, who readied it\n"
+    "  processes  the processes the trace saw, their samples and command lines\n"
+    "  disk       disk I/O by process: requests, bytes, mean and longest response\n"
+    "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
+    "  diff       BASE NEW: each function's CPU share in both and how far it moved\n"
+    "             (--by module for modules)\n"
+    "Options:\n"
+    "  --format F             text (default), csv or json\n"
+    "  --top N                the first N rows (text default: 30; 0: all)\n"
+    "  -o OUT                 write to OUT (created owner-only; --force replaces it)\n";
+
+typedef int (*view_fn)(const petw_profile *p, const view_args *a);
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        view_fn fn;
+    } views[] = {{"cpu", report_cpu},
+                 {"wait", report_wait},
+                 {"processes", report_processes},
+                 {"disk", report_disk},
+                 {"events", report_events}};
+    if (argc < 1) {
+        fprintf(stderr, "%s%s", report_usage, model_options_help);
+        return 2;
+    }
+    view_fn fn = NULL;
+    int diff = !strcmp(argv[0], "diff");
+    for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++)
+        if (!strcmp(argv[0], views[k].name))
+            fn = views[k].fn;
+    if (!fn && !diff) {
+        fprintf(stderr, "petw: no view '%s'\n%s%s", argv[0], report_usage, model_options_help);
+        return 2;
+    }
+    model_args m;
+    memset(&m, 0, sizeof(m));
+    petw_profile_config_init(&m.config);
+    view_args a;
+    memset(&a, 0, sizeof(a));
+    a.format = table_find("text");
+    long top = -1;
+    const char *out_path = NULL;
+    int force = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = model_option(&m, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            if (!(a.format = table_find(argv[++i]))) {
+                fprintf(stderr, "petw: --format takes text, csv or json\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--top") && i + 1 < argc) {
+            char *end;
+            top = strtol(argv[++i], &end, 10);
+            if (*end || top < 0) {
+                fprintf(stderr, "petw: bad --top value\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--by") && i + 1 < argc) {
+            a.by = argv[++i];
+        } else if (!strcmp(argv[i], "--callers") && i + 1 < argc) {
+            a.callers_of = argv[++i];
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--force")) {
+            force = 1;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "petw: unknown option '%s'\n%s%s", argv[i], report_usage,
+                    model_options_help);
+            return 2;
+        } else if (m.nfiles < MAX_FILES) {
+            m.files[m.nfiles++] = argv[i];
+        } else {
+            fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
+            return 2;
+        }
+    }
+    if (!m.nfiles) {
+        fprintf(stderr, "%s%s", report_usage, model_options_help);
+        return 2;
+    }
+    a.top = top >= 0 ? (uint32_t)top : !strcmp(a.format->name, "text") ? 30 : 0;
+    a.pid = m.config.pid;
+    a.tid = m.config.tid;
+    if (fn == report_wait || fn == report_processes || fn == report_disk || fn == report_events)
+        m.config.no_symbols = 1; /* these name no code */
+    if (diff && m.nfiles != 2) {
+        fprintf(stderr, "petw: report diff takes two traces: BASE NEW\n");
+        return 2;
+    }
+    /* diff: each trace its own model, with the same filters. */
+    model_args second = m;
+    if (diff) {
+        m.nfiles = 1;
+        second.files[0] = second.files[1];
+        second.nfiles = 1;
+    }
+    petw_profile *p = model_read(&m), *p2 = diff && p ? model_read(&second) : NULL;
+    if (!p || (diff && !p2)) {
+        petw_profile_free(p);
+        return 1;
+    }
+    a.out = out_path ? output_file_create(out_path, force) : stdout;
+    int rc = 1;
+    if (a.out) {
+        rc = diff ? report_diff(p, p2, &a) : fn(p, &a);
+        if (out_path && fclose(a.out) != 0)
+            rc = 1;
+    }
+    petw_profile_free(p);
+    petw_profile_free(p2);
+    return rc;
+}
