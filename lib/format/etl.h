@@ -247,6 +247,22 @@ const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buff
 
 /* 1 when the record at `r` (4 bytes readable) is a WPP message, whose
  * kind is in its top byte rather than in byte 2. */
+/* Writes one extended-data item at `out` and returns where the next goes:
+ * u16 TotalSize (8 + data, padded to 8), u16 ExtType, u16 Linkage (bit 0:
+ * another item follows), u16 DataSize, the data, zero padding. */
+static inline uint8_t *petw__etl_put_ext(uint8_t *out, uint16_t type, const void *data,
+                                         uint32_t size, int more)
+{
+    uint32_t total = PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size);
+    petw__wr16(out, (uint16_t)total);
+    petw__wr16(out + 2, type);
+    petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
+    petw__wr16(out + 6, (uint16_t)size);
+    memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
+    memset(out + PETW__EXT_ITEM_HEADER + size, 0, total - PETW__EXT_ITEM_HEADER - size);
+    return out + total;
+}
+
 static inline int petw__etl_is_message(const uint8_t *r)
 {
     uint8_t mark = (uint8_t)(r[3] & PETW__HDR_MESSAGE_MARK_MASK);

@@ -531,20 +531,6 @@ static int merge_rc(int a, int b)
     return a ? a : b;
 }
 
-/* Extended-data item: u16 TotalSize (8 + data, padded to 8), u16 ExtType,
- * u16 Linkage (bit 0: another item follows), u16 DataSize, data. */
-static uint8_t *put_ext(uint8_t *out, uint16_t type, const void *data, uint32_t size, int more)
-{
-    uint32_t total = PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size);
-    petw__wr16(out, (uint16_t)total);
-    petw__wr16(out + 2, type);
-    petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
-    petw__wr16(out + 6, (uint16_t)size);
-    memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
-    memset(out + PETW__EXT_ITEM_HEADER + size, 0, total - PETW__EXT_ITEM_HEADER - size);
-    return out + total;
-}
-
 /* What one event needs: its metadata (TraceLogging's, as extended items),
  * its sizes. Filled by measure_event, once per EventWrite. */
 typedef struct event_shape {
@@ -635,13 +621,14 @@ static PETW__ALWAYS_INLINE void write_body(uint8_t *out, const event_shape *sh,
 {
     if (PETW__UNLIKELY(sh->ext != 0)) {
         if (related)
-            out = put_ext(out, PETW_EXT_TYPE_RELATED_ACTIVITYID, related, 16,
-                          sh->traits || sh->schema);
+            out = petw__etl_put_ext(out, PETW_EXT_TYPE_RELATED_ACTIVITYID, related, 16,
+                                    sh->traits || sh->schema);
         if (sh->traits)
-            out = put_ext(out, PETW_EXT_TYPE_PROV_TRAITS, sh->traits, sh->traits_size,
-                          sh->schema != NULL);
+            out = petw__etl_put_ext(out, PETW_EXT_TYPE_PROV_TRAITS, sh->traits, sh->traits_size,
+                                    sh->schema != NULL);
         if (sh->schema)
-            out = put_ext(out, PETW_EXT_TYPE_EVENT_SCHEMA_TL, sh->schema, sh->schema_size, 0);
+            out = petw__etl_put_ext(out, PETW_EXT_TYPE_EVENT_SCHEMA_TL, sh->schema, sh->schema_size,
+                                    0);
     }
     for (uint32_t i = 0; i < count; i++) {
         if (PETW__UNLIKELY((sh->options & PROVIDER_USE_TYPES) && data[i].type != 0))
@@ -936,7 +923,7 @@ static PETW__NOINLINE int write_event_special(petw_provider_handle h,
         record_head(out, (uint32_t)rsize, asize, word0, word1, ring->clock, g, d, &act);
         uint8_t *at = out + PETW__EVENT_HEADER_SIZE;
         for (uint32_t j = 0; j < ni; j++)
-            at = put_ext(at, items[j].type, items[j].data, items[j].size, j + 1 < ni);
+            at = petw__etl_put_ext(at, items[j].type, items[j].data, items[j].size, j + 1 < ni);
         write_body(at, &body, NULL, count, data);
         /* Compiler-only (see write_event): the type word after everything. */
         atomic_signal_fence(memory_order_seq_cst);

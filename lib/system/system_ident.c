@@ -86,18 +86,6 @@ void petw__system_ident_init(petw__system_ident *id)
         schema(id->jit_schema, "JitSymbol", jit_fields, sizeof(jit_fields) / sizeof(jit_fields[0]));
 }
 
-static uint8_t *put_ext(uint8_t *out, uint16_t type, const void *data, uint32_t size, int more)
-{
-    uint32_t total = PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size);
-    petw__wr16(out, (uint16_t)total);
-    petw__wr16(out + 2, type);
-    petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
-    petw__wr16(out + 6, (uint16_t)size);
-    memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
-    memset(out + PETW__EXT_ITEM_HEADER + size, 0, total - PETW__EXT_ITEM_HEADER - size);
-    return out + total;
-}
-
 /* One TraceLogging event (EVENT64 header, the traits and schema as
  * extended items, then the payload) into CPU `cpu`'s buffer. */
 static void emit_tl(const petw__system_ident *id, petw__ring *ring, uint16_t gen, uint32_t cpu,
@@ -122,9 +110,9 @@ static void emit_tl(const petw__system_ident *id, petw__ring *ring, uint16_t gen
     memcpy(r + 24, &id->guid, 16);
     r[43] = 11; /* Channel: TraceLogging's */
     r[44] = 4;  /* Level: informational */
-    uint8_t *at = put_ext(r + PETW__EVENT_HEADER_SIZE, PETW_EXT_TYPE_PROV_TRAITS, id->traits,
-                          id->traits_size, 1);
-    at = put_ext(at, PETW_EXT_TYPE_EVENT_SCHEMA_TL, schema_blob, schema_size, 0);
+    uint8_t *at = petw__etl_put_ext(r + PETW__EVENT_HEADER_SIZE, PETW_EXT_TYPE_PROV_TRAITS,
+                                    id->traits, id->traits_size, 1);
+    at = petw__etl_put_ext(at, PETW_EXT_TYPE_EVENT_SCHEMA_TL, schema_blob, schema_size, 0);
     memcpy(at, payload, n);
     memset(r + size, 0, PETW__ALIGN8(size) - size);
     /* Compiler-only, as the provider's records: the type word last. */

@@ -35,6 +35,26 @@ extern const char model_options_help[];
 /* Reads the files into a model; NULL with the reason on stderr. */
 petw_profile *model_read(model_args *m);
 
+/* ---- key_index.c: string keys to item positions ---- */
+
+/* An index over items the caller keeps in an array (the views' tallies,
+ * pprof's string table); each item has a NUL-terminated key, which
+ * `key_of(items, k)` gives. Zero-initialize; key_index_free. */
+typedef struct key_index {
+    uint32_t *slots; /* open addressing: item + 1, 0 empty */
+    uint32_t nslots;
+} key_index;
+typedef const char *(*key_index_key_fn)(const void *items, uint32_t k);
+/* Looks `key` up among the first `count` items (growing the index first,
+ * so an item can be added after): 1 and *slot when found (its item is
+ * key_index_at(x, *slot)), 0 and the free *slot where to key_index_add it,
+ * -1 out of memory. */
+int key_index_find(key_index *x, const char *key, uint32_t count, key_index_key_fn key_of,
+                   const void *items, uint32_t *slot);
+uint32_t key_index_at(const key_index *x, uint32_t slot);
+void key_index_add(key_index *x, uint32_t slot, uint32_t item);
+void key_index_free(key_index *x);
+
 /* ---- report_table.c: a table in text, CSV or JSON ---- */
 
 typedef struct table table;

@@ -44,43 +44,27 @@ static void field_bytes(sbuf *b, uint32_t field, const void *data, size_t n)
 typedef struct strtab {
     char **items; /* copies */
     uint32_t count, cap;
-    uint32_t *slots, nslots;
+    key_index index;
     int failed;
 } strtab;
 
-static uint64_t hash(const char *s)
+static const char *str_key(const void *items, uint32_t k)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-    return h;
+    return ((char *const *)items)[k];
 }
 
 static uint32_t str_id(strtab *t, const char *s)
 {
     if (!s)
         s = "";
-    if (2 * (t->count + 1) > t->nslots) {
-        uint32_t n = t->nslots ? 2 * t->nslots : 1024;
-        uint32_t *slots = calloc(n, sizeof(*slots));
-        if (!slots) {
-            t->failed = 1;
-            return 0;
-        }
-        for (uint32_t k = 0; k < t->count; k++) {
-            uint32_t j = (uint32_t)hash(t->items[k]) & (n - 1);
-            while (slots[j])
-                j = (j + 1) & (n - 1);
-            slots[j] = k + 1;
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->nslots = n;
+    uint32_t slot;
+    int found = key_index_find(&t->index, s, t->count, str_key, t->items, &slot);
+    if (found > 0)
+        return key_index_at(&t->index, slot);
+    if (found < 0) {
+        t->failed = 1;
+        return 0;
     }
-    uint32_t j = (uint32_t)hash(s) & (t->nslots - 1);
-    for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
-        if (!strcmp(t->items[t->slots[j] - 1], s))
-            return t->slots[j] - 1;
     if (t->count == t->cap) {
         uint32_t cap = t->cap ? 2 * t->cap : 1024;
         char **items = realloc(t->items, cap * sizeof(*items));
@@ -95,8 +79,8 @@ static uint32_t str_id(strtab *t, const char *s)
         t->failed = 1;
         return 0;
     }
-    t->slots[j] = ++t->count;
-    return t->count - 1;
+    key_index_add(&t->index, slot, t->count);
+    return t->count++;
 }
 
 /* ---- gzip with stored blocks ---- */
@@ -349,7 +333,7 @@ int export_pprof(const petw_profile *p, FILE *out)
     for (uint32_t k = 0; k < st.count; k++)
         free(st.items[k]);
     free(st.items);
-    free(st.slots);
+    key_index_free(&st.index);
     sbuf_free(&b);
     sbuf_free(&m);
     sbuf_free(&ids);

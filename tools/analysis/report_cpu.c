@@ -22,42 +22,25 @@ typedef struct entry {
 typedef struct tally {
     entry *items;
     uint32_t count, cap;
-    uint32_t *slots; /* open addressing: index + 1, 0 empty */
-    uint32_t nslots;
+    key_index index;
     int failed;
 } tally;
 
-static uint64_t hash(const char *s)
+static const char *entry_key(const void *items, uint32_t k)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-    return h;
+    return ((const entry *)items)[k].key;
 }
 
 static entry *tally_get(tally *t, const char *key)
 {
-    if (2 * (t->count + 1) > t->nslots) {
-        uint32_t n = t->nslots ? 2 * t->nslots : 1024;
-        uint32_t *slots = calloc(n, sizeof(*slots));
-        if (!slots) {
-            t->failed = 1;
-            return NULL;
-        }
-        for (uint32_t k = 0; k < t->count; k++) {
-            uint32_t j = (uint32_t)hash(t->items[k].key) & (n - 1);
-            while (slots[j])
-                j = (j + 1) & (n - 1);
-            slots[j] = k + 1;
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->nslots = n;
+    uint32_t slot;
+    int found = key_index_find(&t->index, key, t->count, entry_key, t->items, &slot);
+    if (found > 0)
+        return &t->items[key_index_at(&t->index, slot)];
+    if (found < 0) {
+        t->failed = 1;
+        return NULL;
     }
-    uint32_t j = (uint32_t)hash(key) & (t->nslots - 1);
-    for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
-        if (!strcmp(t->items[t->slots[j] - 1].key, key))
-            return &t->items[t->slots[j] - 1];
     if (t->count == t->cap) {
         uint32_t cap = t->cap ? 2 * t->cap : 256;
         entry *e = realloc(t->items, cap * sizeof(*e));
@@ -76,7 +59,7 @@ static entry *tally_get(tally *t, const char *key)
         t->failed = 1;
         return NULL;
     }
-    t->slots[j] = ++t->count;
+    key_index_add(&t->index, slot, t->count++);
     return e;
 }
 
@@ -85,7 +68,7 @@ static void tally_free(tally *t)
     for (uint32_t k = 0; k < t->count; k++)
         free(t->items[k].key);
     free(t->items);
-    free(t->slots);
+    key_index_free(&t->index);
 }
 
 static int by_self(const void *a, const void *b)
