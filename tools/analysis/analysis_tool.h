@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <petw/analysis.h>
 
@@ -34,6 +35,15 @@ int model_option(model_args *m, int argc, char **argv, int *i);
 extern const char model_options_help[];
 /* Reads the files into a model; NULL with the reason on stderr. */
 petw_profile *model_read(model_args *m);
+
+/* qsort for rows that may be none (an empty view's array may be NULL,
+ * which qsort must never be given). */
+static inline void sort_rows(void *rows, size_t n, size_t size,
+                             int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(rows, n, size, cmp);
+}
 
 /* ---- key_index.c: string keys to item positions ---- */
 

@@ -118,7 +118,7 @@ int export_folded(const petw_profile *p, FILE *out)
     }
     int rc = f.failed ? -1 : 0;
     if (!rc)
-        qsort(f.lines, f.count, sizeof(*f.lines), by_text);
+        sort_rows(f.lines, f.count, sizeof(*f.lines), by_text);
     for (uint32_t k = 0; k < f.count; k++) {
         if (!rc && fprintf(out, "%s %" PRIu64 "\n", f.lines[k].text, f.lines[k].samples) < 0)
             rc = -1;

@@ -220,7 +220,7 @@ int export_pprof(const petw_profile *p, FILE *out)
         w[j].samples += s->samples;
     }
     if (nw)
-        qsort(w, nw, sizeof(*w), by_weight);
+        sort_rows(w, nw, sizeof(*w), by_weight);
     if (!failed && nw && (mods = malloc(nw * sizeof(*mods))) != NULL)
         for (; nmod < nw; nmod++)
             mods[nmod] = w[nmod].module;

@@ -139,7 +139,7 @@ static void percent(char *out, size_t size, uint64_t n, uint64_t total)
 
 static int write_table(const petw_profile *p, const view_args *a, tally *t, int by, uint64_t total)
 {
-    qsort(t->items, t->count, sizeof(*t->items), by_self);
+    sort_rows(t->items, t->count, sizeof(*t->items), by_self);
     static const char *const fcols[] = {"Self%",    "Self",   "Incl%", "Incl",
                                         "Function", "Module", "Source"};
     static const char *const mcols[] = {"Self%", "Self", "Incl%", "Incl", "Module"};
@@ -222,8 +222,8 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
         }
     }
     int rc = up.failed || down.failed ? -1 : 0;
-    qsort(up.items, up.count, sizeof(*up.items), by_self);
-    qsort(down.items, down.count, sizeof(*down.items), by_self);
+    sort_rows(up.items, up.count, sizeof(*up.items), by_self);
+    sort_rows(down.items, down.count, sizeof(*down.items), by_self);
     char title[1200];
     snprintf(title, sizeof(title), "cpu: callers and callees of %s (%" PRIu64 " samples, %.2f%%)",
              a->callers_of, in_func, total ? 100.0 * (double)in_func / (double)total : 0.0);
@@ -304,7 +304,7 @@ int cpu_rows(const petw_profile *p, const char *by_name, cpu_row **rows, uint32_
                              t.items[k].incl};
             t.items[k].key = NULL; /* the row owns it now */
         }
-        qsort(r, t.count, sizeof(*r), by_key);
+        sort_rows(r, t.count, sizeof(*r), by_key);
         *rows = r;
         *count = t.count;
     }

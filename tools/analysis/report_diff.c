@@ -56,7 +56,7 @@ int report_diff(const petw_profile *base, const petw_profile *p, const view_args
         e->delta_self = share(e->now, 0, tb) - share(e->base, 0, ta);
         e->delta_incl = share(e->now, 1, tb) - share(e->base, 1, ta);
     }
-    qsort(m, nm, sizeof(*m), by_move);
+    sort_rows(m, nm, sizeof(*m), by_move);
     int by_module = a->by && !strcmp(a->by, "module");
     static const char *const cols[] = {"Self delta", "Base self%", "New self%", "Incl delta",
                                        "Base incl%", "New incl%",  "Function",  "Module"};

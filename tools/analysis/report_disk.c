@@ -24,7 +24,7 @@ int report_disk(const petw_profile *p, const view_args *a)
         return 1;
     for (uint32_t k = 0; k < n; k++)
         rows[k] = petw_profile_disk_at(p, k);
-    qsort(rows, n, sizeof(*rows), by_bytes);
+    sort_rows(rows, n, sizeof(*rows), by_bytes);
     static const char *const cols[] = {"PID",    "Process",     "Reads",   "Read bytes",
                                        "Writes", "Write bytes", "Mean ms", "Max ms"};
     table tb;

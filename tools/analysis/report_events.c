@@ -27,7 +27,7 @@ int report_events(const petw_profile *p, const view_args *a)
         return 1;
     for (uint32_t k = 0; k < n; k++)
         rows[k] = petw_profile_event_kind_at(p, k);
-    qsort(rows, n, sizeof(*rows), by_count);
+    sort_rows(rows, n, sizeof(*rows), by_count);
     int64_t first, last;
     petw_profile_bounds(p, &first, &last);
     double seconds = last > first ? (double)(last - first) / 1e7 : 0.0;

@@ -80,7 +80,7 @@ int report_wait(const petw_profile *p, const view_args *a)
             (!a->pid || t->pid == a->pid) && (!a->tid || t->tid == a->tid))
             rows[m++] = t;
     }
-    qsort(rows, m, sizeof(*rows), by_waiting);
+    sort_rows(rows, m, sizeof(*rows), by_waiting);
     static const char *const cols[] = {"PID",      "TID",         "Process",  "Running ms",
                                        "Ready ms", "Waiting ms",  "Switches", "Preempted",
                                        "Readied",  "Top readier", "By it",    "Wait reason"};
