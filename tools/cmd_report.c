@@ -103,6 +103,7 @@ int cmd_report(int argc, char **argv)
     a.top = top >= 0 ? (uint32_t)top : !strcmp(a.format->name, "text") ? 30 : 0;
     a.pid = m.config.pid;
     a.tid = m.config.tid;
+    a.process = m.config.process_name;
     if (fn == report_wait || fn == report_processes || fn == report_disk || fn == report_events)
         m.config.no_symbols = 1; /* these name no code */
     if (diff && m.nfiles != 2) {

@@ -118,3 +118,15 @@ const char *process_label(const petw_profile *p, uint32_t pid, char *buf, size_t
     snprintf(buf, size, "pid %" PRIu32, pid);
     return buf;
 }
+
+int view_wants_pid(const petw_profile *p, const view_args *a, uint32_t pid)
+{
+    if (a->pid && pid != a->pid)
+        return 0;
+    if (a->process) {
+        const petw_profile_process *pr = petw_profile_process_find(p, pid);
+        if (!pr || strcmp(pr->name, a->process) != 0)
+            return 0;
+    }
+    return 1;
+}

@@ -116,7 +116,12 @@ typedef struct view_args {
     const char *by;         /* cpu: function, module, process, thread */
     const char *callers_of; /* cpu: callers and callees of this function */
     uint32_t pid, tid;      /* the filters (views of per-thread totals apply them) */
+    const char *process;    /* likewise: processes of this name alone; NULL: any */
 } view_args;
+
+/* Whether a view of per-thread or per-process totals shows process `pid`
+ * (the model's own filters apply to samples and events as it reads). */
+int view_wants_pid(const petw_profile *p, const view_args *a, uint32_t pid);
 
 int report_cpu(const petw_profile *p, const view_args *a);
 /* `petw report diff`: two models' CPU shares side by side. */

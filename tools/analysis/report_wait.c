@@ -77,7 +77,7 @@ int report_wait(const petw_profile *p, const view_args *a)
     for (uint32_t k = 0; k < n; k++) {
         const petw_profile_thread *t = petw_profile_thread_at(p, k);
         if (t->tid && (t->switches_in || t->running || t->waiting || t->ready) &&
-            (!a->pid || t->pid == a->pid) && (!a->tid || t->tid == a->tid))
+            view_wants_pid(p, a, t->pid) && (!a->tid || t->tid == a->tid))
             rows[m++] = t;
     }
     sort_rows(rows, m, sizeof(*rows), by_waiting);
@@ -135,7 +135,7 @@ int report_processes(const petw_profile *p, const view_args *a)
         return 1;
     for (uint32_t k = 0; k < petw_profile_process_count(p); k++) {
         const petw_profile_process *pr = petw_profile_process_at(p, k);
-        if (!pr->pid || (a->pid && pr->pid != a->pid))
+        if (!pr->pid || !view_wants_pid(p, a, pr->pid))
             continue;
         char pid[16], ppid[16], n[24];
         sbuf start = {0}, end = {0};
