@@ -54,6 +54,14 @@ with tempfile.TemporaryDirectory() as tmp:
     if w["Top readier"] != waker or int(w["By it"]) < rounds:
         fail("waiter readied by %s (%s times), expected the waker %s (%d times)"
              % (w["Top readier"], w["By it"], waker, rounds))
+    # --process keeps that process's threads alone.
+    name = os.path.basename(handoff)[:15]
+    only = subprocess.run([petw, "report", "wait", etl, "--format", "csv", "--top", "0",
+                           "--process", name], capture_output=True, text=True)
+    kept = list(csv.DictReader(io.StringIO(only.stdout)))
+    if only.returncode != 0 or not kept or any(k["Process"] != name for k in kept) or \
+            waiter not in [k["TID"] for k in kept]:
+        fail("--process %s kept: %s" % (name, only.stdout[:1000]))
     print("analysis_wait: waiter %s waited %.3f ms (its clock %.3f ms, %.2f%% apart), readied "
           "%s times by the waker %s" % (waiter, waiting, blocked,
                                         100 * abs(waiting - blocked) / blocked, w["By it"], waker))
