@@ -5,7 +5,10 @@
 # Usage: scripts/test.sh [plain|asan|tsan|fuzz]...   (default: all four)
 set -eu
 cd "$(dirname "$0")/.."
-scripts/setup-debian.sh chromium  # chromium: the Chrome-trace export is also checked in a browser
+# chromium: the Chrome-trace export and the flame graph are also checked in a
+# browser; golang-go, linux-perf, binutils: the analysis tests compare petw's
+# views with `go tool pprof` and `perf report`, and build-ids with readelf.
+scripts/setup-debian.sh chromium golang-go linux-perf binutils
 variants=${*:-plain asan tsan fuzz}
 summary=""
 for v in $variants; do
