@@ -19,68 +19,9 @@
  *          5000 CSwitch 88 -> 77, 5500 SampledProfile 77 + StackWalk
  *          (2 frames), 6000 Process/Start v4 pid 4321 "renamed.exe" (a
  *          process that runs a new program, as Linux's exec) */
-#include <stdio.h>
-#include <string.h>
-
-#include "../lib/format/etl.h"
-
-#define BUF 4096
-#define MAX_BUFFERS 3
-
-static uint32_t at, buffers;
-static uint8_t file[(MAX_BUFFERS + 1) * BUF];
-
-/* Starts the next data buffer, written on CPU `cpu`. */
-static void begin_buffer(uint8_t cpu)
-{
-    buffers++;
-    at = PETW__BH_SIZE;
-    file[buffers * BUF + PETW__BH_PROCESSOR] = cpu;
-}
-
-static void end_buffer(void)
-{
-    uint8_t *b = file + buffers * BUF;
-    memset(b + at, 0xFF, BUF - at);
-    petw__wr32(b + PETW__BH_BUFFER_SIZE, BUF);
-    petw__wr32(b + PETW__BH_SAVED_OFFSET, at);
-    petw__wr32(b + PETW__BH_OFFSET, at);
-    petw__wr16(b + PETW__BH_BUFFER_FLAG, PETW__BUFFER_FLAG_FLUSH_MARKER);
-    memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
-}
-
-/* Appends a record with a `hsize`-byte header of `type` (filled here), then
- * `n` payload bytes. */
-static void record(uint8_t type, uint16_t hook, uint8_t version, uint32_t pid, uint32_t tid,
-                   int64_t ts, const uint8_t *payload, uint32_t n)
-{
-    uint8_t *b = file + buffers * BUF, *r = b + at;
-    uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
-                     : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
-                                                   : PETW__SYSTEM_HEADER_SIZE;
-    memset(r, 0, PETW__ALIGN8(hsize + n));
-    petw__wr16(r, version);
-    r[2] = type, r[3] = 0xC0;
-    petw__wr16(r + 4, (uint16_t)(hsize + n));
-    petw__wr16(r + 6, hook);
-    if (type == PETW__HDR_PERFINFO64) {
-        petw__wr64(r + 8, (uint64_t)ts);
-    } else {
-        petw__wr32(r + 8, tid), petw__wr32(r + 12, pid);
-        petw__wr64(r + 16, (uint64_t)ts);
-    }
-    memcpy(r + hsize, payload, n);
-    at += PETW__ALIGN8(hsize + n);
-}
-
-static uint32_t put_utf16(uint8_t *p, const char *s)
-{
-    uint32_t n = 0;
-    for (; *s; s++, n += 2)
-        p[n] = (uint8_t)*s, p[n + 1] = 0;
-    p[n] = p[n + 1] = 0;
-    return n + 2;
-}
+#define GEN_BUF 4096
+#define GEN_MAX_BUFFERS 3
+#include "gen_trace.h"
 
 /* The records of the default file: one of each kind. */
 static void one_of_each(void)
@@ -224,24 +165,5 @@ int main(int argc, char **argv)
         timeline();
     else
         one_of_each();
-    petw__etl_session_info in;
-    memset(&in, 0, sizeof(in));
-    in.buffer_size = BUF;
-    in.cpu_count = 2;
-    in.clock = 1;
-    in.perf_freq = 10000000;
-    in.start_timestamp = 900;
-    in.start_filetime = 133000000000000000LL;
-    in.buffers_written = buffers + 1;
-    in.logger_name = "NT Kernel Logger";
-    in.log_file_name = "kernel.etl";
-    petw__etl_write_header_buffer(file, &in);
-    memset(file + PETW__BH_PETW_CHECKSUM, 0, 16); /* as Windows writes them */
-    size_t size = (buffers + 1) * BUF;
-    FILE *f = fopen(argv[1], "wb");
-    if (!f || fwrite(file, 1, size, f) != size || fclose(f) != 0) {
-        perror(argv[1]);
-        return 1;
-    }
-    return 0;
+    return write_trace(argv[1]);
 }

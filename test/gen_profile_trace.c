@@ -26,77 +26,20 @@
  *     Stop 5000 on thread 77 (EVENT records without a schema).
  * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
  * `shift` (for diffs), the first two stacks come 20 and 40 times. */
-#include <stdio.h>
-#include <string.h>
+#define GEN_BUF 65536
+#define GEN_MAX_BUFFERS 2
+#include "gen_trace.h"
 
-#include "../lib/format/etl.h"
-
-#define BUF 65536
-#define MAX_BUFFERS 2
-
-static uint32_t at, buffers;
-static int bits32;   /* a 32-bit system's records */
 static uint32_t ptr; /* pointer size: 8, or 4 */
 
 /* A pointer-sized value at p; returns its size. */
 static uint32_t put_ptr(uint8_t *p, uint64_t v)
 {
-    if (bits32)
+    if (gen_bits32)
         petw__wr32(p, (uint32_t)v);
     else
         petw__wr64(p, v);
     return ptr;
-}
-static uint8_t file[(MAX_BUFFERS + 1) * BUF];
-
-static void begin_buffer(uint8_t cpu)
-{
-    buffers++;
-    at = PETW__BH_SIZE;
-    file[buffers * BUF + PETW__BH_PROCESSOR] = cpu;
-}
-
-static void end_buffer(void)
-{
-    uint8_t *b = file + buffers * BUF;
-    memset(b + at, 0xFF, BUF - at);
-    petw__wr32(b + PETW__BH_BUFFER_SIZE, BUF);
-    petw__wr32(b + PETW__BH_SAVED_OFFSET, at);
-    petw__wr32(b + PETW__BH_OFFSET, at);
-    petw__wr16(b + PETW__BH_BUFFER_FLAG, PETW__BUFFER_FLAG_FLUSH_MARKER);
-    memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
-}
-
-static void record(uint8_t type, uint16_t hook, uint8_t version, uint32_t pid, uint32_t tid,
-                   int64_t ts, const uint8_t *payload, uint32_t n)
-{
-    uint8_t *r = file + buffers * BUF + at;
-    uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
-                     : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
-                                                   : PETW__SYSTEM_HEADER_SIZE;
-    memset(r, 0, PETW__ALIGN8(hsize + n));
-    petw__wr16(r, version);
-    /* The 32-bit types are the 64-bit ones less one. */
-    r[2] = (uint8_t)(bits32 ? type - 1 : type), r[3] = 0xC0;
-    petw__wr16(r + 4, (uint16_t)(hsize + n));
-    petw__wr16(r + 6, hook);
-    if (type == PETW__HDR_PERFINFO64) {
-        petw__wr64(r + 8, (uint64_t)ts);
-    } else {
-        petw__wr32(r + 8, tid), petw__wr32(r + 12, pid);
-        petw__wr64(r + 16, (uint64_t)ts);
-    }
-    memcpy(r + hsize, payload, n);
-    at += PETW__ALIGN8(hsize + n);
-}
-
-static uint32_t put_utf16(uint8_t *p, const char *s)
-{
-    uint32_t n = 0;
-    for (; *s; s++, n += 2)
-        p[n] = (uint8_t)*s, p[n + 1] = 0;
-    p[n] = p[n + 1] = 0;
-    return n + 2;
 }
 
 static void process_dcstart(uint32_t pid, const char *image, int64_t ts)
@@ -150,11 +93,11 @@ static void ktc_record(uint8_t op, uint32_t pid, int64_t ts, const uint8_t *payl
 {
     static const uint8_t guid[16] = {0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
                                      0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde};
-    uint8_t *r = file + buffers * BUF + at;
+    uint8_t *r = file + buffers * GEN_BUF + at;
     uint32_t size = PETW__FULL_HEADER_SIZE + n;
     memset(r, 0, PETW__ALIGN8(size));
     petw__wr16(r, (uint16_t)size);
-    r[2] = bits32 ? PETW__HDR_FULL32 : PETW__HDR_FULL64, r[3] = 0xC0;
+    r[2] = gen_bits32 ? PETW__HDR_FULL32 : PETW__HDR_FULL64, r[3] = 0xC0;
     r[4] = op;
     petw__wr16(r + 6, 2); /* version */
     petw__wr32(r + 12, pid);
@@ -237,10 +180,10 @@ static void disk(int write, uint32_t tid, uint32_t bytes, uint64_t response, int
 static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
 {
     static const uint8_t guid[16] = {0x5a, 0x3b, 0x0c, 0x6e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    uint8_t *r = file + buffers * BUF + at;
+    uint8_t *r = file + buffers * GEN_BUF + at;
     memset(r, 0, PETW__EVENT_HEADER_SIZE);
     petw__wr16(r, PETW__EVENT_HEADER_SIZE);
-    r[2] = bits32 ? PETW__HDR_EVENT32 : PETW__HDR_EVENT64, r[3] = 0xC0;
+    r[2] = gen_bits32 ? PETW__HDR_EVENT32 : PETW__HDR_EVENT64, r[3] = 0xC0;
     petw__wr16(r + 4, PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
     petw__wr32(r + 8, tid);
     petw__wr32(r + 12, 1234);
@@ -274,7 +217,7 @@ int main(int argc, char **argv)
     int shift = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
-            bits32 = 1;
+            gen_bits32 = 1;
         else if (!strcmp(argv[k], "shift"))
             shift = 1;
         else
@@ -284,10 +227,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift]\n");
         return 2;
     }
-    ptr = bits32 ? 4 : 8;
-    const uint64_t app = bits32 ? 0x400000u : 0x140000000ull;
-    const uint64_t ntdll = bits32 ? 0x77000000u : 0x7ffb10000000ull;
-    const uint64_t nt = bits32 ? 0x82000000u : 0xfffff80000000000ull;
+    ptr = gen_bits32 ? 4 : 8;
+    const uint64_t app = gen_bits32 ? 0x400000u : 0x140000000ull;
+    const uint64_t ntdll = gen_bits32 ? 0x77000000u : 0x7ffb10000000ull;
+    const uint64_t nt = gen_bits32 ? 0x82000000u : 0xfffff80000000000ull;
     const uint64_t s1[] = {app + 0x1010, app + 0x2000, ntdll + 0x5000};
     const uint64_t s2[] = {ntdll + 0x9000, app + 0x2100, ntdll + 0x5000};
     const uint64_t s3[] = {nt + 0x3000, app + 0x1500, app + 0x2000, ntdll + 0x5000};
@@ -329,24 +272,5 @@ int main(int argc, char **argv)
             sample(1234, 77, ts, s3, 4);
     }
     end_buffer();
-    petw__etl_session_info in;
-    memset(&in, 0, sizeof(in));
-    in.buffer_size = BUF;
-    in.cpu_count = 2;
-    in.clock = 1;
-    in.perf_freq = 10000000;
-    in.start_timestamp = 900;
-    in.start_filetime = 133000000000000000LL;
-    in.buffers_written = buffers + 1;
-    in.logger_name = "NT Kernel Logger";
-    in.log_file_name = "kernel.etl";
-    petw__etl_write_header_buffer(file, &in);
-    memset(file + PETW__BH_PETW_CHECKSUM, 0, 16); /* as Windows writes them */
-    size_t size = (buffers + 1) * BUF;
-    FILE *f = fopen(argv[1], "wb");
-    if (!f || fwrite(file, 1, size, f) != size || fclose(f) != 0) {
-        perror(argv[1]);
-        return 1;
-    }
-    return 0;
+    return write_trace(argv[1]);
 }
