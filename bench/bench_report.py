@@ -8,11 +8,11 @@ Prints one JSON line per measurement, as bench/run.sh's other programs do:
 - "petw-report-profile": `petw report cpu` with symbols, warm (one untimed
   run first), on a recording of WORKLOAD (two threads recursing 28 calls
   deep) made with `petw record --kernel profile,process,thread,image
-  --kernel-scope process --stacks profile --profile-interval-us 1000`: S
-  seconds (default 60) of 2 CPUs at 1 kHz, stacks of about 30 frames. (The
-  process scope keeps the machine's other processes, and the symbol files
-  they would bring, out of the figure.) Needs perf events: otherwise a
-  "skipped" line.
+  --stacks profile --profile-interval-us 1000`, system-wide: S seconds
+  (default 60) of 2 CPUs at 1 kHz, stacks of about 30 frames. Whatever
+  else runs meanwhile is in the trace too, with its binaries to symbolize:
+  on a busy machine the figure grows. Needs perf events system-wide (root,
+  or perf_event_paranoid <= 0): otherwise a "skipped" line.
 - "petw-big-VIEW": each view and export once over a trace of MB megabytes
   (default 2048) that GEN_PROFILE streams (1 kHz on 2 CPUs, 30-frame stacks,
   20,000 distinct stacks, a CSwitch pair every fourth sample): seconds,
@@ -77,7 +77,6 @@ def profile():
     etl = os.path.join(cache, f"profile-{seconds}s.etl")
     if not os.path.exists(etl):
         r = subprocess.run([petw, "record", "--kernel", "profile,process,thread,image",
-                            "--kernel-scope", "process",
                             "--stacks", "profile", "--profile-interval-us", "1000",
                             "-o", etl + ".part", "--", workload, seconds],
                            capture_output=True, text=True)
