@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/format/etl.h"
+#include "../lib/write/format/etl.h"
 
 static uint32_t at, buffers;
 static int gen_bits32; /* a 32-bit system's records */
