@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/format/etl.h"
+#include "../lib/write/format/etl.h"
 
 static uint32_t at, buffers;
 static int gen_bits32; /* a 32-bit system's records */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """module_rules.py SOURCE_ROOT: the module rules of docs/design.md hold.
 
-Reads the dependency table of docs/design.md (rows "| `lib/X/` | ... | A, B |")
-and checks, for every file under lib/:
+Reads the dependency table of docs/design.md (rows "| `lib/GROUP/X/` | ... | A, B |":
+module X, in the group of modules GROUP) and checks that lib/ holds exactly
+the table's modules, and, for every file under lib/:
   - each #include names a module the table allows for the file's module
     (its own, or one listed; public headers belong to the module that
     implements them; petw/types.h and petw/error.h, the shared vocabulary,
@@ -40,18 +41,20 @@ ETW_HEADERS = set(os.listdir(os.path.join(root, "include", "petw", "etw")))
 def read_table():
     text = open(os.path.join(root, "docs", "design.md"), encoding="utf-8").read()
     table = {}
-    for m in re.finditer(r"^\| `lib/(\w+)/` \|[^|]*\| ([^|]*) \|$", text, re.M):
+    groups = {}
+    for m in re.finditer(r"^\| `lib/(\w+)/(\w+)/` \|[^|]*\| ([^|]*) \|$", text, re.M):
         allowed = set()
-        for tok in m.group(2).split(","):
+        for tok in m.group(3).split(","):
             tok = tok.strip().strip("`").rstrip("/")
             if tok and tok != "none":
                 allowed.add(tok)
-        table[m.group(1)] = allowed
-    return table
+        table[m.group(2)] = allowed
+        groups[m.group(2)] = m.group(1)
+    return table, groups
 
 
 def main():
-    table = read_table()
+    table, groups = read_table()
     errors = []
     if not table:
         errors.append("docs/design.md: no dependency table found")
@@ -60,18 +63,27 @@ def main():
         for a in allowed - modules - set(LIBS):
             errors.append("docs/design.md: %s may use unknown module or library %r" % (mod, a))
     lib = os.path.join(root, "lib")
-    for mod in sorted(os.listdir(lib)):
-        path = os.path.join(lib, mod)
-        if not os.path.isdir(path):
+    found = []
+    for group in sorted(os.listdir(lib)):
+        if not os.path.isdir(os.path.join(lib, group)):
             continue
-        if mod not in table:
-            errors.append("lib/%s/: no row in docs/design.md's table" % mod)
+        for mod in sorted(os.listdir(os.path.join(lib, group))):
+            if os.path.isdir(os.path.join(lib, group, mod)):
+                found.append((group, mod))
+            else:
+                errors.append("lib/%s/%s: a file outside any module" % (group, mod))
+    for mod in sorted(set(table) - {m for _, m in found}):
+        errors.append("docs/design.md: lib/%s/%s/ has a row but no folder" % (groups[mod], mod))
+    for group, mod in found:
+        path = os.path.join(lib, group, mod)
+        if mod not in table or groups[mod] != group:
+            errors.append("lib/%s/%s/: no row in docs/design.md's table" % (group, mod))
             continue
         allowed = table[mod]
         for name in sorted(os.listdir(path)):
             if not name.endswith((".c", ".h")):
                 continue
-            rel = "lib/%s/%s" % (mod, name)
+            rel = "lib/%s/%s/%s" % (group, mod, name)
             text = open(os.path.join(path, name), encoding="utf-8").read()
             line = re.search(r"Allowed dependencies: ([^.]*)\.", text)
             if line:
@@ -91,7 +103,11 @@ def main():
                 if m.group(1) == "<" and mod == "platform" and inc not in LIBS.values():
                     continue  # the OS's own headers (its <windows.h> too)
                 if m.group(1) == '"' and inc.startswith("../"):
-                    owner = inc.split("/")[1]
+                    # lib/GROUP/MODULE/FILE: the module is the folder it resolves to.
+                    target = os.path.relpath(os.path.normpath(os.path.join(path, inc)), lib)
+                    parts = target.split(os.sep)
+                    owner = parts[1] if len(parts) == 3 and parts[0] == groups.get(parts[1]) \
+                        else "lib/" + target
                 elif inc in VOCABULARY:
                     continue
                 elif inc in PUBLIC:

@@ -8,7 +8,7 @@
  * a large legal output, and an array count its payload cannot hold. */
 #include "test_util.h"
 
-#include "../lib/decode/decode_internal.h"
+#include "../lib/read/decode/decode_internal.h"
 
 #define C_WORK 4 /* work allowed per schema entry plus field produced */
 

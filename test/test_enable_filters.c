@@ -6,7 +6,7 @@
  * (ERROR_INVALID_PARAMETER), and the same through EnableTraceEx. */
 #include <wchar.h>
 
-#include "../lib/common/filter.h"
+#include "../lib/base/common/filter.h"
 #include "test_util.h"
 #include <TraceLoggingProvider.h>
 

@@ -5,7 +5,7 @@
  * `/` too; the result must not differ). */
 #include "test_record_helpers.h"
 
-#include "../lib/common/common.h" /* petw__udiv: the reader's division by PerfFreq */
+#include "../lib/base/common/common.h" /* petw__udiv: the reader's division by PerfFreq */
 
 #ifdef __SIZEOF_INT128__
 static void on_event(petw_event_record *r, void *ctx)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../lib/common/sha1.h"
+#include "../lib/base/common/sha1.h"
 #include "test_util.h"
 
 static void hex(const uint8_t d[20], char out[41])

@@ -19,7 +19,7 @@
 
 #include "test_util.h"
 
-#include "../lib/platform/platform.h"
+#include "../lib/base/platform/platform.h"
 
 static char base[256]; /* this test's private temp directory */
 static char rt[300];   /* the runtime directory inside it */

@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 
-#include "../lib/platform/platform.h"
+#include "../lib/base/platform/platform.h"
 
 static char base[MAX_PATH]; /* this test's private directory */
 static char rt[MAX_PATH];   /* the runtime directory inside it */

@@ -17,7 +17,7 @@
 #include <gelf.h>
 #include <petw/analysis.h>
 
-#include "../lib/platform/platform.h" /* petw__sys_build_id */
+#include "../lib/base/platform/platform.h" /* petw__sys_build_id */
 #include "test_util.h"
 
 uint64_t sym_alpha(uint64_t x);

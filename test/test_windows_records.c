@@ -5,7 +5,7 @@
  * with ETW's flags, the kernel event classes' provider GUIDs, and user data
  * that starts after every header extension. The same records are read from
  * a file with a 32-bit-pointer logfile header too. */
-#include "../lib/format/etl.h"
+#include "../lib/write/format/etl.h"
 #include "test_util.h"
 
 #define BUF 4096

@@ -1,6 +1,6 @@
 /* libFuzzer target: the control-message frames a session host (and a
  * controller or provider) reads from other processes of its user
- * (lib/xproc/proto.c). The input is the byte stream a peer sends, at most
+ * (lib/shared/registry/proto.c). The input is the byte stream a peer sends, at most
  * 64 KiB (a larger one is cut there), written whole into one end of a
  * socket pair that is then closed; the other end is read with a timeout of
  * 0 (the data is all there, then EOF), so nothing ever waits.
@@ -30,7 +30,7 @@
 #include <unistd.h>
 #endif
 
-#include "../../lib/xproc/xproc.h"
+#include "../../lib/shared/registry/registry.h"
 
 #if defined(_WIN32)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -10,7 +10,7 @@
 
 #include <petw/petw.h>
 
-#include "format/etl.h"
+#include "write/format/etl.h"
 #include "fuzz_touch.h"
 
 static petw_decoder *decoder;

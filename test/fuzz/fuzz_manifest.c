@@ -13,7 +13,7 @@
 #include <petw/petw.h>
 #include <tdh.h>
 
-#include "decode/manifest.h"
+#include "read/decode/manifest.h"
 #include "fuzz_touch.h"
 
 static size_t payload_size;

@@ -1,5 +1,5 @@
 /* libFuzzer target: a session host reading a shared pool that a provider
- * process wrote (lib/ring/ring.c, petw__pool_host_*) and salvaging a dead
+ * process wrote (lib/write/ring/ring.c, petw__pool_host_*) and salvaging a dead
  * writer's buffers (petw__etl_salvage_records). A malicious provider
  * controls every byte of the pool, header included; the host trusts only
  * its own geometry.
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/format/etl.h"
-#include "../../lib/ring/ring.h"
+#include "../../lib/write/format/etl.h"
+#include "../../lib/write/ring/ring.h"
 
 #if defined(_WIN32)
 #include <malloc.h>

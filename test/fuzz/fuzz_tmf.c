@@ -10,7 +10,7 @@
 
 #include <petw/petw.h>
 
-#include "decode/wpp.h"
+#include "read/decode/wpp.h"
 #include "fuzz_touch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/format/xpress.h"
+#include "../../lib/write/format/xpress.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -18,7 +18,7 @@
 #define make_dir(d) mkdir((d), 0755)
 #endif
 
-#include "format/etl.h"
+#include "write/format/etl.h"
 
 #define HDR 4096u /* every file's header buffer, and the plain files' stride */
 #define MAX_FILE (16u << 10)

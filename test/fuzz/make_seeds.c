@@ -26,8 +26,8 @@
 #include <TraceLoggingProvider.h>
 #include <petw/petw.h>
 
-#include "../../lib/ring/ring.h"
-#include "../../lib/xproc/xproc.h"
+#include "../../lib/write/ring/ring.h"
+#include "../../lib/shared/registry/registry.h"
 #include "../xpress_encode.h"
 
 static const petw_guid seed_provider = {0x5eed5eed, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};

@@ -1,0 +1,86 @@
+/* session_internal.h - session functions not in the public API. */
+#ifndef PETW_SESSION_INTERNAL_H
+#define PETW_SESSION_INTERNAL_H
+
+#include "../../base/common/bufqueue.h"
+#include "../../base/common/filter.h"
+#include "petw/session_types.h"
+
+/* Runs the enable callbacks of `provider` with CAPTURE_STATE, when the
+ * session enables it. Returns 0, PETW_ENOTFOUND or PETW_EINVAL. */
+int petw__session_capture_state(petw_session_handle session, const petw_guid *provider);
+
+/* As petw_session_enable_provider, with event filters and enable
+ * properties (`filter` NULL: none). PETW_EINVAL for a filter that fails
+ * petw__filter_check. */
+int petw__session_enable_filtered(petw_session_handle session, const petw_guid *provider,
+                                  uint8_t level, uint64_t match_any, uint64_t match_all,
+                                  const petw__enable_filter *filter);
+
+/* EnableFlags (ControlTrace UPDATE): a system session records what they
+ * name from then on; another session keeps them for queries. */
+int petw__session_set_enable_flags(petw_session_handle session, uint32_t flags);
+/* A system session's settings (NULL: unchanged): its PETW_SYSTEM_* flags,
+ * the ones with stacks, the sample interval. The system provider restarts.
+ * On another session only the flags are kept (as ETW keeps them); stacks
+ * or an interval are PETW_ENOTSUP there. */
+int petw__session_set_system(petw_session_handle session, const uint32_t *flags,
+                             const uint32_t *stack_flags, const uint32_t *interval_100ns);
+/* The system groups a session records from now on (TraceSetInformation's
+ * TraceSystemTraceEnableFlagsInfo): as petw__session_set_system's flags,
+ * except that a session that records none becomes a system session. */
+int petw__session_set_system_groups(petw_session_handle session, uint32_t flags);
+
+/* The session's normalized log file mode. */
+int petw__session_mode(petw_session_handle session, uint32_t *mode);
+
+/* For real-time consumers (lib/read/realtime/): a malloc'ed header buffer that
+ * describes the running real-time session `session` as a file's would, its
+ * size, and the session's per-consumer queue length. Returns 0,
+ * PETW_ENOTFOUND, PETW_EINVAL (not a real-time session) or PETW_ENOMEM. */
+int petw__session_realtime_header(petw_session_handle session, uint8_t **header, uint32_t *size,
+                                  uint32_t *queue_buffers);
+
+/* Attaches a consumer queue to the session's flusher (which takes a
+ * reference). Returns 0, PETW_ENOTFOUND or PETW_ELIMIT. */
+int petw__session_add_consumer(petw_session_handle session, petw__bufqueue *queue);
+
+/* For a session host (lib/shared/host/): the session's ring, into which it
+ * imports buffers from other processes' shared pools; NULL when the handle
+ * is stale. */
+struct petw__ring *petw__session_ring(petw_session_handle session);
+
+/* Counts `events` lost elsewhere (a provider process's pool) in the
+ * session's EventsLost, and marks the next buffer written. */
+int petw__session_add_lost(petw_session_handle session, uint32_t events);
+
+/* A transport: where sessions live and how a controller reaches them
+ * (libuv's handle + ops). petw/session.h's functions pick one by the
+ * handle and call it; they never branch on the transport otherwise. Each
+ * function has the contract of its petw_session_* namesake (or of the
+ * petw__session_* one above). */
+typedef struct petw__transport {
+    int (*start)(const petw_session_config *config, petw_session_handle *out);
+    int (*find)(const char *name, petw_session_handle *out);
+    int (*list)(petw_session_handle *out, uint32_t max, uint32_t *count);
+    int (*enable)(petw_session_handle session, const petw_guid *provider, uint8_t level,
+                  uint64_t match_any, uint64_t match_all, const petw__enable_filter *filter);
+    int (*disable)(petw_session_handle session, const petw_guid *provider);
+    int (*capture_state)(petw_session_handle session, const petw_guid *provider);
+    int (*query)(petw_session_handle session, petw_session_stats *stats);
+    int (*flush)(petw_session_handle session, petw_session_stats *stats);
+    int (*update)(petw_session_handle session, uint32_t flush_timer_ms, uint32_t maximum_buffers);
+    int (*switch_file)(petw_session_handle session, const char *path);
+    int (*snapshot)(petw_session_handle session, const char *path);
+    int (*stop)(petw_session_handle session, petw_session_stats *stats);
+    int (*set_enable_flags)(petw_session_handle session, uint32_t flags);
+    int (*set_system)(petw_session_handle session, const uint32_t *stack_flags,
+                      const uint32_t *interval_100ns);
+    int (*set_system_groups)(petw_session_handle session, uint32_t flags);
+} petw__transport;
+
+/* The in-process engine: sessions of this process (and the one session a
+ * session host runs). */
+extern const petw__transport petw__local_transport;
+
+#endif

@@ -1,0 +1,335 @@
+/* wpp.c - reading WPP's trace message format (TMF) files. The format, as
+ * tracepdb writes it:
+ *
+ *   // comments (the PDB's name, ...)
+ *   <message GUID> <component> // SRC=<file> MJ= MN=
+ *   #typev <file_line> <number> "<format>" // LEVEL=<l> FLAGS=<f> FUNC=<fn>
+ *   {
+ *   <argument expression>, <item type> -- <N>
+ *   }
+ *
+ * The format's %0 is the prefix tracefmt puts before a message (it is
+ * dropped); %1 to %9 are the fixed inserts (component, file_line, thread,
+ * time, kernel time, user time, sequence, process, CPU) and %10 onwards the
+ * arguments, each with a printf format between exclamation marks.
+ *
+ * Allowed dependencies: common/, platform/, xxHash, expat.
+ */
+#include "wpp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../base/common/common.h"
+
+/* Strings and argument lists live in blocks that never move. */
+typedef struct block {
+    struct block *next;
+    size_t used, cap;
+    char data[];
+} block;
+
+struct petw__wpp {
+    petw__wpp_message *messages;
+    uint32_t count, cap;
+    block *blocks;
+};
+
+static void *take(petw__wpp *w, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    block *b = w->blocks;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 65536 ? n : 65536;
+        b = malloc(sizeof(block) + cap);
+        if (!b)
+            return NULL;
+        b->next = w->blocks;
+        b->used = 0;
+        b->cap = cap;
+        w->blocks = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+static const char *copy(petw__wpp *w, const char *s, size_t n)
+{
+    char *c = take(w, n + 1);
+    if (c) {
+        memcpy(c, s, n);
+        c[n] = 0;
+    }
+    return c;
+}
+
+static const char *trim(const char *s, const char *end, size_t *n)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        end--;
+    *n = (size_t)(end - s);
+    return s;
+}
+
+/* The value of `key`=... in a comment, up to the next blank; "" if absent. */
+static const char *attribute(petw__wpp *w, const char *s, const char *end, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *p = s; p + k < end; p++) {
+        if ((p == s || p[-1] == ' ' || p[-1] == '\t') && !memcmp(p, key, k) && p[k] == '=') {
+            const char *v = p + k + 1, *e = v;
+            while (e < end && *e != ' ' && *e != '\t' && *e != '\r')
+                e++;
+            return copy(w, v, (size_t)(e - v));
+        }
+    }
+    return "";
+}
+
+static const char *find_last(const char *s, const char *end, const char *what)
+{
+    size_t n = strlen(what);
+    for (const char *p = end - n; p >= s; p--)
+        if (!memcmp(p, what, n))
+            return p;
+    return NULL;
+}
+
+static const struct {
+    const char *name;
+    petw__wpp_item item;
+    uint8_t size;
+} items[] = {
+    {"ItemChar", PETW__WPP_INT, 1},         {"ItemUChar", PETW__WPP_UINT, 1},
+    {"ItemShort", PETW__WPP_INT, 2},        {"ItemUShort", PETW__WPP_UINT, 2},
+    {"ItemLong", PETW__WPP_INT, 4},         {"ItemULong", PETW__WPP_UINT, 4},
+    {"ItemULongX", PETW__WPP_HEX, 4},       {"ItemLongLong", PETW__WPP_INT, 8},
+    {"ItemULongLong", PETW__WPP_UINT, 8},   {"ItemLongLongX", PETW__WPP_HEX, 8},
+    {"ItemULongLongX", PETW__WPP_HEX, 8},   {"ItemLongLongXX", PETW__WPP_HEX, 8},
+    {"ItemPtr", PETW__WPP_POINTER, 0},      {"ItemString", PETW__WPP_STRING, 0},
+    {"ItemRString", PETW__WPP_STRING, 0},   {"ItemWString", PETW__WPP_WSTRING, 0},
+    {"ItemRWString", PETW__WPP_WSTRING, 0}, {"ItemGuid", PETW__WPP_GUID, 16},
+    {"ItemDouble", PETW__WPP_DOUBLE, 8},    {"ItemNTSTATUS", PETW__WPP_HEX, 4},
+    {"ItemHRESULT", PETW__WPP_HEX, 4},      {"ItemWINERROR", PETW__WPP_UINT, 4},
+    {"ItemSetLong", PETW__WPP_HEX, 4},      {"ItemSetShort", PETW__WPP_HEX, 2},
+    {"ItemSetByte", PETW__WPP_HEX, 1},      {"ItemListLong", PETW__WPP_ENUM, 4},
+    {"ItemListShort", PETW__WPP_ENUM, 2},   {"ItemListByte", PETW__WPP_ENUM, 1},
+    {"ItemPort", PETW__WPP_UINT, 2},        {"ItemIPAddr", PETW__WPP_HEX, 4},
+    {"ItemTimestamp", PETW__WPP_UINT, 8},   {"ItemEnum", PETW__WPP_UINT, 4},
+};
+
+/* "<expression>, <item> -- <N>" into *a; 0, or -1 when malformed. */
+static int parse_arg(petw__wpp *w, const char *s, const char *end, petw__wpp_arg *a)
+{
+    const char *dash = find_last(s, end, "--");
+    const char *comma = dash ? find_last(s, dash, ", Item") : NULL;
+    if (!dash || !comma)
+        return -1;
+    memset(a, 0, sizeof(*a));
+    size_t n;
+    const char *name = trim(s, comma, &n);
+    a->name = copy(w, name, n);
+    const char *num = dash + 2;
+    while (num < end && (*num == ' ' || *num == '\t'))
+        num++;
+    a->number = (uint32_t)strtoul(num, NULL, 10);
+    const char *type = trim(comma + 1, dash, &n);
+    const char *paren = memchr(type, '(', n);
+    size_t tn = paren ? (size_t)(paren - type) : n;
+    a->item = PETW__WPP_UNKNOWN;
+    for (size_t i = 0; i < PETW__ARRAY_SIZE(items); i++) {
+        if (strlen(items[i].name) == tn && !memcmp(items[i].name, type, tn)) {
+            a->item = items[i].item;
+            a->size = items[i].size;
+        }
+    }
+    if (a->item == PETW__WPP_ENUM && paren) { /* ItemListLong(A,B,C): value k is the k-th name */
+        const char *close = memchr(paren, ')', (size_t)(type + n - paren));
+        size_t len = close ? (size_t)(close - paren - 1) : 0;
+        char *labels = take(w, len + 2);
+        if (!labels || !a->name)
+            return -2;
+        memcpy(labels, paren + 1, len);
+        labels[len] = labels[len + 1] = 0;
+        a->label_count = len ? 1 : 0;
+        for (size_t i = 0; i < len; i++)
+            if (labels[i] == ',') {
+                labels[i] = 0;
+                a->label_count++;
+            }
+        a->labels = labels;
+    } else if (a->item == PETW__WPP_ENUM) {
+        a->item = PETW__WPP_UINT;
+    }
+    return a->name ? 0 : -2;
+}
+
+static int is_guid_line(const char *s, const char *end)
+{
+    return end - s > 37 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-' &&
+           (s[36] == ' ' || s[36] == '\t');
+}
+
+int petw__wpp_parse(const char *text, size_t size, petw__wpp **out, char *why, size_t why_size)
+{
+    petw__wpp *w = calloc(1, sizeof(*w));
+    if (!w)
+        return PETW_ENOMEM;
+    petw_guid guid;
+    memset(&guid, 0, sizeof(guid));
+    const char *guid_name = "";
+    petw__wpp_arg args[256];
+    uint32_t nargs = 0, line = 0;
+    int in_args = 0, have_guid = 0, rc = 0;
+    const char *p = text, *end = text + size;
+    while (p < end && rc == 0) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *le = eol ? eol : end;
+        size_t n;
+        const char *s = trim(p, le, &n);
+        const char *e = s + n;
+        line++;
+        p = eol ? eol + 1 : end;
+        if (in_args) {
+            if (n && *s == '}') {
+                petw__wpp_message *m = &w->messages[w->count - 1];
+                petw__wpp_arg *a = take(w, (nargs ? nargs : 1) * sizeof(*a));
+                if (!a) {
+                    rc = PETW_ENOMEM;
+                    break;
+                }
+                memcpy(a, args, nargs * sizeof(*a));
+                m->args = a;
+                m->arg_count = nargs;
+                in_args = 0;
+            } else if (n && *s != '{') {
+                int r = nargs < 256 ? parse_arg(w, s, e, &args[nargs]) : -1;
+                if (r == -2) {
+                    rc = PETW_ENOMEM;
+                } else if (r < 0) {
+                    snprintf(why, why_size, "line %u: not an argument (expression, Item -- N)",
+                             line);
+                    rc = PETW_ECORRUPT;
+                } else {
+                    nargs++;
+                }
+            }
+            continue;
+        }
+        if (n == 0 || (n >= 2 && s[0] == '/' && s[1] == '/'))
+            continue;
+        if (is_guid_line(s, e)) {
+            char g[37];
+            memcpy(g, s, 36);
+            g[36] = 0;
+            if (petw_guid_parse(g, &guid) != 0) {
+                snprintf(why, why_size, "line %u: bad message GUID", line);
+                rc = PETW_ECORRUPT;
+                break;
+            }
+            const char *nm = s + 37, *ne = nm;
+            while (ne < e && *ne != ' ' && *ne != '\t')
+                ne++;
+            guid_name = copy(w, nm, (size_t)(ne - nm));
+            have_guid = 1;
+            if (!guid_name)
+                rc = PETW_ENOMEM;
+            continue;
+        }
+        if (n > 7 && !memcmp(s, "#typev", 6) && (s[6] == ' ' || s[6] == '\t')) {
+            const char *q1 = memchr(s, '"', n), *q2 = q1 ? find_last(q1 + 1, e, "\"") : NULL;
+            if (!have_guid || !q1 || !q2) {
+                snprintf(why, why_size, "line %u: #typev %s", line,
+                         have_guid ? "without a quoted format" : "before a message GUID line");
+                rc = PETW_ECORRUPT;
+                break;
+            }
+            /* "#typev <name> <number> ": the name, then the number. */
+            const char *t = s + 6;
+            while (t < q1 && (*t == ' ' || *t == '\t'))
+                t++;
+            const char *te = t;
+            while (te < q1 && *te != ' ' && *te != '\t')
+                te++;
+            char *numend;
+            unsigned long number = strtoul(te, &numend, 10);
+            if (numend == te || numend > q1) {
+                snprintf(why, why_size, "line %u: #typev without a message number", line);
+                rc = PETW_ECORRUPT;
+                break;
+            }
+            rc = petw__array_grow((void **)&w->messages, &w->cap, w->count, sizeof(*w->messages));
+            if (rc)
+                break;
+            petw__wpp_message *m = &w->messages[w->count++];
+            memset(m, 0, sizeof(*m));
+            m->guid = guid;
+            m->number = (uint32_t)number;
+            m->guid_name = guid_name;
+            m->type_name = copy(w, t, (size_t)(te - t));
+            const char *f = q1 + 1;
+            if (q2 - f >= 2 && f[0] == '%' && f[1] == '0')
+                f += 2; /* tracefmt's prefix */
+            m->format = copy(w, f, (size_t)(q2 - f));
+            const char *c = q2 + 1;
+            m->level = attribute(w, c, e, "LEVEL");
+            m->flags = attribute(w, c, e, "FLAGS");
+            m->function = attribute(w, c, e, "FUNC");
+            m->component = attribute(w, c, e, "COMPNAME");
+            m->subcomponent = attribute(w, c, e, "SUBCOMP");
+            m->args = NULL;
+            if (!m->type_name || !m->format || !m->level || !m->flags || !m->function ||
+                !m->component || !m->subcomponent)
+                rc = PETW_ENOMEM;
+            /* Its argument list follows, in braces (possibly empty). */
+            nargs = 0;
+            in_args = 1;
+            continue;
+        }
+        /* Other lines (#enumv blocks, directives) are not needed to decode. */
+    }
+    if (rc == 0 && in_args) {
+        snprintf(why, why_size, "line %u: argument list not closed", line);
+        rc = PETW_ECORRUPT;
+    }
+    if (rc) {
+        petw__wpp_free(w);
+        return rc;
+    }
+    *out = w;
+    return 0;
+}
+
+void petw__wpp_free(petw__wpp *w)
+{
+    if (!w)
+        return;
+    for (block *b = w->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(w->messages);
+    free(w);
+}
+
+const petw__wpp_message *petw__wpp_find(const petw__wpp *w, const petw_guid *guid, uint32_t number)
+{
+    for (uint32_t i = 0; w && i < w->count; i++)
+        if (w->messages[i].number == number && petw_guid_equal(&w->messages[i].guid, guid))
+            return &w->messages[i];
+    return NULL;
+}
+
+uint32_t petw__wpp_count(const petw__wpp *w)
+{
+    return w ? w->count : 0;
+}
+
+const petw__wpp_message *petw__wpp_at(const petw__wpp *w, uint32_t i)
+{
+    return w && i < w->count ? &w->messages[i] : NULL;
+}

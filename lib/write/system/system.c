@@ -1,0 +1,666 @@
+/* system.c - the system provider: the OS's records (platform/'s
+ * petw__sys_*) as the NT Kernel Logger's event classes in a session.
+ *
+ * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ *
+ * Every event is a classic kernel record, as Windows writes them: a
+ * SYSTEM64 header (Process, Thread, Image), COMPACT64 (CSwitch) or
+ * PERFINFO64 (SampledProfile, StackWalk), HookId = group << 8 | opcode,
+ * the class version in the Version word's low byte, the payload in the
+ * class's 64-bit layout (lib/read/decode/kernel.c decodes them).
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <uv.h>
+
+#include "../format/etl.h"
+#include "../../base/platform/platform.h"
+#include "system.h"
+#include "system_internal.h"
+
+/* HookIds: the event class group and the opcode (ntwmi.h's names). */
+#define HOOK_PROCESS_START 0x0301u
+#define HOOK_PROCESS_END 0x0302u
+#define HOOK_PROCESS_DCSTART 0x0303u
+#define HOOK_PROCESS_DCEND 0x0304u
+#define HOOK_THREAD_START 0x0501u
+#define HOOK_THREAD_END 0x0502u
+#define HOOK_THREAD_DCSTART 0x0503u
+#define HOOK_THREAD_DCEND 0x0504u
+#define HOOK_IMAGE_LOAD 0x030Au /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE */
+#define HOOK_IMAGE_DCSTART 0x1403u
+#define HOOK_IMAGE_DCEND 0x1404u
+#define HOOK_CONFIG_CPU 0x0B0Au
+#define HOOK_CONFIG_PHYDISK 0x0B0Bu
+#define HOOK_CONFIG_LOGDISK 0x0B0Cu
+#define HOOK_CSWITCH 0x0524u
+#define HOOK_READY_THREAD 0x0532u
+#define HOOK_DISK_READ 0x010Au
+#define HOOK_DISK_WRITE 0x010Bu
+#define HOOK_SAMPLED_PROFILE 0x0F2Eu
+#define HOOK_STACKWALK 0x1820u
+#define HOOK_PROFILE_COLLECTION_START 0x0F49u /* PerfInfo opcode 73 */
+
+#define VERSION_PROCESS 4 /* Process_TypeGroup1 v4 */
+#define VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
+#define VERSION_IMAGE 3   /* Image_Load v3 */
+#define VERSION_CSWITCH 2
+#define VERSION_READY_THREAD 2
+#define VERSION_DISK 3 /* DiskIo_TypeGroup1 v3 */
+#define VERSION_PERFINFO 2
+#define VERSION_STACKWALK 2
+#define VERSION_CONFIG 2 /* SystemConfig_V2_* */
+
+/* CSwitch's thread states and wait reasons (KTHREAD_STATE, KWAIT_REASON). */
+#define STATE_READY 1
+#define STATE_WAITING 5
+#define WAIT_EXECUTIVE 0
+#define WAIT_PREEMPTED 32
+
+#define POLL_MS 20
+#define NAME_SLOTS 65536u /* processes whose name and parent are known */
+#define DISK_SLOTS 4096u  /* block requests in flight */
+
+typedef struct disk_request {
+    uint64_t dev_plus_one, offset; /* 0: empty */
+    int64_t issued_ns;
+    uint32_t pid, tid;
+} disk_request;
+
+typedef struct proc_name {
+    uint32_t pid; /* 0: empty */
+    uint32_t ppid;
+    uint32_t uid; /* its owner when last seen (for its end, when /proc has it no more) */
+    char name[16];
+} proc_name;
+
+struct petw__system {
+    petw__system_config c;
+    uint32_t flags;
+    petw__sys *sys;
+    uv_thread_t thread;
+    _Atomic int stop; /* relaxed: a flag polled every POLL_MS; the join orders the rest */
+    /* Session clock from CLOCK_MONOTONIC: exact (the same clock), or
+     * through the latest pair read together. */
+    uint32_t clock;
+    int exact;
+    double ticks_per_ns;
+    int64_t anchor_ns, anchor_ticks;
+    int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
+    proc_name *names;         /* with PETW_SYSTEM_PROCESS */
+    disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
+    petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
+    uint8_t payload[0xFFFF];
+};
+
+static int64_t session_time(const petw__system *s, int64_t ns)
+{
+    if (s->exact)
+        return ns;
+    return s->anchor_ticks + (int64_t)((double)(ns - s->anchor_ns) * s->ticks_per_ns);
+}
+
+static void anchor(petw__system *s)
+{
+    if (s->exact)
+        return;
+    s->anchor_ticks = petw__clock_read(s->clock);
+    s->anchor_ns = petw__monotonic_ns();
+}
+
+/* One record: the header of `type` (SYSTEM64, COMPACT64 or PERFINFO64),
+ * then n payload bytes, into CPU `cpu`'s buffer. A full ring counts the
+ * loss itself. */
+static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
+                 uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
+{
+    uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
+                     : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
+                                                   : PETW__SYSTEM_HEADER_SIZE;
+    uint32_t size = hsize + n;
+    if (size > 0xFFFF)
+        return;
+    petw__ring *ring = s->c.ring;
+    petw__reservation res;
+    if (petw__ring_reserve_on(ring, s->c.ring_gen, cpu, PETW__ALIGN8(size), &res) != 0)
+        return;
+    uint8_t *r = res.record;
+    int64_t ts = session_time(s, ns);
+    petw__wr16(r + 4, (uint16_t)size);
+    petw__wr16(r + 6, hook);
+    if (type == PETW__HDR_PERFINFO64) {
+        petw__wr64(r + 8, (uint64_t)ts);
+    } else {
+        petw__wr32(r + 8, tid);
+        petw__wr32(r + 12, pid);
+        petw__wr64(r + 16, (uint64_t)ts);
+        if (type == PETW__HDR_SYSTEM64)
+            petw__wr64(r + 24, 0); /* kernel and user time: not known */
+    }
+    memcpy(r + hsize, payload, n);
+    memset(r + size, 0, PETW__ALIGN8(size) - size);
+    /* Compiler-only, as the provider's records: the type word last. */
+    atomic_signal_fence(memory_order_seq_cst);
+    petw__wr16(r, version);
+    petw__wr16(r + 2, (uint16_t)(type | (PETW__HDR_MARKER_MASK << 8)));
+    petw__ring_commit(ring, &res);
+}
+
+/* ---- Process names (the rundown's and exec's, inherited at fork) ---- */
+
+static proc_name *name_slot(petw__system *s, uint32_t pid, int insert)
+{
+    if (!s->names || !pid)
+        return NULL;
+    uint32_t h = (pid * 2654435761u) & (NAME_SLOTS - 1);
+    for (uint32_t k = 0; k < 64; k++) {
+        proc_name *e = &s->names[(h + k) & (NAME_SLOTS - 1)];
+        if (e->pid == pid)
+            return e;
+        if (e->pid == 0) {
+            if (!insert)
+                return NULL;
+            e->pid = pid;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+static void name_set(petw__system *s, uint32_t pid, uint32_t ppid, const char *name)
+{
+    proc_name *e = name_slot(s, pid, 1);
+    if (!e)
+        return;
+    e->ppid = ppid;
+    e->uid = petw__sys_owner(pid);
+    snprintf(e->name, sizeof(e->name), "%s", name ? name : "");
+}
+
+/* ---- Payloads ---- */
+
+/* Process_TypeGroup1 v4. */
+static uint32_t process_payload(petw__system *s, uint32_t pid, uint32_t ppid, const char *name)
+{
+    uint8_t *p = s->payload;
+    memset(p, 0, 40);
+    petw__wr64(p, pid); /* UniqueProcessKey: the kernel's object; the pid stands in */
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, ppid);
+    /* SessionId, ExitStatus (not known), DirectoryTableBase, Flags: 0. */
+    uint32_t at = 36;
+    uint32_t uid = petw__sys_owner(pid);
+    if (uid == UINT32_MAX) {
+        proc_name *e = name_slot(s, pid, 0);
+        uid = e ? e->uid : UINT32_MAX;
+    }
+    if (uid == UINT32_MAX) {
+        petw__wr32(p + at, 0); /* no SID */
+        at += 4;
+    } else {
+        /* TOKEN_USER {Sid pointer, Attributes}, then S-1-22-1-uid (a Unix
+         * user, as petw's enable filters name it). */
+        memset(p + at, 0, 16);
+        /* The Sid pointer: a kernel address on Windows, never 0 (0 means
+         * no SID to readers); none exists here, so 1. */
+        petw__wr64(p + at, 1);
+        at += 16;
+        const uint8_t sid[8] = {1, 2, 0, 0, 0, 0, 0, 22};
+        memcpy(p + at, sid, 8);
+        petw__wr32(p + at + 8, 1);
+        petw__wr32(p + at + 12, uid);
+        at += 16;
+    }
+    size_t n = strlen(name ? name : "");
+    memcpy(p + at, name ? name : "", n + 1);
+    at += (uint32_t)n + 1;
+    char cmd[4096];
+    petw__sys_cmdline(pid, cmd, sizeof(cmd));
+    at += 2 * ((uint32_t)petw__utf8_to_utf16le(cmd, p + at, 4096) + 1);
+    memset(p + at, 0, 4); /* PackageFullName, ApplicationId: empty */
+    return at + 4;
+}
+
+/* Thread_TypeGroup1 v3: the stack and start addresses are not known. */
+static uint32_t thread_payload(petw__system *s, uint32_t pid, uint32_t tid)
+{
+    uint8_t *p = s->payload;
+    memset(p, 0, 72);
+    petw__wr32(p, pid);
+    petw__wr32(p + 4, tid);
+    return 72;
+}
+
+/* Image_Load v3: ImageBase is where the file's offset 0 lies (the mapping
+ * less its file offset: the ELF's load base), ImageSize reaches the end of
+ * the executable mapping. */
+static uint32_t image_payload(petw__system *s, const petw__sys_record *r)
+{
+    uint8_t *p = s->payload;
+    memset(p, 0, 56);
+    uint64_t base = r->addr >= r->pgoff ? r->addr - r->pgoff : r->addr;
+    petw__wr64(p, base);
+    petw__wr64(p + 8, r->len + (r->addr - base));
+    petw__wr32(p + 16, r->pid);
+    petw__wr64(p + 32, base); /* DefaultBase */
+    size_t units = petw__utf8_to_utf16le(r->text ? r->text : "", p + 56, 4096);
+    return 56 + 2 * ((uint32_t)units + 1);
+}
+
+/* ---- Disk I/O: a request's issue, then its completion (DiskIo v3) ---- */
+
+static disk_request *disk_slot(petw__system *s, uint64_t dev, uint64_t offset, int insert)
+{
+    uint64_t h = (dev * 0x9E3779B97F4A7C15ull) ^ (offset * 0xC2B2AE3D27D4EB4Full);
+    for (uint32_t k = 0; k < 16; k++) {
+        disk_request *e = &s->disk[(h + k) & (DISK_SLOTS - 1)];
+        if (e->dev_plus_one == dev + 1 && e->offset == offset)
+            return e;
+        if (insert && e->dev_plus_one == 0)
+            return e;
+    }
+    /* Full here: the oldest guess is overwritten (a completion then lacks
+     * its issuing thread and response time, never more). */
+    return insert ? &s->disk[h & (DISK_SLOTS - 1)] : NULL;
+}
+
+static void on_disk(petw__system *s, const petw__sys_record *r)
+{
+    if (r->kind == PETW__SYSREC_DISK_ISSUE) {
+        disk_request *e = disk_slot(s, r->pgoff, r->addr, 1);
+        *e = (disk_request){r->pgoff + 1, r->addr, r->time_ns, r->pid, r->tid};
+        return;
+    }
+    if (r->count == PETW__SYS_DISK_OTHER)
+        return; /* flushes and discards: not DiskIo Read/Write */
+    disk_request *e = disk_slot(s, r->pgoff, r->addr, 0);
+    uint32_t pid = e ? e->pid : r->pid, tid = e ? e->tid : r->tid;
+    uint8_t *p = s->payload;
+    memset(p, 0, 52);
+    petw__wr32(p, (uint32_t)r->pgoff); /* DiskNumber: the Linux device number */
+    petw__wr32(p + 8, (uint32_t)r->len);
+    petw__wr64(p + 16, r->addr);
+    petw__wr64(p + 32, r->pgoff << 40 ^ r->addr); /* Irp: the request's identity */
+    if (e) {                                      /* HighResResponseTime, in clock ticks */
+        petw__wr64(p + 40, (uint64_t)((double)(r->time_ns - e->issued_ns) *
+                                      (s->exact ? 1.0 : s->ticks_per_ns)));
+        e->dev_plus_one = 0;
+    }
+    petw__wr32(p + 48, tid); /* IssuingThreadId */
+    emit(s, r->cpu, PETW__HDR_SYSTEM64,
+         r->count == PETW__SYS_DISK_WRITE ? HOOK_DISK_WRITE : HOOK_DISK_READ, VERSION_DISK, pid,
+         tid, r->time_ns, p, 52);
+}
+
+/* ---- From the OS's records ---- */
+
+static void on_record(void *ctx, const petw__sys_record *r)
+{
+    petw__system *s = ctx;
+    uint32_t f = s->flags;
+    switch (r->kind) {
+    case PETW__SYSREC_FORK: {
+        int process = r->pid == r->tid;
+        proc_name *parent = name_slot(s, r->other_pid, 0);
+        const char *name = parent ? parent->name : "";
+        if (process && (f & PETW_SYSTEM_PROCESS)) {
+            char copy[16];
+            snprintf(copy, sizeof(copy), "%s", name);
+            name_set(s, r->pid, r->other_pid, copy);
+            uint32_t n = process_payload(s, r->pid, r->other_pid, copy);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_START, VERSION_PROCESS, r->other_pid,
+                 r->other_tid, r->time_ns, s->payload, n);
+        }
+        if (f & PETW_SYSTEM_THREAD) {
+            uint32_t n = thread_payload(s, r->pid, r->tid);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_START, VERSION_THREAD, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        break;
+    }
+    case PETW__SYSREC_EXIT:
+        if (f & PETW_SYSTEM_THREAD) {
+            uint32_t n = thread_payload(s, r->pid, r->tid);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_END, VERSION_THREAD, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        if (r->pid == r->tid && (f & PETW_SYSTEM_PROCESS)) {
+            proc_name *e = name_slot(s, r->pid, 0);
+            uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_END, VERSION_PROCESS, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+            if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
+                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
+                                       session_time(s, r->time_ns), r->pid, e->uid);
+            if (e)
+                e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
+        }
+        break;
+    case PETW__SYSREC_EXEC:
+        /* A new program in the same process: Windows has no exec, so a new
+         * Process/Start with the same id carries its name and command line. */
+        if (f & PETW_SYSTEM_PROCESS) {
+            proc_name *e = name_slot(s, r->pid, 0);
+            uint32_t ppid = e ? e->ppid : 0;
+            name_set(s, r->pid, ppid, r->text);
+            uint32_t n = process_payload(s, r->pid, ppid, r->text);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_START, VERSION_PROCESS, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+        }
+        break;
+    case PETW__SYSREC_MMAP:
+        if (f & PETW_SYSTEM_IMAGE_LOAD) {
+            uint32_t n = image_payload(s, r);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_LOAD, VERSION_IMAGE, r->pid, r->tid,
+                 r->time_ns, s->payload, n);
+            petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
+                                     session_time(s, r->time_ns), r);
+        }
+        break;
+    case PETW__SYSREC_SWITCH: {
+        if (!(f & PETW_SYSTEM_CSWITCH))
+            break;
+        /* System-wide, the switch-out record names both threads; following
+         * one process, each side is seen alone (the other thread is 0). */
+        int out = (r->flags & PETW__SYS_SWITCH_OUT) != 0;
+        if (!out && !s->c.target_pid)
+            break; /* the switch-out record said it (the idle thread is 0) */
+        uint32_t new_tid = out ? r->other_tid : r->tid, old_tid = out ? r->tid : r->other_tid;
+        uint32_t new_pid = out ? r->other_pid : r->pid;
+        int preempt = (r->flags & PETW__SYS_SWITCH_PREEMPT) != 0;
+        uint8_t *p = s->payload;
+        memset(p, 0, 24);
+        petw__wr32(p, new_tid);
+        petw__wr32(p + 4, old_tid);
+        p[12] = preempt ? WAIT_PREEMPTED : WAIT_EXECUTIVE; /* OldThreadWaitReason */
+        p[14] = preempt ? STATE_READY : STATE_WAITING;     /* OldThreadState */
+        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_CSWITCH, VERSION_CSWITCH, new_pid, new_tid,
+             r->time_ns, p, 24);
+        break;
+    }
+    case PETW__SYSREC_SAMPLE: {
+        if (!(f & PETW_SYSTEM_PROFILE))
+            break;
+        uint8_t *p = s->payload;
+        petw__wr64(p, r->addr);
+        petw__wr32(p + 8, r->tid);
+        petw__wr16(p + 12, 1); /* Count */
+        petw__wr16(p + 14, 0);
+        /* The kernel functions to name at the end (KernelSymbol events). */
+        petw__system_ident_note(&s->ident, &r->addr, 1);
+        petw__system_ident_note(&s->ident, r->frames, r->frame_count);
+        emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_SAMPLED_PROFILE, VERSION_PERFINFO, r->pid,
+             r->tid, r->time_ns, p, 16);
+        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count) {
+            /* StackWalk_Event: the sampled event's timestamp, then frames. */
+            petw__wr64(p, (uint64_t)session_time(s, r->time_ns));
+            petw__wr32(p + 8, r->pid);
+            petw__wr32(p + 12, r->tid);
+            for (uint32_t k = 0; k < r->frame_count; k++)
+                petw__wr64(p + 16 + 8 * k, r->frames[k]);
+            emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, VERSION_STACKWALK, r->pid, r->tid,
+                 r->time_ns, p, 16 + 8 * r->frame_count);
+        }
+        break;
+    }
+    case PETW__SYSREC_WAKEUP: {
+        if (!(f & PETW_SYSTEM_DISPATCHER))
+            break;
+        /* ReadyThread: the thread made runnable; Linux gives no priority
+         * boost, so AdjustReason, AdjustIncrement and Flag are 0. */
+        uint8_t *p = s->payload;
+        memset(p, 0, 8);
+        petw__wr32(p, r->other_tid);
+        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_READY_THREAD, VERSION_READY_THREAD, r->pid,
+             r->tid, r->time_ns, p, 8);
+        break;
+    }
+    case PETW__SYSREC_DISK_ISSUE:
+    case PETW__SYSREC_DISK:
+        if (f & PETW_SYSTEM_DISK_IO)
+            on_disk(s, r);
+        break;
+    case PETW__SYSREC_LOST: {
+        /* The OS dropped records before petw saw them: lost events, one
+         * per record (relaxed: counters, as the ring's own). */
+        petw__ring_counters *k = s->c.ring->counters;
+        uint64_t n = r->count > UINT32_MAX ? UINT32_MAX : r->count;
+        atomic_fetch_add_explicit(&k->events_lost, (uint32_t)n, memory_order_relaxed);
+        atomic_store_explicit(&k->lost_pending, 1, memory_order_relaxed);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* The rundowns: DCStart events for what exists when collection starts,
+ * DCEnd events for what still exists when the session ends. */
+static void on_rundown(void *ctx, const petw__sys_record *r)
+{
+    petw__system *s = ctx;
+    uint32_t f = s->flags, cpu = 0;
+    int end = s->rundown_end;
+    if (r->kind == PETW__SYSREC_FORK) {
+        if (r->pid == r->tid) {
+            if (!end)
+                name_set(s, r->pid, r->other_pid, r->text);
+            if (f & PETW_SYSTEM_PROCESS) {
+                uint32_t n = process_payload(s, r->pid, r->other_pid, r->text);
+                emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_PROCESS_DCEND : HOOK_PROCESS_DCSTART,
+                     VERSION_PROCESS, r->pid, r->tid, r->time_ns, s->payload, n);
+            }
+        }
+        if (f & PETW_SYSTEM_THREAD) {
+            uint32_t n = thread_payload(s, r->pid, r->tid);
+            emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_THREAD_DCEND : HOOK_THREAD_DCSTART,
+                 VERSION_THREAD, r->pid, r->tid, r->time_ns, s->payload, n);
+        }
+    } else if (r->kind == PETW__SYSREC_MMAP && (f & PETW_SYSTEM_IMAGE_LOAD)) {
+        uint32_t n = image_payload(s, r);
+        emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE_DCEND : HOOK_IMAGE_DCSTART, VERSION_IMAGE,
+             r->pid, r->tid, r->time_ns, s->payload, n);
+        petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, cpu,
+                                 session_time(s, r->time_ns), r);
+    }
+}
+
+/* ---- SystemConfig (version 2, 64-bit layouts): written at the end ---- */
+
+/* A fixed-size UTF-16 array of `units` code units, zero-filled after the text. */
+static void fixed_utf16(uint8_t *at, const char *text, size_t units)
+{
+    memset(at, 0, 2 * units);
+    (void)petw__utf8_to_utf16le(text, at, units); /* NUL-terminated within `units` */
+}
+
+static void on_config_disk(void *ctx, const petw__sys_disk *d)
+{
+    petw__system *s = ctx;
+    uint8_t *p = s->payload;
+    memset(p, 0, 568);
+    petw__wr32(p, d->number);
+    petw__wr32(p + 4, d->sector_size);
+    /* The geometry every LBA disk reports (63 sectors, 255 heads), so
+     * Cylinders x 255 x 63 x BytesPerSector is the capacity as on Windows. */
+    petw__wr32(p + 8, 63);
+    petw__wr32(p + 12, 255);
+    uint64_t per_cylinder = 63ull * 255 * (d->sector_size ? d->sector_size : 512);
+    petw__wr64(p + 16, d->bytes / per_cylinder);
+    for (int k = 0; k < 4; k++)
+        petw__wr32(p + 24 + 4 * k, d->scsi[k]);
+    fixed_utf16(p + 40, d->model, 256);
+    petw__wr32(p + 552, d->partitions);
+    p[556] = (uint8_t)d->write_cache;
+    /* BootDriveLetter, Spare: Linux has no drive letters. */
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_PHYDISK, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
+         p, 568);
+}
+
+static void on_config_volume(void *ctx, const petw__sys_volume *v)
+{
+    petw__system *s = ctx;
+    uint8_t *p = s->payload;
+    memset(p, 0, 112);
+    petw__wr64(p, v->start);
+    petw__wr64(p + 8, v->size);
+    petw__wr32(p + 16, v->disk);
+    petw__wr32(p + 24, v->partition ? 1 : 2); /* DriveType: a partition, or a volume */
+    /* DriveLetterString: none on Linux. */
+    petw__wr32(p + 40, v->partition);
+    uint32_t sector = v->sector_size ? v->sector_size : 512;
+    petw__wr32(p + 44, v->cluster_size / sector);
+    petw__wr32(p + 48, sector);
+    petw__wr64(p + 56, v->free_clusters);
+    petw__wr64(p + 64, v->total_clusters);
+    fixed_utf16(p + 72, v->fs, 16);
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_LOGDISK, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
+         p, 112);
+}
+
+static void write_config(petw__system *s)
+{
+    petw__sys_machine m;
+    if (petw__sys_machine_info(&m) == 0) {
+        uint8_t *p = s->payload;
+        memset(p, 0, 808);
+        petw__wr32(p, m.mhz);
+        petw__wr32(p + 4, m.cpus);
+        petw__wr32(p + 8, m.mem_mb);
+        petw__wr32(p + 12, m.page_size);
+        petw__wr32(p + 16, m.page_size); /* AllocationGranularity: mmap's is the page */
+        fixed_utf16(p + 20, m.host, 256);
+        fixed_utf16(p + 532, m.domain, 134);
+        petw__wr64(p + 800, m.smt_mask); /* HyperThreadingFlag */
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_CPU, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
+             p, 808);
+    }
+    (void)petw__sys_disks(on_config_disk, on_config_volume, s);
+}
+
+static void thread_main(void *arg)
+{
+    petw__system *s = arg;
+    /* relaxed: see the field; the last pass below reads what is left. */
+    while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+        petw__sys_wait(s->sys, POLL_MS);
+        anchor(s);
+        petw__sys_read(s->sys, on_record, s);
+    }
+    anchor(s);
+    petw__sys_drain(s->sys, on_record, s);
+}
+
+int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
+                       int *kernel_excluded)
+{
+    *out = NULL;
+    *granted = c->flags & PETW_SYSTEM_SUPPORTED;
+    *kernel_excluded = 0;
+    PETW__RETURN_IF(!*granted, PETW_ENOTSUP);
+    petw__system *s = calloc(1, sizeof(*s));
+    PETW__RETURN_IF(!s, PETW_ENOMEM);
+    s->c = *c;
+    s->flags = *granted;
+    s->clock = c->ring->clock;
+    s->exact = s->clock != PETW_CLOCK_SYSTEM && !petw__clock_is_measured(s->clock) &&
+               petw__clock_frequency(s->clock) == 1000000000;
+    s->ticks_per_ns = (double)petw__clock_frequency(s->clock) / 1e9;
+    anchor(s);
+    petw__system_ident_init(&s->ident);
+    if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) {
+        s->names = calloc(NAME_SLOTS, sizeof(*s->names));
+        if (!s->names) {
+            free(s);
+            return PETW_ENOMEM;
+        }
+    }
+    uint64_t interval = c->interval_100ns ? c->interval_100ns : 10000;
+    if (interval < 100) /* 10 us: below it the samples would be the load */
+        interval = 100;
+    petw__sys_config sc = {
+        .target_pid = c->target_pid,
+        .tasks = (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) != 0,
+        .mmaps = (s->flags & PETW_SYSTEM_IMAGE_LOAD) != 0,
+        .switches = (s->flags & PETW_SYSTEM_CSWITCH) != 0,
+        .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
+        .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
+        .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
+    };
+    if (sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) {
+        free(s->names);
+        free(s);
+        return PETW_ENOMEM;
+    }
+    petw__sys_info info;
+    int rc = petw__sys_open(&sc, &s->sys, &info);
+    /* Tracepoint groups the OS refused or lacks are not recorded. */
+    if (rc == 0 && !info.wakeups)
+        s->flags &= ~PETW_SYSTEM_DISPATCHER;
+    if (rc == 0 && !info.disk)
+        s->flags &= ~PETW_SYSTEM_DISK_IO;
+    if (rc == 0 && !s->flags)
+        rc = PETW_ENOTSUP;
+    if (rc == 0 &&
+        (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD))) {
+        /* After the OS started recording, so nothing falls between the two
+         * (what starts meanwhile may appear in both, as on Windows). */
+        anchor(s);
+        rc = petw__sys_rundown(c->target_pid, on_rundown, s);
+    }
+    if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE)) {
+        /* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
+         * interval, as Windows logs it at a profile's start: Source 0
+         * (ProfileTime), NewInterval and OldInterval in 100 ns, SourceName. */
+        uint8_t *p = s->payload;
+        petw__wr32(p, 0);
+        petw__wr32(p + 4, (uint32_t)interval);
+        petw__wr32(p + 8, (uint32_t)interval);
+        size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PROFILE_COLLECTION_START, 3, 0, 0, petw__monotonic_ns(),
+             p, 12 + 2 * ((uint32_t)units + 1));
+    }
+    if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
+        rc = PETW_ENOMEM;
+    if (rc != 0) {
+        petw__sys_close(s->sys);
+        free(s->names);
+        free(s->disk);
+        free(s);
+        return rc;
+    }
+    *granted = s->flags;
+    *kernel_excluded = info.kernel_excluded;
+    *out = s;
+    return 0;
+}
+
+void petw__system_stop(petw__system *s, int end)
+{
+    if (!s)
+        return;
+    atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
+    uv_thread_join(&s->thread);
+    petw__sys_close(s->sys);
+    if (end) {
+        anchor(s);
+        if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD)) {
+            s->rundown_end = 1;
+            (void)petw__sys_rundown(s->c.target_pid, on_rundown, s);
+        }
+        petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
+                                  session_time(s, petw__monotonic_ns()));
+        for (uint32_t k = 0; s->names && (s->flags & PETW_SYSTEM_PROFILE) && k < NAME_SLOTS; k++)
+            if (s->names[k].pid && s->names[k].pid != UINT32_MAX) /* the JIT maps of the living */
+                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
+                                       session_time(s, petw__monotonic_ns()), s->names[k].pid,
+                                       s->names[k].uid);
+        write_config(s);
+    }
+    free(s->ident.kernel);
+    free(s->names);
+    free(s->disk);
+    free(s);
+}
