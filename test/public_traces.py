@@ -141,12 +141,14 @@ rels = {os.path.relpath(f, folder).replace(os.sep, "/") for f in files}
 if var == "PETW_PUBLIC_TRACES":
     for rel in EXPECT:
         if rel.count("/") and rel not in rels:
-            fail("%s is missing from %s (scripts/fetch-public-traces.sh fetches it)" % (rel, folder))
+            fail("%s is missing from %s (scripts/fetch-public-traces.sh fetches it)" %
+                 (rel, folder))
 
 problems = []
 for path in files:
     rel = os.path.relpath(path, folder).replace(os.sep, "/")
-    run = subprocess.run([petw, "dump", "--format", "json", path], capture_output=True, text=True)
+    run = subprocess.run([petw, "dump", "--format", "json", path], capture_output=True,
+                         text=True)
     if run.returncode != 0:
         fail("petw dump %s: exit %d: %s" % (rel, run.returncode, run.stderr[-2000:]))
     expect = EXPECT.get(rel, [])
