@@ -8,7 +8,10 @@
  *   Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at
  *   0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0);
  *   KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
- *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3);
+ *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and
+ *   for ntdll.dll None, DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp
+ *   0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
+ *   FileVersion (6.2.9200.16384) as Windows 8 writes it;
  *   PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns).
  *   (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
  *   0x82000000.)
@@ -105,8 +108,10 @@ static void image_dcstart(uint32_t pid, uint64_t base, uint64_t size, const char
     record(PETW__HDR_SYSTEM64, 0x1403, 3, pid, 0, ts, p, n);
 }
 
-/* A FULL (EVENT_TRACE_HEADER) record of KernelTraceControl, opcode `op`. */
-static void ktc_record(uint8_t op, uint32_t pid, int64_t ts, const uint8_t *payload, uint32_t n)
+/* A FULL (EVENT_TRACE_HEADER) record of KernelTraceControl, opcode `op`,
+ * version `version`. */
+static void ktc_record(uint8_t op, uint8_t version, uint32_t pid, int64_t ts,
+                       const uint8_t *payload, uint32_t n)
 {
     static const uint8_t guid[16] = {0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
                                      0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde};
@@ -116,7 +121,7 @@ static void ktc_record(uint8_t op, uint32_t pid, int64_t ts, const uint8_t *payl
     petw__wr16(r, (uint16_t)size);
     r[2] = gen_bits32 ? PETW__HDR_FULL32 : PETW__HDR_FULL64, r[3] = 0xC0;
     r[4] = op;
-    petw__wr16(r + 6, 2); /* version */
+    petw__wr16(r + 6, version);
     petw__wr32(r + 12, pid);
     petw__wr64(r + 16, (uint64_t)ts);
     memcpy(r + 24, guid, 16);
@@ -135,7 +140,7 @@ static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const cha
     petw__wr32(p + n + 4, 0x5f000000); /* TimeDateStamp */
     n += 8;
     n += put_utf16(p + n, name);
-    ktc_record(0, pid, ts, p, n);
+    ktc_record(0, 2, pid, ts, p, n);
     memset(p, 0, sizeof(p));
     n = put_ptr(p, base);
     petw__wr32(p + n, pid);
@@ -150,7 +155,7 @@ static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const cha
     n += 4;
     memcpy(p + n, "app.pdb", 8);
     n += 8;
-    ktc_record(36, pid, ts, p, n);
+    ktc_record(36, 2, pid, ts, p, n);
     memset(p, 0, sizeof(p));
     petw__wr32(p, (uint32_t)size);
     petw__wr32(p + 4, 0x5f000000);
@@ -159,7 +164,45 @@ static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const cha
                                    "App", "Contoso", "1.2",     "",        ""};
     for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
         n += put_utf16(p + n, strings[k]);
-    ktc_record(64, pid, ts, p, n);
+    ktc_record(64, 2, pid, ts, p, n);
+}
+
+/* Records of other debug directory entries, and Windows 8's FileVersion
+ * (version 0), for ntdll.dll. */
+static void image_debug_entries(uint32_t pid, uint64_t base, int64_t ts)
+{
+    uint8_t p[512];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    petw__wr32(p + n, pid);
+    n += 4;
+    ktc_record(32, 2, pid, ts, p, n); /* None */
+    petw__wr32(p + n, 0x1f2a3b);      /* DbgID_NB10: checksum, timestamp, size, name */
+    petw__wr32(p + n + 4, 0x5010ae7a);
+    petw__wr32(p + n + 8, 0x1f0000);
+    uint32_t nb10 = n + 12 + put_utf16(p + n + 12, "ntdll.dbg");
+    ktc_record(34, 2, pid, ts, p, nb10);
+    petw__wr32(p + n, 0x5010ae7a); /* DbgPPDB: timestamp, major and minor version */
+    petw__wr16(p + n + 4, 0x100);
+    petw__wr16(p + n + 6, 0x504d);
+    ktc_record(38, 2, pid, ts, p, n + 8);
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, 0x157000);
+    petw__wr32(p + 4, 0x5010ae7a);
+    n = 8;
+    const char *const strings[] = {"ntdll.dll",
+                                   "NT Layer DLL",
+                                   "6.2.9200.16384 (win8_rtm.120725-1247)",
+                                   "6.2.9200.16384",
+                                   "1033",
+                                   "Microsoft Windows Operating System",
+                                   "Microsoft Corporation",
+                                   "6.2.9200.16384",
+                                   "",
+                                   ""};
+    for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
+        n += put_utf16(p + n, strings[k]);
+    ktc_record(64, 0, pid, ts, p, n);
 }
 
 static void cswitch(uint32_t new_tid, uint32_t old_tid, int64_t ts)
@@ -362,6 +405,7 @@ int main(int argc, char **argv)
     image_dcstart(1234, app, 0x20000, "C:\\app\\app.exe", 1002);
     image_identity(1234, app, 0x20000, "app.exe", 1002);
     image_dcstart(1234, ntdll, 0x1f0000, "C:\\Windows\\System32\\ntdll.dll", 1002);
+    image_debug_entries(1234, ntdll, 1002);
     image_dcstart(0, nt, 0x1000000, "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
     uint8_t p[32];
     memset(p, 0, sizeof(p));
