@@ -1,17 +1,13 @@
-/* gen_profile_trace FILE [32] [shift] [keys] [big MB]: writes a small .etl file as Windows' kernel
- * logger writes a CPU profile (logfile header buffer, then data buffers of
- * SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
- * 32-bit system: 32-bit header types and 4-byte pointers, addresses below
- * 4 GB), for the tests of `petw report` and `petw convert`'s profiles.
- * Its content is known:
- *   Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78;
- *   Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at
- *   0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0);
- *   KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
- *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and
- *   for ntdll.dll None, DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp
- *   0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
- *   FileVersion (6.2.9200.16384) as Windows 8 writes it;
+/* gen_profile_trace FILE [32] [shift] [keys] [clr] [big MB]: writes a small .etl file as Windows'
+ * kernel logger writes a CPU profile (logfile header buffer, then data buffers of SYSTEM, COMPACT,
+ * PERFINFO and FULL records; with `32`, the records of a 32-bit system: 32-bit header types and
+ * 4-byte pointers, addresses below 4 GB), for the tests of `petw report` and `petw convert`'s
+ * profiles. Its content is known: Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and
+ * 78; Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234),
+ * ntoskrnl.exe at 0xfffff80000000000 (pid 0); KernelTraceControl ImageID, DbgID_RSDS and
+ * FileVersion for app.exe (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for
+ * ntdll.dll None, DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000),
+ * DbgPPDB (0x0100, 0x504d) and a version 0 FileVersion (6.2.9200.16384) as Windows 8 writes it;
  *   PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns).
  *   (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
  *   0x82000000.)
@@ -41,6 +37,15 @@
  *                app+0x1234
  *   and processes 555 "late.exe" (a Process/DCEnd alone) and 556
  *   "gone.exe" (Process/Defunct), both children of 4.
+ * With `clr`, CPU 1's samples are instead .NET code (addresses in no image)
+ * that the .NET runtime's events name: ModuleLoad "C:\app\Contoso.Orders.dll"
+ * and MethodLoadVerbose Contoso.Orders.Place at code+0x100 (0x80 bytes;
+ * code is 0x7ff000000000, 0x30000000 in a 32-bit trace); at the end the
+ * rundown's MethodDCEndVerbose "Total" (no namespace) at code+0x4000 (0x40
+ * bytes), then its module, ModuleDCEnd
+ * "C:\app\Lib.exe":
+ *    6 x tid 77  Place+0x20, app+0x2000, ntdll+0x5000
+ *    4 x tid 77  Total+0x10, Place+0x50, app+0x2000, ntdll+0x5000
  * With `big MB` (the benchmarks' large traces), the samples are instead MB
  * megabytes of buffers streamed to the file: 1 kHz on each of the 2 CPUs,
  * each sample with a 30-frame stack, one of 20,000 distinct stacks over
@@ -237,23 +242,35 @@ static void disk(int write, uint32_t tid, uint32_t bytes, uint64_t response, int
 }
 
 /* An EVENT (EVENT_HEADER) record: a manifest provider's event, no payload. */
-static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
+/* An EVENT (EVENT_HEADER) record of process 1234: a manifest provider's
+ * event with `n` payload bytes. */
+static void event_record(const uint8_t guid[16], uint16_t id, uint8_t version, uint8_t opcode,
+                         uint16_t task, uint32_t tid, int64_t ts, const uint8_t *payload,
+                         uint32_t n)
 {
-    static const uint8_t guid[16] = {0x5a, 0x3b, 0x0c, 0x6e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     uint8_t *r = gen_buffer() + at;
-    memset(r, 0, PETW__EVENT_HEADER_SIZE);
-    petw__wr16(r, PETW__EVENT_HEADER_SIZE);
+    memset(r, 0, PETW__ALIGN8(PETW__EVENT_HEADER_SIZE + n));
+    petw__wr16(r, (uint16_t)(PETW__EVENT_HEADER_SIZE + n));
     r[2] = gen_bits32 ? PETW__HDR_EVENT32 : PETW__HDR_EVENT64, r[3] = 0xC0;
     petw__wr16(r + 4, PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
     petw__wr32(r + 8, tid);
     petw__wr32(r + 12, 1234);
     petw__wr64(r + 16, (uint64_t)ts);
     memcpy(r + 24, guid, 16);
-    petw__wr16(r + 40, opcode); /* Id: one per opcode, as manifests give */
-    r[44] = 4;                  /* Level */
-    r[45] = opcode;             /* Opcode: 1 Start, 2 Stop */
-    petw__wr16(r + 46, 5);      /* Task */
-    at += PETW__EVENT_HEADER_SIZE;
+    petw__wr16(r + 40, id);
+    r[42] = version;
+    r[44] = 4; /* Level */
+    r[45] = opcode;
+    petw__wr16(r + 46, task);
+    memcpy(r + PETW__EVENT_HEADER_SIZE, payload, n);
+    at += PETW__ALIGN8(PETW__EVENT_HEADER_SIZE + n);
+}
+
+/* A Start (1) or Stop (2) of task 5, without a payload. */
+static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
+{
+    static const uint8_t guid[16] = {0x5a, 0x3b, 0x0c, 0x6e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    event_record(guid, opcode, 0, opcode, 5, tid, ts, NULL, 0); /* Id: one per opcode */
 }
 
 static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frames, uint32_t n)
@@ -270,6 +287,71 @@ static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frame
     for (uint32_t i = 0; i < n; i++)
         put_ptr(p + 16 + ptr * i, frames[i]);
     record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + ptr * n);
+}
+
+/* The .NET runtime's (rundown 0) or its rundown provider's (1) GUID. */
+static const uint8_t *clr_guid(int rundown)
+{
+    static const uint8_t runtime[16] = {0x23, 0x0d, 0x3c, 0xe1, 0xbc, 0xcc, 0x12, 0x4e,
+                                        0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4};
+    static const uint8_t down[16] = {0x1c, 0x02, 0x69, 0xa6, 0x50, 0xc4, 0x09, 0x46,
+                                     0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18};
+    return rundown ? down : runtime;
+}
+
+/* A method event of version 1 (MethodLoadVerbose: id 143 of the runtime;
+ * MethodDCEndVerbose: 144 of the rundown provider). */
+static void clr_method(uint16_t id, int rundown, uint64_t module, uint64_t start, uint32_t size,
+                       const char *ns, const char *name, int64_t ts)
+{
+    uint8_t p[512];
+    memset(p, 0, sizeof(p));
+    petw__wr64(p, start ^ 0x5555); /* MethodID */
+    petw__wr64(p + 8, module);
+    petw__wr64(p + 16, start);
+    petw__wr32(p + 24, size);
+    petw__wr32(p + 28, 0x06000001); /* MethodToken */
+    uint32_t n = 36;                /* and MethodFlags */
+    n += put_utf16(p + n, ns);
+    n += put_utf16(p + n, name);
+    n += put_utf16(p + n, "void  ()");
+    petw__wr16(p + n, 9); /* ClrInstanceID */
+    event_record(clr_guid(rundown), id, 1, rundown ? 40 : 37, rundown ? 1 : 9, 77, ts, p, n + 2);
+}
+
+/* A module event of version 1 (ModuleLoad: 152 of the runtime;
+ * ModuleDCEnd: 154 of the rundown provider). */
+static void clr_module(uint16_t id, int rundown, uint64_t module, const char *path, int64_t ts)
+{
+    uint8_t p[512];
+    memset(p, 0, sizeof(p));
+    petw__wr64(p, module);
+    petw__wr64(p + 8, module + 0x100); /* AssemblyID */
+    uint32_t n = 24;                   /* and ModuleFlags, Reserved1 */
+    n += put_utf16(p + n, path);
+    n += put_utf16(p + n, "");
+    petw__wr16(p + n, 9);
+    event_record(clr_guid(rundown), id, 1, rundown ? 36 : 33, 10, 77, ts, p, n + 2);
+}
+
+/* .NET code (see the top): a method loaded while the trace ran and one
+ * named by the rundown at its end, each module named by its own event. */
+static void clr_samples(uint64_t app, uint64_t ntdll)
+{
+    const uint64_t code = gen_bits32 ? 0x30000000u : 0x7ff000000000ull;
+    const uint64_t mod = code + 0xaa000000u, mod2 = code + 0xbb000000u;
+    clr_module(152, 0, mod, "C:\\app\\Contoso.Orders.dll", 2000);
+    clr_method(143, 0, mod, code + 0x100, 0x80, "Contoso.Orders", "Place", 2000);
+    const uint64_t place[] = {code + 0x120, app + 0x2000, ntdll + 0x5000};
+    const uint64_t total[] = {code + 0x4010, code + 0x150, app + 0x2000, ntdll + 0x5000};
+    for (int k = 0; k < 10; k++) {
+        if (k < 6)
+            sample(1234, 77, 2001 + k, place, 3);
+        else
+            sample(1234, 77, 2001 + k, total, 4);
+    }
+    clr_method(144, 1, mod2, code + 0x4000, 0x40, "", "Total", 2100);
+    clr_module(154, 1, mod2, "C:\\app\\Lib.exe", 2101);
 }
 
 /* `mb` megabytes of samples and switches, streamed (see the top). */
@@ -371,7 +453,7 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
 
 int main(int argc, char **argv)
 {
-    int shift = 0, keys = 0;
+    int shift = 0, keys = 0, clr = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -380,13 +462,15 @@ int main(int argc, char **argv)
             shift = 1;
         else if (!strcmp(argv[k], "keys"))
             keys = 1;
+        else if (!strcmp(argv[k], "clr"))
+            clr = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else
             argc = 0;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [big MB]\n");
+        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [big MB]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -431,8 +515,11 @@ int main(int argc, char **argv)
         return write_trace(argv[1]);
     }
     begin_buffer(1);
-    if (keys) {
-        keyed_samples(app, ntdll, nt);
+    if (keys || clr) {
+        if (keys)
+            keyed_samples(app, ntdll, nt);
+        else
+            clr_samples(app, ntdll);
         end_buffer();
         return write_trace(argv[1]);
     }

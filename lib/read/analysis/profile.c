@@ -37,6 +37,11 @@ static const petw_guid DiskIoGuid = {
     0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
+/* The .NET runtime and its rundown (Microsoft-Windows-DotNETRuntime[Rundown]). */
+static const petw_guid ClrGuid = {
+    0xe13c0d23, 0xccbc, 0x4e12, {0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4}};
+static const petw_guid ClrRundownGuid = {
+    0xa669021c, 0xc450, 0x4609, {0xa0, 0x35, 0x5a, 0xf5, 0x9a, 0xf4, 0xdf, 0x18}};
 
 /* ---- The model ---- */
 
@@ -73,7 +78,8 @@ typedef struct thread_state {
 typedef struct kernel_symbol {
     uint64_t start, size;
     const char *name, *module;
-    uint32_t pid; /* JIT symbols: their process; kernel symbols: 0 */
+    uint32_t pid;       /* JIT symbols: their process; kernel symbols: 0 */
+    uint64_t module_id; /* .NET methods: their module's ModuleID, named at the end */
 } kernel_symbol;
 
 struct petw_profile {
@@ -131,8 +137,10 @@ struct petw_profile {
     uint32_t *keyed_threads;    /* threads whose pending sample has a key */
     uint32_t keyed_count, keyed_cap;
     int ptr4;            /* the current record's pointers are 4 bytes */
-    kernel_symbol *jits; /* from JitSymbol events: by process, then address */
+    kernel_symbol *jits; /* from JitSymbol and .NET method events: by process, then address */
     uint32_t jit_count, jit_cap;
+    kernel_symbol *clr_modules; /* .NET modules: pid, ModuleID (as start) and name */
+    uint32_t clr_module_count, clr_module_cap;
     petw_source_line *lines;
     uint32_t line_count, line_cap;
 };
@@ -215,6 +223,14 @@ static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+/* A path's last component (after its last '/' or '\\'). */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+    const char *base = slash > back ? slash : back;
+    return base ? base + 1 : path;
+}
+
 static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id, uint32_t id_size)
 {
     if (id_size > 20)
@@ -238,10 +254,8 @@ static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id,
     image_file *f = &p->files[k];
     memset(f, 0, sizeof(*f));
     f->path = intern(p, path);
-    const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
-    const char *base = slash > back ? slash : back;
-    f->module = intern(p, base ? base + 1 : path);
-    f->windows = back != NULL || (path[0] && path[1] == ':');
+    f->module = intern(p, base_name(path));
+    f->windows = strchr(path, '\\') != NULL || (path[0] && path[1] == ':');
     if (id_size)
         memcpy(f->build_id, id, id_size);
     f->build_id_size = id_size;
@@ -278,6 +292,80 @@ static const char *field_s(const petw_decoded_event *ev, const char *name)
 }
 
 /* ---- Events ---- */
+
+/* A new JIT symbol (NULL when memory runs out). */
+static kernel_symbol *new_jit(petw_profile *p)
+{
+    if (petw__grow((void **)&p->jits, &p->jit_cap, p->jit_count + 1, sizeof(*p->jits))) {
+        p->error = PETW_ENOMEM;
+        return NULL;
+    }
+    kernel_symbol *j = &p->jits[p->jit_count++];
+    memset(j, 0, sizeof(*j));
+    j->module = "[jit]";
+    return j;
+}
+
+/* The .NET runtime's method events (load, unload, rundown: each names
+ * code it compiled, with its address and size) and module events (which
+ * name the methods' modules, at the end: a rundown lists modules after
+ * their methods). */
+static void on_clr(petw_profile *p, const petw_event_record *r, int rundown)
+{
+    uint16_t id = r->header.descriptor.id;
+    int method = id == 143 || id == 144;
+    int module = rundown ? id == 153 || id == 154 : id == 152 || id == 153;
+    const petw_decoded_event *ev;
+    if ((!method && !module) || petw_decode(p->decoder, r, &ev) != 0 || !ev->event_name)
+        return;
+    if (method) {
+        kernel_symbol *j = new_jit(p);
+        if (!j)
+            return;
+        j->pid = r->header.process_id;
+        j->start = field_u(ev, "MethodStartAddress");
+        j->size = field_u(ev, "MethodSize");
+        j->module_id = field_u(ev, "ModuleID");
+        const char *ns = field_s(ev, "MethodNamespace"), *name = field_s(ev, "MethodName");
+        char full[1024];
+        snprintf(full, sizeof(full), "%s%s%s", ns ? ns : "", ns && *ns ? "." : "",
+                 name ? name : "?");
+        j->name = intern(p, full);
+        return;
+    }
+    if (petw__grow((void **)&p->clr_modules, &p->clr_module_cap, p->clr_module_count + 1,
+                   sizeof(*p->clr_modules))) {
+        p->error = PETW_ENOMEM;
+        return;
+    }
+    /* Named as PerfView names them: the IL file's name without its extension. */
+    const char *path = field_s(ev, "ModuleILPath");
+    char name[256];
+    snprintf(name, sizeof(name), "%s", base_name(path ? path : ""));
+    char *dot = strrchr(name, '.');
+    if (dot && (!strcmp(dot, ".dll") || !strcmp(dot, ".exe") || !strcmp(dot, ".DLL") ||
+                !strcmp(dot, ".EXE")))
+        *dot = 0;
+    kernel_symbol *m = &p->clr_modules[p->clr_module_count++];
+    memset(m, 0, sizeof(*m));
+    m->pid = r->header.process_id;
+    m->start = field_u(ev, "ModuleID");
+    m->module = intern(p, name);
+}
+
+/* Each .NET method's module named from the module events. */
+static void name_clr_modules(petw_profile *p)
+{
+    for (uint32_t k = 0; k < p->jit_count; k++) {
+        kernel_symbol *j = &p->jits[k];
+        for (uint32_t m = 0; j->module_id && m < p->clr_module_count; m++)
+            if (p->clr_modules[m].pid == j->pid && p->clr_modules[m].start == j->module_id &&
+                p->clr_modules[m].module[0]) {
+                j->module = p->clr_modules[m].module;
+                break;
+            }
+    }
+}
 
 static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
 {
@@ -388,16 +476,13 @@ static void on_symbols(petw_profile *p, const petw_event_record *r)
         image_add(p, (uint32_t)field_u(ev, "ProcessId"), field_u(ev, "ImageBase"),
                   field_u(ev, "ImageSize"), file_index(p, field_s(ev, "FileName"), bits, n));
     } else if (!strcmp(ev->event_name, "JitSymbol")) {
-        if (petw__grow((void **)&p->jits, &p->jit_cap, p->jit_count + 1, sizeof(*p->jits))) {
-            p->error = PETW_ENOMEM;
+        kernel_symbol *j = new_jit(p);
+        if (!j)
             return;
-        }
-        kernel_symbol *j = &p->jits[p->jit_count++];
         j->pid = (uint32_t)field_u(ev, "ProcessId");
         j->start = field_u(ev, "Address");
         j->size = field_u(ev, "Size");
         j->name = intern(p, field_s(ev, "Name"));
-        j->module = "[jit]";
     } else if (!strcmp(ev->event_name, "KernelSymbol")) {
         if (petw__grow((void **)&p->ksyms, &p->ksym_cap, p->ksym_count + 1, sizeof(*p->ksyms))) {
             p->error = PETW_ENOMEM;
@@ -991,6 +1076,8 @@ static void on_event(petw_event_record *r, void *context)
         on_image(p, r, opcode);
     } else if (petw_guid_equal(g, &PetwSymbolsGuid)) {
         on_symbols(p, r);
+    } else if (petw_guid_equal(g, &ClrGuid) || petw_guid_equal(g, &ClrRundownGuid)) {
+        on_clr(p, r, petw_guid_equal(g, &ClrRundownGuid));
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
         if (opcode == 10 || opcode == 11)
             on_disk(p, r, opcode == 11, ptr4);
@@ -1030,6 +1117,7 @@ static void symbolize(petw_profile *p)
 {
     if (p->ksym_count)
         qsort(p->ksyms, p->ksym_count, sizeof(*p->ksyms), by_pid_start);
+    name_clr_modules(p);
     if (p->jit_count)
         qsort(p->jits, p->jit_count, sizeof(*p->jits), by_pid_start);
     petw_source_line lines[32];
@@ -1194,6 +1282,7 @@ void petw_profile_free(petw_profile *p)
     free(p->location_file);
     free(p->location_pid);
     free(p->jits);
+    free(p->clr_modules);
     free(p->stacks);
     free(p->frames);
     free(p->ksyms);

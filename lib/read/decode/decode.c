@@ -125,6 +125,8 @@ struct petw_decoder {
     const petw__man_provider *last_provider;
     petw__manifest *kernel; /* the kernel classes' schemas, read at first use */
     int kernel_failed;
+    petw__manifest *clr; /* the .NET runtime's method and module events', likewise */
+    int clr_failed;
     const petw__man_field *man;               /* the current event's template fields */
     uint64_t man_value[PETW__MAN_MAX_FIELDS]; /* numbers decoded, for length/count */
     char *message;
@@ -163,6 +165,7 @@ void petw_decoder_free(petw_decoder *d)
     free(d->es_manifests);
     petw__es_collector_clear(&d->es);
     petw__manifest_free(d->kernel);
+    petw__manifest_free(d->clr);
     for (uint32_t i = 0; i < d->tmf_count; i++)
         petw__wpp_free(d->tmfs[i]);
     free(d->tmfs);
@@ -1020,6 +1023,14 @@ const petw__manifest *petw__decoder_kernel(petw_decoder *d)
     return d->kernel;
 }
 
+/* The built-in provider (the .NET runtime's) with `guid`, or NULL. */
+static const petw__man_provider *builtin_provider(petw_decoder *d, const petw_guid *guid)
+{
+    if (!d->clr && !d->clr_failed && petw__clr_schemas(&d->clr) != 0)
+        d->clr_failed = 1; /* out of memory: such events stay raw */
+    return d->clr ? provider_in(d->clr, guid) : NULL;
+}
+
 static const petw__man_event *kernel_event(petw_decoder *d, const petw_event_record *rec,
                                            const petw__man_provider **pv)
 {
@@ -1783,8 +1794,9 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         ;
     else if (classic)
         ev = kernel_event(d, rec, &pv);
-    else if ((d->manifest_count || d->es_count) &&
-             (pv = man_provider(d, &rec->header.provider_id)) != NULL)
+    else if (((d->manifest_count || d->es_count) &&
+              (pv = man_provider(d, &rec->header.provider_id)) != NULL) ||
+             (pv = builtin_provider(d, &rec->header.provider_id)) != NULL)
         ev = petw__manifest_find_event(pv, rec->header.descriptor.id,
                                        rec->header.descriptor.version);
     if (schema)

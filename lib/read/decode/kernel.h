@@ -13,4 +13,8 @@
  * petw__manifest_free), or PETW_ENOMEM. */
 int petw__kernel_schemas(petw__manifest **out);
 
+/* Parses the built-in schemas of the .NET runtime's method and module
+ * events (clr.c; manifest events, keyed by id and version): as above. */
+int petw__clr_schemas(petw__manifest **out);
+
 #endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+""".NET code in Windows traces is named from the .NET runtime's own events
+(analysis_clr.py PETW GEN_PROFILE_TRACE): a method loaded while the trace
+ran (MethodLoadVerbose) and one that only the rundown at the end names
+(MethodDCEndVerbose), each in the module its ModuleLoad or ModuleDCEnd
+event names (the IL file's name without its extension, as PerfView shows
+it), in 64- and 32-bit traces (gen_profile_trace.c `clr`); `petw dump`
+decodes those events by field without the runtime's manifest."""
+import csv
+import io
+import os
+import subprocess
+import sys
+import tempfile
+
+petw, gen = sys.argv[1], sys.argv[2]
+
+
+def fail(why):
+    print("analysis_clr: " + why)
+    sys.exit(1)
+
+
+def run(*args):
+    r = subprocess.run([petw] + list(args), capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("petw %s: %s" % (" ".join(args), r.stderr))
+    return r.stdout
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for bits in ("", "32"):
+        etl = os.path.join(tmp, "clr%s.etl" % bits)
+        subprocess.run([gen, etl, "clr"] + ([bits] if bits else []), check=True)
+        got = {(r["Function"], r["Module"]): (r["Self"], r["Incl"]) for r in csv.DictReader(
+            io.StringIO(run("report", "cpu", etl, "--format", "csv")))}
+        want = {("Contoso.Orders.Place", "Contoso.Orders"): ("6", "10"),
+                ("Total", "Lib"): ("4", "4"),
+                ("app.exe!+0x2000", "app.exe"): ("0", "10"),
+                ("ntdll.dll!+0x5000", "ntdll.dll"): ("0", "10")}
+        if got != want:
+            fail("%s-bit cpu view:\n%s\nwanted\n%s" % (bits or "64", got, want))
+        dump = run("dump", etl)
+        for text in ('Microsoft-Windows-DotNETRuntime/MethodLoadVerbose',
+                     'MethodNamespace="Contoso.Orders" MethodName="Place"',
+                     'Microsoft-Windows-DotNETRuntimeRundown/ModuleDCEnd',
+                     'ModuleILPath="C:\\\\app\\\\Lib.exe"'):
+            if text not in dump:
+                fail("%s-bit dump lacks %s" % (bits or "64", text))
+print("analysis_clr: .NET methods named, 64- and 32-bit: OK")
