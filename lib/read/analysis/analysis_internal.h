@@ -40,13 +40,18 @@ void petw__map_free(petw__map *m);
  * the samples. */
 typedef struct petw__stackkeys petw__stackkeys;
 /* A resolved stack: the kernel part's frames then the user part's
- * (innermost first), `count` samples of it. */
+ * (innermost first), `count` samples of it; with their times and CPUs, in
+ * the order they came, when those were kept (else NULL). */
 typedef void (*petw__stackkey_emit)(void *context, uint32_t pid, uint32_t tid,
-                                    const uint64_t *frames, uint32_t n, uint32_t count);
-/* One sample of `pid`/`tid` at `ip` whose stack is kernel key `kkey` and
- * user key `ukey` (0: that part is absent). 0 or PETW_ENOMEM. */
+                                    const uint64_t *frames, uint32_t n, uint32_t count,
+                                    const int64_t *times, const uint32_t *cpus);
+/* One sample of `pid`/`tid` at `ip`, `time` and `cpu`, whose stack is
+ * kernel key `kkey` and user key `ukey` (0: that part is absent); its time
+ * and CPU are kept when `keep_times` (memory then grows with the samples
+ * waiting). 0 or PETW_ENOMEM. */
 int petw__stackkeys_reference(petw__stackkeys **s, uint32_t pid, uint32_t tid, uint64_t ip,
-                              uint64_t kkey, uint64_t ukey);
+                              uint64_t kkey, uint64_t ukey, int64_t time, uint32_t cpu,
+                              int keep_times);
 /* Key `key` is `frames` (innermost first): the samples waiting on it take
  * them, and those whose keys are all defined go to `emit`. 0 or
  * PETW_ENOMEM. */

@@ -648,9 +648,11 @@ counted:
 
 /* A cached stack resolved (petw__stackkeys' emit). */
 static void add_keyed(void *context, uint32_t pid, uint32_t tid, const uint64_t *frames, uint32_t n,
-                      uint32_t count)
+                      uint32_t count, const int64_t *times, const uint32_t *cpus)
 {
     petw_profile *p = context;
+    (void)times;
+    (void)cpus;
     add_sample(p, tid, pid, frames, n, p->ptr4, count);
 }
 
@@ -670,7 +672,8 @@ static void flush_pending(petw_profile *p, uint32_t t, int ptr4)
     ts->has_pending = 0;
     if (ts->pending_key[0] || ts->pending_key[1]) {
         if (petw__stackkeys_reference(&p->stackkeys, ts->pending_pid, p->threads[t].tid,
-                                      ts->pending_ip, ts->pending_key[0], ts->pending_key[1]))
+                                      ts->pending_ip, ts->pending_key[0], ts->pending_key[1], 0, 0,
+                                      0))
             p->error = PETW_ENOMEM;
         ts->pending_key[0] = ts->pending_key[1] = 0;
         return;

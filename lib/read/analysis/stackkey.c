@@ -26,6 +26,9 @@ typedef struct entry {
     uint32_t next[2]; /* the next entry waiting on the same key */
     uint32_t count;   /* samples; 0: a free slot (next[0] links the free list) */
     int open;         /* still counted in by_combo */
+    int64_t *times;   /* each sample's time and CPU, when kept */
+    uint32_t *cpus;
+    uint32_t times_cap;
 } entry;
 
 struct petw__stackkeys {
@@ -51,8 +54,21 @@ static uint32_t new_entry(petw__stackkeys *s)
     return s->count++;
 }
 
+/* Entry k's sample `count - 1` happened at `time` on `cpu`. */
+static int keep_time(entry *e, int64_t time, uint32_t cpu)
+{
+    uint32_t cap = e->times_cap;
+    if (petw__grow((void **)&e->times, &cap, e->count, sizeof(*e->times)) ||
+        petw__grow((void **)&e->cpus, &e->times_cap, e->count, sizeof(*e->cpus)))
+        return PETW_ENOMEM;
+    e->times[e->count - 1] = time;
+    e->cpus[e->count - 1] = cpu;
+    return 0;
+}
+
 int petw__stackkeys_reference(petw__stackkeys **sp, uint32_t pid, uint32_t tid, uint64_t ip,
-                              uint64_t kkey, uint64_t ukey)
+                              uint64_t kkey, uint64_t ukey, int64_t time, uint32_t cpu,
+                              int keep_times)
 {
     if (!*sp) {
         *sp = calloc(1, sizeof(**sp));
@@ -69,14 +85,17 @@ int petw__stackkeys_reference(petw__stackkeys **sp, uint32_t pid, uint32_t tid, 
         entry *e = &s->entries[k];
         if (e->pid == pid && e->tid == tid && e->key[0] == kkey && e->key[1] == ukey) {
             e->count++;
-            return 0;
+            return keep_times ? keep_time(e, time, cpu) : 0;
         }
     }
     uint32_t k = new_entry(s);
     if (k == NONE || petw__map_put(&s->by_combo, h, k))
         return PETW_ENOMEM;
     entry *e = &s->entries[k];
-    *e = (entry){pid, tid, ip, {kkey, ukey}, {NULL, NULL}, {0, 0}, {NONE, NONE}, 1, 1};
+    *e = (entry){pid,          tid, ip, {kkey, ukey}, {NULL, NULL}, {0, 0},
+                 {NONE, NONE}, 1,   1,  NULL,         NULL,         0};
+    if (keep_times && keep_time(e, time, cpu))
+        return PETW_ENOMEM;
     for (int r = 0; r < 2; r++) {
         if (!e->key[r])
             continue;
@@ -100,10 +119,15 @@ static void emit_entry(petw__stackkeys *s, uint32_t k, petw__stackkey_emit emit,
             frames[n++] = e->frames[r][j];
     if (!n)
         frames[n++] = e->ip;
-    emit(context, e->pid, e->tid, frames, n, e->count);
+    emit(context, e->pid, e->tid, frames, n, e->count, e->times, e->cpus);
     free(e->frames[0]);
     free(e->frames[1]);
+    free(e->times);
+    free(e->cpus);
     e->frames[0] = e->frames[1] = NULL;
+    e->times = NULL;
+    e->cpus = NULL;
+    e->times_cap = 0;
     e->count = 0;
     e->open = 0;
     e->next[0] = s->free_head;
@@ -155,6 +179,8 @@ void petw__stackkeys_free(petw__stackkeys *s)
     for (uint32_t k = 0; k < s->count; k++) {
         free(s->entries[k].frames[0]);
         free(s->entries[k].frames[1]);
+        free(s->entries[k].times);
+        free(s->entries[k].cpus);
     }
     free(s->entries);
     petw__map_free(&s->by_combo);
