@@ -24,7 +24,7 @@ for lib in $libs; do
     [ "$lib" = libc++ ] && list="$tmp/after"
     for std in c++11 c++17 c++20; do
         if xargs -P 2 -I{} "$cxx" -stdlib="$lib" -std="$std" -fsyntax-only -Werror -Wall -Wextra \
-            -DUNICODE -D_UNICODE -I"$inc" -I"$inc/petw/etw" {} <"$list"; then
+            -DUNICODE -D_UNICODE -I"$inc" -I"$inc/petw/etw" -I"$inc/petw/win32" {} <"$list"; then
             echo "clang++ $std $lib: $(wc -l <"$list") sources"
         else
             echo "clang++ $std $lib: FAILED"
