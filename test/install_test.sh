@@ -7,7 +7,7 @@ set -eu
 build=$1 src=$2
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
-meson install -C "$build" --destdir "$dest" --quiet >/dev/null
+meson install -C "$build" --destdir "$dest" --quiet --no-rebuild >/dev/null
 pcdir=$(dirname "$(find "$dest" -name petw-etw.pc | head -n 1)")
 [ -f "$pcdir/petw.pc" ] || { echo "petw.pc not installed"; exit 1; }
 # Point our .pc files at the scratch prefix (the system's stay untouched).
