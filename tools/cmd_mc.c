@@ -73,10 +73,17 @@ static void var_name(const char *name, char *out, size_t size)
     out[n] = 0;
 }
 
+/* The item kinds that define symbols: PETW_MANIFEST_TASK to _CHANNEL. */
+#define MC_SYMBOL_KINDS (PETW_MANIFEST_CHANNEL + 1)
+
 static const char *kind_name(uint32_t kind)
 {
-    static const char *const names[] = {"Task", "Opcode", "Level", "Keyword", "Channel"};
-    return kind < 5 ? names[kind] : "";
+    static const char *const names[MC_SYMBOL_KINDS] = {
+        [PETW_MANIFEST_TASK] = "Task",       [PETW_MANIFEST_OPCODE] = "Opcode",
+        [PETW_MANIFEST_LEVEL] = "Level",     [PETW_MANIFEST_KEYWORD] = "Keyword",
+        [PETW_MANIFEST_CHANNEL] = "Channel",
+    };
+    return kind < MC_SYMBOL_KINDS ? names[kind] : "";
 }
 
 /* Every symbol the header defines, checked once: a C identifier, unique. */
@@ -159,6 +166,69 @@ static int write_maps(mc_gen *g, uint32_t p, const petw_manifest_provider *pv, s
     return 0;
 }
 
+/* The EventWrite macro's parameters for template t, into t->args: each
+ * field's name, or ArgN where it is not a usable identifier. */
+static const char *event_args(tmpl *t, const char *esym, const char *psym)
+{
+    char *args = t->args;
+    size_t used = 0;
+    args[0] = 0;
+    for (uint32_t k = 0; k < t->n; k++) {
+        /* Parameter names: the field's name when it is an identifier
+         * that names nothing the macro's body uses. */
+        const char *nm = t->f[k].name;
+        int ok = is_ident(nm) && strlen(nm) < 64 && strcmp(nm, esym) != 0 &&
+                 strcmp(nm, psym) != 0 && strcmp(nm, t->name) != 0 &&
+                 strcmp(nm, "MCGEN_EVENT_ENABLED") != 0;
+        for (uint32_t j = 0; ok && j < k; j++)
+            ok = strcmp(t->f[j].name, nm) != 0;
+        /* A struct's or string array's size comes first, named as mc.exe
+         * names it: the field's name and "_Len_". */
+        size_t nl = strlen(nm);
+        for (uint32_t j = 0; ok && mc_has_len_arg(&t->f[k]) && j < t->n; j++)
+            ok = !(strlen(t->f[j].name) == nl + 5 && !strncmp(t->f[j].name, nm, nl) &&
+                   !strcmp(t->f[j].name + nl, "_Len_"));
+        size_t room = sizeof(t->args) - used;
+        if (ok && mc_has_len_arg(&t->f[k]))
+            used += (size_t)snprintf(args + used, room, "%s%s_Len_, %s", k ? ", " : "", nm, nm);
+        else if (ok)
+            used += (size_t)snprintf(args + used, room, "%s%s", k ? ", " : "", nm);
+        else if (mc_has_len_arg(&t->f[k]))
+            used += (size_t)snprintf(args + used, room, "%sArg%u_Len_, Arg%u", k ? ", " : "", k, k);
+        else
+            used += (size_t)snprintf(args + used, room, "%sArg%u", k ? ", " : "", k);
+    }
+    return args;
+}
+
+/* The symbols of the provider's tasks, opcodes, levels, keywords and
+ * channels, as #defines. */
+static int write_symbols(mc_gen *g, uint32_t p, const petw_manifest_provider *pv, symbols *syms)
+{
+    FILE *o = g->out;
+    for (uint32_t kind = 0; kind < MC_SYMBOL_KINDS; kind++) {
+        int any = 0;
+        for (uint32_t i = 0; i < pv->item_count; i++) {
+            petw_manifest_item it;
+            petw_manifest_get_item(g->m, p, i, &it);
+            if (it.kind != kind || !it.symbol)
+                continue;
+            if (!it.valid)
+                return mc_fail(g, it.line, "%s \"%s\": its value is not a number in range",
+                               kind_name(kind), it.name);
+            if (add_symbol(g, syms, it.symbol, it.line))
+                return -1;
+            if (!any)
+                fprintf(o, "/* %ss */\n", kind_name(kind));
+            any = 1;
+            fprintf(o, "#define %s 0x%llx\n", it.symbol, (unsigned long long)it.value);
+        }
+        if (any)
+            fprintf(o, "\n");
+    }
+    return 0;
+}
+
 static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
 {
     FILE *o = g->out;
@@ -180,26 +250,8 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
             psym, gd->data1, gd->data2, gd->data3, gd->data4[0], gd->data4[1], gd->data4[2],
             gd->data4[3], gd->data4[4], gd->data4[5], gd->data4[6], gd->data4[7]);
     fprintf(o, "#ifndef %s_Traits\n#define %s_Traits NULL\n#endif\n\n", psym, psym);
-    for (uint32_t kind = 0; kind < 5; kind++) {
-        int any = 0;
-        for (uint32_t i = 0; i < pv.item_count; i++) {
-            petw_manifest_item it;
-            petw_manifest_get_item(g->m, p, i, &it);
-            if (it.kind != kind || !it.symbol)
-                continue;
-            if (!it.valid)
-                return mc_fail(g, it.line, "%s \"%s\": its value is not a number in range",
-                               kind_name(kind), it.name);
-            if (add_symbol(g, syms, it.symbol, it.line))
-                return -1;
-            if (!any)
-                fprintf(o, "/* %ss */\n", kind_name(kind));
-            any = 1;
-            fprintf(o, "#define %s 0x%llx\n", it.symbol, (unsigned long long)it.value);
-        }
-        if (any)
-            fprintf(o, "\n");
-    }
+    if (write_symbols(g, p, &pv, syms))
+        return -1;
     /* One enable bit per distinct level and keywords, as mc numbers them. */
     uint32_t bits = 0;
     uint32_t *bit_of = calloc(pv.event_count ? pv.event_count : 1, sizeof(*bit_of));
@@ -281,35 +333,7 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
         }
         if (w == 0 && t->n)
             mc_write_template(g, t);
-        char *args = t->args;
-        size_t used = 0;
-        args[0] = 0;
-        for (uint32_t k = 0; k < t->n; k++) {
-            /* Parameter names: the field's name when it is an identifier
-             * that names nothing the macro's body uses. */
-            const char *nm = t->f[k].name;
-            int ok = is_ident(nm) && strlen(nm) < 64 && strcmp(nm, esym[e]) != 0 &&
-                     strcmp(nm, psym) != 0 && strcmp(nm, t->name) != 0 &&
-                     strcmp(nm, "MCGEN_EVENT_ENABLED") != 0;
-            for (uint32_t j = 0; ok && j < k; j++)
-                ok = strcmp(t->f[j].name, nm) != 0;
-            /* A struct's or string array's size comes first, named as mc.exe
-             * names it: the field's name and "_Len_". */
-            size_t nl = strlen(nm);
-            for (uint32_t j = 0; ok && mc_has_len_arg(&t->f[k]) && j < t->n; j++)
-                ok = !(strlen(t->f[j].name) == nl + 5 && !strncmp(t->f[j].name, nm, nl) &&
-                       !strcmp(t->f[j].name + nl, "_Len_"));
-            size_t room = sizeof(t->args) - used;
-            if (ok && mc_has_len_arg(&t->f[k]))
-                used += (size_t)snprintf(args + used, room, "%s%s_Len_, %s", k ? ", " : "", nm, nm);
-            else if (ok)
-                used += (size_t)snprintf(args + used, room, "%s%s", k ? ", " : "", nm);
-            else if (mc_has_len_arg(&t->f[k]))
-                used +=
-                    (size_t)snprintf(args + used, room, "%sArg%u_Len_, Arg%u", k ? ", " : "", k, k);
-            else
-                used += (size_t)snprintf(args + used, room, "%sArg%u", k ? ", " : "", k);
-        }
+        const char *args = event_args(t, esym[e], psym);
         const char *s = esym[e];
         fprintf(o, "/* Event %s (id %u, version %u) */\n", s, ev.id, ev.version);
         fprintf(o, "#define EventEnabled%s() _mcgen_EVENT_BIT_SET(%sEnableBits, %u)\n", s, var,
