@@ -358,6 +358,33 @@ w(f"- Peak RSS over an uncompressed trace of {fmt(big_bytes and big_bytes / 2**3
   f"{fmt(big_rate and big_rate / 1e6, ' M events/s')}), `petw info` {fmt(info_rss and info_rss / 1024, ' MB', 1)}, "
   f"`petw dump --format json` {fmt(dump_rss and dump_rss / 1024, ' MB', 1)}. Readers stream: a file is "
   "scanned once (32 bytes kept per buffer) and each buffer is read again when the merge reaches it.\n")
+tools = sorted({r["contender"] for r in rows if r.get("contender", "").startswith("petw-big-")})
+profile_s = med("petw-report-profile", "seconds")
+if profile_s is not None or tools:
+    w("## Analysis tools\n")
+    w("`bench_report.py` (docs/analysis.md, \"Cost\"): the median of each figure over the rounds,")
+    w("with the fastest and slowest single run beside it.\n")
+if profile_s is not None:
+    spread = [r for r in rows if r.get("contender") == "petw-report-profile" and "seconds" in r]
+    w(f"- `petw report cpu` with symbols, warm, on a {fmt(med('petw-report-profile', 'trace_seconds'), ' s', 0)} "
+      f"recording of 2 threads at 1 kHz with ~30-frame stacks ({fmt(med('petw-report-profile', 'samples'), '', 0)} "
+      f"samples, {fmt(med('petw-report-profile', 'file_bytes') / 2**20, ' MB', 1)}): "
+      f"{fmt(profile_s, ' s')} ({fmt(min(r['seconds_min'] for r in spread), '')}-"
+      f"{fmt(max(r['seconds_max'] for r in spread), ' s')}), peak RSS "
+      f"{fmt(med('petw-report-profile', 'peak_rss_kb') / 1024, ' MB', 1)}; target < 2 s.\n")
+elif any(r.get("contender") == "petw-report-profile" for r in rows):
+    w("- The recorded profile was skipped: perf events are not allowed system-wide here.\n")
+if tools:
+    size = med(tools[0], "file_bytes")
+    w(f"Each view and export over a generated profile of {fmt(size / 2**30, ' GiB')} "
+      f"({fmt(med(tools[0], 'events') / 1e6, ' M', 1)} events: 30-frame stacks, 20,000 distinct):\n")
+    w("| tool | seconds | M events/s | peak RSS |")
+    w("|---|---|---|---|")
+    for c in tools:
+        rate = med(c, "events_per_s")
+        w(f"| `{c[len('petw-big-'):].replace('-', ' ', 1)}` | {fmt(med(c, 'seconds'))} | "
+          f"{fmt(rate and rate / 1e6)} | {fmt(med(c, 'peak_rss_kb') / 1024, ' MB', 1)} |")
+    w("")
 w("## What stands in the way of the targets not met\n")
 w("From `perf record` and `perf annotate` of `write_event` on this machine (see the notes in")
 w("docs/design.md):\n")

@@ -126,6 +126,10 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' build-bench/tools
         emit "$r" "{\"contender\":\"petw-$cmd-big\",\"peak_rss_kb\":$rss}"
     done
     rm -f "$work/big.etl"
+    # 5. The analysis tools: a 60 s profile reported with symbols, and every
+    #    view and export over a 2 GB profile (both made once, kept for the rounds).
+    python3 bench/bench_report.py build-bench/tools/petw "$B/bench_gen_profile" \
+        "$B/report_workload" "$B/peak_rss" "$work/report" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
 done
 
 machine="$(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"

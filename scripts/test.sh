@@ -9,6 +9,20 @@ cd "$(dirname "$0")/.."
 # browser; golang-go, linux-perf, binutils: the analysis tests compare petw's
 # views with `go tool pprof` and `perf report`, and build-ids with readelf.
 scripts/setup-debian.sh chromium golang-go linux-perf binutils
+# Public Windows traces (PerfView's and others' test inputs) for the compat
+# test public_traces: fetched once when the network allows; without them
+# that test is skipped.
+if [ -z "${PETW_PUBLIC_TRACES:-}" ]; then
+    if [ -f build-traces/.complete ] ||
+        { mkdir -p build-traces &&
+            timeout 300 scripts/fetch-public-traces.sh build-traces >build-traces/fetch.log 2>&1 &&
+            touch build-traces/.complete; }; then
+        PETW_PUBLIC_TRACES=$(pwd)/build-traces
+        export PETW_PUBLIC_TRACES
+    else
+        echo "public traces not fetched (see build-traces/fetch.log): public_traces will be skipped"
+    fi
+fi
 variants=${*:-plain asan tsan fuzz}
 summary=""
 for v in $variants; do

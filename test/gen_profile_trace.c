@@ -1,4 +1,4 @@
-/* gen_profile_trace FILE [32] [shift]: writes a small .etl file as Windows' kernel
+/* gen_profile_trace FILE [32] [shift] [keys] [big MB]: writes a small .etl file as Windows' kernel
  * logger writes a CPU profile (logfile header buffer, then data buffers of
  * SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
  * 32-bit system: 32-bit header types and 4-byte pointers, addresses below
@@ -8,7 +8,10 @@
  *   Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at
  *   0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0);
  *   KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
- *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3);
+ *   (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and
+ *   for ntdll.dll None, DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp
+ *   0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
+ *   FileVersion (6.2.9200.16384) as Windows 8 writes it;
  *   PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns).
  *   (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
  *   0x82000000.)
@@ -25,7 +28,23 @@
  *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
  *     Stop 5000 on thread 77 (EVENT records without a schema).
  * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
- * `shift` (for diffs), the first two stacks come 20 and 40 times. */
+ * `shift` (for diffs), the first two stacks come 20 and 40 times.
+ * With `keys`, CPU 1's samples instead have cached stacks, as Windows 8 and
+ * later record them (StackKeyKernel/StackKeyUser naming a key, the key's
+ * frames in a later KeyDelete or KeyRundown):
+ *   10 x tid 77  kernel key A0 + user key B0: ntoskrnl+0x3000, +0x3100,
+ *                then app+0x1500, app+0x2000, ntdll+0x5000
+ *    5 x tid 78  user key B1: ntdll+0x9000, app+0x2100, ntdll+0x5000
+ *   (KeyDelete A0 and B0: B0 then names another stack)
+ *    7 x tid 77  user key B0 again: app+0x1010, ntdll+0x5000 (KeyRundown)
+ *    3 x tid 78  user key B2, never defined: the sampled address alone,
+ *                app+0x1234
+ *   and processes 555 "late.exe" (a Process/DCEnd alone) and 556
+ *   "gone.exe" (Process/Defunct), both children of 4.
+ * With `big MB` (the benchmarks' large traces), the samples are instead MB
+ * megabytes of buffers streamed to the file: 1 kHz on each of the 2 CPUs,
+ * each sample with a 30-frame stack, one of 20,000 distinct stacks over
+ * 4,096 functions of app.exe, and a CSwitch pair every fourth sample. */
 #define GEN_BUF 65536
 #define GEN_MAX_BUFFERS 2
 #include "gen_trace.h"
@@ -42,7 +61,8 @@ static uint32_t put_ptr(uint8_t *p, uint64_t v)
     return ptr;
 }
 
-static void process_dcstart(uint32_t pid, const char *image, int64_t ts)
+/* A Process record of opcode `op` (3 DCStart, 4 DCEnd, 39 Defunct). */
+static void process_record(uint8_t op, uint32_t pid, const char *image, int64_t ts)
 {
     uint8_t p[256];
     memset(p, 0, sizeof(p));
@@ -61,7 +81,7 @@ static void process_dcstart(uint32_t pid, const char *image, int64_t ts)
     n += put_utf16(p + n, image);
     n += put_utf16(p + n, "");
     n += put_utf16(p + n, "");
-    record(PETW__HDR_SYSTEM64, 0x0303, 4, pid, 0, ts, p, n);
+    record(PETW__HDR_SYSTEM64, (uint16_t)(0x0300 | op), 4, pid, 0, ts, p, n);
 }
 
 static void thread_dcstart(uint32_t pid, uint32_t tid, int64_t ts)
@@ -88,18 +108,20 @@ static void image_dcstart(uint32_t pid, uint64_t base, uint64_t size, const char
     record(PETW__HDR_SYSTEM64, 0x1403, 3, pid, 0, ts, p, n);
 }
 
-/* A FULL (EVENT_TRACE_HEADER) record of KernelTraceControl, opcode `op`. */
-static void ktc_record(uint8_t op, uint32_t pid, int64_t ts, const uint8_t *payload, uint32_t n)
+/* A FULL (EVENT_TRACE_HEADER) record of KernelTraceControl, opcode `op`,
+ * version `version`. */
+static void ktc_record(uint8_t op, uint8_t version, uint32_t pid, int64_t ts,
+                       const uint8_t *payload, uint32_t n)
 {
     static const uint8_t guid[16] = {0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
                                      0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde};
-    uint8_t *r = file + buffers * GEN_BUF + at;
+    uint8_t *r = gen_buffer() + at;
     uint32_t size = PETW__FULL_HEADER_SIZE + n;
     memset(r, 0, PETW__ALIGN8(size));
     petw__wr16(r, (uint16_t)size);
     r[2] = gen_bits32 ? PETW__HDR_FULL32 : PETW__HDR_FULL64, r[3] = 0xC0;
     r[4] = op;
-    petw__wr16(r + 6, 2); /* version */
+    petw__wr16(r + 6, version);
     petw__wr32(r + 12, pid);
     petw__wr64(r + 16, (uint64_t)ts);
     memcpy(r + 24, guid, 16);
@@ -118,7 +140,7 @@ static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const cha
     petw__wr32(p + n + 4, 0x5f000000); /* TimeDateStamp */
     n += 8;
     n += put_utf16(p + n, name);
-    ktc_record(0, pid, ts, p, n);
+    ktc_record(0, 2, pid, ts, p, n);
     memset(p, 0, sizeof(p));
     n = put_ptr(p, base);
     petw__wr32(p + n, pid);
@@ -133,7 +155,7 @@ static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const cha
     n += 4;
     memcpy(p + n, "app.pdb", 8);
     n += 8;
-    ktc_record(36, pid, ts, p, n);
+    ktc_record(36, 2, pid, ts, p, n);
     memset(p, 0, sizeof(p));
     petw__wr32(p, (uint32_t)size);
     petw__wr32(p + 4, 0x5f000000);
@@ -142,7 +164,45 @@ static void image_identity(uint32_t pid, uint64_t base, uint64_t size, const cha
                                    "App", "Contoso", "1.2",     "",        ""};
     for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
         n += put_utf16(p + n, strings[k]);
-    ktc_record(64, pid, ts, p, n);
+    ktc_record(64, 2, pid, ts, p, n);
+}
+
+/* Records of other debug directory entries, and Windows 8's FileVersion
+ * (version 0), for ntdll.dll. */
+static void image_debug_entries(uint32_t pid, uint64_t base, int64_t ts)
+{
+    uint8_t p[512];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    petw__wr32(p + n, pid);
+    n += 4;
+    ktc_record(32, 2, pid, ts, p, n); /* None */
+    petw__wr32(p + n, 0x1f2a3b);      /* DbgID_NB10: checksum, timestamp, size, name */
+    petw__wr32(p + n + 4, 0x5010ae7a);
+    petw__wr32(p + n + 8, 0x1f0000);
+    uint32_t nb10 = n + 12 + put_utf16(p + n + 12, "ntdll.dbg");
+    ktc_record(34, 2, pid, ts, p, nb10);
+    petw__wr32(p + n, 0x5010ae7a); /* DbgPPDB: timestamp, major and minor version */
+    petw__wr16(p + n + 4, 0x100);
+    petw__wr16(p + n + 6, 0x504d);
+    ktc_record(38, 2, pid, ts, p, n + 8);
+    memset(p, 0, sizeof(p));
+    petw__wr32(p, 0x157000);
+    petw__wr32(p + 4, 0x5010ae7a);
+    n = 8;
+    const char *const strings[] = {"ntdll.dll",
+                                   "NT Layer DLL",
+                                   "6.2.9200.16384 (win8_rtm.120725-1247)",
+                                   "6.2.9200.16384",
+                                   "1033",
+                                   "Microsoft Windows Operating System",
+                                   "Microsoft Corporation",
+                                   "6.2.9200.16384",
+                                   "",
+                                   ""};
+    for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
+        n += put_utf16(p + n, strings[k]);
+    ktc_record(64, 0, pid, ts, p, n);
 }
 
 static void cswitch(uint32_t new_tid, uint32_t old_tid, int64_t ts)
@@ -180,7 +240,7 @@ static void disk(int write, uint32_t tid, uint32_t bytes, uint64_t response, int
 static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
 {
     static const uint8_t guid[16] = {0x5a, 0x3b, 0x0c, 0x6e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    uint8_t *r = file + buffers * GEN_BUF + at;
+    uint8_t *r = gen_buffer() + at;
     memset(r, 0, PETW__EVENT_HEADER_SIZE);
     petw__wr16(r, PETW__EVENT_HEADER_SIZE);
     r[2] = gen_bits32 ? PETW__HDR_EVENT32 : PETW__HDR_EVENT64, r[3] = 0xC0;
@@ -198,7 +258,7 @@ static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
 
 static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frames, uint32_t n)
 {
-    uint8_t p[16 + 8 * 8];
+    uint8_t p[16 + 8 * 32];
     memset(p, 0, sizeof(p));
     uint32_t at_tid = put_ptr(p, frames[0]);
     petw__wr32(p + at_tid, tid);
@@ -212,21 +272,125 @@ static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frame
     record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + ptr * n);
 }
 
+/* `mb` megabytes of samples and switches, streamed (see the top). */
+static void big_profile(uint64_t mb, uint64_t app, uint64_t ntdll)
+{
+    enum { FRAMES = 30, STACKS = 20000, FUNCTIONS = 4096 };
+    const uint32_t worst =
+        2 * (PETW__PERFINFO_HEADER_SIZE + 16 + 8 * FRAMES) + 2 * (PETW__COMPACT_HEADER_SIZE + 24);
+    int64_t ts = 10000;
+    uint64_t n = 0;
+    while ((uint64_t)buffers * GEN_BUF < mb << 20) {
+        begin_buffer((uint8_t)(buffers & 1));
+        while (at + worst <= GEN_BUF) {
+            uint64_t frames[FRAMES];
+            uint32_t stack = (uint32_t)((n * 2654435761u) % STACKS);
+            for (uint32_t d = 0; d + 1 < FRAMES; d++)
+                frames[d] = app + 0x1000 + ((stack * 40503u + d * 977u) % FUNCTIONS) * 0x10;
+            frames[FRAMES - 1] = ntdll + 0x5000;
+            uint32_t tid = n & 1 ? 78 : 77;
+            sample(1234, tid, ts, frames, FRAMES);
+            if (n % 4 == 0) {
+                cswitch(tid, 0, ts + 1);
+                cswitch(0, tid, ts + 2);
+            }
+            ts += 5000; /* two CPUs at 1 kHz: a sample every 0.5 ms */
+            n++;
+        }
+        end_buffer();
+    }
+}
+
+/* A StackKeyKernel (user 0) or StackKeyUser (user 1) record: the stack of
+ * the event at `ts` on thread `tid` is cache key `key`. */
+static void stack_key(int user, uint32_t pid, uint32_t tid, int64_t ts, uint64_t key)
+{
+    uint8_t p[24];
+    memset(p, 0, sizeof(p));
+    petw__wr64(p, (uint64_t)ts);
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, tid);
+    uint32_t n = 16 + put_ptr(p + 16, key);
+    record(PETW__HDR_PERFINFO64, user ? 0x1826 : 0x1825, 2, 0, 0, ts, p, n);
+}
+
+/* A KeyDelete (rundown 0) or KeyRundown (1) record: key `key`'s frames. */
+static void stack_key_def(int rundown, int64_t ts, uint64_t key, const uint64_t *frames, uint32_t n)
+{
+    uint8_t p[8 + 8 * 8];
+    memset(p, 0, sizeof(p));
+    uint32_t at_frames = put_ptr(p, key);
+    for (uint32_t i = 0; i < n; i++)
+        put_ptr(p + at_frames + ptr * i, frames[i]);
+    record(PETW__HDR_PERFINFO64, rundown ? 0x1824 : 0x1823, 2, 0, 0, ts, p, at_frames + ptr * n);
+}
+
+/* A sample whose stack comes by key (0: no such part). */
+static void keyed_sample(uint32_t tid, int64_t ts, uint64_t ip, uint64_t kkey, uint64_t ukey)
+{
+    uint8_t p[16];
+    memset(p, 0, sizeof(p));
+    uint32_t at_tid = put_ptr(p, ip);
+    petw__wr32(p + at_tid, tid);
+    petw__wr16(p + at_tid + 4, 1);
+    record(PETW__HDR_PERFINFO64, 0x0F2E, 2, 0, 0, ts, p, at_tid + 8);
+    if (kkey)
+        stack_key(0, 1234, tid, ts, kkey);
+    if (ukey)
+        stack_key(1, 1234, tid, ts, ukey);
+}
+
+/* CPU 1's samples with cached stacks (see the top). */
+static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
+{
+    const uint64_t a0[] = {nt + 0x3000, nt + 0x3100};
+    const uint64_t b0[] = {app + 0x1500, app + 0x2000, ntdll + 0x5000};
+    const uint64_t b0_again[] = {app + 0x1010, ntdll + 0x5000};
+    const uint64_t b1[] = {ntdll + 0x9000, app + 0x2100, ntdll + 0x5000};
+    const uint64_t ka0 = 0xA0A0A0A0, kb0 = 0xB0B0B0B0, kb1 = 0xB1B1B1B1, kb2 = 0xB2B2B2B2;
+    int64_t ts = 2001;
+    for (int k = 0; k < 15; k++, ts++) {
+        if (k % 3 == 2)
+            keyed_sample(78, ts, ntdll + 0x9000, 0, kb1);
+        else
+            keyed_sample(77, ts, nt + 0x3000, ka0, kb0);
+    }
+    stack_key_def(0, ts++, ka0, a0, 2);
+    stack_key_def(0, ts++, kb0, b0, 3);
+    for (int k = 0; k < 10; k++, ts++) {
+        if (k < 7)
+            keyed_sample(77, ts, app + 0x1010, 0, kb0);
+        else
+            keyed_sample(78, ts, app + 0x1234, 0, kb2);
+    }
+    stack_key_def(1, ts++, kb0, b0_again, 2);
+    stack_key_def(1, ts++, kb1, b1, 3);
+    process_record(4, 555, "late.exe", ts++); /* known by its rundown at the end alone */
+    process_record(39, 556, "gone.exe", ts);
+}
+
 int main(int argc, char **argv)
 {
-    int shift = 0;
+    int shift = 0, keys = 0;
+    uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
             gen_bits32 = 1;
         else if (!strcmp(argv[k], "shift"))
             shift = 1;
+        else if (!strcmp(argv[k], "keys"))
+            keys = 1;
+        else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
+            continue;
         else
             argc = 0;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift]\n");
+        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [big MB]\n");
         return 2;
     }
+    if (big && gen_stream(argv[1]))
+        return 1;
     ptr = gen_bits32 ? 4 : 8;
     const uint64_t app = gen_bits32 ? 0x400000u : 0x140000000ull;
     const uint64_t ntdll = gen_bits32 ? 0x77000000u : 0x7ffb10000000ull;
@@ -235,12 +399,13 @@ int main(int argc, char **argv)
     const uint64_t s2[] = {ntdll + 0x9000, app + 0x2100, ntdll + 0x5000};
     const uint64_t s3[] = {nt + 0x3000, app + 0x1500, app + 0x2000, ntdll + 0x5000};
     begin_buffer(0);
-    process_dcstart(1234, "app.exe", 1000);
+    process_record(3, 1234, "app.exe", 1000);
     thread_dcstart(1234, 77, 1001);
     thread_dcstart(1234, 78, 1001);
     image_dcstart(1234, app, 0x20000, "C:\\app\\app.exe", 1002);
     image_identity(1234, app, 0x20000, "app.exe", 1002);
     image_dcstart(1234, ntdll, 0x1f0000, "C:\\Windows\\System32\\ntdll.dll", 1002);
+    image_debug_entries(1234, ntdll, 1002);
     image_dcstart(0, nt, 0x1000000, "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
     uint8_t p[32];
     memset(p, 0, sizeof(p));
@@ -261,7 +426,16 @@ int main(int argc, char **argv)
     cswitch(77, 0, 6000);
     cswitch(0, 77, 8000);
     end_buffer();
+    if (big) {
+        big_profile(big, app, ntdll);
+        return write_trace(argv[1]);
+    }
     begin_buffer(1);
+    if (keys) {
+        keyed_samples(app, ntdll, nt);
+        end_buffer();
+        return write_trace(argv[1]);
+    }
     for (int k = 0; k < 70; k++) {
         int64_t ts = 2001 + k;
         if (k < (shift ? 20 : 40))

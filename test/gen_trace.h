@@ -3,11 +3,14 @@
  * at most GEN_MAX_BUFFERS of them after the header buffer, filled with
  * classic kernel records as Windows' kernel logger writes them. The
  * includer defines GEN_BUF and GEN_MAX_BUFFERS first, and may set gen_bits32
- * for a 32-bit system's records. */
+ * for a 32-bit system's records. After gen_stream(path), buffers go to the
+ * file as they are finished, so a trace of any size takes one buffer of
+ * memory (the benchmarks' large traces). */
 #ifndef PETW_TEST_GEN_TRACE_H
 #define PETW_TEST_GEN_TRACE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/write/format/etl.h"
@@ -15,24 +18,47 @@
 static uint32_t at, buffers;
 static int gen_bits32; /* a 32-bit system's records */
 static uint8_t file[(GEN_MAX_BUFFERS + 1) * GEN_BUF];
+static FILE *gen_out; /* streaming: data buffers are written as they end */
+
+/* The data buffer being filled. */
+static uint8_t *gen_buffer(void)
+{
+    return file + (gen_out ? 1 : buffers) * GEN_BUF;
+}
+
+/* Streams the trace to `path`: its header buffer's place is kept, and
+ * written by write_trace when the count is known. 0, or 1 (reason on
+ * stderr). */
+static inline int gen_stream(const char *path)
+{
+    gen_out = fopen(path, "wb");
+    if (!gen_out || fwrite(file, 1, GEN_BUF, gen_out) != GEN_BUF) {
+        perror(path);
+        return 1;
+    }
+    return 0;
+}
 
 /* Starts the next data buffer, written on CPU `cpu`. */
 static void begin_buffer(uint8_t cpu)
 {
     buffers++;
     at = PETW__BH_SIZE;
-    file[buffers * GEN_BUF + PETW__BH_PROCESSOR] = cpu;
+    memset(gen_buffer(), 0, PETW__BH_SIZE);
+    gen_buffer()[PETW__BH_PROCESSOR] = cpu;
 }
 
 static void end_buffer(void)
 {
-    uint8_t *b = file + buffers * GEN_BUF;
+    uint8_t *b = gen_buffer();
     memset(b + at, 0xFF, GEN_BUF - at);
     petw__wr32(b + PETW__BH_BUFFER_SIZE, GEN_BUF);
     petw__wr32(b + PETW__BH_SAVED_OFFSET, at);
     petw__wr32(b + PETW__BH_OFFSET, at);
     petw__wr16(b + PETW__BH_BUFFER_FLAG, PETW__BUFFER_FLAG_FLUSH_MARKER);
     memset(b + PETW__BH_PETW_CHECKSUM, 0, 16);
+    if (gen_out && fwrite(b, 1, GEN_BUF, gen_out) != GEN_BUF)
+        perror("write"), exit(1);
 }
 
 /* Appends a record with a header of `type` (filled here), then `n` payload
@@ -40,7 +66,7 @@ static void end_buffer(void)
 static void record(uint8_t type, uint16_t hook, uint8_t version, uint32_t pid, uint32_t tid,
                    int64_t ts, const uint8_t *payload, uint32_t n)
 {
-    uint8_t *r = file + buffers * GEN_BUF + at;
+    uint8_t *r = gen_buffer() + at;
     uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
                      : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
                                                    : PETW__SYSTEM_HEADER_SIZE;
@@ -87,6 +113,14 @@ static int write_trace(const char *path)
     in.log_file_name = "kernel.etl";
     petw__etl_write_header_buffer(file, &in);
     memset(file + PETW__BH_PETW_CHECKSUM, 0, 16); /* as Windows writes them */
+    if (gen_out) {
+        if (fseek(gen_out, 0, SEEK_SET) != 0 || fwrite(file, 1, GEN_BUF, gen_out) != GEN_BUF ||
+            fclose(gen_out) != 0) {
+            perror(path);
+            return 1;
+        }
+        return 0;
+    }
     size_t size = (buffers + 1) * GEN_BUF;
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(file, 1, size, f) != size || fclose(f) != 0) {

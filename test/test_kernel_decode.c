@@ -3,8 +3,14 @@
  * when the samples are there), Thread CSwitch, Image Load, Process (with a
  * SID and without) and StackWalk (0, 1 and 5 frames) with 32- and 64-bit
  * pointers, and one record each of DiskIo, FileIo, TcpIp, UdpIp, Registry,
- * PageFault, PerfInfo ISR/DPC, ALPC and SystemConfig. A record shorter than its layout is
- * an error for that event; an opcode or version the table lacks stays raw. */
+ * PageFault, PerfInfo ISR/DPC, ALPC and SystemConfig. The records Windows 8 to 11
+ * add (new_layouts), in both pointer sizes: KernelTraceControl's ImageID events
+ * (FileVersion v0, None, DbgID_NB10, DbgPPDB, DbgEmbeddedPPDB), Process v5,
+ * Thread SetName, Image KernelBase, PerfInfo's interval and Mark, EventTrace
+ * LastDroppedTimes, SystemConfig v3 CPU and IRQ, PnP v5 with filters, NumaNode
+ * and ProcessorGroup (pointer-sized masks), SystemConfigEx's network interface.
+ * A record shorter than its layout is an error for that event; an opcode or
+ * version the table lacks stays raw. */
 #include <sys/stat.h>
 
 #include "test_util.h"
@@ -18,20 +24,28 @@ static const petw_field *top(const petw_decoded_event *ev, const char *name)
     exit(1);
 }
 
-static int decode_classic(petw_decoder *d, const char *cls, uint8_t opcode, uint8_t version,
-                          int is32, const void *payload, size_t n, const petw_decoded_event **ev)
+static int decode_guid(petw_decoder *d, const petw_guid *provider, uint8_t opcode, uint8_t version,
+                       int is32, const void *payload, size_t n, const petw_decoded_event **ev)
 {
     petw_event_record r;
     memset(&r, 0, sizeof(r));
     r.header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |
                                 (is32 ? PETW_EVENT_HEADER_FLAG_32_BIT_HEADER
                                       : PETW_EVENT_HEADER_FLAG_64_BIT_HEADER));
-    CHECK_EQ(petw_kernel_class_guid(cls, &r.header.provider_id), 0);
+    r.header.provider_id = *provider;
     r.header.descriptor.opcode = opcode;
     r.header.descriptor.version = version;
     r.user_data = (void *)(uintptr_t)payload;
     r.user_data_length = (uint16_t)n;
     return petw_decode(d, &r, ev);
+}
+
+static int decode_classic(petw_decoder *d, const char *cls, uint8_t opcode, uint8_t version,
+                          int is32, const void *payload, size_t n, const petw_decoded_event **ev)
+{
+    petw_guid g;
+    CHECK_EQ(petw_kernel_class_guid(cls, &g), 0);
+    return decode_guid(d, &g, opcode, version, is32, payload, n, ev);
 }
 
 typedef struct header_seen {
@@ -75,7 +89,7 @@ static void read_header(const char *path, header_seen *h)
 
 /* A little-endian payload builder. */
 typedef struct buf {
-    uint8_t b[1024];
+    uint8_t b[2048];
     size_t n;
     int ps; /* pointer size */
 } buf;
@@ -111,6 +125,204 @@ static void put_sid(buf *b)
 static int str_is(const petw_field *f, const char *s)
 {
     return f->kind == PETW_VALUE_STRING && !strcmp(f->v.s, s);
+}
+
+static void put_guid(buf *b, uint32_t first)
+{
+    put(b, first, 4), put(b, 0x0506, 2), put(b, 0x0708, 2);
+    for (int k = 9; k <= 16; k++)
+        put(b, (uint64_t)k, 1);
+}
+
+/* Element k of an array field. */
+static const petw_field *element(const petw_decoded_event *ev, const petw_field *f, uint32_t k)
+{
+    CHECK_EQ(f->kind, PETW_VALUE_ARRAY);
+    CHECK(k < f->count);
+    return &ev->fields[f->first + k];
+}
+
+/* The records Windows 8 to 11 write that the first table lacked, with 64-bit
+ * (ps 8) and 32-bit (ps 4) pointers. */
+static void new_layouts(petw_decoder *d, int ps)
+{
+    static const petw_guid ktc = {
+        0xb3e675d7, 0x2554, 0x4f18, {0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde}};
+    static const petw_guid config_ex = {
+        0x9b79ee91, 0xb5fd, 0x41c0, {0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0}};
+    const int is32 = ps == 4;
+    const uint64_t base = is32 ? 0x77000000u : 0x7ffb10000000u;
+    const petw_decoded_event *ev;
+
+    /* KernelTraceControl FileVersion, version 0 as Windows 8 writes it. */
+    buf b = {.ps = ps};
+    put(&b, 0x157000, 4), put(&b, 0x5010ae7a, 4);
+    const char *const fv[] = {"ntdll.dll",
+                              "NT Layer DLL",
+                              "6.2.9200.16384 (win8_rtm.120725-1247)",
+                              "6.2.9200.16384",
+                              "1033",
+                              "Windows",
+                              "Microsoft Corporation",
+                              "6.2.9200.16384",
+                              "",
+                              ""};
+    for (size_t k = 0; k < sizeof(fv) / sizeof(fv[0]); k++)
+        put_wide(&b, fv[k]);
+    CHECK_EQ(decode_guid(d, &ktc, 64, 0, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "FileVersion"), 0);
+    CHECK(str_is(top(ev, "BinFileVersion"), "6.2.9200.16384"));
+    CHECK(str_is(top(ev, "CompanyName"), "Microsoft Corporation"));
+    CHECK_EQ(top(ev, "ImageSize")->v.u, 0x157000);
+
+    /* None and DbgDeterm: the image base and the process. */
+    b = (buf){.ps = ps};
+    put_ptr(&b, base), put(&b, 1234, 4);
+    CHECK_EQ(b.n, (size_t)ps + 4);
+    CHECK_EQ(decode_guid(d, &ktc, 32, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "None"), 0);
+    CHECK_EQ(top(ev, "ImageBase")->v.u, base);
+    CHECK_EQ(top(ev, "ProcessId")->v.u, 1234);
+    CHECK_EQ(decode_guid(d, &ktc, 40, 1, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "DbgDeterm"), 0);
+    CHECK_EQ(decode_guid(d, &ktc, 40, 1, is32, b.b, b.n - 1, &ev), PETW_ECORRUPT);
+
+    /* DbgID_NB10: checksum, timestamp and size, then the .dbg file. */
+    b = (buf){.ps = ps};
+    put_ptr(&b, 0x400000), put(&b, 19500, 4), put(&b, 0x612365, 4), put(&b, 0x681d64c5, 4);
+    put(&b, 0x60d000, 4), put_wide(&b, "app.dbg");
+    CHECK_EQ(decode_guid(d, &ktc, 34, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "DbgID_NB10"), 0);
+    CHECK_EQ(top(ev, "ImageCheckSum")->v.u, 0x612365);
+    CHECK_EQ(top(ev, "TimeDateStamp")->v.u, 0x681d64c5);
+    CHECK_EQ(top(ev, "ImageSize")->v.u, 0x60d000);
+    CHECK(str_is(top(ev, "DbgFileName"), "app.dbg"));
+
+    /* DbgPPDB (a portable PDB's version pair) and DbgEmbeddedPPDB. */
+    b = (buf){.ps = ps};
+    put_ptr(&b, base), put(&b, 2140, 4), put(&b, 0x88a5a835, 4), put(&b, 0x100, 2);
+    put(&b, 0x504d, 2);
+    CHECK_EQ(b.n, (size_t)ps + 12);
+    CHECK_EQ(decode_guid(d, &ktc, 38, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "DbgPPDB"), 0);
+    CHECK_EQ(top(ev, "MinorVersion")->v.u, 0x504d);
+    b = (buf){.ps = ps};
+    put_ptr(&b, base), put(&b, 15044, 4), put(&b, 0x100, 2), put(&b, 0x100, 2);
+    put_guid(&b, 0x35d73f44), put(&b, 1, 4);
+    CHECK_EQ(decode_guid(d, &ktc, 39, 1, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "DbgEmbeddedPPDB"), 0);
+    CHECK_EQ(top(ev, "GuidSig")->v.guid.data1, 0x35d73f44);
+    CHECK_EQ(top(ev, "Age")->v.u, 1);
+
+    /* Process v5 (Defunct): v4's fields, then the creation time. */
+    b = (buf){.ps = ps};
+    put_ptr(&b, 0xffffa804e2a3b080), put(&b, 4384, 4), put(&b, 1840, 4), put(&b, 0, 4);
+    put(&b, 0, 4), put_ptr(&b, 0x40f4ed000), put(&b, 0, 4), put_sid(&b);
+    put_ansi(&b, "MpCmdRun.exe"), put_wide(&b, ""), put_wide(&b, ""), put_wide(&b, "");
+    put(&b, 0x01d68ae675a14d5full, 8);
+    CHECK_EQ(decode_classic(d, "Process", 39, 5, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "Defunct"), 0);
+    CHECK_EQ(top(ev, "ProcessId")->v.u, 4384);
+    CHECK(str_is(top(ev, "UserSID"), "S-1-5-21-1-2-3-1001"));
+    CHECK(str_is(top(ev, "ImageFileName"), "MpCmdRun.exe"));
+    CHECK_EQ(top(ev, "CreateTime")->kind, PETW_VALUE_FILETIME);
+    CHECK_EQ(top(ev, "CreateTime")->v.i, 0x01d68ae675a14d5f);
+    CHECK_EQ(decode_classic(d, "Process", 39, 5, is32, b.b, b.n - 1, &ev), PETW_ECORRUPT);
+
+    /* Thread SetName; Image KernelBase; PerfInfo CollectionStart v3 and Mark. */
+    b = (buf){.ps = ps};
+    put(&b, 4, 4), put(&b, 19712, 4), put_wide(&b, "WPR rundown");
+    CHECK_EQ(decode_classic(d, "Thread", 72, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "SetName"), 0);
+    CHECK(str_is(top(ev, "ThreadName"), "WPR rundown"));
+    b = (buf){.ps = ps};
+    put_ptr(&b, is32 ? 0x82000000u : 0xfffff80021489000u);
+    CHECK_EQ(decode_classic(d, "Image", 33, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "KernelBase"), 0);
+    CHECK_EQ(top(ev, "ImageBase")->v.u, is32 ? 0x82000000u : 0xfffff80021489000u);
+    b = (buf){.ps = ps};
+    put(&b, 0, 4), put(&b, 10000, 4), put(&b, 10000, 4), put_wide(&b, "Timer");
+    CHECK_EQ(decode_classic(d, "PerfInfo", 73, 3, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "CollectionStart"), 0);
+    CHECK(str_is(top(ev, "SourceName"), "Timer"));
+    b = (buf){.ps = ps};
+    put_ansi(&b, "Wpr_Initiated_Rundown");
+    CHECK_EQ(decode_classic(d, "PerfInfo", 34, 0, is32, b.b, b.n, &ev), 0);
+    CHECK(str_is(top(ev, "Message"), "Wpr_Initiated_Rundown"));
+
+    /* EventTrace LastDroppedTimes: a count, padding, the times. */
+    b = (buf){.ps = ps};
+    put(&b, 2, 4), put(&b, 0, 4), put(&b, 111, 8), put(&b, 222, 8);
+    CHECK_EQ(decode_classic(d, "EventTrace", 82, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(element(ev, top(ev, "TimeStamp"), 1)->v.u, 222);
+
+    /* SystemConfig CPU v3: v2's fields, then the highest user address to the
+     * memory speed (828 bytes with 64-bit pointers, 820 with 32-bit). */
+    b = (buf){.ps = ps};
+    put(&b, 3494, 4), put(&b, 20, 4), put(&b, 65349, 4), put(&b, 4096, 4), put(&b, 65536, 4);
+    memset(b.b + b.n, 0, 780);
+    size_t at = b.n;
+    put_wide(&b, "MAGNON"), b.n = at + 512 + 268;
+    put_ptr(&b, 0xfff), put_ptr(&b, is32 ? 0x7ffeffff : 0x7ffffffeffff);
+    put(&b, 9, 2), put(&b, 6, 2), put(&b, 0xb701, 2), put(&b, 1, 1), put(&b, 1, 1);
+    put(&b, 2666, 4);
+    CHECK_EQ(b.n, is32 ? 820u : 828u);
+    CHECK_EQ(decode_classic(d, "SystemConfig", 10, 3, is32, b.b, b.n, &ev), 0);
+    CHECK(str_is(top(ev, "ComputerName"), "MAGNON"));
+    CHECK_EQ(top(ev, "HighestUserAddress")->v.u, is32 ? 0x7ffeffffu : 0x7ffffffeffffu);
+    CHECK_EQ(top(ev, "MemorySpeed")->v.u, 2666);
+    CHECK_EQ(decode_classic(d, "SystemConfig", 10, 3, is32, b.b, b.n - 1, &ev), PETW_ECORRUPT);
+
+    /* IRQ v3 (a group before the number); PnP v5 with one upper and two
+     * lower filters. */
+    b = (buf){.ps = ps};
+    put(&b, 0xffffffff, 8), put(&b, 0, 2), put(&b, 0, 2), put(&b, 10, 4), put(&b, 5, 4);
+    put_wide(&b, "ACPI");
+    CHECK_EQ(decode_classic(d, "SystemConfig", 21, 3, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(top(ev, "IRQNum")->v.u, 10);
+    b = (buf){.ps = ps};
+    put_guid(&b, 0x4d36e978), put(&b, 1, 4), put(&b, 2, 4), put(&b, 0x180600a, 4), put(&b, 0, 4);
+    put_wide(&b, "ACPI\\PNP0501\\1"), put_wide(&b, "Communications Port");
+    put_wide(&b, "COM1"), put_wide(&b, "\\Device\\00000042"), put_wide(&b, "Serial");
+    put_wide(&b, "serenum"), put_wide(&b, "lower1"), put_wide(&b, "lower2");
+    CHECK_EQ(decode_classic(d, "SystemConfig", 22, 5, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "PnP"), 0);
+    CHECK(str_is(top(ev, "ServiceName"), "Serial"));
+    CHECK(str_is(element(ev, top(ev, "UpperFilters"), 0), "serenum"));
+    CHECK(str_is(element(ev, top(ev, "LowerFilters"), 1), "lower2"));
+    CHECK_EQ(decode_classic(d, "SystemConfig", 22, 5, is32, b.b, b.n - 14, &ev), PETW_ECORRUPT);
+
+    /* NumaNode: a GROUP_AFFINITY per node (16 bytes, 12 with 32-bit
+     * pointers); ProcessorGroup: a pointer-sized mask per group. */
+    b = (buf){.ps = ps};
+    put(&b, 2, 4), put_ptr(&b, 0xff), put(&b, 0, 2), put(&b, 0, 6), put_ptr(&b, 0xff00);
+    put(&b, 1, 2), put(&b, 0, 6);
+    CHECK_EQ(b.n, 4u + 2 * ((size_t)ps + 8));
+    CHECK_EQ(decode_classic(d, "SystemConfig", 24, 2, is32, b.b, b.n, &ev), 0);
+    const petw_field *node = element(ev, top(ev, "NodeMap"), 1);
+    CHECK_EQ(ev->fields[node->first].v.u, 0xff00); /* Mask */
+    CHECK_EQ(ev->fields[node->first + 1].v.u, 1);  /* Group */
+    b = (buf){.ps = ps};
+    put(&b, 1, 4), put_ptr(&b, 0xfffff);
+    CHECK_EQ(decode_classic(d, "SystemConfig", 26, 2, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(element(ev, top(ev, "Affinity"), 0)->v.u, 0xfffff);
+
+    /* SystemConfigEx 36: a MIB_IF_ROW2 (1352 bytes, no pointers). */
+    b = (buf){.ps = ps};
+    memset(b.b, 0, 1352);
+    put(&b, 0x0006000001000000, 8), put(&b, 24, 4), put_guid(&b, 0xf1f0fa3f);
+    at = b.n;
+    put_wide(&b, "vEthernet"), b.n = at + 514;
+    put_wide(&b, "Hyper-V Virtual Ethernet Adapter"), b.n = at + 1028;
+    put(&b, 6, 4), put(&b, 0x005d1500, 4), b.n += 60; /* the addresses */
+    put(&b, 1500, 4), put(&b, 6, 4), b.n = 1192;
+    put(&b, 10000000000, 8), b.n = 1352;
+    CHECK_EQ(decode_guid(d, &config_ex, 36, 0, is32, b.b, b.n, &ev), 0);
+    CHECK_EQ(strcmp(ev->event_name, "NetworkInterface"), 0);
+    CHECK(str_is(top(ev, "Alias"), "vEthernet"));
+    CHECK_EQ(top(ev, "Mtu")->v.u, 1500);
+    CHECK_EQ(top(ev, "TransmitLinkSpeed")->v.u, 10000000000);
+    CHECK_EQ(top(ev, "OutQLen")->data_offset, 1344);
 }
 
 int main(void)
@@ -391,6 +603,9 @@ int main(void)
         CHECK_EQ(top(ev, "HyperThreadingFlag")->v.u, 0xF0);
         CHECK_EQ(decode_classic(d, "SystemConfig", 10, 2, 0, c.b, 807, &ev), PETW_ECORRUPT);
     }
+
+    new_layouts(d, 8);
+    new_layouts(d, 4);
 
     /* The header of a file petw writes. */
     char path[512];

@@ -41,6 +41,10 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;
     }
+    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        printf("%s%s", report_usage, model_options_help);
+        return 0;
+    }
     view_fn fn = NULL;
     int diff = !strcmp(argv[0], "diff");
     for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++)

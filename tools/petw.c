@@ -55,7 +55,7 @@ static const struct {
     {"dump", cmd_dump, 1},
     {"guid", cmd_guid, 1},
     {"convert", cmd_convert, 1},
-    {"report", cmd_report, 1},
+    {"report", cmd_report, 0},
     {"start", cmd_start, 0},
     {"stop", cmd_stop, 0},
     {"flush", cmd_flush, 0},

@@ -472,9 +472,23 @@ static int write_kernel_seeds(const char *dir)
     /* SampledProfile v2 (32-bit): ip, tid, count. */
     static const uint8_t sample[12] = {0x78, 0x56, 0x34, 0x12, 9, 0, 0, 0, 1, 0};
     static const uint8_t sample_head[4] = {0x0f, 0x2e, 2, 1};
+    /* SystemConfig PnP v5: class GUID, one upper filter, no lower one, status,
+     * problem, five strings ("A" and four empty), the filter "f". */
+    static const uint8_t pnp[48] = {[16] = 1, [32] = 'A', [44] = 'f'};
+    static const uint8_t pnp_head[4] = {0x0c, 0x16, 5, 0};
+    /* SystemConfig NumaNode (32-bit): one node, its GROUP_AFFINITY. */
+    static const uint8_t numa[4 + 12] = {1, 0, 0, 0, 0xff, 0xff};
+    static const uint8_t numa_head[4] = {0x0c, 0x18, 2, 1};
+    /* Process v5 (Defunct): v4's fields, no SID, "p", three empty strings,
+     * the creation time. */
+    static const uint8_t defunct[56] = {[8] = 42, [40] = 'p', [55] = 0x01};
+    static const uint8_t defunct_head[4] = {0x03, 0x27, 5, 0};
     return write_kernel_seed(dir, "kernel-image.bin", image_head, image, sizeof(image)) |
            write_kernel_seed(dir, "kernel-cswitch.bin", cswitch_head, cswitch, sizeof(cswitch)) |
-           write_kernel_seed(dir, "kernel-sample.bin", sample_head, sample, sizeof(sample));
+           write_kernel_seed(dir, "kernel-sample.bin", sample_head, sample, sizeof(sample)) |
+           write_kernel_seed(dir, "kernel-pnp.bin", pnp_head, pnp, sizeof(pnp)) |
+           write_kernel_seed(dir, "kernel-numa32.bin", numa_head, numa, sizeof(numa)) |
+           write_kernel_seed(dir, "kernel-defunct.bin", defunct_head, defunct, sizeof(defunct));
 }
 
 int main(int argc, char **argv)

@@ -80,6 +80,11 @@ int report_wait(const petw_profile *p, const view_args *a)
             view_wants_pid(p, a, t->pid) && (!a->tid || t->tid == a->tid))
             rows[m++] = t;
     }
+    if (!m)
+        fprintf(stderr,
+                "petw: no thread switched%s (the wait view needs CSwitch events: "
+                "record with --kernel cswitch, and dispatcher for who readied whom)\n",
+                a->pid || a->tid || a->process ? " in what the filters keep" : " in the trace");
     sort_rows(rows, m, sizeof(*rows), by_waiting);
     static const char *const cols[] = {"PID",      "TID",         "Process",  "Running ms",
                                        "Ready ms", "Waiting ms",  "Switches", "Preempted",
@@ -126,17 +131,38 @@ int report_wait(const petw_profile *p, const view_args *a)
     return table_end(&tb) ? 1 : 0;
 }
 
+/* Most samples first; then in PID order. */
+static int by_samples(const void *a, const void *b)
+{
+    const petw_profile_process *x = *(const petw_profile_process *const *)a,
+                               *y = *(const petw_profile_process *const *)b;
+    if (x->samples != y->samples)
+        return x->samples < y->samples ? 1 : -1;
+    return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
 int report_processes(const petw_profile *p, const view_args *a)
 {
     static const char *const cols[] = {"PID",   "Parent", "Name",        "Samples",
                                        "Start", "End",    "Command line"};
-    table tb;
-    if (table_begin(&tb, a->format, a->out, "processes", cols, 7, 0xBu) != 0)
+    uint32_t count = petw_profile_process_count(p), m = 0;
+    const petw_profile_process **rows = malloc((count + 1) * sizeof(*rows));
+    if (!rows)
         return 1;
-    for (uint32_t k = 0; k < petw_profile_process_count(p); k++) {
+    for (uint32_t k = 0; k < count; k++) {
         const petw_profile_process *pr = petw_profile_process_at(p, k);
-        if (!pr->pid || !view_wants_pid(p, a, pr->pid))
-            continue;
+        /* PID 0 (Windows' Idle, Linux's swapper) only when it was sampled. */
+        if ((pr->pid || pr->samples) && view_wants_pid(p, a, pr->pid))
+            rows[m++] = pr;
+    }
+    sort_rows(rows, m, sizeof(*rows), by_samples);
+    table tb;
+    if (table_begin(&tb, a->format, a->out, "processes", cols, 7, 0xBu) != 0) {
+        free(rows);
+        return 1;
+    }
+    for (uint32_t k = 0; k < m && (!a->top || k < a->top); k++) {
+        const petw_profile_process *pr = rows[k];
         char pid[16], ppid[16], n[24];
         sbuf start = {0}, end = {0};
         snprintf(pid, sizeof(pid), "%" PRIu32, pr->pid);
@@ -159,5 +185,6 @@ int report_processes(const petw_profile *p, const view_args *a)
         sbuf_free(&start);
         sbuf_free(&end);
     }
+    free(rows);
     return table_end(&tb) ? 1 : 0;
 }

@@ -8,6 +8,55 @@
 #include "../../base/common/common.h"
 #include "petw/analysis.h"
 
+/* Growable arrays: `*items` holds at least `need` items of `size` bytes
+ * (capacity doubled from 64). 0 or PETW_ENOMEM (the old array kept). */
+int petw__grow(void **items, uint32_t *cap, uint32_t need, size_t size);
+
+/* A u64 -> u32 hash map (open addressing, linear probing, never shrinks):
+ * a key stays once put (its value may be put again). PETW__MAP_NONE is not
+ * a value. */
+#define PETW__MAP_NONE UINT32_MAX
+typedef struct petw__map {
+    uint64_t *keys;
+    uint32_t *values; /* PETW__MAP_NONE: empty */
+    uint32_t cap, count;
+} petw__map;
+
+/* A 64-bit finalizer (MurmurHash3's): keys spread over the table. */
+uint64_t petw__mix(uint64_t k);
+/* `key`'s value, or PETW__MAP_NONE. */
+uint32_t petw__map_get(const petw__map *m, uint64_t key);
+/* 0, or PETW_ENOMEM. */
+int petw__map_put(petw__map *m, uint64_t key, uint32_t value);
+void petw__map_free(petw__map *m);
+
+/* Cached stacks (Windows 8 and later: "stack caching", as WPR and PerfView
+ * record by default). A sample's stack comes as up to two keys, a StackKey-
+ * Kernel and a StackKeyUser event naming a cache entry, and each key's
+ * frames come later, when the entry leaves the cache (KeyDelete) or at the
+ * trace's end (KeyRundown); a key is then free for another stack. Samples
+ * are held, counted by (process, thread, keys), until their keys are
+ * defined; memory grows with the distinct combinations waiting, not with
+ * the samples. */
+typedef struct petw__stackkeys petw__stackkeys;
+/* A resolved stack: the kernel part's frames then the user part's
+ * (innermost first), `count` samples of it. */
+typedef void (*petw__stackkey_emit)(void *context, uint32_t pid, uint32_t tid,
+                                    const uint64_t *frames, uint32_t n, uint32_t count);
+/* One sample of `pid`/`tid` at `ip` whose stack is kernel key `kkey` and
+ * user key `ukey` (0: that part is absent). 0 or PETW_ENOMEM. */
+int petw__stackkeys_reference(petw__stackkeys **s, uint32_t pid, uint32_t tid, uint64_t ip,
+                              uint64_t kkey, uint64_t ukey);
+/* Key `key` is `frames` (innermost first): the samples waiting on it take
+ * them, and those whose keys are all defined go to `emit`. 0 or
+ * PETW_ENOMEM. */
+int petw__stackkeys_define(petw__stackkeys *s, uint64_t key, const uint64_t *frames, uint32_t n,
+                           petw__stackkey_emit emit, void *context);
+/* The trace ended: samples still waiting go to `emit` with the parts that
+ * were defined (their sampled address alone when none was). */
+void petw__stackkeys_finish(petw__stackkeys *s, petw__stackkey_emit emit, void *context);
+void petw__stackkeys_free(petw__stackkeys *s);
+
 /* Interned strings: each distinct text stored once, alive until freed. */
 typedef struct petw__strings {
     char **slots; /* open addressing */

@@ -38,94 +38,6 @@ static const petw_guid DiskIoGuid = {
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
 
-/* ---- Growable arrays and a u64 -> u32 hash map ---- */
-
-static int grow(void **items, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    uint32_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*items, (size_t)n * size);
-    if (!p)
-        return PETW_ENOMEM;
-    *items = p;
-    *cap = n;
-    return 0;
-}
-
-typedef struct map {
-    uint64_t *keys;
-    uint32_t *values; /* NONE: empty */
-    uint32_t cap, count;
-} map;
-
-static uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
-}
-
-static uint32_t map_get(const map *m, uint64_t key)
-{
-    if (!m->cap)
-        return NONE;
-    for (uint64_t j = mix(key) & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
-        if (m->values[j] == NONE)
-            return NONE;
-        if (m->keys[j] == key)
-            return m->values[j];
-    }
-}
-
-static int map_put(map *m, uint64_t key, uint32_t value)
-{
-    if (2 * (m->count + 1) > m->cap) {
-        uint32_t cap = m->cap ? 2 * m->cap : 256;
-        uint64_t *keys = malloc(cap * sizeof(*keys));
-        uint32_t *values = malloc(cap * sizeof(*values));
-        if (!keys || !values) {
-            free(keys);
-            free(values);
-            return PETW_ENOMEM;
-        }
-        memset(values, 0xFF, cap * sizeof(*values));
-        for (uint32_t k = 0; k < m->cap; k++) {
-            if (m->values[k] == NONE)
-                continue;
-            uint64_t j = mix(m->keys[k]) & (cap - 1);
-            while (values[j] != NONE)
-                j = (j + 1) & (cap - 1);
-            keys[j] = m->keys[k];
-            values[j] = m->values[k];
-        }
-        free(m->keys);
-        free(m->values);
-        m->keys = keys;
-        m->values = values;
-        m->cap = cap;
-    }
-    uint64_t j = mix(key) & (m->cap - 1);
-    for (; m->values[j] != NONE; j = (j + 1) & (m->cap - 1))
-        if (m->keys[j] == key) {
-            m->values[j] = value;
-            return 0;
-        }
-    m->keys[j] = key;
-    m->values[j] = value;
-    m->count++;
-    return 0;
-}
-
-static void map_free(map *m)
-{
-    free(m->keys);
-    free(m->values);
-}
-
 /* ---- The model ---- */
 
 typedef struct image_file {
@@ -150,6 +62,8 @@ typedef struct thread_state {
     int has_pending;
     uint64_t pending_ip;
     uint32_t pending_pid;
+    uint64_t pending_key[2]; /* its cached stack's kernel and user keys */
+    int keyed;               /* on keyed_threads */
     /* Switch accounting (FILETIME units). */
     int64_t since; /* when the current state began; 0: not known */
     int state;     /* 0 unknown, 1 running, 2 ready, 3 waiting */
@@ -175,44 +89,48 @@ struct petw_profile {
     petw_profile_process *processes;
     process_state *pstate;
     uint32_t process_count, process_cap;
-    map process_by_pid;
+    petw__map process_by_pid;
 
     petw_profile_thread *threads;
     thread_state *tstate;
     uint32_t thread_count, thread_cap;
-    map thread_by_tid;
+    petw__map thread_by_tid;
 
     image_file *files;
     uint32_t file_count, file_cap;
-    map file_by_key; /* hash of path and build-id */
+    petw__map file_by_key; /* hash of path and build-id */
 
     petw_profile_location *locations;
     uint32_t *location_file; /* each location's image file, or NONE */
     uint32_t *location_pid;  /* and the process it was first seen in */
     uint32_t location_count, location_cap, location_side_cap;
-    map location_by_key;  /* (file, offset) */
-    map location_by_addr; /* (pid, address): the image search done once */
+    petw__map location_by_key;  /* (file, offset) */
+    petw__map location_by_addr; /* (pid, address): the image search done once */
 
     petw_profile_stack *stacks;
     uint32_t stack_count, stack_cap;
-    map stack_by_hash;
+    petw__map stack_by_hash;
     uint32_t *frames;
     uint32_t frame_count, frame_cap;
 
     petw_profile_disk *disks;
     uint32_t disk_count, disk_cap;
-    map disk_by_pid;
+    petw__map disk_by_pid;
     double disk_ticks_per_100ns; /* HighResResponseTime's clock */
 
     petw_profile_event_kind *kinds;
     uint32_t kind_count, kind_cap;
-    map kind_by_key;
-    map pending_start; /* (kind, task, activity or thread) -> index into starts */
+    petw__map kind_by_key;
+    petw__map pending_start; /* (kind, task, activity or thread) -> index into starts */
     int64_t *starts;
     uint32_t start_count, start_cap;
 
     kernel_symbol *ksyms;
     uint32_t ksym_count, ksym_cap;
+    petw__stackkeys *stackkeys; /* samples waiting for their cached stacks */
+    uint32_t *keyed_threads;    /* threads whose pending sample has a key */
+    uint32_t keyed_count, keyed_cap;
+    int ptr4;            /* the current record's pointers are 4 bytes */
     kernel_symbol *jits; /* from JitSymbol events: by process, then address */
     uint32_t jit_count, jit_cap;
     petw_source_line *lines;
@@ -235,11 +153,11 @@ static const char *intern(petw_profile *p, const char *s)
 
 static uint32_t process_index(petw_profile *p, uint32_t pid, int create)
 {
-    uint32_t k = map_get(&p->process_by_pid, pid);
+    uint32_t k = petw__map_get(&p->process_by_pid, pid);
     if (k != NONE || !create)
         return k;
-    if (grow((void **)&p->processes, &p->process_cap, p->process_count + 1,
-             sizeof(*p->processes))) {
+    if (petw__grow((void **)&p->processes, &p->process_cap, p->process_count + 1,
+                   sizeof(*p->processes))) {
         p->error = PETW_ENOMEM;
         return NONE;
     }
@@ -255,20 +173,21 @@ static uint32_t process_index(petw_profile *p, uint32_t pid, int create)
     p->processes[k].pid = pid;
     p->processes[k].name = "";
     p->processes[k].command_line = "";
-    if (map_put(&p->process_by_pid, pid, k))
+    if (petw__map_put(&p->process_by_pid, pid, k))
         p->error = PETW_ENOMEM;
     return k;
 }
 
 static uint32_t thread_index(petw_profile *p, uint32_t tid, uint32_t pid)
 {
-    uint32_t k = map_get(&p->thread_by_tid, tid);
+    uint32_t k = petw__map_get(&p->thread_by_tid, tid);
     if (k != NONE) {
         if (pid != NONE && pid != 0 && p->threads[k].pid != pid)
             p->threads[k].pid = pid;
         return k;
     }
-    if (grow((void **)&p->threads, &p->thread_cap, p->thread_count + 1, sizeof(*p->threads))) {
+    if (petw__grow((void **)&p->threads, &p->thread_cap, p->thread_count + 1,
+                   sizeof(*p->threads))) {
         p->error = PETW_ENOMEM;
         return NONE;
     }
@@ -283,7 +202,7 @@ static uint32_t thread_index(petw_profile *p, uint32_t tid, uint32_t pid)
     memset(&p->tstate[k], 0, sizeof(p->tstate[k]));
     p->threads[k].tid = tid;
     p->threads[k].pid = pid == NONE ? 0 : pid;
-    if (map_put(&p->thread_by_tid, tid, k))
+    if (petw__map_put(&p->thread_by_tid, tid, k))
         p->error = PETW_ENOMEM;
     return k;
 }
@@ -304,14 +223,14 @@ static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id,
     if (id_size)
         h = hash_bytes(h, id, id_size);
     for (;; h++) { /* a collision moves on to the next key */
-        uint32_t k = map_get(&p->file_by_key, h);
+        uint32_t k = petw__map_get(&p->file_by_key, h);
         if (k == NONE)
             break;
         if (!strcmp(p->files[k].path, path) && p->files[k].build_id_size == id_size &&
             (id_size == 0 || !memcmp(p->files[k].build_id, id, id_size)))
             return k;
     }
-    if (grow((void **)&p->files, &p->file_cap, p->file_count + 1, sizeof(*p->files))) {
+    if (petw__grow((void **)&p->files, &p->file_cap, p->file_count + 1, sizeof(*p->files))) {
         p->error = PETW_ENOMEM;
         return NONE;
     }
@@ -326,7 +245,7 @@ static uint32_t file_index(petw_profile *p, const char *path, const uint8_t *id,
     if (id_size)
         memcpy(f->build_id, id, id_size);
     f->build_id_size = id_size;
-    if (map_put(&p->file_by_key, h, k))
+    if (petw__map_put(&p->file_by_key, h, k))
         p->error = PETW_ENOMEM;
     return k;
 }
@@ -386,8 +305,8 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
             uint32_t from = exec ? NONE : process_index(p, parent, 0);
             if (from != NONE && from != k) {
                 process_state *pp = &p->pstate[from];
-                if (grow((void **)&ps->images, &ps->image_cap, pp->image_count,
-                         sizeof(*ps->images)) == 0) {
+                if (petw__grow((void **)&ps->images, &ps->image_cap, pp->image_count,
+                               sizeof(*ps->images)) == 0) {
                     memcpy(ps->images, pp->images, pp->image_count * sizeof(*ps->images));
                     ps->image_count = pp->image_count;
                 } else {
@@ -401,6 +320,13 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
     } else if (opcode == 2) {
         pr->end_time = r->header.timestamp;
+    } else if ((opcode == 4 || opcode == 39) && (!pr->name || !*pr->name)) {
+        /* DCEnd (a process alive when the trace ended: what a circular
+         * trace's rundown at the end says) or Defunct (one that exited but
+         * is still referenced): who it was, when nothing earlier said. */
+        pr->parent_pid = (uint32_t)field_u(ev, "ParentId");
+        pr->name = intern(p, field_s(ev, "ImageFileName"));
+        pr->command_line = intern(p, field_s(ev, "CommandLine"));
     }
 }
 
@@ -418,7 +344,8 @@ static void image_add(petw_profile *p, uint32_t pid, uint64_t base, uint64_t siz
             return;
         }
     }
-    if (grow((void **)&ps->images, &ps->image_cap, ps->image_count + 1, sizeof(*ps->images))) {
+    if (petw__grow((void **)&ps->images, &ps->image_cap, ps->image_count + 1,
+                   sizeof(*ps->images))) {
         p->error = PETW_ENOMEM;
         return;
     }
@@ -461,7 +388,7 @@ static void on_symbols(petw_profile *p, const petw_event_record *r)
         image_add(p, (uint32_t)field_u(ev, "ProcessId"), field_u(ev, "ImageBase"),
                   field_u(ev, "ImageSize"), file_index(p, field_s(ev, "FileName"), bits, n));
     } else if (!strcmp(ev->event_name, "JitSymbol")) {
-        if (grow((void **)&p->jits, &p->jit_cap, p->jit_count + 1, sizeof(*p->jits))) {
+        if (petw__grow((void **)&p->jits, &p->jit_cap, p->jit_count + 1, sizeof(*p->jits))) {
             p->error = PETW_ENOMEM;
             return;
         }
@@ -472,7 +399,7 @@ static void on_symbols(petw_profile *p, const petw_event_record *r)
         j->name = intern(p, field_s(ev, "Name"));
         j->module = "[jit]";
     } else if (!strcmp(ev->event_name, "KernelSymbol")) {
-        if (grow((void **)&p->ksyms, &p->ksym_cap, p->ksym_count + 1, sizeof(*p->ksyms))) {
+        if (petw__grow((void **)&p->ksyms, &p->ksym_cap, p->ksym_count + 1, sizeof(*p->ksyms))) {
             p->error = PETW_ENOMEM;
             return;
         }
@@ -494,8 +421,8 @@ static int is_kernel_address(uint64_t a, int ptr4)
  * distinct address of a process). */
 static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int ptr4)
 {
-    uint64_t akey = mix(address) ^ ((uint64_t)pid << 1);
-    uint32_t loc = map_get(&p->location_by_addr, akey);
+    uint64_t akey = petw__mix(address) ^ ((uint64_t)pid << 1);
+    uint32_t loc = petw__map_get(&p->location_by_addr, akey);
     if (loc != NONE && p->locations[loc].address == address)
         return loc;
     uint32_t file = NONE;
@@ -516,22 +443,22 @@ static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int
             }
     }
     uint64_t key = file != NONE ? file : kernel ? 0xFFFFFFFEull << 32 : 0xFFFFFFFFull << 32 ^ pid;
-    key = mix(key ^ mix(offset));
+    key = petw__mix(key ^ petw__mix(offset));
     for (;; key++) {
-        uint32_t k = map_get(&p->location_by_key, key);
+        uint32_t k = petw__map_get(&p->location_by_key, key);
         if (k == NONE)
             break;
         const petw_profile_location *l = &p->locations[k];
         /* Addresses in no image are each process's own (JIT code). */
         if (l->offset == offset && l->kernel == kernel && p->location_file[k] == file &&
             (file != NONE || kernel || p->location_pid[k] == pid)) {
-            if (map_put(&p->location_by_addr, akey, k))
+            if (petw__map_put(&p->location_by_addr, akey, k))
                 p->error = PETW_ENOMEM;
             return k;
         }
     }
-    if (grow((void **)&p->locations, &p->location_cap, p->location_count + 1,
-             sizeof(*p->locations))) {
+    if (petw__grow((void **)&p->locations, &p->location_cap, p->location_count + 1,
+                   sizeof(*p->locations))) {
         p->error = PETW_ENOMEM;
         return NONE;
     }
@@ -559,7 +486,8 @@ static uint32_t location_of(petw_profile *p, uint32_t pid, uint64_t address, int
     l->kernel = kernel;
     l->path = file == NONE ? "" : p->files[file].path;
     l->module = file == NONE ? (kernel ? "[kernel]" : "[unknown]") : p->files[file].module;
-    if (map_put(&p->location_by_key, key, loc) || map_put(&p->location_by_addr, akey, loc))
+    if (petw__map_put(&p->location_by_key, key, loc) ||
+        petw__map_put(&p->location_by_addr, akey, loc))
         p->error = PETW_ENOMEM;
     return loc;
 }
@@ -581,9 +509,9 @@ static int in_time(const petw_profile *p, int64_t t)
     return (!p->c.start_time || t >= p->c.start_time) && (!p->c.end_time || t <= p->c.end_time);
 }
 
-/* Counts one sample of thread `t` with `n` frames (innermost first). */
+/* Counts `count` samples of thread `tid` with `n` frames (innermost first). */
 static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
-                       uint32_t n, int ptr4)
+                       uint32_t n, int ptr4, uint32_t count)
 {
     if (!pid_wanted(p, pid) || (p->c.tid && tid != p->c.tid))
         return;
@@ -599,53 +527,82 @@ static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64
     }
     if (!m)
         return;
-    uint64_t h = hash_bytes(mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
+    uint64_t h = hash_bytes(petw__mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
     for (;; h++) {
-        uint32_t k = map_get(&p->stack_by_hash, h);
+        uint32_t k = petw__map_get(&p->stack_by_hash, h);
         if (k == NONE)
             break;
         petw_profile_stack *s = &p->stacks[k];
         if (s->pid == pid && s->tid == tid && s->frame_count == m &&
             !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
-            s->samples++;
+            s->samples += count;
             goto counted;
         }
     }
-    if (grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
-        grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
+    if (petw__grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
+        petw__grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
         p->error = PETW_ENOMEM;
         return;
     }
     /* frames holds an offset into p->frames until the end (it moves). */
     p->stacks[p->stack_count] =
-        (petw_profile_stack){pid, tid, 1, m, (const uint32_t *)(uintptr_t)p->frame_count};
+        (petw_profile_stack){pid, tid, count, m, (const uint32_t *)(uintptr_t)p->frame_count};
     memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
     p->frame_count += m;
-    if (map_put(&p->stack_by_hash, h, p->stack_count++))
+    if (petw__map_put(&p->stack_by_hash, h, p->stack_count++))
         p->error = PETW_ENOMEM;
 counted:
-    p->samples++;
+    p->samples += count;
     uint32_t t = thread_index(p, tid, pid);
     if (t != NONE)
-        p->threads[t].samples++;
+        p->threads[t].samples += count;
     uint32_t pk = process_index(p, pid, 1);
     if (pk != NONE)
-        p->processes[pk].samples++;
+        p->processes[pk].samples += count;
+}
+
+/* A cached stack resolved (petw__stackkeys' emit). */
+static void add_keyed(void *context, uint32_t pid, uint32_t tid, const uint64_t *frames, uint32_t n,
+                      uint32_t count)
+{
+    petw_profile *p = context;
+    add_sample(p, tid, pid, frames, n, p->ptr4, count);
 }
 
 static uint32_t pid_of_thread(petw_profile *p, uint32_t tid)
 {
-    uint32_t k = map_get(&p->thread_by_tid, tid);
+    uint32_t k = petw__map_get(&p->thread_by_tid, tid);
     return k == NONE ? 0 : p->threads[k].pid;
 }
 
+/* Thread t's sample, with no stack yet, is counted: alone, or waiting for
+ * its cached stack's keys. */
 static void flush_pending(petw_profile *p, uint32_t t, int ptr4)
 {
     thread_state *ts = &p->tstate[t];
     if (!ts->has_pending)
         return;
     ts->has_pending = 0;
-    add_sample(p, p->threads[t].tid, ts->pending_pid, &ts->pending_ip, 1, ptr4);
+    if (ts->pending_key[0] || ts->pending_key[1]) {
+        if (petw__stackkeys_reference(&p->stackkeys, ts->pending_pid, p->threads[t].tid,
+                                      ts->pending_ip, ts->pending_key[0], ts->pending_key[1]))
+            p->error = PETW_ENOMEM;
+        ts->pending_key[0] = ts->pending_key[1] = 0;
+        return;
+    }
+    add_sample(p, p->threads[t].tid, ts->pending_pid, &ts->pending_ip, 1, ptr4, 1);
+}
+
+/* Every sample that named a key is waiting for it before a definition. */
+static void flush_keyed(petw_profile *p)
+{
+    for (uint32_t k = 0; k < p->keyed_count; k++) {
+        uint32_t t = p->keyed_threads[k];
+        p->tstate[t].keyed = 0;
+        if (p->tstate[t].pending_key[0] || p->tstate[t].pending_key[1])
+            flush_pending(p, t, p->ptr4);
+    }
+    p->keyed_count = 0;
 }
 
 static void on_sample(petw_profile *p, const petw_event_record *r, int ptr4)
@@ -672,7 +629,7 @@ static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
     if (r->user_data_length < 16)
         return;
     uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
-    uint32_t t = map_get(&p->thread_by_tid, tid);
+    uint32_t t = petw__map_get(&p->thread_by_tid, tid);
     if (t == NONE || !p->tstate[t].has_pending)
         return; /* the stack of an event that is not a kept sample */
     p->tstate[t].has_pending = 0;
@@ -685,7 +642,55 @@ static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
     if (p->threads[t].pid == 0 && pid)
         p->threads[t].pid = pid;
     /* The stack starts at the sampled address (Windows and petw both). */
-    add_sample(p, tid, pid ? pid : p->tstate[t].pending_pid, frames, n, ptr4);
+    add_sample(p, tid, pid ? pid : p->tstate[t].pending_pid, frames, n, ptr4, 1);
+}
+
+/* StackKeyKernel (user 0) or StackKeyUser (user 1): the pending sample's
+ * stack is a cache key. The user part comes last: with it, the sample
+ * waits for its keys at once. */
+static void on_stack_key(petw_profile *p, const petw_event_record *r, int user, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    if (r->user_data_length < (ptr4 ? 20u : 24u))
+        return;
+    uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
+    uint32_t t = petw__map_get(&p->thread_by_tid, tid);
+    if (t == NONE || !p->tstate[t].has_pending)
+        return; /* the stack of an event that is not a kept sample */
+    thread_state *ts = &p->tstate[t];
+    ts->pending_key[user] = ptr4 ? petw__rd32(d + 16) : petw__rd64(d + 16);
+    if (pid && !ts->pending_pid)
+        ts->pending_pid = pid;
+    if (user) {
+        flush_pending(p, t, ptr4);
+    } else if (!ts->keyed) {
+        if (petw__grow((void **)&p->keyed_threads, &p->keyed_cap, p->keyed_count + 1,
+                       sizeof(*p->keyed_threads))) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        ts->keyed = 1;
+        p->keyed_threads[p->keyed_count++] = t;
+    }
+}
+
+/* KeyDelete or KeyRundown: a key's frames. */
+static void on_stack_key_def(petw_profile *p, const petw_event_record *r, int ptr4)
+{
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8;
+    if (r->user_data_length < ps || !p->stackkeys)
+        return;
+    flush_keyed(p);
+    uint32_t n = (r->user_data_length - ps) / ps;
+    uint64_t frames[MAX_FRAMES];
+    if (n > MAX_FRAMES)
+        n = MAX_FRAMES;
+    for (uint32_t k = 0; k < n; k++)
+        frames[k] = ptr4 ? petw__rd32(d + ps + 4 * k) : petw__rd64(d + ps + 8 * k);
+    uint64_t key = ptr4 ? petw__rd32(d) : petw__rd64(d);
+    if (petw__stackkeys_define(p->stackkeys, key, frames, n, add_keyed, p))
+        p->error = PETW_ENOMEM;
 }
 
 /* Switch accounting: time in the state a thread leaves. */
@@ -780,16 +785,16 @@ static void on_disk(petw_profile *p, const petw_event_record *r, int write, int 
         return;
     uint32_t pid = r->header.process_id;
     if (r->user_data_length >= at_time + 12) {
-        uint32_t t = map_get(&p->thread_by_tid, petw__rd32(d + at_time + 8));
+        uint32_t t = petw__map_get(&p->thread_by_tid, petw__rd32(d + at_time + 8));
         if (t != NONE && p->threads[t].pid)
             pid = p->threads[t].pid;
     }
     if (pid == UINT32_MAX || !pid_wanted(p, pid))
         return;
-    uint32_t k = map_get(&p->disk_by_pid, pid);
+    uint32_t k = petw__map_get(&p->disk_by_pid, pid);
     if (k == NONE) {
-        if (grow((void **)&p->disks, &p->disk_cap, p->disk_count + 1, sizeof(*p->disks)) ||
-            map_put(&p->disk_by_pid, pid, p->disk_count)) {
+        if (petw__grow((void **)&p->disks, &p->disk_cap, p->disk_count + 1, sizeof(*p->disks)) ||
+            petw__map_put(&p->disk_by_pid, pid, p->disk_count)) {
             p->error = PETW_ENOMEM;
             return;
         }
@@ -840,13 +845,13 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
     const petw_event_descriptor *dd = &r->header.descriptor;
     size_t nlen = 0;
     const char *tl = tl_name(r, &nlen);
-    uint64_t key = mix(hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16) ^
-                       ((uint64_t)dd->id << 32 | (uint64_t)dd->opcode << 16 | dd->version));
+    uint64_t key = petw__mix(hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16) ^
+                             ((uint64_t)dd->id << 32 | (uint64_t)dd->opcode << 16 | dd->version));
     if (tl)
-        key = mix(hash_bytes(key, tl, nlen));
+        key = petw__mix(hash_bytes(key, tl, nlen));
     uint32_t k = NONE;
     for (;; key++) {
-        k = map_get(&p->kind_by_key, key);
+        k = petw__map_get(&p->kind_by_key, key);
         if (k == NONE)
             break;
         petw_profile_event_kind *e = &p->kinds[k];
@@ -856,8 +861,8 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
             break;
     }
     if (k == NONE) {
-        if (grow((void **)&p->kinds, &p->kind_cap, p->kind_count + 1, sizeof(*p->kinds)) ||
-            map_put(&p->kind_by_key, key, p->kind_count)) {
+        if (petw__grow((void **)&p->kinds, &p->kind_cap, p->kind_count + 1, sizeof(*p->kinds)) ||
+            petw__map_put(&p->kind_by_key, key, p->kind_count)) {
             p->error = PETW_ENOMEM;
             return;
         }
@@ -900,10 +905,11 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
              ? hash_bytes(pk, &r->header.thread_id, 4)
              : hash_bytes(pk, &r->header.activity_id, 16);
     if (dd->opcode == 1) {
-        uint32_t slot = map_get(&p->pending_start, pk);
+        uint32_t slot = petw__map_get(&p->pending_start, pk);
         if (slot == NONE) {
-            if (grow((void **)&p->starts, &p->start_cap, p->start_count + 1, sizeof(*p->starts)) ||
-                map_put(&p->pending_start, pk, p->start_count)) {
+            if (petw__grow((void **)&p->starts, &p->start_cap, p->start_count + 1,
+                           sizeof(*p->starts)) ||
+                petw__map_put(&p->pending_start, pk, p->start_count)) {
                 p->error = PETW_ENOMEM;
                 return;
             }
@@ -912,7 +918,7 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
         p->starts[slot] = r->header.timestamp;
         return;
     }
-    uint32_t slot = map_get(&p->pending_start, pk);
+    uint32_t slot = petw__map_get(&p->pending_start, pk);
     if (slot == NONE || !p->starts[slot])
         return;
     uint64_t d = r->header.timestamp > p->starts[slot]
@@ -931,7 +937,7 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
  * out of an exiting thread). */
 static void on_thread_end(petw_profile *p, uint32_t tid, int64_t now)
 {
-    uint32_t t = map_get(&p->thread_by_tid, tid);
+    uint32_t t = petw__map_get(&p->thread_by_tid, tid);
     if (t == NONE)
         return;
     leave_state(p, t, now);
@@ -955,6 +961,7 @@ static void on_event(petw_event_record *r, void *context)
     if (in_time(p, t))
         on_any_event(p, r);
     int ptr4 = (r->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0;
+    p->ptr4 = ptr4;
     if (petw_guid_equal(g, &PerfInfoGuid)) {
         if (opcode == 46)
             on_sample(p, r, ptr4);
@@ -964,6 +971,10 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, &StackWalkGuid)) {
         if (opcode == 32)
             on_stack(p, r, ptr4);
+        else if (opcode == 37 || opcode == 38)
+            on_stack_key(p, r, opcode == 38, ptr4);
+        else if (opcode == 35 || opcode == 36)
+            on_stack_key_def(p, r, ptr4);
     } else if (petw_guid_equal(g, &ThreadGuid)) {
         if (opcode == 36)
             on_cswitch(p, r);
@@ -1055,7 +1066,8 @@ static void symbolize(petw_profile *p)
         }
         first[k] = p->line_count;
         if (n) {
-            if (grow((void **)&p->lines, &p->line_cap, p->line_count + n, sizeof(*p->lines))) {
+            if (petw__grow((void **)&p->lines, &p->line_cap, p->line_count + n,
+                           sizeof(*p->lines))) {
                 p->error = PETW_ENOMEM;
                 break;
             }
@@ -1118,7 +1130,9 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     for (uint32_t k = 0; k < count; k++)
         petw_trace_close(traces[k]);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++)
-        flush_pending(p, t, 0);
+        flush_pending(p, t, p->ptr4);
+    if (rc == 0)
+        petw__stackkeys_finish(p->stackkeys, add_keyed, p);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
         /* The threads' last states end with the trace; readiers ranked. */
         leave_state(p, t, p->last);
@@ -1187,15 +1201,17 @@ void petw_profile_free(petw_profile *p)
     free(p->disks);
     free(p->kinds);
     free(p->starts);
-    map_free(&p->disk_by_pid);
-    map_free(&p->kind_by_key);
-    map_free(&p->pending_start);
-    map_free(&p->process_by_pid);
-    map_free(&p->thread_by_tid);
-    map_free(&p->file_by_key);
-    map_free(&p->location_by_key);
-    map_free(&p->location_by_addr);
-    map_free(&p->stack_by_hash);
+    free(p->keyed_threads);
+    petw__stackkeys_free(p->stackkeys);
+    petw__map_free(&p->disk_by_pid);
+    petw__map_free(&p->kind_by_key);
+    petw__map_free(&p->pending_start);
+    petw__map_free(&p->process_by_pid);
+    petw__map_free(&p->thread_by_tid);
+    petw__map_free(&p->file_by_key);
+    petw__map_free(&p->location_by_key);
+    petw__map_free(&p->location_by_addr);
+    petw__map_free(&p->stack_by_hash);
     petw__strings_free(&p->strings);
     free(p);
 }
@@ -1228,7 +1244,7 @@ const petw_profile_process *petw_profile_process_at(const petw_profile *p, uint3
 
 const petw_profile_process *petw_profile_process_find(const petw_profile *p, uint32_t pid)
 {
-    uint32_t k = map_get(&p->process_by_pid, pid);
+    uint32_t k = petw__map_get(&p->process_by_pid, pid);
     return k == NONE ? NULL : &p->processes[k];
 }
 
