@@ -11,6 +11,10 @@ the table's modules, and, for every file under lib/:
   - third-party headers (uv.h, zstd.h, xxhash.h, expat.h, elfutils' libdw headers) only where the table lists
     libuv, zstd or xxHash; OS headers (anything not the C standard library)
     only in platform/;
+  - <...> includes of the surfaces' headers (<windows.h>, <evntprov.h>, ...) are
+    dependencies on win32/ or etw/ like any other; platform/ never includes
+    them, except in its files built for Windows only (*_win*), where
+    <windows.h> and <sddl.h> are the OS's own;
   - every "Allowed dependencies:" line in a file lists exactly its module's row;
   - tools/ includes no internal header of lib/.
 Exits 1 with one line per violation.
@@ -28,14 +32,18 @@ for _h, _lib in LIB_HEADERS.items():
     LIBS.setdefault(_lib, _h)
 STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
        "stdarg.h", "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
-       "string.h", "time.h", "wchar.h", "uchar.h"}
+       "string.h", "time.h", "wchar.h", "wctype.h", "uchar.h"}
 # Public headers and the module that implements them. The ETW-compatible
-# headers (<evntprov.h>, ...) and the umbrella belong to etw/.
+# headers (<evntprov.h>, ...) and the umbrella belong to etw/, the Win32
+# layer's (<windows.h> and its API sets, <sddl.h>, <tchar.h>, ...) to win32/.
 PUBLIC = {"petw/analysis.h": "analysis", "petw/provider.h": "provider",
           "petw/session.h": "controller", "petw/session_types.h": "session",
           "petw/consume.h": "consume", "petw/shared.h": "host", "petw/decode.h": "decode", "petw/manifest.h": "decode", "petw/petw.h": "etw"}
 VOCABULARY = {"petw/types.h", "petw/error.h"}
 ETW_HEADERS = set(os.listdir(os.path.join(root, "include", "petw", "etw")))
+WIN32_HEADERS = set(os.listdir(os.path.join(root, "include", "petw", "win32")))
+# platform/'s files built for Windows only: there <windows.h> is the OS's.
+WINDOWS_ONLY = re.compile(r"_win(_\w+)?\.[ch]$")
 
 
 def read_table():
@@ -100,8 +108,15 @@ def main():
                         errors.append("%s: includes <%s>, but %s may not use %s"
                                       % (rel, inc, mod, LIB_HEADERS[inc]))
                     continue
+                surface = inc in ETW_HEADERS or inc in WIN32_HEADERS
+                if m.group(1) == "<" and mod == "platform" and surface:
+                    if not WINDOWS_ONLY.search(name):
+                        errors.append("%s: includes the surface header <%s> (platform/ may "
+                                      "only in its Windows-only files, where it is the OS's)"
+                                      % (rel, inc))
+                    continue
                 if m.group(1) == "<" and mod == "platform" and inc not in LIBS.values():
-                    continue  # the OS's own headers (its <windows.h> too)
+                    continue  # the OS's own headers
                 if m.group(1) == '"' and inc.startswith("../"):
                     # lib/GROUP/MODULE/FILE: the module is the folder it resolves to.
                     target = os.path.relpath(os.path.normpath(os.path.join(path, inc)), lib)
@@ -116,6 +131,8 @@ def main():
                     continue  # a header of the same module
                 elif inc in ETW_HEADERS:
                     owner = "etw"
+                elif inc in WIN32_HEADERS:
+                    owner = "win32"
                 elif inc in STD:
                     continue
                 elif inc in LIBS.values():

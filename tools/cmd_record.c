@@ -116,46 +116,53 @@ static void tick(void *arg)
 }
 
 /* --kernel-scope's value: 1 for process, 0 for system, -1 otherwise. */
+/* --kernel-scope: the whole system's kernel events, or the command's alone. */
+enum { SCOPE_UNSET = -1, SCOPE_SYSTEM, SCOPE_PROCESS };
+
 static int parse_scope(const char *v)
 {
-    return !strcmp(v, "process") ? 1 : !strcmp(v, "system") ? 0 : -1;
+    return !strcmp(v, "process") ? SCOPE_PROCESS : !strcmp(v, "system") ? SCOPE_SYSTEM : -2;
 }
 
-int cmd_record(int argc, char **argv)
+/* record's command line: the options into o, the scope and session name,
+ * and in *cmd the index of the command after "--". Sets *done and returns
+ * the exit status when the command ends here (0 after --help, 2 for a
+ * usage error). */
+static int record_args(int argc, char **argv, start_options *o, int *cmd, int *process_scope,
+                       const char **session_name, int *done)
 {
-    static start_options o;
-    int cmd = -1, process_scope = -1;
-    const char *session_name = NULL;
-    snprintf(record_usage, sizeof(record_usage), "%s%s", record_head, start_options_usage);
+    static const char scope_opt[] = "--kernel-scope";
+    const size_t scope_len = sizeof(scope_opt) - 1;
+    *done = 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         if (!strcmp(a, "--")) {
-            cmd = i + 1;
+            *cmd = i + 1;
             break;
         }
         if (is_help(a)) {
             fputs(record_usage, stdout);
             return 0;
         }
-        if (!strncmp(a, "--kernel-scope=", 15) || !strcmp(a, "--kernel-scope")) {
-            if (a[14] == '=')
-                v = a + 15;
+        if (!strncmp(a, scope_opt, scope_len) && (a[scope_len] == '=' || !a[scope_len])) {
+            if (a[scope_len] == '=')
+                v = a + scope_len + 1;
             else if (!(v = option_value(argc, argv, &i)))
                 return 2;
-            if ((process_scope = parse_scope(v)) < 0)
+            if ((*process_scope = parse_scope(v)) < SCOPE_SYSTEM)
                 return usage_error(record_usage, "--kernel-scope: '%s' is not system or process",
                                    v);
             continue;
         }
         if (!strcmp(a, "--name")) {
-            if (!(session_name = option_value(argc, argv, &i)))
+            if (!(*session_name = option_value(argc, argv, &i)))
                 return 2;
-            if (!session_name[0] || strlen(session_name) >= PETW_MAX_NAME)
+            if (!(*session_name)[0] || strlen(*session_name) >= PETW_MAX_NAME)
                 return usage_error(record_usage, "--name: %s",
-                                   session_name[0] ? "the name is too long" : "an empty name");
+                                   (*session_name)[0] ? "the name is too long" : "an empty name");
             continue;
         }
-        int rc = start_option(argc, argv, &i, &o);
+        int rc = start_option(argc, argv, &i, o);
         if (rc == 2)
             return 2;
         if (rc != 0) {
@@ -164,12 +171,51 @@ int cmd_record(int argc, char **argv)
             return 2;
         }
     }
-    if (cmd < 0 || cmd >= argc) {
+    if (*cmd < 0 || *cmd >= argc) {
         fprintf(stderr, "petw: record: %s\n%s",
-                cmd < 0 ? "no command: put it after --" : "no command after --", record_usage);
+                *cmd < 0 ? "no command: put it after --" : "no command after --", record_usage);
         return 2;
     }
-    if (process_scope >= 0 && !o.system_flags)
+    *done = 0;
+    return 0;
+}
+
+/* What the recording holds, after the session stopped: the command's exit,
+ * the counters, the file's size and its events by provider. */
+static void record_summary(const char *command, const char *name, int status,
+                           const petw_session_config *cfg, const petw_session_stats *st)
+{
+    fflush(stdout); /* the command's output came first */
+    printf("Recorded '%s' in session '%s'", command, name);
+    if (status >= 0)
+        printf(", exit status %d", status);
+    else
+        printf(" (it did not run)");
+    printf(".\n");
+    print_kernel_line(cfg, st);
+    print_final_stats(st);
+    if (cfg->file_path && !(cfg->log_file_mode & PETW_MODE_NEWFILE)) {
+        FILE *f = fopen(cfg->file_path, "rb");
+        if (f && fseek(f, 0, SEEK_END) == 0)
+            printf("File size:         %lld bytes\n", (long long)ftell(f));
+        if (f)
+            fclose(f);
+        printf("Events by provider:\n");
+        print_by_provider(cfg->file_path);
+    }
+    fflush(stdout);
+}
+
+int cmd_record(int argc, char **argv)
+{
+    static start_options o;
+    int cmd = -1, process_scope = SCOPE_UNSET, done;
+    const char *session_name = NULL;
+    snprintf(record_usage, sizeof(record_usage), "%s%s", record_head, start_options_usage);
+    int arc = record_args(argc, argv, &o, &cmd, &process_scope, &session_name, &done);
+    if (done)
+        return arc;
+    if (process_scope != SCOPE_UNSET && !o.system_flags)
         return usage_error(record_usage, "%s", "--kernel-scope needs --kernel");
     if (!o.file && !o.realtime && (!o.mode || strcmp(o.mode, "buffering")))
         o.file = "petw-record.etl";
@@ -195,7 +241,7 @@ int cmd_record(int argc, char **argv)
     /* The command's kernel events alone: its process ID goes into the
      * session's config, so it is started first but held until the session
      * runs and its providers are enabled (the order run_command keeps). */
-    int not_found = 0, held = process_scope == 1;
+    int not_found = 0, held = process_scope == SCOPE_PROCESS;
     held_command child;
     if (held) {
         if (command_hold(argv + cmd, env, &child, &not_found) != 0)
@@ -249,25 +295,7 @@ int cmd_record(int argc, char **argv)
         fprintf(stderr, "petw: cannot stop session '%s': %s\n", name, petw_strerror(rc));
         return 1;
     }
-    fflush(stdout); /* the command's output came first */
-    printf("Recorded '%s' in session '%s'", argv[cmd], name);
-    if (status >= 0)
-        printf(", exit status %d", status);
-    else
-        printf(" (it did not run)");
-    printf(".\n");
-    print_kernel_line(&cfg, &st);
-    print_final_stats(&st);
-    if (cfg.file_path && !(cfg.log_file_mode & PETW_MODE_NEWFILE)) {
-        FILE *f = fopen(cfg.file_path, "rb");
-        if (f && fseek(f, 0, SEEK_END) == 0)
-            printf("File size:         %lld bytes\n", (long long)ftell(f));
-        if (f)
-            fclose(f);
-        printf("Events by provider:\n");
-        print_by_provider(cfg.file_path);
-    }
-    fflush(stdout);
+    record_summary(argv[cmd], name, status, &cfg, &st);
     if (rc == PETW_EIO) {
         fprintf(stderr, "petw: some buffers could not be written: %s\n", petw_strerror(rc));
         return status > 0 ? status : 1;

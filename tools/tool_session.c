@@ -388,36 +388,146 @@ const char start_options_usage[] =
     "  --profile-interval-us N   the CPU sampling interval of `profile` (10-1000000;\n"
     "                         default 1000)\n";
 
+/* start's options without a value, and those with one (an index into
+ * `start_flags` and `start_valued`). From OPT_KERNEL on, an option also takes
+ * its value after '=' (--kernel=LIST). */
+enum { FLAG_REALTIME, FLAG_COMPRESS, FLAG_CHECKSUM, FLAG_COUNT };
+static const char *const start_flags[FLAG_COUNT] = {
+    [FLAG_REALTIME] = "--realtime",
+    [FLAG_COMPRESS] = "--compress",
+    [FLAG_CHECKSUM] = "--checksum",
+};
+enum {
+    OPT_OUTPUT,
+    OPT_PROVIDER,
+    OPT_MODE,
+    OPT_MAX_SIZE,
+    OPT_BUFFER_SIZE,
+    OPT_BUFFERS,
+    OPT_FLUSH_TIMER,
+    OPT_CLOCK,
+    OPT_PROFILE,
+    OPT_KERNEL,
+    OPT_STACKS,
+    OPT_PROFILE_INTERVAL,
+    OPT_COUNT
+};
+static const char *const start_valued[OPT_COUNT] = {
+    [OPT_OUTPUT] = "-o",
+    [OPT_PROVIDER] = "-p",
+    [OPT_MODE] = "--mode",
+    [OPT_MAX_SIZE] = "--max-size",
+    [OPT_BUFFER_SIZE] = "--buffer-size",
+    [OPT_BUFFERS] = "--buffers",
+    [OPT_FLUSH_TIMER] = "--flush-timer",
+    [OPT_CLOCK] = "--clock",
+    [OPT_PROFILE] = "--profile",
+    [OPT_KERNEL] = "--kernel",
+    [OPT_STACKS] = "--stacks",
+    [OPT_PROFILE_INTERVAL] = "--profile-interval-us",
+};
+
+/* --buffers MIN[:MAX]. Returns 0 or 2. */
+static int parse_buffers(const char *v, start_options *o)
+{
+    char min[16];
+    const char *colon = strchr(v, ':');
+    size_t n = colon ? (size_t)(colon - v) : strlen(v);
+    if (n < sizeof(min)) {
+        memcpy(min, v, n);
+        min[n] = 0;
+    }
+    if (n < sizeof(min) && parse_u32(min, 1, 1u << 20, &o->min_buffers) == 0 &&
+        (!colon || parse_u32(colon + 1, o->min_buffers, 1u << 20, &o->max_buffers) == 0))
+        return 0;
+    fprintf(stderr, "petw: not MIN[:MAX] buffers (MAX at least MIN): '%s'\n", v);
+    return 2;
+}
+
+/* --clock qpc|system|cycles. Returns 0 or 2. */
+static int parse_clock(const char *v, start_options *o)
+{
+    static const struct {
+        const char *name;
+        uint32_t clock;
+    } clocks[] = {
+        {"qpc", PETW_CLOCK_QPC}, {"system", PETW_CLOCK_SYSTEM}, {"cycles", PETW_CLOCK_CYCLES}};
+    for (size_t k = 0; k < sizeof(clocks) / sizeof(clocks[0]); k++)
+        if (!ascii_casecmp(v, clocks[k].name)) {
+            o->clock = clocks[k].clock;
+            return 0;
+        }
+    fprintf(stderr, "petw: unknown clock '%s' (qpc, system or cycles)\n", v);
+    return 2;
+}
+
+/* Option `which` (OPT_*) with its value `v`. Returns 0 or 2. */
+static int start_value(int which, const char *v, start_options *o)
+{
+    switch (which) {
+    case OPT_OUTPUT:
+        o->file = v;
+        return 0;
+    case OPT_PROVIDER:
+        if (o->count == MAX_ENABLE) {
+            fprintf(stderr, "petw: more than %d providers at '%s'\n", MAX_ENABLE, v);
+            return 2;
+        }
+        return provider_spec_parse(v, &o->providers[o->count++]) == 0 ? 0 : 2;
+    case OPT_MODE:
+        o->mode = v;
+        return 0;
+    case OPT_MAX_SIZE:
+        if (parse_u32(v, 1, UINT32_MAX / 1024, &o->max_mb) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a size in MB: '%s'\n", v);
+        return 2;
+    case OPT_BUFFER_SIZE:
+        if (parse_u32(v, 1, 16384, &o->buffer_kb) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a buffer size in KB (1-16384): '%s'\n", v);
+        return 2;
+    case OPT_BUFFERS:
+        return parse_buffers(v, o);
+    case OPT_FLUSH_TIMER:
+        if (parse_seconds(v, &o->flush_ms) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a flush timer in seconds: '%s'\n", v);
+        return 2;
+    case OPT_CLOCK:
+        return parse_clock(v, o);
+    case OPT_PROFILE:
+        o->profile = v;
+        return 0;
+    case OPT_KERNEL:
+        return system_flags_parse("--kernel", v, &o->system_flags) == 0 ? 0 : 2;
+    case OPT_STACKS:
+        return system_flags_parse("--stacks", v, &o->system_stack_flags) == 0 ? 0 : 2;
+    default: /* OPT_PROFILE_INTERVAL */
+        if (parse_u32(v, 10, 1000000, &o->profile_interval_us) == 0)
+            return 0;
+        fprintf(stderr, "petw: not a sampling interval in microseconds (10-1000000): '%s'\n", v);
+        return 2;
+    }
+}
+
 int start_option(int argc, char **argv, int *i, start_options *o)
 {
     const char *a = argv[*i], *v;
-    static const char *const flags[] = {"--realtime", "--compress", "--checksum"};
-    for (int k = 0; k < 3; k++)
-        if (!strcmp(a, flags[k])) {
-            if (k == 0)
+    for (int k = 0; k < FLAG_COUNT; k++)
+        if (!strcmp(a, start_flags[k])) {
+            if (k == FLAG_REALTIME)
                 o->realtime = 1;
             else
-                o->flags |= k == 1 ? PETW_SESSION_ZSTD : PETW_SESSION_CHECKSUM;
+                o->flags |= k == FLAG_COMPRESS ? PETW_SESSION_ZSTD : PETW_SESSION_CHECKSUM;
             return 0;
         }
-    static const char *const valued[] = {"-o",
-                                         "-p",
-                                         "--mode",
-                                         "--max-size",
-                                         "--buffer-size",
-                                         "--buffers",
-                                         "--flush-timer",
-                                         "--clock",
-                                         "--profile",
-                                         "--kernel",
-                                         "--stacks",
-                                         "--profile-interval-us"};
     int which = -1;
     size_t name_len = strcspn(a, "=");
-    for (int k = 0; k < (int)(sizeof(valued) / sizeof(valued[0])); k++)
-        if (!strcmp(a, valued[k]) ||
-            (k >= 9 && a[name_len] == '=' && name_len == strlen(valued[k]) &&
-             !strncmp(a, valued[k], name_len)))
+    for (int k = 0; k < OPT_COUNT; k++)
+        if (!strcmp(a, start_valued[k]) ||
+            (k >= OPT_KERNEL && a[name_len] == '=' && name_len == strlen(start_valued[k]) &&
+             !strncmp(a, start_valued[k], name_len)))
             which = k;
     if (which < 0)
         return -1;
@@ -426,71 +536,7 @@ int start_option(int argc, char **argv, int *i, start_options *o)
         v = a + name_len + 1;
     else if (!(v = option_value(argc, argv, i)))
         return 2;
-    switch (which) {
-    case 0:
-        o->file = v;
-        return 0;
-    case 1:
-        if (o->count == MAX_ENABLE) {
-            fprintf(stderr, "petw: more than %d providers at '%s'\n", MAX_ENABLE, v);
-            return 2;
-        }
-        return provider_spec_parse(v, &o->providers[o->count++]) == 0 ? 0 : 2;
-    case 2:
-        o->mode = v;
-        return 0;
-    case 3:
-        if (parse_u32(v, 1, UINT32_MAX / 1024, &o->max_mb) == 0)
-            return 0;
-        fprintf(stderr, "petw: not a size in MB: '%s'\n", v);
-        return 2;
-    case 4:
-        if (parse_u32(v, 1, 16384, &o->buffer_kb) == 0)
-            return 0;
-        fprintf(stderr, "petw: not a buffer size in KB (1-16384): '%s'\n", v);
-        return 2;
-    case 5: {
-        char min[16];
-        const char *colon = strchr(v, ':');
-        size_t n = colon ? (size_t)(colon - v) : strlen(v);
-        if (n < sizeof(min)) {
-            memcpy(min, v, n);
-            min[n] = 0;
-        }
-        if (n < sizeof(min) && parse_u32(min, 1, 1u << 20, &o->min_buffers) == 0 &&
-            (!colon || parse_u32(colon + 1, o->min_buffers, 1u << 20, &o->max_buffers) == 0))
-            return 0;
-        fprintf(stderr, "petw: not MIN[:MAX] buffers (MAX at least MIN): '%s'\n", v);
-        return 2;
-    }
-    case 6:
-        if (parse_seconds(v, &o->flush_ms) == 0)
-            return 0;
-        fprintf(stderr, "petw: not a flush timer in seconds: '%s'\n", v);
-        return 2;
-    case 7: {
-        static const char *const clocks[] = {"qpc", "system", "cycles"};
-        for (int k = 0; k < 3; k++)
-            if (!ascii_casecmp(v, clocks[k])) {
-                o->clock = (uint32_t)k + PETW_CLOCK_QPC;
-                return 0;
-            }
-        fprintf(stderr, "petw: unknown clock '%s' (qpc, system or cycles)\n", v);
-        return 2;
-    }
-    case 8:
-        o->profile = v;
-        return 0;
-    case 9:
-        return system_flags_parse("--kernel", v, &o->system_flags) == 0 ? 0 : 2;
-    case 10:
-        return system_flags_parse("--stacks", v, &o->system_stack_flags) == 0 ? 0 : 2;
-    default:
-        if (parse_u32(v, 10, 1000000, &o->profile_interval_us) == 0)
-            return 0;
-        fprintf(stderr, "petw: not a sampling interval in microseconds (10-1000000): '%s'\n", v);
-        return 2;
-    }
+    return start_value(which, v, o);
 }
 
 /* Adds the profile's providers and, where the command line gave none, its

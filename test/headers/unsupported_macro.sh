@@ -20,7 +20,7 @@ SRC
 status=0
 for cc in "$@"; do
     for lang in c c++; do
-        if "$cc" -x "$lang" -fsyntax-only -Wall -Wextra -I"$inc" -I"$inc/petw/etw" "$tmp/u.c" \
+        if "$cc" -x "$lang" -fsyntax-only -Wall -Wextra -I"$inc" -I"$inc/petw/etw" -I"$inc/petw/win32" "$tmp/u.c" \
             2>"$tmp/err"; then
             echo "$cc ($lang): compiled"
             status=1

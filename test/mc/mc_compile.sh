@@ -7,7 +7,7 @@ set -eu
 inc=$1
 gen=$2
 shift 2
-flags="-fsyntax-only -Wall -Wextra -Werror -I$inc -I$inc/petw/etw -I$gen"
+flags="-fsyntax-only -Wall -Wextra -Werror -I$inc -I$inc/petw/etw -I$inc/petw/win32 -I$gen"
 flags="$flags -DMC_EXAMPLE_MANIFEST=\"x\" -DMC_TYPES_MANIFEST=\"y\" -DMC_ARRAYS_MANIFEST=\"z\""
 status=0
 ran=0

@@ -2,7 +2,7 @@
  * surface is a thin mapping onto the native API: it converts strings and
  * structs and translates error codes, nothing more.
  *
- * Allowed dependencies: common/, platform/, decode/, controller/. Above the whole native
+ * Allowed dependencies: common/, platform/, decode/, controller/, win32/. Above the whole native
  * API (petw/petw.h); session/'s internal header gives it the controls ETW
  * has and the native API does not. */
 #ifndef PETW_ETW_INTERNAL_H

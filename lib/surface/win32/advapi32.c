@@ -1,13 +1,12 @@
-/* platform_security.c - the SID functions of Windows' security API
+/* advapi32.c - the SID functions of Windows' security API
  * (<windows.h>: GetLengthSid, CreateWellKnownSid, ...; <sddl.h>: SIDs as
  * text), for POSIX hosts: the OS has them on Windows, where platform_win.c
  * calls them too. The binary and text forms are platform_sid.c's. */
 #include <stdlib.h>
-#include <windows.h>
+
+#include "win32_internal.h"
 
 #include <sddl.h> /* after <windows.h>, as Windows' own requires */
-
-#include "platform.h"
 
 #if !defined(_WIN32)
 

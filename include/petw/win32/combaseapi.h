@@ -1,6 +1,6 @@
 /* combaseapi.h - StringFromGUID2 and the COM types ETW code takes from it, for
  * non-Windows hosts (StringFromGUID2 is in <windows.h>, as Windows' own
- * windows.h includes this header). Part of petw's ETW-compatible surface.
+ * windows.h includes this header). Part of petw's Win32 layer.
  * On Windows this is the system's.
  *
  * The COM here is what ETW code needs to compile (the <relogger.h>
@@ -13,13 +13,33 @@
 #if defined(_WIN32)
 #include_next <combaseapi.h>
 #else
-#include <windows.h>
 #ifndef PETW_ETW_COMBASEAPI_H
 #define PETW_ETW_COMBASEAPI_H
+
+#include <minwindef.h>
+#include <winerror.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* COM's GUID text: "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}", upper case, into
+ * lpsz. Returns the characters written with the NUL (39), or 0 when cchMax
+ * is below 39. OLECHAR is WCHAR: 4 bytes a character on Linux. The GUID
+ * is a REFGUID, as in Windows' declaration: a pointer in C, a reference in
+ * C++, with no pointer overload (a class converting to both stays
+ * unambiguous). */
+typedef WCHAR OLECHAR, *LPOLESTR;
+typedef const WCHAR *LPCOLESTR;
+int StringFromGUID2(REFGUID rguid, LPOLESTR lpsz, int cchMax);
+
+/* COM's task memory and GUID text as a new string: CoTaskMemAlloc/CoTaskMemFree are malloc
+ * and free; StringFromCLSID returns in *lplpsz the StringFromGUID2 text,
+ * which the caller frees with CoTaskMemFree: S_OK, E_INVALIDARG for a NULL
+ * pointer (*lplpsz NULL), E_OUTOFMEMORY. */
+LPVOID CoTaskMemAlloc(SIZE_T cb);
+void CoTaskMemFree(LPVOID pv);
+HRESULT StringFromCLSID(REFGUID rclsid, LPOLESTR *lplpsz);
 
 #ifndef E_NOTIMPL
 #define E_NOTIMPL ((HRESULT)0x80004001L)
@@ -65,7 +85,6 @@ typedef enum tagCOINIT {
 #endif
 
 typedef OLECHAR *BSTR;
-typedef const OLECHAR *LPCOLESTR;
 
 /* Interfaces: `interface`, MIDL_INTERFACE, STDMETHOD and the C vtable
  * helpers, as Windows' objbase.h defines them. */

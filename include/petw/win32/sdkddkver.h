@@ -1,7 +1,7 @@
 /* sdkddkver.h - the Windows version constants (_WIN32_WINNT_*, NTDDI_*) that
  * a program's targetver.h includes, for non-Windows hosts.
  *
- * Part of petw's ETW-compatible surface. On Windows this is the system's.
+ * Part of petw's Win32 layer. On Windows this is the system's.
  * Defaults, as the Windows 10 SDK's: _WIN32_WINNT, WINVER and NTDDI_VERSION
  * name Windows 10 unless the program set them first. They select nothing in
  * petw (every declaration is there whatever they say).

@@ -3,7 +3,7 @@
  * semantics, so every translation unit that defines it shares one copy and
  * an `EXTERN_C const GUID name;` declaration refers to it.
  *
- * Part of petw's ETW-compatible surface. On Windows this is the system's.
+ * Part of petw's Win32 layer. On Windows this is the system's.
  */
 #if defined(_WIN32)
 #include_next <initguid.h>

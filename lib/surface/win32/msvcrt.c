@@ -1,4 +1,4 @@
-/* etw_crt.c - the Windows time functions (with dates and times as text),
+/* msvcrt.c - the Windows time functions (with dates and times as text),
  * StringFromGUID2 and the Microsoft
  * C runtime functions <windows.h> declares for non-Windows hosts (Windows
  * has its own). Conversions only: the calendar arithmetic is common/'s. */
@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "etw_internal.h"
+#include "win32_internal.h"
 
 #if !defined(_WIN32)
 
@@ -766,8 +766,6 @@ SECURE_COPIES(wchar_t, wcscpy_s, wcsncpy_s, wcscat_s, wcslen)
 SECURE_COPIES(char, strcpy_s, strncpy_s, strcat_s, strlen)
 
 /* ---- _fullpath, _wfullpath ---- */
-
-wchar_t *petw__widen_utf8(const char *s); /* etw_wmain.c */
 
 /* `path` (absolute) with "//", "/./" and "/../" resolved, in place. */
 #define PETW__NORMALIZE(name, ch)                                                                  \

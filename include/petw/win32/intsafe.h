@@ -1,5 +1,5 @@
 /* intsafe.h - the limits Windows' intsafe.h names, for non-Windows hosts.
- * Part of petw's ETW-compatible surface; on Windows this is the system's.
+ * Part of petw's Win32 layer; on Windows this is the system's.
  * INT_MAX, UINT_MAX and the other <limits.h> names come from the C
  * library (which <windows.h> includes; on Linux its LONG_MAX and ULONG_MAX
  * are 64-bit). The checked arithmetic functions (ULongAdd, SizeTMult, ...)

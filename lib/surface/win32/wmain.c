@@ -1,8 +1,11 @@
-/* etw_wmain.c - the entry point for programs whose entry point is wmain
+/* wmain.c - the entry point for programs whose entry point is wmain
  * (<tchar.h>'s _tmain with _UNICODE), which Linux's C runtime never calls.
  *
- * This object defines only `main`, weakly, so a static link pulls it in
- * only for a program that defines no main of its own (and any strong main
+ * This object defines `main`, and is an archive of its own (libpetw_wmain,
+ * pkg-config petw-wmain) that only a program that asks for it links: no
+ * other archive of petw defines main. A static link takes it only when the
+ * program defines no main of its own (an archive member is pulled in for an
+ * undefined symbol only, so a program's own main always
  * wins). It converts argv and the environment from UTF-8 to wchar_t (a byte
  * that is not part of valid UTF-8 becomes the code point of its value) and
  * calls the program's wmain, in whichever of the standard forms it is
@@ -28,40 +31,7 @@ extern int petw__wmain_cpp3(int, wchar_t **, wchar_t **) __asm__("_Z5wmainiPPwS0
 
 extern char **environ;
 
-/* UTF-8 to wchar_t: a fresh string, or NULL (also for GetCommandLineW). */
-wchar_t *petw__widen_utf8(const char *s);
-wchar_t *petw__widen_utf8(const char *s)
-{
-    size_t len = 0;
-    while (s[len])
-        len++;
-    wchar_t *w = malloc((len + 1) * sizeof(wchar_t));
-    if (!w)
-        return NULL;
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = 0;
-    while (*p) {
-        unsigned c = *p, need = c >= 0xF0 && c < 0xF5 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : 0;
-        if (c >= 0xF5)
-            need = 0;
-        uint32_t v = need == 3 ? c & 7 : need == 2 ? c & 15 : c & 31;
-        unsigned i = 1;
-        for (; need && i <= need && (p[i] & 0xC0) == 0x80; i++)
-            v = v << 6 | (p[i] & 0x3F);
-        int ok = need && i == need + 1 &&
-                 !(need == 2 && (v < 0x800 || (v >= 0xD800 && v < 0xE000))) &&
-                 !(need == 3 && (v < 0x10000 || v > 0x10FFFF));
-        if (ok) {
-            w[n++] = (wchar_t)v;
-            p += need + 1;
-        } else {
-            w[n++] = (wchar_t)c;
-            p++;
-        }
-    }
-    w[n] = 0;
-    return w;
-}
+wchar_t *petw__widen_utf8(const char *s); /* libpetw_win32 (shell32.c) */
 
 static void free_all(wchar_t **w)
 {
@@ -103,7 +73,7 @@ static int call_wmain(int argc, wchar_t **wargv, wchar_t **wenv)
 
 /* The wide arguments and environment live until wmain returns, then are
  * freed (a wmain that calls exit() leaves them to the process's end). */
-__attribute__((weak)) int main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     wchar_t **wargv = widen_all(argv);
     wchar_t **wenv = widen_all(environ);

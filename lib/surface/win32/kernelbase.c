@@ -1,4 +1,4 @@
-/* platform_win32.c - the Win32 base functions that Windows gives every
+/* kernelbase.c - the Win32 base functions that Windows gives every
  * process and petw's <windows.h> declares, for POSIX hosts: the thread's
  * last error, the local, global and process heaps, the version, the code
  * pages (through platform_utf.c) and the C runtime's case-insensitive wide
@@ -9,9 +9,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <wctype.h>
-#include <windows.h>
 
-#include "platform.h"
+#include "win32_internal.h"
 
 #if !defined(_WIN32)
 

@@ -1,9 +1,11 @@
-/* etw_com.c - the little COM <combaseapi.h> declares on other hosts than
+/* ole32.c - the little COM <combaseapi.h> declares on other hosts than
  * Windows: no classes (CoCreateInstance fails with REGDB_E_CLASSNOTREG),
  * nothing to initialize, task memory (the C library's heap), GUID text,
  * and BSTRs (a 32-bit byte count, then the
  * characters and a NUL; the BSTR points at the characters). */
 #include <stdlib.h>
+
+#include "win32_internal.h"
 
 #include <objbase.h>
 

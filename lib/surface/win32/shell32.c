@@ -1,18 +1,49 @@
-/* etw_win32.c - the few Win32 functions beyond ETW that ETW tools call
- * around it, for non-Windows hosts: GetCommandLineW/A, CommandLineToArgvW
- * (<shellapi.h>). The base functions (last error, local heap) are
- * platform/'s (platform_win32.c). */
+/* shell32.c - the command line as Windows programs read it, for non-Windows
+ * hosts: GetCommandLineW/A (processenv.h) and CommandLineToArgvW
+ * (<shellapi.h>), and the UTF-8 to wchar_t conversion the Win32 layer's
+ * wide strings are made with. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "etw_internal.h"
+#include "win32_internal.h"
 
 #include <shellapi.h> /* after <windows.h>, as Windows' own requires */
 
 #if !defined(_WIN32)
 
-wchar_t *petw__widen_utf8(const char *s); /* etw_wmain.c */
+wchar_t *petw__widen_utf8(const char *s)
+{
+    size_t len = 0;
+    while (s[len])
+        len++;
+    wchar_t *w = malloc((len + 1) * sizeof(wchar_t));
+    if (!w)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = 0;
+    while (*p) {
+        unsigned c = *p, need = c >= 0xF0 && c < 0xF5 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : 0;
+        if (c >= 0xF5)
+            need = 0;
+        uint32_t v = need == 3 ? c & 7 : need == 2 ? c & 15 : c & 31;
+        unsigned i = 1;
+        for (; need && i <= need && (p[i] & 0xC0) == 0x80; i++)
+            v = v << 6 | (p[i] & 0x3F);
+        int ok = need && i == need + 1 &&
+                 !(need == 2 && (v < 0x800 || (v >= 0xD800 && v < 0xE000))) &&
+                 !(need == 3 && (v < 0x10000 || v > 0x10FFFF));
+        if (ok) {
+            w[n++] = (wchar_t)v;
+            p += need + 1;
+        } else {
+            w[n++] = (wchar_t)c;
+            p++;
+        }
+    }
+    w[n] = 0;
+    return w;
+}
 
 /* ---- The command line ---- */
 

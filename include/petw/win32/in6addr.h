@@ -1,6 +1,6 @@
 /* in6addr.h - IN6_ADDR, an IPv6 address in network byte order, as in the
  * Windows SDK (bytes as u.Byte / s6_bytes / s6_addr, 16-bit words as
- * u.Word / s6_words). Part of petw's ETW-compatible surface: ETW consumers
+ * u.Word / s6_words). Part of petw's Win32 layer: ETW consumers
  * size TDH_OUTTYPE_IPV6 properties with it. When the C library's
  * <netinet/in.h> came first, its struct in6_addr is the type (the two
  * cannot both be defined) and s6_words is not there. */

@@ -1,7 +1,7 @@
 /* tchar.h - the generic-text mappings (TCHAR, _T, _tmain, _tprintf, ...),
  * for non-Windows hosts.
  *
- * Part of petw's ETW-compatible surface. On Windows this is the system's.
+ * Part of petw's Win32 layer. On Windows this is the system's.
  * Narrow (char) by default; wide (wchar_t) when _UNICODE or UNICODE is
  * defined, as Visual Studio's "Use Unicode Character Set" projects build.
  *

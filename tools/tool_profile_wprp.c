@@ -1,0 +1,704 @@
+/* tool_profile_wprp.c - WPR profiles (tool_profile.h): the file is read once
+ * with expat into a table of the elements that matter (collectors,
+ * providers, profiles, the references between them, and what petw does not
+ * do as notes on them); the chosen profile is then resolved from the table. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(PETW_HAVE_EXPAT)
+#include <expat.h>
+#endif
+
+#include "tool_profile_internal.h"
+
+#if defined(PETW_HAVE_EXPAT)
+
+#define WP_MAX_ITEMS 2048 /* elements that matter, and notes, in one file */
+#define WP_MAX_DEPTH 12   /* nesting of the elements that matter (8 at most) */
+#define WP_MAX_BASE 16    /* a Base chain */
+#define WP_CHUNK (1 << 20)
+#define WP_WHO 400 /* how a message names an item: an element, an Id or a Name */
+
+/* What an item is: a <Profile>, an <EventCollector> or <EventCollectorId>,
+ * an <EventProvider> or <EventProviderId>, or a kernel collector reference
+ * (<SystemCollectorId>, <HeapEventCollectorId>: reported, never recorded). */
+enum { WP_PROFILE, WP_COLLECTOR, WP_PROVIDER, WP_SYSTEM };
+
+typedef struct wp_item {
+    int type;
+    int ref;   /* a reference (...Id Value=): `base` names what it uses */
+    int owner; /* the profile a collector reference is in, the collector reference
+                  a profile's provider is in; -1 */
+    long line;
+    char id[128];
+    char base[128];
+    char name[256];    /* a provider's GUID or name ('*' removed), a profile's Name,
+                          a kernel collector reference's element */
+    char detail[16];   /* a profile's DetailLevel */
+    int memory;        /* a profile's LoggingMode: -1 not given, 0 File, 1 Memory */
+    int set, add;      /* has its list (a profile's Collectors, a reference's
+                          EventProviders, a provider's Keywords), with Operation="Add" */
+    uint64_t keywords; /* the Keyword values, OR-ed */
+    int level, stack;  /* -1: not given */
+    uint32_t kb;       /* a collector's BufferSize, 0: not given */
+    uint32_t buffers;  /* its Buffers, 0: not given */
+    int percent;       /* Buffers is a percentage of memory */
+    int base_at;       /* the item `base` names: -2 not looked up yet, -1 none */
+    int reported;      /* its notes are in the profile's unsupported lines */
+} wp_item;
+
+typedef struct wp_note {
+    int item; /* -1: the whole file */
+    char text[96];
+} wp_note;
+
+/* The elements whose children matter, as a stack. */
+enum {
+    K_ROOT,
+    K_PROFILES,
+    K_PROFILE,
+    K_COLLECTORS,
+    K_COLLECTOR,
+    K_SYSTEM,
+    K_PROVIDERS,
+    K_PROVIDER,
+    K_KEYWORDS
+};
+
+typedef struct wp {
+    XML_Parser parser;
+    wp_item *items;
+    int count, cap;
+    wp_note *notes;
+    int note_count, note_cap;
+    int kind[WP_MAX_DEPTH], at[WP_MAX_DEPTH], depth;
+    int skip; /* > 0: inside an element whose content does not matter */
+    int failed;
+    char *err;
+    size_t err_size;
+} wp;
+
+static const char *const profile_attrs[] = {"Id",          "Name",    "Base",   "DetailLevel",
+                                            "LoggingMode", "Default", "Strict", "Internal",
+                                            "Description", NULL};
+static const char *const collector_attrs[] = {"Id", "Name", "Base", "FileName", NULL};
+static const char *const provider_attrs[] = {"Id",    "Name",           "Base", "Level",
+                                             "Stack", "NonPagedMemory", NULL};
+static const char *const value_attrs[] = {"Value", NULL};
+static const char *const list_attrs[] = {"Operation", NULL};
+static const char *const buffers_attrs[] = {"Value", "Operation", "PercentageOfTotalMemory", NULL};
+
+/* Stops the parse with "line N: reason" (the first failure wins). */
+static void wp_fail(wp *w, const char *fmt, ...)
+{
+    char reason[400];
+    va_list ap;
+    if (w->failed)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof(reason), fmt, ap);
+    va_end(ap);
+    w->failed = 1;
+    profile__fail(w->err, w->err_size, (long)XML_GetCurrentLineNumber(w->parser), "%s", reason);
+    XML_StopParser(w->parser, XML_FALSE);
+}
+
+/* Room for one more element in an array of `*cap`: the array, or NULL. */
+static void *grow(void *array, int *cap, size_t size)
+{
+    if (*cap == WP_MAX_ITEMS)
+        return NULL;
+    int n = *cap ? *cap * 2 : 32;
+    void *p = realloc(array, (size_t)(n < WP_MAX_ITEMS ? n : WP_MAX_ITEMS) * size);
+    if (p)
+        *cap = n < WP_MAX_ITEMS ? n : WP_MAX_ITEMS;
+    return p;
+}
+
+/* Something item `i` (-1: the file) asks for that petw does not do. */
+static void wp_note_add(wp *w, int item, const char *fmt, ...)
+{
+    if (w->failed)
+        return;
+    if (w->note_count == w->note_cap) {
+        wp_note *p = grow(w->notes, &w->note_cap, sizeof(*p));
+        if (!p) {
+            wp_fail(w, "more than %d things petw does not do", WP_MAX_ITEMS);
+            return;
+        }
+        w->notes = p;
+    }
+    wp_note *n = &w->notes[w->note_count++];
+    va_list ap;
+    n->item = item;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof(n->text), fmt, ap);
+    va_end(ap);
+}
+
+static const char *attr_get(const XML_Char **attr, const char *name)
+{
+    for (; attr[0]; attr += 2)
+        if (!strcmp(attr[0], name))
+            return attr[1];
+    return NULL;
+}
+
+static int is_true(const char *v)
+{
+    return v && (!profile__casecmp(v, "true") || !strcmp(v, "1"));
+}
+
+/* Notes the attributes of an element of item `i` that are not `known`,
+ * unless they say "false" (or nothing). `el`: the element, when it is not
+ * the item's own. */
+static void wp_note_others(wp *w, int i, const char *el, const XML_Char **attr,
+                           const char *const *known)
+{
+    for (; attr[0]; attr += 2) {
+        int k = 0;
+        while (known[k] && strcmp(known[k], attr[0]))
+            k++;
+        if (!known[k] && attr[1][0] && profile__casecmp(attr[1], "false") && strcmp(attr[1], "0"))
+            wp_note_add(w, i, "%s%s%s%s=\"%s\"", el ? "<" : "", el ? el : "", el ? "> " : "",
+                        attr[0], attr[1]);
+    }
+}
+
+/* Operation="Add" (1) or "Set", the default (0); another is noted. */
+static int wp_operation(wp *w, int i, const char *el, const XML_Char **attr)
+{
+    const char *op = attr_get(attr, "Operation");
+    if (op && profile__casecmp(op, "Set") && profile__casecmp(op, "Add"))
+        wp_note_add(w, i, "<%s> Operation=\"%s\"", el, op);
+    wp_note_others(w, i, el, attr, list_attrs);
+    return op && !profile__casecmp(op, "Add");
+}
+
+static void wp_copy(wp *w, char *dst, size_t size, const char *src, const char *what)
+{
+    if (!src)
+        src = "";
+    if (strlen(src) >= size)
+        wp_fail(w, "%s '%.40s...' is longer than %zu characters", what, src, size - 1);
+    else
+        memcpy(dst, src, strlen(src) + 1);
+}
+
+/* A new item for element `el`; `owner` as wp_item says. Returns its index
+ * or -1 (the parse stopped). */
+static int wp_new(wp *w, int type, int ref, int owner, const char *el, const XML_Char **attr)
+{
+    if (w->count == w->cap) {
+        wp_item *p = grow(w->items, &w->cap, sizeof(*p));
+        if (!p) {
+            wp_fail(w, "more than %d collectors, providers and profiles", WP_MAX_ITEMS);
+            return -1;
+        }
+        w->items = p;
+    }
+    int i = w->count++;
+    wp_item *it = &w->items[i];
+    memset(it, 0, sizeof(*it));
+    it->type = type;
+    it->ref = ref;
+    it->owner = owner;
+    it->line = (long)XML_GetCurrentLineNumber(w->parser);
+    it->level = it->stack = it->memory = -1;
+    it->base_at = -2;
+    if (ref) {
+        wp_copy(w, it->base, sizeof(it->base), attr_get(attr, "Value"), "Value");
+        if (type == WP_SYSTEM)
+            wp_copy(w, it->name, sizeof(it->name), el, "element");
+        wp_note_others(w, i, NULL, attr, value_attrs);
+        if (!it->base[0])
+            wp_fail(w, "<%s> without a Value", el);
+        return w->failed ? -1 : i;
+    }
+    wp_copy(w, it->id, sizeof(it->id), attr_get(attr, "Id"), "Id");
+    wp_copy(w, it->base, sizeof(it->base), attr_get(attr, "Base"), "Base");
+    const char *name = attr_get(attr, "Name");
+    if (type == WP_PROVIDER && name && name[0] == '*')
+        name++; /* a TraceLogging or EventSource name: its GUID is the name's hash */
+    if (type != WP_COLLECTOR)
+        wp_copy(w, it->name, sizeof(it->name), name, "Name");
+    if (type == WP_PROFILE) {
+        const char *mode = attr_get(attr, "LoggingMode");
+        wp_copy(w, it->detail, sizeof(it->detail), attr_get(attr, "DetailLevel"), "DetailLevel");
+        if (mode && profile__casecmp(mode, "File") && profile__casecmp(mode, "Memory"))
+            wp_fail(w, "LoggingMode '%.40s' is neither File nor Memory", mode);
+        else if (mode)
+            it->memory = !profile__casecmp(mode, "Memory");
+        wp_note_others(w, i, NULL, attr, profile_attrs);
+    } else if (type == WP_PROVIDER) {
+        const char *level = attr_get(attr, "Level"), *stack = attr_get(attr, "Stack");
+        uint64_t v;
+        if (level && profile__number(level, strlen(level), 255, &v) != 0)
+            wp_fail(w, "Level '%.40s' is not 0-255", level);
+        else if (level)
+            it->level = (int)v;
+        if (stack)
+            it->stack = is_true(stack);
+        wp_note_others(w, i, NULL, attr, provider_attrs);
+    } else {
+        wp_note_others(w, i, NULL, attr, collector_attrs);
+    }
+    return w->failed ? -1 : i;
+}
+
+/* <BufferSize> or <Buffers> of collector item `i`. */
+static void wp_buffers(wp *w, int i, const char *el, const XML_Char **attr)
+{
+    wp_item *it = &w->items[i];
+    const char *value = attr_get(attr, "Value"), *op = attr_get(attr, "Operation");
+    uint64_t v;
+    if (!value || profile__number(value, strlen(value), UINT32_MAX, &v) != 0) {
+        wp_fail(w, "<%s> Value '%.40s' is not a number", el, value ? value : "");
+        return;
+    }
+    if (el[6] == 'S') { /* BufferSize */
+        it->kb = (uint32_t)v;
+    } else {
+        it->buffers = (uint32_t)v;
+        it->percent = is_true(attr_get(attr, "PercentageOfTotalMemory"));
+        if (it->percent)
+            wp_note_add(w, i, "<Buffers> as %s%% of memory (PercentageOfTotalMemory)", value);
+    }
+    if (op && profile__casecmp(op, "Set"))
+        wp_note_add(w, i, "<%s> Operation=\"%s\"", el, op);
+    wp_note_others(w, i, el, attr, buffers_attrs);
+}
+
+static void wp_keyword(wp *w, int i, const XML_Char **attr)
+{
+    const char *value = attr_get(attr, "Value");
+    uint64_t v;
+    if (!value || profile__number(value, strlen(value), UINT64_MAX, &v) != 0) {
+        wp_fail(w, "Keyword Value '%.40s' is not a number (0x hex or decimal)", value ? value : "");
+        return;
+    }
+    w->items[i].keywords |= v;
+    wp_note_others(w, i, "Keyword", attr, value_attrs);
+}
+
+static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **attr)
+{
+    wp *w = user;
+    if (w->failed)
+        return;
+    if (w->skip) {
+        w->skip++;
+        return;
+    }
+    int parent = w->depth ? w->kind[w->depth - 1] : -1, at = w->depth ? w->at[w->depth - 1] : -1;
+    int kind = -1, item = at;
+    wp_item *it = at >= 0 ? &w->items[at] : NULL;
+    switch (parent) {
+    case -1:
+        if (strcmp(el, "WindowsPerformanceRecorder")) {
+            wp_fail(w, "not a WPR profile: the root element is <%.40s>", el);
+            return;
+        }
+        kind = K_ROOT;
+        break;
+    case K_ROOT:
+        if (!strcmp(el, "Profiles"))
+            kind = K_PROFILES;
+        else
+            wp_note_add(w, -1, "<%s> (not used)", el);
+        break;
+    case K_PROFILES:
+        /* System and heap definitions matter only where a profile uses them. */
+        if (!strcmp(el, "Profile"))
+            item = wp_new(w, WP_PROFILE, 0, -1, el, attr), kind = K_PROFILE;
+        else if (!strcmp(el, "EventCollector"))
+            item = wp_new(w, WP_COLLECTOR, 0, -1, el, attr), kind = K_COLLECTOR;
+        else if (!strcmp(el, "EventProvider"))
+            item = wp_new(w, WP_PROVIDER, 0, -1, el, attr), kind = K_PROVIDER;
+        break;
+    case K_PROFILE:
+        if (!strcmp(el, "Collectors")) {
+            it->set = 1;
+            it->add = wp_operation(w, at, el, attr);
+            kind = K_COLLECTORS;
+        } else if (strcmp(el, "ProblemCategories")) {
+            wp_note_add(w, at, "<%s>", el);
+        }
+        break;
+    case K_COLLECTORS:
+        if (!strcmp(el, "EventCollectorId")) {
+            item = wp_new(w, WP_COLLECTOR, 1, at, el, attr), kind = K_COLLECTOR;
+        } else if (!strcmp(el, "SystemCollectorId") || !strcmp(el, "HeapEventCollectorId")) {
+            item = wp_new(w, WP_SYSTEM, 1, at, el, attr), kind = K_SYSTEM;
+            wp_note_add(w, item,
+                        el[0] == 'S' ? "kernel events (a system session)"
+                                     : "heap events (a heap session)");
+        } else {
+            wp_note_add(w, at, "<%s>", el);
+        }
+        break;
+    case K_SYSTEM: {
+        const char *v = attr_get(attr, "Value");
+        v = v ? v : attr_get(attr, "Id");
+        wp_note_add(w, at, "%s%s%s%s (not recorded)", el, v ? " \"" : "", v ? v : "",
+                    v ? "\"" : "");
+        break;
+    }
+    case K_COLLECTOR:
+        if (!strcmp(el, "BufferSize") || !strcmp(el, "Buffers")) {
+            wp_buffers(w, at, el, attr);
+        } else if (!strcmp(el, "EventProviders") && it->ref) {
+            it->set = 1;
+            it->add = wp_operation(w, at, el, attr);
+            kind = K_PROVIDERS;
+        } else {
+            wp_note_add(w, at, "<%s>", el);
+        }
+        break;
+    case K_PROVIDERS:
+        if (!strcmp(el, "EventProviderId"))
+            item = wp_new(w, WP_PROVIDER, 1, at, el, attr), kind = K_PROVIDER;
+        else if (!strcmp(el, "EventProvider"))
+            item = wp_new(w, WP_PROVIDER, 0, at, el, attr), kind = K_PROVIDER;
+        else
+            wp_note_add(w, at, "<%s>", el);
+        break;
+    case K_PROVIDER:
+        if (!strcmp(el, "Keywords")) {
+            it->add = it->set ? it->add : wp_operation(w, at, el, attr);
+            it->set = 1;
+            kind = K_KEYWORDS;
+        } else {
+            wp_note_add(w, at, "<%s>", el);
+        }
+        break;
+    case K_KEYWORDS:
+        if (!strcmp(el, "Keyword"))
+            wp_keyword(w, at, attr);
+        else
+            wp_note_add(w, at, "<Keywords><%s>", el);
+        break;
+    }
+    if (w->failed)
+        return;
+    if (kind < 0 || w->depth == WP_MAX_DEPTH) {
+        w->skip = 1; /* a leaf handled above, or content that does not matter */
+        return;
+    }
+    w->kind[w->depth] = kind;
+    w->at[w->depth++] = item;
+}
+
+static void XMLCALL wp_end(void *user, const XML_Char *el)
+{
+    wp *w = user;
+    (void)el;
+    if (w->skip)
+        w->skip--;
+    else if (w->depth)
+        w->depth--;
+}
+
+static void XMLCALL wp_doctype(void *user, const XML_Char *name, const XML_Char *sysid,
+                               const XML_Char *pubid, int has_internal_subset)
+{
+    (void)name;
+    (void)sysid;
+    (void)pubid;
+    (void)has_internal_subset;
+    wp_fail(user, "a document type declaration (<!DOCTYPE>) has no place in a WPR profile");
+}
+
+/* The definition item `i` is based on (its Base, or what a reference
+ * names), or -1. */
+static int wp_base(wp *w, int i)
+{
+    wp_item *it = &w->items[i];
+    if (it->base_at == -2) {
+        it->base_at = -1;
+        for (int j = 0; it->base[0] && it->type != WP_SYSTEM && j < w->count; j++)
+            if (!w->items[j].ref && w->items[j].type == it->type &&
+                !strcmp(w->items[j].id, it->base)) {
+                it->base_at = j;
+                break;
+            }
+    }
+    return it->base_at;
+}
+
+/* How the unsupported lines name item `i`. */
+static void wp_who(const wp *w, int i, char *out, size_t size)
+{
+    static const char *const defs[] = {"Profile", "EventCollector", "EventProvider"};
+    static const char *const refs[] = {"Profile", "EventCollectorId", "EventProviderId"};
+    const wp_item *it = &w->items[i];
+    if (it->ref)
+        snprintf(out, size, "%s \"%s\"", it->type == WP_SYSTEM ? it->name : refs[it->type],
+                 it->base);
+    else
+        snprintf(out, size, "%s \"%s\"", defs[it->type], it->id[0] ? it->id : it->name);
+}
+
+/* Item `i` and what it is based on, most derived first, in chain[]. What
+ * is not in the file (a Base, or what a reference names: WPR's built-in
+ * collectors and providers can be) is reported; a reference to nothing
+ * has an empty chain. Returns the chain's length, or -1. */
+static int wp_chain(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
+{
+    int n = 0;
+    for (;;) {
+        if (n == WP_MAX_BASE)
+            return profile__fail(w->err, w->err_size, w->items[chain[0]].line,
+                                 "a Base chain longer than %d (a loop?) from here", WP_MAX_BASE);
+        chain[n++] = i;
+        int b = wp_base(w, i);
+        wp_item *it = &w->items[i];
+        if (b >= 0) {
+            i = b;
+            continue;
+        }
+        char who[WP_WHO];
+        wp_who(w, i, who, sizeof(who));
+        if (it->ref && it->type != WP_SYSTEM) {
+            profile__unsupported(out, "%s: not in the file (WPR's built-in %s are not here)", who,
+                                 it->type == WP_PROVIDER ? "providers" : "collectors");
+            return 0;
+        }
+        if (it->base[0] && !it->ref)
+            profile__unsupported(out, "%s: Base \"%s\" is not in the file%s", who, it->base,
+                                 it->type == WP_PROFILE ? " (WPR's built-in profiles are not here)"
+                                                        : "");
+        return n;
+    }
+}
+
+/* Adds the notes of item `i` (-1: the file's own) to the unsupported lines, once. */
+static void wp_report(wp *w, int i, profile *out)
+{
+    char who[WP_WHO] = "";
+    if (i >= 0) {
+        if (w->items[i].reported)
+            return;
+        w->items[i].reported = 1;
+        wp_who(w, i, who, sizeof(who));
+    }
+    for (int k = 0; k < w->note_count; k++)
+        if (w->notes[k].item == i)
+            profile__unsupported(out, "%s%s%s", who, i >= 0 ? ": " : "", w->notes[k].text);
+}
+
+/* The chain of `i`, each reported. Returns its length or -1. */
+static int wp_use(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
+{
+    int n = wp_chain(w, i, chain, out);
+    for (int k = 0; k < n; k++)
+        wp_report(w, chain[k], out);
+    return n;
+}
+
+/* Enables provider item `i` as its chain resolves it: the most derived
+ * Name, Level and Stack; the Keywords of each while they say "Add". */
+static int wp_provider(wp *w, int i, profile *out)
+{
+    int chain[WP_MAX_BASE], n = wp_use(w, i, chain, out), def = i, level = -1, stack = -1;
+    int keywords_done = 0;
+    const char *name = "";
+    uint64_t keywords = 0;
+    if (n <= 0)
+        return n;
+    for (int k = 0; k < n; k++) {
+        wp_item *it = &w->items[chain[k]];
+        name = name[0] ? name : it->name;
+        level = level >= 0 ? level : it->level;
+        stack = stack >= 0 ? stack : it->stack;
+        if (it->set && !keywords_done) {
+            keywords |= it->keywords;
+            keywords_done = !it->add;
+        }
+        if (w->items[def].ref)
+            def = chain[k]; /* the definition names the provider in messages */
+    }
+    char who[WP_WHO];
+    wp_who(w, def, who, sizeof(who));
+    if (!name[0])
+        return profile__fail(w->err, w->err_size, w->items[i].line, "%s has no Name", who);
+    if (stack == 1)
+        profile__unsupported(out, "%s: Stack=\"true\" (stacks are not recorded)", who);
+    return profile__add_provider(out, name, keywords, level, w->err, w->err_size, w->items[i].line);
+}
+
+/* A profile's Name, DetailLevel and LoggingMode, through its Base chain. */
+static void wp_profile_attrs(wp *w, int p, const char **name, const char **detail, int *memory)
+{
+    *name = *detail = "";
+    *memory = -1;
+    for (int k = 0; p >= 0 && k < WP_MAX_BASE; k++, p = wp_base(w, p)) {
+        wp_item *it = &w->items[p];
+        *name = (*name)[0] ? *name : it->name;
+        *detail = (*detail)[0] ? *detail : it->detail;
+        *memory = *memory >= 0 ? *memory : it->memory;
+    }
+}
+
+/* The profile `select` picks (profile_parse says how), or -1 with the reason. */
+static int wp_select(wp *w, const char *select)
+{
+    int best = -1, best_score = -1, profiles = 0, one_name = 1;
+    const char *first = NULL;
+    for (int i = 0; i < w->count; i++) {
+        if (w->items[i].type != WP_PROFILE)
+            continue;
+        if (select && !profile__casecmp(w->items[i].id, select))
+            return i;
+        const char *name, *detail;
+        int memory;
+        char full[sizeof(w->items[i].name) + sizeof(w->items[i].detail) + 1];
+        wp_profile_attrs(w, i, &name, &detail, &memory);
+        snprintf(full, sizeof(full), "%s.%s", name, detail);
+        profiles++;
+        one_name = one_name && (!first || !profile__casecmp(first, name));
+        first = first ? first : name;
+        if (select && profile__casecmp(name, select) && profile__casecmp(full, select))
+            continue;
+        int score = 2 * !profile__casecmp(detail, "Verbose") + (memory != 1);
+        if (score > best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    if (profiles == 0)
+        return profile__fail(w->err, w->err_size, 0, "no <Profile> in the file");
+    if (best >= 0 && (select || profiles == 1 || one_name))
+        return best;
+    char list[400] = "";
+    size_t len = 0;
+    for (int i = 0; i < w->count && len < sizeof(list); i++)
+        if (w->items[i].type == WP_PROFILE)
+            len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "",
+                                    w->items[i].id);
+    if (len >= sizeof(list))
+        memcpy(list + sizeof(list) - 4, "...", 4);
+    if (select)
+        return profile__fail(w->err, w->err_size, 0, "no profile '%s' in the file; it has: %s",
+                             select, list);
+    return profile__fail(w->err, w->err_size, 0, "the file has %d profiles: choose one of %s",
+                         profiles, list);
+}
+
+/* Resolves the chosen profile into `out`. */
+static int wp_resolve(wp *w, const char *select, profile *out)
+{
+    int p = wp_select(w, select), chain[WP_MAX_BASE], n;
+    if (p < 0 || (n = wp_use(w, p, chain, out)) < 0)
+        return -1;
+    const char *name, *detail;
+    wp_profile_attrs(w, p, &name, &detail, &out->memory);
+    out->memory = out->memory == 1;
+    snprintf(out->name, sizeof(out->name), "%s", w->items[p].id);
+    /* The profiles whose collectors it records: its own, then its base's
+     * while each adds to the one before (no Collectors, or Operation="Add"). */
+    int last = 0;
+    while (last + 1 < n && (!w->items[chain[last]].set || w->items[chain[last]].add))
+        last++;
+    int *refs = malloc((size_t)w->count * sizeof(int) * 2), count = 0, rc = 0;
+    if (!refs)
+        return profile__fail(w->err, w->err_size, 0, "out of memory");
+    int *dropped = refs + w->count;
+    for (int k = last; k >= 0; k--)
+        for (int i = 0; i < w->count; i++)
+            if (w->items[i].owner == chain[k] && w->items[i].ref)
+                refs[count++] = i;
+    /* A collector reference whose EventProviders say "Set" replaces the
+     * providers of the same collector before it. */
+    for (int a = 0; a < count; a++) {
+        wp_item *r = &w->items[refs[a]];
+        dropped[a] = 0;
+        for (int b = 0; r->set && !r->add && b < a; b++)
+            if (w->items[refs[b]].type == r->type && !strcmp(w->items[refs[b]].base, r->base))
+                dropped[b] = 1;
+    }
+    int first = -1; /* the collector whose buffers the session has */
+    for (int a = 0; a < count && rc == 0; a++) {
+        if (dropped[a])
+            continue;
+        int r = refs[a], cc[WP_MAX_BASE], m = wp_use(w, r, cc, out);
+        if (m < 0)
+            rc = -1;
+        if (m < 0 || w->items[r].type != WP_COLLECTOR)
+            continue;                 /* kernel and heap collectors are only reported */
+        uint32_t kb = 0, buffers = 0; /* none for a collector not in the file */
+        int percent = 0;
+        for (int k = 0; k < m; k++) {
+            wp_item *c = &w->items[cc[k]];
+            kb = kb ? kb : c->kb;
+            if (!buffers && c->buffers) {
+                buffers = c->buffers;
+                percent = c->percent;
+            }
+        }
+        buffers = percent ? 0 : buffers;
+        if (m > 0 && first < 0) {
+            first = r;
+            out->buffer_size_kb = kb;
+            out->buffers = buffers;
+        } else if (m > 0 && (kb != out->buffer_size_kb || buffers != out->buffers)) {
+            profile__unsupported(out,
+                                 "EventCollectorId \"%s\": its own buffers (its providers are "
+                                 "recorded in the session of \"%s\")",
+                                 w->items[r].base, w->items[first].base);
+        }
+        for (int i = 0; i < w->count && rc == 0; i++)
+            if (w->items[i].owner == r && w->items[i].type == WP_PROVIDER)
+                rc = wp_provider(w, i, out);
+    }
+    free(refs);
+    if (rc == 0 && out->count == 0 && out->unsupported_count)
+        rc =
+            profile__fail(w->err, w->err_size, w->items[p].line,
+                          "profile '%s' enables no event provider petw can record; it asks for: %s",
+                          out->name, out->unsupported[0]);
+    else if (rc == 0 && out->count == 0)
+        rc = profile__fail(w->err, w->err_size, w->items[p].line,
+                           "profile '%s' enables no event provider", out->name);
+    wp_report(w, -1, out); /* the file's own notes last */
+    return rc;
+}
+
+int profile__parse_wprp(const char *data, size_t size, const char *select, profile *out, char *err,
+                        size_t err_size)
+{
+    wp w;
+    memset(&w, 0, sizeof(w));
+    w.err = err;
+    w.err_size = err_size;
+    w.parser = XML_ParserCreate(NULL);
+    if (!w.parser)
+        return profile__fail(err, err_size, 0, "out of memory");
+    XML_SetUserData(w.parser, &w);
+    XML_SetElementHandler(w.parser, wp_start, wp_end);
+    XML_SetStartDoctypeDeclHandler(w.parser, wp_doctype);
+    int rc = 0;
+    size_t off = 0;
+    do { /* in pieces: XML_Parse takes an int */
+        size_t n = size - off < WP_CHUNK ? size - off : WP_CHUNK;
+        if (XML_Parse(w.parser, data + off, (int)n, off + n == size) != XML_STATUS_OK) {
+            if (!w.failed)
+                profile__fail(err, err_size, (long)XML_GetCurrentLineNumber(w.parser), "%s",
+                              XML_ErrorString(XML_GetErrorCode(w.parser)));
+            rc = -1;
+        }
+        off += n;
+    } while (rc == 0 && off < size);
+    if (rc == 0)
+        rc = wp_resolve(&w, select, out);
+    XML_ParserFree(w.parser);
+    free(w.items);
+    free(w.notes);
+    return rc;
+}
+
+#else
+typedef int profile__wprp_needs_expat; /* WPR profiles are refused */
+#endif
