@@ -39,14 +39,6 @@
 #include "tool.h"
 #include "mc.h"
 
-int mc_fail(mc_gen *g, uint32_t line, const char *fmt, const char *a, const char *b)
-{
-    char what[400];
-    snprintf(what, sizeof(what), fmt, a ? a : "", b ? b : "");
-    snprintf(g->error, sizeof(g->error), "%s:%u: %s", g->manifest_name, line, what);
-    return -1;
-}
-
 static int is_ident(const char *s)
 {
     if (!s || !*s || (*s >= '0' && *s <= '9'))

@@ -246,3 +246,11 @@ const char mc_common_text[] =
     "    return McGenEventWrite(Context, Descriptor, NULL, 1, EventData);\n"
     "}\n"
     "#endif\n";
+
+int mc_fail(mc_gen *g, uint32_t line, const char *fmt, const char *a, const char *b)
+{
+    char what[400];
+    snprintf(what, sizeof(what), fmt, a ? a : "", b ? b : "");
+    snprintf(g->error, sizeof(g->error), "%s:%u: %s", g->manifest_name, line, what);
+    return -1;
+}
