@@ -134,10 +134,10 @@ void petw_activity_id_create(petw_guid *out);
 /* ---- inline fast paths; internal, do not use these names directly ---- */
 
 /* One word per provider slot: high 32 bits the slot's generation, low 32 bits
- * the mask of sessions enabling it (bits 0-7; bits 8-15 mark those of them
- * with event filters or enable properties; 0: nobody listens). Read with
+ * the mask of sessions enabling it (bits 0-7; 0: nobody listens). Read with
  * relaxed loads: a stale value only makes a racing write see the state just
- * before or just after an enable change, which ETW allows too. */
+ * before or just after an enable change, which ETW allows too. The write
+ * itself reads the provider's dispatch list, not this word. */
 extern uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
 
 int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *descriptor,
