@@ -255,12 +255,14 @@ static inline uint8_t *petw__etl_put_ext(uint8_t *out, uint16_t type, const void
                                          uint32_t size, int more)
 {
     uint32_t total = PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size);
+    /* The padding (under 8 bytes) lies in the last 8: zero them first (one
+     * store, not a variable-length memset), the header and data after. */
+    memset(out + total - 8, 0, 8);
     petw__wr16(out, (uint16_t)total);
     petw__wr16(out + 2, type);
     petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
     petw__wr16(out + 6, (uint16_t)size);
     memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
-    memset(out + PETW__EXT_ITEM_HEADER + size, 0, total - PETW__EXT_ITEM_HEADER - size);
     return out + total;
 }
 
