@@ -73,7 +73,8 @@ typedef struct petw__provider {
 
 #define PROVIDER_USE_TYPES 0x1u
 
-uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
+uint64_t petw__provider_state[PETW_MAX_PROVIDERS] = {[0 ... PETW_MAX_PROVIDERS - 1] =
+                                                         PETW__PROVIDER_STATE_NEVER};
 static petw__provider providers[PETW_MAX_PROVIDERS];
 /* Each slot's published dispatch list; NULL while the slot is free. */
 static _Atomic(const dispatch_list *) dispatch_table[PETW_MAX_PROVIDERS];
