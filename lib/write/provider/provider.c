@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "../../base/platform/platform.h"
-#include "../format/etl.h" /* record layout constants only */
+#include "../format/etl.h" /* the record layout and its in-place writers */
 #include "../../base/common/filter.h"
 #include "../ring/ring.h"
 #include "provider_internal.h"
