@@ -15,7 +15,9 @@
  *                   (Linux; run back to back with petw-file, order alternated)
  *   petw-file-2t    two threads into an in-process file session, one burst
  *   petw-disabled   EventWrite on a registered provider nobody enables
- *   ...-2t          two threads at once (aggregate ns/event)
+ *   ...-2t          two threads at once (aggregate ns/event), each pinned to
+ *                   its own CPU (0 and 1; the one-thread runs to CPU 0), so
+ *                   the pair measures scaling, not the scheduler
  *   petw-tracelogging  TraceLoggingWrite of the same 64 bytes (4 x UInt64 and
  *                   a 32-byte fixed array) into a memory session
  *
@@ -27,9 +29,13 @@
  * mkdtemp'd and removed at exit), so no other petw process is touched.
  *
  * usage: bench_eventwrite [--events N] [--reps R] [--round K] [--json FILE] [--jsonl]
- * (--jsonl prints one JSON line per contender instead of the table; --round
- * only alternates which of the two file sessions goes first across runs)
+ * (--jsonl prints one JSON line per contender instead of the table, with
+ * the median and the spread (min, max) of its repetitions; --round only
+ * alternates which of the two file sessions goes first across runs)
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1 /* pthread_setaffinity_np */
+#endif
 #include <TraceLoggingProvider.h>
 #include <evntcons.h>
 #include <evntprov.h>
@@ -45,6 +51,10 @@
 
 #include <petw/petw.h>
 
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
 #ifndef _WIN32
 #include <ftw.h>
 #include <signal.h>
@@ -119,13 +129,29 @@ typedef struct job {
     TRACEHANDLE flush; /* ...flushed between bursts, untimed */
     double first_ns;   /* chunked: the first burst's time and events */
     uint32_t first_n;
+    int cpu; /* the CPU this job's thread runs on */
 } job;
+
+/* Pins the calling thread to one CPU (Linux; elsewhere a no-op). */
+static void pin_to_cpu(int cpu)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu % CPU_SETSIZE, &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0)
+        fprintf(stderr, "bench_eventwrite: cannot pin to CPU %d\n", cpu);
+#else
+    (void)cpu;
+#endif
+}
 
 static ULONG flush_session(TRACEHANDLE h);
 
 static void run_job(void *arg)
 {
     job *j = arg;
+    pin_to_cpu(j->cpu);
     payload p = {1, 2, 3, 4, {0}};
     ring r = {malloc(1u << 20), 0};
     memset(r.mem, 0, 1u << 20);
@@ -208,7 +234,7 @@ static double run_chunked(int kind, int threads, uint32_t chunk, TRACEHANDLE flu
     job jobs[2];
     uv_thread_t th[2];
     for (int i = 0; i < threads; i++) {
-        jobs[i] = (job){kind, events / (uint32_t)threads, 0, 0, chunk, flush, 0, 0};
+        jobs[i] = (job){kind, events / (uint32_t)threads, 0, 0, chunk, flush, 0, 0, i};
         uv_thread_create(&th[i], run_job, &jobs[i]);
     }
     double wall = 0;
@@ -565,10 +591,12 @@ int main(int argc, char **argv)
         }
     }
     remove(path);
-    double med[CONTENDERS];
+    double med[CONTENDERS], lo[CONTENDERS], hi[CONTENDERS];
     for (int c = 0; c < CONTENDERS; c++) {
         qsort(samples[c], (size_t)reps, sizeof(double), cmp_double);
         med[c] = samples[c][reps / 2];
+        lo[c] = samples[c][0];
+        hi[c] = samples[c][reps - 1];
     }
     qsort(pair_ratio, (size_t)reps, sizeof(double), cmp_double);
     double paired = pair_ratio[reps / 2];
@@ -590,7 +618,9 @@ int main(int argc, char **argv)
         for (int c = 0; c < CONTENDERS; c++) {
             if (c == SHARED_FILE && !have_shared)
                 continue;
-            printf("{\"contender\":\"%s\",\"ns_per_event\":%.3f", names[c], med[c]);
+            printf("{\"contender\":\"%s\",\"ns_per_event\":%.3f,\"min_ns\":%.3f,\"max_ns\":%.3f,"
+                   "\"reps\":%d",
+                   names[c], med[c], lo[c], hi[c], reps);
             if (c == 3 || c == 7 || c == SHARED_FILE)
                 printf(",\"written\":%llu,\"in_file\":%llu,\"lost\":%u",
                        (unsigned long long)acct[c].written, (unsigned long long)acct[c].in_file,
@@ -611,16 +641,17 @@ int main(int argc, char **argv)
         printf("petw-file and petw-file-shared: bursts of %u events (they fit the shared pool), "
                "the session flushed between bursts, untimed\n",
                chunk);
-    printf("%-20s %10s %12s %12s\n", "contender", "ns/event", "vs tsc base", "vs clock base");
+    printf("%-20s %10s %12s %12s %19s\n", "contender", "ns/event", "vs tsc base", "vs clock base",
+           "spread (min-max)");
     for (int c = 0; c < CONTENDERS; c++) {
         if (c == SHARED_FILE && !have_shared)
             continue;
         int two = strstr(names[c], "-2t") != NULL;
         double base_tsc = two ? med[5] : med[0], base_clk = two ? med[8] : med[1];
-        printf("%-20s %10.2f %11.2fx %11.2fx\n", names[c], med[c], med[c] / base_tsc,
-               med[c] / base_clk);
+        printf("%-20s %10.2f %11.2fx %11.2fx %9.2f-%-9.2f\n", names[c], med[c], med[c] / base_tsc,
+               med[c] / base_clk, lo[c], hi[c]);
     }
-    printf("two threads vs one (petw-memory): %.2fx throughput\n", med[2] / med[6]);
+    printf("two threads vs one (petw-memory, CPUs 0 and 1): %.2fx throughput\n", med[2] / med[6]);
     printf("TraceLoggingWrite vs EventWrite (memory): %.2fx\n", med[9] / med[2]);
     if (have_shared)
         printf("cross-process vs in-process file session: %.2fx (ratio of medians; median of "

@@ -134,10 +134,11 @@ void petw_activity_id_create(petw_guid *out);
 /* ---- inline fast paths; internal, do not use these names directly ---- */
 
 /* One word per provider slot: high 32 bits the slot's generation, low 32 bits
- * the mask of sessions enabling it (bits 0-7; bits 8-15 mark those of them
- * with event filters or enable properties; 0: nobody listens). Read with
+ * the mask of sessions enabling it (bits 0-7; 0: nobody listens; bit 31:
+ * PETW__PROVIDER_STATE_NEVER, the slot was never registered). Read with
  * relaxed loads: a stale value only makes a racing write see the state just
- * before or just after an enable change, which ETW allows too. */
+ * before or just after an enable change, which ETW allows too. The write
+ * itself reads the provider's dispatch list, not this word. */
 extern uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
 
 int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *descriptor,
@@ -147,11 +148,16 @@ int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *
 #define PETW__DATA_TYPE_PROVIDER_METADATA 2
 int petw__enabled_slow(petw_provider_handle handle, uint8_t level, uint64_t keyword);
 
+/* The low-half bit a slot's word holds until its first registration. */
+#define PETW__PROVIDER_STATE_NEVER 0x80000000u
+
+/* The slot's state word; PETW__PROVIDER_STATE_NEVER for an out-of-range
+ * slot (handle 0 included). */
 static inline uint64_t petw__provider_state_load(petw_provider_handle handle)
 {
     uint32_t slot = petw__handle_slot(handle);
     if (slot >= PETW_MAX_PROVIDERS)
-        return 0;
+        return PETW__PROVIDER_STATE_NEVER;
     return __atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED);
 }
 
@@ -160,11 +166,12 @@ static inline int petw_event_write(petw_provider_handle handle,
                                    const petw_guid *activity, const petw_guid *related,
                                    uint32_t count, const petw_data_descriptor *data)
 {
-    uint64_t state = petw__provider_state_load(handle);
-    /* Valid handle, nobody listening, well-formed call: done. */
-    uint32_t gen = petw__handle_generation(handle);
-    if ((uint32_t)(state >> 32) == gen && (uint32_t)state == 0 && gen != 0 && descriptor != NULL &&
-        count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
+    /* Valid handle and nobody listening: the state word is the handle's
+     * generation over an empty mask, one compare (a slot never registered
+     * holds a word no handle matches, so generation 0 needs no test). With
+     * a well-formed call (constants fold at most call sites): done. */
+    if (petw__provider_state_load(handle) == (handle & ~(uint64_t)0xFFFFFFFFu) &&
+        descriptor != NULL && count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
         return 0;
     return petw__event_write(handle, descriptor, activity, related, count, data);
 }
@@ -172,7 +179,7 @@ static inline int petw_event_write(petw_provider_handle handle,
 static inline int petw_provider_enabled(petw_provider_handle handle, uint8_t level,
                                         uint64_t keyword)
 {
-    if ((uint32_t)petw__provider_state_load(handle) == 0)
+    if ((uint8_t)petw__provider_state_load(handle) == 0)
         return 0;
     return petw__enabled_slow(handle, level, keyword);
 }
@@ -180,7 +187,7 @@ static inline int petw_provider_enabled(petw_provider_handle handle, uint8_t lev
 static inline int petw_event_enabled(petw_provider_handle handle,
                                      const petw_event_descriptor *descriptor)
 {
-    if ((uint32_t)petw__provider_state_load(handle) == 0 || descriptor == NULL)
+    if ((uint8_t)petw__provider_state_load(handle) == 0 || descriptor == NULL)
         return 0;
     return petw__enabled_slow(handle, descriptor->level, descriptor->keyword);
 }

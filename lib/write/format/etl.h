@@ -8,6 +8,9 @@
 #ifndef PETW_ETL_H
 #define PETW_ETL_H
 
+#include <stdatomic.h>
+#include <string.h>
+
 #include "../../base/common/common.h"
 
 /* WMI_BUFFER_HEADER (0x48 bytes) field offsets. */
@@ -245,8 +248,6 @@ void petw__etl_unpacker_free(petw__etl_unpacker *u);
 const uint8_t *petw__etl_unpack_buffer(const uint8_t *disk, const petw__etl_buffer *b, uint8_t *out,
                                        size_t out_size, petw__etl_unpacker *u, const char **why);
 
-/* 1 when the record at `r` (4 bytes readable) is a WPP message, whose
- * kind is in its top byte rather than in byte 2. */
 /* Writes one extended-data item at `out` and returns where the next goes:
  * u16 TotalSize (8 + data, padded to 8), u16 ExtType, u16 Linkage (bit 0:
  * another item follows), u16 DataSize, the data, zero padding. */
@@ -254,15 +255,123 @@ static inline uint8_t *petw__etl_put_ext(uint8_t *out, uint16_t type, const void
                                          uint32_t size, int more)
 {
     uint32_t total = PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size);
+    /* The padding (under 8 bytes) lies in the last 8: zero them first (one
+     * store, not a variable-length memset), the header and data after. */
+    memset(out + total - 8, 0, 8);
     petw__wr16(out, (uint16_t)total);
     petw__wr16(out + 2, type);
     petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
     petw__wr16(out + 6, (uint16_t)size);
     memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
-    memset(out + PETW__EXT_ITEM_HEADER + size, 0, total - PETW__EXT_ITEM_HEADER - size);
     return out + total;
 }
 
+/* ---- Records written in place (EventWrite's and the system provider's) ----
+ *
+ * The writers reserve a record in a ring and fill it with these, never
+ * with offsets of their own. Crash evidence (docs/design.md, "Crashes"): a
+ * session host may read a buffer after the writing process died, so a
+ * record's first 4 bytes are stored twice: first its size alone
+ * (petw__etl_record_open), last its size with its header type
+ * (petw__etl_record_close), with compiler barriers between (no
+ * instruction): a killed writer has executed a prefix of its stores in
+ * program order, so a record without its type is incomplete. */
+
+/* EVENT_HEADER (HeaderType EVENT64) field offsets. */
+#define PETW__EH_SIZE 0x00
+#define PETW__EH_HEADER_TYPE 0x02
+#define PETW__EH_FLAGS 0x04
+#define PETW__EH_EVENT_PROPERTY 0x06
+#define PETW__EH_THREAD_ID 0x08
+#define PETW__EH_PROCESS_ID 0x0C
+#define PETW__EH_TIMESTAMP 0x10
+#define PETW__EH_PROVIDER_ID 0x18
+#define PETW__EH_DESCRIPTOR 0x28
+#define PETW__EH_CPU_TIME 0x38 /* KernelTime, UserTime (u32 each) */
+#define PETW__EH_ACTIVITY_ID 0x40
+
+/* The first 8 bytes of an EVENT_HEADER: Size, HeaderType, Flags, and
+ * EventProperty 0. */
+static inline uint64_t petw__etl_event_word0(uint32_t size, uint16_t flags)
+{
+    return (uint64_t)(uint16_t)size | ((uint64_t)PETW__HDR_EVENT64_TYPE_WORD << 16) |
+           ((uint64_t)flags << 32);
+}
+
+/* Starts a record of `size` bytes reserved as `asize` (8-aligned) at
+ * `out`: its size alone (type 0: incomplete), then the alignment gap
+ * zeroed (later stores may overwrite part of it). */
+static inline void petw__etl_record_open(uint8_t *out, uint32_t size, uint32_t asize)
+{
+    const uint32_t size_only = (uint16_t)size;
+    memcpy(out, &size_only, 4);
+    /* Compiler-only: the size store first in program order. */
+    atomic_signal_fence(memory_order_seq_cst);
+    memset(out + asize - 8, 0, 8);
+}
+
+/* The rest of an EVENT_HEADER after petw__etl_record_open: word0's upper
+ * half (Flags, EventProperty), `word1` (ThreadId | ProcessId << 32), the
+ * timestamp, the provider GUID (16 bytes), the EVENT_DESCRIPTOR (16 bytes),
+ * no CPU times (PETW_EVENT_HEADER_FLAG_NO_CPUTIME) and the activity ID. */
+static inline void petw__etl_event_fields(uint8_t *out, uint64_t word0, uint64_t word1, int64_t ts,
+                                          const void *guid, const void *descriptor,
+                                          const void *activity)
+{
+    memcpy(out + PETW__EH_FLAGS, (const uint8_t *)&word0 + 4, 4);
+    memcpy(out + PETW__EH_THREAD_ID, &word1, 8);
+    memcpy(out + PETW__EH_TIMESTAMP, &ts, 8);
+    memcpy(out + PETW__EH_PROVIDER_ID, guid, 16);
+    memcpy(out + PETW__EH_DESCRIPTOR, descriptor, 16);
+    memset(out + PETW__EH_CPU_TIME, 0, 8);
+    memcpy(out + PETW__EH_ACTIVITY_ID, activity, 16);
+}
+
+/* Completes a record: its first 4 bytes with the type, after every other
+ * store (compiler-only barrier). `head` holds them (Size, HeaderType). */
+static inline void petw__etl_record_close(uint8_t *out, uint32_t head)
+{
+    /* Compiler-only: the type store last in program order. */
+    atomic_signal_fence(memory_order_seq_cst);
+    memcpy(out, &head, 4);
+}
+
+/* Classic kernel records (SYSTEM64, COMPACT64, PERFINFO64): header size. */
+static inline uint32_t petw__etl_system_header_size(uint8_t type)
+{
+    return type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
+           : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
+                                         : PETW__SYSTEM_HEADER_SIZE;
+}
+
+/* A classic kernel record's header after petw__etl_record_open, but its
+ * first 4 bytes: Size, HookId, then ThreadId, ProcessId, the timestamp and
+ * (SYSTEM64) unknown CPU times, or (PERFINFO64) the timestamp alone. */
+static inline void petw__etl_system_fields(uint8_t *r, uint8_t type, uint32_t size, uint16_t hook,
+                                           uint32_t pid, uint32_t tid, int64_t ts)
+{
+    petw__wr16(r + 4, (uint16_t)size);
+    petw__wr16(r + 6, hook);
+    if (type == PETW__HDR_PERFINFO64) {
+        petw__wr64(r + 8, (uint64_t)ts);
+    } else {
+        petw__wr32(r + 8, tid);
+        petw__wr32(r + 12, pid);
+        petw__wr64(r + 16, (uint64_t)ts);
+        if (type == PETW__HDR_SYSTEM64)
+            petw__wr64(r + 24, 0); /* kernel and user time: not known */
+    }
+}
+
+/* A classic kernel record's first 4 bytes (petw__etl_record_close's
+ * `head`): Version, then the header type with the marker bits. */
+static inline uint32_t petw__etl_system_head(uint8_t type, uint16_t version)
+{
+    return (uint32_t)version | ((uint32_t)(type | (PETW__HDR_MARKER_MASK << 8)) << 16);
+}
+
+/* 1 when the record at `r` (4 bytes readable) is a WPP message, whose
+ * kind is in its top byte rather than in byte 2. */
 static inline int petw__etl_is_message(const uint8_t *r)
 {
     uint8_t mark = (uint8_t)(r[3] & PETW__HDR_MESSAGE_MARK_MASK);

@@ -1,12 +1,17 @@
 /* provider.c - provider registration, enablement and the out-of-line part
  * of EventWrite.
  *
- * Concurrency: the control lock serializes every change here. Writers read
- * a provider slot without locks, as a sequence lock: load the slot's state
- * word (acquire), read the fields, acquire fence, load the state word again;
- * a changed generation means the provider was unregistered meanwhile and the
- * write returns PETW_EBADHANDLE. Control code changes a slot in the mirror
- * order: state word first (generation bump), release fence, fields.
+ * Concurrency: the control lock serializes every change here. What a
+ * writer needs of a provider is resolved when the provider's enablement
+ * changes, not per event: each registered provider has a dispatch list
+ * (its registration's generation, GUID, traits and options, and per
+ * enabling session its ring, level, keywords, filter and properties),
+ * immutable once published. Control code builds a new list and publishes
+ * it with one release store of the slot's pointer; a writer loads the
+ * pointer (acquire), checks the list's generation against its handle's,
+ * and walks the list. A list is never freed (see "Dispatch lists" in
+ * docs/design.md): a writer still walking a replaced list writes into
+ * rings whose generation check refuses a stopped session.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,7 +19,7 @@
 #include <string.h>
 
 #include "../../base/platform/platform.h"
-#include "../format/etl.h" /* record layout constants only */
+#include "../format/etl.h" /* the record layout and its in-place writers */
 #include "../../base/common/filter.h"
 #include "../ring/ring.h"
 #include "provider_internal.h"
@@ -29,45 +34,52 @@ _Static_assert(offsetof(petw_event_header, timestamp) == 16 &&
                    offsetof(petw_event_header, activity_id) == 64,
                "EVENT_HEADER offsets used by petw__event_write");
 
-typedef struct petw__provider_session {
-    _Atomic uint32_t ref;       /* session ref, 0 when unused */
-    _Atomic uint32_t level;     /* normalized: 0 became 255 */
-    _Atomic uint64_t match_any; /* normalized: 0 became all ones */
-    _Atomic uint64_t match_all;
-    /* The session's event ID filter and properties (interned, never freed);
-     * NULL when it has none. Read only for sessions whose bit is set in the
-     * state word's STATE_SPECIAL bits. */
-    _Atomic(const petw__enable_filter *) filter;
-} petw__provider_session;
+/* One enabling session, as a writer needs it. */
+typedef struct dispatch_entry {
+    petw__ring *ring;
+    uint64_t match_any; /* normalized: 0 became all ones */
+    uint64_t match_all;
+    /* Its event ID or name filter, or enable properties (interned, never
+     * freed); NULL when it has none, and then nothing below is read. */
+    const petw__enable_filter *filter;
+    uint16_t ring_gen; /* the session's generation, checked by the reserve */
+    uint8_t level;     /* normalized: 0 became 255 */
+    uint8_t position;  /* its bit in EventWriteEx's session filter */
+} dispatch_entry;
 
-/* The low 32 bits of a provider's state word: bits 0-7 the sessions that
- * enable it, bits 8-15 those of them with an event ID filter or enable
- * properties (write_event_special handles their events; others never look
- * at filters). */
-_Static_assert(PETW_MAX_SESSIONS_PER_PROVIDER <= 8, "state word: 8 session bits");
-#define STATE_MASK(st) ((uint32_t)(st)&0xFFu)
-#define STATE_SPECIAL(st) (((uint32_t)(st) >> 8) & 0xFFu)
-#define STATE_SPECIAL_BITS 0xFF00u
+/* A provider's dispatch list: written by the control thread before it is
+ * published, read-only from then on, never freed. */
+typedef struct dispatch_list {
+    uint32_t gen;     /* the registration's generation (handle check) */
+    uint32_t count;   /* entries in use */
+    uint32_t options; /* PROVIDER_USE_TYPES */
+    uint32_t traits_size;
+    uint64_t guid[2];
+    const uint8_t *traits;              /* interned, never freed; NULL: none */
+    struct dispatch_list *retired_next; /* control lock: replaced lists */
+    dispatch_entry entries[PETW_MAX_SESSIONS_PER_PROVIDER];
+} dispatch_list;
 
 typedef struct petw__provider {
-    _Atomic uint64_t guid[2];
-    /* Read by writers (relaxed; covered by the sequence-lock recheck):
-     * PROVIDER_USE_TYPES, and interned traits (never freed). */
-    _Atomic uint32_t options;
-    _Atomic(const uint8_t *) traits; /* its first u16 is its size */
-    petw__provider_session sessions[PETW_MAX_SESSIONS_PER_PROVIDER];
-    /* Control-lock only. */
+    /* Control-lock only: writers see these through the dispatch list. */
     petw_guid id;
     petw_enable_callback callback;
     void *callback_context;
+    uint32_t options;
+    const uint8_t *traits; /* interned; its first u16 is its size */
     uint32_t gen;
     int in_use;
 } petw__provider;
 
 #define PROVIDER_USE_TYPES 0x1u
 
-uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
+uint64_t petw__provider_state[PETW_MAX_PROVIDERS] = {[0 ... PETW_MAX_PROVIDERS - 1] =
+                                                         PETW__PROVIDER_STATE_NEVER};
 static petw__provider providers[PETW_MAX_PROVIDERS];
+/* Each slot's published dispatch list; NULL while the slot is free. */
+static _Atomic(const dispatch_list *) dispatch_table[PETW_MAX_PROVIDERS];
+/* Lists replaced since the process started (control lock). */
+static dispatch_list *retired_lists;
 
 /* What sessions enable, per GUID, including GUIDs no provider registered
  * yet (ETW remembers those too). Control lock only. */
@@ -98,41 +110,61 @@ static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_
 
 static void state_store(uint32_t slot, uint32_t gen, uint32_t mask)
 {
-    /* release: a writer that sees this state sees the fields set before it
-     * (registration, enable entries); pairs with the acquire state loads in
-     * write_event and petw__enabled_slow. */
+    /* release: a writer that sees this state sees the registration and
+     * dispatch list published before it; pairs with the acquire state load
+     * in petw__enabled_slow. (The inline checks read it relaxed: they only
+     * decide whether to call in.) */
     __atomic_store_n(&petw__provider_state[slot], ((uint64_t)gen << 32) | mask, __ATOMIC_RELEASE);
 }
 
-/* Rebuilds a registered provider's session entries from the enable table
- * and publishes the new mask. */
-static void provider_sync(uint32_t slot)
+/* Replaces slot's dispatch list with `next` (NULL: unregistered). The old
+ * list is kept: a writer may still be walking it. */
+static void dispatch_publish(uint32_t slot, const dispatch_list *next)
+{
+    dispatch_list *old =
+        (dispatch_list *)atomic_load_explicit(&dispatch_table[slot], memory_order_relaxed);
+    /* release: the list's contents before its pointer; pairs with the
+     * acquire load in write_event and petw__enabled_slow. */
+    atomic_store_explicit(&dispatch_table[slot], next, memory_order_release);
+    if (old) {
+        old->retired_next = retired_lists;
+        retired_lists = old;
+    }
+}
+
+/* Builds and publishes a registered provider's dispatch list from the
+ * enable table, then its state word. PETW_ENOMEM leaves the previous list
+ * in place (its stopped sessions' rings refuse writes). */
+static int provider_sync(uint32_t slot)
 {
     petw__provider *p = &providers[slot];
+    dispatch_list *dl = calloc(1, sizeof(*dl));
+    if (!dl)
+        return PETW_ENOMEM;
+    dl->gen = p->gen;
+    dl->options = p->options;
+    dl->traits = p->traits;
+    dl->traits_size = p->traits ? petw__rd16(p->traits) : 0;
+    memcpy(dl->guid, &p->id, sizeof(dl->guid));
     uint32_t mask = 0, n = 0;
     for (size_t i = 0; i < enable_count && n < PETW_MAX_SESSIONS_PER_PROVIDER; i++) {
         const enable_entry *e = &enables[i];
         if (!petw_guid_equal(&e->guid, &p->id) || e->excluded)
             continue;
-        petw__provider_session *s = &p->sessions[n];
-        atomic_store_explicit(&s->level, e->level ? e->level : 255u, memory_order_relaxed);
-        atomic_store_explicit(&s->match_any, e->match_any ? e->match_any : ~(uint64_t)0,
-                              memory_order_relaxed);
-        atomic_store_explicit(&s->match_all, e->match_all, memory_order_relaxed);
-        const petw__enable_filter *f = petw__filter_per_event(e->filter) ? e->filter : NULL;
-        /* release: the interned filter's bytes before a writer that loads
-         * the pointer (write_event_special's acquire load). */
-        atomic_store_explicit(&s->filter, f, memory_order_release);
-        /* release: level/keywords before the ref a writer acquires (write_event,
-         * petw__enabled_slow). */
-        atomic_store_explicit(&s->ref, e->session_ref, memory_order_release);
-        if (f)
-            mask |= 1u << (n + 8);
+        dispatch_entry *d = &dl->entries[n];
+        d->ring = &petw__ring_table[PETW__SESSION_REF_SLOT(e->session_ref)];
+        d->ring_gen = PETW__SESSION_REF_GEN(e->session_ref);
+        d->level = e->level ? e->level : 255u;
+        d->match_any = e->match_any ? e->match_any : ~(uint64_t)0;
+        d->match_all = e->match_all;
+        d->filter = petw__filter_per_event(e->filter) ? e->filter : NULL;
+        d->position = (uint8_t)n;
         mask |= 1u << n++;
     }
-    for (; n < PETW_MAX_SESSIONS_PER_PROVIDER; n++)
-        atomic_store_explicit(&p->sessions[n].ref, 0, memory_order_relaxed);
+    dl->count = n;
+    dispatch_publish(slot, dl);
     state_store(slot, p->gen, mask);
+    return 0;
 }
 
 /* The least-restrictive level/keywords across the sessions enabling `guid`. */
@@ -180,11 +212,13 @@ static void run_callbacks(const petw_guid *guid, uint32_t code_override, int onl
     }
 }
 
-static void sync_guid(const petw_guid *guid)
+static int sync_guid(const petw_guid *guid)
 {
+    int rc = 0;
     for (uint32_t i = 0; i < PETW_MAX_PROVIDERS; i++)
-        if (providers[i].in_use && petw_guid_equal(&providers[i].id, guid))
-            provider_sync(i);
+        if (providers[i].in_use && petw_guid_equal(&providers[i].id, guid) && provider_sync(i))
+            rc = PETW_ENOMEM;
+    return rc;
 }
 
 int petw__provider_register(const petw_guid *id, petw_enable_callback cb, void *ctx,
@@ -201,24 +235,19 @@ int petw__provider_register(const petw_guid *id, petw_enable_callback cb, void *
         return PETW_ELIMIT;
     }
     petw__provider *p = &providers[slot];
-    /* release fence: the slot's last unregistration (its generation bump,
-     * maybe on another thread, ordered before us by the control lock)
-     * before the field stores below; pairs with write_event's acquire fence:
-     * a writer that reads a field we store here sees the bumped generation
-     * on its reload. */
-    atomic_thread_fence(memory_order_release);
+    uint32_t old_gen = p->gen;
     p->gen = p->gen + 1 ? p->gen + 1 : 1;
-    p->in_use = 1;
     p->id = *id;
+    p->options = 0;
+    p->traits = NULL;
+    if (provider_sync(slot)) { /* publishes the list, then the state */
+        p->gen = old_gen;
+        petw__control_unlock();
+        return PETW_ENOMEM;
+    }
+    p->in_use = 1;
     p->callback = cb;
     p->callback_context = ctx;
-    atomic_store_explicit(&p->options, 0, memory_order_relaxed);
-    atomic_store_explicit(&p->traits, NULL, memory_order_relaxed);
-    uint64_t g[2];
-    memcpy(g, id, sizeof(g));
-    atomic_store_explicit(&p->guid[0], g[0], memory_order_relaxed);
-    atomic_store_explicit(&p->guid[1], g[1], memory_order_relaxed);
-    provider_sync(slot); /* publishes the new generation with release */
     *out = petw__handle_make(p->gen, slot);
     uint8_t level;
     uint64_t any, all;
@@ -247,18 +276,13 @@ int petw__provider_unregister(petw_provider_handle h)
         petw__control_unlock();
         return PETW_EBADHANDLE;
     }
-    /* Generation bump first: from here on, writers with this handle fail
-     * their second state check (see the file comment). */
+    /* From here on a writer with this handle finds no list, or one of a
+     * later registration: PETW_EBADHANDLE. One that loaded the list before
+     * completes its write (a write racing the unregister). */
     uint32_t next = p->gen + 1 ? p->gen + 1 : 1;
     p->gen = next;
-    /* seq_cst (conservative; relaxed would do, the fence below orders it):
-     * the new generation that write_event's state reload must see. */
-    __atomic_store_n(&petw__provider_state[slot], (uint64_t)next << 32, __ATOMIC_SEQ_CST);
-    /* release: the bump above before the field stores that follow; pairs
-     * with write_event's acquire fence before its state reload. */
-    atomic_thread_fence(memory_order_release);
-    for (int i = 0; i < PETW_MAX_SESSIONS_PER_PROVIDER; i++)
-        atomic_store_explicit(&p->sessions[i].ref, 0, memory_order_relaxed);
+    dispatch_publish(slot, NULL);
+    state_store(slot, next, 0);
     p->in_use = 0;
     p->callback = NULL;
     petw__control_unlock();
@@ -375,12 +399,12 @@ int petw__provider_enable(const petw_guid *guid, uint32_t ref, uint8_t level, ui
     enables[i].match_all = all;
     enables[i].filter = f;
     enables[i].excluded = f && !petw__filter_admits_process(f, petw__process_id(), proc_info.image);
-    sync_guid(guid);
+    int rc = sync_guid(guid);
     /* An enable that leaves this process out, as before, changes nothing
      * a provider here could see: no callback. */
     if (!(was_excluded && enables[i].excluded))
         run_callbacks(guid, UINT32_MAX, -1);
-    return 0;
+    return rc;
 }
 
 static void remove_entry(size_t i)
@@ -438,8 +462,7 @@ uint32_t petw__provider_list(petw__proc_entry *out, uint32_t max)
         uint32_t k;
         for (k = 0; k < n && memcmp(out[k].guid, &p->id, sizeof(p->id)); k++) {
         }
-        /* relaxed: the control lock orders set_traits' store before us. */
-        const uint8_t *traits = atomic_load_explicit(&p->traits, memory_order_relaxed);
+        const uint8_t *traits = p->traits;
         if (k == n) {
             if (n == max)
                 break;
@@ -502,22 +525,14 @@ int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
     uint32_t slot = petw__handle_slot(h);
     if (slot >= PETW_MAX_PROVIDERS)
         return 0;
-    /* acquire: pairs with state_store's release: the registration and the
-     * session entries published before this state. */
-    uint64_t st = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
-    if ((uint32_t)(st >> 32) != petw__handle_generation(h))
+    /* acquire: pairs with dispatch_publish's release store: the list's
+     * contents before its pointer. */
+    const dispatch_list *dl = atomic_load_explicit(&dispatch_table[slot], memory_order_acquire);
+    if (!dl || dl->gen != petw__handle_generation(h))
         return 0;
-    const petw__provider *p = &providers[slot];
-    for (uint32_t m = STATE_MASK(st), i = 0; m; m >>= 1, i++) {
-        if (!(m & 1))
-            continue;
-        const petw__provider_session *s = &p->sessions[i];
-        /* acquire: pairs with provider_sync's release store of the ref. */
-        if (atomic_load_explicit(&s->ref, memory_order_acquire) &&
-            level_keyword_match(level, keyword,
-                                atomic_load_explicit(&s->level, memory_order_relaxed),
-                                atomic_load_explicit(&s->match_any, memory_order_relaxed),
-                                atomic_load_explicit(&s->match_all, memory_order_relaxed)))
+    for (uint32_t k = 0; k < dl->count; k++) {
+        const dispatch_entry *e = &dl->entries[k];
+        if (level_keyword_match(level, keyword, e->level, e->match_any, e->match_all))
             return 1;
     }
     return 0;
@@ -539,47 +554,70 @@ typedef struct event_shape {
     uint32_t traits_size;
     const void *schema;
     uint32_t schema_size;
-    uint32_t ext;   /* bytes of extended items */
-    uint32_t rsize; /* the record's Size field */
-    uint32_t asize; /* what it reserves (8-aligned) */
+    uint32_t payload; /* bytes of payload */
+    uint32_t ext;     /* bytes of extended items (without enable properties) */
+    uint32_t rsize;   /* the record's Size field (without enable properties) */
 } event_shape;
+
+/* An extended-data item to write: type, size, where its data is. */
+typedef struct ext_ref {
+    uint16_t type;
+    uint16_t size;
+    const void *data;
+} ext_ref;
+
+/* The event's identity, the same in every session's record. */
+typedef struct event_head {
+    uint64_t word1; /* ThreadId | ProcessId << 32 */
+    uint64_t guid[2];
+    const petw_event_descriptor *d;
+    petw_guid activity;
+    uint16_t flags; /* EVENT_HEADER flags but EXTENDED_INFO */
+} event_head;
 
 /* The descriptor walk: validates the descriptors, finds TraceLogging's
  * metadata, sums the payload and sizes the record. The helpers of
  * write_event are forced inline: they are one function to the compiler,
  * split only for the reader. */
-static PETW__ALWAYS_INLINE int measure_event(const petw__provider *p, const petw_guid *related,
+static PETW__ALWAYS_INLINE int measure_event(const dispatch_list *dl, const petw_guid *related,
                                              uint32_t count, const petw_data_descriptor *data,
                                              event_shape *sh)
 {
-    sh->options = atomic_load_explicit(&p->options, memory_order_relaxed);
-    /* acquire: pairs with petw__provider_set_traits's release store: the
-     * interned blob's bytes before the pointer. */
-    sh->traits = atomic_load_explicit(&p->traits, memory_order_acquire);
-    sh->traits_size = sh->traits ? petw__rd16(sh->traits) : 0;
+    sh->options = dl->options;
+    sh->traits = dl->traits;
+    sh->traits_size = dl->traits_size;
     sh->schema = NULL;
     sh->schema_size = 0;
     uint64_t payload = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        if (PETW__UNLIKELY(data[i].size && !data[i].ptr))
-            return PETW_EINVAL;
-        if (PETW__UNLIKELY((sh->options & PROVIDER_USE_TYPES) && data[i].type != 0)) {
-            /* TraceLogging's metadata travels as extended items. */
-            if (data[i].type == PETW__DATA_TYPE_EVENT_METADATA) {
-                sh->schema = (const void *)(uintptr_t)data[i].ptr;
-                sh->schema_size = data[i].size;
-            } else if (data[i].type == PETW__DATA_TYPE_PROVIDER_METADATA) {
-                sh->traits = (const uint8_t *)(uintptr_t)data[i].ptr;
-                sh->traits_size = data[i].size;
-            } else {
+    if (PETW__LIKELY(!(sh->options & PROVIDER_USE_TYPES))) {
+        for (uint32_t i = 0; i < count; i++) {
+            payload += data[i].size;
+            if (PETW__UNLIKELY(data[i].ptr == 0) && data[i].size)
                 return PETW_EINVAL;
-            }
-            continue;
         }
-        payload += data[i].size;
+    } else {
+        for (uint32_t i = 0; i < count; i++) {
+            if (PETW__UNLIKELY(data[i].size && !data[i].ptr))
+                return PETW_EINVAL;
+            if (data[i].type != 0) {
+                /* TraceLogging's metadata travels as extended items. */
+                if (data[i].type == PETW__DATA_TYPE_EVENT_METADATA) {
+                    sh->schema = (const void *)(uintptr_t)data[i].ptr;
+                    sh->schema_size = data[i].size;
+                } else if (data[i].type == PETW__DATA_TYPE_PROVIDER_METADATA) {
+                    sh->traits = (const uint8_t *)(uintptr_t)data[i].ptr;
+                    sh->traits_size = data[i].size;
+                } else {
+                    return PETW_EINVAL;
+                }
+                continue;
+            }
+            payload += data[i].size;
+        }
     }
-    if (PETW__UNLIKELY(sh->traits_size > 0xFFF0 || sh->schema_size > 0xFFF0))
+    if (PETW__UNLIKELY(sh->traits_size > 0xFFF0 || sh->schema_size > 0xFFF0 || payload > 0xFFFF))
         return PETW_ETOOBIG;
+    sh->payload = (uint32_t)payload;
     sh->ext = (related ? PETW__EXT_ITEM_HEADER + 16 : 0) +
               (sh->traits ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + sh->traits_size) : 0) +
               (sh->schema ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + sh->schema_size) : 0);
@@ -587,195 +625,83 @@ static PETW__ALWAYS_INLINE int measure_event(const petw__provider *p, const petw
     if (PETW__UNLIKELY(rsize > 0xFFFF))
         return PETW_ETOOBIG;
     sh->rsize = (uint32_t)rsize;
-    sh->asize = PETW__ALIGN8(sh->rsize);
     return 0;
 }
 
-/* The enabling sessions whose level and keywords match, as session refs
- * (a sequence-lock read: write_event validates the generation after). */
-static PETW__ALWAYS_INLINE uint32_t choose_sessions(const petw__provider *p, uint32_t mask,
-                                                    uint64_t filter, const petw_event_descriptor *d,
-                                                    uint32_t *refs)
+/* The event's own extended items, in Windows' order (related activity,
+ * provider traits, schema), after `n` items already in `items`. */
+static PETW__ALWAYS_INLINE uint32_t shape_items(const event_shape *sh, const petw_guid *related,
+                                                ext_ref *items, uint32_t n)
 {
-    uint32_t n = 0;
-    for (uint32_t m = mask, i = 0; m; m >>= 1, i++) {
-        if (!(m & 1) || (filter >> i) & 1)
-            continue;
-        const petw__provider_session *s = &p->sessions[i];
-        /* acquire: pairs with provider_sync's release store of the ref. */
-        uint32_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
-        if (ref && level_keyword_match(d->level, d->keyword,
-                                       atomic_load_explicit(&s->level, memory_order_relaxed),
-                                       atomic_load_explicit(&s->match_any, memory_order_relaxed),
-                                       atomic_load_explicit(&s->match_all, memory_order_relaxed)))
-            refs[n++] = ref;
-    }
+    if (related)
+        items[n++] = (ext_ref){PETW_EXT_TYPE_RELATED_ACTIVITYID, 16, related};
+    if (sh->traits)
+        items[n++] = (ext_ref){PETW_EXT_TYPE_PROV_TRAITS, (uint16_t)sh->traits_size, sh->traits};
+    if (sh->schema)
+        items[n++] =
+            (ext_ref){PETW_EXT_TYPE_EVENT_SCHEMA_TL, (uint16_t)sh->schema_size, sh->schema};
     return n;
 }
 
-/* Extended items (Windows' order: related activity, provider traits,
- * schema) and the payload, after the header. */
-static PETW__ALWAYS_INLINE void write_body(uint8_t *out, const event_shape *sh,
-                                           const petw_guid *related, uint32_t count,
-                                           const petw_data_descriptor *data)
+/* Copies one descriptor's bytes to `out`; returns where the next go.
+ * Fixed-size copies of the common field sizes compile to moves. */
+static PETW__ALWAYS_INLINE uint8_t *copy_field(uint8_t *out, const petw_data_descriptor *dd)
 {
-    if (PETW__UNLIKELY(sh->ext != 0)) {
-        if (related)
-            out = petw__etl_put_ext(out, PETW_EXT_TYPE_RELATED_ACTIVITYID, related, 16,
-                                    sh->traits || sh->schema);
-        if (sh->traits)
-            out = petw__etl_put_ext(out, PETW_EXT_TYPE_PROV_TRAITS, sh->traits, sh->traits_size,
-                                    sh->schema != NULL);
-        if (sh->schema)
-            out = petw__etl_put_ext(out, PETW_EXT_TYPE_EVENT_SCHEMA_TL, sh->schema, sh->schema_size,
-                                    0);
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        if (PETW__UNLIKELY((sh->options & PROVIDER_USE_TYPES) && data[i].type != 0))
-            continue;
-        const void *src = (const void *)(uintptr_t)data[i].ptr;
-        uint32_t len = data[i].size;
-        /* Fixed-size copies of the common field sizes compile to moves. */
-        switch (len) {
-        case 0:
-            break; /* {NULL, 0} is a valid descriptor: nothing to copy */
-        case 4:
-            memcpy(out, src, 4);
-            break;
-        case 8:
-            memcpy(out, src, 8);
-            break;
-        case 16:
-            memcpy(out, src, 16);
-            break;
-        case 32:
-            memcpy(out, src, 32);
-            break;
-        default:
-            memcpy(out, src, len);
-        }
-        out += len;
-    }
+    const void *src = (const void *)(uintptr_t)dd->ptr;
+    const uint32_t len = dd->size;
+    if (PETW__LIKELY(len == 8))
+        memcpy(out, src, 8);
+    else if (len == 4)
+        memcpy(out, src, 4);
+    else if (len == 16)
+        memcpy(out, src, 16);
+    else if (len == 32)
+        memcpy(out, src, 32);
+    else if (len != 0) /* {NULL, 0} is a valid descriptor: nothing to copy */
+        memcpy(out, src, len);
+    return out + len;
 }
 
-/* The header of a record reserved at `out` (everything but what follows
- * it), in the store order crash evidence needs: see write_event. */
-static PETW__ALWAYS_INLINE void record_head(uint8_t *out, uint32_t rsize, uint32_t asize,
-                                            uint64_t word0, uint64_t word1, uint32_t clock,
-                                            const uint64_t g[2], const petw_event_descriptor *d,
-                                            const petw_guid *act)
+/* The one write loop: reserves a record of `rsize` bytes in the entry's
+ * ring and writes it, header (format/'s layout), `ni` extended items and
+ * the payload, then commits. Returns 0, or the reserve's error
+ * (PETW_ENOBUFS: lost and counted; a stopped session: 0). */
+static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_head *eh,
+                                          uint32_t rsize, const ext_ref *items, uint32_t ni,
+                                          const event_shape *sh, uint32_t count,
+                                          const petw_data_descriptor *data)
 {
-    /* Crash evidence for a session host that reads this buffer after
-     * this process died (docs/design.md, "Crashes"): the size first, the
-     * header type last, so a record without its type is incomplete. */
-    const uint32_t size_only = (uint16_t)rsize;
-    memcpy(out, &size_only, 4);
-    /* Compiler-only barriers (no instruction): keep the size store
-     * first and the type store last in program order; a killed process
-     * has executed a prefix of its stores, in that order. */
-    atomic_signal_fence(memory_order_seq_cst);
-    memset(out + asize - 8, 0, 8); /* the alignment gap; later stores may overwrite it */
-    int64_t ts = petw__clock_read(clock);
-    memcpy(out + 4, (const uint8_t *)&word0 + 4, 4);
-    memcpy(out + 8, &word1, 8);
-    memcpy(out + 16, &ts, 8);
-    memcpy(out + 24, g, 16);
-    memcpy(out + 40, d, 16);
-    /* KernelTime, UserTime: not measured (NO_CPUTIME). A thread's CPU time
-     * is a system call away on Linux and Windows; the write path makes none. */
-    memset(out + 56, 0, 8);
-    memcpy(out + 64, act, 16);
-}
-
-static PETW__NOINLINE int write_event_special(petw_provider_handle h,
-                                              const petw_event_descriptor *d,
-                                              const petw_guid *activity, const petw_guid *related,
-                                              uint64_t filter, uint16_t extra_flags,
-                                              const petw_guid *event_class, uint32_t count,
-                                              const petw_data_descriptor *data, uint64_t s1);
-
-static int write_event(petw_provider_handle h, const petw_event_descriptor *d,
-                       const petw_guid *activity, const petw_guid *related, uint64_t filter,
-                       uint16_t extra_flags, const petw_guid *event_class, uint32_t count,
-                       const petw_data_descriptor *data)
-{
-    uint32_t slot = petw__handle_slot(h), gen = petw__handle_generation(h);
-    if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS || gen == 0))
-        return PETW_EBADHANDLE;
-    /* acquire (sequence-lock begin): pairs with state_store's release, so the
-     * fields read below are at least those of the registration we see. */
-    uint64_t s1 = __atomic_load_n(&petw__provider_state[slot], __ATOMIC_ACQUIRE);
-    if (PETW__UNLIKELY((uint32_t)(s1 >> 32) != gen))
-        return PETW_EBADHANDLE;
-    if (PETW__UNLIKELY(d == NULL || count > PETW_MAX_DATA_DESCRIPTORS || (count && !data)))
-        return PETW_EINVAL;
-    uint32_t mask = (uint32_t)s1;
-    if (mask == 0)
-        return 0;
-    /* Some enabling session filters event IDs or asks for properties. */
-    if (PETW__UNLIKELY(mask & STATE_SPECIAL_BITS))
-        return write_event_special(h, d, activity, related, filter, extra_flags, event_class, count,
-                                   data, s1);
-    const petw__provider *p = &providers[slot];
-    event_shape sh;
-    int rc = measure_event(p, related, count, data, &sh);
-    if (PETW__UNLIKELY(rc != 0))
-        return rc;
-    uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER];
-    uint32_t n = choose_sessions(p, mask, filter, d, refs);
-    if (n == 0)
-        return 0;
-    uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
-                     atomic_load_explicit(&p->guid[1], memory_order_relaxed)};
-    if (PETW__UNLIKELY(event_class != NULL)) /* a classic event names its class */
-        memcpy(g, event_class, sizeof(g));
-    /* acquire fence + reload: if any field above came from a later
-     * (re)registration, the generation we see now has changed. Pairs with
-     * petw__provider_unregister's release fence after its generation bump. */
-    atomic_thread_fence(memory_order_acquire);
-    if (PETW__UNLIKELY((uint32_t)(__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >>
-                                  32) != gen))
-        return PETW_EBADHANDLE;
-
-    /* Everything of the header but the timestamp, computed once. */
-    const uint32_t tid = petw__thread_id(), pid = petw__process_id();
-    const petw_guid act = activity ? *activity : tls_activity;
-    const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags |
-                                      (sh.ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
-    const uint64_t word0 = (uint64_t)(uint16_t)sh.rsize |
-                           ((uint64_t)PETW__HDR_EVENT64_TYPE_WORD << 16) |
-                           ((uint64_t)flags << 32); /* Size, HeaderType, Flags, EventProperty 0 */
-    const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
-    for (uint32_t k = 0; k < n; k++) {
-        petw__ring *ring = &petw__ring_table[PETW__SESSION_REF_SLOT(refs[k])];
-        petw__reservation res;
-        int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), sh.asize, &res);
-        if (PETW__UNLIKELY(r != 0)) {
-            if (r < 0)
-                rc = merge_rc(rc, r);
-            continue;
-        }
-        /* The record is written in place; the layout is EVENT_HEADER's
-         * (petw_event_header), little-endian. */
-        uint8_t *out = res.record;
-        record_head(out, sh.rsize, sh.asize, word0, word1, ring->clock, g, d, &act);
-        write_body(out + PETW__EVENT_HEADER_SIZE, &sh, related, count, data);
-        /* Compiler-only (see above): the type word after everything. */
-        atomic_signal_fence(memory_order_seq_cst);
-        memcpy(out, &word0, 4);
-        petw__ring_commit(ring, &res);
+    const uint32_t asize = PETW__ALIGN8(rsize);
+    petw__reservation res;
+    int r = petw__ring_reserve(e->ring, e->ring_gen, asize, &res);
+    if (PETW__UNLIKELY(r != 0))
+        return r < 0 ? r : 0;
+    uint8_t *out = res.record;
+    const uint64_t word0 = petw__etl_event_word0(
+        rsize, (uint16_t)(eh->flags | (ni ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0)));
+    petw__etl_record_open(out, rsize, asize);
+    /* The clock after the reserve, which orders it after the session's
+     * start (petw__ring's `clock`). */
+    petw__etl_event_fields(out, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid, eh->d,
+                           &eh->activity);
+    out += PETW__EVENT_HEADER_SIZE;
+    for (uint32_t j = 0; j < ni; j++)
+        out = petw__etl_put_ext(out, items[j].type, items[j].data, items[j].size, j + 1 < ni);
+    if (PETW__LIKELY(!(sh->options & PROVIDER_USE_TYPES))) {
+        for (uint32_t i = 0; i < count; i++)
+            out = copy_field(out, &data[i]);
+    } else {
+        for (uint32_t i = 0; i < count; i++)
+            if (data[i].type == 0) /* else metadata, written as an extended item */
+                out = copy_field(out, &data[i]);
     }
-    return rc;
+    petw__etl_record_close(res.record, (uint32_t)word0);
+    petw__ring_commit(e->ring, &res);
+    return 0;
 }
 
 /* Frames a _STACK_TRACE item holds at most (ETW's limit is 192). */
 #define STACK_FRAMES 64
-
-typedef struct ext_ref {
-    uint16_t type;
-    uint16_t size;
-    const void *data;
-} ext_ref;
 
 /* EVENT_KEY: provider, ID, version, and for TraceLogging events (which
  * share ID 0) their metadata, which holds the event's name. */
@@ -792,143 +718,109 @@ static uint64_t event_key(const uint64_t g[2], const petw_event_descriptor *d,
     return k;
 }
 
-/* write_event for a provider some of whose sessions filter event IDs or
- * ask for enable properties: each session gets its own record (their
- * extended items differ). Only these sessions pay: the others' events
- * never come here. */
-static PETW__NOINLINE int write_event_special(petw_provider_handle h,
-                                              const petw_event_descriptor *d,
-                                              const petw_guid *activity, const petw_guid *related,
-                                              uint64_t filter, uint16_t extra_flags,
-                                              const petw_guid *event_class, uint32_t count,
-                                              const petw_data_descriptor *data, uint64_t s1)
+/* A session with an event ID or name filter, or enable properties: its
+ * filter decides, and its record carries the properties' extended items
+ * before the event's own. Out of line: only these sessions pay. */
+static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_entry *e,
+                                       const event_head *eh, const event_shape *sh,
+                                       const petw_guid *related, uint32_t count,
+                                       const petw_data_descriptor *data)
 {
-    uint32_t slot = petw__handle_slot(h), gen = petw__handle_generation(h);
-    const petw__provider *p = &providers[slot];
-    event_shape sh;
-    int rc = measure_event(p, related, count, data, &sh);
-    if (PETW__UNLIKELY(rc != 0))
-        return rc;
-    uint32_t refs[PETW_MAX_SESSIONS_PER_PROVIDER], props[PETW_MAX_SESSIONS_PER_PROVIDER];
-    uint32_t n = 0, wanted = 0, special = STATE_SPECIAL(s1);
-    for (uint32_t m = STATE_MASK(s1), i = 0; m; m >>= 1, i++) {
-        if (!(m & 1) || (filter >> i) & 1)
-            continue;
-        const petw__provider_session *s = &p->sessions[i];
-        /* acquire: pairs with provider_sync's release store of the ref. */
-        uint32_t ref = atomic_load_explicit(&s->ref, memory_order_acquire);
-        if (!ref || !level_keyword_match(d->level, d->keyword,
-                                         atomic_load_explicit(&s->level, memory_order_relaxed),
-                                         atomic_load_explicit(&s->match_any, memory_order_relaxed),
-                                         atomic_load_explicit(&s->match_all, memory_order_relaxed)))
-            continue;
-        uint32_t pr = 0;
-        if ((special >> i) & 1) {
-            /* acquire: pairs with provider_sync's release store: the
-             * interned filter's bytes (never freed) before the pointer. */
-            const petw__enable_filter *f = atomic_load_explicit(&s->filter, memory_order_acquire);
-            if (f && (!petw__filter_id_pass(f, d->id) ||
-                      !petw__filter_name_pass(f, d->level, d->keyword, sh.schema, sh.schema_size)))
-                continue;
-            pr = f ? f->properties : 0;
-        }
-        refs[n] = ref;
-        props[n++] = pr;
-        wanted |= pr;
-    }
-    if (n == 0)
+    const petw__enable_filter *f = e->filter;
+    const petw_event_descriptor *d = eh->d;
+    if (!petw__filter_id_pass(f, d->id) ||
+        !petw__filter_name_pass(f, d->level, d->keyword, sh->schema, sh->schema_size))
         return 0;
-    uint64_t g[2] = {atomic_load_explicit(&p->guid[0], memory_order_relaxed),
-                     atomic_load_explicit(&p->guid[1], memory_order_relaxed)};
-    const uint64_t key = (wanted & PETW__PROP_EVENT_KEY) ? event_key(g, d, &sh) : 0;
-    if (PETW__UNLIKELY(event_class != NULL))
-        memcpy(g, event_class, sizeof(g));
-    /* acquire fence + reload: as in write_event. */
-    atomic_thread_fence(memory_order_acquire);
-    if (PETW__UNLIKELY((uint32_t)(__atomic_load_n(&petw__provider_state[slot], __ATOMIC_RELAXED) >>
-                                  32) != gen))
-        return PETW_EBADHANDLE;
-
-    /* What the properties record, once for all sessions. The process's
-     * values were computed when the first session asked (proc_info). */
+    const uint32_t props = f->properties;
+    /* What the properties record. The process's values were computed when
+     * the first session asked (proc_info). */
     uint64_t stack[1 + STACK_FRAMES];
     uint32_t frames = 0;
-    if (wanted & PETW__PROP_STACK_TRACE) {
+    if (props & PETW__PROP_STACK_TRACE) {
         stack[0] = 0; /* MatchId: 0, the stack is not cached */
         frames = petw__stack_capture(stack + 1, STACK_FRAMES);
     }
     const uint32_t ts_id = proc_info.ts_id;
     const uint64_t start_key = proc_info.start_key;
-    const uint32_t payload = sh.rsize - PETW__EVENT_HEADER_SIZE - sh.ext;
-    event_shape body = sh;
-    body.ext = 0; /* write_body then writes the payload only */
+    const uint64_t key = (props & PETW__PROP_EVENT_KEY) ? event_key(dl->guid, d, sh) : 0;
+    ext_ref items[8];
+    uint32_t ni = 0, stack_item = UINT32_MAX;
+    if (related)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_RELATED_ACTIVITYID, 16, related};
+    if ((props & PETW__PROP_SID) && proc_info.sid_size)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)proc_info.sid_size, proc_info.sid};
+    if (props & PETW__PROP_TS_ID)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_TS_ID, 4, &ts_id};
+    if (props & PETW__PROP_PROCESS_START_KEY)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_PROCESS_START_KEY, 8, &start_key};
+    if (props & PETW__PROP_EVENT_KEY)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_EVENT_KEY, 8, &key};
+    if ((props & PETW__PROP_STACK_TRACE) && frames) {
+        stack_item = ni;
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_STACK_TRACE64, (uint16_t)(8 + 8 * frames), stack};
+    }
+    ni = shape_items(sh, NULL, items, ni);
+    uint32_t ext = 0;
+    for (uint32_t j = 0; j < ni; j++)
+        ext += PETW__ALIGN8(PETW__EXT_ITEM_HEADER + items[j].size);
+    uint64_t rsize = (uint64_t)PETW__EVENT_HEADER_SIZE + ext + sh->payload;
+    if (rsize > 0xFFFF && stack_item != UINT32_MAX) {
+        /* The stack gives way (its outermost frames) before the event. */
+        uint64_t over = rsize - 0xFFFF, cut = (over + 7) / 8;
+        if (cut < frames) {
+            items[stack_item].size = (uint16_t)(items[stack_item].size - 8 * cut);
+            rsize -= 8 * cut;
+        }
+    }
+    if (PETW__UNLIKELY(rsize > 0xFFFF))
+        return PETW_ETOOBIG;
+    return put_record(e, eh, (uint32_t)rsize, items, ni, sh, count, data);
+}
 
-    const uint32_t tid = petw__thread_id(), pid = petw__process_id();
-    const petw_guid act = activity ? *activity : tls_activity;
-    const uint64_t word1 = (uint64_t)tid | ((uint64_t)pid << 32);
-    for (uint32_t k = 0; k < n; k++) {
-        ext_ref items[8];
-        uint32_t ni = 0, ext = 0;
-        if (related)
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_RELATED_ACTIVITYID, 16, related};
-        if ((props[k] & PETW__PROP_SID) && proc_info.sid_size)
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)proc_info.sid_size, proc_info.sid};
-        if (props[k] & PETW__PROP_TS_ID)
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_TS_ID, 4, &ts_id};
-        if (props[k] & PETW__PROP_PROCESS_START_KEY)
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_PROCESS_START_KEY, 8, &start_key};
-        if (props[k] & PETW__PROP_EVENT_KEY)
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_EVENT_KEY, 8, &key};
-        uint32_t stack_item = UINT32_MAX;
-        if ((props[k] & PETW__PROP_STACK_TRACE) && frames) {
-            stack_item = ni;
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_STACK_TRACE64, (uint16_t)(8 + 8 * frames), stack};
-        }
-        if (sh.traits)
-            items[ni++] = (ext_ref){PETW_EXT_TYPE_PROV_TRAITS, (uint16_t)sh.traits_size, sh.traits};
-        if (sh.schema)
-            items[ni++] =
-                (ext_ref){PETW_EXT_TYPE_EVENT_SCHEMA_TL, (uint16_t)sh.schema_size, sh.schema};
-        for (uint32_t j = 0; j < ni; j++)
-            ext += PETW__ALIGN8(PETW__EXT_ITEM_HEADER + items[j].size);
-        uint64_t rsize = (uint64_t)PETW__EVENT_HEADER_SIZE + ext + payload;
-        if (rsize > 0xFFFF && stack_item != UINT32_MAX) {
-            /* The stack gives way (its outermost frames) before the event. */
-            uint64_t over = rsize - 0xFFFF, cut = (over + 7) / 8;
-            if (cut < frames) {
-                items[stack_item].size = (uint16_t)(items[stack_item].size - 8 * cut);
-                ext -= (uint32_t)(8 * cut);
-                rsize -= 8 * cut;
-            }
-        }
-        if (PETW__UNLIKELY(rsize > 0xFFFF)) {
-            rc = merge_rc(rc, PETW_ETOOBIG);
+/* Every EventWrite variant: one dispatch-list load, then per matching
+ * session one record (put_record). Inlined into each entry point, so the
+ * arguments a variant does not take fold away. */
+static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_event_descriptor *d,
+                                           const petw_guid *activity, const petw_guid *related,
+                                           uint64_t filter, uint16_t extra_flags,
+                                           const petw_guid *event_class, uint32_t count,
+                                           const petw_data_descriptor *data)
+{
+    uint32_t slot = petw__handle_slot(h);
+    if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS))
+        return PETW_EBADHANDLE;
+    /* acquire: pairs with dispatch_publish's release store: the list's
+     * contents (immutable from then on) before its pointer. */
+    const dispatch_list *dl = atomic_load_explicit(&dispatch_table[slot], memory_order_acquire);
+    if (PETW__UNLIKELY(dl == NULL || dl->gen != petw__handle_generation(h)))
+        return PETW_EBADHANDLE;
+    if (PETW__UNLIKELY(d == NULL || count > PETW_MAX_DATA_DESCRIPTORS || (count && !data)))
+        return PETW_EINVAL;
+    if (dl->count == 0)
+        return 0;
+    event_shape sh;
+    int rc = measure_event(dl, related, count, data, &sh);
+    if (PETW__UNLIKELY(rc != 0))
+        return rc;
+    event_head eh;
+    eh.word1 = (uint64_t)petw__thread_id() | ((uint64_t)petw__process_id() << 32);
+    memcpy(eh.guid, PETW__UNLIKELY(event_class != NULL) ? (const void *)event_class : dl->guid,
+           16); /* a classic event names its class */
+    eh.d = d;
+    eh.activity = activity ? *activity : tls_activity;
+    eh.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags);
+    ext_ref items[3];
+    uint32_t ni = PETW__UNLIKELY(sh.ext != 0) ? shape_items(&sh, related, items, 0) : 0;
+    for (uint32_t k = 0; k < dl->count; k++) {
+        const dispatch_entry *e = &dl->entries[k];
+        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
+            PETW__UNLIKELY((filter >> e->position) & 1))
             continue;
-        }
-        const uint32_t asize = PETW__ALIGN8((uint32_t)rsize);
-        const uint16_t flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags |
-                                          (ext ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0));
-        const uint64_t word0 = (uint64_t)(uint16_t)rsize |
-                               ((uint64_t)PETW__HDR_EVENT64_TYPE_WORD << 16) |
-                               ((uint64_t)flags << 32);
-        petw__ring *ring = &petw__ring_table[PETW__SESSION_REF_SLOT(refs[k])];
-        petw__reservation res;
-        int r = petw__ring_reserve(ring, PETW__SESSION_REF_GEN(refs[k]), asize, &res);
-        if (PETW__UNLIKELY(r != 0)) {
-            if (r < 0)
-                rc = merge_rc(rc, r);
-            continue;
-        }
-        uint8_t *out = res.record;
-        record_head(out, (uint32_t)rsize, asize, word0, word1, ring->clock, g, d, &act);
-        uint8_t *at = out + PETW__EVENT_HEADER_SIZE;
-        for (uint32_t j = 0; j < ni; j++)
-            at = petw__etl_put_ext(at, items[j].type, items[j].data, items[j].size, j + 1 < ni);
-        write_body(at, &body, NULL, count, data);
-        /* Compiler-only (see write_event): the type word after everything. */
-        atomic_signal_fence(memory_order_seq_cst);
-        memcpy(out, &word0, 4);
-        petw__ring_commit(ring, &res);
+        int r = PETW__UNLIKELY(e->filter != NULL)
+                    ? put_filtered(dl, e, &eh, &sh, related, count, data)
+                    : put_record(e, &eh, sh.rsize, items, ni, &sh, count, data);
+        if (PETW__UNLIKELY(r != 0))
+            rc = merge_rc(rc, r);
     }
     return rc;
 }
@@ -995,11 +887,10 @@ int petw__provider_set_traits(petw_provider_handle h, const void *blob, uint32_t
         it->next = interned_traits;
         interned_traits = it;
     }
-    /* release: the blob before a writer that sees the pointer (write_event's
-     * acquire load). */
-    atomic_store_explicit(&p->traits, it->data, memory_order_release);
+    p->traits = it->data;
+    int rc = provider_sync(slot); /* writers see the blob through the new list */
     petw__control_unlock();
-    return 0;
+    return rc;
 }
 
 int petw_provider_use_descriptor_types(petw_provider_handle h, int on)
@@ -1007,10 +898,13 @@ int petw_provider_use_descriptor_types(petw_provider_handle h, int on)
     petw__control_lock();
     uint32_t slot;
     petw__provider *p = lookup(h, &slot);
-    if (p)
-        atomic_store_explicit(&p->options, on ? PROVIDER_USE_TYPES : 0, memory_order_relaxed);
+    int rc = PETW_EBADHANDLE;
+    if (p) {
+        p->options = on ? PROVIDER_USE_TYPES : 0;
+        rc = provider_sync(slot);
+    }
     petw__control_unlock();
-    return p ? 0 : PETW_EBADHANDLE;
+    return rc;
 }
 
 /* ---- activity IDs ---- */

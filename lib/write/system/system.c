@@ -115,10 +115,7 @@ static void anchor(petw__system *s)
 static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
                  uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
 {
-    uint32_t hsize = type == PETW__HDR_PERFINFO64  ? PETW__PERFINFO_HEADER_SIZE
-                     : type == PETW__HDR_COMPACT64 ? PETW__COMPACT_HEADER_SIZE
-                                                   : PETW__SYSTEM_HEADER_SIZE;
-    uint32_t size = hsize + n;
+    uint32_t size = petw__etl_system_header_size(type) + n;
     if (size > 0xFFFF)
         return;
     petw__ring *ring = s->c.ring;
@@ -126,24 +123,10 @@ static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uin
     if (petw__ring_reserve_on(ring, s->c.ring_gen, cpu, PETW__ALIGN8(size), &res) != 0)
         return;
     uint8_t *r = res.record;
-    int64_t ts = session_time(s, ns);
-    petw__wr16(r + 4, (uint16_t)size);
-    petw__wr16(r + 6, hook);
-    if (type == PETW__HDR_PERFINFO64) {
-        petw__wr64(r + 8, (uint64_t)ts);
-    } else {
-        petw__wr32(r + 8, tid);
-        petw__wr32(r + 12, pid);
-        petw__wr64(r + 16, (uint64_t)ts);
-        if (type == PETW__HDR_SYSTEM64)
-            petw__wr64(r + 24, 0); /* kernel and user time: not known */
-    }
-    memcpy(r + hsize, payload, n);
-    memset(r + size, 0, PETW__ALIGN8(size) - size);
-    /* Compiler-only, as the provider's records: the type word last. */
-    atomic_signal_fence(memory_order_seq_cst);
-    petw__wr16(r, version);
-    petw__wr16(r + 2, (uint16_t)(type | (PETW__HDR_MARKER_MASK << 8)));
+    petw__etl_record_open(r, size, PETW__ALIGN8(size));
+    petw__etl_system_fields(r, type, size, hook, pid, tid, session_time(s, ns));
+    memcpy(r + petw__etl_system_header_size(type), payload, n);
+    petw__etl_record_close(r, petw__etl_system_head(type, version));
     petw__ring_commit(ring, &res);
 }
 
