@@ -146,4 +146,22 @@ int export_folded(const petw_profile *p, FILE *out);
 int export_pprof(const petw_profile *p, FILE *out);
 int export_flamegraph(const petw_profile *p, FILE *out, const char *title);
 
+/* export_perfetto.c: the options of --to perfetto. */
+typedef struct counter_spec { /* --counter PROVIDER/EVENT/FIELD */
+    char provider[128], event[128], field[128];
+    const char *text; /* as the user wrote it: the counter track's name */
+} counter_spec;
+#define MAX_COUNTERS 16
+typedef struct perfetto_args {
+    counter_spec counters[MAX_COUNTERS];
+    uint32_t counter_count;
+} perfetto_args;
+/* Takes "PROVIDER/EVENT/FIELD"; returns 0, or -1 when it is not that form
+ * or there are too many (reported on stderr). */
+int perfetto_counter_add(perfetto_args *a, const char *spec);
+/* Writes the timeline of the files `m` names (read again, streamed) with
+ * `p`, their model with symbols, as a Perfetto trace. Returns 0, or -1
+ * with the reason on stderr. */
+int export_perfetto(model_args *m, const petw_profile *p, const perfetto_args *a, FILE *out);
+
 #endif /* ANALYSIS_TOOL_H */
