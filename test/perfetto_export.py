@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+import perfetto_decode
+from perfetto_decode import one
+
 petw, timeline, proto = sys.argv[1], sys.argv[2], sys.argv[3]
 NAME = "perfetto_export"
 
@@ -35,46 +38,8 @@ def fail(why):
     sys.exit(1)
 
 
-def decode(path):
-    """The trace as protoc's text, parsed into nested dicts of lists."""
-    with open(path, "rb") as f:
-        r = subprocess.run(["protoc", "--proto_path", os.path.dirname(os.path.abspath(proto)),
-                            "--decode", "petw_check.Trace", os.path.basename(proto)],
-                           stdin=f, capture_output=True)
-    if r.returncode != 0:
-        fail("protoc --decode failed: " + r.stderr.decode(errors="replace"))
-    root, stack = {}, []
-    cur = root
-    for line in r.stdout.decode("utf-8", errors="replace").splitlines():
-        line = line.strip()
-        if line.endswith("{"):
-            child = {}
-            cur.setdefault(line[:-1].strip(), []).append(child)
-            stack.append(cur)
-            cur = child
-        elif line == "}":
-            cur = stack.pop()
-        elif line:
-            key, _, value = line.partition(": ")
-            if re.fullmatch(r"\d+", key):
-                fail("a field this file does not declare: " + line)
-            if value.startswith('"'):
-                value = value[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
-            cur.setdefault(key, []).append(value)
-    return root.get("packet", [])
-
-
-def one(d, key, default=None):
-    v = d.get(key)
-    return v[0] if v else default
-
-
 def convert(etl, out, *extra):
-    r = subprocess.run([petw, "convert", etl, "--to", "perfetto", "-o", out, "--force"] +
-                       list(extra), capture_output=True, text=True)
-    if r.returncode != 0:
-        fail("petw convert failed: " + r.stderr)
-    return decode(out)
+    return perfetto_decode.convert(petw, etl, out, proto, fail, *extra)
 
 
 def kinds(etl):
