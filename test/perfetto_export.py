@@ -9,11 +9,15 @@ SampledProfile (each naming an interned callstack whose frames and names
 exist, the workload's function among them), one track per thread that ran,
 named processes with their command line, the jobs as slices on activity
 tracks with a flow from the producer's thread to the consumer's, the
-counter, and the statistics packet. Then each Windows sample in
-PETW_ETL_SAMPLES converts and decodes. Exit 77 (skipped) where perf events
+counter, and the statistics packet. The same recording as Chrome JSON
+(`--to chrome`): the process's and threads' names and its command line,
+the jobs as async slices, a flow per job and per work item with the job's
+flow continued by its work item, and the counter. Then each Windows sample
+in PETW_ETL_SAMPLES converts and decodes. Exit 77 (skipped) where perf events
 are not allowed or protoc is missing."""
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -145,6 +149,36 @@ def check_events(tracks, thread_uuid, events, tids, rounds):
         fail("the Progress/Done counter holds %s" % values)
 
 
+def check_chrome(etl, out, workload, tids, rounds):
+    r = subprocess.run([petw, "convert", etl, "--to", "chrome", "-o", out, "--force",
+                        "--counter", "Petw.Test.Timeline/Progress/Done"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("petw convert --to chrome failed: " + r.stderr)
+    events = json.load(open(out))["traceEvents"]
+    meta = {(e["name"], e["pid"], e["tid"]): e["args"] for e in events if e["ph"] == "M"}
+    pid = [p for (n, p, t), a in meta.items()
+           if n == "process_name" and a["name"] == os.path.basename(workload)[:15]]
+    if not pid or not any(n == "process_labels" and p == pid[0] and
+                          os.path.basename(workload) in a["labels"]
+                          for (n, p, t), a in meta.items()):
+        fail("chrome: the workload's process has no name or command line")
+    for t in tids:
+        if ("thread_name", pid[0], int(t)) not in meta:
+            fail("chrome: thread %s has no name record" % t)
+    jobs = [e for e in events if e["ph"] in ("b", "e") and e["name"] == "Job"]
+    starts = {e["id"] for e in events if e["ph"] == "s"}
+    steps = [e for e in events if e["ph"] == "t" and e["id"] in starts]
+    ends = [e for e in events if e["ph"] == "f" and e["id"] in starts]
+    counter = sorted(e["args"]["Done"] for e in events if e["ph"] == "C")
+    if len(jobs) != 2 * rounds or len(starts) != 2 * rounds or len(steps) != rounds or \
+            len(ends) != 2 * rounds or counter != list(range(1, rounds + 1)):
+        fail("chrome: %d Job b/e, %d flows, %d steps, %d finishes, counter %s" % (
+            len(jobs), len(starts), len(steps), len(ends), counter))
+    print("%s: chrome: %d records, %d flows, %d counter values" % (NAME, len(events),
+                                                                    len(starts), len(counter)))
+
+
 with tempfile.TemporaryDirectory() as tmp:
     if not shutil.which("protoc"):
         skip("no protoc")
@@ -191,6 +225,8 @@ with tempfile.TemporaryDirectory() as tmp:
         fail("statistics %s, the trace says lost %s" % (stats, lost and lost.groups()))
     print("%s: %d switches, %d wake-ups, %d samples, %d track events, %d tracks" % (
         NAME, expect["CSwitch"], expect["ReadyThread"], len(samples), len(events), len(tracks)))
+
+    check_chrome(etl, os.path.join(tmp, "t.json"), timeline, tids, rounds)
 
     samples_dir = os.environ.get("PETW_ETL_SAMPLES", "")
     if os.path.isdir(samples_dir):

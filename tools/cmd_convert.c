@@ -23,12 +23,14 @@ typedef struct convert_args {
 
 static const char convert_usage[] =
     "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
+    "                    [--counter PROVIDER/EVENT/FIELD]...\n"
     "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
     "       petw convert FILE... --to perfetto -o OUT.pftrace [--force]\n"
     "                    [--counter PROVIDER/EVENT/FIELD]... [options]\n"
     "OUT is created readable by you alone; an existing OUT is not\n"
     "replaced unless --force (a link there is removed, never written through).\n"
-    "chrome: every event, for timeline viewers (Perfetto, chrome://tracing).\n"
+    "chrome: every event, for timeline viewers (Perfetto, chrome://tracing): names,\n"
+    "slices, activity flows, --counter counters.\n"
     "folded: the CPU samples' stacks collapsed (flamegraph.pl, inferno, speedscope).\n"
     "pprof: the CPU samples as pprof's gzipped profile.proto (go tool pprof).\n"
     "flamegraph: an SVG flame graph (click to zoom, search).\n"
@@ -45,6 +47,7 @@ static int is_profile(const char *to)
 
 typedef struct convert_ctx {
     output out;
+    const counter_list *counters;
     petw_decoder *decoder;
 } convert_ctx;
 
@@ -70,7 +73,7 @@ static int parse_args(convert_args *a, int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(argv[i], "--counter") && i + 1 < argc) {
-            if (perfetto_counter_add(&a->perfetto, argv[++i]) != 0)
+            if (counter_list_add(&a->perfetto.counters, argv[++i]) != 0)
                 return 2;
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
@@ -111,6 +114,7 @@ static int convert(convert_ctx *c, reader *rd, FILE *file)
 {
     int output_rc = output_begin(&c->out, &output_chrome, file);
     c->out.same_time = reader_same_time; /* ties a StackWalk event to its sample */
+    c->out.counters = c->counters;
     c->out.time_context = rd;
     int process_rc = output_rc ? 0 : reader_process(rd, 0, 0);
     if (!output_rc)
@@ -163,6 +167,7 @@ int cmd_convert(int argc, char **argv)
     if (is_profile(a.to))
         return convert_profile(&a);
     memset(&c, 0, sizeof(c));
+    c.counters = &a.perfetto.counters;
     if (!(c.decoder = decoder_create(&a.manifests)))
         return 1;
     if (reader_open(&rd, a.nfiles, a.files, convert_event, &c) != 0) {

@@ -11,7 +11,7 @@
 
 #include <petw/analysis.h>
 
-#include "../output/output_buf.h"
+#include "../output/output.h"
 #include "../tool.h"
 
 #define MAX_SYMBOL_DIRS 16
@@ -147,18 +147,9 @@ int export_pprof(const petw_profile *p, FILE *out);
 int export_flamegraph(const petw_profile *p, FILE *out, const char *title);
 
 /* export_perfetto.c: the options of --to perfetto. */
-typedef struct counter_spec { /* --counter PROVIDER/EVENT/FIELD */
-    char provider[128], event[128], field[128];
-    const char *text; /* as the user wrote it: the counter track's name */
-} counter_spec;
-#define MAX_COUNTERS 16
 typedef struct perfetto_args {
-    counter_spec counters[MAX_COUNTERS];
-    uint32_t counter_count;
+    counter_list counters; /* --counter */
 } perfetto_args;
-/* Takes "PROVIDER/EVENT/FIELD"; returns 0, or -1 when it is not that form
- * or there are too many (reported on stderr). */
-int perfetto_counter_add(perfetto_args *a, const char *spec);
 /* Writes the timeline of the files `m` names (read again, streamed) with
  * `p`, their model with symbols, as a Perfetto trace. Returns 0, or -1
  * with the reason on stderr. */

@@ -82,54 +82,28 @@ static void annotate(perfetto *x, const petw_decoded_event *ev, const petw_field
     proto_end(&x->b, at);
 }
 
-static int numeric(const petw_field *f, double *v)
-{
-    switch (f->kind) {
-    case PETW_VALUE_INT:
-        *v = (double)f->v.i;
-        return 1;
-    case PETW_VALUE_UINT:
-    case PETW_VALUE_HEX:
-    case PETW_VALUE_BOOL:
-        *v = (double)f->v.u;
-        return 1;
-    case PETW_VALUE_FLOAT:
-        *v = f->v.f;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* The --counter fields this event holds, as values on their tracks
  * (TrackEvent type TYPE_COUNTER (4), double_counter_value (44)). */
 static void counters(perfetto *x, const petw_event_record *r, const petw_decoded_event *ev,
                      const char *provider)
 {
-    const perfetto_args *a = x->args;
-    for (uint32_t k = 0; k < a->counter_count; k++) {
-        const counter_spec *c = &a->counters[k];
-        if (strcmp(c->provider, provider) != 0 || !ev->event_name ||
-            strcmp(c->event, ev->event_name) != 0)
+    const counter_list *l = &x->args->counters;
+    for (uint32_t k = 0; k < l->count; k++) {
+        double v;
+        if (!counter_value(&l->items[k], provider, ev, &v))
             continue;
-        for (uint32_t j = 0; j < ev->top_count; j++) {
-            double v;
-            const petw_field *f = &ev->fields[j];
-            if (!f->name || strcmp(f->name, c->field) != 0 || !numeric(f, &v))
-                continue;
-            if (!(x->counters_described & 1u << k)) {
-                describe_track(x, TRACK_COUNTER(k), 0, c->text, 1);
-                x->counters_described |= 1u << k;
-            }
-            size_t at = perfetto_packet_begin(x, SEQ_TRACKS, r->header.timestamp);
-            size_t te = proto_begin(&x->b, 11);
-            proto_field_varint(&x->b, 9, 4);
-            proto_field_varint(&x->b, 11, TRACK_COUNTER(k));
-            proto_field_double(&x->b, 44, v);
-            proto_end(&x->b, te);
-            perfetto_packet_end(x, at);
-            x->counter_values++;
+        if (!(x->counters_described & 1u << k)) {
+            describe_track(x, TRACK_COUNTER(k), 0, l->items[k].text, 1);
+            x->counters_described |= 1u << k;
         }
+        size_t at = perfetto_packet_begin(x, SEQ_TRACKS, r->header.timestamp);
+        size_t te = proto_begin(&x->b, 11);
+        proto_field_varint(&x->b, 9, 4);
+        proto_field_varint(&x->b, 11, TRACK_COUNTER(k));
+        proto_field_double(&x->b, 44, v);
+        proto_end(&x->b, te);
+        perfetto_packet_end(x, at);
+        x->counter_values++;
     }
 }
 
@@ -237,7 +211,7 @@ void perfetto_on_event(void *context, const petw_event_record *r)
     perfetto_packet_end(x, at);
     x->events++;
     x->slices += pair == 1;
-    if (ev && x->args->counter_count)
+    if (ev && x->args->counters.count)
         counters(x, r, ev, provider);
 }
 
@@ -321,23 +295,4 @@ void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d)
         perfetto_packet_end(x, at);
     }
     x->disk_ios++;
-}
-
-int perfetto_counter_add(perfetto_args *a, const char *spec)
-{
-    const char *s1 = strchr(spec, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-    if (a->counter_count == MAX_COUNTERS || !s1 || !s2 || s1 == spec || s2 == s1 + 1 || !s2[1] ||
-        strchr(s2 + 1, '/') || s1 - spec >= 128 || s2 - s1 > 128 || strlen(s2 + 1) >= 128) {
-        fprintf(stderr, "petw: --counter wants PROVIDER/EVENT/FIELD (at most %d): '%s'\n",
-                MAX_COUNTERS, spec);
-        return -1;
-    }
-    counter_spec *c = &a->counters[a->counter_count++];
-    memcpy(c->provider, spec, (size_t)(s1 - spec));
-    c->provider[s1 - spec] = 0;
-    memcpy(c->event, s1 + 1, (size_t)(s2 - s1 - 1));
-    c->event[s2 - s1 - 1] = 0;
-    strcpy(c->field, s2 + 1);
-    c->text = spec;
-    return 0;
 }

@@ -5,7 +5,10 @@
  * activity ID becomes an async slice (b/e), one without an activity ID a
  * slice of its thread (B/E, the innermost open B closed by the next stop),
  * anything else an instant (i). Each process gets a name record (M) when
- * first seen. Times are microseconds from the first record.
+ * first seen. Activities are flows (s, t, f: Start, other events, Stop),
+ * and a Start with a related activity a step of its parent's flow; the
+ * fields --counter names are counter records (C). Times are microseconds
+ * from the first record.
  *
  * Kernel records are output_chrome_kernel.c's. */
 #include "output_chrome.h"
@@ -130,7 +133,9 @@ void chrome_metadata(output *o, const char *what, uint32_t pid, uint32_t tid, co
     sbuf_u64(b, pid);
     sbuf_puts(b, ",\"tid\":");
     sbuf_u64(b, tid);
-    sbuf_puts(b, text ? ",\"args\":{\"name\":" : ",\"args\":{\"sort_index\":");
+    sbuf_puts(b, !text                            ? ",\"args\":{\"sort_index\":"
+                 : strcmp(what, "process_labels") ? ",\"args\":{\"name\":"
+                                                  : ",\"args\":{\"labels\":");
     if (text)
         json_string(b, text);
     else
@@ -217,6 +222,76 @@ static void write_slice(output *o, const petw_event_record *r, const petw_decode
     sbuf_puts(b, "}}");
 }
 
+/* The start of a flow event (s, t or f) of flow `id`, bound to the event
+ * just written on the same thread ("bp":"e": its enclosing slice). */
+static void flow_event(output *o, const petw_event_record *r, const char *ph, const petw_guid *id,
+                       double ts)
+{
+    sbuf *b = &o->line;
+    sbuf_puts(b, ",\n{\"ph\":\"");
+    sbuf_puts(b, ph);
+    sbuf_puts(b, "\",\"bp\":\"e\",\"name\":\"activity\",\"cat\":\"activity\",\"id\":\"");
+    sbuf_guid(b, id);
+    sbuf_puts(b, "\",\"ts\":");
+    chrome_put_ts(b, ts);
+    sbuf_puts(b, ",\"pid\":");
+    sbuf_u64(b, r->header.process_id);
+    sbuf_puts(b, ",\"tid\":");
+    sbuf_u64(b, r->header.thread_id);
+    sbuf_putc(b, '}');
+    o->records++;
+}
+
+/* Activities as flows: an activity's Start starts its flow (s) and its
+ * Stop finishes it (f); its other events are steps (t); a Start with a
+ * related activity is also a step of the parent's flow, so the arrow runs
+ * from the parent into the child across threads and processes. */
+static void flows(output *o, const petw_event_record *r, double ts)
+{
+    const petw_event_header *h = &r->header;
+    petw_guid related;
+    if (guid_zero(&h->activity_id))
+        return;
+    int op = start_stop(r) ? h->descriptor.opcode : 0;
+    flow_event(o, r, op == 1 ? "s" : op == 2 ? "f" : "t", &h->activity_id, ts);
+    if (op == 1 && record_related(r, &related) && !guid_zero(&related))
+        flow_event(o, r, "t", &related, ts);
+}
+
+/* The --counter fields the event holds, as counter records (C) of its
+ * process, named as the user named them. */
+static void counters(output *o, const petw_event_record *r, const petw_decoded_event *ev, double ts)
+{
+    char guid[37];
+    const char *provider =
+        ev && ev->provider_name ? ev->provider_name : known_provider_name(&r->header.provider_id);
+    if (!provider) {
+        petw_guid_format(&r->header.provider_id, guid);
+        provider = guid;
+    }
+    for (uint32_t k = 0; k < o->counters->count; k++) {
+        double v;
+        const counter_spec *cs = &o->counters->items[k];
+        if (!counter_value(cs, provider, ev, &v))
+            continue;
+        char num[48];
+        snprintf(num, sizeof(num), "%.17g", v);
+        sbuf *b = &o->line;
+        sbuf_puts(b, ",\n{\"ph\":\"C\",\"name\":");
+        json_string(b, cs->text);
+        sbuf_puts(b, ",\"ts\":");
+        chrome_put_ts(b, ts);
+        sbuf_puts(b, ",\"pid\":");
+        sbuf_u64(b, r->header.process_id);
+        sbuf_puts(b, ",\"tid\":0,\"args\":{");
+        json_string(b, cs->field);
+        sbuf_putc(b, ':');
+        sbuf_puts(b, num);
+        sbuf_puts(b, "}}");
+        o->records++;
+    }
+}
+
 static void chrome_event(output *o, const petw_event_record *r, const petw_decoded_event *ev)
 {
     chrome_state *c = o->state;
@@ -233,6 +308,9 @@ static void chrome_event(output *o, const petw_event_record *r, const petw_decod
     chrome_name_slice(&s, r, ev);
     phase(c, r, &s);
     write_slice(o, r, ev, &s, c->last_ts);
+    flows(o, r, c->last_ts);
+    if (o->counters && ev)
+        counters(o, r, ev, c->last_ts);
     output_record(o);
     free(s.owned);
 }

@@ -133,6 +133,9 @@ static void process_start(output *o, chrome_state *c, const petw_decoded_event *
     }
     chrome_process_named(c, (uint32_t)pid); /* no "process N" record after this one */
     chrome_metadata(o, "process_name", (uint32_t)pid, 0, image->v.s, 0);
+    const petw_field *cmd = field_named(ev, "CommandLine");
+    if (cmd && cmd->kind == PETW_VALUE_STRING && cmd->v.s[0])
+        chrome_metadata(o, "process_labels", (uint32_t)pid, 0, cmd->v.s, 0);
     /* A process that runs a new program (Linux's exec) starts again: its
      * first thread, named after the old image, takes the new one. */
     id_entry *first = id_find(&c->threads, (uint32_t)pid);
