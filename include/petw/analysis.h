@@ -116,7 +116,8 @@ typedef struct petw_profile_disk_io { /* DiskIo Read or Write, when it completed
 /* Called as the model reads, in time order, on the reading thread (each
  * may be NULL). `process` and `thread` see a process or thread start
  * (opcode 1 or 3) and end (2) once the model took it in; `event` sees every
- * record that is not one the model reads itself (provider events). A
+ * record that is not one the model reads itself (provider events, and
+ * kernel events it skips, such as Thread SetName). A
  * sample is reported when its stack arrives (or the thread's next sample or
  * the end comes first), so its time may be a little behind the others'. */
 typedef struct petw_profile_hooks {
@@ -141,8 +142,9 @@ typedef struct petw_profile_config {
      * (the caller's manifests name their events), while reading only; the
      * model does not free it. */
     petw_decoder *decoder;
-    /* NULL: none; else called as the model reads (time filters do not
-     * apply to them). Two reads of the same files with the same filters
+    /* NULL: none; else called as the model reads: `sample` for the
+     * samples the model counts (after the filters), the others for every
+     * record whatever the filters. Two reads of the same files with the same filters
      * number their stacks alike, so an exporter can read once for the
      * symbols and again, with no_symbols, for the timeline. */
     const petw_profile_hooks *hooks;
