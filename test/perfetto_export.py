@@ -7,8 +7,10 @@ events, converted with `petw convert --to perfetto` and decoded by
 scheduling record per CSwitch and per ReadyThread, one PerfSample per
 SampledProfile (each naming an interned callstack whose frames and names
 exist, the workload's function among them), one track per thread that ran,
-named processes with their command line, the jobs as slices on activity
-tracks with a flow from the producer's thread to the consumer's, the
+named processes with their command line, the jobs (started on one thread,
+stopped on the other) as slices on activity tracks, the work items
+(started and stopped on the consumer) as slices of the consumer's thread,
+each job's flow continued by its work item, the
 counter, and the statistics packet. The same recording as Chrome JSON
 (`--to chrome`): the process's and threads' names and its command line,
 the jobs as async slices, a flow per job and per work item with the job's
@@ -127,6 +129,11 @@ def check_events(tracks, thread_uuid, events, tids, rounds):
         if one(b, "track_uuid") in thread_uuid.values() or not one(tracks[one(b, "track_uuid")],
                                                                     "parent_uuid"):
             fail("a Job slice not on an activity track under its process")
+    # A Work item starts and stops on the consumer: a slice of its thread.
+    work = [e for e in events if one(e, "type") == "TYPE_SLICE_BEGIN" and one(e, "name") == "Work"
+            and one(e, "track_uuid") == thread_uuid[consumer]]
+    if len(work) != rounds:
+        fail("%d Work slices on the consumer's track, expected %d" % (len(work), rounds))
     # Each job's flow runs from its Start (on the producer) into the Work
     # item the consumer started for it (related activity), on another track.
     job_flow = {one(b, "flow_ids"): one(b, "track_uuid") for b in begins}

@@ -260,8 +260,9 @@ const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p,
 /* Whether the model pairs `r` as the Start (returns 1) or the Stop (2) of
  * a Start/Stop pair: opcodes 1 and 2 of an event with a task, or of a
  * TraceLogging event (paired by its name); classic events never are. 0:
- * neither. Pairs match by activity ID, else by thread. */
-int petw_profile_event_pairs(const petw_event_record *r);
+ * neither. Pairs match by provider, task (or name) and activity ID, else
+ * thread: a Start and its Stop get the same *key (when key is not NULL). */
+int petw_profile_event_pairs(const petw_event_record *r, uint64_t *key);
 
 /* 1 when this build symbolizes (it has libdw), else 0. */
 int petw_analysis_available(void);

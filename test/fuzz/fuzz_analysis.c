@@ -46,7 +46,7 @@ static void on_disk(void *c, const petw_profile_disk_io *d)
 }
 static void on_event(void *c, const petw_event_record *r)
 {
-    seen += (uint64_t)c + (uint64_t)petw_profile_event_pairs(r);
+    seen += (uint64_t)c + (uint64_t)petw_profile_event_pairs(r, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

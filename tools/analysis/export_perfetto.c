@@ -520,6 +520,7 @@ int export_perfetto(model_args *m, const petw_profile *p, const perfetto_args *a
     if (write_interned(&x) != 0)
         x.error = 1;
     int rc = x.error ? 0 : stream(&x, m);
+    perfetto_events_end(&x);
     for (uint32_t k = 0; k < x.cpu_count; k++)
         bundle_flush(&x, k);
     write_stats(&x);

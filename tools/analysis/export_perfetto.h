@@ -35,6 +35,15 @@ typedef struct disk_lanes {      /* overlapping I/O of one disk on lanes that ne
     uint32_t described;          /* bit k: lane k's track was written */
 } disk_lanes;
 
+typedef struct pending_start { /* a Start waiting for its Stop */
+    uint64_t key;              /* petw_profile_event_pairs' key; 0 empty, 1 gone */
+    int64_t time;
+    uint32_t tid, pid;
+    char *body; /* its TrackEvent's fields but type and track */
+    size_t len;
+} pending_start;
+#define MAX_PENDING_STARTS (1u << 20) /* more open at once: shown as instants */
+
 typedef struct perfetto {
     FILE *out;
     sbuf b; /* packets not yet written */
@@ -49,7 +58,9 @@ typedef struct perfetto {
     uint32_t disk_count;
     uint32_t counters_described; /* bit k: counter k's track was written */
     int no_thread_described;
-    sbuf scratch;
+    sbuf scratch, body;
+    pending_start *starts; /* open addressing */
+    uint32_t start_cap, start_used, start_count;
     uint64_t switches, wakeups, samples, events, slices, disk_ios, counter_values;
 } perfetto;
 
@@ -75,5 +86,7 @@ void perfetto_describe_thread(perfetto *x, uint32_t tid, uint32_t pid, const cha
  * flows and counters; disk I/O on per-disk tracks. */
 void perfetto_on_event(void *context, const petw_event_record *r);
 void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d);
+/* Writes the Starts never stopped (as instants) and frees what is held. */
+void perfetto_events_end(perfetto *x);
 
 #endif

@@ -58,28 +58,28 @@ static void describe_track(perfetto *x, uint64_t uuid, uint64_t parent, const ch
 
 /* A decoded field as a DebugAnnotation: name (10), then bool (2), uint
  * (3), int (4), double (5), string (6) or, for the rest, its JSON (9). */
-static void annotate(perfetto *x, const petw_decoded_event *ev, const petw_field *f)
+static void annotate(perfetto *x, sbuf *b, const petw_decoded_event *ev, const petw_field *f)
 {
-    size_t at = proto_begin(&x->b, 4);
-    proto_field_string(&x->b, 10, f->name ? f->name : "");
+    size_t at = proto_begin(b, 4);
+    proto_field_string(b, 10, f->name ? f->name : "");
     if (f->label)
-        proto_field_string(&x->b, 6, f->label);
+        proto_field_string(b, 6, f->label);
     else if (f->kind == PETW_VALUE_BOOL)
-        proto_field_varint(&x->b, 2, f->v.u != 0);
+        proto_field_varint(b, 2, f->v.u != 0);
     else if (f->kind == PETW_VALUE_UINT || f->kind == PETW_VALUE_HEX)
-        proto_field_varint(&x->b, 3, f->v.u);
+        proto_field_varint(b, 3, f->v.u);
     else if (f->kind == PETW_VALUE_INT)
-        proto_field_int(&x->b, 4, f->v.i);
+        proto_field_int(b, 4, f->v.i);
     else if (f->kind == PETW_VALUE_FLOAT)
-        proto_field_double(&x->b, 5, f->v.f);
+        proto_field_double(b, 5, f->v.f);
     else if (f->kind == PETW_VALUE_STRING)
-        proto_field_string(&x->b, 6, f->v.s);
+        proto_field_string(b, 6, f->v.s);
     else {
         x->scratch.len = 0;
         json_value(&x->scratch, ev, f);
-        proto_field_bytes(&x->b, 9, x->scratch.data, x->scratch.len);
+        proto_field_bytes(b, 9, x->scratch.data, x->scratch.len);
     }
-    proto_end(&x->b, at);
+    proto_end(b, at);
 }
 
 /* The --counter fields this event holds, as values on their tracks
@@ -107,23 +107,10 @@ static void counters(perfetto *x, const petw_event_record *r, const petw_decoded
     }
 }
 
-/* The track an event goes on: its activity's for a Start/Stop with an
- * activity ID, else its thread's (else one for events with no thread). */
-static uint64_t event_track(perfetto *x, const petw_event_record *r, int pair, const char *name)
+/* The event's thread's track (described on first use), or the track of
+ * events without a thread. */
+static uint64_t thread_track(perfetto *x, uint32_t tid, uint32_t pid)
 {
-    uint32_t tid = r->header.thread_id, pid = r->header.process_id;
-    if (pid == UINT32_MAX)
-        pid = 0;
-    if (pair && !guid_zero(&r->header.activity_id)) {
-        uint64_t track = TRACK_ACTIVITY(guid_hash(&r->header.activity_id));
-        if (tid != UINT32_MAX)
-            perfetto_describe_thread(x, tid, pid, NULL); /* and its process */
-        else if (pid)
-            perfetto_describe_process(x, pid);
-        if (pair == 1) /* described again at each Start: the same content, no state kept */
-            describe_track(x, track, pid ? TRACK_PROCESS(pid) : 0, name, 0);
-        return track;
-    }
     if (tid == UINT32_MAX) {
         if (!x->no_thread_described) {
             describe_track(x, TRACK_NO_THREAD, 0, "events without a thread", 0);
@@ -131,7 +118,7 @@ static uint64_t event_track(perfetto *x, const petw_event_record *r, int pair, c
         }
         return TRACK_NO_THREAD;
     }
-    perfetto_describe_thread(x, tid, pid, NULL);
+    perfetto_describe_thread(x, tid, pid == UINT32_MAX ? 0 : pid, NULL);
     return TRACK_THREAD(tid);
 }
 
@@ -170,13 +157,147 @@ static const char *provider_name(const petw_event_record *r, const petw_decoded_
 
 /* flow_ids (47): the activity's, and on a Start its related (parent)
  * activity's, so the flow runs from the parent into the child. */
-static void flows(perfetto *x, const petw_event_record *r, int pair)
+static void flows(sbuf *b, const petw_event_record *r, int pair)
 {
     petw_guid related;
     if (!guid_zero(&r->header.activity_id))
-        proto_field_fixed64(&x->b, 47, guid_hash(&r->header.activity_id));
+        proto_field_fixed64(b, 47, guid_hash(&r->header.activity_id));
     if (pair == 1 && record_related(r, &related) && !guid_zero(&related))
-        proto_field_fixed64(&x->b, 47, guid_hash(&related));
+        proto_field_fixed64(b, 47, guid_hash(&related));
+}
+
+/* ---- Starts waiting for their Stops ---- */
+
+/* A TrackEvent (11) of `type` on `track` at `time`, its other fields
+ * (`body`, `len` bytes) already encoded. */
+static void track_event(perfetto *x, int64_t time, int type, uint64_t track, const char *body,
+                        size_t len)
+{
+    size_t at = perfetto_packet_begin(x, SEQ_TRACKS, time);
+    size_t te = proto_begin(&x->b, 11);
+    proto_field_varint(&x->b, 9, (uint64_t)type);
+    proto_field_varint(&x->b, 11, track);
+    sbuf_put(&x->b, body, len);
+    proto_end(&x->b, te);
+    perfetto_packet_end(x, at);
+}
+
+#define EMPTY 0
+#define GONE 1 /* a tombstone */
+
+/* The pending Start of `key` (keys 0 and 1 are moved out of the way), or,
+ * with `create`, a free entry for it; NULL when there is neither. */
+static pending_start *start_find(perfetto *x, uint64_t key, int create)
+{
+    if (key <= GONE)
+        key += 2;
+    if (create && 2 * (x->start_used + 1) > x->start_cap) {
+        uint32_t cap = x->start_cap ? 2 * x->start_cap : 256;
+        while (cap < 4 * x->start_count)
+            cap *= 2;
+        pending_start *t = calloc(cap, sizeof(*t));
+        if (!t)
+            return NULL;
+        for (uint32_t k = 0; k < x->start_cap; k++) {
+            if (x->starts[k].key <= GONE)
+                continue;
+            uint32_t j = (uint32_t)(x->starts[k].key * 0x9E3779B97F4A7C15ull >> 40) & (cap - 1);
+            while (t[j].key)
+                j = (j + 1) & (cap - 1);
+            t[j] = x->starts[k];
+        }
+        free(x->starts);
+        x->starts = t;
+        x->start_cap = cap;
+        x->start_used = x->start_count;
+    }
+    if (!x->start_cap)
+        return NULL;
+    uint32_t j = (uint32_t)(key * 0x9E3779B97F4A7C15ull >> 40) & (x->start_cap - 1);
+    for (; x->starts[j].key != EMPTY; j = (j + 1) & (x->start_cap - 1))
+        if (x->starts[j].key == key)
+            return &x->starts[j];
+    if (!create)
+        return NULL;
+    x->starts[j].key = key;
+    x->start_used++;
+    x->start_count++;
+    return &x->starts[j];
+}
+
+static void start_drop(perfetto *x, pending_start *e)
+{
+    free(e->body);
+    e->body = NULL;
+    e->key = GONE;
+    x->start_count--;
+}
+
+/* A Start that never met its Stop: an instant on its thread's track. */
+static void start_unpaired(perfetto *x, pending_start *e)
+{
+    track_event(x, e->time, 3, thread_track(x, e->tid, e->pid), e->body, e->len);
+    start_drop(x, e);
+}
+
+/* Holds a Start (its encoded body) until its Stop says where it goes. */
+static void start_hold(perfetto *x, uint64_t key, const petw_event_record *r, const sbuf *body)
+{
+    pending_start *e = start_find(x, key, 0);
+    if (e)
+        start_unpaired(x, e); /* a second Start before a Stop */
+    e = x->start_count < MAX_PENDING_STARTS ? start_find(x, key, 1) : NULL;
+    char *copy = e ? malloc(body->len + 1) : NULL;
+    if (!copy) {
+        if (e)
+            start_drop(x, e);
+        track_event(x, r->header.timestamp, 3,
+                    thread_track(x, r->header.thread_id, r->header.process_id), body->data,
+                    body->len);
+        return;
+    }
+    memcpy(copy, body->data, body->len);
+    *e = (pending_start){
+        e->key, r->header.timestamp, r->header.thread_id, r->header.process_id, copy, body->len};
+}
+
+/* A Stop: its Start's slice on the thread's track when both came from one
+ * thread, else on the activity's track (under the Start's process), as a
+ * BEGIN at the Start's time and an END now; an instant when no Start is
+ * held. */
+static void stop(perfetto *x, uint64_t key, const petw_event_record *r, const char *name,
+                 const sbuf *body)
+{
+    const petw_event_header *h = &r->header;
+    pending_start *e = start_find(x, key, 0);
+    if (!e) {
+        track_event(x, h->timestamp, 3, thread_track(x, h->thread_id, h->process_id), body->data,
+                    body->len);
+        return;
+    }
+    uint64_t track;
+    if (e->tid == h->thread_id) {
+        track = thread_track(x, e->tid, e->pid);
+    } else {
+        track = TRACK_ACTIVITY(guid_hash(&h->activity_id));
+        if (e->pid && e->pid != UINT32_MAX)
+            perfetto_describe_process(x, e->pid);
+        uint32_t pid = e->pid == UINT32_MAX ? 0 : e->pid;
+        describe_track(x, track, pid ? TRACK_PROCESS(pid) : 0, name, 0);
+    }
+    track_event(x, e->time, 1, track, e->body, e->len);
+    track_event(x, h->timestamp, 2, track, body->data, body->len);
+    start_drop(x, e);
+    x->slices++;
+}
+
+void perfetto_events_end(perfetto *x)
+{
+    for (uint32_t k = 0; k < x->start_cap; k++)
+        if (x->starts[k].key > GONE)
+            start_unpaired(x, &x->starts[k]);
+    free(x->starts);
+    sbuf_free(&x->body);
 }
 
 void perfetto_on_event(void *context, const petw_event_record *r)
@@ -194,23 +315,27 @@ void perfetto_on_event(void *context, const petw_event_record *r)
     const char *provider = provider_name(r, ev, guid);
     snprintf(id, sizeof(id), "event %u", r->header.descriptor.id);
     const char *name = ev && ev->event_name ? ev->event_name : id;
-    int pair = petw_profile_event_pairs(r);
+    uint64_t key = 0;
+    int pair = petw_profile_event_pairs(r, &key);
     const char *slice = pair && ev && ev->task_name ? ev->task_name : name;
-    uint64_t track = event_track(x, r, pair, slice);
-    size_t at = perfetto_packet_begin(x, SEQ_TRACKS, r->header.timestamp);
-    size_t te = proto_begin(&x->b, 11);
-    proto_field_varint(&x->b, 9, pair == 1 ? 1 : pair == 2 ? 2 : 3); /* BEGIN, END, INSTANT */
-    proto_field_varint(&x->b, 11, track);
-    proto_field_string(&x->b, 22, provider); /* categories */
+    sbuf *b = &x->body;
+    b->len = 0;
+    proto_field_string(b, 22, provider); /* categories */
     if (pair != 2)
-        proto_field_string(&x->b, 23, slice); /* name */
-    flows(x, r, pair);
+        proto_field_string(b, 23, slice); /* name */
+    flows(b, r, pair);
     for (uint32_t k = 0; ev && k < ev->top_count; k++)
-        annotate(x, ev, &ev->fields[k]);
-    proto_end(&x->b, te);
-    perfetto_packet_end(x, at);
+        annotate(x, b, ev, &ev->fields[k]);
+    if (b->failed)
+        x->error = 1;
+    if (pair == 1)
+        start_hold(x, key, r, b);
+    else if (pair == 2)
+        stop(x, key, r, slice, b);
+    else
+        track_event(x, r->header.timestamp, 3,
+                    thread_track(x, r->header.thread_id, r->header.process_id), b->data, b->len);
     x->events++;
-    x->slices += pair == 1;
     if (ev && x->args->counters.count)
         counters(x, r, ev, provider);
 }

@@ -983,14 +983,26 @@ static const char *tl_name(const petw_event_record *r, size_t *len)
     return NULL;
 }
 
-int petw_profile_event_pairs(const petw_event_record *r)
+int petw_profile_event_pairs(const petw_event_record *r, uint64_t *key)
 {
     const petw_event_descriptor *dd = &r->header.descriptor;
-    size_t nlen;
+    size_t nlen = 0;
     if ((dd->opcode != 1 && dd->opcode != 2) ||
         (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
         return 0; /* classic events' Start and End are not an activity's */
-    return dd->task || tl_name(r, &nlen) ? dd->opcode : 0;
+    const char *tl = tl_name(r, &nlen);
+    if (!dd->task && !tl)
+        return 0;
+    /* Start/Stop: of one task (TraceLogging: of one event name), by the
+     * activity, else by the thread. */
+    static const petw_guid none;
+    uint64_t k = hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16);
+    k = tl ? hash_bytes(k, tl, nlen) : hash_bytes(k, &dd->task, 2);
+    k = petw_guid_equal(&r->header.activity_id, &none) ? hash_bytes(k, &r->header.thread_id, 4)
+                                                       : hash_bytes(k, &r->header.activity_id, 16);
+    if (key)
+        *key = k;
+    return dd->opcode;
 }
 
 static void on_any_event(petw_profile *p, const petw_event_record *r)
@@ -1046,16 +1058,9 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
     petw_profile_event_kind *e = &p->kinds[k];
     e->count++;
     e->last = r->header.timestamp;
-    if (!petw_profile_event_pairs(r))
+    uint64_t pk;
+    if (!petw_profile_event_pairs(r, &pk))
         return;
-    /* Start/Stop: of one task (TraceLogging: of one event name), by the
-     * activity, else by the thread. */
-    static const petw_guid none;
-    uint64_t pk = hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16);
-    pk = tl ? hash_bytes(pk, tl, nlen) : hash_bytes(pk, &dd->task, 2); /* TraceLogging: by name */
-    pk = petw_guid_equal(&r->header.activity_id, &none)
-             ? hash_bytes(pk, &r->header.thread_id, 4)
-             : hash_bytes(pk, &r->header.activity_id, 16);
     if (dd->opcode == 1) {
         uint32_t slot = petw__map_get(&p->pending_start, pk);
         if (slot == NONE) {
