@@ -185,44 +185,63 @@ static void track_event(perfetto *x, int64_t time, int type, uint64_t track, con
 #define EMPTY 0
 #define GONE 1 /* a tombstone */
 
+static uint32_t start_home(uint64_t key, uint32_t cap)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+/* Rebuilds the table with room for twice the Starts held (tombstones go). */
+static int start_rehash(perfetto *x)
+{
+    uint32_t cap = 256;
+    while (cap < 4 * (x->start_count + 1))
+        cap *= 2;
+    pending_start *t = calloc(cap, sizeof(*t));
+    if (!t)
+        return -1;
+    for (uint32_t k = 0; k < x->start_cap; k++) {
+        if (x->starts[k].key <= GONE)
+            continue;
+        uint32_t j = start_home(x->starts[k].key, cap);
+        while (t[j].key)
+            j = (j + 1) & (cap - 1);
+        t[j] = x->starts[k];
+    }
+    free(x->starts);
+    x->starts = t;
+    x->start_cap = cap;
+    x->start_used = x->start_count;
+    return 0;
+}
+
 /* The pending Start of `key` (keys 0 and 1 are moved out of the way), or,
- * with `create`, a free entry for it; NULL when there is neither. */
+ * with `create`, a new entry for it (a tombstone on its way reused); NULL
+ * when there is neither. */
 static pending_start *start_find(perfetto *x, uint64_t key, int create)
 {
     if (key <= GONE)
         key += 2;
-    if (create && 2 * (x->start_used + 1) > x->start_cap) {
-        uint32_t cap = x->start_cap ? 2 * x->start_cap : 256;
-        while (cap < 4 * x->start_count)
-            cap *= 2;
-        pending_start *t = calloc(cap, sizeof(*t));
-        if (!t)
-            return NULL;
-        for (uint32_t k = 0; k < x->start_cap; k++) {
-            if (x->starts[k].key <= GONE)
-                continue;
-            uint32_t j = (uint32_t)(x->starts[k].key * 0x9E3779B97F4A7C15ull >> 40) & (cap - 1);
-            while (t[j].key)
-                j = (j + 1) & (cap - 1);
-            t[j] = x->starts[k];
-        }
-        free(x->starts);
-        x->starts = t;
-        x->start_cap = cap;
-        x->start_used = x->start_count;
-    }
+    if (create && 2 * (x->start_used + 1) > x->start_cap && start_rehash(x) != 0)
+        return NULL;
     if (!x->start_cap)
         return NULL;
-    uint32_t j = (uint32_t)(key * 0x9E3779B97F4A7C15ull >> 40) & (x->start_cap - 1);
-    for (; x->starts[j].key != EMPTY; j = (j + 1) & (x->start_cap - 1))
+    pending_start *free_slot = NULL;
+    uint32_t j = start_home(key, x->start_cap);
+    for (; x->starts[j].key != EMPTY; j = (j + 1) & (x->start_cap - 1)) {
         if (x->starts[j].key == key)
             return &x->starts[j];
+        if (x->starts[j].key == GONE && !free_slot)
+            free_slot = &x->starts[j];
+    }
     if (!create)
         return NULL;
-    x->starts[j].key = key;
-    x->start_used++;
+    if (!free_slot) {
+        free_slot = &x->starts[j];
+        x->start_used++;
+    }
+    free_slot->key = key;
     x->start_count++;
-    return &x->starts[j];
+    return free_slot;
 }
 
 static void start_drop(perfetto *x, pending_start *e)
