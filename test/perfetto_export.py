@@ -15,7 +15,8 @@ counter, and the statistics packet. The same recording as Chrome JSON
 (`--to chrome`): the process's and threads' names and its command line,
 the jobs as async slices, a flow per job and per work item with the job's
 flow continued by its work item, and the counter. Then each Windows sample
-in PETW_ETL_SAMPLES converts and decodes. Exit 77 (skipped) where perf events
+in PETW_ETL_SAMPLES, and each public trace in PETW_PUBLIC_TRACES when it is
+set, converts and decodes. Exit 77 (skipped) where perf events
 are not allowed or protoc is missing."""
 import csv
 import io
@@ -235,11 +236,14 @@ with tempfile.TemporaryDirectory() as tmp:
 
     check_chrome(etl, os.path.join(tmp, "t.json"), timeline, tids, rounds)
 
-    samples_dir = os.environ.get("PETW_ETL_SAMPLES", "")
-    if os.path.isdir(samples_dir):
-        for name in sorted(os.listdir(samples_dir)):
-            if name.endswith(".etl"):
-                got = convert(os.path.join(samples_dir, name), os.path.join(tmp, "w.pftrace"))
+    # The Windows samples, and the public traces when PETW_PUBLIC_TRACES names them.
+    for var in ("PETW_ETL_SAMPLES", "PETW_PUBLIC_TRACES"):
+        folder = os.environ.get(var, "")
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            if name.lower().endswith(".etl"):
+                got = convert(os.path.join(folder, name), os.path.join(tmp, "w.pftrace"))
                 n = sum(len(p.get("track_event", [])) for p in got)
                 if n == 0:
                     fail("%s: no events" % name)
