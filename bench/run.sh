@@ -130,6 +130,9 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' build-bench/tools
     #    view and export over a 2 GB profile (both made once, kept for the rounds).
     python3 bench/bench_report.py build-bench/tools/petw "$B/bench_gen_profile" \
         "$B/report_workload" "$B/peak_rss" "$work/report" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
+    # 6. petw convert --to perfetto on a 2 GB trace of a kernel mix: events/s and peak RSS.
+    emit "$r" "$("$B/bench_perfetto" --petw build-bench/tools/petw --events 16000000 \
+        --file "$work/pf.etl" 2>/dev/null)"
 done
 
 machine="$(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"

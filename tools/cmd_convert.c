@@ -1,7 +1,8 @@
 /* cmd_convert.c - `petw convert FILE... --to FORMAT -o OUT [--force]`:
- * the files' records for timeline viewers (chrome: output/output_chrome.c),
- * or their CPU samples as a profile (folded, pprof, flamegraph: the model
- * of petw/analysis.h, analysis/export_*.c). OUT is created owner-only and
+ * the files' records for timeline viewers (chrome: output/output_chrome.c;
+ * perfetto: the model's timeline, analysis/export_perfetto*.c), or their
+ * CPU samples as a profile (folded, pprof, flamegraph: the model of
+ * petw/analysis.h, analysis/export_*.c). OUT is created owner-only and
  * never over an existing file unless --force (tool_output_file.c). */
 #include <inttypes.h>
 #include <string.h>
@@ -16,27 +17,37 @@ typedef struct convert_args {
     char *files[MAX_FILES];
     int nfiles;
     int force;        /* --force: replace an existing OUT */
-    model_args model; /* --to folded, pprof, flamegraph */
+    model_args model; /* --to folded, pprof, flamegraph, perfetto */
+    perfetto_args perfetto;
 } convert_args;
 
 static const char convert_usage[] =
     "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
+    "                    [--counter PROVIDER/EVENT/FIELD]...\n"
     "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
+    "       petw convert FILE... --to perfetto -o OUT.pftrace [--force]\n"
+    "                    [--counter PROVIDER/EVENT/FIELD]... [options]\n"
     "OUT is created readable by you alone; an existing OUT is not\n"
     "replaced unless --force (a link there is removed, never written through).\n"
-    "chrome: every event, for timeline viewers (Perfetto, chrome://tracing).\n"
+    "chrome: every event, for timeline viewers (Perfetto, chrome://tracing): names,\n"
+    "slices, activity flows, --counter counters.\n"
     "folded: the CPU samples' stacks collapsed (flamegraph.pl, inferno, speedscope).\n"
     "pprof: the CPU samples as pprof's gzipped profile.proto (go tool pprof).\n"
     "flamegraph: an SVG flame graph (click to zoom, search).\n"
-    "Options of the profiles (folded, pprof, flamegraph):\n";
+    "perfetto: Perfetto's trace (ui.perfetto.dev): processes and threads, scheduling,\n"
+    "symbolized samples, provider events (Start/Stop slices, activity flows), disk I/O;\n"
+    "--counter makes a numeric field of an event a counter track.\n"
+    "Options of the profiles and perfetto:\n";
 
 static int is_profile(const char *to)
 {
-    return !strcmp(to, "folded") || !strcmp(to, "pprof") || !strcmp(to, "flamegraph");
+    return !strcmp(to, "folded") || !strcmp(to, "pprof") || !strcmp(to, "flamegraph") ||
+           !strcmp(to, "perfetto");
 }
 
 typedef struct convert_ctx {
     output out;
+    const counter_list *counters;
     petw_decoder *decoder;
 } convert_ctx;
 
@@ -61,6 +72,9 @@ static int parse_args(convert_args *a, int argc, char **argv)
                 fprintf(stderr, "petw: too many or empty --manifest values\n");
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--counter") && i + 1 < argc) {
+            if (counter_list_add(&a->perfetto.counters, argv[++i]) != 0)
+                return 2;
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
         } else if (argv[i][0] == '-') {
@@ -100,6 +114,7 @@ static int convert(convert_ctx *c, reader *rd, FILE *file)
 {
     int output_rc = output_begin(&c->out, &output_chrome, file);
     c->out.same_time = reader_same_time; /* ties a StackWalk event to its sample */
+    c->out.counters = c->counters;
     c->out.time_context = rd;
     int process_rc = output_rc ? 0 : reader_process(rd, 0, 0);
     if (!output_rc)
@@ -125,9 +140,10 @@ static int convert_profile(convert_args *a)
     FILE *file = output_file_create(a->out_path, a->force);
     int rc = 1;
     if (file) {
-        rc = !strcmp(a->to, "folded")  ? export_folded(p, file)
-             : !strcmp(a->to, "pprof") ? export_pprof(p, file)
-                                       : export_flamegraph(p, file, a->files[0]);
+        rc = !strcmp(a->to, "folded")     ? export_folded(p, file)
+             : !strcmp(a->to, "pprof")    ? export_pprof(p, file)
+             : !strcmp(a->to, "perfetto") ? export_perfetto(&a->model, p, &a->perfetto, file)
+                                          : export_flamegraph(p, file, a->files[0]);
         if (fclose(file) != 0)
             rc = -1;
         if (rc)
@@ -151,6 +167,7 @@ int cmd_convert(int argc, char **argv)
     if (is_profile(a.to))
         return convert_profile(&a);
     memset(&c, 0, sizeof(c));
+    c.counters = &a.perfetto.counters;
     if (!(c.decoder = decoder_create(&a.manifests)))
         return 1;
     if (reader_open(&rd, a.nfiles, a.files, convert_event, &c) != 0) {

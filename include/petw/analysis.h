@@ -80,6 +80,56 @@ int petw_symbolizer_lookup(petw_symbolizer *s, const char *path, const uint8_t *
 
 typedef struct petw_profile petw_profile;
 
+/* What the model saw, event by event, for exporters that stream a
+ * timeline (petw_profile_hooks). Times are FILETIMEs; CPU is the buffer's
+ * processor. */
+typedef struct petw_profile_switch { /* CSwitch: a CPU went from old to new */
+    int64_t time;
+    uint32_t cpu;
+    uint32_t old_tid, old_pid, new_tid, new_pid; /* tid 0: the idle thread */
+    int8_t old_priority, new_priority;
+    uint8_t old_state;   /* KTHREAD_STATE: 1 Ready and 7 DeferredReady are runnable */
+    uint8_t wait_reason; /* KWAIT_REASON of a thread that blocked (Linux: 0 or 32) */
+} petw_profile_switch;
+
+typedef struct petw_profile_wakeup { /* ReadyThread: `by` made `tid` runnable */
+    int64_t time;
+    uint32_t cpu;
+    uint32_t tid, pid, by_tid, by_pid;
+} petw_profile_wakeup;
+
+typedef struct petw_profile_sample { /* a CPU sample the model counted */
+    int64_t time;
+    uint32_t cpu;
+    uint32_t tid, pid;
+    uint32_t stack; /* its distinct stack: petw_profile_stack_at() of the model */
+} petw_profile_sample;
+
+typedef struct petw_profile_disk_io { /* DiskIo Read or Write, when it completed */
+    int64_t time;
+    uint32_t disk, pid, tid; /* pid, tid: the issuing thread's, when the event names it */
+    int write;
+    uint64_t bytes, offset;
+    uint64_t latency; /* 100 ns units (HighResResponseTime) */
+} petw_profile_disk_io;
+
+/* Called as the model reads, in time order, on the reading thread (each
+ * may be NULL). `process` and `thread` see a process or thread start
+ * (opcode 1 or 3) and end (2) once the model took it in; `event` sees every
+ * record that is not one the model reads itself (provider events, and
+ * kernel events it skips, such as Thread SetName). A
+ * sample is reported when its stack arrives (or the thread's next sample or
+ * the end comes first), so its time may be a little behind the others'. */
+typedef struct petw_profile_hooks {
+    void (*process)(void *context, const petw_profile *p, uint32_t pid, int opcode, int64_t time);
+    void (*thread)(void *context, uint32_t tid, uint32_t pid, int opcode, int64_t time);
+    void (*cswitch)(void *context, const petw_profile_switch *s);
+    void (*wakeup)(void *context, const petw_profile_wakeup *w);
+    void (*sample)(void *context, const petw_profile_sample *s);
+    void (*disk_io)(void *context, const petw_profile_disk_io *d);
+    void (*event)(void *context, const petw_event_record *r);
+} petw_profile_hooks;
+
 typedef struct petw_profile_config {
     uint32_t pid;             /* 0: every process */
     uint32_t tid;             /* 0: every thread */
@@ -92,6 +142,13 @@ typedef struct petw_profile_config {
      * (the caller's manifests name their events), while reading only; the
      * model does not free it. */
     petw_decoder *decoder;
+    /* NULL: none; else called as the model reads: `sample` for the
+     * samples the model counts (after the filters), the others for every
+     * record whatever the filters. Two reads of the same files with the same filters
+     * number their stacks alike, so an exporter can read once for the
+     * symbols and again, with no_symbols, for the timeline. */
+    const petw_profile_hooks *hooks;
+    void *hooks_context;
     uint32_t reserved[8];
 } petw_profile_config;
 
@@ -179,6 +236,8 @@ void petw_profile_free(petw_profile *p);
 uint32_t petw_profile_interval(const petw_profile *p);
 /* The first and last event times (FILETIME). */
 void petw_profile_bounds(const petw_profile *p, int64_t *first, int64_t *last);
+/* Events and buffers the traces' writers lost (summed over the files). */
+void petw_profile_lost(const petw_profile *p, uint64_t *events, uint64_t *buffers);
 /* Samples in the model (after the filters), and the samples with a stack. */
 uint64_t petw_profile_samples(const petw_profile *p);
 
@@ -197,6 +256,13 @@ uint32_t petw_profile_disk_count(const petw_profile *p);
 const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);
 const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);
+
+/* Whether the model pairs `r` as the Start (returns 1) or the Stop (2) of
+ * a Start/Stop pair: opcodes 1 and 2 of an event with a task, or of a
+ * TraceLogging event (paired by its name); classic events never are. 0:
+ * neither. Pairs match by provider, task (or name) and activity ID, else
+ * thread: a Start and its Stop get the same *key (when key is not NULL). */
+int petw_profile_event_pairs(const petw_event_record *r, uint64_t *key);
 
 /* 1 when this build symbolizes (it has libdw), else 0. */
 int petw_analysis_available(void);

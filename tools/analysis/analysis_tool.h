@@ -11,7 +11,7 @@
 
 #include <petw/analysis.h>
 
-#include "../output/output_buf.h"
+#include "../output/output.h"
 #include "../tool.h"
 
 #define MAX_SYMBOL_DIRS 16
@@ -145,5 +145,14 @@ int report_events(const petw_profile *p, const view_args *a);
 int export_folded(const petw_profile *p, FILE *out);
 int export_pprof(const petw_profile *p, FILE *out);
 int export_flamegraph(const petw_profile *p, FILE *out, const char *title);
+
+/* export_perfetto.c: the options of --to perfetto. */
+typedef struct perfetto_args {
+    counter_list counters; /* --counter */
+} perfetto_args;
+/* Writes the timeline of the files `m` names (read again, streamed) with
+ * `p`, their model with symbols, as a Perfetto trace. Returns 0, or -1
+ * with the reason on stderr. */
+int export_perfetto(model_args *m, const petw_profile *p, const perfetto_args *a, FILE *out);
 
 #endif /* ANALYSIS_TOOL_H */

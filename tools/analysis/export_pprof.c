@@ -2,7 +2,7 @@
  * profile.proto (github.com/google/pprof, proto/profile.proto), gzipped,
  * which `go tool pprof`, Pyroscope, Grafana and speedscope read.
  *
- * A small protobuf writer (varints, length-delimited fields) from the
+ * Written with output_proto.h (the tools' one protobuf writer) from the
  * published field numbers; the gzip member holds stored deflate blocks
  * (RFC 1951 BTYPE 00) with its CRC-32, so no compression library is needed.
  * Samples: one per distinct stack, values [samples/count, cpu/nanoseconds];
@@ -13,31 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../output/output_proto.h"
 #include "analysis_tool.h"
-
-/* ---- protobuf ---- */
-
-static void varint(sbuf *b, uint64_t v)
-{
-    while (v >= 0x80) {
-        sbuf_putc(b, (char)(uint8_t)(v | 0x80));
-        v >>= 7;
-    }
-    sbuf_putc(b, (char)(uint8_t)v);
-}
-
-static void field_varint(sbuf *b, uint32_t field, uint64_t v)
-{
-    varint(b, (uint64_t)field << 3);
-    varint(b, v);
-}
-
-static void field_bytes(sbuf *b, uint32_t field, const void *data, size_t n)
-{
-    varint(b, (uint64_t)field << 3 | 2);
-    varint(b, n);
-    sbuf_put(b, data, n);
-}
 
 /* ---- the string table: index 0 is "" ---- */
 
@@ -156,9 +133,9 @@ int export_pprof(const petw_profile *p, FILE *out)
     const char *types[2][2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
     for (int k = 0; k < 2; k++) {
         m.len = 0;
-        field_varint(&m, 1, str_id(&st, types[k][0]));
-        field_varint(&m, 2, str_id(&st, types[k][1]));
-        field_bytes(&b, 1, m.data, m.len);
+        proto_field_varint(&m, 1, str_id(&st, types[k][0]));
+        proto_field_varint(&m, 2, str_id(&st, types[k][1]));
+        proto_field_bytes(&b, 1, m.data, m.len);
     }
     /* Processes are root locations (ids after the model's), one per pid. */
     uint32_t nproc = petw_profile_process_count(p);
@@ -170,27 +147,27 @@ int export_pprof(const petw_profile *p, FILE *out)
         ids.len = vals.len = 0;
         m.len = 0;
         for (uint32_t j = 0; j < s->frame_count; j++)
-            varint(&ids, (uint64_t)s->frames[j] + 1);
+            proto_varint(&ids, (uint64_t)s->frames[j] + 1);
         const petw_profile_process *pr = petw_profile_process_find(p, s->pid);
         uint32_t proc_index = UINT32_MAX;
         for (uint32_t j = 0; pr && j < nproc; j++)
             if (petw_profile_process_at(p, j) == pr)
                 proc_index = j;
         if (proc_index != UINT32_MAX)
-            varint(&ids, (uint64_t)nloc + proc_index + 1);
-        varint(&vals, s->samples);
-        varint(&vals, s->samples * period);
-        field_bytes(&m, 1, ids.data, ids.len);
-        field_bytes(&m, 2, vals.data, vals.len);
+            proto_varint(&ids, (uint64_t)nloc + proc_index + 1);
+        proto_varint(&vals, s->samples);
+        proto_varint(&vals, s->samples * period);
+        proto_field_bytes(&m, 1, ids.data, ids.len);
+        proto_field_bytes(&m, 2, vals.data, vals.len);
         lab.len = 0;
-        field_varint(&lab, 1, thread_key);
-        field_varint(&lab, 3, s->tid);
-        field_bytes(&m, 3, lab.data, lab.len);
+        proto_field_varint(&lab, 1, thread_key);
+        proto_field_varint(&lab, 3, s->tid);
+        proto_field_bytes(&m, 3, lab.data, lab.len);
         lab.len = 0;
-        field_varint(&lab, 1, pid_key);
-        field_varint(&lab, 3, s->pid);
-        field_bytes(&m, 3, lab.data, lab.len);
-        field_bytes(&b, 2, m.data, m.len);
+        proto_field_varint(&lab, 1, pid_key);
+        proto_field_varint(&lab, 3, s->pid);
+        proto_field_bytes(&m, 3, lab.data, lab.len);
+        proto_field_bytes(&b, 2, m.data, m.len);
     }
     /* Functions (5) are numbered as met: one per distinct (name, file). */
     fn_key *fns = NULL;
@@ -255,11 +232,11 @@ int export_pprof(const petw_profile *p, FILE *out)
         }
         /* Location: id (1), mapping_id (2), address (3), line (4): innermost first. */
         m.len = 0;
-        field_varint(&m, 1, (uint64_t)k + 1);
+        proto_field_varint(&m, 1, (uint64_t)k + 1);
         if (mapping)
-            field_varint(&m, 2, mapping);
+            proto_field_varint(&m, 2, mapping);
         if (l)
-            field_varint(&m, 3, l->address);
+            proto_field_varint(&m, 3, l->address);
         uint32_t nl = l ? (l->line_count ? l->line_count : 1) : 1;
         for (uint32_t j = 0; j < nl; j++) {
             const char *name = proc_name       ? proc_name
@@ -286,46 +263,46 @@ int export_pprof(const petw_profile *p, FILE *out)
                 id = nfn;
             }
             lab.len = 0;
-            field_varint(&lab, 1, id);
+            proto_field_varint(&lab, 1, id);
             if (l && l->line_count && l->lines[j].line)
-                field_varint(&lab, 2, l->lines[j].line);
-            field_bytes(&m, 4, lab.data, lab.len);
+                proto_field_varint(&lab, 2, l->lines[j].line);
+            proto_field_bytes(&m, 4, lab.data, lab.len);
         }
-        field_bytes(&b, 4, m.data, m.len);
+        proto_field_bytes(&b, 4, m.data, m.len);
     }
     for (uint32_t j = 0; j < nmod; j++) {
         /* Mapping: id (1), filename (5); has_functions, has_filenames,
          * has_line_numbers, has_inline_frames (7-10): symbolized already,
          * so pprof does not look for the binaries. */
         m.len = 0;
-        field_varint(&m, 1, j + 1);
-        field_varint(&m, 5, str_id(&st, mods[j]));
+        proto_field_varint(&m, 1, j + 1);
+        proto_field_varint(&m, 5, str_id(&st, mods[j]));
         for (uint32_t f = 7; f <= 10; f++)
-            field_varint(&m, f, 1);
-        field_bytes(&b, 3, m.data, m.len);
+            proto_field_varint(&m, f, 1);
+        proto_field_bytes(&b, 3, m.data, m.len);
     }
     for (uint32_t f = 0; f < nfn; f++) {
         /* Function: id (1), name (2), system_name (3), filename (4). */
         m.len = 0;
-        field_varint(&m, 1, f + 1);
-        field_varint(&m, 2, fns[f].name);
-        field_varint(&m, 3, fns[f].name);
-        field_varint(&m, 4, fns[f].file);
-        field_bytes(&b, 5, m.data, m.len);
+        proto_field_varint(&m, 1, f + 1);
+        proto_field_varint(&m, 2, fns[f].name);
+        proto_field_varint(&m, 3, fns[f].name);
+        proto_field_varint(&m, 4, fns[f].file);
+        proto_field_bytes(&b, 5, m.data, m.len);
     }
     for (uint32_t k = 0; k < st.count; k++) /* string_table (6) */
-        field_bytes(&b, 6, st.items[k], strlen(st.items[k]));
+        proto_field_bytes(&b, 6, st.items[k], strlen(st.items[k]));
     int64_t first, last;
     petw_profile_bounds(p, &first, &last);
     if (first > 0) { /* time_nanos (9): FILETIME to Unix nanoseconds; duration_nanos (10) */
-        field_varint(&b, 9, (uint64_t)(first - 116444736000000000ll) * 100);
-        field_varint(&b, 10, (uint64_t)(last - first) * 100);
+        proto_field_varint(&b, 9, (uint64_t)(first - 116444736000000000ll) * 100);
+        proto_field_varint(&b, 10, (uint64_t)(last - first) * 100);
     }
     m.len = 0; /* period_type (11), period (12) */
-    field_varint(&m, 1, str_id(&st, "cpu"));
-    field_varint(&m, 2, str_id(&st, "nanoseconds"));
-    field_bytes(&b, 11, m.data, m.len);
-    field_varint(&b, 12, period);
+    proto_field_varint(&m, 1, str_id(&st, "cpu"));
+    proto_field_varint(&m, 2, str_id(&st, "nanoseconds"));
+    proto_field_bytes(&b, 11, m.data, m.len);
+    proto_field_varint(&b, 12, period);
     failed |= b.failed || m.failed || ids.failed || vals.failed || lab.failed || st.failed;
     int rc = failed ? -1 : write_gzip(out, (const uint8_t *)b.data, b.len);
     free(fns);

@@ -158,3 +158,51 @@ int record_related(const petw_event_record *r, petw_guid *related)
         }
     return found;
 }
+
+int counter_list_add(counter_list *l, const char *spec)
+{
+    const char *s1 = strchr(spec, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+    if (l->count == MAX_COUNTERS || !s1 || !s2 || s1 == spec || s2 == s1 + 1 || !s2[1] ||
+        strchr(s2 + 1, '/') || s1 - spec >= 128 || s2 - s1 > 128 || strlen(s2 + 1) >= 128) {
+        fprintf(stderr, "petw: --counter wants PROVIDER/EVENT/FIELD (at most %d): '%s'\n",
+                MAX_COUNTERS, spec);
+        return -1;
+    }
+    counter_spec *c = &l->items[l->count++];
+    memcpy(c->provider, spec, (size_t)(s1 - spec));
+    c->provider[s1 - spec] = 0;
+    memcpy(c->event, s1 + 1, (size_t)(s2 - s1 - 1));
+    c->event[s2 - s1 - 1] = 0;
+    strcpy(c->field, s2 + 1);
+    c->text = spec;
+    return 0;
+}
+
+int counter_value(const counter_spec *c, const char *provider, const petw_decoded_event *ev,
+                  double *value)
+{
+    if (!ev || !ev->event_name || strcmp(c->provider, provider) != 0 ||
+        strcmp(c->event, ev->event_name) != 0)
+        return 0;
+    for (uint32_t k = 0; k < ev->top_count; k++) {
+        const petw_field *f = &ev->fields[k];
+        if (!f->name || strcmp(f->name, c->field) != 0)
+            continue;
+        switch (f->kind) {
+        case PETW_VALUE_INT:
+            *value = (double)f->v.i;
+            return 1;
+        case PETW_VALUE_UINT:
+        case PETW_VALUE_HEX:
+        case PETW_VALUE_BOOL:
+            *value = (double)f->v.u;
+            return 1;
+        case PETW_VALUE_FLOAT:
+            *value = f->v.f;
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    return 0;
+}

@@ -47,6 +47,25 @@ typedef struct output_format {
     void (*end)(output *o);
 } output_format;
 
+/* Numeric fields shown as counters (--counter PROVIDER/EVENT/FIELD): the
+ * provider's name (as the formats print it), the event's and the field's. */
+typedef struct counter_spec {
+    char provider[128], event[128], field[128];
+    const char *text; /* as the user wrote it: the counter's name */
+} counter_spec;
+#define MAX_COUNTERS 16
+typedef struct counter_list {
+    counter_spec items[MAX_COUNTERS];
+    uint32_t count;
+} counter_list;
+/* Takes "PROVIDER/EVENT/FIELD" (kept by reference); returns 0, or -1 when
+ * it is not that form or there are too many (reported on stderr). */
+int counter_list_add(counter_list *l, const char *spec);
+/* The value of the field `c` names when `ev` (of provider `provider`) is
+ * its event and the field is a number: 1 and *value, else 0. */
+int counter_value(const counter_spec *c, const char *provider, const petw_decoded_event *ev,
+                  double *value);
+
 struct output {
     const output_format *format;
     FILE *file;
@@ -60,6 +79,7 @@ struct output {
      * a record. NULL: only the thread ties a stack to its event. */
     int (*same_time)(void *context, int64_t raw, int64_t filetime);
     void *time_context;
+    const counter_list *counters; /* optional: the fields shown as counters (chrome) */
 };
 
 extern const output_format output_text, output_csv, output_json, output_chrome;

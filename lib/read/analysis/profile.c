@@ -66,7 +66,8 @@ typedef struct process_state {
 typedef struct thread_state {
     int has_pending;
     uint64_t pending_ip;
-    uint32_t pending_pid;
+    uint32_t pending_pid, pending_cpu;
+    int64_t pending_time;
     uint64_t pending_key[2]; /* its cached stack's kernel and user keys */
     int keyed;               /* on keyed_threads */
     /* Switch accounting (FILETIME units). */
@@ -91,6 +92,8 @@ struct petw_profile {
     int64_t first, last;
     uint32_t interval;
     uint64_t samples;
+    uint64_t events_lost, buffers_lost;
+    const petw_profile_hooks *hooks; /* never NULL: the config's, or none */
 
     petw_profile_process *processes;
     process_state *pstate;
@@ -416,6 +419,8 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         pr->name = intern(p, field_s(ev, "ImageFileName"));
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
     }
+    if (p->hooks->process && opcode >= 1 && opcode <= 3)
+        p->hooks->process(p->c.hooks_context, p, pid, opcode, r->header.timestamp);
 }
 
 static void image_add(petw_profile *p, uint32_t pid, uint64_t base, uint64_t size, uint32_t file)
@@ -495,6 +500,13 @@ static void on_symbols(petw_profile *p, const petw_event_record *r)
         k->module = intern(p, field_s(ev, "Module"));
         k->pid = 0;
     }
+}
+
+static uint32_t cpu_of(const petw_event_record *r)
+{
+    return (r->header.flags & PETW_EVENT_HEADER_FLAG_PROCESSOR_INDEX)
+               ? r->buffer_context.u.processor_index
+               : r->buffer_context.u.p.processor_number;
 }
 
 static int is_kernel_address(uint64_t a, int ptr4)
@@ -594,9 +606,11 @@ static int in_time(const petw_profile *p, int64_t t)
     return (!p->c.start_time || t >= p->c.start_time) && (!p->c.end_time || t <= p->c.end_time);
 }
 
-/* Counts `count` samples of thread `tid` with `n` frames (innermost first). */
+/* Counts `count` samples of thread `tid` with `n` frames (innermost first),
+ * at `times` on `cpus` (NULL: at the thread's pending sample's). */
 static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
-                       uint32_t n, int ptr4, uint32_t count)
+                       uint32_t n, int ptr4, uint32_t count, const int64_t *times,
+                       const uint32_t *cpus)
 {
     if (!pid_wanted(p, pid) || (p->c.tid && tid != p->c.tid))
         return;
@@ -613,6 +627,7 @@ static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64
     if (!m)
         return;
     uint64_t h = hash_bytes(petw__mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
+    uint32_t index;
     for (;; h++) {
         uint32_t k = petw__map_get(&p->stack_by_hash, h);
         if (k == NONE)
@@ -621,6 +636,7 @@ static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64
         if (s->pid == pid && s->tid == tid && s->frame_count == m &&
             !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
             s->samples += count;
+            index = k;
             goto counted;
         }
     }
@@ -636,8 +652,23 @@ static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64
     p->frame_count += m;
     if (petw__map_put(&p->stack_by_hash, h, p->stack_count++))
         p->error = PETW_ENOMEM;
+    index = p->stack_count - 1;
 counted:
     p->samples += count;
+    if (p->hooks->sample) {
+        uint32_t t = petw__map_get(&p->thread_by_tid, tid);
+        const thread_state *ts = t == NONE ? NULL : &p->tstate[t];
+        for (uint32_t k = 0; k < count; k++) {
+            petw_profile_sample e = {times ? times[k]
+                                     : ts  ? ts->pending_time
+                                           : 0,
+                                     cpus ? cpus[k]
+                                     : ts ? ts->pending_cpu
+                                          : 0,
+                                     tid, pid, index};
+            p->hooks->sample(p->c.hooks_context, &e);
+        }
+    }
     uint32_t t = thread_index(p, tid, pid);
     if (t != NONE)
         p->threads[t].samples += count;
@@ -651,9 +682,7 @@ static void add_keyed(void *context, uint32_t pid, uint32_t tid, const uint64_t 
                       uint32_t count, const int64_t *times, const uint32_t *cpus)
 {
     petw_profile *p = context;
-    (void)times;
-    (void)cpus;
-    add_sample(p, tid, pid, frames, n, p->ptr4, count);
+    add_sample(p, tid, pid, frames, n, p->ptr4, count, times, cpus);
 }
 
 static uint32_t pid_of_thread(petw_profile *p, uint32_t tid)
@@ -672,13 +701,13 @@ static void flush_pending(petw_profile *p, uint32_t t, int ptr4)
     ts->has_pending = 0;
     if (ts->pending_key[0] || ts->pending_key[1]) {
         if (petw__stackkeys_reference(&p->stackkeys, ts->pending_pid, p->threads[t].tid,
-                                      ts->pending_ip, ts->pending_key[0], ts->pending_key[1], 0, 0,
-                                      0))
+                                      ts->pending_ip, ts->pending_key[0], ts->pending_key[1],
+                                      ts->pending_time, ts->pending_cpu, p->hooks->sample != NULL))
             p->error = PETW_ENOMEM;
         ts->pending_key[0] = ts->pending_key[1] = 0;
         return;
     }
-    add_sample(p, p->threads[t].tid, ts->pending_pid, &ts->pending_ip, 1, ptr4, 1);
+    add_sample(p, p->threads[t].tid, ts->pending_pid, &ts->pending_ip, 1, ptr4, 1, NULL, NULL);
 }
 
 /* Every sample that named a key is waiting for it before a definition. */
@@ -709,6 +738,8 @@ static void on_sample(petw_profile *p, const petw_event_record *r, int ptr4)
     ts->has_pending = 1;
     ts->pending_ip = ip;
     ts->pending_pid = pid_of_thread(p, tid);
+    ts->pending_time = r->header.timestamp;
+    ts->pending_cpu = cpu_of(r);
 }
 
 static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
@@ -730,7 +761,7 @@ static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
     if (p->threads[t].pid == 0 && pid)
         p->threads[t].pid = pid;
     /* The stack starts at the sampled address (Windows and petw both). */
-    add_sample(p, tid, pid ? pid : p->tstate[t].pending_pid, frames, n, ptr4, 1);
+    add_sample(p, tid, pid ? pid : p->tstate[t].pending_pid, frames, n, ptr4, 1, NULL, NULL);
 }
 
 /* StackKeyKernel (user 0) or StackKeyUser (user 1): the pending sample's
@@ -808,6 +839,15 @@ static void on_cswitch(petw_profile *p, const petw_event_record *r)
     int64_t now = r->header.timestamp;
     uint32_t new_tid = petw__rd32(d), old_tid = petw__rd32(d + 4);
     uint8_t reason = d[12], state = d[14];
+    if (p->hooks->cswitch) {
+        uint32_t new_pid = r->header.process_id;
+        if (!new_pid || new_pid == UINT32_MAX)
+            new_pid = pid_of_thread(p, new_tid);
+        petw_profile_switch e = {now,     cpu_of(r), old_tid,      pid_of_thread(p, old_tid),
+                                 new_tid, new_pid,   (int8_t)d[8], (int8_t)d[9],
+                                 state,   reason};
+        p->hooks->cswitch(p->c.hooks_context, &e);
+    }
     if (old_tid) {
         uint32_t t = thread_index(p, old_tid, NONE);
         if (t != NONE) {
@@ -839,6 +879,15 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     uint32_t t = thread_index(p, petw__rd32(r->user_data), NONE);
     if (t == NONE)
         return;
+    if (p->hooks->wakeup) {
+        petw_profile_wakeup e = {now,
+                                 cpu_of(r),
+                                 p->threads[t].tid,
+                                 p->threads[t].pid,
+                                 r->header.thread_id,
+                                 r->header.process_id};
+        p->hooks->wakeup(p->c.hooks_context, &e);
+    }
     thread_state *ts = &p->tstate[t];
     if (ts->state == 3) {
         leave_state(p, t, now);
@@ -869,15 +918,23 @@ static void on_disk(petw_profile *p, const petw_event_record *r, int write, int 
 {
     const uint8_t *d = r->user_data;
     uint32_t ps = ptr4 ? 4 : 8, at_time = 24 + 2 * ps;
-    if (r->user_data_length < at_time + 8 || !in_time(p, r->header.timestamp))
+    if (r->user_data_length < at_time + 8)
         return;
-    uint32_t pid = r->header.process_id;
+    uint32_t pid = r->header.process_id, tid = r->header.thread_id;
     if (r->user_data_length >= at_time + 12) {
-        uint32_t t = petw__map_get(&p->thread_by_tid, petw__rd32(d + at_time + 8));
+        tid = petw__rd32(d + at_time + 8);
+        uint32_t t = petw__map_get(&p->thread_by_tid, tid);
         if (t != NONE && p->threads[t].pid)
             pid = p->threads[t].pid;
     }
-    if (pid == UINT32_MAX || !pid_wanted(p, pid))
+    uint64_t bytes = petw__rd32(d + 8);
+    uint64_t t100 = (uint64_t)((double)petw__rd64(d + at_time) / p->disk_ticks_per_100ns);
+    if (p->hooks->disk_io) {
+        petw_profile_disk_io e = {r->header.timestamp, petw__rd32(d), pid, tid, write, bytes,
+                                  petw__rd64(d + 16),  t100};
+        p->hooks->disk_io(p->c.hooks_context, &e);
+    }
+    if (pid == UINT32_MAX || !pid_wanted(p, pid) || !in_time(p, r->header.timestamp))
         return;
     uint32_t k = petw__map_get(&p->disk_by_pid, pid);
     if (k == NONE) {
@@ -891,8 +948,6 @@ static void on_disk(petw_profile *p, const petw_event_record *r, int write, int 
         p->disks[k].pid = pid;
     }
     petw_profile_disk *e = &p->disks[k];
-    uint64_t bytes = petw__rd32(d + 8);
-    uint64_t t100 = (uint64_t)((double)petw__rd64(d + at_time) / p->disk_ticks_per_100ns);
     if (write) {
         e->writes++;
         e->write_bytes += bytes;
@@ -926,6 +981,28 @@ static const char *tl_name(const petw_event_record *r, size_t *len)
         return (const char *)b + at;
     }
     return NULL;
+}
+
+int petw_profile_event_pairs(const petw_event_record *r, uint64_t *key)
+{
+    const petw_event_descriptor *dd = &r->header.descriptor;
+    size_t nlen = 0;
+    if ((dd->opcode != 1 && dd->opcode != 2) ||
+        (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
+        return 0; /* classic events' Start and End are not an activity's */
+    const char *tl = tl_name(r, &nlen);
+    if (!dd->task && !tl)
+        return 0;
+    /* Start/Stop: of one task (TraceLogging: of one event name), by the
+     * activity, else by the thread. */
+    static const petw_guid none;
+    uint64_t k = hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16);
+    k = tl ? hash_bytes(k, tl, nlen) : hash_bytes(k, &dd->task, 2);
+    k = petw_guid_equal(&r->header.activity_id, &none) ? hash_bytes(k, &r->header.thread_id, 4)
+                                                       : hash_bytes(k, &r->header.activity_id, 16);
+    if (key)
+        *key = k;
+    return dd->opcode;
 }
 
 static void on_any_event(petw_profile *p, const petw_event_record *r)
@@ -981,17 +1058,9 @@ static void on_any_event(petw_profile *p, const petw_event_record *r)
     petw_profile_event_kind *e = &p->kinds[k];
     e->count++;
     e->last = r->header.timestamp;
-    if ((dd->opcode != 1 && dd->opcode != 2) || (!dd->task && !tl) ||
-        (r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER))
-        return; /* classic events' Start and End are not an activity's */
-    /* Start/Stop: of one task (TraceLogging: of one event name), by the
-     * activity, else by the thread. */
-    static const petw_guid none;
-    uint64_t pk = hash_bytes(0xcbf29ce484222325ull, &r->header.provider_id, 16);
-    pk = tl ? hash_bytes(pk, tl, nlen) : hash_bytes(pk, &dd->task, 2); /* TraceLogging: by name */
-    pk = petw_guid_equal(&r->header.activity_id, &none)
-             ? hash_bytes(pk, &r->header.thread_id, 4)
-             : hash_bytes(pk, &r->header.activity_id, 16);
+    uint64_t pk;
+    if (!petw_profile_event_pairs(r, &pk))
+        return;
     if (dd->opcode == 1) {
         uint32_t slot = petw__map_get(&p->pending_start, pk);
         if (slot == NONE) {
@@ -1032,6 +1101,18 @@ static void on_thread_end(petw_profile *p, uint32_t tid, int64_t now)
     p->tstate[t].state = 0;
 }
 
+static void on_thread(petw_profile *p, const petw_event_record *r, int opcode)
+{
+    const uint8_t *d = r->user_data;
+    uint32_t pid = petw__rd32(d), tid = petw__rd32(d + 4);
+    if (opcode == 2)
+        on_thread_end(p, tid, r->header.timestamp);
+    else
+        (void)thread_index(p, tid, pid);
+    if (p->hooks->thread)
+        p->hooks->thread(p->c.hooks_context, tid, pid, opcode, r->header.timestamp);
+}
+
 static void on_event(petw_event_record *r, void *context)
 {
     petw_profile *p = context;
@@ -1068,11 +1149,10 @@ static void on_event(petw_event_record *r, void *context)
             on_cswitch(p, r);
         else if (opcode == 50)
             on_ready(p, r);
-        else if ((opcode == 1 || opcode == 3) && r->user_data_length >= 8)
-            (void)thread_index(p, petw__rd32((const uint8_t *)r->user_data + 4),
-                               petw__rd32(r->user_data));
-        else if (opcode == 2 && r->user_data_length >= 8)
-            on_thread_end(p, petw__rd32((const uint8_t *)r->user_data + 4), t);
+        else if ((opcode >= 1 && opcode <= 3) && r->user_data_length >= 8)
+            on_thread(p, r, opcode);
+        else if (p->hooks->event)
+            p->hooks->event(p->c.hooks_context, r); /* SetName, and what the model skips */
     } else if (petw_guid_equal(g, &ProcessGuid)) {
         on_process(p, r, opcode);
     } else if (petw_guid_equal(g, &ImageGuid)) {
@@ -1084,6 +1164,8 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
         if (opcode == 10 || opcode == 11)
             on_disk(p, r, opcode == 11, ptr4);
+    } else if (p->hooks->event) {
+        p->hooks->event(p->c.hooks_context, r);
     }
 }
 
@@ -1192,6 +1274,8 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     else
         petw_profile_config_init(&p->c);
     p->interval = 10000;
+    static const petw_profile_hooks no_hooks;
+    p->hooks = p->c.hooks ? p->c.hooks : &no_hooks;
     int rc = 0;
     if (p->c.decoder)
         p->decoder = p->c.decoder; /* the caller's, with its manifests */
@@ -1215,6 +1299,10 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
                                               : (double)li->perf_freq;
         if (hz > 0)
             p->disk_ticks_per_100ns = hz / 1e7;
+        for (uint32_t k = 0; k < count; k++) {
+            p->events_lost += petw_trace_info(traces[k])->events_lost;
+            p->buffers_lost += petw_trace_info(traces[k])->buffers_lost;
+        }
     }
     if (rc == 0)
         rc = petw_trace_process(traces, count, 0, 0);
@@ -1317,6 +1405,12 @@ void petw_profile_bounds(const petw_profile *p, int64_t *first, int64_t *last)
 {
     *first = p->first;
     *last = p->last;
+}
+
+void petw_profile_lost(const petw_profile *p, uint64_t *events, uint64_t *buffers)
+{
+    *events = p->events_lost;
+    *buffers = p->buffers_lost;
 }
 
 uint64_t petw_profile_samples(const petw_profile *p)
