@@ -262,7 +262,8 @@ static void event_record(const uint8_t guid[16], uint16_t id, uint8_t version, u
     r[44] = 4; /* Level */
     r[45] = opcode;
     petw__wr16(r + 46, task);
-    memcpy(r + PETW__EVENT_HEADER_SIZE, payload, n);
+    if (n)
+        memcpy(r + PETW__EVENT_HEADER_SIZE, payload, n);
     at += PETW__ALIGN8(PETW__EVENT_HEADER_SIZE + n);
 }
 
