@@ -19,7 +19,7 @@
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 
-#include "../lib/control/session/session_internal.h" /* a restart, as UPDATE makes one */
+#include "../lib/write/session/session_internal.h" /* a restart, as UPDATE makes one */
 
 static const GUID SystemConfigGuid = {
     0x01853a65, 0x418f, 0x4f36, {0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35}};

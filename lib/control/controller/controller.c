@@ -15,7 +15,7 @@
 #include "../../base/common/common.h"
 #include "../../shared/host/host_internal.h"
 #include "../../read/realtime/realtime.h"
-#include "../session/session_internal.h"
+#include "../../write/session/session_internal.h"
 #include "petw/consume.h"
 #include "petw/shared.h"
 

@@ -9,7 +9,7 @@
 
 #include "../../base/common/common.h"
 #include "../consume/consume_internal.h"
-#include "../../control/session/session_internal.h"
+#include "../../write/session/session_internal.h"
 #include "realtime.h"
 
 int petw__realtime_open(const char *logger_name, const petw_trace_config *config, petw_trace **out)

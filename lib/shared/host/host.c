@@ -24,7 +24,7 @@
 #include "../../base/common/bufqueue.h"
 #include "../../write/format/etl.h"
 #include "../../write/ring/ring.h"
-#include "../../control/session/session_internal.h"
+#include "../../write/session/session_internal.h"
 #include "../registry/registry.h"
 #include "host_internal.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "../../base/common/filter.h"
-#include "../../control/session/session_internal.h"
+#include "../../write/session/session_internal.h"
 #include "petw/consume.h"
 
 /* host -> controller: the answer to START and CONTROL (docs/shared-memory.md). */
