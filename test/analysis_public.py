@@ -8,34 +8,22 @@ code its .NET names and modules, and processes known only from rundowns
 their names. The counts are what petw reads from these files (no PerfView
 was at hand to compare with): a regression check, and what the note
 reported when cached stacks and .NET names were added."""
-import csv
-import io
 import os
-import subprocess
 import sys
+
+from petw_cli import Cli
 import tempfile
 
 petw = sys.argv[1]
+cli = Cli("analysis_public", petw)
+fail, run, rows = cli.fail, cli.run, cli.rows
 folder = os.environ.get("PETW_PUBLIC_TRACES", "")
 if not folder or not os.path.isdir(folder):
     print("analysis_public: PETW_PUBLIC_TRACES names no folder, skipped")
     sys.exit(77)
 
 
-def fail(why):
-    print("analysis_public: " + why)
-    sys.exit(1)
 
-
-def run(*args):
-    r = subprocess.run([petw] + list(args), capture_output=True, text=True)
-    if r.returncode != 0:
-        fail("petw %s: %s" % (" ".join(args), r.stderr))
-    return r.stdout
-
-
-def rows(*args):
-    return list(csv.DictReader(io.StringIO(run(*args, "--format", "csv"))))
 
 
 # trace, program's pid and name, its samples, the samples with a whole stack

@@ -12,21 +12,15 @@ import io
 import os
 import subprocess
 import sys
+
+from petw_cli import Cli
 import tempfile
 
 petw, gen = sys.argv[1], sys.argv[2]
+cli = Cli("analysis_stackkeys", petw)
+fail, run, rows = cli.fail, cli.run, cli.rows
 
 
-def fail(why):
-    print("analysis_stackkeys: " + why)
-    sys.exit(1)
-
-
-def run(*args):
-    r = subprocess.run([petw] + list(args), capture_output=True, text=True)
-    if r.returncode != 0:
-        fail("petw %s: %s" % (" ".join(args), r.stderr))
-    return r.stdout
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -14,31 +14,20 @@ moved; CSV and JSON carry the same rows;
 trace of a 32-bit system (32-bit headers, 4-byte pointers). With a real
 Windows trace (PETW_ETL_SAMPLES' powershell.etl, when there) and --manifest,
 the events view names a manifest provider's events."""
-import csv
-import io
 import json
 import os
 import subprocess
 import sys
+
+from petw_cli import Cli
 import tempfile
 
 petw, gen = sys.argv[1], sys.argv[2]
+cli = Cli("analysis_views", petw)
+fail, run, rows = cli.fail, cli.run, cli.rows
 
 
-def fail(why):
-    print("analysis_views: " + why)
-    sys.exit(1)
 
-
-def run(*args):
-    r = subprocess.run([petw] + list(args), capture_output=True, text=True)
-    if r.returncode != 0:
-        fail("petw %s: %s" % (" ".join(args), r.stderr))
-    return r.stdout
-
-
-def rows(*args):
-    return list(csv.DictReader(io.StringIO(run(*args, "--format", "csv"))))
 
 
 def check(tmp, bits):
