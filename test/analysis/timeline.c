@@ -28,7 +28,7 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static GUID queue[ROUNDS];
 static int queued, taken;
 static pid_t producer_tid, consumer_tid;
-volatile unsigned long sink;
+static _Thread_local volatile unsigned long sink; /* each thread its own: no race */
 
 static void __attribute__((noinline)) spin_work(long ms)
 {
