@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../output/output.h"
-#include "export_perfetto.h"
+#include "perfetto_internal.h"
 
 #define TRACK_NO_THREAD (6ull << 56)
 #define MAX_DISKS 256

@@ -23,43 +23,10 @@ static int chrome_begin(output *o)
     return 0;
 }
 
-static int start_stop(const petw_event_record *r)
-{
-    uint8_t op = r->header.descriptor.opcode;
-    return (op == 1 || op == 2) && !(r->header.flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER);
-}
-
 static int guid_zero(const petw_guid *g)
 {
     static const petw_guid zero;
     return memcmp(g, &zero, sizeof(zero)) == 0;
-}
-
-/* The event's name, or its provider and task (a start/stop pair shares its
- * task, not its event ID) or event ID. */
-void chrome_name_slice(slice *s, const petw_event_record *r, const petw_decoded_event *ev)
-{
-    const petw_event_header *h = &r->header;
-    char id[37];
-    if (ev && ev->has_schema && ev->event_name && ev->event_name[0]) {
-        s->name = ev->event_name;
-        /* Kernel records: the class and the event type ("Thread/CSwitch"). */
-        if ((h->flags & PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER) && ev->provider_name) {
-            snprintf(s->fallback, sizeof(s->fallback), "%s/%s", ev->provider_name, ev->event_name);
-            s->name = s->fallback;
-        }
-        return;
-    }
-    const char *provider = known_provider_name(&h->provider_id);
-    if (!provider) {
-        petw_guid_format(&h->provider_id, id);
-        provider = id;
-    }
-    if (start_stop(r))
-        snprintf(s->fallback, sizeof(s->fallback), "%s/task %u", provider, h->descriptor.task);
-    else
-        snprintf(s->fallback, sizeof(s->fallback), "%s/%u", provider, h->descriptor.id);
-    s->name = s->fallback;
 }
 
 /* Opens a B slice on the record's thread. Returns 0, or -1 when memory ran
@@ -105,7 +72,7 @@ static void phase(chrome_state *c, const petw_event_record *r, slice *s)
     const petw_event_header *h = &r->header;
     int start = h->descriptor.opcode == 1;
     s->ph = "i";
-    if (!start_stop(r))
+    if (!chrome_start_stop(r))
         return;
     if (!guid_zero(&h->activity_id)) {
         /* Tied by an activity ID: may start and end on different threads. */
@@ -117,56 +84,6 @@ static void phase(chrome_state *c, const petw_event_record *r, slice *s)
     } else {
         pop_slice(c, h, s);
     }
-}
-
-/* A metadata record (M): `what` ("process_name", "thread_name",
- * "thread_sort_index") of a process or thread, with a text or a number. */
-void chrome_metadata(output *o, const char *what, uint32_t pid, uint32_t tid, const char *text,
-                     uint64_t number)
-{
-    sbuf *b = &o->line;
-    if (o->records++)
-        sbuf_puts(b, ",\n");
-    sbuf_puts(b, "{\"ph\":\"M\",\"name\":\"");
-    sbuf_puts(b, what);
-    sbuf_puts(b, "\",\"pid\":");
-    sbuf_u64(b, pid);
-    sbuf_puts(b, ",\"tid\":");
-    sbuf_u64(b, tid);
-    sbuf_puts(b, !text                            ? ",\"args\":{\"sort_index\":"
-                 : strcmp(what, "process_labels") ? ",\"args\":{\"name\":"
-                                                  : ",\"args\":{\"labels\":");
-    if (text)
-        json_string(b, text);
-    else
-        sbuf_u64(b, number);
-    sbuf_puts(b, "}}");
-}
-
-/* 1 when `pid` has its name record; else notes that it gets one now. */
-int chrome_process_named(chrome_state *c, uint32_t pid)
-{
-    for (size_t i = 0; i < c->pid_count; i++)
-        if (c->pids[i] == pid)
-            return 1;
-    if (c->pid_count == MAX_PROCESSES)
-        return 1; /* no room: no more name records */
-    c->pids[c->pid_count++] = pid;
-    return 0;
-}
-
-/* A name record for a process seen for the first time. */
-void chrome_name_process(output *o, chrome_state *c, uint32_t pid)
-{
-    char text[32];
-    if (chrome_process_named(c, pid))
-        return;
-    if (pid == NO_PROCESS) {
-        chrome_metadata(o, "process_name", pid, 0, "kernel (no process)", 0);
-        return;
-    }
-    snprintf(text, sizeof(text), "process %u", pid);
-    chrome_metadata(o, "process_name", pid, 0, text, 0);
 }
 
 /* The decoded fields, or the event ID, opcode and payload as hex. */
@@ -183,13 +100,6 @@ static void args(sbuf *b, const petw_event_record *r, const petw_decoded_event *
     sbuf_puts(b, ",\"data\":\"");
     sbuf_hex(b, r->user_data, r->user_data_length);
     sbuf_putc(b, '"');
-}
-
-void chrome_put_ts(sbuf *b, double ts)
-{
-    char num[48];
-    snprintf(num, sizeof(num), "%.1f", ts);
-    sbuf_puts(b, num);
 }
 
 static void write_slice(output *o, const petw_event_record *r, const petw_decoded_event *ev,
@@ -252,7 +162,7 @@ static void flows(output *o, const petw_event_record *r, double ts)
     petw_guid related;
     if (guid_zero(&h->activity_id))
         return;
-    int op = start_stop(r) ? h->descriptor.opcode : 0;
+    int op = chrome_start_stop(r) ? h->descriptor.opcode : 0;
     flow_event(o, r, op == 1 ? "s" : op == 2 ? "f" : "t", &h->activity_id, ts);
     if (op == 1 && record_related(r, &related) && !guid_zero(&related))
         flow_event(o, r, "t", &related, ts);

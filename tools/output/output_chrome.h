@@ -70,6 +70,8 @@ typedef struct slice {
     const petw_guid *id; /* an async slice's ID, or NULL */
 } slice;
 
+/* 1 for a provider's Start or Stop (opcode 1 or 2; not a kernel record). */
+int chrome_start_stop(const petw_event_record *r);
 /* A metadata record (M): `what` ("process_name", "thread_name",
  * "thread_sort_index", "process_labels") of a process or thread, with a
  * text or a number. */

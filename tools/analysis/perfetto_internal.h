@@ -1,11 +1,12 @@
-/* export_perfetto.h - what the two halves of `petw convert --to perfetto`
+/* perfetto_internal.h - what the two halves of `petw convert --to perfetto`
  * share: the writer's state, the track numbering and the packet helpers.
  * export_perfetto.c writes the system (tracks, scheduling, samples,
  * statistics); export_perfetto_events.c the providers' events, counters
- * and disk I/O. Field numbers are Perfetto's published ones
+ * and disk I/O; export_perfetto_packets.c the packet frame, the output and
+ * the process and thread descriptors both use. Field numbers are Perfetto's published ones
  * (protos/perfetto/trace/...), named at each use. */
-#ifndef EXPORT_PERFETTO_H
-#define EXPORT_PERFETTO_H
+#ifndef PERFETTO_INTERNAL_H
+#define PERFETTO_INTERNAL_H
 
 #include "../output/output_proto.h"
 #include "analysis_tool.h"
@@ -76,6 +77,8 @@ static inline uint64_t perfetto_ns(int64_t filetime)
 size_t perfetto_packet_begin(perfetto *x, uint32_t seq, int64_t filetime);
 /* Ends it, and writes out what is buffered past a threshold. */
 void perfetto_packet_end(perfetto *x, size_t at);
+/* Writes out what is buffered (x->error set when that fails). */
+void perfetto_flush(perfetto *x);
 /* The process's track, described on first use. */
 void perfetto_describe_process(perfetto *x, uint32_t pid);
 /* The thread's and its process's tracks, described on first use (and
