@@ -406,12 +406,12 @@ static int write_pool(const char *dir)
     o += 0x58;
     pool_record(b0 + o, 0x50, 0);
     o += 0x50;
-    atomic_store(petw__pool_ctrl(p, 0), (uint64_t)o << 32 | o);
+    atomic_store(petw__pool_ctrl(p, 0), PETW__CTRL_CLOSE(o) | (uint64_t)3 << 22 | o);
     /* CPU 0 on buffer 1: committed to 0x98, reserved to 0xe8. */
     uint8_t *b1 = petw__pool_buffer(p, 1);
     pool_record(b1 + PETW__BUFFER_HEADER_SIZE, 0x50, 3);
     pool_record(b1 + PETW__BUFFER_HEADER_SIZE + 0x50, 0x50, 0);
-    atomic_store(petw__pool_ctrl(p, 1), (uint64_t)PETW__BUFFER_HEADER_SIZE + 0x50);
+    atomic_store(petw__pool_ctrl(p, 1), PETW__CTRL_RECORD(PETW__BUFFER_HEADER_SIZE + 0x50));
     petw__ring_cpu *cpus = (petw__ring_cpu *)(void *)(mem + g.cpu);
     atomic_store(&cpus[0].word, PETW__WORD(1, 1, PETW__BUFFER_HEADER_SIZE + 0xa0));
     atomic_store(&cpus[1].word, PETW__WORD(1, PETW__BUF_NONE, 0));

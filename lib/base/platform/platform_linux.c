@@ -188,8 +188,15 @@ static void refresh_pid(void)
     __atomic_store_n(&petw__pid, (uint32_t)getpid(), __ATOMIC_RELAXED);
 }
 
+#ifdef PETW__HAVE_RSEQ
+ptrdiff_t petw__rseq_cpu_offset;
+#endif
+
 void petw__platform_init(void)
 {
+#ifdef PETW__HAVE_RSEQ
+    petw__rseq_cpu_offset = __rseq_size != 0 ? __rseq_offset + 4 : 0;
+#endif
     petw__cpu_features_init();
     petw__qpc_is_tsc = detect_invariant_tsc();
     refresh_pid();

@@ -33,16 +33,20 @@ static inline uint32_t petw__thread_id(void)
 #define PETW__HAVE_RSEQ 1
 extern const ptrdiff_t __rseq_offset;
 extern const unsigned int __rseq_size;
+/* Where the thread's rseq area keeps cpu_id (struct rseq: u32 cpu_id_start,
+ * u32 cpu_id, >= 0 once registered), from the thread pointer; 0 when glibc
+ * registered no rseq area. Set by petw__platform_init(). */
+extern ptrdiff_t petw__rseq_cpu_offset;
 #endif
 
 static inline uint32_t petw__cpu_current(void)
 {
 #ifdef PETW__HAVE_RSEQ
-    if (__builtin_expect(__rseq_size != 0, 1)) {
-        /* struct rseq: u32 cpu_id_start, u32 cpu_id (>= 0 once registered) */
-        const volatile int32_t *rs =
-            (const volatile int32_t *)((const char *)__builtin_thread_pointer() + __rseq_offset);
-        int32_t c = rs[1];
+    /* One load of our own (no GOT indirection to libc's __rseq_offset and
+     * __rseq_size), then one from the thread's own memory. */
+    const ptrdiff_t off = petw__rseq_cpu_offset;
+    if (__builtin_expect(off != 0, 1)) {
+        int32_t c = *(const volatile int32_t *)((const char *)__builtin_thread_pointer() + off);
         if (__builtin_expect(c >= 0, 1))
             return (uint32_t)c;
     }

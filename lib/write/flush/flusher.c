@@ -288,7 +288,7 @@ static uint32_t drain(petw__flush_target *t)
         if (atomic_exchange_explicit(&ring->own_counters.lost_pending, 0, memory_order_relaxed))
             atomic_fetch_or_explicit(&meta->flags, PETW__BUFMETA_EVENTS_LOST, memory_order_relaxed);
         uint8_t *buf = petw__pool_buffer(pool, b);
-        uint32_t records = petw__etl_count_records(buf, used);
+        uint32_t records = petw__ring_buffer_records(pool, b);
         petw__etl_buffer_info bi;
         bi.buffer_size = pool->buffer_size;
         bi.used = used;

@@ -568,11 +568,11 @@ typedef struct ext_ref {
 
 /* The event's identity, the same in every session's record. */
 typedef struct event_head {
-    uint64_t word1; /* ThreadId | ProcessId << 32 */
-    uint64_t guid[2];
+    uint64_t word1;   /* ThreadId | ProcessId << 32 */
+    const void *guid; /* the provider's, or a classic event's class */
     const petw_event_descriptor *d;
-    petw_guid activity;
-    uint16_t flags; /* EVENT_HEADER flags but EXTENDED_INFO */
+    const petw_guid *activity; /* the caller's, or the thread's */
+    uint16_t flags;            /* EVENT_HEADER flags but EXTENDED_INFO */
 } event_head;
 
 /* The descriptor walk: validates the descriptors, finds TraceLogging's
@@ -683,7 +683,7 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
     /* The clock after the reserve, which orders it after the session's
      * start (petw__ring's `clock`). */
     petw__etl_event_fields(out, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid, eh->d,
-                           &eh->activity);
+                           eh->activity);
     out += PETW__EVENT_HEADER_SIZE;
     for (uint32_t j = 0; j < ni; j++)
         out = petw__etl_put_ext(out, items[j].type, items[j].data, items[j].size, j + 1 < ni);
@@ -804,15 +804,24 @@ static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_ev
         return rc;
     event_head eh;
     eh.word1 = (uint64_t)petw__thread_id() | ((uint64_t)petw__process_id() << 32);
-    memcpy(eh.guid, PETW__UNLIKELY(event_class != NULL) ? (const void *)event_class : dl->guid,
-           16); /* a classic event names its class */
+    /* a classic event names its class */
+    eh.guid = PETW__UNLIKELY(event_class != NULL) ? (const void *)event_class : dl->guid;
     eh.d = d;
-    eh.activity = activity ? *activity : tls_activity;
+    eh.activity = activity ? activity : &tls_activity;
     eh.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags);
     ext_ref items[3];
     uint32_t ni = PETW__UNLIKELY(sh.ext != 0) ? shape_items(&sh, related, items, 0) : 0;
+    const dispatch_entry *e = &dl->entries[0];
+    if (PETW__LIKELY(dl->count == 1 && e->filter == NULL)) {
+        /* One session and no filter, the common case: the same record,
+         * with no loop state kept across sessions. */
+        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
+            PETW__UNLIKELY((filter >> e->position) & 1))
+            return 0;
+        return put_record(e, &eh, sh.rsize, items, ni, &sh, count, data);
+    }
     for (uint32_t k = 0; k < dl->count; k++) {
-        const dispatch_entry *e = &dl->entries[k];
+        e = &dl->entries[k];
         if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
             PETW__UNLIKELY((filter >> e->position) & 1))
             continue;

@@ -97,8 +97,8 @@ int petw__pool_plan(uint32_t buffer_size, uint32_t buffer_count, uint32_t buffer
                     uint32_t cpu_count, petw__pool_geometry *g)
 {
     if (buffer_count < 1 || buffer_limit < buffer_count || buffer_limit > PETW__MAX_POOL_BUFFERS ||
-        buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || (buffer_size & 7) ||
-        cpu_count > PETW__MAX_POOL_BUFFERS)
+        buffer_size < PETW__BUFFER_HEADER_SIZE + 0x60 || buffer_size > PETW__CTRL_MAX_BUFFER ||
+        (buffer_size & 7) || cpu_count > PETW__MAX_POOL_BUFFERS)
         return PETW_EINVAL;
     uint64_t page = petw__page_size();
     g->buffer_size = buffer_size;
@@ -363,10 +363,8 @@ uint32_t petw__ring_take_oldest(petw__ring *ring, petw__pool *pool)
     /* release fence: the bump before the buffer's next records; pairs with
      * the acquire fence in petw__ring_copy_retained. */
     atomic_thread_fence(memory_order_release);
-    uint32_t used = petw__ring_buffer_used(pool, b);
     atomic_fetch_add_explicit(&ring->counters->events_overwritten,
-                              ring->count_records(petw__pool_buffer(pool, b), used),
-                              memory_order_relaxed);
+                              petw__ring_buffer_records(pool, b), memory_order_relaxed);
     return b;
 }
 
@@ -479,9 +477,9 @@ static void close_buffer(petw__ring *ring, petw__pool *pool, uint32_t buffer, ui
      * may deliver); release is not needed by anyone but keeps the RMW simple.
      * seq_cst is not needed: the committed/final decision is made by whichever
      * RMW comes last in this word's modification order. */
-    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(pool, buffer), (uint64_t) final << 32,
+    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(pool, buffer), PETW__CTRL_CLOSE(final),
                                              memory_order_acq_rel);
-    if ((uint32_t)old == final)
+    if (PETW__CTRL_COMMITTED(old) == final)
         petw__ring_deliver(ring, pool, buffer);
 }
 
@@ -690,8 +688,15 @@ uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out)
 uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer)
 {
     /* acquire: already ordered by take_ready; relaxed would do. */
-    return (uint32_t)(atomic_load_explicit(petw__pool_ctrl(pool, buffer), memory_order_acquire) >>
-                      32);
+    return PETW__CTRL_FINAL(
+        atomic_load_explicit(petw__pool_ctrl(pool, buffer), memory_order_acquire));
+}
+
+uint32_t petw__ring_buffer_records(petw__pool *pool, uint32_t buffer)
+{
+    /* acquire: as petw__ring_buffer_used. */
+    return PETW__CTRL_RECORDS(
+        atomic_load_explicit(petw__pool_ctrl(pool, buffer), memory_order_acquire));
 }
 
 int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint16_t cpu,
@@ -714,7 +719,10 @@ int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint
      * release increment (petw__ring_deliver). */
     atomic_fetch_add_explicit(&meta->uses, 1, memory_order_relaxed);
     /* relaxed: published by petw__ring_deliver's release push. */
-    atomic_store_explicit(petw__pool_ctrl(pool, b), ((uint64_t)used << 32) | used,
+    /* The records counted in our copy (not in the source, which another
+     * process may still be changing). */
+    uint64_t records = ring->count_records(petw__pool_buffer(pool, b), used);
+    atomic_store_explicit(petw__pool_ctrl(pool, b), PETW__CTRL_CLOSE(used) | (records << 22) | used,
                           memory_order_relaxed);
     deliver_sealed(ring, pool, b, sealed);
     return 0;
@@ -803,8 +811,8 @@ uint32_t petw__pool_host_used(petw__pool *p, const petw__pool_geometry *g, uint3
     /* acquire: the records of every committer before the count we read. */
     uint64_t c = atomic_load_explicit(g_ctrl(p, g, b), memory_order_acquire);
     if (committed)
-        *committed = (uint32_t)c;
-    return (uint32_t)(c >> 32);
+        *committed = PETW__CTRL_COMMITTED(c);
+    return PETW__CTRL_FINAL(c);
 }
 
 void petw__pool_host_free(petw__pool *p, const petw__pool_geometry *g, uint32_t b)
@@ -841,10 +849,10 @@ uint32_t petw__pool_host_close_cpu(petw__pool *p, const petw__pool_geometry *g, 
         if (atomic_compare_exchange_strong_explicit(word, &w, next, memory_order_acq_rel,
                                                     memory_order_acquire)) {
             /* acq_rel: acquire the committers' records if we come last. */
-            uint64_t old = atomic_fetch_add_explicit(g_ctrl(p, g, buf), (uint64_t)off << 32,
+            uint64_t old = atomic_fetch_add_explicit(g_ctrl(p, g, buf), PETW__CTRL_CLOSE(off),
                                                      memory_order_acq_rel);
             *closed = buf;
-            if ((uint32_t)old != off)
+            if (PETW__CTRL_COMMITTED(old) != off)
                 return PETW__BUF_NONE;
             petw__buffer_meta *m = (petw__buffer_meta *)((char *)p + g->meta);
             /* We deliver it: count the delivery as a writer would, so the

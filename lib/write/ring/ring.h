@@ -17,12 +17,14 @@
  *                   buffers. Everything inside is addressed by index or
  *                   offset (position-independent, ready for shared memory).
  *
- * A buffer's control word packs {final:32, committed:32}. `committed` starts
- * at the header size and grows by each writer's record size on commit;
+ * A buffer's control word packs {final:22, records:20, committed:22}
+ * (PETW__CTRL_*). `committed` starts at the header size and grows by each
+ * writer's record size on commit, `records` by one, in the same add;
  * `final` is 0 while the buffer is current and becomes its reserved size
  * when some thread closes it. Whoever brings committed == final (the closer
- * or the last committer, exactly one of them) delivers the buffer. See
- * docs/design.md for the full memory-ordering argument.
+ * or the last committer, exactly one of them) delivers the buffer, whose
+ * record count is then exact without reading a record. See docs/design.md
+ * for the full memory-ordering argument.
  */
 #ifndef PETW_RING_H
 #define PETW_RING_H
@@ -66,6 +68,18 @@ void __tsan_release(void *addr);
 #define PETW__BUF_DEAD 0xFFFEu /* session stopping: nobody opens a buffer again */
 #define PETW__MAX_POOL_BUFFERS 0xFFF0u
 
+/* A buffer's control word: committed bytes in bits 0-21, records in
+ * 22-41, final bytes in 42-63. Buffers are smaller than 4 MB
+ * (petw__pool_plan checks), and a record takes 16 bytes or more, so no
+ * field carries into the next. */
+#define PETW__CTRL_MAX_BUFFER ((1u << 22) - 8u)
+#define PETW__CTRL_COMMITTED(c) ((uint32_t)(c)&0x3FFFFFu)
+#define PETW__CTRL_RECORDS(c) ((uint32_t)((c) >> 22) & 0xFFFFFu)
+#define PETW__CTRL_FINAL(c) ((uint32_t)((c) >> 42))
+/* What one committed record of `size` bytes adds; what closing at `final` adds. */
+#define PETW__CTRL_RECORD(size) ((uint64_t)(size) | ((uint64_t)1 << 22))
+#define PETW__CTRL_CLOSE(final) ((uint64_t)(final) << 42)
+
 #define PETW__WORD(gen, buf, off)                                                                  \
     (((uint64_t)(uint16_t)(gen) << 48) | ((uint64_t)(uint16_t)(buf) << 32) | (uint32_t)(off))
 #define PETW__WORD_GEN(w) ((uint16_t)((w) >> 48))
@@ -92,7 +106,7 @@ typedef struct petw__ring_counters {
 } petw__ring_counters;
 
 #define PETW__POOL_MAGIC 0x4C4F4F50u /* "POOL" */
-#define PETW__POOL_VERSION 2u
+#define PETW__POOL_VERSION 3u        /* 3: record counts in the control words */
 
 typedef struct petw__pool {
     /* Shared pools only (a session host's pool in a provider process; see
@@ -107,7 +121,7 @@ typedef struct petw__pool {
     uint32_t buffer_size;     /* bytes per buffer, header included */
     uint32_t buffer_limit;    /* buffers the arrays and the address space are sized for */
     uint64_t reserved_bytes;  /* address space reserved for the pool */
-    uint64_t ctrl_offset;     /* {final, committed} per buffer, one cache line each, so
+    uint64_t ctrl_offset;     /* {final, records, committed} per buffer, one cache line each, so
                                * two CPUs committing to their own buffers never
                                * share a line */
     uint64_t link_offset;     /* _Atomic uint32_t[buffer_limit]: next index + 1 */
@@ -218,7 +232,7 @@ typedef struct petw__ring {
     uint32_t policy;                   /* PETW_LOSS_*: what a writer does when no buffer is free */
     uint32_t block_timeout_us;         /* with PETW_LOSS_BLOCK */
     petw__ring_ready_fn on_ready;      /* client: a buffer is ready */
-    petw__ring_count_fn count_records; /* client: records in a recycled buffer */
+    petw__ring_count_fn count_records; /* client: records in an imported buffer */
     void *owner;
     /* The session's clock (PETW_CLOCK_*), read by writers after a
      * successful reserve, which orders it after the session's start. */
@@ -333,7 +347,8 @@ uint32_t petw__pool_host_take_ready(petw__pool *p, const petw__pool_geometry *g,
  * They are the host's then, as taken ready ones are. */
 uint32_t petw__pool_host_take_retained(petw__pool *p, const petw__pool_geometry *g, uint32_t *out,
                                        uint32_t max);
-/* A buffer's `final` (0 while current); *committed its committed bytes. */
+/* A buffer's `final` (0 while current); *committed its committed bytes
+ * (the writer's word: untrusted). */
 uint32_t petw__pool_host_used(petw__pool *p, const petw__pool_geometry *g, uint32_t b,
                               uint32_t *committed);
 /* Zeroes a buffer and returns it to the writer's free stack. */
@@ -368,6 +383,8 @@ void petw__ring_raise_horizon(petw__ring *ring, int64_t to);
 uint32_t petw__ring_take_ready(petw__ring *ring, uint32_t *out);
 /* Reserved size of a delivered buffer (its `final`). */
 uint32_t petw__ring_buffer_used(petw__pool *pool, uint32_t buffer);
+/* Records in a delivered buffer (counted by the commits, not read). */
+uint32_t petw__ring_buffer_records(petw__pool *pool, uint32_t buffer);
 /* Returns a written buffer to the free stack. */
 void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer);
 
@@ -377,8 +394,8 @@ void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer);
  * *res filled, PETW__RING_GONE, or PETW_ENOBUFS (event lost and counted).
  * Lock-free: a CAS on that CPU's word, which any number of threads may
  * race on; the thread may migrate afterwards, the reservation stays valid. */
-static inline int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
-                                        petw__reservation *res)
+static PETW__ALWAYS_INLINE int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t cpu,
+                                                     uint32_t size, petw__reservation *res)
 {
     if (PETW__UNLIKELY(cpu >= ring->cpu_count))
         cpu %= ring->cpu_count;
@@ -421,8 +438,8 @@ static inline int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t
     }
 }
 
-static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t size,
-                                     petw__reservation *res)
+static PETW__ALWAYS_INLINE int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t size,
+                                                  petw__reservation *res)
 {
     return petw__ring_reserve_on(ring, gen, petw__cpu_current(), size, res);
 }
@@ -432,16 +449,16 @@ static inline int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t si
  * flusher) reads; acquire: the last committer delivers and must see the
  * other writers' records (release sequence on the control word). This is
  * the writer's last access to the pool unless it delivers. */
-static inline void petw__ring_commit(petw__ring *ring, const petw__reservation *res)
+static PETW__ALWAYS_INLINE void petw__ring_commit(petw__ring *ring, const petw__reservation *res)
 {
     /* acq_rel: release publishes our record to whoever delivers the buffer;
      * acquire, for when we deliver: pairs with the other writers' commits on
      * this control word (a release sequence). */
     PETW__TSAN_RELEASE(&petw__pool_meta(res->pool)[res->buffer]); /* see its definition */
-    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(res->pool, res->buffer), res->size,
-                                             memory_order_acq_rel);
-    uint32_t final = (uint32_t)(old >> 32);
-    if (PETW__UNLIKELY(final != 0 && (uint32_t)old + res->size == final))
+    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(res->pool, res->buffer),
+                                             PETW__CTRL_RECORD(res->size), memory_order_acq_rel);
+    uint32_t final = PETW__CTRL_FINAL(old);
+    if (PETW__UNLIKELY(final != 0 && PETW__CTRL_COMMITTED(old) + res->size == final))
         petw__ring_deliver(ring, res->pool, res->buffer);
 }
 
