@@ -74,25 +74,30 @@ targets = []
 # perf annotate of the write path, taken by hand (`perf record -e cpu-clock`
 # of an EventWrite loop into a memory session; these VMs have no hardware counters, so the
 # samples are timer ticks and land on the instruction after the one that stalled).
-PERF_NOTE = """From `perf annotate` of `petw__event_write` (cpu-clock samples, 20 M events into a memory
-session, taken while other builds shared the 2 vCPUs; the share of its own samples):
+PERF_NOTE = """From `perf annotate` of `petw__event_write` (cpu-clock samples, 20 M events in bursts of
+20,000 into a memory session of 48 x 1 MB buffers, the machine otherwise idle; the share of
+its own samples, which were 89% of the process's):
 
 ```
- 36.63 :  rdtsc ; shl $0x20,%rdx     the timestamp (the sample lands after rdtsc)
-  2.32 :  or %rdx,%rax               (the same clock read)
-  5.08 :  lock xadd %rdx,(%rax)      the commit (sample on the next instruction)
-  4.91 :  cmpq $0x0,(%rdx)           the sizing walk: a descriptor's pointer
-  3.99 :  mov 0x18(%rsp),%rax        the header's first field store after the clock
-  2.85 :  add %rsi,%rax              the sizing walk: its size
-  2.28 :  cmp %rdx,%r9               the sizing walk: its loop
-  1.62 :  lock cmpxchg %rdx,(%r8)    the reserve (sample on the jne after it)
-  1.49 :  mov (%r12),%rsi            the copy walk: a descriptor's pointer
-  1.45 :  movups %xmm4,-0x10(%rbx)   the header's GUID and descriptor stores
+ 25.56 :  rdtsc ; mov $0x1,%r14d     the timestamp (the sample lands after rdtsc), read
+                                     before the sizing walk so that work overlaps it
+  1.97 :  shl/or %rdx,%rax           (the same clock read)
+ 14.23 :  mov 0x78(%rsp),%rdi        right after the record's first stores (its size, the
+                                     alignment gap): the store into a line of the pool
+                                     that was last written 48 MB of events ago
+  5.59 :  lock cmpxchg ; jne         the reserve
+  2.59 :  add %rdi,%rax              the sizing walk (1.50 more on its NULL check)
+  1.91 :  add %rbx,%r13              the copy walk
 ```
 
-No other instruction holds more than 1.5%. In this process `petw__etl_count_records`
-(counting a recycled buffer's records, so overwritten events are reported) took 21% of all
-samples beside `petw__event_write`'s 72%.
+No other instruction holds more than 1.8%. Counting a recycled buffer's records (21% of
+the samples at the previous measurement) is gone: the commits count them.
+
+Removing one piece at a time from the path (a harness writing bursts of 20,000 events
+into a file session, best of 200 bursts, before the clock read moved): 25.0 ns in all;
+without the clock read 20.5; with CPU 0 instead of reading the CPU number 23.0; without
+the payload copy 22.6; without the sizing walk 23.1. rdtsc alone has a throughput of
+9.6 ns on these VMs, which is the baseline's whole cost.
 """
 
 
@@ -294,6 +299,8 @@ w("median of several runs in its process (`REPS`, 5 by default), so no figure is
 w("first, cold run. The machines are shared 2-core VMs: read the ratios, not the absolute")
 w("times.\n")
 w(f"- Machine: {machine}")
+if os.environ.get("PETW_BENCH_PARTIAL"):
+    w(f"- Partial run: {os.environ['PETW_BENCH_PARTIAL']}.")
 w(f"- Peer: LTTng-UST {lttng_version}, one channel of 8 x 1 MB sub-buffers, discard mode,")
 w("  `lttng-sessiond --daemonize --no-kernel`.")
 w("- Payload everywhere: 4 x u64 + a 32-byte array (64 bytes); petw passes it in 5 data")
@@ -364,12 +371,11 @@ if floor:
     w(f"size are not what keeps `petw-file` ({fmt(pf, ' ns')}) from the 1.5x target: the other")
     w(f"{fmt(pf - fb if pf and fb else None, ' ns')} is the rest of `write_event`. Its state is resolved when")
     w("sessions enable the provider (one dispatch list per provider: one pointer load, a flat")
-    w("array, no re-check after the fact), and callgrind counts about 480 instructions per")
-    w("event into a memory session (582 before the dispatch lists), of which some 30 count the")
-    w("records of recycled buffers (buffering sessions only): two walks over the 5 data")
-    w("descriptors (sizing, then copying; ~18 instructions a descriptor together), the header's")
-    w("fields, the session's level and keyword match, the call's validation, against a few")
-    w("dozen in the baseline's loop.\n")
+    w("array, no re-check after the fact), and callgrind counts about 375 instructions per")
+    w("event into a memory session (582 before the dispatch lists, 478 before the commits")
+    w("counted the records): two walks over the 5 data descriptors (sizing, then copying), the")
+    w("header's fields, the session's level and keyword match, the call's validation, against")
+    w("a few dozen in the baseline's loop.\n")
     w(PERF_NOTE)
 w("## Latency of one call\n")
 w("![latency](bench-latency.png)\n")
@@ -452,19 +458,19 @@ w("From `perf record` and `perf annotate` of `write_event` on this machine (see 
 w("docs/design.md):\n")
 w("- **EventWrite vs the baseline and the ring floor.** The baseline is one thread copying 72")
 w("  bytes into its own ring. `bench_floor` (above) gives that loop petw's record and both")
-w(f"  locked operations and lands at {fmt(ns.get('floor-both-narrow'), ' ns')}. What remains is the rest of")
-w("  `write_event`'s ~480 instructions, spread thinly (see the annotation above): the")
-w("  dispatch list took the per-session resolution and the unregister re-check off the")
-w("  path; the descriptor walks, the header and the validation are what is left. An rseq")
-w("  commit without the lock prefix would save a few ns more.")
+w(f"  locked operations and lands at {fmt(ns.get('floor-both-narrow'), ' ns')}, because the floor's")
+w("  loop is short enough to hide under rdtsc (9.6 ns of throughput here); petw's ~375")
+w("  instructions are not. What remains is spread thinly (see the annotation and the")
+w("  removal figures above): the CPU number's loads, the descriptor walks, the header and")
+w("  the validation. An rseq reserve without the lock prefix would save a few ns more.")
 w("- **Memory (buffering) sessions.** A memory session keeps recycling its whole pool")
 w("  (48 x 1 MB here), so every record lands in a line untouched for 48 MB of events: the")
 w("  stores miss the cache, and the commit's locked add waits for them (three quarters of")
 w("  `write_event`'s samples before the write-prefetch 1 KB ahead, which hides part of it).")
 w("  A file session reuses the buffer the flusher has just written (the free stack is LIFO),")
-w("  which is still in cache. Counting the records of each recycled buffer, so overwritten")
-w("  events are reported, walks it once more (a fifth of the samples of an EventWrite loop")
-w("  into a 16 MB memory session; see the annotation above).")
+w("  which is still in cache. The records of a recycled buffer, which a memory session")
+w("  reports as overwritten, are counted by the commits (the buffer's control word), so")
+w("  recycling no longer walks the buffer; the two sessions now cost the same.")
 w("- **Two threads.** Each thread is pinned to its own CPU and writes its own CPU's buffer;")
 w("  the lines written on the hot path (the CPU word, the buffer's control word, the record)")
 w("  are each that CPU's, the dispatch list and the ring's fields are only read. What the")

@@ -4,6 +4,12 @@
 # them; then medians, ratios, plots and docs/benchmarks.md.
 #
 # usage: bench/run.sh            (ROUNDS=3 by default; ROUNDS=5 bench/run.sh)
+#        PARTS="write perfetto" bench/run.sh
+#            only those steps (of: write, sustained, consumers, readers,
+#            analysis, perfetto; see the numbers below), merged into the last
+#            run's bench/results/raw.jsonl: each kind of figure they measure
+#            replaces the earlier run's, the rest is kept, and the report says
+#            which figures are newer
 # Installs what it needs (Debian packages), builds in build-bench/, starts
 # lttng-sessiond if none runs, writes bench/results/ and docs/benchmarks.md.
 set -eu
@@ -14,6 +20,16 @@ ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-5}
 EVENTS=${EVENTS:-200000}
 RATES=${RATES:-"1000000 2000000 4000000 6000000 8000000 12000000"}
+PARTS=${PARTS:-all}
+for p in $PARTS; do
+    case $p in all | write | sustained | consumers | readers | analysis | perfetto) ;;
+    *) echo "PARTS: all, or some of: write sustained consumers readers analysis perfetto" >&2; exit 2 ;;
+    esac
+done
+want() { # step name -> true when this run measures it
+    case " $PARTS " in *" all "* | *" $1 "*) return 0 ;; esac
+    return 1
+}
 
 scripts/setup-debian.sh lttng-tools liblttng-ust-dev babeltrace2 gnuplot-nox mingw-w64
 [ -d build-bench ] || meson setup build-bench --buildtype=debugoptimized -Dtests=false >/dev/null
@@ -22,8 +38,16 @@ B=build-bench/bench
 out=bench/results
 mkdir -p "$out"
 raw="$out/raw.jsonl"
-: > "$raw"
 work=$(mktemp -d)
+if ! want all; then
+    [ -s "$raw" ] || { echo "PARTS needs an earlier run's $raw" >&2; exit 2; }
+    cp "$raw" "$work/earlier.jsonl"
+    # Where the kept figures come from: the earlier report's own note when it
+    # was partial too, else its machine.
+    earlier=$(sed -n 's/^- Partial run: \(.*\)\.$/as that report said: \1/p' docs/benchmarks.md | head -n 1)
+    [ -n "$earlier" ] || earlier="the earlier full run's, on: $(sed -n 's/^- Machine: //p' docs/benchmarks.md | head -n 1)"
+fi
+: > "$raw"
 trap 'lttng destroy petw-bench >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 have_lttng=0
@@ -62,79 +86,109 @@ lttng_destroy() {
 
 for r in $(seq 1 "$ROUNDS"); do
     echo "round $r of $ROUNDS"
-    # 1. Producers: petw and the baseline (alternated inside), then LTTng.
-    # (it starts its shared session's host in a private PETW_RUNTIME_DIR of its own)
-    "$B/bench_eventwrite" --reps "$REPS" --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
-    if [ $have_lttng = 1 ]; then
-        emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS" --label lttng-disabled)"
-        lttng_start "$work/lt"
-        emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS")"
-        emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --threads 2 --events "$EVENTS")"
-        emit "$r" "$("$B/bench_lttng" --mode latency --events 1000000)"
-        lttng_stop
-        lttng_destroy
-        rm -rf "$work/lt"
-    fi
-    # Where an EventWrite's time goes: the baseline grown step by step.
-    "$B/bench_floor" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
-    # StartTrace would make its memory session a shared one (host process, the
-    # user's runtime directory); this measures the in-process call.
-    PETW_INPROC_SESSIONS=1 "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done
-    # 2. Sustained recording at paced rates, alternating contenders per rate.
-    for rate in $RATES; do
-        emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --zstd --file "$work/s.etl")"
-        emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --file "$work/s.etl")"
+    if want write; then
+        # 1. Producers: petw and the baseline (alternated inside), then LTTng.
+        # (it starts its shared session's host in a private PETW_RUNTIME_DIR of its own)
+        "$B/bench_eventwrite" --reps "$REPS" --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
         if [ $have_lttng = 1 ]; then
+            emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS" --label lttng-disabled)"
             lttng_start "$work/lt"
-            line=$("$B/bench_lttng" --mode sustained --rate "$rate" --seconds 1)
+            emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS")"
+            emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --threads 2 --events "$EVENTS")"
+            emit "$r" "$("$B/bench_lttng" --mode latency --events 1000000)"
             lttng_stop
-            lost=$(lttng_discarded)
             lttng_destroy
-            bytes=$(du -sb "$work/lt" | cut -f1)
             rm -rf "$work/lt"
-            written=$(printf '%s' "$line" | sed 's/.*"written":\([0-9]*\).*/\1/')
-            kept=$((written - ${lost:-0}))
-            emit "$r" "$(printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0},\"loss_pct\":$(python3 -c "print(100.0*${lost:-0}/$written)"),\"file_bytes\":$bytes,\"bytes_per_event\":$(python3 -c "print($bytes/max($kept,1))")}/")"
         fi
-    done
-    # The largest burst each mode keeps without a loss, on both transports.
-    "$B/bench_burst" | while read -r l; do emit "$r" "$l"; done
-    # Kernel events (the system provider; a "skipped" line without perf events).
-    if [ -x "$B/bench_kernel" ]; then
-        "$B/bench_kernel" --reps 3 --file "$work/k.etl" | while read -r l; do emit "$r" "$l"; done
+        # Where an EventWrite's time goes: the baseline grown step by step.
+        "$B/bench_floor" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
+        # StartTrace would make its memory session a shared one (host process, the
+        # user's runtime directory); this measures the in-process call.
+        PETW_INPROC_SESSIONS=1 "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done
     fi
-    # 3. Consumers: ProcessTrace on a compressed file, and petw dump --format json.
-    emit "$r" "$("$B/bench_consume" --events 2000000 --file "$work/c.etl" --keep)"
-    t0=$(date +%s.%N)
-    build-bench/tools/petw dump --format json "$work/c.etl" > /dev/null
-    t1=$(date +%s.%N)
-    emit "$r" "{\"contender\":\"petw-dump-json\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
-    # The same file decoded by name and field (its instrumentation manifest).
-    t0=$(date +%s.%N)
-    build-bench/tools/petw dump --format json --manifest bench/bench_payload.man "$work/c.etl" > /dev/null
-    t1=$(date +%s.%N)
-    emit "$r" "{\"contender\":\"petw-dump-json-manifest\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
-    rm -f "$work/c.etl"
-    # 4. Reader memory on a 2 GB trace (uncompressed, 15 M events): ProcessTrace, petw info
-    #    and petw dump must stream (peak RSS, kB).
-    emit "$r" "$("$B/bench_consume" --events 15000000 --plain --reps 1 --file "$work/big.etl" --keep)"
-    for cmd in info dump; do
-        rss=$(python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' build-bench/tools/petw "$cmd" \
-            $([ "$cmd" = dump ] && echo --format json) "$work/big.etl")
-        emit "$r" "{\"contender\":\"petw-$cmd-big\",\"peak_rss_kb\":$rss}"
-    done
-    rm -f "$work/big.etl"
-    # 5. The analysis tools: a 60 s profile reported with symbols, and every
-    #    view and export over a 2 GB profile (both made once, kept for the rounds).
-    python3 bench/bench_report.py build-bench/tools/petw "$B/bench_gen_profile" \
-        "$B/report_workload" "$B/peak_rss" "$work/report" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
-    # 6. petw convert --to perfetto on a 2 GB trace of a kernel mix: events/s and peak RSS.
-    emit "$r" "$("$B/bench_perfetto" --petw build-bench/tools/petw --events 16000000 \
-        --file "$work/pf.etl" 2>/dev/null)"
+    if want sustained; then
+        # 2. Sustained recording at paced rates, alternating contenders per rate.
+        for rate in $RATES; do
+            emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --zstd --file "$work/s.etl")"
+            emit "$r" "$("$B/bench_sustained" --rate "$rate" --seconds 1 --file "$work/s.etl")"
+            if [ $have_lttng = 1 ]; then
+                lttng_start "$work/lt"
+                line=$("$B/bench_lttng" --mode sustained --rate "$rate" --seconds 1)
+                lttng_stop
+                lost=$(lttng_discarded)
+                lttng_destroy
+                bytes=$(du -sb "$work/lt" | cut -f1)
+                rm -rf "$work/lt"
+                written=$(printf '%s' "$line" | sed 's/.*"written":\([0-9]*\).*/\1/')
+                kept=$((written - ${lost:-0}))
+                emit "$r" "$(printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0},\"loss_pct\":$(python3 -c "print(100.0*${lost:-0}/$written)"),\"file_bytes\":$bytes,\"bytes_per_event\":$(python3 -c "print($bytes/max($kept,1))")}/")"
+            fi
+        done
+        # The largest burst each mode keeps without a loss, on both transports.
+        "$B/bench_burst" | while read -r l; do emit "$r" "$l"; done
+        # Kernel events (the system provider; a "skipped" line without perf events).
+        if [ -x "$B/bench_kernel" ]; then
+            "$B/bench_kernel" --reps 3 --file "$work/k.etl" | while read -r l; do emit "$r" "$l"; done
+        fi
+    fi
+    if want consumers; then
+        # 3. Consumers: ProcessTrace on a compressed file, and petw dump --format json.
+        emit "$r" "$("$B/bench_consume" --events 2000000 --file "$work/c.etl" --keep)"
+        t0=$(date +%s.%N)
+        build-bench/tools/petw dump --format json "$work/c.etl" > /dev/null
+        t1=$(date +%s.%N)
+        emit "$r" "{\"contender\":\"petw-dump-json\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
+        # The same file decoded by name and field (its instrumentation manifest).
+        t0=$(date +%s.%N)
+        build-bench/tools/petw dump --format json --manifest bench/bench_payload.man "$work/c.etl" > /dev/null
+        t1=$(date +%s.%N)
+        emit "$r" "{\"contender\":\"petw-dump-json-manifest\",\"events\":2000001,\"seconds\":$(python3 -c "print($t1-$t0)"),\"events_per_s\":$(python3 -c "print(2000001/($t1-$t0))")}"
+        rm -f "$work/c.etl"
+    fi
+    if want readers; then
+        # 4. Reader memory on a 2 GB trace (uncompressed, 15 M events): ProcessTrace, petw info
+        #    and petw dump must stream (peak RSS, kB).
+        emit "$r" "$("$B/bench_consume" --events 15000000 --plain --reps 1 --file "$work/big.etl" --keep)"
+        for cmd in info dump; do
+            rss=$(python3 -c 'import resource, subprocess, sys
+    subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' build-bench/tools/petw "$cmd" \
+                $([ "$cmd" = dump ] && echo --format json) "$work/big.etl")
+            emit "$r" "{\"contender\":\"petw-$cmd-big\",\"peak_rss_kb\":$rss}"
+        done
+        rm -f "$work/big.etl"
+    fi
+    if want analysis; then
+        # 5. The analysis tools: a 60 s profile reported with symbols, and every
+        #    view and export over a 2 GB profile (both made once, kept for the rounds).
+        python3 bench/bench_report.py build-bench/tools/petw "$B/bench_gen_profile" \
+            "$B/report_workload" "$B/peak_rss" "$work/report" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
+    fi
+    if want perfetto; then
+        # 6. petw convert --to perfetto on a 2 GB trace of a kernel mix: events/s and peak RSS.
+        emit "$r" "$("$B/bench_perfetto" --petw build-bench/tools/petw --events 16000000 \
+            --file "$work/pf.etl" 2>/dev/null)"
+    fi
+
 done
 
+if ! want all; then
+    # The earlier run's lines of every kind of figure this run did not
+    # measure (a kind: the contender, and whether it ran at a paced rate or
+    # in a mode, as LTTng's producers and its sustained runs share a name).
+    python3 - "$work/earlier.jsonl" "$raw" <<'PY'
+import json, sys
+earlier, raw = sys.argv[1:3]
+def kind(line):
+    r = json.loads(line)
+    return (r.get("contender"), "rate" in r, r.get("mode"))
+new = [l for l in open(raw) if l.strip()]
+fresh = {kind(l) for l in new}
+kept = [l for l in open(earlier) if l.strip() and kind(l) not in fresh]
+open(raw, "w").writelines(kept + new)
+PY
+    export PETW_BENCH_PARTIAL="$PARTS re-measured on $(date -u +%Y-%m-%d) (PARTS=\"$PARTS\"); every other figure is ${earlier}"
+fi
 machine="$(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(uname -sr), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
 lttng_version=$(pkg-config --modversion lttng-ust 2>/dev/null || echo none)
 python3 bench/report.py "$raw" "$out/results.json" docs/benchmarks.md docs \
