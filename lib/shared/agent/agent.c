@@ -136,8 +136,7 @@ static int connect_pool(attachment *a, uint32_t rs, uint32_t rg, uint32_t ring_s
     petw__ring *ring = &petw__ring_table[ring_slot];
     ring->policy = m.policy <= PETW_LOSS_BLOCK ? m.policy : PETW_LOSS_DROP_NEWEST;
     ring->block_timeout_us = m.block_timeout_ms * 1000u;
-    /* relaxed: published with the attachment (see petw__ring's `clock`). */
-    atomic_store_explicit(&ring->clock, m.clock, memory_order_relaxed);
+    ring->clock = m.clock;
     ring->on_ready = on_ready;
     ring->count_records = petw__etl_count_records;
     ring->owner = a;

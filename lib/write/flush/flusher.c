@@ -41,7 +41,7 @@ static petw__flush_target *targets[PETW_MAX_SESSIONS];
 
 static int64_t now_ts(const petw__flush_target *t)
 {
-    return petw__clock_read(petw__ring_clock(t->ring));
+    return petw__clock_read(t->ring->clock);
 }
 
 static int is_buffering(const petw__flush_target *t)
@@ -72,9 +72,9 @@ static void write_header_to(petw__flush_target *t, petw__file *f, uint32_t data_
     t->info.end_filetime = petw__filetime_now();
     /* A measured clock (the TSC) gets its frequency from this session's own
      * span once it is long enough: exact to the reference clock's accuracy. */
-    if (petw__clock_is_measured(petw__ring_clock(t->ring))) {
+    if (petw__clock_is_measured(t->ring->clock)) {
         int64_t dt = petw__clock_reference() - t->reference_start_ns;
-        int64_t dticks = petw__clock_read(petw__ring_clock(t->ring)) - t->info.start_timestamp;
+        int64_t dticks = petw__clock_read(t->ring->clock) - t->info.start_timestamp;
         if (dt >= 1000000000LL && dticks > 0)
             t->info.perf_freq = (int64_t)((double)dticks * 1e9 / (double)dt + 0.5);
     }

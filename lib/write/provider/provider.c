@@ -663,11 +663,10 @@ static PETW__ALWAYS_INLINE uint8_t *copy_field(uint8_t *out, const petw_data_des
 }
 
 /* The one write loop: reserves a record of `rsize` bytes in the entry's
- * ring and writes it, header (format/'s layout) with timestamp `ts` (the
- * entry's session clock), `ni` extended items and the payload, then
- * commits. Returns 0, or the reserve's error (PETW_ENOBUFS: lost and
- * counted; a stopped session: 0). */
-static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_head *eh, int64_t ts,
+ * ring and writes it, header (format/'s layout), `ni` extended items and
+ * the payload, then commits. Returns 0, or the reserve's error
+ * (PETW_ENOBUFS: lost and counted; a stopped session: 0). */
+static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_head *eh,
                                           uint32_t rsize, const ext_ref *items, uint32_t ni,
                                           const event_shape *sh, uint32_t count,
                                           const petw_data_descriptor *data)
@@ -681,7 +680,10 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
     const uint64_t word0 = petw__etl_event_word0(
         rsize, (uint16_t)(eh->flags | (ni ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0)));
     petw__etl_record_open(out, rsize, asize);
-    petw__etl_event_fields(out, word0, eh->word1, ts, eh->guid, eh->d, eh->activity);
+    /* The clock after the reserve, which orders it after the session's
+     * start (petw__ring's `clock`). */
+    petw__etl_event_fields(out, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid, eh->d,
+                           eh->activity);
     out += PETW__EVENT_HEADER_SIZE;
     for (uint32_t j = 0; j < ni; j++)
         out = petw__etl_put_ext(out, items[j].type, items[j].data, items[j].size, j + 1 < ni);
@@ -772,8 +774,7 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
     }
     if (PETW__UNLIKELY(rsize > 0xFFFF))
         return PETW_ETOOBIG;
-    return put_record(e, eh, petw__clock_read(petw__ring_clock(e->ring)), (uint32_t)rsize, items,
-                      ni, sh, count, data);
+    return put_record(e, eh, (uint32_t)rsize, items, ni, sh, count, data);
 }
 
 /* Every EventWrite variant: one dispatch-list load, then per matching
@@ -797,20 +798,6 @@ static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_ev
         return PETW_EINVAL;
     if (dl->count == 0)
         return 0;
-    const dispatch_entry *e = &dl->entries[0];
-    const int one = dl->count == 1 && e->filter == NULL;
-    int64_t ts = 0;
-    if (PETW__LIKELY(one)) {
-        /* One session and no filter, the common case: matched first, and
-         * its clock read now, so the read (a slow instruction: rdtsc) runs
-         * beside the work below instead of after the reserve. It follows
-         * the acquire load of the dispatch list, which the session's start
-         * and the enable came before. */
-        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
-            PETW__UNLIKELY((filter >> e->position) & 1))
-            return 0;
-        ts = petw__clock_read(petw__ring_clock(e->ring));
-    }
     event_shape sh;
     int rc = measure_event(dl, related, count, data, &sh);
     if (PETW__UNLIKELY(rc != 0))
@@ -824,8 +811,15 @@ static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_ev
     eh.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags);
     ext_ref items[3];
     uint32_t ni = PETW__UNLIKELY(sh.ext != 0) ? shape_items(&sh, related, items, 0) : 0;
-    if (PETW__LIKELY(one))
-        return put_record(e, &eh, ts, sh.rsize, items, ni, &sh, count, data);
+    const dispatch_entry *e = &dl->entries[0];
+    if (PETW__LIKELY(dl->count == 1 && e->filter == NULL)) {
+        /* One session and no filter, the common case: the same record,
+         * with no loop state kept across sessions. */
+        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
+            PETW__UNLIKELY((filter >> e->position) & 1))
+            return 0;
+        return put_record(e, &eh, sh.rsize, items, ni, &sh, count, data);
+    }
     for (uint32_t k = 0; k < dl->count; k++) {
         e = &dl->entries[k];
         if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
@@ -833,8 +827,7 @@ static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_ev
             continue;
         int r = PETW__UNLIKELY(e->filter != NULL)
                     ? put_filtered(dl, e, &eh, &sh, related, count, data)
-                    : put_record(e, &eh, petw__clock_read(petw__ring_clock(e->ring)), sh.rsize,
-                                 items, ni, &sh, count, data);
+                    : put_record(e, &eh, sh.rsize, items, ni, &sh, count, data);
         if (PETW__UNLIKELY(r != 0))
             rc = merge_rc(rc, r);
     }

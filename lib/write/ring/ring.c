@@ -441,7 +441,7 @@ static void deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buffer, 
         /* Keep it right here, so a writer can always recycle the oldest
          * without waiting for the flusher. */
         atomic_store_explicit(&meta->sealed_timestamp,
-                              sealed ? sealed : petw__clock_read(petw__ring_clock(ring)),
+                              sealed ? sealed : petw__clock_read(ring->clock),
                               memory_order_relaxed);
         retain(pool, buffer);
     } else {

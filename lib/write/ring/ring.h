@@ -234,12 +234,9 @@ typedef struct petw__ring {
     petw__ring_ready_fn on_ready;      /* client: a buffer is ready */
     petw__ring_count_fn count_records; /* client: records in an imported buffer */
     void *owner;
-    /* The session's clock (PETW_CLOCK_*): petw__ring_clock. A writer reads
-     * it before its reserve, through a dispatch list published after the
-     * session started; atomic (relaxed) for the same reason as `capacity`:
-     * one stalled since the previous session may read it while the next
-     * session's start writes it, and its reserve then fails. */
-    _Atomic uint32_t clock;
+    /* The session's clock (PETW_CLOCK_*), read by writers after a
+     * successful reserve, which orders it after the session's start. */
+    uint32_t clock;
     uint16_t logger_id;
 } petw__ring;
 
@@ -256,12 +253,6 @@ typedef struct petw__reservation {
 } petw__reservation;
 
 #define PETW__RING_GONE 1 /* the session stopped or was replaced: skip it */
-
-/* The session's clock (PETW_CLOCK_*). */
-static inline uint32_t petw__ring_clock(const petw__ring *ring)
-{
-    return atomic_load_explicit(&ring->clock, memory_order_relaxed);
-}
 
 /* Reserve/commit are always a matched pair on success. */
 

@@ -265,8 +265,7 @@ static int start_ring(petw__session *s, const petw_session_config *c, uint16_t *
     ring->policy = c->loss_policy;
     ring->block_timeout_us = c->block_timeout_ms * 1000u;
     ring->owner = s;
-    /* relaxed: published with the session (see petw__ring's `clock`). */
-    atomic_store_explicit(&ring->clock, c->clock, memory_order_relaxed);
+    ring->clock = c->clock;
     ring->logger_id = (uint16_t)(s->slot + 1);
     /* Address space for 4x the buffers (ControlTrace(UPDATE) may grow the
      * pool), within 4 GB. */

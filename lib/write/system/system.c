@@ -546,7 +546,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     PETW__RETURN_IF(!s, PETW_ENOMEM);
     s->c = *c;
     s->flags = *granted;
-    s->clock = petw__ring_clock(c->ring);
+    s->clock = c->ring->clock;
     s->exact = s->clock != PETW_CLOCK_SYSTEM && !petw__clock_is_measured(s->clock) &&
                petw__clock_frequency(s->clock) == 1000000000;
     s->ticks_per_ns = (double)petw__clock_frequency(s->clock) / 1e9;
