@@ -8,6 +8,9 @@ this machine within 2 percentage points (functions above 1% in either).
 The workload's ImageId events carry the build-id readelf reads from it.
 JIT code a process describes in /tmp/perf-PID.map (JIT_WORKLOAD) is named
 from the JitSymbol events the recording carries.
+When the two disagree on one run, the whole test runs once more on a new
+recording (both samplers on a loaded 2-CPU machine, under a sanitizer
+the recorder several times slower): it fails when both runs disagree.
 Exit 77 (skipped) where perf events are not allowed or perf is missing."""
 import csv
 import io
@@ -91,7 +94,11 @@ def check_jit(tmp, env):
     print("JIT: jit_spin_loop %s of the samples" % top[0]["Self%"])
 
 
-def main():
+class Disagree(Exception):
+    pass
+
+
+def main(last):
     perf = shutil.which("perf")
     tmp = tempfile.mkdtemp()
     env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
@@ -158,10 +165,16 @@ def main():
             print("%-28s %7.2f%% %7.2f%%" % (f, a, b))
             worst = max(worst, abs(a - b))
             if abs(a - b) > 2.0:
+                if not last:
+                    print("%s: petw %.2f%%, perf %.2f%%: once more" % (f, a, b))
+                    raise Disagree()
                 fail("%s: petw %.2f%%, perf %.2f%%" % (f, a, b))
         print("largest difference: %.2f percentage points" % worst)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-main()
+try:
+    main(False)
+except Disagree:
+    main(True)

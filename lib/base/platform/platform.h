@@ -336,6 +336,19 @@ void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
 /* Runs `child` in the child after fork() (once registered, in order). */
 void petw__on_fork_child(void (*child)(void));
 
+/* A full memory barrier on every thread of this process that runs now, as
+ * if each had executed one (Linux: membarrier(2)'s PRIVATE_EXPEDITED,
+ * registered on first use; Windows: FlushProcessWriteBuffers). Returns 0,
+ * or PETW_ENOTSUP where the system has none (Linux before 4.14, or a
+ * sandbox that refuses the call). */
+int petw__membarrier(void);
+
+/* Thread-exit callbacks: a key whose `exit_fn` runs with the thread's
+ * value when a thread that set one exits, before its thread-locals go
+ * (pthread keys; Windows: fiber-local storage). 0 or PETW_ENOMEM. */
+int petw__thread_key_create(uint32_t *key, void (*exit_fn)(void *));
+int petw__thread_key_set(uint32_t key, void *value);
+
 /* ---- The operating system's own events (the system provider) ----
  * Linux: perf_event_open, one ring per CPU (no kernel module, no daemon).
  * Windows builds have none (PETW_ENOTSUP): use PETW_USE_NATIVE_ETW's

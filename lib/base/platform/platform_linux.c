@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#ifdef __linux__
+#include <linux/membarrier.h>
+#endif
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -716,4 +719,32 @@ int petw__current_dir(char *out, size_t size)
     if (getcwd(out, size))
         return 0;
     return errno == ERANGE ? PETW_ENAMETOOLONG : PETW_EIO;
+}
+
+int petw__membarrier(void)
+{
+#if defined(__linux__) && defined(SYS_membarrier)
+    /* Registered once (the control thread calls this); -1: none here. */
+    static int state;
+    if (state == 0)
+        state =
+            syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 ? 1 : -1;
+    if (state > 0 && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+        return 0;
+#endif
+    return PETW_ENOTSUP;
+}
+
+int petw__thread_key_create(uint32_t *key, void (*exit_fn)(void *))
+{
+    pthread_key_t k;
+    if (pthread_key_create(&k, exit_fn) != 0)
+        return PETW_ENOMEM;
+    *key = (uint32_t)k;
+    return 0;
+}
+
+int petw__thread_key_set(uint32_t key, void *value)
+{
+    return pthread_setspecific((pthread_key_t)key, value) == 0 ? 0 : PETW_ENOMEM;
 }

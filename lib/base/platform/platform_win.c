@@ -675,3 +675,35 @@ int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ct
     (void)ctx;
     return PETW_ENOTSUP;
 }
+
+int petw__membarrier(void)
+{
+    FlushProcessWriteBuffers();
+    return 0;
+}
+
+/* Fiber-local callbacks are WINAPI functions: one trampoline, for the one
+ * exit function petw registers (a second, different one is refused). */
+static void (*fls_exit_fn)(void *);
+static VOID WINAPI fls_exit(PVOID value)
+{
+    if (value)
+        fls_exit_fn(value);
+}
+
+int petw__thread_key_create(uint32_t *key, void (*exit_fn)(void *))
+{
+    if (fls_exit_fn && fls_exit_fn != exit_fn)
+        return PETW_ENOMEM;
+    fls_exit_fn = exit_fn;
+    DWORD k = FlsAlloc(fls_exit);
+    if (k == FLS_OUT_OF_INDEXES)
+        return PETW_ENOMEM;
+    *key = (uint32_t)k;
+    return 0;
+}
+
+int petw__thread_key_set(uint32_t key, void *value)
+{
+    return FlsSetValue((DWORD)key, value) ? 0 : PETW_ENOMEM;
+}

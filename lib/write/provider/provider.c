@@ -8,10 +8,12 @@
  * enabling session its ring, level, keywords, filter and properties),
  * immutable once published. Control code builds a new list and publishes
  * it with one release store of the slot's pointer; a writer loads the
- * pointer (acquire), checks the list's generation against its handle's,
- * and walks the list. A list is never freed (see "Dispatch lists" in
- * docs/design.md): a writer still walking a replaced list writes into
- * rings whose generation check refuses a stopped session.
+ * pointer (acquire) inside a read span (common/grace.h: two stores to its
+ * own thread-local word), checks the list's generation against its
+ * handle's, and walks the list. A replaced list is freed after a grace
+ * period, once every writer that might hold it has left its span (see
+ * "Dispatch lists" in docs/design.md); a writer still walking one writes
+ * into rings whose generation check refuses a stopped session.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include "../../base/platform/platform.h"
 #include "../format/etl.h" /* the record layout and its in-place writers */
 #include "../../base/common/filter.h"
+#include "../../base/common/grace.h" /* when a replaced dispatch list may go */
 #include "../ring/ring.h"
 #include "provider_internal.h"
 
@@ -48,15 +51,16 @@ typedef struct dispatch_entry {
 } dispatch_entry;
 
 /* A provider's dispatch list: written by the control thread before it is
- * published, read-only from then on, never freed. */
+ * published, read-only from then on; freed after a grace period once
+ * replaced (common/grace.h: writers hold one only inside a read span). */
 typedef struct dispatch_list {
     uint32_t gen;     /* the registration's generation (handle check) */
     uint32_t count;   /* entries in use */
     uint32_t options; /* PROVIDER_USE_TYPES */
     uint32_t traits_size;
     uint64_t guid[2];
-    const uint8_t *traits;              /* interned, never freed; NULL: none */
-    struct dispatch_list *retired_next; /* control lock: replaced lists */
+    const uint8_t *traits; /* interned, never freed; NULL: none */
+    petw__retired retired; /* once replaced: waiting for its grace period */
     dispatch_entry entries[PETW_MAX_SESSIONS_PER_PROVIDER];
 } dispatch_list;
 
@@ -78,8 +82,6 @@ uint64_t petw__provider_state[PETW_MAX_PROVIDERS] = {[0 ... PETW_MAX_PROVIDERS -
 static petw__provider providers[PETW_MAX_PROVIDERS];
 /* Each slot's published dispatch list; NULL while the slot is free. */
 static _Atomic(const dispatch_list *) dispatch_table[PETW_MAX_PROVIDERS];
-/* Lists replaced since the process started (control lock). */
-static dispatch_list *retired_lists;
 
 /* What sessions enable, per GUID, including GUIDs no provider registered
  * yet (ETW remembers those too). Control lock only. */
@@ -117,8 +119,13 @@ static void state_store(uint32_t slot, uint32_t gen, uint32_t mask)
     __atomic_store_n(&petw__provider_state[slot], ((uint64_t)gen << 32) | mask, __ATOMIC_RELEASE);
 }
 
+static void dispatch_free(petw__retired *r)
+{
+    free((char *)r - offsetof(dispatch_list, retired));
+}
+
 /* Replaces slot's dispatch list with `next` (NULL: unregistered). The old
- * list is kept: a writer may still be walking it. */
+ * one is freed after a grace period: a writer may still be walking it. */
 static void dispatch_publish(uint32_t slot, const dispatch_list *next)
 {
     dispatch_list *old =
@@ -127,8 +134,8 @@ static void dispatch_publish(uint32_t slot, const dispatch_list *next)
      * acquire load in write_event and petw__enabled_slow. */
     atomic_store_explicit(&dispatch_table[slot], next, memory_order_release);
     if (old) {
-        old->retired_next = retired_lists;
-        retired_lists = old;
+        old->retired.free_fn = dispatch_free;
+        petw__grace_retire(&old->retired);
     }
 }
 
@@ -525,17 +532,19 @@ int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
     uint32_t slot = petw__handle_slot(h);
     if (slot >= PETW_MAX_PROVIDERS)
         return 0;
+    uint64_t rd = petw__read_enter(); /* the list is ours until the exit */
     /* acquire: pairs with dispatch_publish's release store: the list's
      * contents before its pointer. */
     const dispatch_list *dl = atomic_load_explicit(&dispatch_table[slot], memory_order_acquire);
-    if (!dl || dl->gen != petw__handle_generation(h))
-        return 0;
-    for (uint32_t k = 0; k < dl->count; k++) {
-        const dispatch_entry *e = &dl->entries[k];
-        if (level_keyword_match(level, keyword, e->level, e->match_any, e->match_all))
-            return 1;
+    int on = 0;
+    if (dl && dl->gen == petw__handle_generation(h)) {
+        for (uint32_t k = 0; k < dl->count && !on; k++) {
+            const dispatch_entry *e = &dl->entries[k];
+            on = level_keyword_match(level, keyword, e->level, e->match_any, e->match_all);
+        }
     }
-    return 0;
+    petw__read_exit(rd);
+    return on;
 }
 
 /* Worst error wins: a lost event matters more than a too-big one elsewhere. */
@@ -680,8 +689,12 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
     const uint64_t word0 = petw__etl_event_word0(
         rsize, (uint16_t)(eh->flags | (ni ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0)));
     petw__etl_record_open(out, rsize, asize);
-    /* The clock after the reserve, which orders it after the session's
-     * start (petw__ring's `clock`). */
+    /* The clock after the reserve: its locked instruction orders the read
+     * after everything before it, which rdtsc alone is not (it may run
+     * before an earlier load completes). Read at the start of the call,
+     * overlapping the work below, it saved 2 ns of 24 but a thread that had
+     * just seen another's event could stamp its own earlier (21 of 40 runs
+     * of test_clock_cross_cpu failed); rdtscp, which waits, cost 12 ns. */
     petw__etl_event_fields(out, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid, eh->d,
                            eh->activity);
     out += PETW__EVENT_HEADER_SIZE;
@@ -780,11 +793,11 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
 /* Every EventWrite variant: one dispatch-list load, then per matching
  * session one record (put_record). Inlined into each entry point, so the
  * arguments a variant does not take fold away. */
-static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_event_descriptor *d,
-                                           const petw_guid *activity, const petw_guid *related,
-                                           uint64_t filter, uint16_t extra_flags,
-                                           const petw_guid *event_class, uint32_t count,
-                                           const petw_data_descriptor *data)
+static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_event_descriptor *d,
+                                          const petw_guid *activity, const petw_guid *related,
+                                          uint64_t filter, uint16_t extra_flags,
+                                          const petw_guid *event_class, uint32_t count,
+                                          const petw_data_descriptor *data)
 {
     uint32_t slot = petw__handle_slot(h);
     if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS))
@@ -831,6 +844,20 @@ static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_ev
         if (PETW__UNLIKELY(r != 0))
             rc = merge_rc(rc, r);
     }
+    return rc;
+}
+
+/* write_span inside a read span: the dispatch list it loads is not freed
+ * before the span's exit (common/grace.h). */
+static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_event_descriptor *d,
+                                           const petw_guid *activity, const petw_guid *related,
+                                           uint64_t filter, uint16_t extra_flags,
+                                           const petw_guid *event_class, uint32_t count,
+                                           const petw_data_descriptor *data)
+{
+    uint64_t rd = petw__read_enter();
+    int rc = write_span(h, d, activity, related, filter, extra_flags, event_class, count, data);
+    petw__read_exit(rd);
     return rc;
 }
 
