@@ -689,14 +689,6 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
     const uint64_t word0 = petw__etl_event_word0(
         rsize, (uint16_t)(eh->flags | (ni ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0)));
     petw__etl_record_open(out, rsize, asize);
-    /* The clock after the reserve: its locked instruction orders the read
-     * after everything before it, which rdtsc alone is not (it may run
-     * before an earlier load completes). Read at the start of the call,
-     * overlapping the work below, it saved 2 ns of 24 but a thread that had
-     * just seen another's event could stamp its own earlier (21 of 40 runs
-     * of test_clock_cross_cpu failed); rdtscp, which waits, cost 12 ns. */
-    petw__etl_event_fields(out, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid, eh->d,
-                           eh->activity);
     out += PETW__EVENT_HEADER_SIZE;
     for (uint32_t j = 0; j < ni; j++)
         out = petw__etl_put_ext(out, items[j].type, items[j].data, items[j].size, j + 1 < ni);
@@ -708,6 +700,15 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
             if (data[i].type == 0) /* else metadata, written as an extended item */
                 out = copy_field(out, &data[i]);
     }
+    /* The clock after the reserve: its locked instruction orders the read
+     * after everything before it, which rdtsc alone is not (it may run
+     * before an earlier load completes). Read at the start of the call,
+     * overlapping the work below, it saved 2 ns of 24 but a thread that had
+     * just seen another's event could stamp its own earlier (21 of 40 runs
+     * of test_clock_cross_cpu failed); rdtscp, which waits, cost 12 ns.
+     * Read after the payload's copy, which the CPU finishes meanwhile. */
+    petw__etl_event_fields(res.record, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid,
+                           eh->d, eh->activity);
     petw__etl_record_close(res.record, (uint32_t)word0);
     petw__ring_commit(e->ring, &res);
     return 0;
