@@ -76,28 +76,32 @@ targets = []
 # samples are timer ticks and land on the instruction after the one that stalled).
 PERF_NOTE = """From `perf annotate` of `petw__event_write` (cpu-clock samples, 20 M events in bursts of
 20,000 into a memory session of 48 x 1 MB buffers, the machine otherwise idle; the share of
-its own samples, which were 89% of the process's):
+its own samples, which were 93% of the process's):
 
 ```
- 25.56 :  rdtsc ; mov $0x1,%r14d     the timestamp (the sample lands after rdtsc), read
-                                     before the sizing walk so that work overlaps it
-  1.97 :  shl/or %rdx,%rax           (the same clock read)
- 14.23 :  mov 0x78(%rsp),%rdi        right after the record's first stores (its size, the
-                                     alignment gap): the store into a line of the pool
-                                     that was last written 48 MB of events ago
-  5.59 :  lock cmpxchg ; jne         the reserve
-  2.59 :  add %rdi,%rax              the sizing walk (1.50 more on its NULL check)
-  1.91 :  add %rbx,%r13              the copy walk
+ 31.98 :  rdtsc ; shl $0x20,%rdx     the timestamp, after the reserve and the payload's
+  2.03 :  or %rdx,%rax               copy (the sample lands after rdtsc)
+  5.90 :  lock xadd ; mov %rdx,%rax  the commit
+  4.82 :  mov 0x68(%rsp),%rax        the header's stores after the clock
+  3.70 :  cmpq $0x0,(%rdx)           the sizing walk: a descriptor's pointer
+  1.87 :  add %rsi,%rax              the sizing walk: its size (2.16 more on its loop)
+  2.33 :  lock cmpxchg ; jne         the reserve
+  1.58 :  mov %rax,0x0(%r13)         the copy walk
 ```
 
 No other instruction holds more than 1.8%. Counting a recycled buffer's records (21% of
 the samples at the previous measurement) is gone: the commits count them.
 
 Removing one piece at a time from the path (a harness writing bursts of 20,000 events
-into a file session, best of 200 bursts, before the clock read moved): 25.0 ns in all;
-without the clock read 20.5; with CPU 0 instead of reading the CPU number 23.0; without
-the payload copy 22.6; without the sizing walk 23.1. rdtsc alone has a throughput of
-9.6 ns on these VMs, which is the baseline's whole cost.
+into a file session, best of 200 bursts): 25.0 ns in all; without the clock read 20.5;
+with CPU 0 instead of reading the CPU number 23.0; without the payload copy 22.6; without
+the sizing walk 23.1. rdtsc alone has a throughput of 9.6 ns on these VMs, the baseline's
+whole cost. Read after the payload's copy, which the CPU finishes while rdtsc's microcode
+runs, it costs 0.6 ns less than right after the reserve. Read before the reserve, where
+more work could overlap it, it saved 2 ns, but rdtsc is not ordered by loads: a thread that had just seen another's event
+could stamp its own earlier (test_clock_cross_cpu failed 21 runs of 40). After the
+reserve's locked instruction it costs no ordering of its own; `lfence; rdtsc` and
+`rdtscp`, which order it anywhere, take 18.9 ns here.
 """
 
 
