@@ -62,7 +62,7 @@ int main(void)
     test_props tp;
     test_props_init(&tp, path);
     TRACEHANDLE sh;
-    CHECK_EQ(StartTraceA(&sh, "petw-test-activity", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&sh, "petw-test-activity", &tp.p), ERROR_SUCCESS);
     static const GUID prov = {0xac710001, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
     REGHANDLE reg;
     CHECK_EQ(EventRegister(&prov, NULL, NULL, &reg), ERROR_SUCCESS);

@@ -68,7 +68,7 @@ int main(void)
         test_props_init(&tp[i], path[i]);
         tp[i].p.BufferSize = 4;
         snprintf(name, sizeof(name), "petw-test-merge-%d", i);
-        CHECK_EQ(StartTraceA(&s[i], name, &tp[i].p), ERROR_SUCCESS);
+        CHECK_EQ(test_start_trace(&s[i], name, &tp[i].p), ERROR_SUCCESS);
     }
     const ULONG per_phase = 50, phases = 8;
     EVENT_DESCRIPTOR d = {1, 0, 0, 4, 0, 0, 0};

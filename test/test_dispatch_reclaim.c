@@ -1,15 +1,16 @@
 /* Replaced dispatch lists are freed after a grace period, while writers
  * run. Two threads write without pause (EventWrite and EventEnabled, the
  * two readers of a provider's dispatch list) while this thread enables
- * and disables the provider in a memory session 3000 times: each change
- * publishes a new list and retires the old one. A writer preempted inside
- * EventWrite holds back the lists retired meanwhile (on a loaded machine
- * that can be most of them), so the test then polls, writers still
- * running, until at most a few lists wait (before, every one of them
- * stayed); with the writers gone, two polls free them all. Under ASan
- * a list freed while a writer still walks it is a heap-use-after-free;
- * under TSan, a race with the free. Skips (77) where the system has no
- * process-wide barrier (the lists then stay, as documented). */
+ * and disables the provider in a memory session, 3000 times or as many as
+ * 2 s allow (at least 100): each change publishes a new list and retires
+ * the old one. A writer preempted inside EventWrite holds back the lists
+ * retired meanwhile (on a loaded machine that can be most of them), so the
+ * test then polls, writers still running, until at most a few lists wait
+ * (before, every one of them stayed); with the writers gone, two polls
+ * free them all. Under ASan a list freed while a writer still walks it is
+ * a heap-use-after-free; under TSan, a race with the free. Skips (77)
+ * where the system has no process-wide barrier (the lists then stay, as
+ * documented). */
 #include <stdatomic.h>
 #include <uv.h>
 
@@ -20,6 +21,7 @@
 DEFINE_GUID(ReclaimProvider, 0x9ec1a1e0, 0x1111, 0x2222, 0x33, 0x33, 0, 0, 0, 0, 0, 0x01);
 
 #define CHANGES 3000
+#define MIN_CHANGES 100
 
 static REGHANDLE reg;
 static atomic_int stop;
@@ -53,16 +55,20 @@ int main(void)
     test_props_init(&p, NULL);
     p.p.LogFileMode = EVENT_TRACE_BUFFERING_MODE;
     TRACEHANDLE s;
-    CHECK_EQ(StartTraceA(&s, "petw-test-dispatch-reclaim", &p.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-dispatch-reclaim", &p.p), ERROR_SUCCESS);
     uint64_t before = petw__grace_waiting();
     uv_thread_t th[2];
     for (int i = 0; i < 2; i++)
         CHECK_EQ(uv_thread_create(&th[i], writer, (void *)(intptr_t)i), 0);
     while (atomic_load(&written[0]) == 0 || atomic_load(&written[1]) == 0)
         uv_sleep(1); /* both writing before the first change */
-    for (int i = 0; i < CHANGES; i++) {
-        ULONG code =
-            (i & 1) ? EVENT_CONTROL_CODE_DISABLE_PROVIDER : EVENT_CONTROL_CODE_ENABLE_PROVIDER;
+    /* Up to CHANGES changes, for at most 2 s: through a session host under
+     * Wine a change takes about 8 ms. */
+    uint64_t until = uv_hrtime() + 2000000000u;
+    int changes = 0;
+    for (; changes < CHANGES && (changes < MIN_CHANGES || uv_hrtime() < until); changes++) {
+        ULONG code = (changes & 1) ? EVENT_CONTROL_CODE_DISABLE_PROVIDER
+                                   : EVENT_CONTROL_CODE_ENABLE_PROVIDER;
         CHECK_EQ(EnableTraceEx2(s, &ReclaimProvider, code, 5, 0, 0, 0, NULL), ERROR_SUCCESS);
     }
     uint64_t after = petw__grace_waiting();
@@ -80,7 +86,7 @@ int main(void)
         uv_thread_join(&th[i]);
     printf("lists waiting: %llu before, %llu after %d changes, %llu after %llu polls with the "
            "writers running; calls %llu + %llu\n",
-           (unsigned long long)before, (unsigned long long)after, CHANGES,
+           (unsigned long long)before, (unsigned long long)after, changes,
            (unsigned long long)settled, (unsigned long long)polls,
            (unsigned long long)atomic_load(&written[0]),
            (unsigned long long)atomic_load(&written[1]));

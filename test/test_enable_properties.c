@@ -82,7 +82,7 @@ static TRACEHANDLE start(const char *name, const char *file)
     test_props tp;
     test_props_init(&tp, file);
     TRACEHANDLE h = 0;
-    CHECK_EQ(StartTraceA(&h, name, &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&h, name, &tp.p), ERROR_SUCCESS);
     return h;
 }
 

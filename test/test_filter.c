@@ -60,7 +60,7 @@ int main(void)
         snprintf(name, sizeof(name), "filter%d.etl", i);
         test_path(paths[i], sizeof(paths[i]), name);
         test_props_init(&tp[i], paths[i]);
-        CHECK_EQ(StartTraceA(&h[i], specs[i].name, &tp[i].p), ERROR_SUCCESS);
+        CHECK_EQ(test_start_trace(&h[i], specs[i].name, &tp[i].p), ERROR_SUCCESS);
     }
     CHECK_EQ(EnableTraceEx2(h[0], &FilterProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER,
                             specs[0].level, specs[0].any, specs[0].all, 0, NULL),
@@ -149,7 +149,7 @@ int main(void)
         char name[64];
         snprintf(name, sizeof(name), "petw-test-filter-many-%d", i);
         test_props_init(&mp[i], NULL);
-        CHECK_EQ(StartTraceA(&many[i], name, &mp[i].p), ERROR_SUCCESS);
+        CHECK_EQ(test_start_trace(&many[i], name, &mp[i].p), ERROR_SUCCESS);
         ULONG st = EnableTraceEx2(many[i], &FilterProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0,
                                   0, 0, 0, NULL);
         CHECK_EQ(st, i < 8 ? ERROR_SUCCESS : ERROR_NO_SYSTEM_RESOURCES);

@@ -59,7 +59,7 @@ int main(void)
     tp.p.MinimumBuffers = 3;
     tp.p.MaximumBuffers = 3;
     TRACEHANDLE session;
-    CHECK_EQ(StartTraceA(&session, "petw-test-loss", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&session, "petw-test-loss", &tp.p), ERROR_SUCCESS);
     petw_session_stats ss;
     CHECK_EQ(petw_session_query(session, &ss), 0);
     int host = ss.host_process_id != (uint32_t)getpid();

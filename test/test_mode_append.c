@@ -17,7 +17,7 @@ static ULONG record(const char *path, const char *name, ULONG mode, ULONG kb, ui
     tp->p.BufferSize = kb;
     tp->p.MaximumFileSize = 1; /* MB: only PREALLOCATE uses it here */
     TRACEHANDLE s;
-    ULONG st = StartTraceA(&s, name, &tp->p);
+    ULONG st = test_start_trace(&s, name, &tp->p);
     if (st != ERROR_SUCCESS)
         return st;
     EnableTraceEx2(s, &AppendProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL);

@@ -58,7 +58,7 @@ int main(void)
     tp.p.BufferSize = 4;
     tp.p.MinimumBuffers = tp.p.MaximumBuffers = 8;
     TRACEHANDLE s;
-    CHECK_EQ(StartTraceA(&s, "petw-test-buffering", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-buffering", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EnableTraceEx2(s, &BufProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_SUCCESS);
     /* A file mode with buffering is a contradiction. */
@@ -66,7 +66,7 @@ int main(void)
     test_props_init(&bad, snap);
     bad.p.LogFileMode |= EVENT_TRACE_BUFFERING_MODE;
     TRACEHANDLE sb;
-    CHECK_EQ(StartTraceA(&sb, "petw-test-buffering-bad", &bad.p), ERROR_INVALID_PARAMETER);
+    CHECK_EQ(test_start_trace(&sb, "petw-test-buffering-bad", &bad.p), ERROR_INVALID_PARAMETER);
 
     const uint32_t total = 5000;                     /* ~240 buffers through an 8-buffer pool */
     CHECK_EQ(test_write_seq(reg, 0, total, 100), 0); /* never a lost event */
@@ -104,7 +104,7 @@ int main(void)
     tp.p.LogFileMode = EVENT_TRACE_BUFFERING_MODE;
     tp.p.BufferSize = 4;
     tp.p.MinimumBuffers = tp.p.MaximumBuffers = 12;
-    CHECK_EQ(StartTraceA(&s, "petw-test-buffering-2", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-buffering-2", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EnableTraceEx2(s, &BufProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_SUCCESS);
     uv_thread_t th[2];

@@ -18,7 +18,7 @@ int main(void)
     tp.p.MinimumBuffers = tp.p.MaximumBuffers = 8;
     TRACEHANDLE s;
     REGHANDLE reg;
-    CHECK_EQ(StartTraceA(&s, "petw-test-circular", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-circular", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&CircProvider, NULL, NULL, &reg), ERROR_SUCCESS);
     CHECK_EQ(EnableTraceEx2(s, &CircProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_SUCCESS);

@@ -67,7 +67,7 @@ static TRACEHANDLE start(const char *what, const char *file, ULONG mode, ULONG m
     tp->p.BufferSize = 64;
     tp->p.MinimumBuffers = tp->p.MaximumBuffers = max_buffers;
     TRACEHANDLE s = 0;
-    CHECK_EQ(StartTraceA(&s, name, &tp->p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, name, &tp->p), ERROR_SUCCESS);
     CHECK_EQ(EnableTraceEx2(s, &LoadProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_SUCCESS);
     return s;

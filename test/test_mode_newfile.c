@@ -19,7 +19,7 @@ int main(void)
     tp.p.MinimumBuffers = tp.p.MaximumBuffers = 16;
     TRACEHANDLE s;
     REGHANDLE reg;
-    CHECK_EQ(StartTraceA(&s, "petw-test-newfile", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-newfile", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&NewFileProvider, NULL, NULL, &reg), ERROR_SUCCESS);
     CHECK_EQ(
         EnableTraceEx2(s, &NewFileProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
@@ -62,17 +62,17 @@ int main(void)
         test_props_init(&tp, bad[i]);
         tp.p.LogFileMode = EVENT_TRACE_FILE_MODE_NEWFILE;
         tp.p.MaximumFileSize = 1;
-        CHECK_EQ(StartTraceA(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
+        CHECK_EQ(test_start_trace(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
     }
     test_props_init(&tp, pattern);
     tp.p.LogFileMode = EVENT_TRACE_FILE_MODE_NEWFILE | EVENT_TRACE_USE_KBYTES_FOR_SIZE;
     tp.p.BufferSize = 64;
     tp.p.MaximumFileSize = 100; /* < two 64 KB buffers */
-    CHECK_EQ(StartTraceA(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
+    CHECK_EQ(test_start_trace(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
     tp.p.LogFileMode = EVENT_TRACE_FILE_MODE_CIRCULAR | EVENT_TRACE_USE_KBYTES_FOR_SIZE;
-    CHECK_EQ(StartTraceA(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
+    CHECK_EQ(test_start_trace(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
     tp.p.MaximumFileSize = 0;
-    CHECK_EQ(StartTraceA(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
+    CHECK_EQ(test_start_trace(&s, "petw-test-newfile-bad", &tp.p), ERROR_INVALID_PARAMETER);
     EventUnregister(reg);
     return 0;
 }

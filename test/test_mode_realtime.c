@@ -84,7 +84,7 @@ int main(void)
      * MaximumBuffers long): "keeps up" must hold under a sanitizer too. */
     tp.p.MaximumBuffers = 256;
     TRACEHANDLE s;
-    CHECK_EQ(StartTraceA(&s, "petw-test-rt", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-rt", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EnableTraceEx2(s, &RtProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_SUCCESS);
     static consumer c1;
@@ -154,7 +154,7 @@ int main(void)
     unlink(path);
 
     /* 3. CloseTrace while ProcessTrace runs: ProcessTrace returns. */
-    CHECK_EQ(StartTraceA(&s, "petw-test-rt-close", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-rt-close", &tp.p), ERROR_SUCCESS);
     static consumer c3;
     open_consumer(&c3, "petw-test-rt-close");
     uv_thread_create(&th, run_consumer, &c3);

@@ -74,7 +74,7 @@ int main(void)
     tp.p.MinimumBuffers = 64;
     tp.p.MaximumBuffers = 256;
     TRACEHANDLE session;
-    CHECK_EQ(StartTraceA(&session, "petw-test-roundtrip", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&session, "petw-test-roundtrip", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&ProviderA, NULL, NULL, &handles[0]), ERROR_SUCCESS);
     CHECK_EQ(EventRegister(&ProviderB, NULL, NULL, &handles[1]), ERROR_SUCCESS);
     CHECK_EQ(

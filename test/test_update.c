@@ -36,7 +36,7 @@ int main(void)
     tp.p.BufferSize = 4;
     tp.p.MinimumBuffers = tp.p.MaximumBuffers = 8;
     TRACEHANDLE s;
-    CHECK_EQ(StartTraceA(&s, "petw-test-update", &tp.p), ERROR_SUCCESS);
+    CHECK_EQ(test_start_trace(&s, "petw-test-update", &tp.p), ERROR_SUCCESS);
     CHECK_EQ(EnableTraceEx2(s, &UpdProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL),
              ERROR_SUCCESS);
     CHECK_EQ(tp.p.NumberOfBuffers, 8);

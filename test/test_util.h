@@ -252,6 +252,23 @@ static inline void test_props_w_init(test_props_w *tp, const char *file)
     }
 }
 
+/* StartTraceA for a test's own session. A run killed mid-way (a timeout)
+ * leaves its host-owned session behind, as ETW sessions outlive their
+ * controller; the next run of the test stops that session first, as a user
+ * would with `petw stop`, and says so. Any other result is returned as is. */
+static inline ULONG test_start_trace(TRACEHANDLE *h, const char *name, EVENT_TRACE_PROPERTIES *p)
+{
+    ULONG st = StartTraceA(h, name, p);
+    if (st != ERROR_ALREADY_EXISTS)
+        return st;
+    test_props old;
+    test_props_init(&old, NULL);
+    if (ControlTraceA(0, name, &old.p, EVENT_TRACE_CONTROL_STOP) != ERROR_SUCCESS)
+        return st;
+    fprintf(stderr, "stopped session %s, which an earlier run left\n", name);
+    return StartTraceA(h, name, p);
+}
+
 /* A length-prefixed metadata blob (u16 size first) in an uncompressed file:
  * finds `needle` with its NUL, the blob starting `back` bytes before it.
  * Returns the blob's size (copied into `out`), or 0 when absent. */
