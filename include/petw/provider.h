@@ -99,6 +99,21 @@ int petw_event_write_ex(petw_provider_handle handle, const petw_event_descriptor
                         uint64_t session_filter, uint16_t header_flags, uint32_t count,
                         const petw_data_descriptor *data);
 
+/* A TraceLogging event whose metadata comes as one block: `schema` is its
+ * EVENT_SCHEMA_TL item (u16 total size, tags, the event's name, its
+ * fields), `schema_size` bytes (at least 2), and `data` is the payload
+ * alone (the descriptors' types are not read). The record is the one
+ * EventWriteTransfer writes from TraceLogging's typed descriptors: the
+ * provider's traits (petw_provider_set_traits) and the schema as extended
+ * items, then the payload. <TraceLoggingProvider.h> writes through this,
+ * its schema a static block the compiler built. `session_filter` as in
+ * petw_event_write_ex. Same errors as petw_event_write, and PETW_EINVAL
+ * without a schema. */
+int petw_event_write_tl(petw_provider_handle handle, const petw_event_descriptor *descriptor,
+                        const void *schema, uint32_t schema_size, const petw_guid *activity,
+                        const petw_guid *related, uint64_t session_filter, uint32_t count,
+                        const petw_data_descriptor *data);
+
 /* A classic (MOF) event, as TraceEvent and TraceMessage write them: the
  * record's provider GUID is `event_class` (the event class, not the
  * registered provider's), and it carries PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER
@@ -141,6 +156,22 @@ void petw_activity_id_create(petw_guid *out);
  * itself reads the provider's dispatch list, not this word. */
 extern uint64_t petw__provider_state[PETW_MAX_PROVIDERS];
 
+/* Per provider slot, what its enabling sessions accept together, for
+ * TraceLogging's inline check (Windows keeps the same in its provider:
+ * LevelPlus1 and the keyword masks): `gen_level` the registration's
+ * generation (high 32 bits) over the highest level plus one (0: no
+ * session), `any` the OR of the sessions' any-keywords, `all` the AND of
+ * their all-keywords. An event one session accepts passes; one that passes
+ * may still match no session, and the write drops it. Written by the
+ * control side, read relaxed: as with the state word, a stale value only
+ * shows the state just before or after a change. */
+typedef struct petw__provider_accepts {
+    uint64_t gen_level;
+    uint64_t any;
+    uint64_t all;
+} petw__provider_accepts;
+extern petw__provider_accepts petw__provider_accepts_table[PETW_MAX_PROVIDERS];
+
 int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *descriptor,
                       const petw_guid *activity, const petw_guid *related, uint32_t count,
                       const petw_data_descriptor *data);
@@ -182,6 +213,26 @@ static inline int petw_provider_enabled(petw_provider_handle handle, uint8_t lev
     if ((uint8_t)petw__provider_state_load(handle) == 0)
         return 0;
     return petw__enabled_slow(handle, level, keyword);
+}
+
+/* TraceLogging's check before it evaluates an event's fields: inline, and
+ * with the sessions' combined level and keywords (petw__provider_accepts),
+ * as Windows' TraceLoggingProviderEnabled. Constant level and keyword fold. */
+static inline int petw__provider_accepts_load(petw_provider_handle handle, uint8_t level,
+                                              uint64_t keyword)
+{
+    uint32_t slot = petw__handle_slot(handle);
+    if (slot >= PETW_MAX_PROVIDERS)
+        return 0;
+    const petw__provider_accepts *a = &petw__provider_accepts_table[slot];
+    uint64_t gl = __atomic_load_n(&a->gen_level, __ATOMIC_RELAXED);
+    if ((uint32_t)(gl >> 32) != petw__handle_generation(handle) || level >= (uint32_t)gl)
+        return 0;
+    if (keyword == 0)
+        return 1;
+    uint64_t any = __atomic_load_n(&a->any, __ATOMIC_RELAXED);
+    uint64_t all = __atomic_load_n(&a->all, __ATOMIC_RELAXED);
+    return (keyword & any) != 0 && (keyword & all) == all;
 }
 
 static inline int petw_event_enabled(petw_provider_handle handle,

@@ -170,8 +170,12 @@ int petw__tlg_wchars(uint32_t *used, PEVENT_DATA_DESCRIPTOR d, const wchar_t *p,
 #define TraceLoggingRegister(h) petw__tlg_register((h), NULL, NULL)
 #define TraceLoggingRegisterEx(h, callback, context) petw__tlg_register((h), (callback), (context))
 #define TraceLoggingUnregister(h) petw__tlg_unregister(h)
+/* Whether the sessions enabling the provider together accept the level and
+ * keyword (inline: as Windows, from their combined level and keywords; an
+ * event it passes may still match no one session). TraceLoggingWrite's
+ * own check. */
 #define TraceLoggingProviderEnabled(h, level, keyword)                                             \
-    EventProviderEnabled((h)->handle, (UCHAR)(level), (ULONGLONG)(keyword))
+    ((BOOLEAN)petw__provider_accepts_load((h)->handle, (UCHAR)(level), (ULONGLONG)(keyword)))
 #define TraceLoggingProviderId(h) ((const GUID *)&(h)->id)
 /* EventSetInformation on the registered provider, as an HRESULT
  * (HRESULT_FROM_WIN32 of its error; of ERROR_INVALID_HANDLE before
@@ -688,18 +692,16 @@ inline petw__tlgv_sz<35, char8_t> petw__tlgv(const char8_t *s) /* UTF-8 */
  * attributes that follow, when a session enables the provider for its level
  * (default WINEVENT_LEVEL_VERBOSE) and keywords (default 0). Arguments are
  * not evaluated when it is disabled. */
-#define TraceLoggingWrite(...)                                                                     \
-    PETW__TLG_WRITE((EventWriteTransfer, NULL, NULL), __VA_ARGS__, (petw__tlgk_none, 0))
+#define TraceLoggingWrite(...) PETW__TLG_WRITE((0, NULL, NULL), __VA_ARGS__, (petw__tlgk_none, 0))
 /* As TraceLoggingWrite, with explicit activity and related activity IDs
  * (either may be NULL: the thread's current activity, and none). */
 #define TraceLoggingWriteActivity(handle, name, activity, related, ...)                            \
-    PETW__TLG_WRITE((EventWriteTransfer, (activity), (related)), handle, name, ##__VA_ARGS__,      \
-                    (petw__tlgk_none, 0))
-/* As TraceLoggingWriteActivity, through EventWriteEx: with its session
- * filter and flags. */
+    PETW__TLG_WRITE((0, (activity), (related)), handle, name, ##__VA_ARGS__, (petw__tlgk_none, 0))
+/* As TraceLoggingWriteActivity, with EventWriteEx's session filter and
+ * flags (EVENT_WRITE_FLAG_*: evaluated, no effect here). */
 #define TraceLoggingWriteEx(handle, name, filter, flags, activity, related, ...)                   \
-    PETW__TLG_WRITE((EventWriteEx, (ULONG64)(filter), (ULONG)(flags), (activity), (related)),      \
-                    handle, name, ##__VA_ARGS__, (petw__tlgk_none, 0))
+    PETW__TLG_WRITE((((void)(ULONG)(flags), (ULONG64)(filter)), (activity), (related)), handle,    \
+                    name, ##__VA_ARGS__, (petw__tlgk_none, 0))
 
 /* ---- Implementation: each argument is (kind, ...); one pass per purpose. */
 
@@ -1312,8 +1314,13 @@ template <> struct petw__tlg_tags<4> {
 #define PETW__TLG_POP
 #endif
 
-/* `emit` is (function, its arguments between the descriptor and the data). */
-#define PETW__TLG_EMIT(fn, ...) fn(petw__p->handle, &petw__ed, __VA_ARGS__, petw__n, petw__d)
+/* `emit` is (session filter, activity, related activity). The metadata
+ * goes as one block (petw_event_write_tl), the descriptors are payload. */
+#define PETW__TLG_EMIT(filter, activity, related)                                                  \
+    (void)petw_event_write_tl(petw__p->handle, (const petw_event_descriptor *)&petw__ed,           \
+                              &petw__meta, (uint32_t)sizeof(petw__meta),                           \
+                              (const petw_guid *)(activity), (const petw_guid *)(related),         \
+                              (filter), petw__n, (const petw_data_descriptor *)petw__d)
 #define PETW__TLG_WRITE(emit, hprov, evname, ...)                                                  \
     do {                                                                                           \
         TraceLoggingHProvider const petw__p = (hprov);                                             \
@@ -1322,7 +1329,7 @@ template <> struct petw__tlg_tags<4> {
             petw__opcode = 0 PETW__TLG_FOREACH(PETW__TLG_M_OPCODE, __VA_ARGS__),                   \
             petw__channel = 11 PETW__TLG_FOREACH(PETW__TLG_M_CHANNEL, __VA_ARGS__),                \
             petw__tags = (0 PETW__TLG_FOREACH(PETW__TLG_M_TAG, __VA_ARGS__)) & 0x0FFFFFFF,         \
-            petw__ndesc = 2 PETW__TLG_FOREACH(PETW__TLG_M_NDESC, __VA_ARGS__)                      \
+            petw__ndesc = 1 PETW__TLG_FOREACH(PETW__TLG_M_NDESC, __VA_ARGS__) /* 1: never 0 */     \
         };                                                                                         \
         const ULONGLONG petw__keyword =                                                            \
             (ULONGLONG)(0 PETW__TLG_FOREACH(PETW__TLG_M_KEYWORD, __VA_ARGS__));                    \
@@ -1340,18 +1347,14 @@ template <> struct petw__tlg_tags<4> {
             PETW__TLG_FOREACH(PETW__TLG_M_INIT, __VA_ARGS__)};                                     \
         PETW__TLG_POP                                                                              \
         if (petw__p->handle &&                                                                     \
-            EventProviderEnabled(petw__p->handle, petw__level, petw__keyword)) {                   \
+            petw__provider_accepts_load(petw__p->handle, petw__level, petw__keyword)) {            \
             EVENT_DATA_DESCRIPTOR petw__d[petw__ndesc];                                            \
-            ULONG petw__n = 2;                                                                     \
+            ULONG petw__n = 0;                                                                     \
             EVENT_DESCRIPTOR petw__ed = {                                                          \
                 0, 0, petw__channel, petw__level, petw__opcode, 0, petw__keyword};                 \
             uint32_t petw__ws = 0; /* wide-text scratch used so far */                             \
             (void)petw__ws;                                                                        \
             PETW__TLG_FOREACH(PETW__TLG_M_DATA, __VA_ARGS__)                                       \
-            EventDataDescCreate(&petw__d[0], petw__p->traits, petw__p->traits_size);               \
-            petw__d[0].Type = EVENT_DATA_DESCRIPTOR_TYPE_PROVIDER_METADATA;                        \
-            EventDataDescCreate(&petw__d[1], &petw__meta, (ULONG)sizeof(petw__meta));              \
-            petw__d[1].Type = EVENT_DATA_DESCRIPTOR_TYPE_EVENT_METADATA;                           \
             PETW__TLG_EMIT emit;                                                                   \
         }                                                                                          \
     } while (0)

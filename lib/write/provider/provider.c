@@ -98,6 +98,8 @@ typedef struct enable_entry {
 static enable_entry *enables;
 static size_t enable_count, enable_cap;
 
+petw__provider_accepts petw__provider_accepts_table[PETW_MAX_PROVIDERS];
+
 static _Thread_local petw_guid tls_activity;
 
 static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_level, uint64_t any,
@@ -109,6 +111,20 @@ static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_
 }
 
 /* ---- control side ---- */
+
+/* The slot's combined acceptance (petw__provider_accepts); level_plus1 0:
+ * no session. The masks before the word a check reads first; a check
+ * racing the change may pair old and new values, which only widens or
+ * narrows it for that moment, as with any enable change. */
+static void accepts_store(uint32_t slot, uint32_t gen, uint32_t level_plus1, uint64_t any,
+                          uint64_t all)
+{
+    petw__provider_accepts *a = &petw__provider_accepts_table[slot];
+    /* relaxed: read relaxed by the inline check (see the comment above). */
+    __atomic_store_n(&a->any, any, __ATOMIC_RELAXED);
+    __atomic_store_n(&a->all, all, __ATOMIC_RELAXED);
+    __atomic_store_n(&a->gen_level, ((uint64_t)gen << 32) | level_plus1, __ATOMIC_RELAXED);
+}
 
 static void state_store(uint32_t slot, uint32_t gen, uint32_t mask)
 {
@@ -153,7 +169,8 @@ static int provider_sync(uint32_t slot)
     dl->traits = p->traits;
     dl->traits_size = p->traits ? petw__rd16(p->traits) : 0;
     memcpy(dl->guid, &p->id, sizeof(dl->guid));
-    uint32_t mask = 0, n = 0;
+    uint32_t mask = 0, n = 0, level_plus1 = 0;
+    uint64_t any = 0, all = ~(uint64_t)0;
     for (size_t i = 0; i < enable_count && n < PETW_MAX_SESSIONS_PER_PROVIDER; i++) {
         const enable_entry *e = &enables[i];
         if (!petw_guid_equal(&e->guid, &p->id) || e->excluded)
@@ -167,9 +184,14 @@ static int provider_sync(uint32_t slot)
         d->filter = petw__filter_per_event(e->filter) ? e->filter : NULL;
         d->position = (uint8_t)n;
         mask |= 1u << n++;
+        if (d->level + 1u > level_plus1)
+            level_plus1 = d->level + 1u;
+        any |= d->match_any;
+        all &= d->match_all;
     }
     dl->count = n;
     dispatch_publish(slot, dl);
+    accepts_store(slot, p->gen, level_plus1, any, n ? all : 0);
     state_store(slot, p->gen, mask);
     return 0;
 }
@@ -289,6 +311,7 @@ int petw__provider_unregister(petw_provider_handle h)
     uint32_t next = p->gen + 1 ? p->gen + 1 : 1;
     p->gen = next;
     dispatch_publish(slot, NULL);
+    accepts_store(slot, next, 0, 0, 0);
     state_store(slot, next, 0);
     p->in_use = 0;
     p->callback = NULL;
@@ -589,14 +612,18 @@ typedef struct event_head {
  * write_event are forced inline: they are one function to the compiler,
  * split only for the reader. */
 static PETW__ALWAYS_INLINE int measure_event(const dispatch_list *dl, const petw_guid *related,
+                                             const void *schema, uint32_t schema_size,
                                              uint32_t count, const petw_data_descriptor *data,
                                              event_shape *sh)
 {
     sh->options = dl->options;
     sh->traits = dl->traits;
     sh->traits_size = dl->traits_size;
-    sh->schema = NULL;
-    sh->schema_size = 0;
+    sh->schema = schema;
+    sh->schema_size = schema_size;
+    /* A schema given as one block: the descriptors are all payload. */
+    if (schema != NULL)
+        sh->options &= ~(uint32_t)PROVIDER_USE_TYPES;
     uint64_t payload = 0;
     if (PETW__LIKELY(!(sh->options & PROVIDER_USE_TYPES))) {
         for (uint32_t i = 0; i < count; i++) {
@@ -797,7 +824,8 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
 static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_event_descriptor *d,
                                           const petw_guid *activity, const petw_guid *related,
                                           uint64_t filter, uint16_t extra_flags,
-                                          const petw_guid *event_class, uint32_t count,
+                                          const petw_guid *event_class, const void *schema,
+                                          uint32_t schema_size, uint32_t count,
                                           const petw_data_descriptor *data)
 {
     uint32_t slot = petw__handle_slot(h);
@@ -813,7 +841,7 @@ static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_eve
     if (dl->count == 0)
         return 0;
     event_shape sh;
-    int rc = measure_event(dl, related, count, data, &sh);
+    int rc = measure_event(dl, related, schema, schema_size, count, data, &sh);
     if (PETW__UNLIKELY(rc != 0))
         return rc;
     event_head eh;
@@ -853,11 +881,13 @@ static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_eve
 static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_event_descriptor *d,
                                            const petw_guid *activity, const petw_guid *related,
                                            uint64_t filter, uint16_t extra_flags,
-                                           const petw_guid *event_class, uint32_t count,
+                                           const petw_guid *event_class, const void *schema,
+                                           uint32_t schema_size, uint32_t count,
                                            const petw_data_descriptor *data)
 {
     uint64_t rd = petw__read_enter();
-    int rc = write_span(h, d, activity, related, filter, extra_flags, event_class, count, data);
+    int rc = write_span(h, d, activity, related, filter, extra_flags, event_class, schema,
+                        schema_size, count, data);
     petw__read_exit(rd);
     return rc;
 }
@@ -866,7 +896,7 @@ int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
                       const petw_guid *activity, const petw_guid *related, uint32_t count,
                       const petw_data_descriptor *data)
 {
-    return write_event(h, d, activity, related, 0, 0, NULL, count, data);
+    return write_event(h, d, activity, related, 0, 0, NULL, NULL, 0, count, data);
 }
 
 int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
@@ -875,7 +905,15 @@ int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
 {
     /* Only flags that describe the payload may be added. */
     PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_STRING_ONLY, PETW_EINVAL);
-    return write_event(h, d, activity, related, filter, header_flags, NULL, count, data);
+    return write_event(h, d, activity, related, filter, header_flags, NULL, NULL, 0, count, data);
+}
+
+int petw_event_write_tl(petw_provider_handle h, const petw_event_descriptor *d, const void *schema,
+                        uint32_t schema_size, const petw_guid *activity, const petw_guid *related,
+                        uint64_t filter, uint32_t count, const petw_data_descriptor *data)
+{
+    PETW__RETURN_IF(schema == NULL || schema_size < 2, PETW_EINVAL);
+    return write_event(h, d, activity, related, filter, 0, NULL, schema, schema_size, count, data);
 }
 
 int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_class,
@@ -886,7 +924,7 @@ int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_clas
     PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE, PETW_EINVAL);
     return write_event(h, d, NULL, NULL, 0,
                        (uint16_t)(header_flags | PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER),
-                       event_class, count, data);
+                       event_class, NULL, 0, count, data);
 }
 
 /* Traits blobs: interned, append-only, never freed (a writer may hold one). */
