@@ -33,6 +33,14 @@ fi
 meson configure "$build" -Dprefix="$root/build-win/prefix" >/dev/null
 ninja -C "$build"
 
+# A warm Wine for the whole run: the prefix is booted before the first test
+# (on a fresh machine that creates it, inside no test's timeout), and
+# wineserver is kept running (it exits 3 s after its last client, and each
+# restart boots the prefix's services again while tests start).
+wineboot -u >/dev/null 2>&1 || true
+wineserver -p
+trap 'wineserver -k 2>/dev/null || true' EXIT
+
 # Under Wine, run each failing test once more before calling it a failure
 # (Wine's own start-up is timing-sensitive on a loaded 2-CPU machine); a test
 # that fails twice fails the run. Every suite (--setup full: the header matrix
@@ -59,7 +67,7 @@ prefix="$root/build-win/prefix"
 # ETW code as Microsoft documents it, against the installed Windows petw.
 export PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig:$deps/lib/pkgconfig"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; wineserver -k 2>/dev/null || true' EXIT
 cc=x86_64-w64-mingw32-gcc
 flags="-DUNICODE -D_UNICODE $(pkg-config --cflags petw-etw)"
 libs=$(pkg-config --static --libs petw-etw)
