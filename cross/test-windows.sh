@@ -37,8 +37,8 @@ ninja -C "$build"
 # (on a fresh machine that creates it, inside no test's timeout), and
 # wineserver is kept running (it exits 3 s after its last client, and each
 # restart boots the prefix's services again while tests start).
+wineserver -p || true # refused (2) when a server already runs: that one serves
 wineboot -u >/dev/null 2>&1 || true
-wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
 # Under Wine, run each failing test once more before calling it a failure
