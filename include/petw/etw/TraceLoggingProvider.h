@@ -64,8 +64,6 @@ typedef struct petw__tlg_provider {
     GUID group; /* TraceLoggingOptionGroup */
     int has_group;
     REGHANDLE handle; /* 0 until registered */
-    uint8_t *traits;  /* provider traits blob, built at registration */
-    uint16_t traits_size;
 } petw__tlg_provider;
 
 typedef petw__tlg_provider *TraceLoggingHProvider;
@@ -129,12 +127,12 @@ constexpr GUID petw__tlg_guid(uint32_t l, uint16_t w1, uint16_t w2, uint8_t b1, 
 }
 constexpr petw__tlg_provider petw__tlg_provider_init(const char *name, GUID id)
 {
-    return petw__tlg_provider{name, id, GUID{0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}, 0, 0, nullptr, 0};
+    return petw__tlg_provider{name, id, GUID{0, 0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}, 0, 0};
 }
 constexpr petw__tlg_provider petw__tlg_provider_init(const char *name, GUID id,
                                                      petw__tlg_group_option option)
 {
-    return petw__tlg_provider{name, id, option.group, 1, 0, nullptr, 0};
+    return petw__tlg_provider{name, id, option.group, 1, 0};
 }
 }
 #endif
@@ -1317,10 +1315,10 @@ template <> struct petw__tlg_tags<4> {
 /* `emit` is (session filter, activity, related activity). The metadata
  * goes as one block (petw_event_write_tl), the descriptors are payload. */
 #define PETW__TLG_EMIT(filter, activity, related)                                                  \
-    (void)petw_event_write_tl(petw__p->handle, (const petw_event_descriptor *)&petw__ed,           \
-                              &petw__meta, (uint32_t)sizeof(petw__meta),                           \
-                              (const petw_guid *)(activity), (const petw_guid *)(related),         \
-                              (filter), petw__n, (const petw_data_descriptor *)petw__d)
+    (void)petw_event_write_tl(                                                                     \
+        petw__p->handle, (const petw_event_descriptor *)&petw__ed, &petw__meta,                    \
+        (uint32_t)sizeof(petw__meta), (const petw_guid *)(activity), (const petw_guid *)(related), \
+        (filter), petw__n, petw__n ? (const petw_data_descriptor *)petw__d : NULL)
 #define PETW__TLG_WRITE(emit, hprov, evname, ...)                                                  \
     do {                                                                                           \
         TraceLoggingHProvider const petw__p = (hprov);                                             \

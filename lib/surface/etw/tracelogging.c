@@ -35,20 +35,16 @@ HRESULT petw__tlg_register(petw__tlg_provider *p, PENABLECALLBACK callback, void
         free(t);
         return HRESULT_FROM_WIN32(rc);
     }
-    BOOLEAN on = TRUE;
-    rc = EventSetInformation(h, EventProviderUseDescriptorType, &on, sizeof(on));
-    /* The traits for the provider itself too, as Windows' TraceLoggingRegister
-     * does (EventProviderSetTraits): its name is then known before its
-     * first event (`petw providers`). Each event still carries them. */
-    if (rc == ERROR_SUCCESS)
-        rc = EventSetInformation(h, EventProviderSetTraits, t, (ULONG)size);
+    /* The traits, as Windows' TraceLoggingRegister sets them
+     * (EventProviderSetTraits): every event of the provider carries them,
+     * and its name is known before its first event (`petw providers`). The
+     * provider keeps its own copy. */
+    rc = EventSetInformation(h, EventProviderSetTraits, t, (ULONG)size);
+    free(t);
     if (rc != ERROR_SUCCESS) {
         EventUnregister(h);
-        free(t);
         return HRESULT_FROM_WIN32(rc);
     }
-    p->traits = t;
-    p->traits_size = (uint16_t)size;
     p->handle = h;
     return S_OK;
 }
@@ -59,9 +55,6 @@ void petw__tlg_unregister(petw__tlg_provider *p)
         return;
     EventUnregister(p->handle);
     p->handle = 0;
-    free(p->traits);
-    p->traits = NULL;
-    p->traits_size = 0;
 }
 
 /* Per-thread conversion area: an event is at most 64 KB, so is its text. */
