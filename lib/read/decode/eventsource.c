@@ -92,7 +92,7 @@ int petw__es_add_chunk(petw__es_collector *c, const petw_guid *guid, uint32_t pi
     petw__es_envelope e;
     if (petw__es_envelope_read(data, size, &e) != 0)
         return fail(c, s, PETW_ECORRUPT, error, error_size,
-                    "ManifestData of %zu bytes, shorter than its %u-byte envelope", size,
+                    "ManifestData of %u bytes, shorter than its %u-byte envelope", (unsigned)size,
                     PETW__ES_ENVELOPE);
     if (e.magic != PETW__ES_MAGIC)
         return fail(c, s, PETW_ECORRUPT, error, error_size,

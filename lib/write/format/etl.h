@@ -258,10 +258,10 @@ static inline uint8_t *petw__etl_put_ext(uint8_t *out, uint16_t type, const void
     /* The padding (under 8 bytes) lies in the last 8: zero them first (one
      * store, not a variable-length memset), the header and data after. */
     memset(out + total - 8, 0, 8);
-    petw__wr16(out, (uint16_t)total);
-    petw__wr16(out + 2, type);
-    petw__wr16(out + 4, (uint16_t)(more ? 1 : 0));
-    petw__wr16(out + 6, (uint16_t)size);
+    /* The item's header, one store: its total size, type, linkage (1: an
+     * item follows) and data size. */
+    petw__wr64(out, (uint64_t)(uint16_t)total | ((uint64_t)type << 16) |
+                        ((uint64_t)(more ? 1 : 0) << 32) | ((uint64_t)(uint16_t)size << 48));
     memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
     return out + total;
 }
