@@ -225,11 +225,11 @@ static int run(int shared, const char *path, const char *data, launcher ln)
                 CHECK(id->length > 40);
                 CHECK_EQ(test_rd32(id->data), child_pid);
                 CHECK_EQ(test_rd64(id->data + 4), test_rd64(p));
-                uint32_t ids = (uint32_t)(id->data[36] | id->data[37] << 8);
-                CHECK(ids == 0 || ids == 20); /* a GNU build-id is SHA-1's size */
-                CHECK(38 + ids + n + 1 <= id->length);
-                CHECK(memcmp(id->data + 38 + ids, name, n) == 0);
-                image_ids += ids == 20;
+                uint32_t idsize = (uint32_t)(id->data[36] | id->data[37] << 8);
+                CHECK(idsize == 0 || idsize == 20); /* a GNU build-id is SHA-1's size */
+                CHECK(38 + idsize + n + 1 <= id->length);
+                CHECK(memcmp(id->data + 38 + idsize, name, n) == 0);
+                image_ids += idsize == 20;
             }
         } else if (test_is_class(e, &ThreadGuid, 36) &&
                    (test_rd32(p) == busy_tid || test_rd32(p + 4) == busy_tid)) {

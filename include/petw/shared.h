@@ -12,7 +12,10 @@
  * No daemon runs in between: the processes meet in a per-user runtime
  * directory ($PETW_RUNTIME_DIR, else $XDG_RUNTIME_DIR/petw, else
  * /tmp/petw-<uid>, created 0700 and checked). The host is this same program
- * started again (or $PETW_HOST, any program linked with petw).
+ * started again (or $PETW_HOST, any program linked with petw). When petw
+ * is in a shared object rather than in the program (a plugin), the program
+ * could not host: starting a session then needs $PETW_HOST, and fails with
+ * PETW_ENOHOST (StartTrace: ERROR_PROCESS_ABORTED) without it.
  * PETW_DISABLE_XPROC=1 keeps a process out of shared sessions.
  *
  * Linux and petw's own Windows build. Handles are petw_session_handle

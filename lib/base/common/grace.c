@@ -7,7 +7,7 @@
 #include "common.h"
 #include "grace.h"
 
-_Thread_local petw__reader petw__tls_reader;
+_Thread_local petw__reader petw__tls_reader PETW__TLS_HOT;
 
 static uv_once_t grace_once = UV_ONCE_INIT;
 /* Guards the registry, the notes and the retired lists. Never held while

@@ -49,6 +49,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "../platform/platform.h" /* PETW__TLS_HOT */
+
 /* An object waiting for its grace period: embed it, give its free. */
 typedef struct petw__retired {
     struct petw__retired *next;
@@ -65,7 +67,7 @@ typedef struct petw__reader {
     struct petw__reader *prev, *next;
 } petw__reader;
 
-extern _Thread_local petw__reader petw__tls_reader;
+extern _Thread_local petw__reader petw__tls_reader PETW__TLS_HOT;
 
 /* Registers the calling thread (its first span): takes the registry lock,
  * arms the thread-exit key. Out of line; once per thread. */

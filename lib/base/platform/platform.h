@@ -19,6 +19,19 @@
 
 #include "petw/types.h" /* PETW_CLOCK_*, petw_guid: the petw words the platform speaks */
 
+/* The hot path's thread-locals: initial-exec on ELF, so each access is a
+ * load at a fixed offset from the thread pointer. The default model for
+ * position-independent code (the archive is built PIC) assumes a call to
+ * __tls_get_addr, and GCC keeps registers spilled around it even after the
+ * linker has rewritten the call away. As LTTng-UST's thread-locals: a
+ * shared object holding them may still be dlopen'ed, as the few bytes come
+ * from glibc's surplus of static TLS. */
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#define PETW__TLS_HOT __attribute__((tls_model("initial-exec")))
+#else
+#define PETW__TLS_HOT
+#endif
+
 /* Number of CPU slots a session needs: every CPU number that
  * petw__cpu_current() can return is below it. */
 uint32_t petw__cpu_count(void);
@@ -267,6 +280,11 @@ int petw__handle_adopt(intptr_t value, intptr_t *out);
  * exits at once and is reaped here, so the program is never our child (no
  * zombie, nobody's process group). Returns 0 or PETW_ENOHOST. */
 int petw__spawn_detached(const char *exe, const char *env, intptr_t keep);
+
+/* 1 when `addr` lies in the running program's own executable, 0 when in a
+ * shared object loaded into it (petw linked into a plugin, whose host
+ * program knows nothing of petw). */
+int petw__addr_in_program(const void *addr);
 
 /* Starts a detached thread (nobody joins it) with all signals blocked,
  * so it never runs the application's handlers. 0 or PETW_ENOMEM. */

@@ -22,7 +22,7 @@
 #include "petw/error.h"
 #include "platform.h"
 
-_Thread_local uint32_t petw__tls_tid;
+_Thread_local uint32_t petw__tls_tid PETW__TLS_HOT;
 
 uint32_t petw__thread_id_slow(void)
 {

@@ -17,7 +17,7 @@ static inline uint32_t petw__process_id(void)
 
 /* Cached per thread; the first call in a thread makes one system call. */
 uint32_t petw__thread_id_slow(void);
-extern _Thread_local uint32_t petw__tls_tid;
+extern _Thread_local uint32_t petw__tls_tid PETW__TLS_HOT;
 
 static inline uint32_t petw__thread_id(void)
 {

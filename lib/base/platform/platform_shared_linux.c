@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <link.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1189,4 +1190,25 @@ int petw__handle_adopt(intptr_t value, intptr_t *out)
         return PETW_EBADHANDLE;
     *out = value;
     return 0;
+}
+
+/* dl_iterate_phdr lists the program first: is `addr` in one of its
+ * loaded segments? */
+static int in_first_object(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    uintptr_t *addr = ctx;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && *addr >= start && *addr - start < ph->p_memsz)
+            return 1;
+    }
+    return 2; /* not there: stop after the first object */
+}
+
+int petw__addr_in_program(const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr;
+    return dl_iterate_phdr(in_first_object, &a) == 1;
 }

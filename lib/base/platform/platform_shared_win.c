@@ -1732,3 +1732,13 @@ void petw__on_fork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
     (void)parent;
     (void)child;
 }
+
+int petw__addr_in_program(const void *addr)
+{
+    HMODULE m = NULL;
+    if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                                GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                            (LPCWSTR)addr, &m))
+        return 1; /* unknown: as before, this program is started again */
+    return m == GetModuleHandleW(NULL);
+}

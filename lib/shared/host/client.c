@@ -106,6 +106,17 @@ static int host_start(const petw_session_config *c, petw_session_handle *out)
     PETW__RETURN_IF(strlen(c->name) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     PETW__RETURN_IF(c->file_path && strlen(c->file_path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     petw__library_init();
+#if defined(__GNUC__)
+    /* The host is this program started again, which works only when petw
+     * is in it: a plugin's host program would just run again. */
+    const char *host = getenv("PETW_HOST");
+    if (!(host && host[0]) && !petw__addr_in_program((const void *)(uintptr_t)host_entry)) {
+        petw__warn("this program cannot host a session (petw is in a shared object, not in "
+                   "the program): set PETW_HOST to a program linked with petw, such as the "
+                   "petw tool");
+        return PETW_ENOHOST;
+    }
+#endif
     char dir[PETW_MAX_NAME];
     PETW__FORWARD_IF_ERROR(petw__runtime_dir(dir, sizeof(dir)));
     /* A name in use fails here, before a host starts. */

@@ -100,7 +100,7 @@ static size_t enable_count, enable_cap;
 
 petw__provider_accepts petw__provider_accepts_table[PETW_MAX_PROVIDERS];
 
-static _Thread_local petw_guid tls_activity;
+static _Thread_local petw_guid tls_activity PETW__TLS_HOT;
 
 static inline int level_keyword_match(uint8_t ev_level, uint64_t kw, uint32_t s_level, uint64_t any,
                                       uint64_t all)
