@@ -106,11 +106,13 @@ static int host_start(const petw_session_config *c, petw_session_handle *out)
     PETW__RETURN_IF(strlen(c->name) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     PETW__RETURN_IF(c->file_path && strlen(c->file_path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
     petw__library_init();
+    const char *host = getenv("PETW_HOST"); /* NULL or "": this program */
+    if (host && !host[0])
+        host = NULL;
 #if defined(__GNUC__)
     /* The host is this program started again, which works only when petw
      * is in it: a plugin's host program would just run again. */
-    const char *host = getenv("PETW_HOST");
-    if (!(host && host[0]) && !petw__addr_in_program((const void *)(uintptr_t)host_entry)) {
+    if (!host && !petw__addr_in_program((const void *)(uintptr_t)host_entry)) {
         petw__warn("this program cannot host a session (petw is in a shared object, not in "
                    "the program): set PETW_HOST to a program linked with petw, such as the "
                    "petw tool");
@@ -148,8 +150,7 @@ static int host_start(const petw_session_config *c, petw_session_handle *out)
         char env[64];
         snprintf(env, sizeof(env), "PETW__HOST_FD=%lld",
                  (long long)petw__handle_inherited_value(pair[1]));
-        const char *exe = getenv("PETW_HOST");
-        rc = petw__spawn_detached(exe && exe[0] ? exe : NULL, env, pair[1]);
+        rc = petw__spawn_detached(host, env, pair[1]);
         petw__handle_close(pair[1]);
     }
     if (rc == 0)
