@@ -7,7 +7,8 @@
 # prints name-derived GUIDs; a missing or corrupt file exits non-zero with a
 # message on stderr; the TraceLogging example's events come out of dump
 # --format json with their names and every field's exact value, and so do
-# test_tracelogging's events, one per TraceLogging field kind.
+# test_tracelogging's events, one per TraceLogging field kind; info counts
+# the events by kind, the most frequent first.
 set -eu
 py=$1 record=$2 petw=$3 tl=$4 tltest=$5
 dir=$(mktemp -d)
@@ -124,6 +125,10 @@ PY
 grep -Eq "Contoso.Example.Orders +id 0 +OrderProcessing +4$" "$dir/info.txt" ||
     fail "info does not count events by provider and event name: $(cat "$dir/info.txt")"
 grep -Eq "Contoso.Example.Orders +id 0 +OrderItems +2$" "$dir/info.txt" || fail "info: OrderItems"
+# The most frequent kinds first (not in the order they first came).
+awk '/ id [0-9]+ / { if (seen && $NF + 0 > last) bad = 1; last = $NF + 0; seen = 1 }
+     END { exit bad }' "$dir/info.txt" ||
+    fail "info does not list the events by count: $(cat "$dir/info.txt")"
 
 samples=${PETW_ETL_SAMPLES:-}
 if [ -n "$samples" ] && [ -f "$samples/SelfDescribingSingleEvent.etl" ]; then

@@ -8,7 +8,7 @@
 # SampledProfile records with stacks, the command's process among them by
 # its ID, and its timeline export shows the command's process by name, CPU
 # tracks and samples on its threads, and record's summary counts the
-# kernel classes' events; with --kernel-scope process, samples
+# kernel classes' events (by name, the most frequent first); with --kernel-scope process, samples
 # of the command's threads alone. Exit status 77 (skipped) where the
 # system refuses or gives no kernel events (no perf events, not allowed,
 # or no system provider in this build).
@@ -67,8 +67,11 @@ if ! grep -q '"provider":"Thread"' sys.jsonl; then
     skip "no kernel events recorded (no system provider here)"
 fi
 # The summary counts the kernel classes' events as any provider's.
-grep -qE "^  [0-9]+ +3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c \(Thread\)$" sys.out ||
+grep -qE "^  [0-9]+ +Thread \(3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c\)$" sys.out ||
     fail "no Thread events in the summary: $(cat sys.out)"
+# The providers by count, the most events first.
+awk '/^  [0-9]+ / { if (seen && $1 + 0 > last) bad = 1; last = $1 + 0; seen = 1 }
+     END { exit bad }' sys.out || fail "the summary is not sorted by count: $(cat sys.out)"
 "$petw" convert sys.etl --to chrome -o sys.json 2>/dev/null
 "$petw" convert own.etl --to chrome -o own.json 2>/dev/null
 

@@ -141,7 +141,7 @@ if grep -q "$nameless" "$dir/w.txt"; then fail "watch --provider let another pro
 (cd "$dir" && "$petw" record -o rec.etl -- "$app" 0.2) > "$dir/rec.txt" 2> "$dir/rec.err" ||
     fail "record failed: $(cat "$dir/rec.txt" "$dir/rec.err")"
 if grep -q . "$dir/rec.err"; then fail "record wrote to stderr in a pipe: $(cat "$dir/rec.err")"; fi
-grep -q "^ *10  *$ticker (Petw.Test.Ticker)" "$dir/rec.txt" ||
+grep -q "^ *10  *Petw.Test.Ticker ($ticker)" "$dir/rec.txt" ||
     fail "record summary by provider: $(cat "$dir/rec.txt")"
 grep -q "^ *10  *$nameless" "$dir/rec.txt" || fail "record summary: $(cat "$dir/rec.txt")"
 grep -q "File size: *[1-9]" "$dir/rec.txt" || fail "record: no file size: $(cat "$dir/rec.txt")"

@@ -1,5 +1,6 @@
 /* cmd_info.c - `petw info FILE...`: each file's header, what was read and
- * skipped, and its events counted by provider, event ID and name. */
+ * skipped, and its events counted by provider, event ID and name, the most
+ * frequent first. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,8 +123,35 @@ static void print_header(const char *path, const petw_logfile_info *h, const pet
                (h->petw_flags & PETW_SESSION_CHECKSUM) ? " xxh64" : "");
 }
 
-static void print_counts(const info_ctx *c, sbuf *b)
+/* Most events first; then by provider (as shown), event ID and name. */
+static int by_count(const void *a, const void *b)
 {
+    const count_entry *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    char gx[37], gy[37];
+    const char *nx = x->provider_name[0] ? x->provider_name : known_provider_name(&x->provider);
+    const char *ny = y->provider_name[0] ? y->provider_name : known_provider_name(&y->provider);
+    if (!nx != !ny)
+        return nx ? -1 : 1; /* named providers before bare GUIDs */
+    if (!nx) {
+        petw_guid_format(&x->provider, gx);
+        petw_guid_format(&y->provider, gy);
+        nx = gx;
+        ny = gy;
+    }
+    int k = strcmp(nx, ny);
+    if (k)
+        return k;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return strcmp(x->event_name, y->event_name);
+}
+
+static void print_counts(info_ctx *c, sbuf *b)
+{
+    if (c->n > 1)
+        qsort(c->entries, (size_t)c->n, sizeof(c->entries[0]), by_count);
     sbuf event = {0};
     printf("  events           %" PRIu64 "\n", c->total);
     for (int k = 0; k < c->n; k++) {

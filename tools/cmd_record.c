@@ -75,7 +75,20 @@ static void count_event(petw_event_record *r, void *ctx)
     s->t[i].events++;
 }
 
-/* Events by provider in the finished file; nothing when it cannot be read. */
+/* Most events first; then named providers by name, the others by GUID. */
+static int by_events(const void *a, const void *b)
+{
+    const tally *x = a, *y = b;
+    if (x->events != y->events)
+        return x->events < y->events ? 1 : -1;
+    if (!x->name[0] != !y->name[0])
+        return x->name[0] ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    return c ? c : memcmp(&x->id, &y->id, sizeof(x->id));
+}
+
+/* Events by provider in the finished file, most first, each provider by its
+ * name (and GUID) when known; nothing when the file cannot be read. */
 static void print_by_provider(const char *path)
 {
     static summary s;
@@ -87,11 +100,14 @@ static void print_by_provider(const char *path)
     if (reader_open(&rd, 1, paths, count_event, &s) == 0) {
         reader_process(&rd, 0, 0);
         reader_close(&rd);
+        qsort(s.t, (size_t)s.n, sizeof(s.t[0]), by_events);
         for (int i = 0; i < s.n; i++) {
             char g[37];
             petw_guid_format(&s.t[i].id, g);
-            printf("  %-12" PRIu64 " %s%s%s%s\n", s.t[i].events, g, s.t[i].name[0] ? " (" : "",
-                   s.t[i].name, s.t[i].name[0] ? ")" : "");
+            if (s.t[i].name[0])
+                printf("  %-12" PRIu64 " %s (%s)\n", s.t[i].events, s.t[i].name, g);
+            else
+                printf("  %-12" PRIu64 " %s\n", s.t[i].events, g);
         }
         if (s.others)
             printf("  %-12" PRIu64 " (other providers)\n", s.others);
