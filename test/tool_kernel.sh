@@ -2,7 +2,9 @@
 # tool_kernel.sh PYTHON PETW GEN_KERNEL_TRACE: kernel records (laid out as
 # the NT Kernel Logger writes them) decode by the built-in class table in
 # every output of the petw command: text and CSV name the class and event
-# type and show the fields; the timeline export names its events Class/Type,
+# type and show the fields; a record whose header names no process or thread
+# (a CPU sample) shows its own ThreadId field, and no process ("-", empty in
+# CSV, null in JSON), not 4294967295; the timeline export names its events Class/Type,
 # puts a CPU sample (PERFINFO: no process in its header) on the thread it
 # sampled, a context switch on its CPU's track, and prints the count it
 # wrote; --provider filters by class name. (tool_kernel_chrome.sh tests the
@@ -18,7 +20,9 @@ cd "$dir"
 grep -q 'Image/Load ImageBase="0x7ff600000000" ImageSize="0x20000" ProcessId=1234 .* FileName="C:\\\\app\\\\lib.dll"$' text.out
 grep -q 'Thread/Start ProcessId=1234 TThreadId=77 .* Win32StartAddr="0x7ff600001000" .* BasePriority=8 ' text.out
 grep -q 'Thread/CSwitch NewThreadId=77 OldThreadId=0 NewThreadPriority=8 .* NewThreadWaitTime=9 ' text.out
-grep -q 'pid=4294967295 tid=4294967295 .*PerfInfo/SampleProf InstructionPointer="0xfffff80012345678" ThreadId=77 Count=1 ' text.out
+# A sample's header names no process or thread: its own ThreadId, no process.
+grep -q 'pid=- tid=77 .*PerfInfo/SampleProf InstructionPointer="0xfffff80012345678" ThreadId=77 Count=1 ' text.out
+grep -q 'Thread/Start ProcessId=1234 TThreadId=77 ' text.out
 grep -q 'EventTrace/Header BufferSize=4096 .* SessionNameString="NT Kernel Logger"' text.out
 
 "$petw" dump k.etl --format csv > k.csv
@@ -40,7 +44,8 @@ assert json.loads(rows[3]["fields"])["NewThreadId"] == 77
 
 events = [json.loads(l) for l in open("k.jsonl")]
 assert [e["event"] for e in events] == ["Header", "Load", "Start", "CSwitch", "SampleProf"]
-assert events[4]["pid"] == 4294967295 and events[4]["fields"]["ThreadId"] == 77
+assert events[4]["pid"] is None and events[4]["tid"] == 77, events[4]
+assert (rows[4]["pid"], rows[4]["tid"]) == ("", "77"), rows[4]
 
 chrome = json.load(open("k.json"))["traceEvents"]
 slices = [e for e in chrome if e["ph"] not in ("M", "E")]

@@ -66,6 +66,34 @@ unsigned record_cpu(const petw_event_record *r)
                : r->buffer_context.u.p.processor_number;
 }
 
+/* The unsigned top-level field named one of `names`, or RECORD_NO_ID. */
+static uint64_t id_field(const petw_decoded_event *ev, const char *const *names, int count)
+{
+    for (uint32_t k = 0; ev && k < ev->top_count; k++) {
+        const petw_field *f = &ev->fields[k];
+        if (!f->name ||
+            (f->kind != PETW_VALUE_UINT && f->kind != PETW_VALUE_HEX && f->kind != PETW_VALUE_INT))
+            continue;
+        for (int j = 0; j < count; j++)
+            if (!strcmp(f->name, names[j]))
+                return f->kind == PETW_VALUE_INT ? (uint64_t)f->v.i : f->v.u;
+    }
+    return RECORD_NO_ID;
+}
+
+void record_ids(const petw_event_record *r, const petw_decoded_event *ev, uint64_t *pid,
+                uint64_t *tid)
+{
+    static const char *const pids[] = {"ProcessId", "StackProcess"};
+    static const char *const tids[] = {"ThreadId", "TThreadId", "StackThread"};
+    *pid = r->header.process_id;
+    *tid = r->header.thread_id;
+    if (*pid == 0xFFFFFFFFu)
+        *pid = id_field(ev, pids, 2);
+    if (*tid == 0xFFFFFFFFu)
+        *tid = id_field(ev, tids, 3);
+}
+
 /* A binary SID as text: S-<revision>-<authority>-<sub>... */
 static void put_sid(sbuf *b, const uint8_t *p, size_t size)
 {

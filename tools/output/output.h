@@ -101,6 +101,14 @@ void output_record(output *o);
 const petw_decoded_event *with_schema(const petw_decoded_event *ev);
 /* The CPU the record was written on. */
 unsigned record_cpu(const petw_event_record *r);
+/* The record's process and thread IDs as Windows' tools show them: the
+ * header's, or where the header has none (0xFFFFFFFF: kernel events such
+ * as SampledProfile and StackWalk) the event's own fields (ProcessId,
+ * ThreadId, TThreadId, StackProcess, StackThread; `ev` may be NULL);
+ * RECORD_NO_ID when neither says. */
+#define RECORD_NO_ID UINT64_MAX
+void record_ids(const petw_event_record *r, const petw_decoded_event *ev, uint64_t *pid,
+                uint64_t *tid);
 /* 1 and the record's related activity ID in `related`, or 0. */
 int record_related(const petw_event_record *r, petw_guid *related);
 /* The items enable properties add (SID, terminal session, process start

@@ -44,8 +44,14 @@ static void csv_event(output *o, const petw_event_record *r, const petw_decoded_
     number(b, d->task);
     sbuf_hex64(b, d->keyword);
     sbuf_putc(b, ',');
-    number(b, h->process_id);
-    number(b, h->thread_id);
+    uint64_t pid, tid;
+    record_ids(r, ev, &pid, &tid);
+    if (pid != RECORD_NO_ID)
+        sbuf_u64(b, pid); /* empty: none */
+    sbuf_putc(b, ',');
+    if (tid != RECORD_NO_ID)
+        sbuf_u64(b, tid);
+    sbuf_putc(b, ',');
     number(b, record_cpu(r));
     sbuf_guid(b, &h->activity_id);
     sbuf_putc(b, ',');

@@ -54,8 +54,18 @@ static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event
     number(b, ",\"task\":", d->task);
     sbuf_puts(b, ",\"keyword\":\"");
     sbuf_hex64(b, d->keyword);
-    number(b, "\",\"pid\":", h->process_id);
-    number(b, ",\"tid\":", h->thread_id);
+    uint64_t pid, tid;
+    record_ids(r, ev, &pid, &tid);
+    sbuf_puts(b, "\",\"pid\":");
+    if (pid == RECORD_NO_ID)
+        sbuf_puts(b, "null");
+    else
+        sbuf_u64(b, pid);
+    sbuf_puts(b, ",\"tid\":");
+    if (tid == RECORD_NO_ID)
+        sbuf_puts(b, "null");
+    else
+        sbuf_u64(b, tid);
     number(b, ",\"cpu\":", record_cpu(r));
     sbuf_puts(b, ",\"activity_id\":\"");
     sbuf_guid(b, &h->activity_id);

@@ -24,8 +24,9 @@ static int guid_zero(const petw_guid *g)
     return memcmp(g, &zero, sizeof(zero)) == 0;
 }
 
-/* Time, provider, descriptor, process, thread, CPU and activity IDs. */
-static void header(sbuf *b, const petw_event_record *r)
+/* Time, provider, descriptor, process, thread (record_ids: "-" for none),
+ * CPU and activity IDs. */
+static void header(sbuf *b, const petw_event_record *r, const petw_decoded_event *ev)
 {
     const petw_event_header *h = &r->header;
     const petw_event_descriptor *d = &h->descriptor;
@@ -45,8 +46,16 @@ static void header(sbuf *b, const petw_event_record *r)
     number(b, " task=", d->task);
     sbuf_puts(b, " kw=");
     sbuf_hex64(b, d->keyword);
-    number(b, " pid=", h->process_id);
-    number(b, " tid=", h->thread_id);
+    uint64_t pid, tid;
+    record_ids(r, ev, &pid, &tid);
+    if (pid == RECORD_NO_ID)
+        sbuf_puts(b, " pid=-");
+    else
+        number(b, " pid=", pid);
+    if (tid == RECORD_NO_ID)
+        sbuf_puts(b, " tid=-");
+    else
+        number(b, " tid=", tid);
     number(b, " cpu=", record_cpu(r));
     if (!guid_zero(&h->activity_id)) {
         sbuf_puts(b, " activity=");
@@ -87,7 +96,7 @@ static void text_event(output *o, const petw_event_record *r, const petw_decoded
 {
     sbuf *b = &o->line;
     ev = with_schema(ev);
-    header(b, r);
+    header(b, r, ev);
     if (ev) {
         fields(b, ev);
     } else {
