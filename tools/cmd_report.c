@@ -126,6 +126,7 @@ int cmd_report(int argc, char **argv)
         petw_profile_free(p);
         return 1;
     }
+    table_view(argv[0]);
     a.out = out_path ? output_file_create(out_path, force) : stdout;
     int rc = 1;
     if (a.out) {

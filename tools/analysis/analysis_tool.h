@@ -79,15 +79,18 @@ typedef struct table_format {
 struct table {
     const table_format *format;
     FILE *file;
-    const char *title; /* text: a line above the table; JSON: "view" */
+    const char *title; /* text: a line above the table; JSON: "title" */
     const char *columns[TABLE_MAX_COLUMNS];
     int ncolumns;
-    uint32_t right; /* bit k: column k is numeric (text: right-aligned; JSON: a number) */
+    uint32_t right; /* bit k: column k is numeric (text: right-aligned; CSV, JSON: a number) */
     sbuf line;
     void *state;
     int error;
 };
 
+/* The name of the view the tables of this run belong to (JSON's "view":
+ * "cpu", "wait", ...); "" until set. */
+void table_view(const char *name);
 /* The format named `name` (text, csv, json), or NULL. */
 const table_format *table_find(const char *name);
 int table_begin(table *t, const table_format *f, FILE *file, const char *title,

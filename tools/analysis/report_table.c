@@ -1,12 +1,38 @@
 /* report_table.c - the tables of `petw report`: text (aligned columns,
  * buffered: views write their top rows), CSV (RFC 4180) and JSON (one
- * object: the view's name and an array of rows, numbers as numbers), with
- * the escaping output/output_value.c gives every format. */
+ * object: the view's name, its title and an array of rows), with the
+ * escaping output/output_value.c gives every format. CSV and JSON write
+ * numbers as numbers: a percentage without its '%' (text keeps it). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../output/output.h"
 #include "analysis_tool.h"
+
+static const char *view_name = "";
+
+void table_view(const char *name)
+{
+    view_name = name ? name : "";
+}
+
+/* A numeric cell's number as CSV and JSON write it ("12.5%" -> "12.5",
+ * "+0.25" -> "0.25"): its length from *start, or 0 when it is not one. */
+static size_t number_of(const char *c, const char **start)
+{
+    const char *s = c[0] == '+' ? c + 1 : c;
+    if (!(s[0] >= '0' && s[0] <= '9') && !(s[0] == '-' && s[1] >= '0' && s[1] <= '9'))
+        return 0;
+    char *end;
+    (void)strtod(s, &end);
+    if (end == s || !(*end == 0 || (*end == '%' && end[1] == 0)))
+        return 0;
+    for (const char *q = s; q < end; q++)
+        if (!strchr("0123456789.-+eE", *q))
+            return 0; /* hexadecimal, inf or nan: not a JSON number */
+    *start = s;
+    return (size_t)(end - s);
+}
 
 static void flush_line(table *t)
 {
@@ -102,7 +128,12 @@ static void csv_row(table *t, const char *const *cells)
     for (int k = 0; k < t->ncolumns; k++) {
         if (k)
             sbuf_putc(&t->line, ',');
-        csv_field(&t->line, cells[k] ? cells[k] : "");
+        const char *c = cells[k] ? cells[k] : "", *num;
+        size_t n = (t->right >> k) & 1 && t->state ? number_of(c, &num) : 0;
+        if (n)
+            sbuf_put(&t->line, num, n);
+        else
+            csv_field(&t->line, c);
     }
     sbuf_puts(&t->line, "\r\n");
     flush_line(t);
@@ -111,12 +142,13 @@ static void csv_row(table *t, const char *const *cells)
 static int csv_begin(table *t)
 {
     csv_row(t, t->columns);
+    t->state = t; /* the rows come: numbers as numbers (not the header) */
     return 0;
 }
 
 static void csv_end(table *t)
 {
-    (void)t;
+    t->state = NULL;
 }
 
 /* ---- JSON ---- */
@@ -124,24 +156,26 @@ static void csv_end(table *t)
 static int json_begin(table *t)
 {
     sbuf_puts(&t->line, "{\"view\":");
+    json_string(&t->line, view_name);
+    sbuf_puts(&t->line, ",\"title\":");
     json_string(&t->line, t->title ? t->title : "");
     sbuf_puts(&t->line, ",\"rows\":[");
     flush_line(t);
     return 0;
 }
 
-/* A numeric cell as a JSON number ("12.5%" -> 12.5), else a string. */
+/* A numeric cell as a JSON number ("12.5%" -> 12.5; "" -> null), else a
+ * string. */
 static void json_cell(sbuf *b, const char *c, int numeric)
 {
-    if (numeric && c[0]) {
-        char *end;
-        (void)strtod(c, &end);
-        if (end != c && (*end == 0 || (*end == '%' && end[1] == 0))) {
-            sbuf_put(b, c, (size_t)(end - c));
-            return;
-        }
-    }
-    json_string(b, c);
+    const char *num;
+    size_t n = numeric ? number_of(c, &num) : 0;
+    if (n)
+        sbuf_put(b, num, n);
+    else if (numeric && !c[0])
+        sbuf_puts(b, "null"); /* no value (a process's start before the trace) */
+    else
+        json_string(b, c);
 }
 
 static void json_row(table *t, const char *const *cells)
