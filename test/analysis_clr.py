@@ -27,7 +27,7 @@ with tempfile.TemporaryDirectory() as tmp:
         etl = os.path.join(tmp, "clr%s.etl" % bits)
         subprocess.run([gen, etl, "clr"] + ([bits] if bits else []), check=True)
         got = {(r["Function"], r["Module"]): (r["Self"], r["Incl"]) for r in csv.DictReader(
-            io.StringIO(run("report", "cpu", etl, "--format", "csv")))}
+            io.StringIO(run("report", "cpu", etl, "--addresses", "--format", "csv")))}
         want = {("Contoso.Orders.Place", "Contoso.Orders"): ("6", "10"),
                 ("Total", "Lib"): ("4", "4"),
                 ("app.exe!+0x2000", "app.exe"): ("0", "10"),

@@ -115,7 +115,10 @@ def main(last):
                     f in r_cpu(etl) for f in ("work_a", "work_b", "lib_spin", "syscall_loop")):
                 break
             print("recording lost %d events: once more" % lost)
+        # perf report's table: each address without a symbol its own row,
+        # inlined functions in the function holding them.
         r = subprocess.run([petw, "report", "cpu", etl, "--format", "csv", "--top", "0",
+                            "--addresses", "--no-inline",
                             "--process", os.path.basename(workload)[:15]],
                            capture_output=True, text=True, check=True)
         ours = {}

@@ -37,7 +37,8 @@ def compare(tmp, etl, env):
     if r.returncode != 0:
         fail("go tool pprof: " + r.stderr)
     cpu = list(csv.DictReader(io.StringIO(subprocess.run(
-        [petw, "report", "cpu", etl, "--format", "csv", "--top", "0"], capture_output=True,
+        [petw, "report", "cpu", etl, "--format", "csv", "--top", "0", "--addresses"],
+        capture_output=True,
         text=True, check=True).stdout)))
     samples = sum(int(r["Self"]) for r in cpu)
     m = re.search(r"Total samples = ([\d.]+)(ms|s)\b", r.stdout)

@@ -50,7 +50,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 deep += int(count)
         if deep < deep_least:
             fail("%s: %d samples with a whole stack, wanted at least %d" % (rel, deep, deep_least))
-        top = rows("report", "cpu", etl, "--pid", pid, "--top", "1")[0]
+        top = rows("report", "cpu", etl, "--pid", pid, "--top", "1", "--addresses")[0]
         if (top["Function"], top["Module"], top["Self"]) != (
                 "System.DateTime.GetDatePart", "mscorlib", str(hot_self)):
             fail("%s: hottest function %s" % (rel, top))

@@ -35,7 +35,7 @@ def check(tmp, bits):
     subprocess.run([gen, etl] + ([bits] if bits else []), check=True)
 
     got = {(r["Function"], r["Module"]): (r["Self%"], r["Self"], r["Incl%"], r["Incl"])
-           for r in rows("report", "cpu", etl)}
+           for r in rows("report", "cpu", etl, "--addresses")}
     want = {
         ("app.exe!+0x1010", "app.exe"): ("57.14", "40", "57.14", "40"),
         ("ntdll.dll!+0x9000", "ntdll.dll"): ("28.57", "20", "28.57", "20"),
@@ -58,23 +58,23 @@ def check(tmp, bits):
     threads = {r["TID"]: r["Samples"] for r in rows("report", "cpu", etl, "--by", "thread")}
     if threads != {"77": "50", "78": "20"}:
         fail("cpu by thread: %s" % threads)
-    if [r["Function"] for r in rows("report", "cpu", etl, "--tid", "78")][0] != \
+    if [r["Function"] for r in rows("report", "cpu", etl, "--tid", "78", "--addresses")][0] != \
             "ntdll.dll!+0x9000":
         fail("--tid 78 does not keep thread 78's samples alone")
     if rows("report", "cpu", etl, "--pid", "999"):
         fail("--pid 999 keeps samples")
 
     rel = {(r["Relation"], r["Function"]): r["Samples"]
-           for r in rows("report", "cpu", etl, "--callers", "app.exe!+0x2000")}
+           for r in rows("report", "cpu", etl, "--callers", "app.exe!+0x2000", "--addresses")}
     if rel != {("caller", "ntdll.dll!+0x5000"): "50", ("callee", "app.exe!+0x1010"): "40",
                ("callee", "app.exe!+0x1500"): "10"}:
         fail("callers: %s" % rel)
 
-    doc = json.loads(run("report", "cpu", etl, "--format", "json", "--top", "1"))
+    doc = json.loads(run("report", "cpu", etl, "--format", "json", "--top", "1", "--addresses"))
     if doc["rows"] != [{"Self%": 57.14, "Self": 40, "Incl%": 57.14, "Incl": 40,
                         "Function": "app.exe!+0x1010", "Module": "app.exe", "Source": ""}]:
         fail("json: %s" % doc)
-    text = run("report", "cpu", etl, "--top", "2")
+    text = run("report", "cpu", etl, "--top", "2", "--addresses")
     if "app.exe!+0x1010" not in text or "ntoskrnl" in text:
         fail("text, --top 2:\n" + text)
 
@@ -110,7 +110,7 @@ def check(tmp, bits):
 
     moved = os.path.join(tmp, "moved%s.etl" % bits)
     subprocess.run([gen, moved, "shift"] + ([bits] if bits else []), check=True)
-    diff = rows("report", "diff", etl, moved)
+    diff = rows("report", "diff", etl, moved, "--addresses")
     top = [(r["Function"], r["Self delta"], r["Base self%"], r["New self%"]) for r in diff[:2]]
     if sorted(top) != [("app.exe!+0x1010", "-28.57", "57.14", "28.57"),
                        ("ntdll.dll!+0x9000", "28.57", "28.57", "57.14")]:

@@ -23,6 +23,8 @@ static const char report_usage[] =
     "Options:\n"
     "  --format F             text (default), csv or json\n"
     "  --top N                the first N rows (text default: 30; 0: all)\n"
+    "  --addresses            cpu, diff: code without symbols by address, not one row\n"
+    "                         per module\n"
     "  -o OUT                 write to OUT (created owner-only; --force replaces it)\n";
 
 typedef int (*view_fn)(const petw_profile *p, const view_args *a);
@@ -87,6 +89,8 @@ int cmd_report(int argc, char **argv)
             a.callers_of = argv[++i];
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--addresses")) {
+            a.addresses = 1;
         } else if (!strcmp(argv[i], "--force")) {
             force = 1;
         } else if (argv[i][0] == '-') {

@@ -110,6 +110,81 @@ void stack_walk_root_first(const petw_profile *p, const petw_profile_stack *s, i
     }
 }
 
+static int frame_add(stack_frames *sf, const petw_profile_location *l, const char *name,
+                     const petw_source_line *line)
+{
+    if (sf->count == sf->cap) {
+        uint32_t cap = sf->cap ? 2 * sf->cap : 64;
+        stack_frame *f = realloc(sf->frames, cap * sizeof(*f));
+        if (!f) {
+            sf->failed = 1;
+            return -1;
+        }
+        sf->frames = f;
+        sf->cap = cap;
+    }
+    sf->frames[sf->count++] = (stack_frame){name, l->module, l, line};
+    return 0;
+}
+
+/* "module (no symbols)" for `module` (an interned string of the model:
+ * one name per module pointer, kept until stack_frames_free). */
+static const char *no_symbols_name(stack_frames *sf, const char *module)
+{
+    for (uint32_t k = 0; k < sf->nnames; k++)
+        if (sf->names[k].module == module)
+            return sf->names[k].name;
+    if (sf->nnames == sf->names_cap) {
+        uint32_t cap = sf->names_cap ? 2 * sf->names_cap : 16;
+        void *n = realloc(sf->names, cap * sizeof(*sf->names));
+        if (!n)
+            return NULL;
+        sf->names = n;
+        sf->names_cap = cap;
+    }
+    size_t len = strlen(module) + sizeof(" (no symbols)");
+    char *name = malloc(len);
+    if (!name)
+        return NULL;
+    snprintf(name, len, "%s (no symbols)", module);
+    sf->names[sf->nnames].module = module;
+    sf->names[sf->nnames++].name = name;
+    return name;
+}
+
+uint32_t stack_frames_get(stack_frames *sf, const petw_profile *p, const petw_profile_stack *s,
+                          int addresses)
+{
+    sf->count = 0;
+    for (uint32_t k = 0; k < s->frame_count; k++) {
+        const petw_profile_location *l = petw_profile_location_at(p, s->frames[k]);
+        for (uint32_t j = 0; j < l->line_count; j++)
+            if (frame_add(sf, l, l->lines[j].function, &l->lines[j]))
+                return sf->count;
+        if (l->line_count)
+            continue;
+        const char *name = addresses ? l->name : no_symbols_name(sf, l->module);
+        if (!name) {
+            sf->failed = 1;
+            name = l->name;
+        }
+        if (!addresses && sf->count && sf->frames[sf->count - 1].name == name)
+            continue; /* a run of frames without symbols in one module: one frame */
+        if (frame_add(sf, l, name, NULL))
+            return sf->count;
+    }
+    return sf->count;
+}
+
+void stack_frames_free(stack_frames *sf)
+{
+    for (uint32_t k = 0; k < sf->nnames; k++)
+        free(sf->names[k].name);
+    free(sf->names);
+    free(sf->frames);
+    memset(sf, 0, sizeof(*sf));
+}
+
 const char *process_label(const petw_profile *p, uint32_t pid, char *buf, size_t size)
 {
     const petw_profile_process *pr = petw_profile_process_find(p, pid);

@@ -85,6 +85,8 @@ struct table {
     uint32_t right; /* bit k: column k is numeric (text: right-aligned; CSV, JSON: a number) */
     sbuf line;
     void *state;
+    uint64_t more; /* rows left out (table_more) */
+    uint32_t top;  /* the --top that left them out */
     int error;
 };
 
@@ -96,6 +98,14 @@ const table_format *table_find(const char *name);
 int table_begin(table *t, const table_format *f, FILE *file, const char *title,
                 const char *const *columns, int ncolumns, uint32_t numeric);
 void table_row(table *t, const char *const *cells);
+/* `rows` more rows were left out by --top `top` (before table_end): text
+ * says so under the table, JSON as "more" (CSV: its rows alone). */
+void table_more(table *t, uint64_t rows, uint32_t top);
+/* The rows of `n` that --top `top` leaves out. */
+static inline uint64_t rows_left(uint64_t n, uint32_t top)
+{
+    return top && n > top ? n - top : 0;
+}
 /* Finishes; returns 0 or -1 (a write or memory error). */
 int table_end(table *t);
 
@@ -107,6 +117,33 @@ typedef void (*frame_fn)(void *ctx, const petw_profile_location *l, const char *
                          const petw_source_line *line);
 void stack_walk_root_first(const petw_profile *p, const petw_profile_stack *s, int no_inline,
                            frame_fn fn, void *ctx);
+/* One frame of a stack as the report's tables show it. */
+typedef struct stack_frame {
+    const char *name;   /* the function (an inlined one too), or "module (no symbols)" */
+    const char *module; /* its module */
+    const petw_profile_location *location;
+    const petw_source_line *line; /* its source line, NULL when not known */
+} stack_frame;
+struct module_name {
+    const char *module; /* the model's (interned: one pointer per module) */
+    char *name;
+};
+typedef struct stack_frames {
+    stack_frame *frames;
+    uint32_t count, cap;
+    struct module_name *names; /* "module (no symbols)" by module */
+    uint32_t nnames, names_cap;
+    int failed; /* out of memory: the frames are those that fit */
+} stack_frames;
+/* Stack `s`'s frames into `sf` (zero-initialized, reused from stack to
+ * stack), innermost first: each inlined function a frame of its own (the
+ * exports' rule; --no-inline leaves the model none), and a frame without
+ * symbols "module (no symbols)" (a run of them in one module one frame)
+ * unless `addresses` ("module+0xOFFSET" each).
+ * Returns the count; the frames live until the next call. */
+uint32_t stack_frames_get(stack_frames *sf, const petw_profile *p, const petw_profile_stack *s,
+                          int addresses);
+void stack_frames_free(stack_frames *sf);
 /* The process's name for a root frame: "name" or "pid N". */
 const char *process_label(const petw_profile *p, uint32_t pid, char *buf, size_t size);
 
@@ -120,6 +157,7 @@ typedef struct view_args {
     const char *callers_of; /* cpu: callers and callees of this function */
     uint32_t pid, tid;      /* the filters (views of per-thread totals apply them) */
     const char *process;    /* likewise: processes of this name alone; NULL: any */
+    int addresses;          /* --addresses: code without symbols by address, not by module */
 } view_args;
 
 /* Whether a view of per-thread or per-process totals shows process `pid`
@@ -137,7 +175,7 @@ typedef struct cpu_row {
     const char *name, *module;
     uint64_t self, incl;
 } cpu_row;
-int cpu_rows(const petw_profile *p, const char *by, cpu_row **rows, uint32_t *count,
+int cpu_rows(const petw_profile *p, const char *by, int addresses, cpu_row **rows, uint32_t *count,
              uint64_t *total);
 void cpu_rows_free(cpu_row *rows, uint32_t count);
 int report_wait(const petw_profile *p, const view_args *a);

@@ -2,7 +2,10 @@
  * function (the default), module, process or thread: self samples (the
  * sampled address was there) and inclusive ones (anywhere on the stack,
  * once per stack), as counts and percentages of all samples kept; or, with
- * --callers FUNC, the functions that called FUNC and those it called. */
+ * --callers FUNC, the functions that called FUNC and those it called.
+ * Frames are those of every export (stack_frames): inlined functions are
+ * functions of their own, and code without symbols is one row per module
+ * ("gzip (no symbols)") unless --addresses asks for its addresses. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +17,10 @@ typedef struct entry {
     const char *name, *module;
     uint32_t pid, tid;
     uint64_t self, incl;
-    uint32_t last_stack;              /* inclusive samples count once per stack */
-    const petw_profile_location *hot; /* by function: the location of its largest self */
-    uint64_t hot_samples;             /* stack (its source line is shown) */
+    uint32_t last_stack;         /* inclusive samples count once per stack */
+    const petw_source_line *hot; /* by function: the line of its largest self */
+    uint64_t hot_samples;        /* stack (its source line is shown) */
+    int hot_set;                 /* hot (which may be NULL) was chosen */
 } entry;
 
 typedef struct tally {
@@ -81,13 +85,11 @@ static int by_self(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
-/* "file.c:12": the source of a location's function (its outermost line),
- * or "" without line information. */
-static const char *source(const petw_profile_location *l, char *buf, size_t size)
+/* "file.c:12": a frame's source line, or "" without line information. */
+static const char *source(const petw_source_line *ln, char *buf, size_t size)
 {
-    if (!l || !l->line_count || !l->lines[l->line_count - 1].file)
+    if (!ln || !ln->file)
         return "";
-    const petw_source_line *ln = &l->lines[l->line_count - 1];
     const char *base = strrchr(ln->file, '/');
     base = base ? base + 1 : ln->file;
     if (ln->line)
@@ -99,17 +101,17 @@ static const char *source(const petw_profile_location *l, char *buf, size_t size
 
 enum { BY_FUNCTION, BY_MODULE, BY_PROCESS, BY_THREAD };
 
-/* The entry of frame `l` (or of the stack's thread/process). */
+/* The entry of frame `f` (or of the stack's thread/process). */
 static entry *entry_for(tally *t, int by, const petw_profile *p, const petw_profile_stack *s,
-                        const petw_profile_location *l)
+                        const stack_frame *f)
 {
     char key[1200], buf[32];
     switch (by) {
     case BY_FUNCTION:
-        snprintf(key, sizeof(key), "%s\x1f%s", l->module, l->name);
+        snprintf(key, sizeof(key), "%s\x1f%s", f->module, f->name);
         break;
     case BY_MODULE:
-        snprintf(key, sizeof(key), "%s", l->module);
+        snprintf(key, sizeof(key), "%s", f->module);
         break;
     case BY_PROCESS:
         snprintf(key, sizeof(key), "%" PRIu32, s->pid);
@@ -122,12 +124,12 @@ static entry *entry_for(tally *t, int by, const petw_profile *p, const petw_prof
     if (e && !e->name) {
         e->pid = s->pid;
         e->tid = s->tid;
-        e->name = by == BY_FUNCTION ? l->name
-                  : by == BY_MODULE ? l->module
+        e->name = by == BY_FUNCTION ? strchr(e->key, '\x1f') + 1 /* lives with the key */
+                  : by == BY_MODULE ? f->location->module
                                     : process_label(p, s->pid, buf, sizeof(buf));
         if (e->name == buf)
             e->name = NULL; /* "pid N": rebuilt when printed */
-        e->module = l->module;
+        e->module = f->location->module;
     }
     return e;
 }
@@ -188,6 +190,7 @@ static int write_table(const petw_profile *p, const view_args *a, tally *t, int 
             table_row(&tb, row);
         }
     }
+    table_more(&tb, rows_left(t->count, a->top), a->top);
     return table_end(&tb);
 }
 
@@ -197,30 +200,30 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
 {
     tally up = {0}, down = {0};
     uint64_t in_func = 0;
+    stack_frames sf = {0};
     for (uint32_t k = 0; k < petw_profile_stack_count(p); k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
-        uint32_t at = UINT32_MAX;
-        for (uint32_t j = 0; j < s->frame_count; j++)
-            if (!strcmp(petw_profile_location_at(p, s->frames[j])->name, a->callers_of))
+        uint32_t n = stack_frames_get(&sf, p, s, a->addresses), at = UINT32_MAX;
+        for (uint32_t j = 0; j < n; j++)
+            if (!strcmp(sf.frames[j].name, a->callers_of))
                 at = j;
         if (at == UINT32_MAX)
             continue;
         in_func += s->samples;
-        const petw_profile_location *caller =
-            at + 1 < s->frame_count ? petw_profile_location_at(p, s->frames[at + 1]) : NULL;
-        const petw_profile_location *callee =
-            at > 0 ? petw_profile_location_at(p, s->frames[at - 1]) : NULL;
+        const stack_frame *caller = at + 1 < n ? &sf.frames[at + 1] : NULL;
+        const stack_frame *callee = at > 0 ? &sf.frames[at - 1] : NULL;
         entry *e = tally_get(&up, caller ? caller->name : "[root]");
         if (e) {
             e->self += s->samples;
-            e->module = caller ? caller->module : "";
+            e->module = caller ? caller->location->module : "";
         }
         e = tally_get(&down, callee ? callee->name : "[self]");
         if (e) {
             e->self += s->samples;
-            e->module = callee ? callee->module : "";
+            e->module = callee ? callee->location->module : "";
         }
     }
+    stack_frames_free(&sf);
     int rc = up.failed || down.failed ? -1 : 0;
     sort_rows(up.items, up.count, sizeof(*up.items), by_self);
     sort_rows(down.items, down.count, sizeof(*down.items), by_self);
@@ -241,6 +244,7 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
                 table_row(&tb, row);
             }
         }
+        table_more(&tb, rows_left(up.count, a->top) + rows_left(down.count, a->top), a->top);
         rc = table_end(&tb);
     }
     tally_free(&up);
@@ -249,23 +253,29 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
 }
 
 /* Self and inclusive samples of every entry (inclusive once per stack). */
-static void aggregate(const petw_profile *p, int by, tally *t)
+static void aggregate(const petw_profile *p, int by, int addresses, tally *t)
 {
+    stack_frames sf = {0};
     for (uint32_t k = 0; k < petw_profile_stack_count(p) && !t->failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
-        for (uint32_t j = 0; j < s->frame_count; j++) {
-            const petw_profile_location *l = petw_profile_location_at(p, s->frames[j]);
-            entry *e = entry_for(t, by, p, s, l);
+        uint32_t n = stack_frames_get(&sf, p, s, addresses);
+        if (sf.failed)
+            t->failed = 1;
+        for (uint32_t j = 0; j < n; j++) {
+            const stack_frame *f = &sf.frames[j];
+            entry *e = entry_for(t, by, p, s, f);
             if (!e)
                 break;
             if (j == 0) {
                 e->self += s->samples;
                 if (s->samples > e->hot_samples) {
                     e->hot_samples = s->samples;
-                    e->hot = l;
+                    e->hot = f->line;
+                    e->hot_set = 1;
                 }
-            } else if (!e->hot) {
-                e->hot = l; /* no self samples (yet): a call site */
+            } else if (!e->hot_set) {
+                e->hot = f->line; /* no self samples (yet): a call site */
+                e->hot_set = 1;
             }
             if (e->last_stack != k) {
                 e->last_stack = k;
@@ -275,6 +285,7 @@ static void aggregate(const petw_profile *p, int by, tally *t)
                 break; /* one entry per stack */
         }
     }
+    stack_frames_free(&sf);
 }
 
 static int by_key(const void *a, const void *b)
@@ -282,8 +293,8 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const cpu_row *)a)->key, ((const cpu_row *)b)->key);
 }
 
-int cpu_rows(const petw_profile *p, const char *by_name, cpu_row **rows, uint32_t *count,
-             uint64_t *total)
+int cpu_rows(const petw_profile *p, const char *by_name, int addresses, cpu_row **rows,
+             uint32_t *count, uint64_t *total)
 {
     int by = !by_name || !strcmp(by_name, "function") ? BY_FUNCTION
              : !strcmp(by_name, "module")             ? BY_MODULE
@@ -296,7 +307,7 @@ int cpu_rows(const petw_profile *p, const char *by_name, cpu_row **rows, uint32_
     for (uint32_t k = 0; k < petw_profile_stack_count(p); k++)
         *total += petw_profile_stack_at(p, k)->samples;
     tally t = {0};
-    aggregate(p, by, &t);
+    aggregate(p, by, addresses, &t);
     cpu_row *r = t.failed ? NULL : calloc(t.count + 1u, sizeof(*r));
     if (r) {
         for (uint32_t k = 0; k < t.count; k++) {
@@ -336,7 +347,7 @@ int report_cpu(const petw_profile *p, const view_args *a)
     if (a->callers_of)
         return callers(p, a, total) ? 1 : 0;
     tally t = {0};
-    aggregate(p, by, &t);
+    aggregate(p, by, a->addresses, &t);
     int rc = t.failed ? -1 : write_table(p, a, &t, by, total);
     tally_free(&t);
     if (rc)

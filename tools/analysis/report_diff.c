@@ -45,7 +45,8 @@ int report_diff(const petw_profile *base, const petw_profile *p, const view_args
     moved *m = NULL;
     uint32_t nm = 0;
     int rc = 1;
-    if (cpu_rows(base, a->by, &ra, &na, &ta) != 0 || cpu_rows(p, a->by, &rb, &nb, &tb) != 0 ||
+    if (cpu_rows(base, a->by, a->addresses, &ra, &na, &ta) != 0 ||
+        cpu_rows(p, a->by, a->addresses, &rb, &nb, &tb) != 0 ||
         !(m = calloc(na + nb + 1u, sizeof(*m))))
         goto out;
     for (uint32_t i = 0, j = 0; i < na || j < nb;) { /* a merge by key */
@@ -82,6 +83,7 @@ int report_diff(const petw_profile *base, const petw_profile *p, const view_args
         const char *row[] = {ds, bs, ns, di, bi, ni, by_module ? r->module : r->name, r->module};
         table_row(&t, row);
     }
+    table_more(&t, rows_left(nm, a->top), a->top);
     rc = table_end(&t) ? 1 : 0;
 out:
     free(m);

@@ -49,5 +49,6 @@ int report_disk(const petw_profile *p, const view_args *a)
         table_row(&tb, row);
     }
     free(rows);
+    table_more(&tb, rows_left(n, a->top), a->top);
     return table_end(&tb) ? 1 : 0;
 }

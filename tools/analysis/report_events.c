@@ -72,5 +72,6 @@ int report_events(const petw_profile *p, const view_args *a)
         sbuf_free(&t1);
     }
     free(rows);
+    table_more(&tb, rows_left(n, a->top), a->top);
     return table_end(&tb) ? 1 : 0;
 }

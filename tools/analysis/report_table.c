@@ -3,6 +3,7 @@
  * object: the view's name, its title and an array of rows), with the
  * escaping output/output_value.c gives every format. CSV and JSON write
  * numbers as numbers: a percentage without its '%' (text keeps it). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,13 @@ static void text_end(table *t)
         sbuf_putc(&t->line, '\n');
         flush_line(t);
     }
+    if (t->more) {
+        char note[96];
+        snprintf(note, sizeof(note), "... %llu more row%s (--top %u; --top 0 for all)\n",
+                 (unsigned long long)t->more, t->more == 1 ? "" : "s", t->top);
+        sbuf_puts(&t->line, note);
+        flush_line(t);
+    }
     for (size_t r = 0; r < s->rows * (size_t)t->ncolumns; r++)
         free(s->cells[r]);
     free(s->cells);
@@ -197,7 +205,13 @@ static void json_row(table *t, const char *const *cells)
 
 static void json_end(table *t)
 {
-    sbuf_puts(&t->line, "\n]}\n");
+    sbuf_puts(&t->line, "\n]");
+    if (t->more) {
+        char more[48];
+        snprintf(more, sizeof(more), ",\"more\":%llu", (unsigned long long)t->more);
+        sbuf_puts(&t->line, more);
+    }
+    sbuf_puts(&t->line, "}\n");
     flush_line(t);
     t->state = NULL;
 }
@@ -232,6 +246,12 @@ int table_begin(table *t, const table_format *f, FILE *file, const char *title,
 void table_row(table *t, const char *const *cells)
 {
     t->format->row(t, cells);
+}
+
+void table_more(table *t, uint64_t rows, uint32_t top)
+{
+    t->more = rows;
+    t->top = top;
 }
 
 int table_end(table *t)

@@ -128,6 +128,7 @@ int report_wait(const petw_profile *p, const view_args *a)
         table_row(&tb, row);
     }
     free(rows);
+    table_more(&tb, rows_left(m, a->top), a->top);
     return table_end(&tb) ? 1 : 0;
 }
 
@@ -186,5 +187,6 @@ int report_processes(const petw_profile *p, const view_args *a)
         sbuf_free(&end);
     }
     free(rows);
+    table_more(&tb, rows_left(m, a->top), a->top);
     return table_end(&tb) ? 1 : 0;
 }
