@@ -4,7 +4,9 @@ as a person and a program read them, on the known traces of
 gen_profile_trace.c. JSON names the view ("cpu") with its title beside it,
 and CSV and JSON give percentages and signed deltas as numbers; code without
 symbols is one row per module ("app.exe (no symbols)") unless --addresses;
-text says how many rows --top left out (JSON as "more")."""
+text says how many rows --top left out (JSON as "more"); times are seconds
+from the trace's start (--absolute: UTC stamps) in the processes and events
+views, and the processes view cuts long command lines in text alone."""
 import json
 import os
 import subprocess
@@ -86,11 +88,48 @@ def top(etl):
         fail("JSON: more without --top")
 
 
+def processes(tmp):
+    """Times from the trace's start; long command lines cut in text alone."""
+    etl = os.path.join(tmp, "child.etl")
+    subprocess.run([gen, etl, "child"], check=True)
+    table = {r["PID"]: r for r in rows("report", "processes", etl)}
+    child = table.get("4321")
+    if not child or len(child["Command line"]) != 300:
+        fail("CSV: the command line in full: %s" % child)
+    start, end = float(child["Start s"]), float(child["End s"])
+    if not (0 <= start < 0.001 and abs(end - start - 0.00055) < 1e-9):
+        fail("relative times: %s" % child)
+    if table["1234"]["Start s"] != "" or table["1234"]["End s"] != "":
+        fail("a process running through the trace has times: %s" % table["1234"])
+    text = run("report", "processes", etl)
+    line = [l for l in text.splitlines() if l.startswith("4321")]
+    if not line or len(line[0]) > 160 or not line[0].endswith("...") or "0.000" not in line[0]:
+        fail("text:\n" + text)
+    absolute = {r["PID"]: r for r in rows("report", "processes", etl, "--absolute")}
+    if not absolute["4321"]["Start"].startswith("2022-") or \
+            not absolute["4321"]["End"].endswith("Z"):
+        fail("--absolute: %s" % absolute["4321"])
+    doc = json.loads(run("report", "processes", etl, "--format", "json"))
+    row = [r for r in doc["rows"] if r["PID"] == 4321][0]
+    if len(row["Command line"]) != 300 or not isinstance(row["End s"], float):
+        fail("JSON: %s" % row)
+    events = rows("report", "events", etl)
+    if not events or not all(0 <= float(r["First s"]) <= float(r["Last s"]) < 0.001
+                             for r in events):
+        fail("events: first and last from the trace's start: %s" % events[:3])
+    if not rows("report", "events", etl, "--absolute")[0]["First"].startswith("2022-"):
+        fail("events --absolute: %s" % rows("report", "events", etl, "--absolute")[0])
+    app = [r for r in doc["rows"] if r["PID"] == 1234][0]
+    if app["Start s"] is not None or app["End s"] is not None:
+        fail("JSON: no start is null: %s" % app)
+
+
 with tempfile.TemporaryDirectory() as tmp:
     etl = os.path.join(tmp, "p.etl")
     subprocess.run([gen, etl], check=True)
     views_json(etl)
     no_symbols(etl)
     top(etl)
+    processes(tmp)
 print("analysis_tables: views named in JSON, numbers as numbers, modules without symbols, "
-      "--top's note")
+      "--top's note, process times and command lines")

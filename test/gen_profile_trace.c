@@ -46,6 +46,8 @@
  * "C:\app\Lib.exe":
  *    6 x tid 77  Place+0x20, app+0x2000, ntdll+0x5000
  *    4 x tid 77  Total+0x10, Place+0x50, app+0x2000, ntdll+0x5000
+ * With `child`, process 4321 "child.exe" (a child of 4) starts at 1500 and
+ * ends at 7000, its command line 300 characters long.
  * With `big MB` (the benchmarks' large traces), the samples are instead MB
  * megabytes of buffers streamed to the file: 1 kHz on each of the 2 CPUs,
  * each sample with a 30-frame stack, one of 20,000 distinct stacks over
@@ -66,10 +68,12 @@ static uint32_t put_ptr(uint8_t *p, uint64_t v)
     return ptr;
 }
 
-/* A Process record of opcode `op` (3 DCStart, 4 DCEnd, 39 Defunct). */
-static void process_record(uint8_t op, uint32_t pid, const char *image, int64_t ts)
+/* A Process record of opcode `op` (1 Start, 2 End, 3 DCStart, 4 DCEnd,
+ * 39 Defunct) with command line `command` (NULL: the image's name). */
+static void process_command(uint8_t op, uint32_t pid, const char *image, const char *command,
+                            int64_t ts)
 {
-    uint8_t p[256];
+    uint8_t p[2048];
     memset(p, 0, sizeof(p));
     /* UniqueProcessKey, pid, parent, session, exit status, directory table
      * base, flags; TOKEN_USER (the SID's address, attributes), S-1-5-18. */
@@ -83,10 +87,15 @@ static void process_record(uint8_t op, uint32_t pid, const char *image, int64_t 
     n += 12;
     memcpy(p + n, image, strlen(image) + 1);
     n += (uint32_t)strlen(image) + 1;
-    n += put_utf16(p + n, image);
+    n += put_utf16(p + n, command ? command : image);
     n += put_utf16(p + n, "");
     n += put_utf16(p + n, "");
     record(PETW__HDR_SYSTEM64, (uint16_t)(0x0300 | op), 4, pid, 0, ts, p, n);
+}
+
+static void process_record(uint8_t op, uint32_t pid, const char *image, int64_t ts)
+{
+    process_command(op, pid, image, NULL, ts);
 }
 
 static void thread_dcstart(uint32_t pid, uint32_t tid, int64_t ts)
@@ -454,7 +463,7 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
 
 int main(int argc, char **argv)
 {
-    int shift = 0, keys = 0, clr = 0;
+    int shift = 0, keys = 0, clr = 0, child = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -465,13 +474,16 @@ int main(int argc, char **argv)
             keys = 1;
         else if (!strcmp(argv[k], "clr"))
             clr = 1;
+        else if (!strcmp(argv[k], "child"))
+            child = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else
             argc = 0;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [big MB]\n");
+        fprintf(stderr,
+                "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [big MB]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -497,6 +509,13 @@ int main(int argc, char **argv)
     petw__wr32(p + 4, 10000); /* CollectionStart v3: Source 0, NewInterval, OldInterval */
     petw__wr32(p + 8, 10000);
     record(PETW__HDR_SYSTEM64, 0x0F49, 3, 0, 0, 1003, p, 12 + put_utf16(p + 12, "Timer"));
+    if (child) {
+        char command[400] = "child.exe";
+        for (size_t k = strlen(command); k < 300; k++)
+            command[k] = k % 2 ? ' ' : 'x';
+        process_command(1, 4321, "child.exe", command, 1500);
+        process_command(2, 4321, "child.exe", command, 7000);
+    }
     cswitch(77, 0, 2000);
     activity(1, 77, 3000);
     activity(2, 77, 3500);

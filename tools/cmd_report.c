@@ -25,6 +25,7 @@ static const char report_usage[] =
     "  --top N                the first N rows (text default: 30; 0: all)\n"
     "  --addresses            cpu, diff: code without symbols by address, not one row\n"
     "                         per module\n"
+    "  --absolute             times as UTC stamps (default: seconds from the start)\n"
     "  -o OUT                 write to OUT (created owner-only; --force replaces it)\n";
 
 typedef int (*view_fn)(const petw_profile *p, const view_args *a);
@@ -89,6 +90,8 @@ int cmd_report(int argc, char **argv)
             a.callers_of = argv[++i];
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--absolute")) {
+            a.absolute = 1;
         } else if (!strcmp(argv[i], "--addresses")) {
             a.addresses = 1;
         } else if (!strcmp(argv[i], "--force")) {

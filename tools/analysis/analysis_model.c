@@ -205,3 +205,19 @@ int view_wants_pid(const petw_profile *p, const view_args *a, uint32_t pid)
     }
     return 1;
 }
+
+void view_time(const petw_profile *p, const view_args *a, int64_t t, sbuf *out)
+{
+    if (t) {
+        if (a->absolute) {
+            sbuf_time(out, t);
+        } else {
+            int64_t first, last;
+            petw_profile_bounds(p, &first, &last);
+            char v[32];
+            snprintf(v, sizeof(v), "%.6f", (double)(t - first) / 1e7);
+            sbuf_puts(out, v);
+        }
+    }
+    sbuf_putc(out, 0);
+}

@@ -157,8 +157,14 @@ typedef struct view_args {
     const char *callers_of; /* cpu: callers and callees of this function */
     uint32_t pid, tid;      /* the filters (views of per-thread totals apply them) */
     const char *process;    /* likewise: processes of this name alone; NULL: any */
+    int absolute;           /* --absolute: times as UTC stamps, not seconds from the start */
     int addresses;          /* --addresses: code without symbols by address, not by module */
 } view_args;
+
+/* A time cell of a view into `out` (NUL-terminated): seconds from the
+ * trace's first event ("1.250000"), or with --absolute the UTC stamp; ""
+ * for 0 (not seen). */
+void view_time(const petw_profile *p, const view_args *a, int64_t t, sbuf *out);
 
 /* Whether a view of per-thread or per-process totals shows process `pid`
  * (the model's own filters apply to samples and events as it reads). */

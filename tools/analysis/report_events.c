@@ -31,10 +31,14 @@ int report_events(const petw_profile *p, const view_args *a)
     int64_t first, last;
     petw_profile_bounds(p, &first, &last);
     double seconds = last > first ? (double)(last - first) / 1e7 : 0.0;
-    static const char *const cols[] = {"Count",   "Per s", "Provider", "Event",  "Id",    "Opcode",
-                                       "Version", "Pairs", "Mean ms",  "Max ms", "First", "Last"};
+    static const char *const cols[] = {"Count",   "Per s",  "Provider", "Event",
+                                       "Id",      "Opcode", "Version",  "Pairs",
+                                       "Mean ms", "Max ms", "First s",  "Last s"};
+    static const char *const acols[] = {"Count",   "Per s", "Provider", "Event",  "Id",    "Opcode",
+                                        "Version", "Pairs", "Mean ms",  "Max ms", "First", "Last"};
     table tb;
-    if (table_begin(&tb, a->format, a->out, "events: by kind", cols, 12, 0x3F3u) != 0) {
+    if (table_begin(&tb, a->format, a->out, "events: by kind", a->absolute ? acols : cols, 12,
+                    a->absolute ? 0x3F3u : 0xFF3u) != 0) {
         free(rows);
         return 1;
     }
@@ -51,10 +55,8 @@ int report_events(const petw_profile *p, const view_args *a)
                  e->pairs ? (double)e->pair_total / (double)e->pairs / 1e4 : 0.0);
         snprintf(max, sizeof(max), "%.3f", (double)e->pair_max / 1e4);
         sbuf t0 = {0}, t1 = {0};
-        sbuf_time(&t0, e->first);
-        sbuf_putc(&t0, 0);
-        sbuf_time(&t1, e->last);
-        sbuf_putc(&t1, 0);
+        view_time(p, a, e->first, &t0);
+        view_time(p, a, e->last, &t1);
         const char *row[] = {count,
                              rate,
                              e->provider,

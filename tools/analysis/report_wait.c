@@ -142,10 +142,31 @@ static int by_samples(const void *a, const void *b)
     return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+/* A command line for the text table: at most `max` characters (whole
+ * UTF-8 sequences), "..." when cut. */
+static const char *short_command(const char *c, char *buf, size_t max)
+{
+    size_t n = 0, chars = 0;
+    while (c[n] && chars < max) {
+        n++;
+        while ((c[n] & 0xC0) == 0x80)
+            n++;
+        chars++;
+    }
+    if (!c[n])
+        return c;
+    snprintf(buf, max * 4 + 4, "%.*s...", (int)n, c);
+    return buf;
+}
+
+#define COMMAND_TEXT_CHARS 60
+
 int report_processes(const petw_profile *p, const view_args *a)
 {
-    static const char *const cols[] = {"PID",   "Parent", "Name",        "Samples",
-                                       "Start", "End",    "Command line"};
+    static const char *const rcols[] = {"PID",     "Parent", "Name",        "Samples",
+                                        "Start s", "End s",  "Command line"};
+    static const char *const acols[] = {"PID",   "Parent", "Name",        "Samples",
+                                        "Start", "End",    "Command line"};
     uint32_t count = petw_profile_process_count(p), m = 0;
     const petw_profile_process **rows = malloc((count + 1) * sizeof(*rows));
     if (!rows)
@@ -157,31 +178,30 @@ int report_processes(const petw_profile *p, const view_args *a)
             rows[m++] = pr;
     }
     sort_rows(rows, m, sizeof(*rows), by_samples);
+    int text = !strcmp(a->format->name, "text");
     table tb;
-    if (table_begin(&tb, a->format, a->out, "processes", cols, 7, 0xBu) != 0) {
+    if (table_begin(&tb, a->format, a->out, "processes", a->absolute ? acols : rcols, 7,
+                    a->absolute ? 0xBu : 0x3Bu) != 0) {
         free(rows);
         return 1;
     }
     for (uint32_t k = 0; k < m && (!a->top || k < a->top); k++) {
         const petw_profile_process *pr = rows[k];
-        char pid[16], ppid[16], n[24];
+        char pid[16], ppid[16], n[24], cmd[COMMAND_TEXT_CHARS * 4 + 4];
         sbuf start = {0}, end = {0};
         snprintf(pid, sizeof(pid), "%" PRIu32, pr->pid);
         snprintf(ppid, sizeof(ppid), "%" PRIu32, pr->parent_pid);
         snprintf(n, sizeof(n), "%" PRIu64, pr->samples);
-        if (pr->start_time)
-            sbuf_time(&start, pr->start_time);
-        if (pr->end_time)
-            sbuf_time(&end, pr->end_time);
-        sbuf_putc(&start, 0);
-        sbuf_putc(&end, 0);
+        view_time(p, a, pr->start_time, &start);
+        view_time(p, a, pr->end_time, &end);
         const char *row[] = {pid,
                              ppid,
                              pr->name,
                              n,
                              start.data ? start.data : "",
                              end.data ? end.data : "",
-                             pr->command_line};
+                             text ? short_command(pr->command_line, cmd, COMMAND_TEXT_CHARS)
+                                  : pr->command_line};
         table_row(&tb, row);
         sbuf_free(&start);
         sbuf_free(&end);
