@@ -48,6 +48,11 @@
  *    4 x tid 77  Total+0x10, Place+0x50, app+0x2000, ntdll+0x5000
  * With `child`, process 4321 "child.exe" (a child of 4) starts at 1500 and
  * ends at 7000, its command line 300 characters long.
+ * With `elf`, the images' paths are Linux's (/opt/app/app.exe,
+ * /usr/lib/ntdll.dll, /boot/ntoskrnl.exe): frames read module+0xOFFSET and
+ * stacks are frame-pointer walks. With `garbage`, the 10 samples of tid 77
+ * through ntoskrnl have 0x7370616d2f ("/maps", in no image) between
+ * app+0x1500 and app+0x2000.
  * With `big MB` (the benchmarks' large traces), the samples are instead MB
  * megabytes of buffers streamed to the file: 1 kHz on each of the 2 CPUs,
  * each sample with a 30-frame stack, one of 20,000 distinct stacks over
@@ -463,7 +468,7 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
 
 int main(int argc, char **argv)
 {
-    int shift = 0, keys = 0, clr = 0, child = 0;
+    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -476,14 +481,18 @@ int main(int argc, char **argv)
             clr = 1;
         else if (!strcmp(argv[k], "child"))
             child = 1;
+        else if (!strcmp(argv[k], "elf"))
+            elf = 1;
+        else if (!strcmp(argv[k], "garbage"))
+            garbage = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else
             argc = 0;
     }
     if (argc < 2) {
-        fprintf(stderr,
-                "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [big MB]\n");
+        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] "
+                        "[garbage] [big MB]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -495,15 +504,21 @@ int main(int argc, char **argv)
     const uint64_t s1[] = {app + 0x1010, app + 0x2000, ntdll + 0x5000};
     const uint64_t s2[] = {ntdll + 0x9000, app + 0x2100, ntdll + 0x5000};
     const uint64_t s3[] = {nt + 0x3000, app + 0x1500, app + 0x2000, ntdll + 0x5000};
+    /* A frame-pointer walk through code without frame pointers: "/maps" read
+     * as a return address, then more of the stack. */
+    const uint64_t s3_garbage[] = {nt + 0x3000, app + 0x1500, 0x7370616d2full, app + 0x2000,
+                                   ntdll + 0x5000};
     begin_buffer(0);
     process_record(3, 1234, "app.exe", 1000);
     thread_dcstart(1234, 77, 1001);
     thread_dcstart(1234, 78, 1001);
-    image_dcstart(1234, app, 0x20000, "C:\\app\\app.exe", 1002);
+    image_dcstart(1234, app, 0x20000, elf ? "/opt/app/app.exe" : "C:\\app\\app.exe", 1002);
     image_identity(1234, app, 0x20000, "app.exe", 1002);
-    image_dcstart(1234, ntdll, 0x1f0000, "C:\\Windows\\System32\\ntdll.dll", 1002);
+    image_dcstart(1234, ntdll, 0x1f0000,
+                  elf ? "/usr/lib/ntdll.dll" : "C:\\Windows\\System32\\ntdll.dll", 1002);
     image_debug_entries(1234, ntdll, 1002);
-    image_dcstart(0, nt, 0x1000000, "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
+    image_dcstart(0, nt, 0x1000000,
+                  elf ? "/boot/ntoskrnl.exe" : "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
     uint8_t p[32];
     memset(p, 0, sizeof(p));
     petw__wr32(p + 4, 10000); /* CollectionStart v3: Source 0, NewInterval, OldInterval */
@@ -549,6 +564,8 @@ int main(int argc, char **argv)
             sample(1234, 77, ts, s1, 3);
         else if (k < 60)
             sample(1234, 78, ts, s2, 3);
+        else if (garbage)
+            sample(1234, 77, ts, s3_garbage, 5);
         else
             sample(1234, 77, ts, s3, 4);
     }

@@ -148,6 +148,12 @@ static int convert_profile(convert_args *a)
             rc = -1;
         if (rc)
             fprintf(stderr, "petw: convert failed: out of memory or a write error\n");
+        else if (petw_profile_truncated(p))
+            fprintf(stderr,
+                    "petw: %" PRIu64 " samples (%" PRIu32 " distinct stacks; %" PRIu64
+                    " with a truncated stack) to %s\n",
+                    petw_profile_samples(p), petw_profile_stack_count(p), petw_profile_truncated(p),
+                    a->out_path);
         else
             fprintf(stderr, "petw: %" PRIu64 " samples (%" PRIu32 " distinct stacks) to %s\n",
                     petw_profile_samples(p), petw_profile_stack_count(p), a->out_path);

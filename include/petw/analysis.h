@@ -240,6 +240,12 @@ void petw_profile_bounds(const petw_profile *p, int64_t *first, int64_t *last);
 void petw_profile_lost(const petw_profile *p, uint64_t *events, uint64_t *buffers);
 /* Samples in the model (after the filters), and the samples with a stack. */
 uint64_t petw_profile_samples(const petw_profile *p);
+/* The samples whose stack was cut short: a frame-pointer walk (Linux's
+ * user stacks) that reached a caller in no mapping, as code built without
+ * frame pointers leaves (a return address read from a string), ends there,
+ * as perf ends it; the stack keeps its frames up to that one. Windows'
+ * stacks (walked with unwind data) are never cut. */
+uint64_t petw_profile_truncated(const petw_profile *p);
 
 uint32_t petw_profile_process_count(const petw_profile *p);
 const petw_profile_process *petw_profile_process_at(const petw_profile *p, uint32_t index);

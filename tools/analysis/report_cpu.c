@@ -134,6 +134,16 @@ static entry *entry_for(tally *t, int by, const petw_profile *p, const petw_prof
     return e;
 }
 
+/* ", N with a truncated stack" (petw_profile_truncated), or "". */
+static const char *truncated(const petw_profile *p, char *buf, size_t size)
+{
+    uint64_t n = petw_profile_truncated(p);
+    if (!n)
+        return "";
+    snprintf(buf, size, ", %" PRIu64 " with a truncated stack", n);
+    return buf;
+}
+
 static void percent(char *out, size_t size, uint64_t n, uint64_t total)
 {
     snprintf(out, size, "%.2f%%", total ? 100.0 * (double)n / (double)total : 0.0);
@@ -152,13 +162,13 @@ static int write_table(const petw_profile *p, const view_args *a, tally *t, int 
                               : by == BY_PROCESS ? pcols
                                                  : tcols;
     int ncols = by == BY_FUNCTION ? 7 : by == BY_MODULE ? 5 : by == BY_PROCESS ? 4 : 5;
-    char title[128];
-    snprintf(title, sizeof(title), "cpu by %s: %" PRIu64 " samples",
+    char title[160], cut[64];
+    snprintf(title, sizeof(title), "cpu by %s: %" PRIu64 " samples%s",
              by == BY_FUNCTION  ? "function"
              : by == BY_MODULE  ? "module"
              : by == BY_PROCESS ? "process"
                                 : "thread",
-             total);
+             total, truncated(p, cut, sizeof(cut)));
     table tb;
     if (table_begin(&tb, a->format, a->out, title, cols, ncols,
                     by <= BY_MODULE    ? 0xFu
@@ -227,9 +237,10 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
     int rc = up.failed || down.failed ? -1 : 0;
     sort_rows(up.items, up.count, sizeof(*up.items), by_self);
     sort_rows(down.items, down.count, sizeof(*down.items), by_self);
-    char title[1200];
-    snprintf(title, sizeof(title), "cpu: callers and callees of %s (%" PRIu64 " samples, %.2f%%)",
-             a->callers_of, in_func, total ? 100.0 * (double)in_func / (double)total : 0.0);
+    char title[1200], cut[64];
+    snprintf(title, sizeof(title), "cpu: callers and callees of %s (%" PRIu64 " samples, %.2f%%)%s",
+             a->callers_of, in_func, total ? 100.0 * (double)in_func / (double)total : 0.0,
+             truncated(p, cut, sizeof(cut)));
     static const char *const cols[] = {"Relation", "Samples%", "Samples", "Function", "Module"};
     table tb;
     if (rc == 0 && table_begin(&tb, a->format, a->out, title, cols, 5, 0x6u) == 0) {

@@ -92,6 +92,7 @@ struct petw_profile {
     int64_t first, last;
     uint32_t interval;
     uint64_t samples;
+    uint64_t truncated; /* samples whose frame-pointer walk was cut (cut_walks) */
     uint64_t events_lost, buffers_lost;
     const petw_profile_hooks *hooks; /* never NULL: the config's, or none */
 
@@ -1262,6 +1263,41 @@ static void symbolize(petw_profile *p)
     free(first);
 }
 
+/* Linux's user stacks are frame-pointer walks: through code built without
+ * frame pointers they go on with whatever the stack holds (a string read
+ * as the address 0x7370616d2f). As perf does, a walk ends at the first
+ * caller in no mapping: a user address in no image that no JIT event
+ * names, or a kernel address above a user frame; its samples count as
+ * truncated. Stacks in Windows images are left whole: Windows walks them
+ * with unwind data, and a frame in no image there is JIT code. The stacks
+ * keep their numbers (the hooks reported them). */
+static void cut_walks(petw_profile *p)
+{
+    for (uint32_t k = 0; k < p->stack_count; k++) {
+        petw_profile_stack *s = &p->stacks[k];
+        int elf = 0, windows = 0;
+        for (uint32_t j = 0; j < s->frame_count; j++) {
+            uint32_t file = p->location_file[s->frames[j]];
+            if (file != NONE && !p->locations[s->frames[j]].kernel) {
+                elf |= !p->files[file].windows;
+                windows |= p->files[file].windows;
+            }
+        }
+        if (!elf || windows)
+            continue;
+        for (uint32_t j = 1; j < s->frame_count; j++) {
+            const petw_profile_location *l = &p->locations[s->frames[j]];
+            const petw_profile_location *callee = &p->locations[s->frames[j - 1]];
+            if ((!l->kernel && p->location_file[s->frames[j]] == NONE && !l->line_count) ||
+                (l->kernel && !callee->kernel)) {
+                s->frame_count = j;
+                p->truncated += s->samples;
+                break;
+            }
+        }
+    }
+}
+
 /* Reads `count` files, or (paths NULL) the one trace in `data`. */
 static int read_model(const char *const *paths, uint32_t count, const void *data, size_t size,
                       const petw_profile_config *config, petw_profile **out)
@@ -1328,6 +1364,8 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         p->symbolizer = NULL; /* no libdw in this build: module+offset frames */
     if (rc == 0)
         symbolize(p);
+    if (rc == 0)
+        cut_walks(p);
     if (rc == 0)
         rc = p->error;
     if (!p->c.decoder)
@@ -1416,6 +1454,11 @@ void petw_profile_lost(const petw_profile *p, uint64_t *events, uint64_t *buffer
 uint64_t petw_profile_samples(const petw_profile *p)
 {
     return p->samples;
+}
+
+uint64_t petw_profile_truncated(const petw_profile *p)
+{
+    return p->truncated;
 }
 
 uint32_t petw_profile_process_count(const petw_profile *p)
