@@ -233,8 +233,8 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
             e->module = callee ? callee->location->module : "";
         }
     }
+    int rc = up.failed || down.failed || sf.failed ? -1 : 0;
     stack_frames_free(&sf);
-    int rc = up.failed || down.failed ? -1 : 0;
     sort_rows(up.items, up.count, sizeof(*up.items), by_self);
     sort_rows(down.items, down.count, sizeof(*down.items), by_self);
     char title[1200], cut[64];
