@@ -26,9 +26,11 @@ printf 'Provider list, exported 2024-03-01\nnot XML at all\n' > m/notes.xml
 cat json.err
 # One warning per bad file, naming file, line and what.
 [ "$(wc -l < json.err)" -eq 3 ]
-grep -qx 'petw: warning: manifest m/orders.man: line 18: unknown task "Batch" (read without what it names; 1 more like it)' json.err
-grep -q '^petw: warning: manifest m/arrays-truncated.man: line [0-9]*: XML: .* (not read)$' json.err
-grep -q '^petw: warning: manifest m/notes.xml: line 1: XML: .* (not read)$' json.err
+w='petw: warning: manifest'
+grep -qx "$w"' m/orders.man: line 18: unknown task "Batch" (read without what it names; 1 more like it)' \
+    json.err
+grep -q "^$w"' m/arrays-truncated.man: line [0-9]*: XML: .* (not read)$' json.err
+grep -q "^$w"' m/notes.xml: line 1: XML: .* (not read)$' json.err
 "$py" - <<'PY'
 import json
 ev = [json.loads(l) for l in open("json.out")]
