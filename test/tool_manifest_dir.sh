@@ -27,8 +27,8 @@ cat json.err
 # One warning per bad file, naming file, line and what.
 [ "$(wc -l < json.err)" -eq 3 ]
 w='petw: warning: manifest'
-grep -qx "$w"' m/orders.man: line 18: unknown task "Batch" (read without what it names; 1 more like it)' \
-    json.err
+slip='line 18: unknown task "Batch" (read without what it names; 1 more like it)'
+grep -qx "$w m/orders.man: $slip" json.err
 grep -q "^$w"' m/arrays-truncated.man: line [0-9]*: XML: .* (not read)$' json.err
 grep -q "^$w"' m/notes.xml: line 1: XML: .* (not read)$' json.err
 "$py" - <<'PY'
