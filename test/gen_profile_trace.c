@@ -1,15 +1,15 @@
-/* gen_profile_trace FILE [32] [shift] [keys] [clr] [big MB]: writes a small .etl file as Windows'
- * kernel logger writes a CPU profile (logfile header buffer, then data buffers of SYSTEM, COMPACT,
- * PERFINFO and FULL records; with `32`, the records of a 32-bit system: 32-bit header types and
- * 4-byte pointers, addresses below 4 GB), for the tests of `petw report` and `petw convert`'s
- * profiles. Its content is known: Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and
- * 78; Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234),
- * ntoskrnl.exe at 0xfffff80000000000 (pid 0); KernelTraceControl ImageID, DbgID_RSDS and
- * FileVersion for app.exe (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for
- * ntdll.dll None, DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000),
- * DbgPPDB (0x0100, 0x504d) and a version 0 FileVersion (6.2.9200.16384) as Windows 8 writes it;
- *   PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns).
- *   (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
+/* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [big MB]:
+ * writes a small .etl file as Windows' kernel logger writes a CPU profile (logfile header buffer,
+ * then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
+ * 32-bit system: 32-bit header types and 4-byte pointers, addresses below 4 GB), for the tests of
+ * `petw report` and `petw convert`'s profiles. Its content is known: Process/DCStart pid 1234
+ * "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll
+ * at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0); KernelTraceControl
+ * ImageID, DbgID_RSDS and FileVersion for app.exe (PDB app.pdb, GUID
+ * 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None, DbgID_NB10 (ntdll.dbg,
+ * checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
+ * FileVersion (6.2.9200.16384) as Windows 8 writes it; PerfInfo/CollectionStart: a 1 ms interval
+ * (10000 x 100 ns). (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
  *   0x82000000.)
  *   CPU 1: 70 samples, each with its StackWalk (innermost first):
  *     40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000
@@ -25,6 +25,8 @@
  *     Stop 5000 on thread 77 (EVENT records without a schema).
  * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
  * `shift` (for diffs), the first two stacks come 20 and 40 times.
+ * With `idle`, the Idle process is there too, as Windows' rundown gives it (Process/DCStart pid 0
+ * with no name, Thread/DCStart tid 0), and CPU 1 has 5 more samples in it (tid 0, ntoskrnl+0x3000).
  * With `keys`, CPU 1's samples instead have cached stacks, as Windows 8 and
  * later record them (StackKeyKernel/StackKeyUser naming a key, the key's
  * frames in a later KeyDelete or KeyRundown):
@@ -468,7 +470,7 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
 
 int main(int argc, char **argv)
 {
-    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0;
+    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -485,6 +487,8 @@ int main(int argc, char **argv)
             elf = 1;
         else if (!strcmp(argv[k], "garbage"))
             garbage = 1;
+        else if (!strcmp(argv[k], "idle"))
+            idle = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else
@@ -492,7 +496,7 @@ int main(int argc, char **argv)
     }
     if (argc < 2) {
         fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] "
-                        "[garbage] [big MB]\n");
+                        "[garbage] [idle] [big MB]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -509,6 +513,10 @@ int main(int argc, char **argv)
     const uint64_t s3_garbage[] = {nt + 0x3000, app + 0x1500, 0x7370616d2full, app + 0x2000,
                                    ntdll + 0x5000};
     begin_buffer(0);
+    if (idle) { /* as Windows' rundown names it: not at all */
+        process_record(3, 0, "", 1000);
+        thread_dcstart(0, 0, 1001);
+    }
     process_record(3, 1234, "app.exe", 1000);
     thread_dcstart(1234, 77, 1001);
     thread_dcstart(1234, 78, 1001);
@@ -569,6 +577,8 @@ int main(int argc, char **argv)
         else
             sample(1234, 77, ts, s3, 4);
     }
+    for (int k = 0; idle && k < 5; k++)
+        sample(0, 0, 2100 + k, s3, 1);
     end_buffer();
     return write_trace(argv[1]);
 }

@@ -17,11 +17,11 @@ cd "$dir"
 "$gen" k.etl
 
 "$petw" dump k.etl > text.out
-grep -q 'Image/Load ImageBase="0x7ff600000000" ImageSize="0x20000" ProcessId=1234 .* FileName="C:\\\\app\\\\lib.dll"$' text.out
-grep -q 'Thread/Start ProcessId=1234 TThreadId=77 .* Win32StartAddr="0x7ff600001000" .* BasePriority=8 ' text.out
+grep -q 'Image/Load ImageBase=0x7ff600000000 ImageSize=0x20000 ProcessId=1234 .* FileName="C:\\\\app\\\\lib.dll"$' text.out
+grep -q 'Thread/Start ProcessId=1234 TThreadId=77 .* Win32StartAddr=0x7ff600001000 .* BasePriority=8 ' text.out
 grep -q 'Thread/CSwitch NewThreadId=77 OldThreadId=0 NewThreadPriority=8 .* NewThreadWaitTime=9 ' text.out
 # A sample's header names no process or thread: its own ThreadId, no process.
-grep -q 'pid=- tid=77 .*PerfInfo/SampleProf InstructionPointer="0xfffff80012345678" ThreadId=77 Count=1 ' text.out
+grep -q 'pid=- tid=77 .*PerfInfo/SampleProf InstructionPointer=0xfffff80012345678 ThreadId=77 Count=1 ' text.out
 grep -q 'Thread/Start ProcessId=1234 TThreadId=77 ' text.out
 grep -q 'EventTrace/Header BufferSize=4096 .* SessionNameString="NT Kernel Logger"' text.out
 

@@ -307,13 +307,13 @@ int cmd_record(int argc, char **argv)
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
     rc = petw_session_stop(c.h, &st);
-    if (rc != 0 && rc != PETW_EIO) {
+    if (rc != 0 && rc != PETW_EIO && rc != PETW_ENOSPC) {
         fprintf(stderr, "petw: cannot stop session '%s': %s\n", name, petw_strerror(rc));
         return 1;
     }
     record_summary(argv[cmd], name, status, &cfg, &st);
-    if (rc == PETW_EIO) {
-        fprintf(stderr, "petw: some buffers could not be written: %s\n", petw_strerror(rc));
+    if (rc != 0) {
+        print_write_failure(name, &st, rc);
         return status > 0 ? status : 1;
     }
     if (status < 0)

@@ -164,13 +164,14 @@ int cmd_stop(int argc, char **argv)
     petw_session_stats st;
     memset(&st, 0, sizeof(st));
     rc = petw_session_stop(h, &st);
-    if (rc != 0 && rc != PETW_EIO)
+    if (rc != 0 && rc != PETW_EIO && rc != PETW_ENOSPC)
         return session_error("stop", name, rc);
+    /* Stopped all the same when some buffers could not be written: its
+     * final figures, then the cause. */
     printf("The session '%s' stopped.\n", name);
     print_final_stats(&st);
-    if (rc == PETW_EIO) {
-        fprintf(stderr, "petw: session '%s': some buffers could not be written: %s\n", name,
-                petw_strerror(rc));
+    if (rc != 0) {
+        print_write_failure(name, &st, rc);
         return 1;
     }
     return 0;

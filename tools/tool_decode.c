@@ -29,9 +29,20 @@ int tmf_add(manifest_list *m, const char *path)
     return 0;
 }
 
+/* Set once the first decoder is made: a command that makes several (an
+ * export beside its model) warns of a manifest once. */
+static int warned;
+
 static int add(petw_decoder *d, const char *path, int tmf)
 {
     int rc = tmf ? petw_decoder_add_tmf(d, path) : petw_decoder_add_manifest(d, path);
+    /* A directory's files read in part or not at all: one line each. */
+    for (const char *w = tmf || warned ? "" : petw_decoder_warnings(d); *w;) {
+        const char *end = strchr(w, '\n');
+        int n = end ? (int)(end - w) : (int)strlen(w);
+        fprintf(stderr, "petw: warning: manifest %.*s\n", n, w);
+        w += n + (end ? 1 : 0);
+    }
     if (rc) {
         const char *why = petw_decoder_error(d);
         fprintf(stderr, "petw: %s %s\n", tmf ? "TMF" : "manifest",
@@ -68,5 +79,6 @@ petw_decoder *decoder_create(const manifest_list *m)
         }
         env = end ? end + 1 : NULL;
     }
+    warned = 1;
     return d;
 }

@@ -244,6 +244,17 @@ void mode_text(uint32_t mode, char *out, size_t size)
         snprintf(out, size, "%s", "none");
 }
 
+void print_write_failure(const char *name, const petw_session_stats *st, int rc)
+{
+    const char *file = st->file_path[0] ? st->file_path : "its file";
+    if (st->log_buffers_lost)
+        fprintf(stderr, "petw: session '%s': %" PRIu32 " buffers could not be written to %s: %s\n",
+                name, st->log_buffers_lost, file, petw_strerror(rc));
+    else
+        fprintf(stderr, "petw: session '%s': %s could not be finished: %s\n", name, file,
+                petw_strerror(rc));
+}
+
 void print_final_stats(const petw_session_stats *st)
 {
     printf("Events written:    %" PRIu64 "\n", st->events_written);

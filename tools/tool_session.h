@@ -74,6 +74,10 @@ int absolute_path(const char *path, char *out, size_t size);
 void mode_text(uint32_t mode, char *out, size_t size);
 /* Prints a session's final counters, as `petw stop` does. */
 void print_final_stats(const petw_session_stats *st);
+/* Says on stderr that `st->log_buffers_lost` buffers of session `name`
+ * could not be written, and why (`rc`: PETW_ENOSPC, the disk is full, or
+ * PETW_EIO). */
+void print_write_failure(const char *name, const petw_session_stats *st, int rc);
 
 /* The name a session recording kernel events gets when the user names
  * none, as xperf's is. */

@@ -156,7 +156,8 @@ void petw_profile_config_init(petw_profile_config *config);
 
 typedef struct petw_profile_process {
     uint32_t pid, parent_pid;
-    const char *name;         /* the image name (Linux: comm), "" when not seen */
+    const char *name;         /* the image name (Linux: comm), "" when not seen; PID 0's is
+                               * "Idle" unless the trace names it */
     const char *command_line; /* "" when not known */
     int64_t start_time;       /* FILETIME; 0: before the trace */
     int64_t end_time;         /* FILETIME; 0: still running at its end */

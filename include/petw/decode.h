@@ -159,10 +159,17 @@ void petw_decoder_free(petw_decoder *decoder);
 /* Adds the instrumentation manifest at `path` (an XML .man file as mc.exe
  * takes it or `wevtutil gp PROVIDER /ge /gm /f:xml` writes it), or every
  * *.man and *.xml file of the directory `path`. Providers are matched by
- * GUID; those added first win. Returns 0, PETW_ENOTFOUND, PETW_ECORRUPT
- * (malformed XML, or a name an event uses that the manifest does not
- * define), PETW_ELIMIT (over 64 MB), PETW_EIO or PETW_ENOMEM;
- * petw_decoder_error() then says which file, line and why. */
+ * GUID; those added first win. A file named as `path` must load whole; of
+ * a directory's files, one with slips (a name an event uses that the
+ * manifest does not define, as exported manifests have) is added without
+ * what is wrong (an event naming an unknown task has no task name; an
+ * event or provider that cannot be read is left out) and one that is no
+ * manifest (not XML, cut short) is passed over, each with one line in
+ * petw_decoder_warnings(). Returns 0, PETW_ENOTFOUND (no such path, or a
+ * directory without a .man or .xml file), PETW_ECORRUPT (malformed XML, or
+ * a name an event uses that the manifest does not define), PETW_ELIMIT
+ * (over 64 MB), PETW_EIO or PETW_ENOMEM; petw_decoder_error() then says
+ * which file, line and why. */
 int petw_decoder_add_manifest(petw_decoder *decoder, const char *path);
 /* The same, from `size` bytes of XML in memory. */
 int petw_decoder_add_manifest_xml(petw_decoder *decoder, const void *xml, size_t size);
@@ -178,6 +185,11 @@ int petw_decoder_add_manifest_xml(petw_decoder *decoder, const void *xml, size_t
 int petw_decoder_add_tmf(petw_decoder *decoder, const char *path);
 /* The same, from `size` bytes of TMF text in memory. */
 int petw_decoder_add_tmf_text(petw_decoder *decoder, const void *text, size_t size);
+/* What the last petw_decoder_add_manifest() of a directory passed over:
+ * one line per file read in part or not at all ("FILE: line N: what
+ * (read without what it names)" or "FILE: ... (not read)"), each ending in
+ * '\n'; "" if none. Valid until the next such call. */
+const char *petw_decoder_warnings(const petw_decoder *decoder);
 /* What the last failed petw_decoder_add_manifest* call, or the last
  * petw_decode of a ManifestData event, found wrong ("" if none); valid
  * until the next such call. */

@@ -72,9 +72,10 @@ int petw_session_query(petw_session_handle session, petw_session_stats *stats);
 
 /* Writes every partly filled buffer and waits until the file has them;
  * `stats` (may be NULL) receives the counters after the flush.
- * Returns 0, PETW_ENOTFOUND, PETW_EIO (a buffer could not be written: its
- * events count in events_lost, the buffer in log_buffers_lost) or
- * PETW_ENOMEM. */
+ * Returns 0, PETW_ENOTFOUND, PETW_ENOSPC (the disk is full) or PETW_EIO (a
+ * buffer could not be written since the session started: its events count
+ * in events_lost, the buffer in log_buffers_lost; `stats` is filled all the
+ * same) or PETW_ENOMEM. */
 int petw_session_flush(petw_session_handle session, petw_session_stats *stats);
 
 /* Changes the flush timer (ms) and the buffer limit of a running session;
@@ -98,9 +99,11 @@ int petw_session_snapshot(petw_session_handle session, const char *path);
 /* Stops the session: disables it everywhere, writes every buffer, finalizes
  * the file header (BuffersWritten, EndTime, EventsLost), closes the file and
  * frees the pool. Safe while other threads write events. `stats` (may be
- * NULL) receives the final counters. Returns 0, PETW_ENOTFOUND, or PETW_EIO
- * when some buffer or the final header could not be written (the session is
- * stopped all the same; lost buffers are counted in the stats). */
+ * NULL) receives the final counters. Returns 0, PETW_ENOTFOUND, or, when
+ * some buffer or the final header could not be written, why: PETW_ENOSPC
+ * (the disk is full) or PETW_EIO (another write error); the session is
+ * stopped all the same and `stats` holds its final figures, the lost
+ * buffers and their events counted. */
 int petw_session_stop(petw_session_handle session, petw_session_stats *stats);
 
 #ifdef __cplusplus

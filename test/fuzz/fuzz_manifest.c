@@ -1,12 +1,12 @@
 /* libFuzzer target: instrumentation manifests and the decoding they drive.
  * The input is split at its first two bytes (little-endian): that many
  * bytes of manifest XML, then a payload. A manifest must be refused (with a
- * reason) or read; each event it describes is then decoded from the
- * payload, which must be refused or decoded without reading outside it
- * (every value, label and the message touched so ASan sees a stray
- * pointer). The same manifest, loaded into TDH, then describes each event
- * with and without a record, and each map (every offset checked to lie in
- * the answer). */
+ * reason) or read, strictly and leniently (as a directory's files are);
+ * each event it describes is then decoded from the payload, which must be
+ * refused or decoded without reading outside it (every value, label and the
+ * message touched so ASan sees a stray pointer). The same manifest, loaded
+ * into TDH, then describes each event with and without a record, and each
+ * map (every offset checked to lie in the answer). */
 #include <stdint.h>
 #include <string.h>
 
@@ -105,6 +105,55 @@ static void tdh_map(const petw__man_provider *p, uint32_t k)
         name_in(mi->MapEntryArray[e].OutputOffset, size);
 }
 
+/* A name the model points to: readable to its end (ASan sees a stray one). */
+static void name_ok(const char *s)
+{
+    if (s && strlen(s) > (1u << 24))
+        __builtin_trap();
+}
+
+/* The lenient reading (a directory's files): of what the strict reading
+ * reads, the same with no problem; of what it refuses, a refusal with a
+ * reason, or a model that counts its problems and says the first. Every
+ * event of that model stays within its provider's fields and maps. */
+static void lenient(const uint8_t *xml, size_t n, int strict_rc, const petw__manifest *strict)
+{
+    char error[200];
+    uint32_t problems;
+    petw__manifest *m;
+    if (petw__manifest_parse_lenient(xml, n, &m, error, sizeof(error), &problems) != 0) {
+        if (strict_rc == 0 || !error[0])
+            __builtin_trap();
+        return;
+    }
+    if (strict_rc == 0 &&
+        (problems || petw__manifest_provider_count(m) != petw__manifest_provider_count(strict)))
+        __builtin_trap();
+    if (strict_rc != 0 && (!problems || !error[0]))
+        __builtin_trap();
+    for (uint32_t i = 0; i < petw__manifest_provider_count(m); i++) {
+        const petw__man_provider *p = petw__manifest_provider(m, i);
+        for (uint32_t k = 0; k < p->event_count; k++) {
+            const petw__man_event *e = &p->events[k];
+            name_ok(e->task_name), name_ok(e->opcode_name), name_ok(e->level_name);
+            name_ok(e->message), name_ok(e->symbol);
+            if (e->has_template && (e->first_field > p->field_count ||
+                                    e->field_count > p->field_count - e->first_field))
+                __builtin_trap();
+            for (uint32_t f = 0; e->has_template && f < e->field_count; f++) {
+                const petw__man_field *fd = &p->fields[e->first_field + f];
+                name_ok(fd->name);
+                if (fd->map >= 0 && (uint32_t)fd->map >= p->map_count)
+                    __builtin_trap();
+            }
+            if (k && (p->events[k - 1].id > e->id ||
+                      (p->events[k - 1].id == e->id && p->events[k - 1].version >= e->version)))
+                __builtin_trap(); /* sorted, each id and version once */
+        }
+    }
+    petw__manifest_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
@@ -116,7 +165,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     payload_size = size - 2 - xml;
     char error[200];
     petw__manifest *m;
-    if (petw__manifest_parse(data + 2, xml, &m, error, sizeof(error)) != 0) {
+    int rc = petw__manifest_parse(data + 2, xml, &m, error, sizeof(error));
+    lenient(data + 2, xml, rc, m);
+    if (rc != 0) {
         if (!error[0])
             __builtin_trap(); /* every refusal says why */
         return 0;

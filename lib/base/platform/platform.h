@@ -281,6 +281,12 @@ int petw__handle_adopt(intptr_t value, intptr_t *out);
  * zombie, nobody's process group). Returns 0 or PETW_ENOHOST. */
 int petw__spawn_detached(const char *exe, const char *env, intptr_t keep);
 
+/* Names the running process as tools list it: Linux's comm (its first 15
+ * bytes; threads started afterwards inherit it), which a program started
+ * again through /proc/self/exe would otherwise have as "exe". Windows
+ * lists a process by its image: nothing to do. */
+void petw__process_set_name(const char *name);
+
 /* 1 when `addr` lies in the running program's own executable, 0 when in a
  * shared object loaded into it (petw linked into a plugin, whose host
  * program knows nothing of petw). */

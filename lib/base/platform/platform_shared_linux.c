@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -873,6 +874,11 @@ static void exec_child(const char *path, char *const argv[], char *const envp[],
     sigprocmask(SIG_SETMASK, &none, NULL);
     execve(path, argv, envp);
     _exit(127);
+}
+
+void petw__process_set_name(const char *name)
+{
+    (void)prctl(PR_SET_NAME, name, 0, 0, 0); /* only fails for a bad pointer */
 }
 
 int petw__spawn_detached(const char *exe, const char *env, intptr_t keep)

@@ -1465,6 +1465,11 @@ static wchar_t *environment_with(const char *env)
     return block;
 }
 
+void petw__process_set_name(const char *name)
+{
+    (void)name;
+}
+
 int petw__spawn_detached(const char *exe, const char *env, intptr_t keep)
 {
     wobj *k = keep == -1 ? NULL : obj(keep);

@@ -163,6 +163,10 @@ static const char *intern(petw_profile *p, const char *s)
     return r ? r : "";
 }
 
+/* PID 0's name when the trace gives none (Windows' rundown names it with
+ * nothing): WPA's and TraceEvent's. */
+#define IDLE_NAME "Idle"
+
 static uint32_t process_index(petw_profile *p, uint32_t pid, int create)
 {
     uint32_t k = petw__map_get(&p->process_by_pid, pid);
@@ -183,7 +187,7 @@ static uint32_t process_index(petw_profile *p, uint32_t pid, int create)
     memset(&p->processes[k], 0, sizeof(p->processes[k]));
     memset(&p->pstate[k], 0, sizeof(p->pstate[k]));
     p->processes[k].pid = pid;
-    p->processes[k].name = "";
+    p->processes[k].name = pid == 0 ? IDLE_NAME : "";
     p->processes[k].command_line = "";
     if (petw__map_put(&p->process_by_pid, pid, k))
         p->error = PETW_ENOMEM;
@@ -420,6 +424,8 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         pr->name = intern(p, field_s(ev, "ImageFileName"));
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
     }
+    if (pid == 0 && !pr->name[0])
+        pr->name = IDLE_NAME;
     if (p->hooks->process && opcode >= 1 && opcode <= 3)
         p->hooks->process(p->c.hooks_context, p, pid, opcode, r->header.timestamp);
 }

@@ -21,6 +21,7 @@
  * output.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <xxhash.h>
@@ -135,6 +136,8 @@ struct petw_decoder {
     petw__wpp **tmfs;
     uint32_t tmf_count, tmf_cap;
     char error[384];
+    char *warnings; /* the last directory's files passed over or read in part, '\n'-ended */
+    size_t warnings_len, warnings_cap;
 };
 
 void petw__decoder_counters_get(const petw_decoder *d, petw__decoder_counters *out)
@@ -170,6 +173,7 @@ void petw_decoder_free(petw_decoder *d)
         petw__wpp_free(d->tmfs[i]);
     free(d->tmfs);
     free(d->manifests);
+    free(d->warnings);
     free(d->message);
     free(d->scratch);
     free(d->fields);
@@ -1418,11 +1422,47 @@ static int render_wpp(petw_decoder *d, const petw__wpp_message *m, const petw_ev
     return 0;
 }
 
-static int add_manifest(petw_decoder *d, const void *xml, size_t size, const char *path)
+/* Adds one line to the warnings; ENOMEM only. */
+static int warn(petw_decoder *d, const char *fmt, ...)
+{
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return 0;
+    size_t len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+    if (d->warnings_len + len + 2 > d->warnings_cap) {
+        size_t cap = d->warnings_cap ? d->warnings_cap * 2 : 1024;
+        while (cap < d->warnings_len + len + 2)
+            cap *= 2;
+        char *w = realloc(d->warnings, cap);
+        if (!w)
+            return PETW_ENOMEM;
+        d->warnings = w;
+        d->warnings_cap = cap;
+    }
+    memcpy(d->warnings + d->warnings_len, line, len);
+    d->warnings_len += len;
+    d->warnings[d->warnings_len++] = '\n';
+    d->warnings[d->warnings_len] = 0;
+    return 0;
+}
+
+/* Adds the manifest `xml`. Lenient (a file of a directory), one with slips
+ * is kept with what it can give and one that is no manifest is passed
+ * over, each with a warning; else either fails, with the reason. */
+static int add_manifest(petw_decoder *d, const void *xml, size_t size, const char *path,
+                        int lenient)
 {
     petw__manifest *m;
     char why[200];
-    int rc = petw__manifest_parse(xml, size, &m, why, sizeof(why));
+    uint32_t problems = 0;
+    int rc = lenient ? petw__manifest_parse_lenient(xml, size, &m, why, sizeof(why), &problems)
+                     : petw__manifest_parse(xml, size, &m, why, sizeof(why));
+    if (rc && lenient && rc != PETW_ENOMEM)
+        return warn(d, "%s: %s (not read)", path, why);
     if (rc) {
         snprintf(d->error, sizeof(d->error), "%s%s%s", path ? path : "", path ? ": " : "", why);
         return rc;
@@ -1434,6 +1474,11 @@ static int add_manifest(petw_decoder *d, const void *xml, size_t size, const cha
         return rc;
     }
     d->manifests[d->manifest_count++] = m;
+    if (problems > 1)
+        return warn(d, "%s: %s (read without what it names; %u more like it)", path, why,
+                    problems - 1);
+    if (problems)
+        return warn(d, "%s: %s (read without what it names)", path, why);
     return 0;
 }
 
@@ -1441,7 +1486,7 @@ int petw_decoder_add_manifest_xml(petw_decoder *d, const void *xml, size_t size)
 {
     PETW__RETURN_IF(!d || (!xml && size), PETW_EINVAL);
     d->error[0] = 0;
-    return add_manifest(d, xml, size, NULL);
+    return add_manifest(d, xml, size, NULL, 0);
 }
 
 /* Reads the file at `path` whole (at most 64 MB) into *buf (malloc'd). */
@@ -1516,21 +1561,29 @@ int petw_decoder_add_tmf_text(petw_decoder *d, const void *text, size_t size)
     return add_tmf(d, text, size, NULL);
 }
 
-static int add_manifest_file(petw_decoder *d, const char *path, int tmf)
+/* lenient: a manifest of a directory (add_manifest); one that cannot be
+ * read is passed over with a warning. */
+static int add_manifest_file(petw_decoder *d, const char *path, int tmf, int lenient)
 {
     uint8_t *buf;
     size_t n;
-    PETW__FORWARD_IF_ERROR(read_file(d, path, &buf, &n));
-    int rc = tmf ? add_tmf(d, buf, n, path) : add_manifest(d, buf, n, path);
+    int rc = read_file(d, path, &buf, &n);
+    if (rc && lenient && rc != PETW_ENOMEM) {
+        rc = warn(d, "%s (not read)", d->error);
+        d->error[0] = 0;
+        return rc;
+    }
+    PETW__FORWARD_IF_ERROR(rc);
+    rc = tmf ? add_tmf(d, buf, n, path) : add_manifest(d, buf, n, path, lenient);
     free(buf);
     return rc;
 }
 
 typedef struct dir_walk {
-    petw_decoder *d;
-    const char *dir;
-    int rc, added;
+    char **names; /* the directory's files of the kind wanted */
+    uint32_t names_count, names_cap;
     int tmf; /* *.tmf files, else *.man and *.xml */
+    int rc;
 } dir_walk;
 
 static int ends_with(const char *s, const char *suffix)
@@ -1551,29 +1604,52 @@ static int dir_entry(const char *name, void *ctx)
     dir_walk *w = ctx;
     if (w->tmf ? !ends_with(name, ".tmf") : !ends_with(name, ".man") && !ends_with(name, ".xml"))
         return 0;
-    char path[4096];
-    if (snprintf(path, sizeof(path), "%s/%s", w->dir, name) >= (int)sizeof(path))
-        return 0;
-    w->rc = add_manifest_file(w->d, path, w->tmf);
-    w->added++;
-    return w->rc;
+    size_t n = strlen(name) + 1;
+    char *copy = malloc(n);
+    if (!copy || petw__array_grow((void **)&w->names, &w->names_cap, w->names_count,
+                                  sizeof(*w->names)) != 0) {
+        free(copy);
+        w->rc = PETW_ENOMEM;
+        return w->rc;
+    }
+    memcpy(copy, name, n);
+    w->names[w->names_count++] = copy;
+    return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of a directory, in the order of their names (so which of two
+ * files describing one provider wins does not depend on the file system). */
 static int add_path(petw_decoder *d, const char *path, int tmf)
 {
     PETW__RETURN_IF(!d || !path, PETW_EINVAL);
     d->error[0] = 0;
-    dir_walk w = {d, path, 0, 0, tmf};
-    int rc = petw__dir_each(path, "", dir_entry, &w);
-    if (rc == 0) {
-        if (w.rc == 0 && w.added == 0) {
-            snprintf(d->error, sizeof(d->error), "%s: no %s file in it", path,
-                     tmf ? ".tmf" : ".man or .xml");
-            return PETW_ENOTFOUND;
-        }
-        return w.rc;
+    d->warnings_len = 0;
+    if (d->warnings)
+        d->warnings[0] = 0;
+    dir_walk w = {NULL, 0, 0, tmf, 0};
+    if (petw__dir_each(path, "", dir_entry, &w) != 0)
+        return add_manifest_file(d, path, tmf, 0); /* not a directory: named, so it must load */
+    if (w.names_count > 1)
+        qsort(w.names, w.names_count, sizeof(*w.names), cmp_name);
+    int rc = w.rc;
+    char file[4096];
+    for (uint32_t i = 0; rc == 0 && i < w.names_count; i++)
+        if (snprintf(file, sizeof(file), "%s/%s", path, w.names[i]) < (int)sizeof(file))
+            rc = add_manifest_file(d, file, tmf, !tmf);
+    if (rc == 0 && w.names_count == 0) {
+        snprintf(d->error, sizeof(d->error), "%s: no %s file in it", path,
+                 tmf ? ".tmf" : ".man or .xml");
+        rc = PETW_ENOTFOUND;
     }
-    return add_manifest_file(d, path, tmf); /* not a directory */
+    for (uint32_t i = 0; i < w.names_count; i++)
+        free(w.names[i]);
+    free(w.names);
+    return rc;
 }
 
 int petw_decoder_add_manifest(petw_decoder *d, const char *path)
@@ -1594,6 +1670,11 @@ uint32_t petw__decoder_manifest_count(const petw_decoder *d)
 const petw__manifest *petw__decoder_manifest(const petw_decoder *d, uint32_t i)
 {
     return i < d->manifest_count ? d->manifests[i] : NULL;
+}
+
+const char *petw_decoder_warnings(const petw_decoder *d)
+{
+    return d && d->warnings_len ? d->warnings : "";
 }
 
 const char *petw_decoder_error(const petw_decoder *d)

@@ -101,6 +101,12 @@ typedef struct parser {
     int rc;
     char *error;
     size_t error_size;
+    /* Lenient: a slip (a name an event uses that is not defined) leaves the
+     * event without that name, an event or provider that cannot be read is
+     * left out; the first such problem is kept in `first`, all counted. */
+    int lenient;
+    uint32_t problems;
+    char first[200];
 } parser;
 
 #define GROW(p, list)                                                                              \
@@ -108,20 +114,63 @@ typedef struct parser {
          ? 0                                                                                       \
          : fail((p), PETW_ENOMEM, 0, "out of memory"))
 
+static void say(char *out, size_t size, int line, const char *fmt, va_list ap)
+{
+    int n = line > 0 ? snprintf(out, size, "line %d: ", line) : 0;
+    if (n >= 0 && (size_t)n < size)
+        vsnprintf(out + n, size - (size_t)n, fmt, ap);
+}
+
 static int fail(parser *p, int rc, int line, const char *fmt, ...)
 {
     if (p->rc == 0) {
         p->rc = rc;
-        int n = line > 0 ? snprintf(p->error, p->error_size, "line %d: ", line) : 0;
         va_list ap;
         va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < p->error_size)
-            vsnprintf(p->error + n, p->error_size - (size_t)n, fmt, ap);
+        if (p->error_size)
+            say(p->error, p->error_size, line, fmt, ap);
         va_end(ap);
         if (p->xml)
             XML_StopParser(p->xml, XML_FALSE);
     }
     return rc;
+}
+
+/* A name an event uses that the manifest does not define (or defines with
+ * a bad value): a failure, or, lenient, a problem counted and passed over
+ * (returns 0; the caller goes on without the name). */
+static int slip(parser *p, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!p->lenient) {
+        if (p->rc == 0) {
+            p->rc = PETW_ECORRUPT;
+            if (p->error_size)
+                say(p->error, p->error_size, line, fmt, ap);
+        }
+        va_end(ap);
+        return PETW_ECORRUPT;
+    }
+    if (p->problems++ == 0)
+        say(p->first, sizeof(p->first), line, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Lenient: the failure just met (an event or provider that cannot be read)
+ * becomes a problem passed over; returns 1 when it did, 0 when the failure
+ * stands (not lenient, or not a flaw of the document). */
+static int pass_over(parser *p)
+{
+    if (!p->lenient || p->rc != PETW_ECORRUPT)
+        return 0;
+    if (p->problems++ == 0)
+        snprintf(p->first, sizeof(p->first), "%s", p->error_size ? p->error : "");
+    p->rc = 0;
+    if (p->error_size)
+        p->error[0] = 0;
+    return 1;
 }
 
 /* A copy of `s` owned by the manifest; NULL stays NULL. */
@@ -521,7 +570,7 @@ static const char *text_of(parser *p, const char *s, int line)
         return s;
     size_t n = strlen(s);
     if (n < 11 || s[n - 1] != ')') {
-        fail(p, PETW_ECORRUPT, line, "malformed string reference \"%s\"", s);
+        slip(p, line, "malformed string reference \"%s\"", s);
         return NULL;
     }
     const char *found = NULL;
@@ -535,7 +584,7 @@ static const char *text_of(parser *p, const char *s, int line)
         }
     }
     if (!found)
-        fail(p, PETW_ECORRUPT, line, "no string %s in the string table", s);
+        slip(p, line, "no string %s in the string table", s);
     return found;
 }
 
@@ -557,9 +606,12 @@ static int resolve_ref(parser *p, const raw_item *items, uint32_t n, int32_t tas
     if (!it && task >= 0)
         it = find_item(items, n, name, -1);
     if (it) {
-        if (number(it->value, max, value) != 0)
-            return fail(p, PETW_ECORRUPT, it->line, "%s \"%s\": bad value \"%s\"", what, name,
+        if (number(it->value, max, value) != 0) {
+            *value = 0;
+            *text = NULL;
+            return slip(p, it->line, "%s \"%s\": bad value \"%s\"", what, name,
                         it->value ? it->value : "");
+        }
         const char *t = it->message ? text_of(p, it->message, it->line) : it->name;
         *text = t ? t : it->name;
         return p->rc;
@@ -573,8 +625,11 @@ static int resolve_ref(parser *p, const raw_item *items, uint32_t n, int32_t tas
         *text = NULL;
         return 0;
     }
-    if (!s)
-        return fail(p, PETW_ECORRUPT, line, "unknown %s \"%s\"", what, name);
+    if (!s) {
+        *value = 0;
+        *text = NULL;
+        return slip(p, line, "unknown %s \"%s\"", what, name);
+    }
     *value = s->value;
     *text = s->text ? s->text : s->name;
     return 0;
@@ -601,13 +656,15 @@ static int resolve_keywords(parser *p, const raw_provider *rp, const char *list,
         const raw_item *k = find_item(rp->keywords, rp->keywords_count, name, -1);
         uint64_t v;
         if (k) {
-            if (number(k->value, UINT64_MAX, &v) != 0)
-                return fail(p, PETW_ECORRUPT, k->line, "keyword \"%s\": bad mask", name);
+            if (number(k->value, UINT64_MAX, &v) != 0) {
+                PETW__FORWARD_IF_ERROR(slip(p, k->line, "keyword \"%s\": bad mask", name));
+                v = 0;
+            }
         } else {
             const named *st = find_named(std_keywords, PETW__ARRAY_SIZE(std_keywords), name);
             if (!st)
-                return fail(p, PETW_ECORRUPT, line, "unknown keyword \"%s\"", name);
-            v = st->value;
+                PETW__FORWARD_IF_ERROR(slip(p, line, "unknown keyword \"%s\"", name));
+            v = st ? st->value : 0;
         }
         *mask |= v;
     }
@@ -622,14 +679,14 @@ static int resolve_channel(parser *p, const raw_provider *rp, const char *name, 
         if ((c->name && !strcmp(c->name, name)) || (c->chid && !strcmp(c->chid, name))) {
             uint64_t v = 16 + i; /* channels without a value: numbered from 16 */
             if (c->value && number(c->value, 255, &v) != 0)
-                return fail(p, PETW_ECORRUPT, c->line, "channel \"%s\": bad value", name);
+                return slip(p, c->line, "channel \"%s\": bad value", name);
             *value = (uint8_t)v;
             return 0;
         }
     }
     const named *s = find_named(std_channels, PETW__ARRAY_SIZE(std_channels), name);
     if (!s)
-        return fail(p, PETW_ECORRUPT, line, "unknown channel \"%s\"", name);
+        return slip(p, line, "unknown channel \"%s\"", name);
     *value = (uint8_t)s->value;
     return 0;
 }
@@ -717,9 +774,9 @@ static int resolve_template(parser *p, const raw_provider *rp, const raw_templat
             for (uint32_t j = 0; j < mp->map_count && f->map < 0; j++)
                 if (!strcmp(mp->maps[j].name, r->map))
                     f->map = (int32_t)j;
-            if (f->map < 0)
-                return fail(p, PETW_ECORRUPT, r->line, "field \"%s\": unknown map \"%s\"", f->name,
-                            r->map);
+            if (f->map < 0) /* lenient: the field's values without their names */
+                PETW__FORWARD_IF_ERROR(
+                    slip(p, r->line, "field \"%s\": unknown map \"%s\"", f->name, r->map));
         }
     }
     /* Links: the field after each one and its members (a backward pass). */
@@ -787,15 +844,19 @@ static int resolve_names(parser *p, const raw_provider *rp, petw__man_provider *
         for (uint32_t i = 0; i < counts[kind]; i++) {
             const raw_item *it = &lists[kind][i];
             petw__man_name *nm = &mp->names[mp->name_count];
-            if (number(it->value, max[kind], &nm->value) != 0)
-                return fail(p, PETW_ECORRUPT, it->line, "%s \"%s\": bad value \"%s\"", what[kind],
-                            it->name ? it->name : "", it->value ? it->value : "");
+            if (number(it->value, max[kind], &nm->value) != 0) {
+                PETW__FORWARD_IF_ERROR(slip(p, it->line, "%s \"%s\": bad value \"%s\"", what[kind],
+                                            it->name ? it->name : "", it->value ? it->value : ""));
+                continue; /* lenient: the value has no name */
+            }
             nm->kind = kind;
             nm->task = PETW__MAN_ANY_TASK;
             if (kind == PETW__MAN_OPCODE && it->task >= 0) {
                 uint64_t tv;
-                if (number(rp->tasks[it->task].value, 65535, &tv) != 0)
-                    return fail(p, PETW_ECORRUPT, rp->tasks[it->task].line, "task: bad value");
+                if (number(rp->tasks[it->task].value, 65535, &tv) != 0) {
+                    PETW__FORWARD_IF_ERROR(slip(p, rp->tasks[it->task].line, "task: bad value"));
+                    continue;
+                }
                 nm->task = (uint32_t)tv;
             }
             const char *t = it->message ? text_of(p, it->message, it->line) : it->name;
@@ -949,16 +1010,25 @@ static int resolve_provider(parser *p, const raw_provider *rp, petw__man_provide
             return fail(p, PETW_ENOMEM, 0, "out of memory");
     }
     for (uint32_t i = 0; i < rp->events_count; i++) {
-        PETW__FORWARD_IF_ERROR(resolve_event(p, rp, mp, &rp->events[i], &mp->events[i]));
-        mp->event_count++;
+        if (resolve_event(p, rp, mp, &rp->events[i], &mp->events[mp->event_count]) == 0)
+            mp->event_count++;
+        else if (!pass_over(p)) /* lenient: the event is left out */
+            return p->rc;
     }
     if (mp->event_count > 1)
         qsort(mp->events, mp->event_count, sizeof(*mp->events), cmp_event);
-    for (uint32_t i = 1; i < mp->event_count; i++)
-        if (cmp_event(&mp->events[i - 1], &mp->events[i]) == 0)
-            return fail(p, PETW_ECORRUPT, rp->line,
-                        "provider \"%s\": event %u version %u defined twice", mp->name,
-                        mp->events[i].id, mp->events[i].version);
+    uint32_t kept = mp->event_count ? 1 : 0;
+    for (uint32_t i = 1; i < mp->event_count; i++) {
+        if (cmp_event(&mp->events[kept - 1], &mp->events[i]) != 0) {
+            mp->events[kept++] = mp->events[i];
+            continue;
+        }
+        fail(p, PETW_ECORRUPT, rp->line, "provider \"%s\": event %u version %u defined twice",
+             mp->name, mp->events[i].id, mp->events[i].version);
+        if (!pass_over(p)) /* lenient: the first definition stays */
+            return p->rc;
+    }
+    mp->event_count = kept;
     return 0;
 }
 
@@ -981,12 +1051,25 @@ static void free_raw(parser *p)
     free(p->texts);
 }
 
+static void free_provider(petw__man_provider *p)
+{
+    free(p->events);
+    free(p->fields);
+    free(p->maps);
+    free(p->map_entries);
+    free(p->names);
+    free(p->items);
+}
+
 static int parse(const void *xml, size_t size, petw__manifest **out, char *error, size_t error_size,
-                 int builtin)
+                 int builtin, uint32_t *problems)
 {
     parser p;
     memset(&p, 0, sizeof(p));
     p.builtin = builtin;
+    p.lenient = problems != NULL;
+    if (problems)
+        *problems = 0;
     p.provider = p.task = p.tmpl = p.map = p.strukt = -1;
     p.error = error;
     p.error_size = error_size;
@@ -1018,13 +1101,24 @@ static int parse(const void *xml, size_t size, petw__manifest **out, char *error
             fail(&p, PETW_ENOMEM, 0, "out of memory");
     }
     for (uint32_t i = 0; p.rc == 0 && i < p.raw_count; i++) {
-        resolve_provider(&p, &p.raw[i], &p.m->providers[i]);
+        petw__man_provider *mp = &p.m->providers[p.m->provider_count];
         p.m->provider_count++;
+        if (resolve_provider(&p, &p.raw[i], mp) != 0 && pass_over(&p)) {
+            free_provider(mp); /* lenient: the provider is left out */
+            p.m->provider_count--;
+        }
     }
     free_raw(&p);
+    if (p.rc == 0 && p.m->provider_count == 0) /* lenient, and none could be read */
+        fail(&p, PETW_ECORRUPT, 0, "%s", p.first);
     if (p.rc) { /* the provider that failed is counted, so freed too */
         petw__manifest_free(p.m);
         return p.rc;
+    }
+    if (problems) {
+        *problems = p.problems;
+        if (p.problems && error_size)
+            snprintf(error, error_size, "%s", p.first);
     }
     *out = p.m;
     return 0;
@@ -1033,28 +1127,27 @@ static int parse(const void *xml, size_t size, petw__manifest **out, char *error
 int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, char *error,
                          size_t error_size)
 {
-    return parse(xml, size, out, error, error_size, 0);
+    return parse(xml, size, out, error, error_size, 0, NULL);
+}
+
+int petw__manifest_parse_lenient(const void *xml, size_t size, petw__manifest **out, char *error,
+                                 size_t error_size, uint32_t *problems)
+{
+    return parse(xml, size, out, error, error_size, 0, problems);
 }
 
 int petw__manifest_parse_builtin(const void *xml, size_t size, petw__manifest **out, char *error,
                                  size_t error_size)
 {
-    return parse(xml, size, out, error, error_size, 1);
+    return parse(xml, size, out, error, error_size, 1, NULL);
 }
 
 void petw__manifest_free(petw__manifest *m)
 {
     if (!m)
         return;
-    for (uint32_t i = 0; i < m->provider_count; i++) {
-        petw__man_provider *p = &m->providers[i];
-        free(p->events);
-        free(p->fields);
-        free(p->maps);
-        free(p->map_entries);
-        free(p->names);
-        free(p->items);
-    }
+    for (uint32_t i = 0; i < m->provider_count; i++)
+        free_provider(&m->providers[i]);
     free(m->providers);
     for (uint32_t i = 0; i < m->strings_count; i++)
         free(m->strings[i]);

@@ -133,6 +133,16 @@ typedef struct petw__manifest petw__manifest;
  * or PETW_ENOMEM. */
 int petw__manifest_parse(const void *xml, size_t size, petw__manifest **out, char *error,
                          size_t error_size);
+/* The same, keeping what it can of a manifest with slips (as exported
+ * manifests have): a name an event uses that the manifest does not define,
+ * or defines with a bad value, leaves the event without it (an unknown
+ * task: no task name, task 0); an event or provider that cannot be read
+ * is left out. Returns 0 with *out set and *problems the number of such
+ * slips, the first saying what and where in `error` ("" when none); or,
+ * for a document it cannot use at all (malformed XML, no provider it can
+ * read), what petw__manifest_parse returns. */
+int petw__manifest_parse_lenient(const void *xml, size_t size, petw__manifest **out, char *error,
+                                 size_t error_size, uint32_t *problems);
 /* The same for petw's own tables, which may also use the petw: extensions
  * above (never accepted from a manifest given at run time). */
 int petw__manifest_parse_builtin(const void *xml, size_t size, petw__manifest **out, char *error,

@@ -56,8 +56,14 @@ static int handle_parts(petw_session_handle h, uint32_t *slot, uint32_t *gen)
     return *slot < PETW_MAX_SESSIONS && *gen ? 0 : PETW_ENOTFOUND;
 }
 
-static int call(petw_session_handle h, petw__msg_control *m, petw__msg_reply *reply)
+/* Sends `m` to the session's host and returns its status, or why there
+ * is none. *answered (may be NULL) becomes 1 when the host replied (the
+ * reply's stats hold whatever its status). */
+static int exchange(petw_session_handle h, petw__msg_control *m, petw__msg_reply *reply,
+                    int *answered)
 {
+    if (answered)
+        *answered = 0;
     uint32_t slot, gen;
     PETW__FORWARD_IF_ERROR(handle_parts(h, &slot, &gen));
     char path[PETW_MAX_NAME + 32];
@@ -79,8 +85,15 @@ static int call(petw_session_handle h, petw__msg_control *m, petw__msg_reply *re
         reply->stats.name[PETW_MAX_NAME - 1] = 0;
         reply->stats.file_path[PETW_MAX_NAME - 1] = 0;
         reply->stats.host_process_id = reply->host_pid;
+        if (answered)
+            *answered = 1;
     }
     return rc ? rc : reply->status;
+}
+
+static int call(petw_session_handle h, petw__msg_control *m, petw__msg_reply *reply)
+{
+    return exchange(h, m, reply, NULL);
 }
 
 static int simple(petw_session_handle h, uint32_t op, petw_session_stats *stats)
@@ -91,8 +104,11 @@ static int simple(petw_session_handle h, uint32_t op, petw_session_stats *stats)
     petw__msg_reply *r = malloc(sizeof(*r));
     if (!r)
         return PETW_ENOMEM;
-    int rc = call(h, &m, r);
-    if (rc == 0 && stats)
+    int answered;
+    int rc = exchange(h, &m, r, &answered);
+    /* A stop or flush that could not write everything still says what the
+     * session did (the figures of a stopped session are final). */
+    if (answered && stats && (rc == 0 || rc == PETW_EIO || rc == PETW_ENOSPC))
         *stats = r->stats;
     free(r);
     return rc;

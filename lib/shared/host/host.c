@@ -677,6 +677,9 @@ int petw__host_main(intptr_t ctl)
     static petw__msg_start m;
     petw__msg_reply reply;
     memset(&reply, 0, sizeof(reply));
+    /* Started as this program again (Linux: through /proc/self/exe, so
+     * "exe"): the process lists say what it is. */
+    petw__process_set_name("petw-host");
     h.listener = -1;
     int rc = petw__msg_recv_fixed(ctl, PETW__MSG_START, &m, sizeof(m), NULL, NULL, 10000);
     if (rc == 0)

@@ -255,7 +255,11 @@ static ULONG control_trace(TRACEHANDLE h, const char *name, PEVENT_TRACE_PROPERT
             break;
         case EVENT_TRACE_CONTROL_STOP:
             rc = petw_session_stop(h, &st);
-            if (rc == PETW_EIO) /* stopped, but some buffers failed to reach the file */
+            /* Stopped, but some buffers failed to reach the file (the disk
+             * full, or another write error): stopped all the same, its final
+             * figures count them (LogBuffersLost, EventsLost). FLUSH says
+             * why: ERROR_DISK_FULL or ERROR_WRITE_FAULT. */
+            if (rc == PETW_EIO || rc == PETW_ENOSPC)
                 rc = 0;
             break;
         case EVENT_TRACE_CONTROL_FLUSH:

@@ -61,7 +61,7 @@ typedef struct petw__flush_target {
     _Atomic uint32_t real_time_buffers_lost;
     _Atomic uint64_t real_time_events_lost;
     _Atomic uint32_t files_completed; /* new-file: files closed so far */
-    _Atomic int io_error;
+    _Atomic int io_error;             /* 0, or the first write failure: PETW_ENOSPC or PETW_EIO */
 } petw__flush_target;
 
 /* Allocates the target's flusher-side memory, creates or opens the file as

@@ -63,6 +63,25 @@ static uint32_t lost_now(const petw__flush_target *t)
     return atomic_load_explicit(&t->ring->own_counters.events_lost, memory_order_relaxed);
 }
 
+/* A write to the file failed with `rc`: the first cause is kept for the
+ * session's end, PETW_ENOSPC (the disk is full) as itself, any other as
+ * PETW_EIO. */
+static void io_failed(petw__flush_target *t, int rc)
+{
+    int none = 0;
+    /* relaxed: a status read with the counters (flush, stop); the CAS keeps
+     * the first cause. */
+    atomic_compare_exchange_strong_explicit(&t->io_error, &none,
+                                            rc == PETW_ENOSPC ? PETW_ENOSPC : PETW_EIO,
+                                            memory_order_relaxed, memory_order_relaxed);
+}
+
+/* 0, or the first write failure's cause (io_failed). */
+static int io_status(petw__flush_target *t)
+{
+    return atomic_load_explicit(&t->io_error, memory_order_relaxed); /* relaxed: as io_failed */
+}
+
 static void write_header_to(petw__flush_target *t, petw__file *f, uint32_t data_buffers,
                             uint32_t events_lost)
 {
@@ -79,8 +98,9 @@ static void write_header_to(petw__flush_target *t, petw__file *f, uint32_t data_
             t->info.perf_freq = (int64_t)((double)dticks * 1e9 / (double)dt + 0.5);
     }
     petw__etl_write_header_buffer(t->header_buffer, &t->info);
-    if (petw__file_pwrite(f, t->header_buffer, t->info.buffer_size, 0) != 0)
-        atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
+    int rc = petw__file_pwrite(f, t->header_buffer, t->info.buffer_size, 0);
+    if (rc)
+        io_failed(t, rc);
 }
 
 static void write_header(petw__flush_target *t)
@@ -153,7 +173,7 @@ static int open_file(petw__flush_target *t)
     t->has_file = 1;
     t->info.log_file_name = t->path;
     write_header(t);
-    return atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+    return io_status(t);
 }
 
 static void finish_file(petw__flush_target *t)
@@ -167,8 +187,9 @@ static void finish_file(petw__flush_target *t)
             end = (uint64_t)t->info.buffer_size * (1 + t->info.buffers_written - 1);
         petw__file_truncate(&t->file, end);
     }
-    if (petw__file_close(&t->file) != 0)
-        atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
+    int rc = petw__file_close(&t->file);
+    if (rc)
+        io_failed(t, rc);
     t->has_file = 0;
 }
 
@@ -227,8 +248,9 @@ static void send_to_file(petw__flush_target *t, const uint8_t *out, uint32_t siz
         }
         at = t->file_offset;
     }
-    if (!t->has_file || petw__file_pwrite(&t->file, out, size, at) != 0) {
-        atomic_store_explicit(&t->io_error, 1, memory_order_relaxed);
+    int rc = t->has_file ? petw__file_pwrite(&t->file, out, size, at) : PETW_EIO;
+    if (rc) {
+        io_failed(t, rc);
         buffer_lost(t, records);
         return;
     }
@@ -422,7 +444,7 @@ static int do_flush(petw__flush_target *t)
         write_header(t);
     if (t->has_file)
         petw__file_sync(&t->file);
-    return atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+    return io_status(t);
 }
 
 /* Keeps the records of an unpacked buffer whose timestamps lie in
@@ -585,7 +607,7 @@ static int do_snapshot(petw__flush_target *t, const char *path)
     free(copies);
     free(used);
     free(cpu);
-    return rc ? rc : atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+    return rc ? rc : io_status(t);
 }
 
 static int do_switch(petw__flush_target *t, const char *path)
@@ -634,7 +656,7 @@ static int do_detach(petw__flush_target *t)
         send_to_file(t, out, out_size, 0);
     }
     finish_file(t);
-    int rc = atomic_load_explicit(&t->io_error, memory_order_relaxed) ? PETW_EIO : 0;
+    int rc = io_status(t);
     uv_mutex_lock(&t->rt_lock);
     for (int i = 0; i < PETW__MAX_REALTIME_CONSUMERS; i++) {
         if (t->consumers[i]) {
