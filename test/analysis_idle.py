@@ -27,7 +27,7 @@ with tempfile.TemporaryDirectory() as tmp:
     by = {r["PID"]: r["Process"] for r in rows("report", "cpu", "--by", "process", etl)}
     if by != {"0": "Idle", "1234": "app.exe"}:
         fail("cpu by process: %s" % by)
-    idle = rows("report", "cpu", "--process", "Idle", etl)
+    idle = rows("report", "cpu", "--addresses", "--process", "Idle", etl)
     if [(r["Function"], r["Self"]) for r in idle] != [("ntoskrnl.exe!+0x3000", "5")]:
         fail("cpu --process Idle: %s" % idle)
 print("analysis_idle: PID 0 is Idle in processes and cpu")
