@@ -13,7 +13,7 @@
 #include "tool.h"
 #include "tool_session.h"
 
-static const char record_head[] =
+const char record_head[] =
     "usage: petw record [-p PROVIDER...] [--kernel LIST [--kernel-scope system|process]]\n"
     "                   [-o FILE.etl] [--name NAME] [options] -- CMD ARGS...\n"
     "Starts a shared session (petw-record-PID) writing FILE.etl (default\n"
