@@ -7,8 +7,9 @@ set -eu
 cd "$(dirname "$0")/.."
 # chromium: the Chrome-trace export and the flame graph are also checked in a
 # browser; golang-go, linux-perf, binutils: the analysis tests compare petw's
-# views with `go tool pprof` and `perf report`, and build-ids with readelf.
-scripts/setup-debian.sh chromium golang-go linux-perf binutils
+# views with `go tool pprof` and `perf report`, and build-ids with readelf;
+# groff-base: the manual pages are checked with groff -ww.
+scripts/setup-debian.sh chromium golang-go linux-perf binutils groff-base
 # Public Windows traces (PerfView's and others' test inputs) for the compat
 # test public_traces: fetched once when the network allows; without them
 # that test is skipped.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the build into a scratch directory and checks what an ETW user
-# gets: both pkg-config files, a static link line with every dependency, and
-# ETW code (the examples) compiling unmodified against petw-etw and running.
+# gets: both pkg-config files, a static link line with every dependency, the
+# manual pages, the bash completion and the license, and ETW code (the
+# examples) compiling unmodified against petw-etw and running.
 # usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1 src=$2
@@ -23,6 +24,11 @@ for want in -lpetw -luv -lzstd -lxxhash -lpthread; do
     case " $libs " in *" $want "*) ;; *) echo "missing $want in: $libs"; exit 1 ;; esac
 done
 [ -f "$($pc --variable=includedir petw)/petw/petw.h" ] || { echo "petw.h not installed"; exit 1; }
+# The command's manual pages, its bash completion and the license.
+for f in share/man/man1/petw.1 share/man/man1/petw-record.1 share/man/man1/petw-report.1 \
+    share/bash-completion/completions/petw share/doc/petw/LICENSE; do
+    [ -s "$dest$prefix/$f" ] || { echo "$f not installed"; exit 1; }
+done
 cflags=$($pc --cflags petw-etw)
 cc -DUNICODE -D_UNICODE -o "$dest/record" "$src/examples/record_trace.c" \
     "$src/examples/example_provider.c" $cflags $libs

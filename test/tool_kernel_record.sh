@@ -3,7 +3,9 @@
 # system provider's events around a command, in a session named "NT Kernel
 # Logger" (another with --name), and returns the command's exit status;
 # with --kernel-scope process the command is held until the session traces
-# it (a program that is not there costs no session: 127). Then, where the
+# it (a program that is not there costs no session: 127); that is the
+# default, with the process group added so that processes are named, and
+# -a records every process's. Then, where the
 # system gives kernel events: the file holds Process, Thread, CSwitch and
 # SampledProfile records with stacks, the command's process among them by
 # its ID, and its timeline export shows the command's process by name, CPU
@@ -32,7 +34,7 @@ busy='echo $$ > pid; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exit 3'
 # The session and its name; the command's exit status. A refusal of
 # kernel events is the only acceptable failure.
 rc=0
-"$petw" record --kernel process,thread,cswitch,profile --stacks profile -o sys.etl \
+"$petw" record -a --kernel process,thread,cswitch,profile --stacks profile -o sys.etl \
     -- sh -c "$busy" > sys.out 2> err || rc=$?
 cp sys.out out
 if [ "$rc" = 1 ] && grep -qE "operation or mode not supported|permission denied" err; then
@@ -53,6 +55,16 @@ own_pid=$(cat pid)
 grep -q "of process $own_pid and its descendants" out ||
     fail "not the command's process: $(cat out)"
 
+# By default (as perf record -- CMD): the command's process tree, and its
+# processes named (the process group added to those asked for).
+rc=0
+"$petw" record --kernel profile --stacks profile -o def.etl -- sh -c "$busy" > out 2> err ||
+    rc=$?
+[ "$rc" = 3 ] || fail "the default scope: exit status $rc: $(cat err)"
+def_pid=$(cat pid)
+grep -q "^Kernel: *process,profile (stacks: profile) of process $def_pid and its descendants" \
+    out || fail "not the command's process tree, or no process group, by default: $(cat out)"
+
 rc=0
 "$petw" record --kernel cswitch --kernel-scope process -o none.etl -- ./no-such-program \
     > out 2> err || rc=$?
@@ -66,6 +78,8 @@ grep -q "cannot run './no-such-program'" err || fail "no message: $(cat err)"
 if ! grep -q '"provider":"Thread"' sys.jsonl; then
     skip "no kernel events recorded (no system provider here)"
 fi
+"$petw" dump def.etl --format json | grep '"provider":"Process"' |
+    grep -q "\"ProcessId\":$def_pid," || fail "the default scope: no Process event of the command"
 # The summary counts the kernel classes' events as any provider's.
 grep -qE "^  [0-9]+ +Thread \(3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c\)$" sys.out ||
     fail "no Thread events in the summary: $(cat sys.out)"

@@ -21,14 +21,15 @@ typedef struct convert_args {
     perfetto_args perfetto;
 } convert_args;
 
-static const char convert_usage[] =
+const char convert_usage[] =
     "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "                    [--counter PROVIDER/EVENT/FIELD]...\n"
     "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
     "       petw convert FILE... --to perfetto -o OUT.pftrace [--force]\n"
     "                    [--counter PROVIDER/EVENT/FIELD]... [options]\n"
-    "OUT is created readable by you alone; an existing OUT is not\n"
-    "replaced unless --force (a link there is removed, never written through).\n"
+    "Converts trace files for timeline viewers and profilers. OUT is created readable\n"
+    "by you alone; an existing OUT is not replaced unless --force (a link there is\n"
+    "removed, never written through); -o - writes to standard output.\n"
     "chrome: every event, for timeline viewers (Perfetto, chrome://tracing): names,\n"
     "slices, activity flows, --counter counters.\n"
     "folded: the CPU samples' stacks collapsed (flamegraph.pl, inferno, speedscope).\n"
@@ -77,10 +78,11 @@ static int parse_args(convert_args *a, int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "petw: unknown option '%s'\n%s%s", argv[i], convert_usage,
-                    model_options_help);
-            return 2;
+        } else if (!strcmp(argv[i], "--to") || !strcmp(argv[i], "-o") ||
+                   !strcmp(argv[i], "--manifest") || !strcmp(argv[i], "--counter")) {
+            return command_usage_error("convert", "option '%s' needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return command_usage_error("convert", "unknown option '%s'", argv[i]);
         } else if (a->nfiles < MAX_FILES) {
             a->files[a->nfiles++] = argv[i];
         } else {
@@ -88,11 +90,21 @@ static int parse_args(convert_args *a, int argc, char **argv)
             return 2;
         }
     }
-    if (!a->to || (strcmp(a->to, "chrome") != 0 && !is_profile(a->to)) || !a->out_path ||
-        a->nfiles == 0) {
-        fprintf(stderr, "%s%s", convert_usage, model_options_help);
+    if (argc == 0) {
+        help_print(tool_command_find("convert"), stderr);
         return 2;
     }
+    if (a->to && strcmp(a->to, "chrome") != 0 && !is_profile(a->to))
+        return command_usage_error(
+            "convert", "unknown format '%s' (--to chrome, folded, pprof, flamegraph or perfetto)",
+            a->to);
+    if (!a->to)
+        return command_usage_error(
+            "convert", "%s", "no --to FORMAT (chrome, folded, pprof, flamegraph or perfetto)");
+    if (!a->out_path)
+        return command_usage_error("convert", "%s", "no -o OUT (- for standard output)");
+    if (a->nfiles == 0)
+        return command_usage_error("convert", "%s", "no FILE");
     for (int k = 0; k < a->nfiles; k++)
         a->model.files[a->model.nfiles++] = a->files[k];
     a->model.manifests = a->manifests;
@@ -119,7 +131,7 @@ static int convert(convert_ctx *c, reader *rd, FILE *file)
     int process_rc = output_rc ? 0 : reader_process(rd, 0, 0);
     if (!output_rc)
         output_rc = output_end(&c->out);
-    int close_rc = fclose(file);
+    int close_rc = output_file_close(file);
     if (process_rc || output_rc || close_rc) {
         fprintf(stderr, "petw: convert failed: %s\n",
                 process_rc  ? petw_strerror(process_rc)
@@ -144,7 +156,7 @@ static int convert_profile(convert_args *a)
              : !strcmp(a->to, "pprof")    ? export_pprof(p, file)
              : !strcmp(a->to, "perfetto") ? export_perfetto(&a->model, p, &a->perfetto, file)
                                           : export_flamegraph(p, file, a->files[0]);
-        if (fclose(file) != 0)
+        if (output_file_close(file) != 0)
             rc = -1;
         if (rc)
             fprintf(stderr, "petw: convert failed: out of memory or a write error\n");
@@ -156,7 +168,8 @@ static int convert_profile(convert_args *a)
                     a->out_path);
         else
             fprintf(stderr, "petw: %" PRIu64 " samples (%" PRIu32 " distinct stacks) to %s\n",
-                    petw_profile_samples(p), petw_profile_stack_count(p), a->out_path);
+                    petw_profile_samples(p), petw_profile_stack_count(p),
+                    output_file_name(a->out_path));
     }
     petw_profile_free(p);
     return rc ? 1 : 0;
@@ -191,6 +204,7 @@ int cmd_convert(int argc, char **argv)
     reader_close(&rd);
     petw_decoder_free(c.decoder);
     if (rc == 0)
-        fprintf(stderr, "petw: %" PRIu64 " events to %s\n", c.out.events, a.out_path);
+        fprintf(stderr, "petw: %" PRIu64 " events to %s\n", c.out.events,
+                output_file_name(a.out_path));
     return rc;
 }

@@ -7,6 +7,31 @@
 #include "output/output.h"
 #include "tool.h"
 
+const char dump_usage[] =
+    "usage: petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
+    "                 [--start TIME] [--end TIME] [--manifest PATH]... [--tmf PATH]...\n"
+    "Prints every record of the files, merged in time order and decoded, on standard\n"
+    "output (petw's tracerpt): TraceLogging events with their field names and values,\n"
+    "manifest-based events given their manifest, WPP messages given their TMF files,\n"
+    "the kernel's classic events. It reads petw's files and Windows' (compressed ones\n"
+    "too); on a terminal, a large input shows its progress on stderr.\n"
+    "Options:\n"
+    "  --format text|csv|json  the output's format (default text)\n"
+    "  --provider NAME|GUID   keeps that provider's events (repeatable). NAME matches\n"
+    "                         the provider name the events carry (TraceLogging) or\n"
+    "                         the GUID derived from NAME (EventSource, TraceLogging),\n"
+    "                         which `petw guid` prints\n"
+    "  --start TIME, --end TIME  keeps the events in that range, and always each\n"
+    "                         file's header records (EventTrace), which describe the\n"
+    "                         file, as ProcessTrace delivers them. TIME is ISO-8601\n"
+    "                         UTC (2024-01-31T12:00:00.5Z) or a FILETIME number\n"
+    "  --manifest PATH        decodes the events of the providers an instrumentation\n"
+    "                         manifest (.man, or a directory of them) describes\n"
+    "                         (repeatable; PETW_MANIFEST_PATH adds more, separated\n"
+    "                         by ':')\n"
+    "  --tmf PATH             decodes WPP messages with the trace message format\n"
+    "                         file tracepdb wrote (.tmf, or a directory of them)\n";
+
 typedef struct dump_args {
     const output_format *format;
     provider_filter filter;
@@ -34,10 +59,8 @@ static int parse_option(dump_args *a, int argc, char **argv, int *i)
     const char *opt = argv[*i], *value = *i + 1 < argc ? argv[*i + 1] : NULL;
     if (!strcmp(opt, "--format") && value) {
         a->format = output_find(value);
-        if (!a->format || a->format == &output_chrome) {
-            fprintf(stderr, "petw: unknown format '%s'\n%s", value, usage);
-            return 2;
-        }
+        if (!a->format || a->format == &output_chrome)
+            return command_usage_error("dump", "unknown format '%s' (text, csv or json)", value);
     } else if (!strcmp(opt, "--provider") && value) {
         if (filter_add(&a->filter, value) != 0) {
             fprintf(stderr, "petw: too many or empty --provider values: '%s'\n", value);
@@ -58,9 +81,12 @@ static int parse_option(dump_args *a, int argc, char **argv, int *i)
             fprintf(stderr, "petw: bad time '%s'\n", value);
             return 2;
         }
+    } else if (!value && (!strcmp(opt, "--format") || !strcmp(opt, "--provider") ||
+                          !strcmp(opt, "--manifest") || !strcmp(opt, "--tmf") ||
+                          !strcmp(opt, "--start") || !strcmp(opt, "--end"))) {
+        return command_usage_error("dump", "option '%s' needs a value", opt);
     } else {
-        fprintf(stderr, "petw: unknown option '%s'\n%s", opt, usage);
-        return 2;
+        return command_usage_error("dump", "unknown option '%s'", opt);
     }
     (*i)++;
     return 0;
@@ -82,10 +108,8 @@ static int parse_args(dump_args *a, int argc, char **argv)
             return 2;
         }
     }
-    if (a->nfiles == 0) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    if (a->nfiles == 0)
+        return command_usage_error("dump", "%s", "no FILE");
     return 0;
 }
 

@@ -10,6 +10,17 @@
 
 #define MAX_KINDS 4096
 
+const char info_usage[] =
+    "usage: petw info FILE... [--manifest PATH]...\n"
+    "Prints each trace file's header (logger, clock, buffer size, processors, start\n"
+    "and end, buffers written, read and corrupt, events and buffers lost) and its\n"
+    "events counted by provider, event ID and name. It reads petw's files and\n"
+    "Windows' (compressed ones too).\n"
+    "Options:\n"
+    "  --manifest PATH        decodes the events of the providers an instrumentation\n"
+    "                         manifest (.man, or a directory of them) describes\n"
+    "                         (repeatable; PETW_MANIFEST_PATH adds more)\n";
+
 typedef struct count_entry {
     petw_guid provider;
     uint16_t id;
@@ -214,14 +225,19 @@ static int info_file(char *path, const manifest_list *manifests)
 
 int cmd_info(int argc, char **argv)
 {
-    int status = 0;
+    int status = 0, files = 0;
     manifest_list manifests = {{0}, {0}, 0};
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "--manifest") &&
             (i + 1 == argc || manifest_add(&manifests, argv[++i]) != 0)) {
             fprintf(stderr, "petw: --manifest needs a PATH (at most %d)\n", MAX_MANIFESTS);
             return 2;
-        }
+        } else if (strcmp(argv[i], "--manifest") && argv[i][0] == '-' && argv[i][1])
+            return command_usage_error("info", "unknown option '%s'", argv[i]);
+        else if (strcmp(argv[i], "--manifest"))
+            files++;
+    if (!files)
+        return command_usage_error("info", "%s", "no FILE");
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--manifest")) {
             i++;

@@ -409,7 +409,7 @@ static int read_file(const char *path, char **data, size_t *size)
     return 0;
 }
 
-static const char mc_usage[] =
+const char mc_usage[] =
     "usage: petw mc [-um] [-h DIR] [-r DIR] [-z BASENAME] [-e EXT] [-p PREFIX] MANIFEST.man\n"
     "Writes BASENAME.h (default: the manifest's name without .man) into the -h\n"
     "directory, and an empty BASENAME.rc into the -r directory (both default\n"

@@ -10,7 +10,7 @@
 #include "tool.h"
 #include "tool_session.h"
 
-static const char providers_usage[] =
+const char providers_usage[] =
     "usage: petw providers [--pid PID] [--json]\n"
     "Lists the providers registered in this user's running processes (or process\n"
     "PID): process, GUID, name (from TraceLogging/EventSource traits; '-' when the\n"

@@ -5,7 +5,9 @@
  * is stopped (its file finished) once it has exited. Without -p, every
  * provider the command (or a child of it) registers is recorded. With
  * --kernel the session also records the kernel's events (the system
- * provider), every process's or (--kernel-scope process) the command's. */
+ * provider), as perf record does: the command's and its descendants' (the
+ * default), or with -a (--kernel-scope system) every process's; the process
+ * group is always among them, so that the processes have their names. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +15,9 @@
 #include "tool.h"
 #include "tool_session.h"
 
-static const char record_head[] =
-    "usage: petw record [-p PROVIDER...] [--kernel LIST [--kernel-scope system|process]]\n"
-    "                   [-o FILE.etl] [--name NAME] [options] -- CMD ARGS...\n"
+const char record_head[] =
+    "usage: petw record [-p PROVIDER...] [--kernel LIST [-a]] [-o FILE.etl] [--name NAME]\n"
+    "                   [options] -- CMD ARGS...\n"
     "Starts a shared session (petw-record-PID) writing FILE.etl (default\n"
     "petw-record.etl), runs CMD, stops the session when CMD exits and prints a\n"
     "summary (events by provider, events lost, the file's size); exits with CMD's\n"
@@ -26,13 +28,18 @@ static const char record_head[] =
     "the events so far.\n"
     "--kernel LIST also records the kernel's events (the NT Kernel Logger's: see\n"
     "--kernel below) in the same session and file, with the providers'; the\n"
-    "session is then named \"" KERNEL_SESSION_NAME "\" unless --name. They are every\n"
-    "process's (--kernel-scope system, the default: needs the rights perf events\n"
-    "need system-wide) or CMD's and its descendants' alone (--kernel-scope process:\n"
-    "CMD is held until the session runs, so its whole life is recorded).\n"
+    "session is then named \"" KERNEL_SESSION_NAME "\" unless --name. As perf record\n"
+    "does, they are CMD's and its descendants' alone (CMD is held until the session\n"
+    "runs, so its whole life is recorded; a user may trace their own processes), or\n"
+    "with -a every process's (needs the rights perf events need system-wide: root,\n"
+    "CAP_PERFMON or a low kernel.perf_event_paranoid). The process group is added\n"
+    "to LIST when it is not there, so that the processes are named.\n"
     "Options (as for `petw start`):\n"
     "  --name NAME            the session's name\n"
-    "  --kernel-scope system|process   whose kernel events (default system)\n";
+    "  -a, --system-wide      the kernel's events of every process (--kernel-scope\n"
+    "                         system)\n"
+    "  --kernel-scope system|process   whose kernel events (default process: CMD's\n"
+    "                         and its descendants')\n";
 static char record_usage[4096];
 
 /* The events of one provider in the file. */
@@ -131,7 +138,6 @@ static void tick(void *arg)
                     (uint64_t)st.buffers_written * st.buffer_size_kb * 1024, st.events_lost);
 }
 
-/* --kernel-scope's value: 1 for process, 0 for system, -1 otherwise. */
 /* --kernel-scope: the whole system's kernel events, or the command's alone. */
 enum { SCOPE_UNSET = -1, SCOPE_SYSTEM, SCOPE_PROCESS };
 
@@ -168,6 +174,10 @@ static int record_args(int argc, char **argv, start_options *o, int *cmd, int *p
             if ((*process_scope = parse_scope(v)) < SCOPE_SYSTEM)
                 return usage_error(record_usage, "--kernel-scope: '%s' is not system or process",
                                    v);
+            continue;
+        }
+        if (!strcmp(a, "-a") || !strcmp(a, "--system-wide")) {
+            *process_scope = SCOPE_SYSTEM;
             continue;
         }
         if (!strcmp(a, "--name")) {
@@ -232,7 +242,12 @@ int cmd_record(int argc, char **argv)
     if (done)
         return arc;
     if (process_scope != SCOPE_UNSET && !o.system_flags)
-        return usage_error(record_usage, "%s", "--kernel-scope needs --kernel");
+        return usage_error(record_usage, "%s", "--kernel-scope needs --kernel (and so does -a)");
+    /* As perf record -- CMD: the command's kernel events unless asked for
+     * the system's; and the processes named (their Process events). */
+    if (process_scope == SCOPE_UNSET)
+        process_scope = SCOPE_PROCESS;
+    o.system_flags |= o.system_flags ? PETW_SYSTEM_PROCESS : 0;
     if (!o.file && !o.realtime && (!o.mode || strcmp(o.mode, "buffering")))
         o.file = "petw-record.etl";
     static char name[PETW_MAX_NAME];
@@ -257,7 +272,7 @@ int cmd_record(int argc, char **argv)
     /* The command's kernel events alone: its process ID goes into the
      * session's config, so it is started first but held until the session
      * runs and its providers are enabled (the order run_command keeps). */
-    int not_found = 0, held = process_scope == SCOPE_PROCESS;
+    int not_found = 0, held = o.system_flags && process_scope == SCOPE_PROCESS;
     held_command child;
     if (held) {
         if (command_hold(argv + cmd, env, &child, &not_found) != 0)

@@ -9,7 +9,7 @@
 #include "analysis/analysis_tool.h"
 #include "tool.h"
 
-static const char report_usage[] =
+const char report_usage[] =
     "usage: petw report VIEW FILE... [--format text|csv|json] [--top N] [-o OUT] [options]\n"
     "Views:\n"
     "  cpu        CPU samples by function (self and inclusive), or --by module|process|thread;\n"
@@ -23,10 +23,14 @@ static const char report_usage[] =
     "Options:\n"
     "  --format F             text (default), csv or json\n"
     "  --top N                the first N rows (text default: 30; 0: all)\n"
+    "  --by module|process|thread  cpu and diff: rows by module (or process, thread)\n"
+    "                         instead of by function\n"
+    "  --callers FUNC         cpu: the callers and callees of FUNC\n"
     "  --addresses            cpu, diff: code without symbols by address, not one row\n"
     "                         per module\n"
     "  --absolute             times as UTC stamps (default: seconds from the start)\n"
-    "  -o OUT                 write to OUT (created owner-only; --force replaces it)\n";
+    "  -o OUT                 write to OUT (created owner-only; --force replaces it;\n"
+    "                         - is standard output, the default)\n";
 
 typedef int (*view_fn)(const petw_profile *p, const view_args *a);
 
@@ -44,19 +48,19 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;
     }
-    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-        printf("%s%s", report_usage, model_options_help);
-        return 0;
-    }
     view_fn fn = NULL;
     int diff = !strcmp(argv[0], "diff");
     for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++)
         if (!strcmp(argv[0], views[k].name))
             fn = views[k].fn;
-    if (!fn && !diff) {
-        fprintf(stderr, "petw: no view '%s'\n%s%s", argv[0], report_usage, model_options_help);
-        return 2;
-    }
+    if (!fn && !diff && argv[0][0] == '-')
+        return command_usage_error(
+            "report",
+            "the VIEW goes first, before '%s' (cpu, wait, processes, disk, events or diff)",
+            argv[0]);
+    if (!fn && !diff)
+        return command_usage_error(
+            "report", "unknown view '%s' (cpu, wait, processes, disk, events or diff)", argv[0]);
     model_args m;
     memset(&m, 0, sizeof(m));
     petw_profile_config_init(&m.config);
@@ -73,10 +77,9 @@ int cmd_report(int argc, char **argv)
         if (r > 0)
             continue;
         if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if (!(a.format = table_find(argv[++i]))) {
-                fprintf(stderr, "petw: --format takes text, csv or json\n");
-                return 2;
-            }
+            if (!(a.format = table_find(argv[++i])))
+                return command_usage_error("report", "unknown format '%s' (text, csv or json)",
+                                           argv[i]);
         } else if (!strcmp(argv[i], "--top") && i + 1 < argc) {
             char *end;
             top = strtol(argv[++i], &end, 10);
@@ -96,10 +99,12 @@ int cmd_report(int argc, char **argv)
             a.addresses = 1;
         } else if (!strcmp(argv[i], "--force")) {
             force = 1;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "petw: unknown option '%s'\n%s%s", argv[i], report_usage,
-                    model_options_help);
-            return 2;
+        } else if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--top") ||
+                   !strcmp(argv[i], "--by") || !strcmp(argv[i], "--callers") ||
+                   !strcmp(argv[i], "-o")) {
+            return command_usage_error("report", "option '%s' needs a value", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return command_usage_error("report", "unknown option '%s'", argv[i]);
         } else if (m.nfiles < MAX_FILES) {
             m.files[m.nfiles++] = argv[i];
         } else {
@@ -107,10 +112,8 @@ int cmd_report(int argc, char **argv)
             return 2;
         }
     }
-    if (!m.nfiles) {
-        fprintf(stderr, "%s%s", report_usage, model_options_help);
-        return 2;
-    }
+    if (!m.nfiles)
+        return command_usage_error("report", "%s", "no FILE");
     a.top = top >= 0 ? (uint32_t)top : !strcmp(a.format->name, "text") ? 30 : 0;
     a.pid = m.config.pid;
     a.tid = m.config.tid;
@@ -138,7 +141,7 @@ int cmd_report(int argc, char **argv)
     int rc = 1;
     if (a.out) {
         rc = diff ? report_diff(p, p2, &a) : fn(p, &a);
-        if (out_path && fclose(a.out) != 0)
+        if (out_path && output_file_close(a.out) != 0)
             rc = 1;
     }
     petw_profile_free(p);

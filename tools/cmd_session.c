@@ -11,7 +11,7 @@
 #include "tool.h"
 #include "tool_session.h"
 
-static const char start_usage_head[] =
+const char start_usage_head[] =
     "usage: petw start NAME (-o FILE.etl | --realtime | --mode buffering)\n"
     "                  (-p PROVIDER[:KEYWORDS[:LEVEL]]... | --profile FILE) [options]\n"
     "       petw start [NAME] --kernel LIST (-o FILE.etl | ...) [-p PROVIDER...] [options]\n"
@@ -23,25 +23,25 @@ static const char start_usage_head[] =
     "providers'; without NAME it is named \"" KERNEL_SESSION_NAME "\", as xperf names it.\n"
     "Options:\n";
 static char start_usage[4096];
-static const char stop_usage[] = "usage: petw stop NAME\n"
-                                 "Stops the shared session NAME and prints its final counters.\n";
-static const char flush_usage[] =
+const char stop_usage[] = "usage: petw stop NAME\n"
+                          "Stops the shared session NAME and prints its final counters.\n";
+const char flush_usage[] =
     "usage: petw flush NAME\n"
     "Writes the partly filled buffers of the shared session NAME to its file.\n";
-static const char enable_usage[] =
+const char enable_usage[] =
     "usage: petw enable NAME -p PROVIDER[:KEYWORDS[:LEVEL]]...\n"
     "Enables providers in the shared session NAME (again: changes keywords and level).\n"
     "PROVIDER, KEYWORDS and LEVEL are as for `petw start`.\n";
-static const char disable_usage[] = "usage: petw disable NAME -p PROVIDER...\n"
-                                    "Disables providers in the shared session NAME.\n";
-static const char capture_usage[] =
+const char disable_usage[] = "usage: petw disable NAME -p PROVIDER...\n"
+                             "Disables providers in the shared session NAME.\n";
+const char capture_usage[] =
     "usage: petw capture-state NAME -p PROVIDER...\n"
     "Asks every process of the providers, which the shared session NAME enables, to log\n"
     "its state (their enable callbacks run with EVENT_CONTROL_CODE_CAPTURE_STATE).\n";
-static const char update_usage[] =
+const char update_usage[] =
     "usage: petw update NAME [--flush-timer S] [--buffers MAX]\n"
     "Changes the flush timer (seconds) and the most buffers of the shared session NAME.\n";
-static const char query_usage[] =
+const char query_usage[] =
     "usage: petw query [NAME] [--json]\n"
     "Prints the shared sessions of this user (or NAME): mode, file, buffers, clock,\n"
     "events written and lost, the host process, and the providers enabled with their\n"

@@ -10,7 +10,7 @@
 #include "tool.h"
 #include "tool_session.h"
 
-static const char watch_usage[] =
+const char watch_usage[] =
     "usage: petw watch NAME [--format text|json] [--provider NAME|GUID]... [--manifest PATH]...\n"
     "Prints the events of the real-time shared session NAME (started with\n"
     "--realtime) as they arrive, decoded, within about the session's flush timer,\n"

@@ -28,8 +28,6 @@
 #define MAX_PROVIDERS 32  /* --provider values */
 #define TIME_TEXT_SIZE 29 /* "YYYY-MM-DDTHH:MM:SS.fffffffZ" and its NUL */
 
-extern const char usage[];
-
 /* The subcommands: each returns the process's exit status. */
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -37,6 +35,49 @@ int cmd_convert(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
+
+/* Their --help texts, each in its command's file: "usage: petw COMMAND
+ * ..." (more usage lines indented by 7), a description, then sections
+ * ("Options:") of entries ("  --opt VALUE    what it does", continued
+ * indented deeper). tool_help.c makes the man pages and the completion
+ * from them, so they keep this shape. */
+extern const char info_usage[], dump_usage[], guid_usage[], convert_usage[], report_usage[],
+    mc_usage[], start_usage_head[], record_head[], stop_usage[], flush_usage[], enable_usage[],
+    disable_usage[], capture_usage[], update_usage[], query_usage[], providers_usage[],
+    watch_usage[];
+
+/* ---- tool_help.c: help, man pages and completion from the texts ---- */
+
+typedef struct tool_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;     /* one line: what it does */
+    const char *const *help; /* its --help text, in parts (NULL ends them) */
+    const char *examples;    /* lines: a command, then what it does, per pair */
+    const char *see_also;    /* related commands, separated by spaces */
+} tool_command;
+
+extern const tool_command tool_commands[];
+extern const size_t tool_command_count;
+extern const char tool_version[]; /* meson's project version */
+
+/* The command `name` (n bytes), or NULL. */
+const tool_command *tool_command_find(const char *name);
+const tool_command *tool_command_find_n(const char *name, size_t n);
+/* Writes the --help text of `c` (NULL: of petw itself) with its examples
+ * to `f`. Returns 0, or 1 with the reason on stderr. */
+int help_print(const tool_command *c, FILE *f);
+/* Writes the usage lines of a --help text, and where the rest is, to `f`
+ * (after a usage error). */
+void help_synopsis(const char *text, FILE *f);
+/* Writes the manual page `page` ("petw", "petw-record") as roff to `f`.
+ * Returns 0, or 2 when there is no such page. */
+int help_man(const char *page, FILE *f);
+/* Writes the bash completion script to `f`. Returns 0 or 1. */
+int help_completion(FILE *f);
+/* Reports a usage error of command `name`: "petw: " + fmt(arg) on one
+ * line, then the command's usage lines. Returns 2. */
+int command_usage_error(const char *name, const char *fmt, const char *arg);
 
 /* ---- tool_time.c ---- */
 
@@ -48,13 +89,19 @@ int parse_time(const char *text, int64_t *filetime);
 
 /* ---- tool_output_file.c: files the tool writes ---- */
 
-/* Creates `path` for writing as petw creates trace files: readable and
+/* Creates `path` for writing as petw creates trace files ("-": returns
+ * standard output): readable and
  * writable by the user alone (0600), exclusively, never through a link.
  * Something already at `path` is refused unless `force`: then a link there
  * is removed (its target left alone) and so is a regular file the user
  * owns, and the file is created anew; anything else is refused. Returns the
  * stream, or NULL with the reason on stderr. */
 FILE *output_file_create(const char *path, int force);
+/* Closes what output_file_create returned (standard output is flushed, not
+ * closed). Returns 0, or EOF when writing failed. */
+int output_file_close(FILE *f);
+/* What a message calls the output `path`: it, or "standard output" for "-". */
+const char *output_file_name(const char *path);
 
 /* ---- tool_trace.c: one or more ETL files read together ---- */
 

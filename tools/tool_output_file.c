@@ -1,6 +1,7 @@
 /* tool_output_file.c - files the petw command writes (convert -o), created
  * the way petw creates trace files: owner-only, exclusively, never through
- * a link, and never over a file the user did not ask to replace. */
+ * a link, and never over a file the user did not ask to replace; "-" is
+ * standard output. */
 #include <errno.h>
 #include <string.h>
 
@@ -130,7 +131,7 @@ static int remove_existing(const char *path)
     return 0;
 }
 
-FILE *output_file_create(const char *path, int force)
+static FILE *file_create(const char *path, int force)
 {
     char msg[256];
     HANDLE h = create_new(path);
@@ -203,7 +204,7 @@ static int remove_existing(const char *path)
     return 0;
 }
 
-FILE *output_file_create(const char *path, int force)
+static FILE *file_create(const char *path, int force)
 {
     int fd = create_new(path);
     if (fd < 0 && errno == EEXIST) {
@@ -227,3 +228,18 @@ FILE *output_file_create(const char *path, int force)
     return f;
 }
 #endif
+
+FILE *output_file_create(const char *path, int force)
+{
+    return !strcmp(path, "-") ? stdout : file_create(path, force);
+}
+
+int output_file_close(FILE *f)
+{
+    return f == stdout ? fflush(f) : fclose(f);
+}
+
+const char *output_file_name(const char *path)
+{
+    return !strcmp(path, "-") ? "standard output" : path;
+}

@@ -20,7 +20,7 @@ int usage_error(const char *text, const char *fmt, const char *arg)
     fputs("petw: ", stderr);
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
-    fputs(text, stderr);
+    help_synopsis(text, stderr);
     return 2;
 }
 
@@ -290,6 +290,11 @@ static const struct {
     {"disk_io", PETW_SYSTEM_DISK_IO},
 };
 #define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
+
+const char *system_flag_name(int i)
+{
+    return i >= 0 && i <= SYSTEM_NAMES_OWN ? system_names[i].name : NULL; /* and "all" */
+}
 
 int system_flags_parse(const char *option, const char *list, uint32_t *out)
 {

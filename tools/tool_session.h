@@ -87,6 +87,9 @@ void print_write_failure(const char *name, const petw_session_stats *st, int rc)
  * PETW_SYSTEM_* flags. Returns 0, or -1 with the reason on stderr (the
  * unknown name, and the names there are). */
 int system_flags_parse(const char *option, const char *list, uint32_t *out);
+/* The i-th group name --kernel takes (petw's own, then "all"), or NULL
+ * past the last. */
+const char *system_flag_name(int i);
 /* The names of `flags` ("process,thread"), as --kernel takes them, in `out`. */
 void system_flags_text(uint32_t flags, char *out, size_t size);
 /* What to add to petw_strerror(rc) when a session with kernel groups
