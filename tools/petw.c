@@ -68,6 +68,7 @@ static const struct {
     {"watch", cmd_watch, 0},
     {"mc", cmd_mc, 1},
     {"capture-state", cmd_capture_state, 0},
+    {"symbolize", cmd_symbolize, 0},
 };
 
 int main(int argc, char **argv)

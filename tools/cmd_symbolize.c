@@ -1,0 +1,246 @@
+/* cmd_symbolize.c - `petw symbolize FILE ADDRESS... [--format text|json]`:
+ * addr2line and llvm-symbolizer for petw's users. FILE is a Windows PDB
+ * (each ADDRESS an RVA: the address less the image's base) or an ELF file
+ * (each ADDRESS a virtual address as the file's program headers place it);
+ * for each address its frames, innermost first: the inlined functions at
+ * that address, then the function that holds them, with file and line. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <petw/analysis.h>
+#include <petw/pdb.h>
+
+#include "tool.h"
+
+#define MAX_FRAMES 64
+
+typedef struct frame {
+    const char *function, *file;
+    uint32_t line;
+} frame;
+
+static void json_string(const char *s)
+{
+    if (!s) {
+        fputs("null", stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void print_address(int json, int first, const char *text, const frame *f, uint32_t n)
+{
+    if (json) {
+        printf("%s\n  {\"address\": ", first ? "" : ",");
+        json_string(text);
+        fputs(", \"frames\": [", stdout);
+        for (uint32_t i = 0; i < n; i++) {
+            fputs(i ? ", {\"function\": " : "{\"function\": ", stdout);
+            json_string(f[i].function);
+            fputs(", \"file\": ", stdout);
+            json_string(f[i].file);
+            printf(", \"line\": %" PRIu32 "}", f[i].line);
+        }
+        fputs("]}", stdout);
+        return;
+    }
+    printf("%s\n", text);
+    if (!n)
+        puts("  ??");
+    for (uint32_t i = 0; i < n; i++) {
+        if (f[i].file)
+            printf("  %s at %s:%" PRIu32 "\n", f[i].function, f[i].file, f[i].line);
+        else
+            printf("  %s\n", f[i].function);
+    }
+}
+
+/* ELF: the file offset of virtual address `va` (its PT_LOAD segment), or
+ * -1 when no segment holds it or the file is not a little-endian ELF. */
+static int64_t elf_offset(FILE *fp, uint64_t va)
+{
+    unsigned char h[64], p[56];
+    if (fseek(fp, 0, SEEK_SET) != 0 || fread(h, 1, sizeof(h), fp) != sizeof(h) || h[5] != 1)
+        return -1;
+#define LE16(b) ((uint64_t)(b)[0] | (uint64_t)(b)[1] << 8)
+#define LE32(b) (LE16(b) | LE16((b) + 2) << 16)
+#define LE64(b) (LE32(b) | LE32((b) + 4) << 32)
+    int wide = h[4] == 2;
+    uint64_t phoff = wide ? LE64(h + 32) : LE32(h + 28);
+    uint64_t entsize = wide ? LE16(h + 54) : LE16(h + 42);
+    uint64_t count = wide ? LE16(h + 56) : LE16(h + 44);
+    if (entsize < (wide ? 56u : 32u) || entsize > 4096)
+        return -1;
+    for (uint64_t i = 0; i < count; i++) {
+        if (fseek(fp, (long)(phoff + i * entsize), SEEK_SET) != 0 ||
+            fread(p, 1, wide ? 56 : 32, fp) != (wide ? 56u : 32u))
+            return -1;
+        if (LE32(p) != 1) /* PT_LOAD */
+            continue;
+        uint64_t off = wide ? LE64(p + 8) : LE32(p + 4);
+        uint64_t vaddr = wide ? LE64(p + 16) : LE32(p + 8);
+        uint64_t filesz = wide ? LE64(p + 32) : LE32(p + 16);
+        if (va >= vaddr && va - vaddr < filesz)
+            return (int64_t)(off + (va - vaddr));
+    }
+    return -1;
+#undef LE16
+#undef LE32
+#undef LE64
+}
+
+static int parse_address(const char *s, uint64_t *out)
+{
+    char *end;
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (!*s || *s == '-' || *s == '+')
+        return -1;
+    *out = strtoull(s, &end, hex ? 16 : 10);
+    return *end ? -1 : 0;
+}
+
+static const char symbolize_usage[] =
+    "usage: petw symbolize FILE ADDRESS... [--format text|json]\n"
+    "FILE is a PDB (each ADDRESS an RVA: the address less the image's base) or an\n"
+    "ELF file (each ADDRESS a virtual address). ADDRESS is 0x-prefixed hex or\n"
+    "decimal. Each address's frames are printed innermost first: the inlined\n"
+    "functions there, then the function that holds them, with file and line.\n";
+
+int cmd_symbolize(int argc, char **argv)
+{
+    int json = 0;
+    const char *path = NULL;
+    char *addresses[4096];
+    int count = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(symbolize_usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (strcmp(f, "json") && strcmp(f, "text")) {
+                fprintf(stderr, "petw symbolize: unknown format '%s' (text or json)\n", f);
+                return 2;
+            }
+            json = !strcmp(f, "json");
+        } else if (!path) {
+            path = argv[i];
+        } else if (count < (int)(sizeof(addresses) / sizeof(addresses[0]))) {
+            addresses[count++] = argv[i];
+        } else {
+            fprintf(stderr, "petw symbolize: more than %d addresses\n", count);
+            return 2;
+        }
+    }
+    if (!path || !count) {
+        fputs(symbolize_usage, stderr);
+        return 2;
+    }
+    uint64_t values[sizeof(addresses) / sizeof(addresses[0])];
+    for (int i = 0; i < count; i++)
+        if (parse_address(addresses[i], &values[i]) < 0) {
+            fprintf(stderr, "petw symbolize: not an address: '%s'\n", addresses[i]);
+            return 2;
+        }
+
+    FILE *fp = fopen(path, "rb");
+    unsigned char magic[4] = {0};
+    if (!fp) {
+        fprintf(stderr, "petw symbolize: cannot open %s\n", path);
+        return 1;
+    }
+    size_t got = fread(magic, 1, sizeof(magic), fp);
+    int elf = got == 4 && !memcmp(magic,
+                                  "\x7f"
+                                  "ELF",
+                                  4);
+    petw_pdb *pdb = NULL;
+    petw_symbolizer *sym = NULL;
+    const char *elf_path = path;
+    static char elf_path_buf[4096];
+    if (!elf) {
+        fclose(fp);
+        fp = NULL;
+        char why[256];
+        int rc = petw_pdb_open(path, &pdb, why, sizeof(why));
+        if (rc < 0) {
+            fprintf(stderr, "petw symbolize: %s: %s\n", path, why);
+            return 1;
+        }
+    } else {
+        /* The symbolizer opens an image by its absolute path, as traces
+         * record it. */
+#ifndef _WIN32
+        if (realpath(path, elf_path_buf))
+            elf_path = elf_path_buf;
+#endif
+        petw_symbolizer_config config;
+        petw_symbolizer_config_init(&config);
+        int rc = petw_symbolizer_new(&config, &sym);
+        if (rc < 0) {
+            fprintf(stderr, "petw symbolize: %s: this build reads no ELF symbols (%s)\n", path,
+                    petw_strerror(rc));
+            fclose(fp);
+            return 1;
+        }
+    }
+
+    int status = 0;
+    if (json)
+        putchar('[');
+    for (int i = 0; i < count; i++) {
+        frame f[MAX_FRAMES];
+        uint32_t n = 0;
+        int rc = 0;
+        char text[32];
+        snprintf(text, sizeof(text), "0x%" PRIx64, values[i]);
+        if (pdb) {
+            petw_pdb_frame pf[MAX_FRAMES];
+            if (values[i] > UINT32_MAX)
+                n = 0;
+            else
+                rc = petw_pdb_lookup(pdb, (uint32_t)values[i], pf, MAX_FRAMES, &n);
+            if (rc < 0)
+                fprintf(stderr, "petw symbolize: %s at %s: %s\n", path, text,
+                        petw_pdb_last_error(pdb)[0] ? petw_pdb_last_error(pdb) : petw_strerror(rc));
+            for (uint32_t k = 0; rc == 0 && k < n; k++)
+                f[k] = (frame){pf[k].function, pf[k].file, pf[k].line};
+        } else {
+            petw_source_line sl[MAX_FRAMES];
+            int64_t off = elf_offset(fp, values[i]);
+            if (off >= 0)
+                rc = petw_symbolizer_lookup(sym, elf_path, NULL, 0, (uint64_t)off, sl, MAX_FRAMES,
+                                            &n);
+            if (rc < 0)
+                fprintf(stderr, "petw symbolize: %s at %s: %s\n", path, text, petw_strerror(rc));
+            for (uint32_t k = 0; rc == 0 && k < n; k++)
+                f[k] = (frame){sl[k].function, sl[k].file, sl[k].line};
+        }
+        if (rc < 0) {
+            status = 1;
+            n = 0;
+        }
+        print_address(json, i == 0, text, f, n);
+    }
+    if (json)
+        puts("\n]");
+    if (pdb)
+        petw_pdb_close(pdb);
+    if (sym)
+        petw_symbolizer_free(sym);
+    if (fp)
+        fclose(fp);
+    return status;
+}
