@@ -848,7 +848,8 @@ int petw__pdb_load_publics(petw_pdb *pdb)
     free(c);
     if (rc == PETW_ENOMEM)
         return rc;
-    qsort(pdb->publics, pdb->public_count, sizeof(pdb_public), by_public);
+    if (pdb->public_count)
+        qsort(pdb->publics, pdb->public_count, sizeof(pdb_public), by_public);
     return 0;
 }
 

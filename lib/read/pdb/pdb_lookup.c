@@ -78,7 +78,7 @@ static int index_procs(pdb_module_data *d)
             d->procs[d->proc_count++] =
                 (pdb_proc){petw__rd16(r + 32), petw__rd32(r + 28), petw__rd32(r + 12), at};
             uint32_t end = petw__rd32(r + 4);
-            if (end > at && d->symbols_end - end >= 4) {
+            if (end > at && end < d->symbols_end && d->symbols_end - end >= 4) {
                 uint32_t end_len = petw__rd16(d->bytes + end);
                 if (end_len >= 2 && end_len <= d->symbols_end - end - 2)
                     next = end + 2 + end_len;
@@ -86,7 +86,8 @@ static int index_procs(pdb_module_data *d)
         }
         at = next;
     }
-    qsort(d->procs, d->proc_count, sizeof(pdb_proc), by_proc);
+    if (d->proc_count)
+        qsort(d->procs, d->proc_count, sizeof(pdb_proc), by_proc);
     return 0;
 }
 
@@ -125,7 +126,8 @@ static int index_subsections(pdb_module_data *d, uint32_t at, uint32_t end)
             break;
         at += padded;
     }
-    qsort(d->lines, d->line_count, sizeof(pdb_line_block), by_line_block);
+    if (d->line_count)
+        qsort(d->lines, d->line_count, sizeof(pdb_line_block), by_line_block);
     return 0;
 }
 
