@@ -21,60 +21,60 @@ typedef struct pdb_synth_buf {
     uint32_t size;
 } pdb_synth_buf;
 
-static void synth_put(pdb_synth_buf *b, const void *p, uint32_t n)
+static inline void synth_put(pdb_synth_buf *b, const void *p, uint32_t n)
 {
     memcpy(b->data + b->size, p, n);
     b->size += n;
 }
-static void synth_u8(pdb_synth_buf *b, uint8_t v)
+static inline void synth_u8(pdb_synth_buf *b, uint8_t v)
 {
     synth_put(b, &v, 1);
 }
-static void synth_u16(pdb_synth_buf *b, uint16_t v)
+static inline void synth_u16(pdb_synth_buf *b, uint16_t v)
 {
     synth_u8(b, (uint8_t)v);
     synth_u8(b, (uint8_t)(v >> 8));
 }
-static void synth_u32(pdb_synth_buf *b, uint32_t v)
+static inline void synth_u32(pdb_synth_buf *b, uint32_t v)
 {
     synth_u16(b, (uint16_t)v);
     synth_u16(b, (uint16_t)(v >> 16));
 }
-static void synth_str(pdb_synth_buf *b, const char *s)
+static inline void synth_str(pdb_synth_buf *b, const char *s)
 {
     synth_put(b, s, (uint32_t)strlen(s) + 1);
 }
-static void synth_align(pdb_synth_buf *b, uint32_t a)
+static inline void synth_align(pdb_synth_buf *b, uint32_t a)
 {
     while (b->size % a)
         synth_u8(b, 0);
 }
-static void synth_patch16(pdb_synth_buf *b, uint32_t at, uint16_t v)
+static inline void synth_patch16(pdb_synth_buf *b, uint32_t at, uint16_t v)
 {
     b->data[at] = (uint8_t)v;
     b->data[at + 1] = (uint8_t)(v >> 8);
 }
-static void synth_patch32(pdb_synth_buf *b, uint32_t at, uint32_t v)
+static inline void synth_patch32(pdb_synth_buf *b, uint32_t at, uint32_t v)
 {
     synth_patch16(b, at, (uint16_t)v);
     synth_patch16(b, at + 2, (uint16_t)(v >> 16));
 }
 
 /* A type record: length, kind; the caller adds the rest and ends it. */
-static uint32_t synth_record(pdb_synth_buf *b, uint16_t kind)
+static inline uint32_t synth_record(pdb_synth_buf *b, uint16_t kind)
 {
     uint32_t at = b->size;
     synth_u16(b, 0);
     synth_u16(b, kind);
     return at;
 }
-static void synth_end_record(pdb_synth_buf *b, uint32_t at, uint32_t align)
+static inline void synth_end_record(pdb_synth_buf *b, uint32_t at, uint32_t align)
 {
     synth_align(b, align);
     synth_patch16(b, at, (uint16_t)(b->size - at - 2));
 }
 
-static void synth_type_header(pdb_synth_buf *b, uint32_t end, uint32_t bytes)
+static inline void synth_type_header(pdb_synth_buf *b, uint32_t end, uint32_t bytes)
 {
     synth_u32(b, 20040203); /* V80 */
     synth_u32(b, 56);
@@ -85,8 +85,9 @@ static void synth_type_header(pdb_synth_buf *b, uint32_t end, uint32_t bytes)
         synth_u32(b, i < 2 ? 0xFFFF : 0);
 }
 
-/* Builds the PDB into out (PDB_SYNTH_MAX bytes); returns its size. */
-static uint32_t pdb_synth_build(uint8_t *out)
+/* Builds the PDB of identity `guid` (as stored: 16 bytes) and `age` into
+ * out (PDB_SYNTH_MAX bytes); returns its size. */
+static inline uint32_t pdb_synth_build_as(uint8_t *out, const uint8_t guid[16], uint32_t age)
 {
     static pdb_synth_buf s[PDB_SYNTH_STREAMS];
     memset(s, 0, sizeof(s));
@@ -95,9 +96,7 @@ static uint32_t pdb_synth_build(uint8_t *out)
     /* 1: PDB info, with the named stream map {"/names": 5}. */
     synth_u32(&s[1], 20000404);
     synth_u32(&s[1], 0x5f000000);
-    synth_u32(&s[1], 1);
-    static const uint8_t guid[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
-                                     0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01};
+    synth_u32(&s[1], age);
     synth_put(&s[1], guid, 16);
     synth_u32(&s[1], 7);
     synth_str(&s[1], "/names");
@@ -274,7 +273,7 @@ static uint32_t pdb_synth_build(uint8_t *out)
     pdb_synth_buf *d = &s[3];
     synth_u32(d, 0xFFFFFFFFu);
     synth_u32(d, 19990903);
-    synth_u32(d, 1); /* age */
+    synth_u32(d, age);
     synth_u16(d, 0xFFFF);
     synth_u16(d, 0);
     synth_u16(d, 0xFFFF);
@@ -329,6 +328,14 @@ static uint32_t pdb_synth_build(uint8_t *out)
         for (int k = 0; k < 4; k++)
             out[32 + 4 * i + k] = (uint8_t)(sb[i] >> (8 * k));
     return next * PDB_SYNTH_BLOCK;
+}
+
+/* The PDB with GUID 44332211-6655-8877-99aa-bbccddeeff01, age 1. */
+static inline uint32_t pdb_synth_build(uint8_t *out)
+{
+    static const uint8_t guid[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+                                     0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x01};
+    return pdb_synth_build_as(out, guid, 1);
 }
 
 #endif
