@@ -8,7 +8,8 @@ files) is built here with clang-cl-14 and lld-link-14 for
 x86_64-pc-windows-msvc, freestanding (no SDK, no CRT), once with /Z7 and
 once with /Zi, at /O2. For every byte of .text, petw's frames from the PDB
 alone (function, file, line per frame, innermost first) are compared with
-`llvm-symbolizer-N --obj=X.exe --relative-address --inlines`; the test
+`llvm-symbolizer-N --obj=X.exe --relative-address --inlines` (and the image
+alone, its PDB moved beside it, gives the same frames as the PDB); the test
 prints the agreement ratios and fails below 99%:
   - llvm-symbolizer-14: every frame's function and file, and the line of
     the outermost frame. Its lines of inlined frames are listed but not
@@ -183,6 +184,18 @@ def main():
                 ratio, counted = compare(petw, tool, exe, pdb, debug, inline_lines)
                 if counted < 1000 or ratio < 0.99:
                     ok = False
+            # The image alone, its PDB moved beside it: the same frames.
+            moved = os.path.join(tmp, debug[1:] + "-moved")
+            os.mkdir(moved)
+            shutil.move(exe, os.path.join(moved, "fixture.exe"))
+            shutil.move(pdb, os.path.join(moved, "fixture.pdb"))
+            rva, size = text_section(os.path.join(moved, "fixture.exe"))
+            addrs = list(range(rva, rva + size, 7))
+            by_exe = petw_frames(petw, os.path.join(moved, "fixture.exe"), addrs)
+            by_pdb = petw_frames(petw, os.path.join(moved, "fixture.pdb"), addrs)
+            if by_exe != by_pdb or not any(by_exe):
+                print("%s: the image's frames differ from its PDB's" % debug)
+                ok = False
         # An old-format PDB and a foreign file are refused, and say why.
         old = os.path.join(tmp, "old.pdb")
         with open(old, "wb") as f:

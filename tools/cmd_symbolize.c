@@ -3,8 +3,12 @@
  * (each ADDRESS an RVA: the address less the image's base) or an ELF file
  * (each ADDRESS a virtual address as the file's program headers place it);
  * for each address its frames, innermost first: the inlined functions at
- * that address, then the function that holds them, with file and line. */
+ * that address, then the function that holds them, with file and line. A
+ * PE image (addresses RVAs too) is read through the PDB its RSDS debug
+ * entry names, at the recorded path or beside the image, when its GUID and
+ * age match. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +105,88 @@ static int64_t elf_offset(FILE *fp, uint64_t va)
 #undef LE64
 }
 
+/* Reads `n` bytes at `offset` of fp: 0 or -1. */
+static int read_at(FILE *fp, uint64_t offset, void *out, size_t n)
+{
+    return offset > (uint64_t)LONG_MAX || fseek(fp, (long)offset, SEEK_SET) != 0 ||
+                   fread(out, 1, n, fp) != n
+               ? -1
+               : 0;
+}
+
+/* A PE image: the PDB its RSDS debug entry names (GUID, age, path), at
+ * that path or beside the image, opened into *out when its GUID and age
+ * match. Returns 0, or -1 with the reason on stderr. */
+static int pe_pdb(FILE *fp, const char *path, petw_pdb **out)
+{
+    unsigned char b[264];
+    uint32_t pe, opt, nsect, dir_at, dir_rva = 0, dir_size = 0;
+#define U16(p) ((uint32_t)(p)[0] | (uint32_t)(p)[1] << 8)
+#define U32(p) (U16(p) | U16((p) + 2) << 16)
+    if (read_at(fp, 0x3c, b, 4) < 0 || read_at(fp, pe = U32(b), b, 24) < 0 ||
+        memcmp(b, "PE\0\0", 4) != 0) {
+        fprintf(stderr, "petw symbolize: %s: not a PE image\n", path);
+        return -1;
+    }
+    nsect = U16(b + 6);
+    opt = pe + 24;
+    if (read_at(fp, opt, b, 2) < 0)
+        return -1;
+    dir_at = opt + (U16(b) == 0x20b ? 112 : 96) + 6 * 8; /* IMAGE_DIRECTORY_ENTRY_DEBUG */
+    if (read_at(fp, dir_at, b, 8) == 0) {
+        dir_rva = U32(b);
+        dir_size = U32(b + 4);
+    }
+    read_at(fp, pe + 20, b, 2);
+    uint32_t sections = opt + U16(b);
+    uint64_t dir_file = 0;
+    for (uint32_t i = 0; i < nsect && i < 96; i++) {
+        if (read_at(fp, sections + 40 * (uint64_t)i, b, 40) < 0)
+            break;
+        uint32_t va = U32(b + 12), size = U32(b + 16), raw = U32(b + 20);
+        if (dir_rva >= va && dir_rva - va < size)
+            dir_file = raw + (uint64_t)(dir_rva - va);
+    }
+    for (uint32_t k = 0; dir_file && k < dir_size / 28 && k < 16; k++) {
+        unsigned char e[28];
+        if (read_at(fp, dir_file + 28 * (uint64_t)k, e, 28) < 0 || U32(e + 12) != 2)
+            continue; /* IMAGE_DEBUG_TYPE_CODEVIEW */
+        uint32_t n = U32(e + 16) < sizeof(b) - 1 ? U32(e + 16) : (uint32_t)sizeof(b) - 1;
+        memset(b, 0, sizeof(b));
+        if (n < 25 || read_at(fp, U32(e + 24), b, n) < 0 || memcmp(b, "RSDS", 4) != 0)
+            continue;
+        petw_guid guid = {U32(b + 4), (uint16_t)U16(b + 8), (uint16_t)U16(b + 10), {0}};
+        memcpy(guid.data4, b + 12, 8);
+        uint32_t age = U32(b + 20);
+        const char *named = (const char *)b + 24, *base = named;
+        for (const char *c = named; *c; c++)
+            if (*c == '/' || *c == '\\')
+                base = c + 1;
+        char beside[4096];
+        const char *slash = strrchr(path, '/');
+        snprintf(beside, sizeof(beside), "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, base);
+        const char *candidates[2] = {named, beside};
+        for (int c = 0; c < 2; c++) {
+            petw_pdb_info info;
+            if (petw_pdb_open(candidates[c], out, NULL, 0) < 0)
+                continue;
+            petw_pdb_get_info(*out, &info);
+            if (petw_guid_equal(&info.guid, &guid) && info.age == age)
+                return 0;
+            fprintf(stderr, "petw symbolize: %s: not %s's PDB (another GUID or age)\n",
+                    candidates[c], path);
+            petw_pdb_close(*out);
+            *out = NULL;
+        }
+        fprintf(stderr, "petw symbolize: %s: its PDB %s (age %u) is not found\n", path, named, age);
+        return -1;
+    }
+#undef U16
+#undef U32
+    fprintf(stderr, "petw symbolize: %s: the image names no PDB (no RSDS debug entry)\n", path);
+    return -1;
+}
+
 static int parse_address(const char *s, uint64_t *out)
 {
     char *end;
@@ -113,10 +199,12 @@ static int parse_address(const char *s, uint64_t *out)
 
 static const char symbolize_usage[] =
     "usage: petw symbolize FILE ADDRESS... [--format text|json]\n"
-    "FILE is a PDB (each ADDRESS an RVA: the address less the image's base) or an\n"
-    "ELF file (each ADDRESS a virtual address). ADDRESS is 0x-prefixed hex or\n"
-    "decimal. Each address's frames are printed innermost first: the inlined\n"
-    "functions there, then the function that holds them, with file and line.\n";
+    "FILE is a PDB, or a PE image whose PDB (named by its RSDS debug entry) is at\n"
+    "the recorded path or beside it: each ADDRESS is then an RVA (the address less\n"
+    "the image's base); or an ELF file: each ADDRESS a virtual address. ADDRESS is\n"
+    "0x-prefixed hex or decimal. Each address's frames are printed innermost\n"
+    "first: the inlined functions there, then the function that holds them, with\n"
+    "file and line.\n";
 
 int cmd_symbolize(int argc, char **argv)
 {
@@ -170,7 +258,13 @@ int cmd_symbolize(int argc, char **argv)
     petw_symbolizer *sym = NULL;
     const char *elf_path = path;
     static char elf_path_buf[4096];
-    if (!elf) {
+    if (got >= 2 && magic[0] == 'M' && magic[1] == 'Z') {
+        int rc = pe_pdb(fp, path, &pdb);
+        fclose(fp);
+        fp = NULL;
+        if (rc < 0)
+            return 1;
+    } else if (!elf) {
         fclose(fp);
         fp = NULL;
         char why[256];
