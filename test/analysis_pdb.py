@@ -9,18 +9,25 @@ gen_pdb writes a PDB with "main" at RVA 0x1010 (a.c:10). `petw report cpu`
 names that frame `main` at a.c:10, for 64- and 32-bit traces, with the PDB
 as DIR/app.pdb and in a symbol store's layout
 (DIR/app.pdb/0102030405060708090A0B0C0D0E0F103/app.pdb); a PDB of another
-age is not used (said once, on stderr), nor is any without --symbols."""
+age is not used (said once, on stderr), nor is any without --symbols; the
+local parts of _NT_SYMBOL_PATH (srv*CACHE*URL's cache, cache*DIR, plain
+directories) are searched as well, and a server it names is not asked
+(said once)."""
 import os
 import subprocess
 import sys
 import tempfile
 
 
-def report(petw, trace, dirs):
+def report(petw, trace, dirs, symbol_path=None):
     args = [petw, "report", "cpu", trace]
     for d in dirs:
         args += ["--symbols", d]
-    r = subprocess.run(args, capture_output=True, text=True)
+    env = dict(os.environ)
+    env.pop("_NT_SYMBOL_PATH", None)
+    if symbol_path is not None:
+        env["_NT_SYMBOL_PATH"] = symbol_path
+    r = subprocess.run(args, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         raise SystemExit("petw report failed: %s" % r.stderr)
     return r.stdout, r.stderr
@@ -51,15 +58,26 @@ def main():
                      ("other age", [wrong], False),
                      ("other age, then the right one", [wrong, plain], True),
                      ("no --symbols", [], False)]
-            for label, dirs, want in cases:
-                out, err = report(petw, trace, dirs)
+            store_root = os.path.join(tmp, "store")
+            cases += [("_NT_SYMBOL_PATH srv*CACHE*URL (the server not asked)", [], True,
+                       "srv*%s*https://127.0.0.1:9/symbols" % store_root),
+                      ("_NT_SYMBOL_PATH cache*DIR;DIR", [], True,
+                       "cache*%s;%s" % (os.path.join(tmp, "none"), plain)),
+                      ("_NT_SYMBOL_PATH of another age", [], False, wrong)]
+            for case in cases:
+                label, dirs, want = case[:3]
+                out, err = report(petw, trace, dirs, case[3] if len(case) > 3 else None)
+                if "srv*" in label and err.count("symbol server: not asked") != 1:
+                    print("%s-bit, %s: the server not said once: %r" % (bits, label, err))
+                    ok = False
                 got = named(out)
                 raw = "app.exe!+0x1010" in out
                 if got != want or raw == want:
                     print("%s-bit, %s: expected %s\n%s%s" % (
                         bits, label, "main at a.c:10" if want else "app.exe!+0x1010", out, err))
                     ok = False
-                if dirs and dirs[0] == wrong and (err.count("not used") != 1 or "age 4" not in err):
+                if (dirs and dirs[0] == wrong or "another age" in label) and (
+                        err.count("not used") != 1 or "age 4" not in err):
                     print("%s-bit, %s: the other age not said once: %r" % (bits, label, err))
                     ok = False
                 print("%s-bit, %s: %s" % (bits, label, "main at a.c:10" if got else

@@ -2,7 +2,8 @@
  * carries (KernelTraceControl's DbgID_RSDS: GUID, age, PDB name), found in
  * the symbol directories (--symbols DIR) as a plain file (DIR/name.pdb) or
  * in a symbol store's layout (DIR/name.pdb/GUIDAGE/name.pdb, the GUID's 32
- * hex digits then the age in hex, as symstore writes them). A PDB whose
+ * hex digits then the age in hex, as symstore writes them), then in the
+ * local parts of _NT_SYMBOL_PATH. A PDB whose
  * GUID or age differs is never used (said once). Each identity is searched
  * once; its PDB stays open until the profile is freed.
  *
@@ -22,10 +23,62 @@ typedef struct pdb_entry {
     petw_pdb *pdb; /* NULL: none found */
 } pdb_entry;
 
+#define MAX_PATH_DIRS 32
+
 struct petw__pdbs {
     pdb_entry *entries;
     uint32_t count, cap;
+    char *path_text; /* a copy of _NT_SYMBOL_PATH, cut into dirs */
+    const char *path_dirs[MAX_PATH_DIRS];
+    uint32_t path_dir_count;
 };
+
+static int has_prefix(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if ((*s | 0x20) != *prefix)
+            return 0;
+    return 1;
+}
+
+/* _NT_SYMBOL_PATH as Windows tools read it, its local parts: plain
+ * directories, cache*DIR, and the downstream stores of srv*DIR*URL (and
+ * symsrv*DLL*DIR*URL), which hold a symbol store's layout. Servers are not
+ * asked: said once. */
+static void read_symbol_path(petw__pdbs *t)
+{
+    const char *env = getenv("_NT_SYMBOL_PATH");
+    if (!env || !*env || !(t->path_text = malloc(strlen(env) + 1)))
+        return;
+    strcpy(t->path_text, env);
+    int servers = 0;
+    for (char *e = t->path_text; e;) {
+        char *next = strchr(e, ';');
+        if (next)
+            *next++ = 0;
+        int skip = 0; /* leading '*'-separated fields that are not directories */
+        if (has_prefix(e, "srv*") || has_prefix(e, "cache*"))
+            skip = 1;
+        else if (has_prefix(e, "symsrv*"))
+            skip = 2;
+        for (char *f = e; f && t->path_dir_count < MAX_PATH_DIRS;) {
+            char *star = skip || strchr(f, '*') ? strchr(f, '*') : NULL;
+            if (star)
+                *star++ = 0;
+            if (skip)
+                skip--;
+            else if (strstr(f, "://"))
+                servers = 1;
+            else if (*f)
+                t->path_dirs[t->path_dir_count++] = f;
+            f = star;
+        }
+        e = next;
+    }
+    if (servers)
+        petw__warn("_NT_SYMBOL_PATH names a symbol server: not asked (its local caches are "
+                   "searched)");
+}
 
 static petw_pdb *try_pdb(const char *path, const petw_guid *guid, uint32_t age)
 {
@@ -85,8 +138,11 @@ int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
                       uint32_t *count)
 {
     *count = 0;
-    if (!*pdbs && !(*pdbs = calloc(1, sizeof(**pdbs))))
-        return PETW_ENOMEM;
+    if (!*pdbs) {
+        if (!(*pdbs = calloc(1, sizeof(**pdbs))))
+            return PETW_ENOMEM;
+        read_symbol_path(*pdbs);
+    }
     petw__pdbs *t = *pdbs;
     pdb_entry *e = NULL;
     for (uint32_t k = 0; k < t->count && !e; k++)
@@ -102,6 +158,8 @@ int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
         e->age = age;
         snprintf(e->name, sizeof(e->name), "%s", name);
         e->pdb = find_pdb(e, config->dirs, config->dir_count);
+        if (!e->pdb)
+            e->pdb = find_pdb(e, t->path_dirs, t->path_dir_count);
     }
     if (!e->pdb)
         return 0;
@@ -127,5 +185,6 @@ void petw__pdbs_free(petw__pdbs *pdbs)
     for (uint32_t k = 0; k < pdbs->count; k++)
         petw_pdb_close(pdbs->entries[k].pdb);
     free(pdbs->entries);
+    free(pdbs->path_text);
     free(pdbs);
 }
