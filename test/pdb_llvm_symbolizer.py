@@ -128,15 +128,21 @@ def llvm_frames(tool, exe, addrs):
 
 
 def petw_frames(petw, pdb, addrs):
+    """petw's frames, the addresses given on stdin (the first few as
+    arguments, to check both ways agree)."""
     result = []
-    for k in range(0, len(addrs), 4000):
-        chunk = addrs[k:k + 4000]
-        out = subprocess.run([petw, "symbolize", pdb] + ["0x%x" % a for a in chunk] +
-                             ["--format", "json"], capture_output=True, text=True)
-        if out.returncode != 0:
-            raise SystemExit("petw symbolize failed (%d): %s" % (out.returncode, out.stderr))
-        for item in json.loads(out.stdout):
-            result.append([(f["function"], f["file"], f["line"]) for f in item["frames"]])
+    text = "\n".join("0x%x" % a for a in addrs) + "\n"
+    out = subprocess.run([petw, "symbolize", pdb, "--format", "json"], input=text,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit("petw symbolize failed (%d): %s" % (out.returncode, out.stderr))
+    for item in json.loads(out.stdout):
+        result.append([(f["function"], f["file"], f["line"]) for f in item["frames"]])
+    head = subprocess.run([petw, "symbolize", pdb] + ["0x%x" % a for a in addrs[:50]] +
+                          ["--format", "json"], capture_output=True, text=True, check=True)
+    if [[(f["function"], f["file"], f["line"]) for f in item["frames"]]
+            for item in json.loads(head.stdout)] != result[:50]:
+        raise SystemExit("petw symbolize: addresses as arguments and on stdin differ")
     return result
 
 

@@ -204,7 +204,8 @@ static const char symbolize_usage[] =
     "the image's base); or an ELF file: each ADDRESS a virtual address. ADDRESS is\n"
     "0x-prefixed hex or decimal. Each address's frames are printed innermost\n"
     "first: the inlined functions there, then the function that holds them, with\n"
-    "file and line.\n";
+    "file and line. Without ADDRESS arguments, addresses are read from stdin\n"
+    "(separated by white space).\n";
 
 int cmd_symbolize(int argc, char **argv)
 {
@@ -232,7 +233,7 @@ int cmd_symbolize(int argc, char **argv)
             return 2;
         }
     }
-    if (!path || !count) {
+    if (!path) {
         fputs(symbolize_usage, stderr);
         return 2;
     }
@@ -294,18 +295,29 @@ int cmd_symbolize(int argc, char **argv)
     int status = 0;
     if (json)
         putchar('[');
-    for (int i = 0; i < count; i++) {
+    for (int i = 0;; i++) {
         frame f[MAX_FRAMES];
         uint32_t n = 0;
         int rc = 0;
-        char text[32];
-        snprintf(text, sizeof(text), "0x%" PRIx64, values[i]);
+        char text[32], token[64];
+        uint64_t value;
+        if (count) { /* the arguments */
+            if (i == count)
+                break;
+            value = values[i];
+        } else if (scanf("%63s", token) != 1) { /* else stdin, as llvm-symbolizer */
+            break;
+        } else if (parse_address(token, &value) < 0) {
+            fprintf(stderr, "petw symbolize: not an address: '%s'\n", token);
+            status = 1;
+            i--;
+            continue;
+        }
+        snprintf(text, sizeof(text), "0x%" PRIx64, value);
         if (pdb) {
             petw_pdb_frame pf[MAX_FRAMES];
-            if (values[i] > UINT32_MAX)
-                n = 0;
-            else
-                rc = petw_pdb_lookup(pdb, (uint32_t)values[i], pf, MAX_FRAMES, &n);
+            if (value <= UINT32_MAX)
+                rc = petw_pdb_lookup(pdb, (uint32_t)value, pf, MAX_FRAMES, &n);
             if (rc < 0)
                 fprintf(stderr, "petw symbolize: %s at %s: %s\n", path, text,
                         petw_pdb_last_error(pdb)[0] ? petw_pdb_last_error(pdb) : petw_strerror(rc));
@@ -313,7 +325,7 @@ int cmd_symbolize(int argc, char **argv)
                 f[k] = (frame){pf[k].function, pf[k].file, pf[k].line};
         } else {
             petw_source_line sl[MAX_FRAMES];
-            int64_t off = elf_offset(fp, values[i]);
+            int64_t off = elf_offset(fp, value);
             if (off >= 0)
                 rc = petw_symbolizer_lookup(sym, elf_path, NULL, 0, (uint64_t)off, sl, MAX_FRAMES,
                                             &n);
