@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 # chromium: the Chrome-trace export and the flame graph are also checked in a
 # browser; golang-go, linux-perf, binutils: the analysis tests compare petw's
 # views with `go tool pprof` and `perf report`, and build-ids with readelf;
-# groff-base: the manual pages are checked with groff -ww.
-scripts/setup-debian.sh chromium golang-go linux-perf binutils groff-base
+# groff-base: the manual pages are checked with groff -ww;
+# clang-tools-14, lld-14, llvm-14, llvm-16: the PDB test builds Windows images
+# (clang-cl-14, lld-link-14) and compares petw's frames with llvm-symbolizer's.
+scripts/setup-debian.sh chromium golang-go linux-perf binutils groff-base clang-tools-14 \
+    lld-14 llvm-14 llvm-16
 # Public Windows traces (PerfView's and others' test inputs) for the compat
 # test public_traces: fetched once when the network allows; without them
 # that test is skipped.

@@ -36,7 +36,7 @@ STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "m
 # Public headers and the module that implements them. The ETW-compatible
 # headers (<evntprov.h>, ...) and the umbrella belong to etw/, the Win32
 # layer's (<windows.h> and its API sets, <sddl.h>, <tchar.h>, ...) to win32/.
-PUBLIC = {"petw/analysis.h": "analysis", "petw/provider.h": "provider",
+PUBLIC = {"petw/analysis.h": "analysis", "petw/pdb.h": "pdb", "petw/provider.h": "provider",
           "petw/session.h": "controller", "petw/session_types.h": "session",
           "petw/consume.h": "consume", "petw/shared.h": "host", "petw/decode.h": "decode", "petw/manifest.h": "decode", "petw/petw.h": "etw"}
 VOCABULARY = {"petw/types.h", "petw/error.h"}

@@ -38,6 +38,7 @@ static const char *const update_help[] = {update_usage, NULL};
 static const char *const query_help[] = {query_usage, NULL};
 static const char *const providers_help[] = {providers_usage, NULL};
 static const char *const watch_help[] = {watch_usage, NULL};
+static const char *const symbolize_help[] = {symbolize_usage, NULL};
 
 /* Examples: a command line, then what it does, per pair of lines. */
 const tool_command tool_commands[] = {
@@ -127,6 +128,13 @@ const tool_command tool_commands[] = {
      "petw watch live --format json\n"
      "each event of the session live, as JSON lines\n",
      "start dump"},
+    {"symbolize", cmd_symbolize, "an address's frames from a PDB, a PE image or an ELF file",
+     symbolize_help,
+     "petw symbolize app.pdb 0x1040 0x2310\n"
+     "the frames at two RVAs of the image app.pdb describes\n"
+     "petw symbolize app.exe 0x1040 --format json\n"
+     "the same, the PDB found through the image's debug entry, as JSON\n",
+     "report"},
 };
 const size_t tool_command_count = sizeof(tool_commands) / sizeof(tool_commands[0]);
 

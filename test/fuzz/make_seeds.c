@@ -28,6 +28,7 @@
 
 #include "../../lib/write/ring/ring.h"
 #include "../../lib/shared/registry/registry.h"
+#include "../pdb_synth.h"
 #include "../xpress_encode.h"
 
 static const petw_guid seed_provider = {0x5eed5eed, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
@@ -513,6 +514,12 @@ int main(int argc, char **argv)
     rc |= write_profiles(argv[1]);
     rc |= write_manifest(argv[1]);
     rc |= write_kernel_seeds(argv[1]);
+    /* A small PDB (fuzz_pdb): a procedure, nested inline sites, lines,
+     * the type and ID streams, a public. */
+    {
+        static uint8_t pdb[PDB_SYNTH_MAX];
+        rc |= write_file(argv[1], "pdb-small.pdb", pdb, pdb_synth_build(pdb));
+    }
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {

@@ -1,6 +1,6 @@
 /* analysis_internal.h - what the analysis module's files share.
  *
- * Allowed dependencies: common/, consume/, decode/, libdw.
+ * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
  */
 #ifndef PETW_ANALYSIS_INTERNAL_H
 #define PETW_ANALYSIS_INTERNAL_H
@@ -74,5 +74,17 @@ const char *petw__strings_intern(petw__strings *t, const char *s);
  * interned. */
 const char *petw__strings_demangle(petw__strings *t, const char *symbol, int demangle);
 void petw__strings_free(petw__strings *t);
+
+/* Windows images' PDBs (pdb_match.c), found by their identity under the
+ * config's symbol directories (DIR/NAME and the symbol store's
+ * DIR/NAME/GUIDAGE/NAME), each identity searched once. Fills up to `max`
+ * lines for `rva` (names interned in `strings`); *count 0 when there is
+ * no such PDB or no symbol there. 0 or PETW_ENOMEM. */
+typedef struct petw__pdbs petw__pdbs;
+int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
+                      const petw_guid *guid, uint32_t age, const char *name, uint32_t rva,
+                      petw__strings *strings, petw_source_line *lines, uint32_t max,
+                      uint32_t *count);
+void petw__pdbs_free(petw__pdbs *pdbs);
 
 #endif /* PETW_ANALYSIS_INTERNAL_H */

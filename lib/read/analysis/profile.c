@@ -2,7 +2,7 @@
  * distinct stacks of CPU samples and per-thread switch times; then each
  * distinct location symbolized once.
  *
- * Allowed dependencies: common/, consume/, decode/, libdw.
+ * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
  *
  * Events arrive in time order (consume merges CPUs and files). The rare
  * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
@@ -37,6 +37,8 @@ static const petw_guid DiskIoGuid = {
     0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
+static const petw_guid KernelTraceControlGuid = {
+    0xb3e675d7, 0x2554, 0x4f18, {0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde}};
 /* The .NET runtime and its rundown (Microsoft-Windows-DotNETRuntime[Rundown]). */
 static const petw_guid ClrGuid = {
     0xe13c0d23, 0xccbc, 0x4e12, {0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4}};
@@ -49,7 +51,10 @@ typedef struct image_file {
     const char *path, *module;
     uint8_t build_id[20];
     uint32_t build_id_size;
-    int windows; /* a Windows path: frames read module!+0xRVA */
+    int windows;          /* a Windows path: frames read module!+0xRVA */
+    const char *pdb_name; /* its DbgID_RSDS (NULL: none): the PDB's name, GUID, age */
+    petw_guid pdb_guid;
+    uint32_t pdb_age;
 } image_file;
 
 typedef struct mapped {
@@ -88,6 +93,7 @@ struct petw_profile {
     petw__strings strings;
     petw_decoder *decoder;
     petw_symbolizer *symbolizer;
+    petw__pdbs *pdbs; /* Windows images' PDBs, opened as their frames are named */
     int error;
     int64_t first, last;
     uint32_t interval;
@@ -474,6 +480,28 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
     }
     if (opcode == 10 || opcode == 3 || opcode == 4)
         image_add(p, pid, base, size, file_index(p, field_s(ev, "FileName"), NULL, 0));
+}
+
+/* KernelTraceControl's DbgID_RSDS: the PDB of the image mapped at ImageBase. */
+static void on_rsds(petw_profile *p, const petw_event_record *r)
+{
+    const petw_decoded_event *ev;
+    if (petw_decode(p->decoder, r, &ev) != 0)
+        return;
+    const petw_field *g = field(ev, "GuidSig");
+    uint32_t k = process_index(p, (uint32_t)field_u(ev, "ProcessId"), 0);
+    uint64_t base = field_u(ev, "ImageBase");
+    if (!g || g->kind != PETW_VALUE_GUID || k == NONE || !*field_s(ev, "PdbFileName"))
+        return;
+    const process_state *ps = &p->pstate[k];
+    for (uint32_t j = ps->image_count; j-- > 0;)
+        if (ps->images[j].base == base && ps->images[j].file != NONE) {
+            image_file *f = &p->files[ps->images[j].file];
+            f->pdb_name = intern(p, field_s(ev, "PdbFileName"));
+            f->pdb_guid = g->v.guid;
+            f->pdb_age = (uint32_t)field_u(ev, "Age");
+            return;
+        }
 }
 
 static void on_symbols(petw_profile *p, const petw_event_record *r)
@@ -1166,6 +1194,8 @@ static void on_event(petw_event_record *r, void *context)
         on_image(p, r, opcode);
     } else if (petw_guid_equal(g, &PetwSymbolsGuid)) {
         on_symbols(p, r);
+    } else if (petw_guid_equal(g, &KernelTraceControlGuid) && opcode == 36) {
+        on_rsds(p, r);
     } else if (petw_guid_equal(g, &ClrGuid) || petw_guid_equal(g, &ClrRundownGuid)) {
         on_clr(p, r, petw_guid_equal(g, &ClrRundownGuid));
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
@@ -1238,6 +1268,11 @@ static void symbolize(petw_profile *p)
                     l->path = "";
                 l->offset = l->address - ks->start;
             }
+        } else if (file != NONE && p->files[file].pdb_name && !p->c.no_symbols) {
+            const image_file *f = &p->files[file];
+            if (petw__pdbs_lookup(&p->pdbs, &p->c.symbolizer, &f->pdb_guid, f->pdb_age, f->pdb_name,
+                                  (uint32_t)l->offset, &p->strings, lines, 32, &n) != 0)
+                n = 0;
         } else if (file != NONE && p->symbolizer) {
             const image_file *f = &p->files[file];
             if (petw_symbolizer_lookup(p->symbolizer, f->path, f->build_id, f->build_id_size,
@@ -1406,6 +1441,7 @@ void petw_profile_free(petw_profile *p)
     if (!p->c.decoder)
         petw_decoder_free(p->decoder);
     petw_symbolizer_free(p->symbolizer);
+    petw__pdbs_free(p->pdbs);
     for (uint32_t k = 0; k < p->process_count; k++)
         free(p->pstate[k].images);
     free(p->processes);

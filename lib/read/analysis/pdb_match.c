@@ -1,0 +1,190 @@
+/* pdb_match.c - the PDB of a Windows image, by the identity its trace
+ * carries (KernelTraceControl's DbgID_RSDS: GUID, age, PDB name), found in
+ * the symbol directories (--symbols DIR) as a plain file (DIR/name.pdb) or
+ * in a symbol store's layout (DIR/name.pdb/GUIDAGE/name.pdb, the GUID's 32
+ * hex digits then the age in hex, as symstore writes them), then in the
+ * local parts of _NT_SYMBOL_PATH. A PDB whose
+ * GUID or age differs is never used (said once). Each identity is searched
+ * once; its PDB stays open until the profile is freed.
+ *
+ * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+#include "petw/pdb.h"
+
+typedef struct pdb_entry {
+    petw_guid guid;
+    uint32_t age;
+    char name[256];
+    petw_pdb *pdb; /* NULL: none found */
+} pdb_entry;
+
+#define MAX_PATH_DIRS 32
+
+struct petw__pdbs {
+    pdb_entry *entries;
+    uint32_t count, cap;
+    char *path_text; /* a copy of _NT_SYMBOL_PATH, cut into dirs */
+    const char *path_dirs[MAX_PATH_DIRS];
+    uint32_t path_dir_count;
+};
+
+static int has_prefix(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if ((*s | 0x20) != *prefix)
+            return 0;
+    return 1;
+}
+
+/* _NT_SYMBOL_PATH as Windows tools read it, its local parts: plain
+ * directories, cache*DIR, and the downstream stores of srv*DIR*URL (and
+ * symsrv*DLL*DIR*URL), which hold a symbol store's layout. Servers are not
+ * asked: said once. */
+static void read_symbol_path(petw__pdbs *t)
+{
+    const char *env = getenv("_NT_SYMBOL_PATH");
+    if (!env || !*env || !(t->path_text = malloc(strlen(env) + 1)))
+        return;
+    strcpy(t->path_text, env);
+    int servers = 0;
+    for (char *e = t->path_text; e;) {
+        char *next = strchr(e, ';');
+        if (next)
+            *next++ = 0;
+        int skip = 0; /* leading '*'-separated fields that are not directories */
+        if (has_prefix(e, "srv*") || has_prefix(e, "cache*"))
+            skip = 1;
+        else if (has_prefix(e, "symsrv*"))
+            skip = 2;
+        for (char *f = e; f && t->path_dir_count < MAX_PATH_DIRS;) {
+            char *star = skip || strchr(f, '*') ? strchr(f, '*') : NULL;
+            if (star)
+                *star++ = 0;
+            if (skip)
+                skip--;
+            else if (strstr(f, "://"))
+                servers = 1;
+            else if (*f)
+                t->path_dirs[t->path_dir_count++] = f;
+            f = star;
+        }
+        e = next;
+    }
+    if (servers)
+        petw__warn("_NT_SYMBOL_PATH names a symbol server: not asked (its local caches are "
+                   "searched)");
+}
+
+static petw_pdb *try_pdb(const char *path, const petw_guid *guid, uint32_t age)
+{
+    petw_pdb *pdb;
+    FILE *probe = fopen(path, "rb"); /* most candidates are not there: cheaply */
+    if (!probe)
+        return NULL;
+    fclose(probe);
+    char why[200];
+    if (petw_pdb_open(path, &pdb, why, sizeof(why)) != 0) {
+        petw__warn("%s: not used: %s", path, why);
+        return NULL;
+    }
+    petw_pdb_info info;
+    petw_pdb_get_info(pdb, &info);
+    if (!petw_guid_equal(&info.guid, guid) || info.age != age) {
+        char want[37], have[37];
+        petw_guid_format(guid, want);
+        petw_guid_format(&info.guid, have);
+        petw__warn("%s: not used: it is %s age %u, the image's PDB is %s age %u", path, have,
+                   info.age, want, age);
+        petw_pdb_close(pdb);
+        return NULL;
+    }
+    return pdb;
+}
+
+static petw_pdb *find_pdb(const pdb_entry *e, const char *const *dirs, uint32_t dir_count)
+{
+    const char *base = e->name;
+    for (const char *s = e->name; *s; s++)
+        if (*s == '\\' || *s == '/')
+            base = s + 1;
+    if (!*base)
+        return NULL;
+    char key[48];
+    int n = snprintf(key, sizeof(key), "%08X%04X%04X", e->guid.data1, e->guid.data2, e->guid.data3);
+    for (int k = 0; k < 8; k++)
+        n += snprintf(key + n, sizeof(key) - (size_t)n, "%02X", e->guid.data4[k]);
+    snprintf(key + n, sizeof(key) - (size_t)n, "%X", e->age);
+    char path[4096];
+    for (uint32_t d = 0; d < dir_count; d++) {
+        petw_pdb *pdb;
+        snprintf(path, sizeof(path), "%s/%s/%s/%s", dirs[d], base, key, base);
+        if ((pdb = try_pdb(path, &e->guid, e->age)))
+            return pdb;
+        snprintf(path, sizeof(path), "%s/%s", dirs[d], base);
+        if ((pdb = try_pdb(path, &e->guid, e->age)))
+            return pdb;
+    }
+    return NULL;
+}
+
+int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
+                      const petw_guid *guid, uint32_t age, const char *name, uint32_t rva,
+                      petw__strings *strings, petw_source_line *lines, uint32_t max,
+                      uint32_t *count)
+{
+    *count = 0;
+    if (!*pdbs) {
+        if (!(*pdbs = calloc(1, sizeof(**pdbs))))
+            return PETW_ENOMEM;
+        read_symbol_path(*pdbs);
+    }
+    petw__pdbs *t = *pdbs;
+    pdb_entry *e = NULL;
+    for (uint32_t k = 0; k < t->count && !e; k++)
+        if (petw_guid_equal(&t->entries[k].guid, guid) && t->entries[k].age == age &&
+            !strcmp(t->entries[k].name, name))
+            e = &t->entries[k];
+    if (!e) {
+        PETW__FORWARD_IF_ERROR(
+            petw__grow((void **)&t->entries, &t->cap, t->count + 1, sizeof(*t->entries)));
+        e = &t->entries[t->count++];
+        memset(e, 0, sizeof(*e));
+        e->guid = *guid;
+        e->age = age;
+        snprintf(e->name, sizeof(e->name), "%s", name);
+        e->pdb = find_pdb(e, config->dirs, config->dir_count);
+        if (!e->pdb)
+            e->pdb = find_pdb(e, t->path_dirs, t->path_dir_count);
+    }
+    if (!e->pdb)
+        return 0;
+    petw_pdb_frame frames[32];
+    uint32_t n = 0;
+    if (petw_pdb_lookup(e->pdb, rva, frames, max < 32 ? max : 32, &n) != 0)
+        return 0; /* a damaged part of the PDB: the frame keeps its RVA */
+    for (uint32_t k = 0; k < n; k++) {
+        lines[k].function = petw__strings_intern(strings, frames[k].function);
+        lines[k].file = frames[k].file ? petw__strings_intern(strings, frames[k].file) : NULL;
+        lines[k].line = frames[k].line;
+        if (!lines[k].function)
+            return PETW_ENOMEM;
+    }
+    *count = n;
+    return 0;
+}
+
+void petw__pdbs_free(petw__pdbs *pdbs)
+{
+    if (!pdbs)
+        return;
+    for (uint32_t k = 0; k < pdbs->count; k++)
+        petw_pdb_close(pdbs->entries[k].pdb);
+    free(pdbs->entries);
+    free(pdbs->path_text);
+    free(pdbs);
+}
