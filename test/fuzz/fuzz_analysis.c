@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     if (out) {
-        view_args a = {table_find("json"), out, 0, NULL, NULL, 0, 0, NULL};
+        view_args a = {.format = table_find("json"), .out = out};
         (void)report_cpu(p, &a);
         a.by = "thread";
         (void)report_cpu(p, &a);
