@@ -20,6 +20,10 @@
  *                   the pair measures scaling, not the scheduler
  *   petw-tracelogging  TraceLoggingWrite of the same 64 bytes (4 x UInt64 and
  *                   a 32-byte fixed array) into a memory session
+ *   petw-memory-cputime  petw-memory with the provider enabled with
+ *                   PETW_EVENT_ENABLE_PROPERTY_CPU_TIME: each event carries
+ *                   the thread's CPU times (a getrusage system call per
+ *                   event); the difference to petw-memory is their cost
  *
  * Every other session is in-process (EVENT_TRACE_PRIVATE_LOGGER_MODE |
  * PRIVATE_IN_PROC), as all were before sessions could be shared. File
@@ -283,6 +287,9 @@ static void leave_if_interrupted(TRACEHANDLE h)
 
 /* shared: a session host process owns the session (StartTraceA without the
  * private modes); else an in-process session. */
+/* EnableProperty of the next session's enable of BenchProvider. */
+static ULONG enable_property;
+
 static TRACEHANDLE start_session(const char *name, const char *file, int shared)
 {
     leave_if_interrupted(0);
@@ -313,7 +320,11 @@ static TRACEHANDLE start_session(const char *name, const char *file, int shared)
         exit(1);
     }
     const char *why = NULL;
-    if (EnableTraceEx2(h, &BenchProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, NULL) !=
+    ENABLE_TRACE_PARAMETERS ep;
+    memset(&ep, 0, sizeof(ep));
+    ep.Version = ENABLE_TRACE_PARAMETERS_VERSION_2;
+    ep.EnableProperty = enable_property;
+    if (EnableTraceEx2(h, &BenchProvider, EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0, 0, 0, 0, &ep) !=
             ERROR_SUCCESS ||
         EnableTraceEx2(h, TraceLoggingProviderId(g_bench_tl), EVENT_CONTROL_CODE_ENABLE_PROVIDER, 0,
                        0, 0, 0, NULL) != ERROR_SUCCESS)
@@ -450,12 +461,12 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define CONTENDERS 11
+#define CONTENDERS 12
 #define SHARED_FILE 10 /* runs together with petw-file (3) */
-static const char *names[CONTENDERS] = {"baseline-tsc",      "baseline-clock",  "petw-memory",
-                                        "petw-file",         "petw-disabled",   "baseline-tsc-2t",
-                                        "petw-memory-2t",    "petw-file-2t",    "baseline-clock-2t",
-                                        "petw-tracelogging", "petw-file-shared"};
+static const char *names[CONTENDERS] = {
+    "baseline-tsc",      "baseline-clock",    "petw-memory",      "petw-file",
+    "petw-disabled",     "baseline-tsc-2t",   "petw-memory-2t",   "petw-file-2t",
+    "baseline-clock-2t", "petw-tracelogging", "petw-file-shared", "petw-memory-cputime"};
 
 int main(int argc, char **argv)
 {
@@ -566,6 +577,13 @@ int main(int argc, char **argv)
                 samples[c][r] = run(4, 1, &failures);
                 stop_session(h, &lost);
                 break;
+            case 11:
+                enable_property = PETW_EVENT_ENABLE_PROPERTY_CPU_TIME;
+                h = start_session("petw-bench-memory", NULL, 0);
+                enable_property = 0;
+                samples[c][r] = run(2, 1, &failures);
+                stop_session(h, &lost);
+                break;
             case 3:
                 /* In-process and shared back to back, which goes first
                  * alternating, so machine noise hits both alike. */
@@ -653,6 +671,8 @@ int main(int argc, char **argv)
     }
     printf("two threads vs one (petw-memory, CPUs 0 and 1): %.2fx throughput\n", med[2] / med[6]);
     printf("TraceLoggingWrite vs EventWrite (memory): %.2fx\n", med[9] / med[2]);
+    printf("CPU times in the header (PETW_EVENT_ENABLE_PROPERTY_CPU_TIME): +%.2f ns/event\n",
+           med[11] - med[2]);
     if (have_shared)
         printf("cross-process vs in-process file session: %.2fx (ratio of medians; median of "
                "the paired per-repetition ratios %.2fx)\n",

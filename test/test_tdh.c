@@ -71,11 +71,13 @@ static void check_tl(PEVENT_RECORD r)
     CHECK_EQ(id, -7);
     d[0].PropertyName = (ULONGLONG)(uintptr_t)L"customer";
     CHECK_EQ(TdhGetPropertySize(r, 0, NULL, 1, d, &ps), ERROR_SUCCESS);
-    CHECK_EQ(ps, 8); /* "Ada" in UTF-16LE with its NUL, as stored */
-    uint8_t raw[8];
-    CHECK_EQ(TdhGetProperty(r, 0, NULL, 1, d, 4, raw), ERROR_INSUFFICIENT_BUFFER);
-    CHECK_EQ(TdhGetProperty(r, 0, NULL, 1, d, sizeof(raw), raw), ERROR_SUCCESS);
-    CHECK(!memcmp(raw, "A\0d\0a\0\0\0", 8));
+    CHECK_EQ(ps, 4 * sizeof(WCHAR)); /* "Ada" as a WCHAR string with its NUL */
+    WCHAR customer[4];
+    CHECK_EQ(TdhGetProperty(r, 0, NULL, 1, d, ps - 1, (PBYTE)customer), ERROR_INSUFFICIENT_BUFFER);
+    CHECK_EQ(TdhGetProperty(r, 0, NULL, 1, d, sizeof(customer), (PBYTE)customer), ERROR_SUCCESS);
+    CHECK(!memcmp(customer, L"Ada", sizeof(customer)));
+    /* The payload keeps Windows' UTF-16LE, after id. */
+    CHECK(!memcmp((const uint8_t *)r->UserData + 4, "A\0d\0a\0\0\0", 8));
     d[0].PropertyName = (ULONGLONG)(uintptr_t)L"items";
     d[0].ArrayIndex = 2;
     uint16_t item = 0;

@@ -136,7 +136,7 @@ static void check_tdh_structs(petw_event_record *r)
     CHECK(TdhGetProperty((PEVENT_RECORD)r, 0, NULL, 2, path, 1, &b) == 0 && b == 14);
 }
 
-/* TDH: Names is counted by Count; Names[1] is "béta" in UTF-16 with its NUL. */
+/* TDH: Names is counted by Count; Names[1] is "béta" with its NUL. */
 static void check_tdh_strings(petw_event_record *r)
 {
     ULONG size = 0;
@@ -156,11 +156,12 @@ static void check_tdh_strings(petw_event_record *r)
     memset(&path, 0, sizeof(path));
     path.PropertyName = (ULONGLONG)(uintptr_t)L"Names";
     path.ArrayIndex = 1;
-    unsigned char text[10];
-    static const unsigned char beta[10] = {'b', 0, 0xe9, 0, 't', 0, 'a', 0, 0, 0};
-    CHECK(TdhGetPropertySize((PEVENT_RECORD)r, 0, NULL, 1, &path, &size) == 0 && size == 10);
-    CHECK(TdhGetProperty((PEVENT_RECORD)r, 0, NULL, 1, &path, 10, text) == 0);
-    CHECK(!memcmp(text, beta, 10));
+    /* As a WCHAR string (TdhGetProperty converts the payload's UTF-16). */
+    WCHAR text[5];
+    CHECK(TdhGetPropertySize((PEVENT_RECORD)r, 0, NULL, 1, &path, &size) == 0 &&
+          size == sizeof(text));
+    CHECK(TdhGetProperty((PEVENT_RECORD)r, 0, NULL, 1, &path, sizeof(text), (PBYTE)text) == 0);
+    CHECK(!memcmp(text, L"b\u00e9ta", sizeof(text)));
 }
 
 static void check_empty(const petw_decoded_event *ev)

@@ -145,8 +145,9 @@ DEFINE_GUID(SystemTraceControlGuid, 0x9e814aad, 0x3204, 0x11d2, 0x9a, 0x82, 0x00
 
 /* ENABLE_TRACE_PARAMETERS.EnableProperty. Implemented: SID, TS_ID,
  * STACK_TRACE, PROCESS_START_KEY and EVENT_KEY (each adds its
- * EVENT_HEADER_EXT_TYPE_* item to the session's events; docs/format.md);
- * EnableTraceEx2 returns ERROR_NOT_SUPPORTED for the others. */
+ * EVENT_HEADER_EXT_TYPE_* item to the session's events; docs/format.md),
+ * and petw's PETW_EVENT_ENABLE_PROPERTY_CPU_TIME below; EnableTraceEx2
+ * returns ERROR_NOT_SUPPORTED for the others. */
 #define EVENT_ENABLE_PROPERTY_SID 0x00000001
 #define EVENT_ENABLE_PROPERTY_TS_ID 0x00000002
 #define EVENT_ENABLE_PROPERTY_STACK_TRACE 0x00000004
@@ -159,6 +160,15 @@ DEFINE_GUID(SystemTraceControlGuid, 0x9e814aad, 0x3204, 0x11d2, 0x9a, 0x82, 0x00
 #define EVENT_ENABLE_PROPERTY_EXCLUDE_INPRIVATE 0x00000200
 #define EVENT_ENABLE_PROPERTY_ENABLE_SILOS 0x00000400
 #define EVENT_ENABLE_PROPERTY_SOURCE_CONTAINER_TRACKING 0x00000800
+/* petw's extension: the session's events from this provider carry the
+ * writing thread's CPU times, as Windows' events always do:
+ * EVENT_HEADER.KernelTime and UserTime in units of the trace's
+ * TimerResolution (the clock tick: TRACE_LOGFILE_HEADER.TimerResolution,
+ * 100 ns units), without EVENT_HEADER_FLAG_NO_CPUTIME. Other sessions'
+ * events carry that flag and 0: reading a thread's CPU time is a system
+ * call on Linux, which the default write path never makes; this one makes
+ * one per event (docs/benchmarks.md gives its cost). */
+#define PETW_EVENT_ENABLE_PROPERTY_CPU_TIME 0x00100000
 
 typedef struct _EVENT_TRACE_PROPERTIES {
     WNODE_HEADER Wnode;

@@ -37,8 +37,16 @@
  *   ChannelNameOffset are 0), nor are they enumerated;
  * - TDH_CONTEXT items other than the WPP TMF ones are accepted and ignored;
  * - names and formatted values are WCHAR strings, so wchar_t (32-bit on
- *   Linux); TdhGetProperty returns the payload's own bytes, where text is
- *   UTF-16LE as Windows stores it (format it with TdhFormatProperty);
+ *   Linux). TdhGetPropertySize/TdhGetProperty give text properties (UTF-16
+ *   in the payload) as WCHAR strings too, sized to match, so code that
+ *   casts the buffer to PWSTR reads it as on Windows: a UNICODESTRING is its
+ *   characters and a NUL (one is added to a string of fixed length), a
+ *   COUNTEDSTRING one WCHAR holding the text's size in bytes, then the text
+ *   and a NUL, an array of strings the elements one after the other; a
+ *   surrogate pair is one wchar_t. Other properties are the payload's own
+ *   bytes. The payload itself (EVENT_RECORD.UserData) keeps Windows'
+ *   UTF-16LE. Where WCHAR is 2 bytes (the Windows build) text is given as
+ *   it is stored;
  * - the functions share one decoder under a process-wide lock: calls from
  *   several threads are safe and take turns.
  */
@@ -440,7 +448,8 @@ TDHAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount, PTDH_C
                               PTRACE_EVENT_INFO Buffer, PULONG BufferSize);
 
 /* The size and bytes of one property, named by a path of descriptors (one
- * per struct level; ArrayIndex picks an element). ERROR_NOT_FOUND for an
+ * per struct level; ArrayIndex picks an element): the payload's bytes, or
+ * for text WCHAR strings (see above). ERROR_NOT_FOUND for an
  * unknown name or index, ERROR_INSUFFICIENT_BUFFER when BufferSize is less
  * than the size, and the errors above. */
 TDHAPI TdhGetPropertySize(PEVENT_RECORD Event, ULONG TdhContextCount, PTDH_CONTEXT TdhContext,

@@ -22,9 +22,12 @@
 #define PETW__PROP_STACK_TRACE 0x004u       /* EVENT_HEADER_EXT_TYPE_STACK_TRACE64 */
 #define PETW__PROP_PROCESS_START_KEY 0x080u /* EVENT_HEADER_EXT_TYPE_PROCESS_START_KEY */
 #define PETW__PROP_EVENT_KEY 0x100u         /* EVENT_HEADER_EXT_TYPE_EVENT_KEY */
+/* petw's own (PETW_EVENT_ENABLE_PROPERTY_CPU_TIME): no item, but the
+ * thread's CPU times in EVENT_HEADER.KernelTime/UserTime. */
+#define PETW__PROP_CPU_TIME 0x00100000u
 #define PETW__PROP_ALL                                                                             \
     (PETW__PROP_SID | PETW__PROP_TS_ID | PETW__PROP_STACK_TRACE | PETW__PROP_PROCESS_START_KEY |   \
-     PETW__PROP_EVENT_KEY)
+     PETW__PROP_EVENT_KEY | PETW__PROP_CPU_TIME)
 
 /* petw__enable_filter.flags: which filters are present. */
 #define PETW__FILTER_EVENT_ID 0x1u

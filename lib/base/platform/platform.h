@@ -348,6 +348,12 @@ uint32_t petw__terminal_session_id(void);
  * boots (Windows: creation time and pid; elsewhere the boot id salted
  * with the start time and pid). */
 uint64_t petw__process_start_key(void);
+/* The calling thread's CPU time so far, in kernel and in user mode (100 ns
+ * units). One system call (Linux: getrusage(RUSAGE_THREAD); Windows:
+ * GetThreadTimes): only for sessions that ask for CPU times in their events
+ * (PETW_EVENT_ENABLE_PROPERTY_CPU_TIME), never on the default write path.
+ * Both 0 when unknown. */
+void petw__thread_cpu_times(uint64_t *kernel, uint64_t *user);
 /* Stores up to `max` return addresses of the calling thread's user stack,
  * innermost first, without allocating or locking; returns how many
  * (0: not supported here). */

@@ -8,6 +8,7 @@
 #ifdef __linux__
 #include <linux/membarrier.h>
 #endif
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -607,6 +608,17 @@ uint32_t petw__user_sid(uint8_t *out, uint32_t size)
     const uint32_t sub[2] = {1, uid};
     memcpy(out + 8, sub, 8);
     return 16;
+}
+
+void petw__thread_cpu_times(uint64_t *kernel, uint64_t *user)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0) {
+        *kernel = *user = 0;
+        return;
+    }
+    *kernel = (uint64_t)ru.ru_stime.tv_sec * 10000000u + (uint64_t)ru.ru_stime.tv_usec * 10u;
+    *user = (uint64_t)ru.ru_utime.tv_sec * 10000000u + (uint64_t)ru.ru_utime.tv_usec * 10u;
 }
 
 uint32_t petw__terminal_session_id(void)

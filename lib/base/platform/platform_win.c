@@ -551,6 +551,17 @@ uint32_t petw__user_sid(uint8_t *out, uint32_t size)
     return n;
 }
 
+void petw__thread_cpu_times(uint64_t *kernel, uint64_t *user)
+{
+    FILETIME created, exited, k, u;
+    if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &k, &u)) {
+        *kernel = *user = 0;
+        return;
+    }
+    *kernel = ((uint64_t)k.dwHighDateTime << 32) | k.dwLowDateTime;
+    *user = ((uint64_t)u.dwHighDateTime << 32) | u.dwLowDateTime;
+}
+
 uint32_t petw__terminal_session_id(void)
 {
     DWORD s = 0;

@@ -46,6 +46,7 @@ typedef struct remote {
     uint32_t *pending; /* taken from the ready stack, not yet imported */
     uint32_t npending;
     uint8_t *is_pending; /* per buffer: in `pending` (a hostile pool may name one twice) */
+    uint32_t *want;      /* per buffer: the use a flush waits to see delivered (0: none) */
 } remote;
 
 typedef struct host {
@@ -172,11 +173,9 @@ static void harvest(host *h, remote *r)
 }
 
 /* Closes every CPU's buffer of the pool (the flush timer, a flush);
- * imports those the host itself completed. Returns how many closed
- * buffers a writer still has to deliver. */
-static uint32_t close_all(host *h, remote *r)
+ * imports those the host itself completed. */
+static void close_all(host *h, remote *r)
 {
-    uint32_t waiting = 0;
     for (uint32_t c = 0; c < r->g.cpu_count; c++) {
         uint32_t closed;
         uint32_t mine = petw__pool_host_close_cpu(r->shm.addr, &r->g, c, &closed);
@@ -184,11 +183,38 @@ static uint32_t close_all(host *h, remote *r)
             uint32_t used = petw__pool_host_used(r->shm.addr, &r->g, mine, NULL);
             if (import_one(h, r, mine, used, 0)) /* 0: completed now, by us */
                 keep_pending(r, mine);
-        } else if (closed != PETW__BUF_NONE) {
-            waiting++;
         }
     }
-    return waiting;
+}
+
+/* Notes, before a flush closes the pool's CPU buffers, every buffer opened
+ * more often than delivered: a CPU's current buffer (closed next), or one
+ * a writer completed and has not delivered yet (preempted between its
+ * reservation and its commit, or before its delivery). Every event
+ * reserved before this is in one of them or already delivered. */
+static void note_undelivered(remote *r)
+{
+    for (uint32_t b = 0; b < r->g.buffer_count; b++) {
+        uint32_t uses, delivered;
+        petw__pool_host_uses(r->shm.addr, &r->g, b, &uses, &delivered);
+        r->want[b] = (int32_t)(uses - delivered) > 0 ? uses : 0;
+    }
+}
+
+/* Whether a buffer noted by note_undelivered is still not delivered. */
+static int undelivered(remote *r)
+{
+    for (uint32_t b = 0; b < r->g.buffer_count; b++) {
+        if (!r->want[b])
+            continue;
+        uint32_t uses, delivered;
+        petw__pool_host_uses(r->shm.addr, &r->g, b, &uses, &delivered);
+        if ((int32_t)(delivered - r->want[b]) >= 0)
+            r->want[b] = 0;
+        else
+            return 1;
+    }
+    return 0;
 }
 
 /* Imports into the session, waiting for the flusher when it is full. */
@@ -250,6 +276,7 @@ static void drain_gone(host *h, remote *r)
     petw__handle_close(r->wake);
     free(r->pending);
     free(r->is_pending);
+    free(r->want);
     memset(r, 0, sizeof(*r));
 }
 
@@ -260,17 +287,32 @@ static void harvest_all(host *h)
             harvest(h, &h->remotes[i]);
 }
 
-/* A flush: close every CPU's buffer everywhere, wait (bounded) until the
- * writers delivered the ones they still held, import everything. */
+/* A flush: close every CPU's buffer everywhere, wait until the writers
+ * delivered every buffer that held an event reserved before the close
+ * (also those a writer completed earlier and had not delivered yet: a
+ * writer preempted between its reservation and its commit, or before its
+ * delivery), import everything. Without that wait a snapshot could lack
+ * such a buffer while holding newer ones, a hole in its run of events. The
+ * writers are other processes, so the wait is bounded (200 ms, as the
+ * in-process snapshot's wait for sealed buffers); it ends as soon as the
+ * last one arrives. */
 static void flush_remotes(host *h)
 {
-    uint32_t waiting = 0;
     for (uint32_t i = 0; i < MAX_REMOTES; i++)
         if (h->remotes[i].used)
-            waiting += close_all(h, &h->remotes[i]);
-    harvest_all(h);
-    if (waiting)
-        petw__sleep_ms(1); /* a writer between reserve and commit: microseconds */
+            note_undelivered(&h->remotes[i]);
+    for (uint32_t i = 0; i < MAX_REMOTES; i++)
+        if (h->remotes[i].used)
+            close_all(h, &h->remotes[i]);
+    for (int round = 0; round < 2000; round++) {
+        harvest_all(h);
+        int waiting = 0;
+        for (uint32_t i = 0; i < MAX_REMOTES && !waiting; i++)
+            waiting = h->remotes[i].used && undelivered(&h->remotes[i]);
+        if (!waiting)
+            break;
+        petw__sleep_us(100);
+    }
     harvest_all(h);
 }
 
@@ -303,10 +345,13 @@ static void on_hello(host *h, intptr_t sock, uint32_t pid)
         petw__pool_format(r->shm.addr, &r->g);
         r->pending = calloc(r->g.buffer_count, sizeof(uint32_t));
         r->is_pending = calloc(r->g.buffer_count, 1);
-        m.status = r->pending && r->is_pending ? petw__wake_create(&r->wake) : PETW_ENOMEM;
+        r->want = calloc(r->g.buffer_count, sizeof(uint32_t));
+        m.status =
+            r->pending && r->is_pending && r->want ? petw__wake_create(&r->wake) : PETW_ENOMEM;
         if (m.status) {
             free(r->pending);
             free(r->is_pending);
+            free(r->want);
             petw__shm_close(&r->shm);
         }
     }
@@ -329,6 +374,7 @@ static void on_hello(host *h, intptr_t sock, uint32_t pid)
         }
         free(r->pending);
         free(r->is_pending);
+        free(r->want);
         petw__shm_close(&r->shm);
         petw__handle_close(r->wake);
         memset(r, 0, sizeof(*r));
@@ -526,10 +572,17 @@ static int on_control(host *h, intptr_t sock)
         case PETW__OP_DISABLE:
             reply.status = petw__reg_disable(h->reg, h->reg_fd, h->slot, m.guid);
             break;
-        case PETW__OP_SNAPSHOT:
+        case PETW__OP_SNAPSHOT: {
+            /* Every event at or before `upto` was reserved before the flush
+             * below noted the undelivered buffers (a writer reads its
+             * timestamp after reserving), so it is imported; later ones may
+             * be in buffers opened after the close and not imported, and
+             * would leave a hole. */
+            int64_t upto = petw__clock_read(h->ring->clock);
             flush_remotes(h);
-            reply.status = petw__local_transport.snapshot(h->session, m.path);
+            reply.status = petw__session_snapshot_upto(h->session, m.path, upto);
             break;
+        }
         case PETW__OP_SWITCH_FILE:
             flush_remotes(h);
             reply.status = petw__local_transport.switch_file(h->session, m.path);

@@ -310,6 +310,93 @@ static int wpp_property(PEVENT_RECORD e, const petw_decoded_event *ev, const cha
     return 1;
 }
 
+/* Whether field f is UTF-16 text in the payload. */
+static int is_text(const petw_field *f)
+{
+    return f->kind == PETW_VALUE_STRING &&
+           (f->in_type == PETW_IN_UNICODESTRING || f->in_type == PETW_IN_COUNTEDSTRING);
+}
+
+/* Converts `units` UTF-16LE code units at p to WCHARs at `out` (NULL: only
+ * counts them); returns how many. A surrogate pair becomes one character,
+ * a lone surrogate U+FFFD. Only where WCHAR is 4 bytes. */
+static size_t utf16_to_wchars(const uint8_t *p, size_t units, uint8_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < units; i++, n++) {
+        uint32_t c = petw__rd16(p + 2 * i);
+        if (c >= 0xD800 && c < 0xDC00 && i + 1 < units && petw__rd16(p + 2 * i + 2) >= 0xDC00 &&
+            petw__rd16(p + 2 * i + 2) < 0xE000) {
+            c = 0x10000 + ((c - 0xD800) << 10) + (petw__rd16(p + 2 * i + 2) - 0xDC00u);
+            i++;
+        } else if (c >= 0xD800 && c < 0xE000) {
+            c = 0xFFFD;
+        }
+        if (out) {
+            WCHAR w = (WCHAR)c;
+            memcpy(out + n * sizeof(WCHAR), &w, sizeof(w));
+        }
+    }
+    return n;
+}
+
+/* A text property's value as TdhGetProperty gives it (`data`: its bytes in
+ * the payload; `out` NULL: only the size), in bytes. Windows gives the
+ * payload's UTF-16 as it is, which is its WCHAR text; where WCHAR is 4
+ * bytes (Linux) the text is converted, so that a consumer casting the
+ * buffer to PWSTR reads it as on Windows: a UNICODESTRING is its WCHARs
+ * with one NUL (added when the payload has none, a string of fixed length,
+ * so the buffer always ends one); a COUNTEDSTRING is one WCHAR holding the
+ * text's size in bytes (its low 16 bits where Windows has the u16 byte
+ * count), then the text and a NUL. */
+static size_t text_value(const petw_field *f, const uint8_t *data, uint8_t *out)
+{
+    if (sizeof(WCHAR) == 2) { /* Windows: already WCHAR text */
+        if (out)
+            memcpy(out, data, f->data_size);
+        return f->data_size;
+    }
+    size_t head = 0, units = f->data_size / 2;
+    if (f->in_type == PETW_IN_COUNTEDSTRING) {
+        head = sizeof(WCHAR);
+        data += 2;
+        units = (f->data_size - 2) / 2;
+    }
+    size_t n = utf16_to_wchars(data, units, out ? out + head : NULL);
+    size_t text = n;
+    if (units == 0 || petw__rd16(data + 2 * (units - 1)) != 0) {
+        if (out)
+            memset(out + head + n * sizeof(WCHAR), 0, sizeof(WCHAR));
+        n++;
+    }
+    if (head && out) {
+        WCHAR bytes = (WCHAR)(text * sizeof(WCHAR));
+        memcpy(out, &bytes, sizeof(bytes));
+    }
+    return head + n * sizeof(WCHAR);
+}
+
+/* The value TdhGetProperty gives for field f (`out` NULL: only its size):
+ * text as WCHAR strings (an array of them one after the other), anything
+ * else the payload's bytes. */
+static size_t property_value(const petw_decoded_event *ev, const petw_field *f,
+                             const uint8_t *user_data, uint8_t *out)
+{
+    if (is_text(f))
+        return text_value(f, user_data + f->data_offset, out);
+    if (f->kind == PETW_VALUE_ARRAY && f->count && is_text(&ev->fields[f->first])) {
+        size_t at = 0;
+        for (uint32_t k = 0; k < f->count; k++) {
+            const petw_field *e = &ev->fields[f->first + k];
+            at += text_value(e, user_data + e->data_offset, out ? out + at : NULL);
+        }
+        return at;
+    }
+    if (out)
+        memcpy(out, user_data + f->data_offset, f->data_size);
+    return f->data_size;
+}
+
 static ULONG property(PEVENT_RECORD Event, ULONG tdh_count, const TDH_CONTEXT *tdh, ULONG count,
                       PPROPERTY_DATA_DESCRIPTOR d, ULONG *size, ULONG cap, PBYTE buf)
 {
@@ -332,13 +419,17 @@ static ULONG property(PEVENT_RECORD Event, ULONG tdh_count, const TDH_CONTEXT *t
         }
     }
     if (rc == ERROR_SUCCESS) {
-        if (size)
-            *size = f->data_size;
-        if (buf) {
-            if (cap < f->data_size)
+        const uint8_t *user_data = (const uint8_t *)Event->UserData;
+        size_t need = property_value(ev, f, user_data, NULL);
+        if (need > 0xFFFFFFFFu)
+            rc = ERROR_EVT_INVALID_EVENT_DATA;
+        else if (size)
+            *size = (ULONG)need;
+        if (rc == ERROR_SUCCESS && buf) {
+            if (cap < need)
                 rc = ERROR_INSUFFICIENT_BUFFER;
             else
-                memcpy(buf, (const uint8_t *)Event->UserData + f->data_offset, f->data_size);
+                property_value(ev, f, user_data, buf);
         }
     }
     petw__tdh_leave();

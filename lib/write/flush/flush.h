@@ -71,8 +71,9 @@ int petw__flusher_attach(petw__flush_target *t);
 /* Closes every CPU's partly filled buffer and waits until they are written. */
 int petw__flusher_flush(petw__flush_target *t);
 /* Buffering mode: writes a snapshot (one contiguous run of the newest
- * events) to `path` without stopping or draining the session. */
-int petw__flusher_snapshot(petw__flush_target *t, const char *path);
+ * events, none later than `upto`, a timestamp of the session's clock, or
+ * INT64_MAX for now) to `path` without stopping or draining the session. */
+int petw__flusher_snapshot(petw__flush_target *t, const char *path, int64_t upto);
 /* Changes the flush timer. */
 int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms);
 /* Finishes the current file and continues in a new one at `path`. */

@@ -24,6 +24,7 @@ typedef struct request {
     petw__flush_target *target;
     uint32_t arg;
     const char *path;
+    int64_t upto; /* a snapshot's latest timestamp (INT64_MAX: now) */
     int result;
     uv_sem_t done;
     struct request *next;
@@ -553,13 +554,18 @@ static void wait_sealed(petw__ring *ring, petw__pool *pool)
     }
 }
 
-static int do_snapshot(petw__flush_target *t, const char *path)
+static int do_snapshot(petw__flush_target *t, const char *path, int64_t limit)
 {
     petw__ring *ring = t->ring;
     petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
     /* Events at or before `upto` are all in buffers closed below: a writer
-     * opening a new buffer reads its timestamp after the close, so later. */
+     * opening a new buffer reads its timestamp after the close, so later.
+     * A session host gives its own `limit`, read before it closed its
+     * providers' buffers: its later events may be in buffers it did not
+     * import. */
     int64_t upto = now_ts(t);
+    if (limit < upto)
+        upto = limit;
     int rc = close_and_wait(t);
     if (rc)
         return rc;
@@ -703,7 +709,7 @@ static void on_wake(uv_async_t *handle)
             r->result = do_flush(r->target);
             break;
         case REQ_SNAPSHOT:
-            r->result = do_snapshot(r->target, r->path);
+            r->result = do_snapshot(r->target, r->path, r->upto);
             break;
         case REQ_TIMER:
             r->target->flush_timer_ms = r->arg;
@@ -744,7 +750,8 @@ void petw__flusher_wake(petw__ring *ring)
     uv_async_send(&wake_async);
 }
 
-static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg, const char *path)
+static int submit_upto(enum request_kind kind, petw__flush_target *t, uint32_t arg,
+                       const char *path, int64_t upto)
 {
     uv_once(&start_once, start_fn);
     if (start_error)
@@ -754,6 +761,7 @@ static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg, c
     r.target = t;
     r.arg = arg;
     r.path = path;
+    r.upto = upto;
     r.result = 0;
     if (uv_sem_init(&r.done, 0) != 0)
         return PETW_ENOMEM;
@@ -765,6 +773,11 @@ static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg, c
     uv_sem_wait(&r.done);
     uv_sem_destroy(&r.done);
     return r.result;
+}
+
+static int submit(enum request_kind kind, petw__flush_target *t, uint32_t arg, const char *path)
+{
+    return submit_upto(kind, t, arg, path, INT64_MAX);
 }
 
 int petw__flusher_attach(petw__flush_target *t)
@@ -787,9 +800,9 @@ int petw__flusher_flush(petw__flush_target *t)
 {
     return submit(REQ_FLUSH, t, 0, NULL);
 }
-int petw__flusher_snapshot(petw__flush_target *t, const char *path)
+int petw__flusher_snapshot(petw__flush_target *t, const char *path, int64_t upto)
 {
-    return submit(REQ_SNAPSHOT, t, 0, path);
+    return submit_upto(REQ_SNAPSHOT, t, 0, path, upto);
 }
 int petw__flusher_set_timer(petw__flush_target *t, uint32_t ms)
 {

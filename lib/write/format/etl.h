@@ -313,17 +313,18 @@ static inline void petw__etl_record_open(uint8_t *out, uint32_t size, uint32_t a
 /* The rest of an EVENT_HEADER after petw__etl_record_open: word0's upper
  * half (Flags, EventProperty), `word1` (ThreadId | ProcessId << 32), the
  * timestamp, the provider GUID (16 bytes), the EVENT_DESCRIPTOR (16 bytes),
- * no CPU times (PETW_EVENT_HEADER_FLAG_NO_CPUTIME) and the activity ID. */
+ * the CPU times (KernelTime | UserTime << 32; 0 with
+ * PETW_EVENT_HEADER_FLAG_NO_CPUTIME) and the activity ID. */
 static inline void petw__etl_event_fields(uint8_t *out, uint64_t word0, uint64_t word1, int64_t ts,
                                           const void *guid, const void *descriptor,
-                                          const void *activity)
+                                          const void *activity, uint64_t cpu)
 {
     memcpy(out + PETW__EH_FLAGS, (const uint8_t *)&word0 + 4, 4);
     memcpy(out + PETW__EH_THREAD_ID, &word1, 8);
     memcpy(out + PETW__EH_TIMESTAMP, &ts, 8);
     memcpy(out + PETW__EH_PROVIDER_ID, guid, 16);
     memcpy(out + PETW__EH_DESCRIPTOR, descriptor, 16);
-    memset(out + PETW__EH_CPU_TIME, 0, 8);
+    memcpy(out + PETW__EH_CPU_TIME, &cpu, 8);
     memcpy(out + PETW__EH_ACTIVITY_ID, activity, 16);
 }
 

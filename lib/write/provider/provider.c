@@ -353,6 +353,7 @@ static struct {
     uint32_t sid_size;
     uint32_t ts_id;
     uint64_t start_key;
+    uint32_t timer_resolution; /* the clock tick, 100 ns units: CPU times' unit */
     uint8_t sid[68];
     char image[256]; /* the executable's file name, for executable-name filters */
 } proc_info;
@@ -362,6 +363,9 @@ static void proc_info_compute(void)
     proc_info.sid_size = petw__user_sid(proc_info.sid, sizeof(proc_info.sid));
     proc_info.ts_id = petw__terminal_session_id();
     proc_info.start_key = petw__process_start_key();
+    petw__machine_info machine;
+    petw__machine_info_get(&machine);
+    proc_info.timer_resolution = machine.timer_resolution;
     petw__process_image_name(proc_info.image, sizeof(proc_info.image));
     proc_info.ready_pid = petw__process_id();
 }
@@ -699,13 +703,14 @@ static PETW__ALWAYS_INLINE uint8_t *copy_field(uint8_t *out, const petw_data_des
 }
 
 /* The one write loop: reserves a record of `rsize` bytes in the entry's
- * ring and writes it, header (format/'s layout), `ni` extended items and
- * the payload, then commits. Returns 0, or the reserve's error
- * (PETW_ENOBUFS: lost and counted; a stopped session: 0). */
+ * ring and writes it, header (format/'s layout; `cpu`: its CPU times, 0 but
+ * for sessions that asked), `ni` extended items and the payload, then
+ * commits. Returns 0, or the reserve's error (PETW_ENOBUFS: lost and
+ * counted; a stopped session: 0). */
 static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_head *eh,
                                           uint32_t rsize, const ext_ref *items, uint32_t ni,
                                           const event_shape *sh, uint32_t count,
-                                          const petw_data_descriptor *data)
+                                          const petw_data_descriptor *data, uint64_t cpu)
 {
     const uint32_t asize = PETW__ALIGN8(rsize);
     petw__reservation res;
@@ -735,7 +740,7 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
      * of test_clock_cross_cpu failed); rdtscp, which waits, cost 12 ns.
      * Read after the payload's copy, which the CPU finishes meanwhile. */
     petw__etl_event_fields(res.record, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid,
-                           eh->d, eh->activity);
+                           eh->d, eh->activity, cpu);
     petw__etl_record_close(res.record, (uint32_t)word0);
     petw__ring_commit(e->ring, &res);
     return 0;
@@ -815,7 +820,18 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
     }
     if (PETW__UNLIKELY(rsize > 0xFFFF))
         return PETW_ETOOBIG;
-    return put_record(e, eh, (uint32_t)rsize, items, ni, sh, count, data);
+    if (!(props & PETW__PROP_CPU_TIME))
+        return put_record(e, eh, (uint32_t)rsize, items, ni, sh, count, data, 0);
+    /* The thread's CPU times, in the clock ticks the trace's header gives
+     * as TimerResolution (Windows' units): one system call, which only
+     * the sessions that asked pay. */
+    uint64_t kernel, user;
+    petw__thread_cpu_times(&kernel, &user);
+    const uint64_t tick = proc_info.timer_resolution ? proc_info.timer_resolution : 1;
+    event_head timed = *eh;
+    timed.flags = (uint16_t)(eh->flags & ~PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
+    const uint64_t cpu = (uint32_t)(kernel / tick) | ((uint64_t)(uint32_t)(user / tick) << 32);
+    return put_record(e, &timed, (uint32_t)rsize, items, ni, sh, count, data, cpu);
 }
 
 /* Every EventWrite variant: one dispatch-list load, then per matching
@@ -860,7 +876,7 @@ static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_eve
         if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
             PETW__UNLIKELY((filter >> e->position) & 1))
             return 0;
-        return put_record(e, &eh, sh.rsize, items, ni, &sh, count, data);
+        return put_record(e, &eh, sh.rsize, items, ni, &sh, count, data, 0);
     }
     for (uint32_t k = 0; k < dl->count; k++) {
         e = &dl->entries[k];
@@ -869,7 +885,7 @@ static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_eve
             continue;
         int r = PETW__UNLIKELY(e->filter != NULL)
                     ? put_filtered(dl, e, &eh, &sh, related, count, data)
-                    : put_record(e, &eh, sh.rsize, items, ni, &sh, count, data);
+                    : put_record(e, &eh, sh.rsize, items, ni, &sh, count, data, 0);
         if (PETW__UNLIKELY(r != 0))
             rc = merge_rc(rc, r);
     }

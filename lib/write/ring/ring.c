@@ -780,7 +780,11 @@ uint32_t petw__pool_host_take_retained(petw__pool *p, const petw__pool_geometry 
         max = g->buffer_count;
     /* Bounded: a hostile pool's head and sequences may say anything. */
     for (uint32_t tries = 0; n < max && tries < 4 * g->buffer_count + 64; tries++) {
-        uint64_t pos = atomic_load_explicit(&p->retained_head, memory_order_relaxed);
+        /* acquire: pairs with petw__ring_take_oldest's release head CAS: a
+         * buffer a writer recycled before we saw the head past it has its
+         * completion time in the pool's horizon, which the host folds into
+         * its session after taking (fold_counters). */
+        uint64_t pos = atomic_load_explicit(&p->retained_head, memory_order_acquire);
         petw__retained_slot *slot = &q[pos % g->buffer_limit];
         /* acquire: pairs with retain's release of the filled slot (the
          * writer's records and the buffer index before it). */
@@ -789,10 +793,12 @@ uint32_t petw__pool_host_take_retained(petw__pool *p, const petw__pool_geometry 
             break; /* empty, or a writer is publishing it: its wake-up follows */
         if (seq != pos + 1)
             continue; /* the head moved meanwhile */
-        /* relaxed: the slot's acquire above ordered the contents; a writer
-         * recycling the oldest races on this CAS, and one of us wins. */
+        /* acquire on failure, as the head load above (and so on success:
+         * C11 wants it no weaker); the slot's acquire above ordered the
+         * contents. A writer recycling the oldest races on this CAS, and one
+         * of us wins. */
         if (!atomic_compare_exchange_strong_explicit(&p->retained_head, &pos, pos + 1,
-                                                     memory_order_relaxed, memory_order_relaxed))
+                                                     memory_order_acquire, memory_order_acquire))
             continue;
         uint32_t b = atomic_load_explicit(&slot->buffer, memory_order_relaxed);
         /* release: frees the slot for position pos + limit; pairs with
@@ -896,6 +902,18 @@ uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uin
 {
     const petw__buffer_meta *m = (const petw__buffer_meta *)((char *)p + g->meta);
     return atomic_load_explicit(&((petw__buffer_meta *)m)[b].cpu, memory_order_relaxed);
+}
+
+void petw__pool_host_uses(petw__pool *p, const petw__pool_geometry *g, uint32_t b, uint32_t *uses,
+                          uint32_t *deliveries)
+{
+    petw__buffer_meta *m = (petw__buffer_meta *)((char *)p + g->meta);
+    /* acquire: pairs with petw__ring_deliver's release increment (and the
+     * host's own in petw__pool_host_close_cpu): a delivery counted here is
+     * in the retained queue or on the ready stack. */
+    *deliveries = atomic_load_explicit(&m[b].deliveries, memory_order_acquire);
+    /* relaxed: only compared with later delivery counts. */
+    *uses = atomic_load_explicit(&m[b].uses, memory_order_relaxed);
 }
 
 uint32_t petw__pool_host_lost(petw__pool *p)

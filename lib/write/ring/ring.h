@@ -368,6 +368,11 @@ void petw__pool_host_mark_free(petw__pool *p, const petw__pool_geometry *g, uint
 int64_t petw__pool_host_sealed(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* The CPU that wrote buffer b (b < g->buffer_count), as the writer says. */
 uint16_t petw__pool_host_cpu_of(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
+/* How often buffer b (b < g->buffer_count) was opened on a CPU, and how
+ * often delivered, as the writers say (untrusted: used only to bound a
+ * wait). Use number u is delivered once deliveries reaches u. */
+void petw__pool_host_uses(petw__pool *p, const petw__pool_geometry *g, uint32_t b, uint32_t *uses,
+                          uint32_t *deliveries);
 /* The writer's lost-event count (untrusted: a count, used as one). */
 uint32_t petw__pool_host_lost(petw__pool *p);
 /* The writers' overwritten-events count and overwrite horizon (buffering;

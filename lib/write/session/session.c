@@ -582,7 +582,7 @@ static int local_switch_file(petw_session_handle h, const char *path)
     return rc;
 }
 
-static int local_snapshot(petw_session_handle h, const char *path)
+int petw__session_snapshot_upto(petw_session_handle h, const char *path, int64_t upto)
 {
     PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
     PETW__RETURN_IF(strlen(path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
@@ -591,10 +591,15 @@ static int local_snapshot(petw_session_handle h, const char *path)
     int rc = PETW_ENOTFOUND;
     if (s)
         rc = (s->config.log_file_mode & PETW_MODE_BUFFERING)
-                 ? petw__flusher_snapshot(&s->flush, path)
+                 ? petw__flusher_snapshot(&s->flush, path, upto)
                  : PETW_EINVAL;
     petw__control_unlock();
     return rc;
+}
+
+static int local_snapshot(petw_session_handle h, const char *path)
+{
+    return petw__session_snapshot_upto(h, path, INT64_MAX);
 }
 
 int petw__session_mode(petw_session_handle h, uint32_t *mode)

@@ -54,6 +54,12 @@ struct petw__ring *petw__session_ring(petw_session_handle session);
  * session's EventsLost, and marks the next buffer written. */
 int petw__session_add_lost(petw_session_handle session, uint32_t events);
 
+/* For a session host: petw_session_snapshot keeping no event later than
+ * `upto` (a timestamp of the session's clock, read before the host closed
+ * its providers' buffers and imported them: later events may be in
+ * buffers it did not import). Same returns as petw_session_snapshot. */
+int petw__session_snapshot_upto(petw_session_handle session, const char *path, int64_t upto);
+
 /* A transport: where sessions live and how a controller reaches them
  * (libuv's handle + ops). petw/session.h's functions pick one by the
  * handle and call it; they never branch on the transport otherwise. Each
