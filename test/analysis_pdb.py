@@ -20,7 +20,7 @@ import tempfile
 
 
 def report(petw, trace, dirs, symbol_path=None):
-    args = [petw, "report", "cpu", trace]
+    args = [petw, "report", "cpu", "--addresses", trace]
     for d in dirs:
         args += ["--symbols", d]
     env = dict(os.environ)
