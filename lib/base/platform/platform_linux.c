@@ -21,6 +21,7 @@
 
 #include "petw/error.h"
 #include "platform.h"
+#include "platform_linux_internal.h"
 
 _Thread_local uint32_t petw__tls_tid PETW__TLS_HOT;
 
@@ -414,7 +415,7 @@ void petw__vm_release(void *addr, size_t bytes)
         munmap(addr, bytes);
 }
 
-static int map_errno(int e)
+int petw__linux_error(int e)
 {
     switch (e) {
     case ENOENT:
@@ -423,12 +424,19 @@ static int map_errno(int e)
     case EACCES:
     case EPERM:
     case EROFS:
+    case ELOOP: /* O_NOFOLLOW met a symbolic link */
+    case EISDIR:
+    case ENXIO: /* a socket or a FIFO without a reader */
         return PETW_EACCES;
     case ENOSPC:
     case EDQUOT:
         return PETW_ENOSPC;
     case ENOMEM:
         return PETW_ENOMEM;
+    case ENAMETOOLONG:
+        return PETW_ENAMETOOLONG;
+    case EBADF:
+        return PETW_EBADHANDLE;
     default:
         return PETW_EIO;
     }
@@ -441,11 +449,11 @@ int petw__file_create_private(const char *path, petw__file *out)
         if (S_ISDIR(st.st_mode))
             return PETW_EACCES;
         if (unlink(path) != 0)
-            return map_errno(errno);
+            return petw__linux_error(errno);
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return map_errno(errno);
+        return petw__linux_error(errno);
     out->fd = fd;
     return 0;
 }
@@ -458,7 +466,7 @@ int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t off
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            return map_errno(errno);
+            return petw__linux_error(errno);
         }
         p += n;
         size -= (size_t)n;
@@ -473,7 +481,7 @@ int petw__file_open_existing(const char *path, petw__file *out, uint64_t *size)
      * refused); the flag changes nothing for a regular file. */
     int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return errno == ELOOP ? PETW_EACCES : map_errno(errno);
+        return errno == ELOOP ? PETW_EACCES : petw__linux_error(errno);
     /* Checked on the open file, not the path: what was opened is what is
      * judged. Only the caller's own private regular file is continued: a
      * file another user owns, or one others can read or write, would let
@@ -508,17 +516,17 @@ int petw__file_pread(petw__file *f, void *data, size_t size, uint64_t offset)
 int petw__file_allocate(petw__file *f, uint64_t size)
 {
     int rc = posix_fallocate((int)f->fd, 0, (off_t)size);
-    return rc == 0 ? 0 : map_errno(rc);
+    return rc == 0 ? 0 : petw__linux_error(rc);
 }
 
 int petw__file_truncate(petw__file *f, uint64_t size)
 {
-    return ftruncate((int)f->fd, (off_t)size) == 0 ? 0 : map_errno(errno);
+    return ftruncate((int)f->fd, (off_t)size) == 0 ? 0 : petw__linux_error(errno);
 }
 
 int petw__file_sync(petw__file *f)
 {
-    return fdatasync((int)f->fd) == 0 ? 0 : map_errno(errno);
+    return fdatasync((int)f->fd) == 0 ? 0 : petw__linux_error(errno);
 }
 
 int petw__path_exists(const char *path)
@@ -541,7 +549,7 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
     /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return errno == ENXIO ? PETW_ENOTREG : map_errno(errno);
+        return errno == ENXIO ? PETW_ENOTREG : petw__linux_error(errno);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         close(fd);

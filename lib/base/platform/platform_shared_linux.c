@@ -31,6 +31,7 @@
 
 #include "petw/error.h"
 #include "platform.h"
+#include "platform_linux_internal.h"
 
 /* Older C libraries lack some of these names; the kernel's values. */
 #ifndef F_ADD_SEALS
@@ -65,33 +66,6 @@ extern char **environ;
 /* Room for handles arriving with one read: more than a petw sender ever
  * attaches, so a peer sending too many is seen (MSG_CTRUNC). */
 #define MAX_RECV_HANDLES 16
-
-static int map_errno(int e)
-{
-    switch (e) {
-    case ENOENT:
-    case ENOTDIR:
-        return PETW_ENOENT;
-    case EACCES:
-    case EPERM:
-    case EROFS:
-    case ELOOP: /* O_NOFOLLOW met a symbolic link */
-    case EISDIR:
-    case ENXIO: /* a socket or a FIFO without a reader */
-        return PETW_EACCES;
-    case ENOSPC:
-    case EDQUOT:
-        return PETW_ENOSPC;
-    case ENOMEM:
-        return PETW_ENOMEM;
-    case ENAMETOOLONG:
-        return PETW_ENAMETOOLONG;
-    case EBADF:
-        return PETW_EBADHANDLE;
-    default:
-        return PETW_EIO;
-    }
-}
 
 static void close_keep_errno(int fd)
 {
@@ -155,7 +129,7 @@ int petw__runtime_dir(char *out, size_t size)
     while (n > 1 && path[n - 1] == '/')
         path[--n] = '\0';
     if (mkdir(path, 0700) != 0 && errno != EEXIST)
-        return map_errno(errno);
+        return petw__linux_error(errno);
     /* Judged on the opened directory, so nothing can be swapped in between
      * the check and the use of the path: the sockets and the registry in
      * it are private only if nobody else can enter or write it. */
@@ -339,7 +313,7 @@ int petw__shared_file_open(const char *path, size_t size, int writable, int *cre
     if (fd < 0 && !writable && (errno == EACCES || errno == EROFS))
         fd = open(path, O_RDONLY | flags, 0600);
     if (fd < 0)
-        return map_errno(errno);
+        return petw__linux_error(errno);
     /* Judged on the opened file: another user's file, or one others may
      * read or write, would let them see or forge the registry. */
     struct stat st;
@@ -354,7 +328,7 @@ int petw__shared_file_open(const char *path, size_t size, int writable, int *cre
             return PETW_EACCES;
         }
         if (ftruncate(fd, (off_t)size) != 0) {
-            int rc = map_errno(errno);
+            int rc = petw__linux_error(errno);
             close(fd);
             return rc;
         }
@@ -560,7 +534,7 @@ int petw__ipc_listen(const char *path, intptr_t *out)
     if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
         unlink(path);
     if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-        rc = errno == EADDRINUSE ? PETW_EEXIST : map_errno(errno);
+        rc = errno == EADDRINUSE ? PETW_EEXIST : petw__linux_error(errno);
         close(fd);
         return rc;
     }
@@ -995,6 +969,39 @@ void petw__process_name(uint32_t pid, char *out, size_t size)
     out[n] = 0;
 }
 
+int petw__file_create_new(const char *path, petw__file *out)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return errno == EEXIST ? PETW_EEXIST : petw__linux_error(errno);
+    out->fd = fd;
+    return 0;
+}
+
+int petw__file_remove_replaceable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : petw__linux_error(errno);
+    if (!S_ISLNK(st.st_mode)) {
+        if (!S_ISREG(st.st_mode))
+            return PETW_ENOTREG;
+        if (st.st_uid != geteuid())
+            return PETW_EACCES;
+    }
+    return unlink(path) == 0 || errno == ENOENT ? 0 : petw__linux_error(errno);
+}
+
+int petw__file_stdio(petw__file *f, void **out)
+{
+    FILE *s = fdopen((int)f->fd, "w");
+    if (!s)
+        return PETW_ENOMEM;
+    f->fd = -1;
+    *out = s;
+    return 0;
+}
+
 int petw__file_replace_private(const char *path, const void *data, size_t size)
 {
     char tmp[PATH_MAX];
@@ -1004,13 +1011,13 @@ int petw__file_replace_private(const char *path, const void *data, size_t size)
     unlink(tmp); /* a leftover of a crashed earlier process with this pid */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
-        return map_errno(errno);
+        return petw__linux_error(errno);
     const char *p = data;
     int rc = 0;
     while (size > 0 && rc == 0) {
         ssize_t w = write(fd, p, size);
         if (w < 0 && errno != EINTR)
-            rc = map_errno(errno);
+            rc = petw__linux_error(errno);
         else if (w > 0) {
             p += w;
             size -= (size_t)w;
@@ -1018,7 +1025,7 @@ int petw__file_replace_private(const char *path, const void *data, size_t size)
     }
     close(fd);
     if (rc == 0 && rename(tmp, path) != 0)
-        rc = map_errno(errno);
+        rc = petw__linux_error(errno);
     if (rc != 0)
         unlink(tmp);
     return rc;
@@ -1026,7 +1033,7 @@ int petw__file_replace_private(const char *path, const void *data, size_t size)
 
 int petw__file_remove(const char *path)
 {
-    return unlink(path) == 0 || errno == ENOENT ? 0 : map_errno(errno);
+    return unlink(path) == 0 || errno == ENOENT ? 0 : petw__linux_error(errno);
 }
 
 int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size)
@@ -1035,11 +1042,11 @@ int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t 
     *size = 0;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return errno == ENOENT ? PETW_ENOTFOUND : map_errno(errno);
+        return errno == ENOENT ? PETW_ENOTFOUND : petw__linux_error(errno);
     struct stat st;
     int rc = 0;
     if (fstat(fd, &st) != 0)
-        rc = map_errno(errno);
+        rc = petw__linux_error(errno);
     else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
         rc = PETW_EACCES;
     else if ((uint64_t)st.st_size > max)
@@ -1071,7 +1078,7 @@ int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *na
 {
     DIR *d = opendir(dir);
     if (!d)
-        return map_errno(errno);
+        return petw__linux_error(errno);
     size_t plen = strlen(prefix);
     struct dirent *e;
     while ((e = readdir(d)) != NULL)

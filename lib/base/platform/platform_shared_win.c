@@ -10,6 +10,8 @@
  * peer), a listener is a pipe instance waiting for a client plus an event,
  * and handle_replace needs a place that names a handle.
  */
+#include <fcntl.h>
+#include <io.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1627,6 +1629,83 @@ void petw__process_name(uint32_t pid, char *out, size_t size)
 }
 
 /* ---- Private files ---- */
+
+int petw__file_create_new(const char *path, petw__file *out)
+{
+    wchar_t *w = petw__win_wide(path);
+    if (!w)
+        return PETW_ENOENT;
+    /* The calling user (and SYSTEM) only, as Linux's 0600. */
+    SECURITY_ATTRIBUTES sa = {sizeof(sa), NULL, FALSE};
+    PSECURITY_DESCRIPTOR sd = NULL;
+    wchar_t sddl[256];
+    if (petw__win_private_sddl(sddl, 256) == 0 &&
+        ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL))
+        sa.lpSecurityDescriptor = sd;
+    HANDLE h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_NEW,
+                           FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    DWORD err = GetLastError();
+    if (sd)
+        LocalFree(sd);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return err == ERROR_FILE_EXISTS || err == ERROR_ALREADY_EXISTS ? PETW_EEXIST
+                                                                       : petw__win_error(err);
+    out->fd = (intptr_t)h;
+    return 0;
+}
+
+int petw__file_remove_replaceable(const char *path)
+{
+    wchar_t *w = petw__win_wide(path);
+    if (!w)
+        return PETW_ENOENT;
+    /* Judged and removed through one handle. */
+    HANDLE h =
+        CreateFileW(w, DELETE | READ_CONTROL | FILE_READ_ATTRIBUTES,
+                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                    FILE_FLAG_OPEN_REPARSE_POINT | FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    DWORD err = GetLastError();
+    free(w);
+    if (h == INVALID_HANDLE_VALUE)
+        return err == ERROR_FILE_NOT_FOUND ? 0 : petw__win_error(err);
+    BY_HANDLE_FILE_INFORMATION fi;
+    int rc = 0;
+    if (!GetFileInformationByHandle(h, &fi))
+        rc = PETW_EIO;
+    else if (fi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+        rc = 0; /* a link: removed, its target untouched */
+    else if ((fi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) || GetFileType(h) != FILE_TYPE_DISK)
+        rc = PETW_ENOTREG;
+    else if (!petw__win_owned(h))
+        rc = PETW_EACCES;
+    if (rc == 0) {
+        FILE_DISPOSITION_INFO d = {TRUE};
+        if (!SetFileInformationByHandle(h, FileDispositionInfo, &d, sizeof(d)))
+            rc = petw__win_error(GetLastError());
+    }
+    CloseHandle(h); /* removed as the handle closes */
+    return rc;
+}
+
+int petw__file_stdio(petw__file *f, void **out)
+{
+    /* Text mode, as fopen(path, "w") writes. */
+    int fd = _open_osfhandle(f->fd, _O_WRONLY | _O_TEXT);
+    if (fd < 0)
+        return PETW_ENOMEM;
+    FILE *s = _fdopen(fd, "w");
+    if (!s) {
+        /* The descriptor owns the handle now: detached again is not possible,
+         * so the file is closed here and reported gone. */
+        _close(fd);
+        f->fd = (intptr_t)INVALID_HANDLE_VALUE;
+        return PETW_ENOMEM;
+    }
+    f->fd = (intptr_t)INVALID_HANDLE_VALUE;
+    *out = s;
+    return 0;
+}
 
 int petw__file_replace_private(const char *path, const void *data, size_t size)
 {
