@@ -177,7 +177,7 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size);
  * word, and talk over Unix stream sockets that check the peer's uid. Every
  * function below returns 0 or a negative PETW_E* code; handles are
  * intptr_t (Linux: a file descriptor; -1 when none). Windows
- * (platform_shared_win.c, docs/design.md "Windows transport"): a handle is an
+ * (platform_*_win.c, docs/design.md "Windows transport"): a handle is an
  * object of the platform layer (never 0, -1 when none) wrapping a HANDLE;
  * the runtime directory is %LOCALAPPDATA%\petw, shared memory a pagefile
  * section, the counters events, the sockets named pipes named after the
