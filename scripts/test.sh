@@ -68,11 +68,16 @@ for v in $variants; do
             targets="$targets $target"
         done
         [ -n "$targets" ] || { echo "no fuzz targets in $dir/test/fuzz" >&2; exit 1; }
-        # One budget for all targets: each gets an equal share (at least 10 s).
+        # One budget for all targets: each gets an equal share (at least
+        # 10 s), unless FUZZ_SECONDS sets each one's time.
         # shellcheck disable=SC2086
         count=$(echo $targets | wc -w)
-        seconds=${FUZZ_SECONDS:-$((${FUZZ_TOTAL_SECONDS:-480} / count))}
-        [ "$seconds" -ge 10 ] || seconds=10
+        if [ -n "${FUZZ_SECONDS:-}" ]; then
+            seconds=$FUZZ_SECONDS
+        else
+            seconds=$((${FUZZ_TOTAL_SECONDS:-480} / count))
+            [ "$seconds" -ge 10 ] || seconds=10
+        fi
         for target in $targets; do
             name=$(basename "$target")
             corpus="$dir/corpus-$name"
