@@ -39,7 +39,7 @@ if [ -d build-bench ]; then
 else
     meson setup build-bench --buildtype=release -Dtests=false >/dev/null
 fi
-ninja -C build-bench >/dev/null
+ninja -C build-bench all benchmarks >/dev/null
 B=build-bench/bench
 out=bench/results
 mkdir -p "$out"

@@ -31,7 +31,11 @@ if [ ! -d "$build" ]; then
         --prefix="$root/build-win/prefix" >/dev/null
 fi
 meson configure "$build" -Dprefix="$root/build-win/prefix" >/dev/null
+t0=$(date +%s)
+# The library, the tools and the examples; `meson test` below builds the
+# tests it runs.
 ninja -C "$build"
+t1=$(date +%s)
 
 # A warm Wine for the whole run: the prefix is booted before the first test
 # (on a fresh machine that creates it, inside no test's timeout), and
@@ -60,6 +64,8 @@ for l in open('$build/meson-logs/testlog-full.json'):
     meson test -C "$build" --setup full --timeout-multiplier 10 --print-errorlogs $failed
 fi
 
+t2=$(date +%s)
+echo "== windows: build $((t1 - t0)) s, tests $((t2 - t1)) s"
 meson install -C "$build" --quiet >/dev/null
 prefix="$root/build-win/prefix"
 [ -f "$prefix/lib/pkgconfig/petw-etw.pc" ]

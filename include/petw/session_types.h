@@ -1,10 +1,12 @@
 /* petw/session_types.h - what describes a session: its handle, its
- * configuration and its counters (petw/session.h's functions take them).
- * The session engine implements petw_session_config_init. */
+ * configuration and its counters (petw/session.h's functions take them);
+ * and the files petw writes, created as trace files are. The session
+ * engine implements petw_session_config_init and petw_file_create_private. */
 #ifndef PETW_SESSION_TYPES_H
 #define PETW_SESSION_TYPES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "types.h"
@@ -89,6 +91,30 @@ typedef struct petw_session_stats {
      * and counts none here. */
     uint64_t events_written;
 } petw_session_stats;
+
+/* petw_file_create_private's flags. */
+#define PETW_FILE_REPLACE 0x1u /* replace a link or a file of the caller's at the path */
+
+/* Creates the file `path` as petw creates trace files, and opens it for
+ * writing: readable and writable by the calling user alone (mode 0600; on
+ * Windows a DACL for the user and SYSTEM), exclusively, never through a
+ * symbolic link. petw's tools write their output files (petw convert -o)
+ * through it.
+ *   path:  UTF-8.
+ *   flags: 0 refuses anything at `path` (PETW_EEXIST, a dangling link
+ *          included); PETW_FILE_REPLACE first removes what may be replaced:
+ *          a symbolic link (the link itself, never its target) or a regular
+ *          file the caller owns (removed, not truncated: another hard link
+ *          to it keeps its data).
+ *   out:   the open file as a stdio stream (text mode on Windows, as
+ *          fopen's "w"); the caller fcloses it. NULL on failure.
+ * Returns 0; PETW_EINVAL (a NULL argument, an unknown flag); PETW_EEXIST
+ * (something is at `path` without PETW_FILE_REPLACE, or another process
+ * created it between the removal and the creation); PETW_ENOTREG (with
+ * PETW_FILE_REPLACE: a directory, FIFO or device is there, and stays);
+ * PETW_EACCES (another user's file is there, or the folder refuses);
+ * PETW_ENOENT (no such folder), PETW_ENOSPC, PETW_ENOMEM or PETW_EIO. */
+int petw_file_create_private(const char *path, uint32_t flags, FILE **out);
 
 #ifdef __cplusplus
 }

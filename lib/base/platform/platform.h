@@ -124,6 +124,24 @@ typedef struct petw__file {
  * its target); the file is then created exclusively, so no link is followed.
  * Returns 0, PETW_EACCES, PETW_ENOENT or PETW_EIO. */
 int petw__file_create_private(const char *path, petw__file *out);
+/* Creates `path` for writing, readable and writable by the owner only, and
+ * only when nothing is there: a file, a directory or a symbolic link (even
+ * a dangling one) at `path` gives PETW_EEXIST, and no link is followed.
+ * Returns 0, PETW_EEXIST, PETW_EACCES, PETW_ENOENT, PETW_ENOSPC or
+ * PETW_EIO. */
+int petw__file_create_new(const char *path, petw__file *out);
+/* Removes what is at `path` when it may be replaced by the caller: a
+ * symbolic link (the link itself, never its target) or a regular file the
+ * caller owns (removed, not truncated: another hard link to it keeps its
+ * data). Returns 0 (also when nothing is there), PETW_ENOTREG (a directory,
+ * FIFO or device), PETW_EACCES (another user's file, or the folder refuses)
+ * or PETW_EIO. */
+int petw__file_remove_replaceable(const char *path);
+/* Gives a file opened for writing (petw__file_create_new) to the C
+ * library: `*out` writes it in text mode (as fopen's "w") and closes it at
+ * fclose. On failure (PETW_ENOMEM) the caller still closes `f`. The stream
+ * is a void * here (platform.h does not include <stdio.h>): a FILE *. */
+int petw__file_stdio(petw__file *f, void **out);
 /* Writes all of `data` at `offset`. Returns 0, PETW_ENOSPC or PETW_EIO. */
 int petw__file_pwrite(petw__file *f, const void *data, size_t size, uint64_t offset);
 int petw__file_close(petw__file *f);
@@ -159,7 +177,7 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size);
  * word, and talk over Unix stream sockets that check the peer's uid. Every
  * function below returns 0 or a negative PETW_E* code; handles are
  * intptr_t (Linux: a file descriptor; -1 when none). Windows
- * (platform_shared_win.c, docs/design.md "Windows transport"): a handle is an
+ * (platform_*_win.c, docs/design.md "Windows transport"): a handle is an
  * object of the platform layer (never 0, -1 when none) wrapping a HANDLE;
  * the runtime directory is %LOCALAPPDATA%\petw, shared memory a pagefile
  * section, the counters events, the sockets named pipes named after the

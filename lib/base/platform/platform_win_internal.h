@@ -1,5 +1,6 @@
-/* platform_win_internal.h - what platform_win.c shares with
- * platform_shared_win.c (Windows only; nothing outside lib/base/platform/ sees it). */
+/* platform_win_internal.h - what platform_win.c shares with the other
+ * Windows files of platform/ (platform_shared_win.h and the files that
+ * include it; nothing outside lib/base/platform/ sees it). */
 #ifndef PETW_PLATFORM_WIN_INTERNAL_H
 #define PETW_PLATFORM_WIN_INTERNAL_H
 
