@@ -1,6 +1,6 @@
 /* analysis_internal.h - what the analysis module's files share.
  *
- * Allowed dependencies: common/, consume/, decode/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, libdw.
  */
 #ifndef PETW_ANALYSIS_INTERNAL_H
 #define PETW_ANALYSIS_INTERNAL_H

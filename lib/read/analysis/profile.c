@@ -2,7 +2,7 @@
  * distinct stacks of CPU samples and per-thread switch times; then each
  * distinct location symbolized once.
  *
- * Allowed dependencies: common/, consume/, decode/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, libdw.
  *
  * Events arrive in time order (consume merges CPUs and files). The rare
  * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../base/classes/kernel_class.h"
 #include "analysis_internal.h"
 #include "petw/consume.h"
 #include "petw/decode.h"
@@ -23,18 +24,12 @@
 #define NONE UINT32_MAX
 #define MAX_FRAMES 256
 
-static const petw_guid ProcessGuid = {
-    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const petw_guid ThreadGuid = {
-    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const petw_guid ImageGuid = {
-    0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
-static const petw_guid PerfInfoGuid = {
-    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
-static const petw_guid StackWalkGuid = {
-    0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
-static const petw_guid DiskIoGuid = {
-    0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+#define ProcessGuid (*PETW__KC_GUID(PETW__KC_PROCESS))
+#define ThreadGuid (*PETW__KC_GUID(PETW__KC_THREAD))
+#define ImageGuid (*PETW__KC_GUID(PETW__KC_IMAGE))
+#define PerfInfoGuid (*PETW__KC_GUID(PETW__KC_PERFINFO))
+#define StackWalkGuid (*PETW__KC_GUID(PETW__KC_STACKWALK))
+#define DiskIoGuid (*PETW__KC_GUID(PETW__KC_DISK_IO))
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
 /* The .NET runtime and its rundown (Microsoft-Windows-DotNETRuntime[Rundown]). */
@@ -380,10 +375,10 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
     if (k == NONE)
         return;
     petw_profile_process *pr = &p->processes[k];
-    if (opcode == 1 || opcode == 3) {
+    if (opcode == PETW__OP_START || opcode == PETW__OP_DCSTART) {
         process_state *ps = &p->pstate[k];
         uint32_t parent = (uint32_t)field_u(ev, "ParentId");
-        if (opcode == 1) {
+        if (opcode == PETW__OP_START) {
             int exec = ps->started && !pr->end_time;
             pr->start_time = r->header.timestamp;
             pr->end_time = 0;
@@ -409,9 +404,10 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         pr->parent_pid = parent;
         pr->name = intern(p, field_s(ev, "ImageFileName"));
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
-    } else if (opcode == 2) {
+    } else if (opcode == PETW__OP_END) {
         pr->end_time = r->header.timestamp;
-    } else if ((opcode == 4 || opcode == 39) && (!pr->name || !*pr->name)) {
+    } else if ((opcode == PETW__OP_DCEND || opcode == PETW__OP_PROCESS_DEFUNCT) &&
+               (!pr->name || !*pr->name)) {
         /* DCEnd (a process alive when the trace ended: what a circular
          * trace's rundown at the end says) or Defunct (one that exited but
          * is still referenced): who it was, when nothing earlier said. */
@@ -419,7 +415,7 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         pr->name = intern(p, field_s(ev, "ImageFileName"));
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
     }
-    if (p->hooks->process && opcode >= 1 && opcode <= 3)
+    if (p->hooks->process && opcode >= PETW__OP_START && opcode <= PETW__OP_DCSTART)
         p->hooks->process(p->c.hooks_context, p, pid, opcode, r->header.timestamp);
 }
 
@@ -452,7 +448,7 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
         return;
     uint32_t pid = (uint32_t)field_u(ev, "ProcessId");
     uint64_t base = field_u(ev, "ImageBase"), size = field_u(ev, "ImageSize");
-    if (opcode == 2) { /* Unload */
+    if (opcode == PETW__OP_IMAGE_UNLOAD) { /* Unload */
         uint32_t k = process_index(p, pid, 0);
         if (k == NONE)
             return;
@@ -465,7 +461,7 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
             }
         return;
     }
-    if (opcode == 10 || opcode == 3 || opcode == 4)
+    if (opcode == PETW__OP_IMAGE_LOAD || opcode == PETW__OP_DCSTART || opcode == PETW__OP_DCEND)
         image_add(p, pid, base, size, file_index(p, field_s(ev, "FileName"), NULL, 0));
 }
 
@@ -747,7 +743,7 @@ static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
     const uint8_t *d = r->user_data;
     if (r->user_data_length < 16)
         return;
-    uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
+    uint32_t pid = petw__rd32(d + PETW__STACK_PID), tid = petw__rd32(d + PETW__STACK_TID);
     uint32_t t = petw__map_get(&p->thread_by_tid, tid);
     if (t == NONE || !p->tstate[t].has_pending)
         return; /* the stack of an event that is not a kept sample */
@@ -837,22 +833,32 @@ static void on_cswitch(petw_profile *p, const petw_event_record *r)
     if (r->user_data_length < 16)
         return;
     int64_t now = r->header.timestamp;
-    uint32_t new_tid = petw__rd32(d), old_tid = petw__rd32(d + 4);
-    uint8_t reason = d[12], state = d[14];
+    uint32_t new_tid = petw__rd32(d + PETW__CSWITCH_NEW_TID);
+    uint32_t old_tid = petw__rd32(d + PETW__CSWITCH_OLD_TID);
+    uint8_t reason = d[PETW__CSWITCH_OLD_WAIT_REASON], state = d[PETW__CSWITCH_OLD_STATE];
     if (p->hooks->cswitch) {
         uint32_t new_pid = r->header.process_id;
         if (!new_pid || new_pid == UINT32_MAX)
             new_pid = pid_of_thread(p, new_tid);
-        petw_profile_switch e = {now,     cpu_of(r), old_tid,      pid_of_thread(p, old_tid),
-                                 new_tid, new_pid,   (int8_t)d[8], (int8_t)d[9],
-                                 state,   reason};
+        petw_profile_switch e = {now,
+                                 cpu_of(r),
+                                 old_tid,
+                                 pid_of_thread(p, old_tid),
+                                 new_tid,
+                                 new_pid,
+                                 (int8_t)d[PETW__CSWITCH_NEW_PRIORITY],
+                                 (int8_t)d[PETW__CSWITCH_OLD_PRIORITY],
+                                 state,
+                                 reason};
         p->hooks->cswitch(p->c.hooks_context, &e);
     }
     if (old_tid) {
         uint32_t t = thread_index(p, old_tid, NONE);
         if (t != NONE) {
             leave_state(p, t, now);
-            p->tstate[t].state = state == 1 || state == 7 ? 2 : 3; /* Ready, DeferredReady */
+            p->tstate[t].state =
+                state == PETW__THREAD_STATE_READY || state == PETW__THREAD_STATE_DEFERRED_READY ? 2
+                                                                                                : 3;
             if (in_time(p, now)) {
                 if (p->tstate[t].state == 2)
                     p->threads[t].preempted++;
@@ -876,7 +882,7 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     if (r->user_data_length < 4)
         return;
     int64_t now = r->header.timestamp;
-    uint32_t t = thread_index(p, petw__rd32(r->user_data), NONE);
+    uint32_t t = thread_index(p, petw__rd32((const uint8_t *)r->user_data + PETW__READY_TID), NONE);
     if (t == NONE)
         return;
     if (p->hooks->wakeup) {
@@ -1105,7 +1111,7 @@ static void on_thread(petw_profile *p, const petw_event_record *r, int opcode)
 {
     const uint8_t *d = r->user_data;
     uint32_t pid = petw__rd32(d), tid = petw__rd32(d + 4);
-    if (opcode == 2)
+    if (opcode == PETW__OP_END)
         on_thread_end(p, tid, r->header.timestamp);
     else
         (void)thread_index(p, tid, pid);
@@ -1132,24 +1138,28 @@ static void on_event(petw_event_record *r, void *context)
     int ptr4 = (r->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0;
     p->ptr4 = ptr4;
     if (petw_guid_equal(g, &PerfInfoGuid)) {
-        if (opcode == 46)
+        if (opcode == PETW__OP_PERFINFO_SAMPLED_PROFILE)
             on_sample(p, r, ptr4);
-        else if ((opcode == 73 || opcode == 72) && r->user_data_length >= 8 &&
-                 petw__rd32(r->user_data) == 0 && petw__rd32((const uint8_t *)r->user_data + 4))
+        else if ((opcode == PETW__OP_PERFINFO_COLLECTION_START ||
+                  opcode == PETW__OP_PERFINFO_SET_INTERVAL) &&
+                 r->user_data_length >= 8 && petw__rd32(r->user_data) == 0 &&
+                 petw__rd32((const uint8_t *)r->user_data + 4))
             p->interval = petw__rd32((const uint8_t *)r->user_data + 4); /* ProfileTime's */
     } else if (petw_guid_equal(g, &StackWalkGuid)) {
-        if (opcode == 32)
+        if (opcode == PETW__OP_STACKWALK_STACK)
             on_stack(p, r, ptr4);
-        else if (opcode == 37 || opcode == 38)
-            on_stack_key(p, r, opcode == 38, ptr4);
-        else if (opcode == 35 || opcode == 36)
+        else if (opcode == PETW__OP_STACKWALK_KEY_KERNEL || opcode == PETW__OP_STACKWALK_KEY_USER)
+            on_stack_key(p, r, opcode == PETW__OP_STACKWALK_KEY_USER, ptr4);
+        else if (opcode == PETW__OP_STACKWALK_KEY_DELETE ||
+                 opcode == PETW__OP_STACKWALK_KEY_RUNDOWN)
             on_stack_key_def(p, r, ptr4);
     } else if (petw_guid_equal(g, &ThreadGuid)) {
-        if (opcode == 36)
+        if (opcode == PETW__OP_THREAD_CSWITCH)
             on_cswitch(p, r);
-        else if (opcode == 50)
+        else if (opcode == PETW__OP_THREAD_READY)
             on_ready(p, r);
-        else if ((opcode >= 1 && opcode <= 3) && r->user_data_length >= 8)
+        else if ((opcode >= PETW__OP_START && opcode <= PETW__OP_DCSTART) &&
+                 r->user_data_length >= 8)
             on_thread(p, r, opcode);
         else if (p->hooks->event)
             p->hooks->event(p->c.hooks_context, r); /* SetName, and what the model skips */
@@ -1162,8 +1172,8 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, &ClrGuid) || petw_guid_equal(g, &ClrRundownGuid)) {
         on_clr(p, r, petw_guid_equal(g, &ClrRundownGuid));
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
-        if (opcode == 10 || opcode == 11)
-            on_disk(p, r, opcode == 11, ptr4);
+        if (opcode == PETW__OP_DISK_READ || opcode == PETW__OP_DISK_WRITE)
+            on_disk(p, r, opcode == PETW__OP_DISK_WRITE, ptr4);
     } else if (p->hooks->event) {
         p->hooks->event(p->c.hooks_context, r);
     }

@@ -2,9 +2,9 @@
  * self-describing events (schema and payload), and events an instrumentation
  * manifest describes (manifest.c parses it; the template walk is here).
  *
- * Allowed dependencies: common/, platform/, xxHash, expat. Everything read from the record is
- * bounds-checked; fields are built in an array where every struct's or
- * array's children are one contiguous block (reserved before recursing).
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat. Everything read from the
+ * record is bounds-checked; fields are built in an array where every struct's or array's children
+ * are one contiguous block (reserved before recursing).
  *
  * Schema (EVENT_SCHEMA_TL data): u16 size; tags (7 bits a byte, 0x80 =
  * more); event name NUL; then per field: name NUL, u8 in-type (low 5 bits

@@ -4,7 +4,7 @@
  * classes (the GUIDs, opcodes, versions and 64-bit layouts Windows writes),
  * so every ETL reader decodes them as it decodes Windows' kernel events.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.
  *
  * The OS delivers its records through platform/ (perf_event_open on
  * Linux); one thread per system session reads them every few milliseconds
