@@ -17,6 +17,7 @@ typedef struct convert_args {
     char *files[MAX_FILES];
     int nfiles;
     int force;        /* --force: replace an existing OUT */
+    int value;        /* --value: VALUE_* of the profile exports */
     model_args model; /* --to folded, pprof, flamegraph, perfetto */
     perfetto_args perfetto;
 } convert_args;
@@ -24,7 +25,8 @@ typedef struct convert_args {
 static const char convert_usage[] =
     "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "                    [--counter PROVIDER/EVENT/FIELD]...\n"
-    "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
+    "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force]\n"
+    "                    [--value samples|offcpu|both] [options]\n"
     "       petw convert FILE... --to perfetto -o OUT.pftrace [--force]\n"
     "                    [--counter PROVIDER/EVENT/FIELD]... [options]\n"
     "OUT is created readable by you alone; an existing OUT is not\n"
@@ -34,6 +36,9 @@ static const char convert_usage[] =
     "folded: the CPU samples' stacks collapsed (flamegraph.pl, inferno, speedscope).\n"
     "pprof: the CPU samples as pprof's gzipped profile.proto (go tool pprof).\n"
     "flamegraph: an SVG flame graph (click to zoom, search).\n"
+    "--value offcpu: the stacks weigh the time their threads were blocked in them (µs;\n"
+    "CSwitch stacks: --stacks cswitch), not CPU samples; --value both (flamegraph):\n"
+    "on-CPU (samples as time) and off-CPU time (in blue, under [off-CPU]) together.\n"
     "perfetto: Perfetto's trace (ui.perfetto.dev): processes and threads, scheduling,\n"
     "symbolized samples, provider events (Start/Stop slices, activity flows), disk I/O;\n"
     "--counter makes a numeric field of an event a counter track.\n"
@@ -77,6 +82,11 @@ static int parse_args(convert_args *a, int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
+        } else if (!strcmp(argv[i], "--value") && i + 1 < argc) {
+            if (export_value_parse(argv[++i], &a->value) != 0) {
+                fprintf(stderr, "petw: --value takes samples, offcpu or both\n");
+                return 2;
+            }
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "petw: unknown option '%s'\n%s%s", argv[i], convert_usage,
                     model_options_help);
@@ -91,6 +101,15 @@ static int parse_args(convert_args *a, int argc, char **argv)
     if (!a->to || (strcmp(a->to, "chrome") != 0 && !is_profile(a->to)) || !a->out_path ||
         a->nfiles == 0) {
         fprintf(stderr, "%s%s", convert_usage, model_options_help);
+        return 2;
+    }
+    if (a->value == VALUE_BOTH && strcmp(a->to, "flamegraph") != 0) {
+        fprintf(stderr, "petw: --value both is the flame graph's (folded and pprof take one "
+                        "value: samples or offcpu)\n");
+        return 2;
+    }
+    if (a->value != VALUE_SAMPLES && (!strcmp(a->to, "chrome") || !strcmp(a->to, "perfetto"))) {
+        fprintf(stderr, "petw: --value is for folded, pprof and flamegraph\n");
         return 2;
     }
     for (int k = 0; k < a->nfiles; k++)
@@ -140,10 +159,10 @@ static int convert_profile(convert_args *a)
     FILE *file = output_file_create(a->out_path, a->force);
     int rc = 1;
     if (file) {
-        rc = !strcmp(a->to, "folded")     ? export_folded(p, file)
-             : !strcmp(a->to, "pprof")    ? export_pprof(p, file)
+        rc = !strcmp(a->to, "folded")     ? export_folded(p, file, a->value)
+             : !strcmp(a->to, "pprof")    ? export_pprof(p, file, a->value)
              : !strcmp(a->to, "perfetto") ? export_perfetto(&a->model, p, &a->perfetto, file)
-                                          : export_flamegraph(p, file, a->files[0]);
+                                          : export_flamegraph(p, file, a->files[0], a->value);
         if (fclose(file) != 0)
             rc = -1;
         if (rc)

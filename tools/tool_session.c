@@ -277,6 +277,7 @@ static const struct {
     {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD},
     {"loader", PETW_SYSTEM_IMAGE_LOAD},
     {"disk_io", PETW_SYSTEM_DISK_IO},
+    {"readythread", PETW_SYSTEM_DISPATCHER}, /* xperf's -stackwalk ReadyThread */
 };
 #define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
 
@@ -384,7 +385,9 @@ const char start_options_usage[] =
     "                         kernel classes. LIST: process, thread, image, cswitch,\n"
     "                         profile, disk, dispatcher, separated by commas, or all\n"
     "  --stacks LIST          a StackWalk event (the call stack) after each event of\n"
-    "                         these groups (of --kernel's; profile and cswitch)\n"
+    "                         these groups (of --kernel's): profile (the sampled\n"
+    "                         thread's), cswitch (where the thread switched in had\n"
+    "                         blocked), readythread or dispatcher (the waker's)\n"
     "  --profile-interval-us N   the CPU sampling interval of `profile` (10-1000000;\n"
     "                         default 1000)\n";
 

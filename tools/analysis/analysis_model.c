@@ -130,3 +130,14 @@ int view_wants_pid(const petw_profile *p, const view_args *a, uint32_t pid)
     }
     return 1;
 }
+
+int export_value_parse(const char *name, int *value)
+{
+    static const char *const names[] = {"samples", "offcpu", "both"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(name, names[k])) {
+            *value = k;
+            return 0;
+        }
+    return -1;
+}

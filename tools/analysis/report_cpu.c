@@ -199,6 +199,8 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
     uint64_t in_func = 0;
     for (uint32_t k = 0; k < petw_profile_stack_count(p); k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        if (!s->samples)
+            continue; /* an off-CPU stack alone */
         uint32_t at = UINT32_MAX;
         for (uint32_t j = 0; j < s->frame_count; j++)
             if (!strcmp(petw_profile_location_at(p, s->frames[j])->name, a->callers_of))
@@ -253,6 +255,8 @@ static void aggregate(const petw_profile *p, int by, tally *t)
 {
     for (uint32_t k = 0; k < petw_profile_stack_count(p) && !t->failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        if (!s->samples)
+            continue; /* an off-CPU stack alone */
         for (uint32_t j = 0; j < s->frame_count; j++) {
             const petw_profile_location *l = petw_profile_location_at(p, s->frames[j]);
             entry *e = entry_for(t, by, p, s, l);

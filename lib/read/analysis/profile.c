@@ -69,7 +69,20 @@ typedef struct thread_state {
     int64_t since; /* when the current state began; 0: not known */
     int state;     /* 0 unknown, 1 running, 2 ready, 3 waiting */
     uint32_t readers[4], reader_counts[4];
+    /* Off-CPU: the StackWalk that follows a thread's event is that event's
+     * (STACK_FOR_*): its sample's, its switch in's (where it had blocked)
+     * or, as a waker, its ReadyThread's. */
+    int stack_for;
+    int64_t blocked_at, readied_at; /* FILETIMEs of its wait; 0: none */
+    uint32_t ready_by, ready_stack; /* who readied it and with which stack (NONE) */
+    uint32_t woke;                  /* as a waker: the thread it readied last (NONE) */
+    int has_wait;                   /* a switch in whose stack is awaited */
+    int64_t wait_time;
+    uint64_t wait_waiting, wait_ready;
+    uint32_t wait_by, wait_by_stack;
 } thread_state;
+
+enum { STACK_FOR_NONE, STACK_FOR_SAMPLE, STACK_FOR_SWITCH, STACK_FOR_READY };
 
 typedef struct kernel_symbol {
     uint64_t start, size;
@@ -116,6 +129,10 @@ struct petw_profile {
     petw__map stack_by_hash;
     uint32_t *frames;
     uint32_t frame_count, frame_cap;
+
+    petw_profile_offcpu *offcpu;
+    uint32_t offcpu_count, offcpu_cap;
+    petw__map offcpu_by_hash;
 
     petw_profile_disk *disks;
     uint32_t disk_count, disk_cap;
@@ -602,6 +619,50 @@ static int in_time(const petw_profile *p, int64_t t)
     return (!p->c.start_time || t >= p->c.start_time) && (!p->c.end_time || t <= p->c.end_time);
 }
 
+/* The distinct stack of thread `tid` with `n` frames (innermost first),
+ * added with no samples when new; NONE when it has no frame (or memory
+ * failed). */
+static uint32_t stack_of(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
+                         uint32_t n, int ptr4)
+{
+    uint32_t locs[MAX_FRAMES];
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n && m < MAX_FRAMES; k++) {
+        if (!frames[k] || frames[k] >= 0xFFFFFFFFFFFFF000ull)
+            continue;
+        uint32_t loc = location_of(p, pid, frames[k], ptr4);
+        if (loc == NONE)
+            return NONE;
+        locs[m++] = loc;
+    }
+    if (!m)
+        return NONE;
+    uint64_t h = hash_bytes(petw__mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
+    for (;; h++) {
+        uint32_t k = petw__map_get(&p->stack_by_hash, h);
+        if (k == NONE)
+            break;
+        petw_profile_stack *s = &p->stacks[k];
+        if (s->pid == pid && s->tid == tid && s->frame_count == m &&
+            !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
+            return k;
+        }
+    }
+    if (petw__grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
+        petw__grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    /* frames holds an offset into p->frames until the end (it moves). */
+    p->stacks[p->stack_count] =
+        (petw_profile_stack){pid, tid, 0, m, (const uint32_t *)(uintptr_t)p->frame_count, 0};
+    memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
+    p->frame_count += m;
+    if (petw__map_put(&p->stack_by_hash, h, p->stack_count++))
+        p->error = PETW_ENOMEM;
+    return p->stack_count - 1;
+}
+
 /* Counts `count` samples of thread `tid` with `n` frames (innermost first),
  * at `times` on `cpus` (NULL: at the thread's pending sample's). */
 static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
@@ -610,46 +671,10 @@ static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64
 {
     if (!pid_wanted(p, pid) || (p->c.tid && tid != p->c.tid))
         return;
-    uint32_t locs[MAX_FRAMES];
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < n && m < MAX_FRAMES; k++) {
-        if (!frames[k] || frames[k] >= 0xFFFFFFFFFFFFF000ull)
-            continue;
-        uint32_t loc = location_of(p, pid, frames[k], ptr4);
-        if (loc == NONE)
-            return;
-        locs[m++] = loc;
-    }
-    if (!m)
+    uint32_t index = stack_of(p, tid, pid, frames, n, ptr4);
+    if (index == NONE)
         return;
-    uint64_t h = hash_bytes(petw__mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
-    uint32_t index;
-    for (;; h++) {
-        uint32_t k = petw__map_get(&p->stack_by_hash, h);
-        if (k == NONE)
-            break;
-        petw_profile_stack *s = &p->stacks[k];
-        if (s->pid == pid && s->tid == tid && s->frame_count == m &&
-            !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
-            s->samples += count;
-            index = k;
-            goto counted;
-        }
-    }
-    if (petw__grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
-        petw__grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
-        p->error = PETW_ENOMEM;
-        return;
-    }
-    /* frames holds an offset into p->frames until the end (it moves). */
-    p->stacks[p->stack_count] =
-        (petw_profile_stack){pid, tid, count, m, (const uint32_t *)(uintptr_t)p->frame_count};
-    memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
-    p->frame_count += m;
-    if (petw__map_put(&p->stack_by_hash, h, p->stack_count++))
-        p->error = PETW_ENOMEM;
-    index = p->stack_count - 1;
-counted:
+    p->stacks[index].samples += count;
     p->samples += count;
     if (p->hooks->sample) {
         uint32_t t = petw__map_get(&p->thread_by_tid, tid);
@@ -732,10 +757,86 @@ static void on_sample(petw_profile *p, const petw_event_record *r, int ptr4)
     flush_pending(p, t, ptr4);
     thread_state *ts = &p->tstate[t];
     ts->has_pending = 1;
+    ts->stack_for = STACK_FOR_SAMPLE;
     ts->pending_ip = ip;
     ts->pending_pid = pid_of_thread(p, tid);
     ts->pending_time = r->header.timestamp;
     ts->pending_cpu = cpu_of(r);
+}
+
+/* ---- Off-CPU: waits with the stacks they blocked and were readied with ---- */
+
+/* Thread t's switch in, awaited since its CSwitch, is counted with
+ * `stack` (where it had blocked; NONE: no stack came). */
+static void add_offcpu(petw_profile *p, uint32_t t, uint32_t stack)
+{
+    thread_state *ts = &p->tstate[t];
+    ts->has_wait = 0;
+    const petw_profile_thread *th = &p->threads[t];
+    if (!pid_wanted(p, th->pid) || (p->c.tid && th->tid != p->c.tid))
+        return;
+    uint32_t by = ts->wait_by, by_stack = ts->wait_by_stack;
+    uint64_t key[2] = {(uint64_t)th->tid << 32 | stack, (uint64_t)by << 32 | by_stack};
+    uint64_t h = hash_bytes(0x6f66666370755f31ull, key, sizeof(key));
+    uint32_t k;
+    for (;; h++) {
+        k = petw__map_get(&p->offcpu_by_hash, h);
+        if (k == NONE)
+            break;
+        const petw_profile_offcpu *o = &p->offcpu[k];
+        if (o->tid == th->tid && o->pid == th->pid && o->stack == stack && o->ready_tid == by &&
+            o->ready_stack == by_stack)
+            break;
+    }
+    if (k == NONE) {
+        if (petw__grow((void **)&p->offcpu, &p->offcpu_cap, p->offcpu_count + 1,
+                       sizeof(*p->offcpu)) ||
+            petw__map_put(&p->offcpu_by_hash, h, p->offcpu_count)) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        k = p->offcpu_count++;
+        p->offcpu[k] = (petw_profile_offcpu){
+            th->pid, th->tid, stack, by ? pid_of_thread(p, by) : 0, by, by_stack, 0, 0, 0, 0};
+    }
+    petw_profile_offcpu *o = &p->offcpu[k];
+    o->waits++;
+    o->waiting += ts->wait_waiting;
+    o->ready += ts->wait_ready;
+    if (ts->wait_waiting > o->waiting_max)
+        o->waiting_max = ts->wait_waiting;
+    if (stack != NONE)
+        p->stacks[stack].offcpu += ts->wait_waiting;
+}
+
+/* The StackWalk after thread t's switch in (where it had blocked) or
+ * after its ReadyThread as the waker (its own stack then). */
+static void on_switch_stack(petw_profile *p, const petw_event_record *r, uint32_t t, uint32_t pid,
+                            int ptr4)
+{
+    thread_state *ts = &p->tstate[t];
+    int kind = ts->stack_for;
+    ts->stack_for = STACK_FOR_NONE;
+    thread_state *v =
+        kind == STACK_FOR_READY && ts->woke < p->thread_count ? &p->tstate[ts->woke] : NULL;
+    if (kind == STACK_FOR_SWITCH ? !ts->has_wait
+                                 : !v || !v->readied_at || v->ready_by != p->threads[t].tid)
+        return; /* a switch in that ended no wait, a wake-up of a thread not blocked */
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8, n = (r->user_data_length - PETW__STACK_FRAMES) / ps;
+    uint64_t frames[MAX_FRAMES];
+    if (n > MAX_FRAMES)
+        n = MAX_FRAMES;
+    for (uint32_t k = 0; k < n; k++)
+        frames[k] = ptr4 ? petw__rd32(d + PETW__STACK_FRAMES + 4 * k)
+                         : petw__rd64(d + PETW__STACK_FRAMES + 8 * k);
+    if (!pid)
+        pid = p->threads[t].pid;
+    uint32_t stack = stack_of(p, p->threads[t].tid, pid, frames, n, ptr4);
+    if (kind == STACK_FOR_SWITCH)
+        add_offcpu(p, t, stack);
+    else
+        v->ready_stack = stack;
 }
 
 static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
@@ -745,6 +846,11 @@ static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
         return;
     uint32_t pid = petw__rd32(d + PETW__STACK_PID), tid = petw__rd32(d + PETW__STACK_TID);
     uint32_t t = petw__map_get(&p->thread_by_tid, tid);
+    if (t != NONE &&
+        (p->tstate[t].stack_for == STACK_FOR_SWITCH || p->tstate[t].stack_for == STACK_FOR_READY)) {
+        on_switch_stack(p, r, t, pid, ptr4);
+        return;
+    }
     if (t == NONE || !p->tstate[t].has_pending)
         return; /* the stack of an event that is not a kept sample */
     p->tstate[t].has_pending = 0;
@@ -770,6 +876,10 @@ static void on_stack_key(petw_profile *p, const petw_event_record *r, int user, 
         return;
     uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
     uint32_t t = petw__map_get(&p->thread_by_tid, tid);
+    if (t != NONE && p->tstate[t].stack_for != STACK_FOR_SAMPLE) {
+        p->tstate[t].stack_for = STACK_FOR_NONE; /* a switch's or wake-up's: not kept cached */
+        return;
+    }
     if (t == NONE || !p->tstate[t].has_pending)
         return; /* the stack of an event that is not a kept sample */
     thread_state *ts = &p->tstate[t];
@@ -827,6 +937,26 @@ static void leave_state(petw_profile *p, uint32_t t, int64_t now)
     ts->since = now;
 }
 
+/* Thread t runs again: a wait it had (it blocked, then was readied) waits
+ * for the StackWalk that may follow (where it had blocked). */
+static void switched_in(petw_profile *p, uint32_t t, int64_t now)
+{
+    thread_state *ts = &p->tstate[t];
+    if (ts->has_wait)
+        add_offcpu(p, t, NONE);
+    if (ts->blocked_at && now >= ts->blocked_at && in_time(p, now)) {
+        int64_t readied = ts->readied_at && ts->readied_at <= now ? ts->readied_at : now;
+        ts->wait_waiting = readied > ts->blocked_at ? (uint64_t)(readied - ts->blocked_at) : 0;
+        ts->wait_ready = (uint64_t)(now - readied);
+        ts->wait_by = ts->readied_at ? ts->ready_by : 0;
+        ts->wait_by_stack = ts->readied_at ? ts->ready_stack : NONE;
+        ts->wait_time = now;
+        ts->has_wait = 1;
+    }
+    ts->stack_for = STACK_FOR_SWITCH; /* a StackWalk next is its switch's, wait or not */
+    ts->blocked_at = ts->readied_at = 0;
+}
+
 static void on_cswitch(petw_profile *p, const petw_event_record *r)
 {
     const uint8_t *d = r->user_data;
@@ -855,6 +985,11 @@ static void on_cswitch(petw_profile *p, const petw_event_record *r)
     if (old_tid) {
         uint32_t t = thread_index(p, old_tid, NONE);
         if (t != NONE) {
+            thread_state *ts = &p->tstate[t];
+            if (ts->has_wait)
+                add_offcpu(p, t, NONE); /* its switch in's stack never came */
+            if (ts->stack_for == STACK_FOR_SWITCH)
+                ts->stack_for = STACK_FOR_NONE;
             leave_state(p, t, now);
             p->tstate[t].state =
                 state == PETW__THREAD_STATE_READY || state == PETW__THREAD_STATE_DEFERRED_READY ? 2
@@ -864,6 +999,8 @@ static void on_cswitch(petw_profile *p, const petw_event_record *r)
                     p->threads[t].preempted++;
                 p->threads[t].wait_reasons[reason < 40 ? reason : 39]++;
             }
+            ts->blocked_at = ts->state == 3 ? now : 0;
+            ts->readied_at = 0;
         }
     }
     if (new_tid) {
@@ -873,6 +1010,7 @@ static void on_cswitch(petw_profile *p, const petw_event_record *r)
             p->tstate[t].state = 1;
             if (in_time(p, now))
                 p->threads[t].switches_in++;
+            switched_in(p, t, now);
         }
     }
 }
@@ -898,6 +1036,16 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     if (ts->state == 3) {
         leave_state(p, t, now);
         ts->state = 2;
+    }
+    if (ts->blocked_at && !ts->readied_at) {
+        ts->readied_at = now;
+        ts->ready_by = r->header.thread_id;
+        ts->ready_stack = NONE;
+    }
+    uint32_t w = r->header.thread_id ? petw__map_get(&p->thread_by_tid, r->header.thread_id) : NONE;
+    if (w != NONE) {
+        p->tstate[w].stack_for = STACK_FOR_READY; /* a StackWalk next: the readying stack */
+        p->tstate[w].woke = t;
     }
     if (!in_time(p, now))
         return;
@@ -1318,8 +1466,11 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         rc = petw_trace_process(traces, count, 0, 0);
     for (uint32_t k = 0; k < count; k++)
         petw_trace_close(traces[k]);
-    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++)
+    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
         flush_pending(p, t, p->ptr4);
+        if (p->tstate[t].has_wait)
+            add_offcpu(p, t, NONE);
+    }
     if (rc == 0)
         petw__stackkeys_finish(p->stackkeys, add_keyed, p);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
@@ -1389,6 +1540,8 @@ void petw_profile_free(petw_profile *p)
     free(p->ksyms);
     free(p->lines);
     free(p->disks);
+    free(p->offcpu);
+    petw__map_free(&p->offcpu_by_hash);
     free(p->kinds);
     free(p->starts);
     free(p->keyed_threads);
@@ -1472,6 +1625,16 @@ uint32_t petw_profile_stack_count(const petw_profile *p)
 const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index)
 {
     return index < p->stack_count ? &p->stacks[index] : NULL;
+}
+
+uint32_t petw_profile_offcpu_count(const petw_profile *p)
+{
+    return p->offcpu_count;
+}
+
+const petw_profile_offcpu *petw_profile_offcpu_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->offcpu_count ? &p->offcpu[index] : NULL;
 }
 
 uint32_t petw_profile_disk_count(const petw_profile *p)

@@ -643,17 +643,27 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
     }
     case TraceStackTracingInfo: {
         /* CLASSIC_EVENT_IDs whose events get stacks: petw walks stacks for
-         * CPU samples (PerfInfo SampledProfile); a list naming none of
-         * those cannot be honoured. An empty list turns stacks off. */
+         * CPU samples (PerfInfo SampledProfile), context switches (Thread
+         * CSwitch: the stack of the thread switched in) and wake-ups
+         * (Thread ReadyThread: the readying thread's); a list naming none
+         * of those cannot be honoured. An empty list turns stacks off. */
         if (InformationLength % sizeof(CLASSIC_EVENT_ID) ||
             (InformationLength && !TraceInformation))
             return ERROR_INVALID_PARAMETER;
         const CLASSIC_EVENT_ID *ids = TraceInformation;
         uint32_t n = InformationLength / sizeof(CLASSIC_EVENT_ID), stacks = 0;
-        for (uint32_t k = 0; k < n; k++)
-            if (memcmp(&ids[k].EventGuid, PETW__KC_GUID(PETW__KC_PERFINFO), sizeof(GUID)) == 0 &&
-                ids[k].Type == PETW__OP_PERFINFO_SAMPLED_PROFILE)
+        for (uint32_t k = 0; k < n; k++) {
+            int perfinfo =
+                memcmp(&ids[k].EventGuid, PETW__KC_GUID(PETW__KC_PERFINFO), sizeof(GUID)) == 0;
+            int thread =
+                memcmp(&ids[k].EventGuid, PETW__KC_GUID(PETW__KC_THREAD), sizeof(GUID)) == 0;
+            if (perfinfo && ids[k].Type == PETW__OP_PERFINFO_SAMPLED_PROFILE)
                 stacks |= PETW_SYSTEM_PROFILE;
+            else if (thread && ids[k].Type == PETW__OP_THREAD_CSWITCH)
+                stacks |= PETW_SYSTEM_CSWITCH;
+            else if (thread && ids[k].Type == PETW__OP_THREAD_READY)
+                stacks |= PETW_SYSTEM_DISPATCHER;
+        }
         if (n && !stacks)
             return ERROR_NOT_SUPPORTED;
         return petw__etw_status(petw__controller_set_system(SessionHandle, &stacks, NULL));

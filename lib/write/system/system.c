@@ -30,8 +30,19 @@
 #define HOOK_STACKWALK PETW__HOOK(PETW__GROUP_STACKWALK, PETW__OP_STACKWALK_STACK)
 
 #define POLL_MS 20
-#define NAME_SLOTS 65536u /* processes whose name and parent are known */
-#define DISK_SLOTS 4096u  /* block requests in flight */
+#define NAME_SLOTS 65536u   /* processes whose name and parent are known */
+#define DISK_SLOTS 4096u    /* block requests in flight */
+#define BLOCKED_SLOTS 1024u /* threads off a CPU whose stack waits for their switch in */
+
+/* The call chain a thread left its CPU with (sched_switch), written after
+ * the CSwitch that puts it back on one: Windows' CSwitch stack, the new
+ * thread's, is where it had blocked. */
+typedef struct blocked_stack {
+    uint32_t tid_plus_one; /* 0: empty */
+    uint32_t frame_count;
+    int64_t time_ns;
+    uint64_t frames[PETW__SYS_MAX_FRAMES];
+} blocked_stack;
 
 typedef struct disk_request {
     uint64_t dev_plus_one, offset; /* 0: empty */
@@ -61,6 +72,7 @@ struct petw__system {
     int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
     proc_name *names;         /* with PETW_SYSTEM_PROCESS */
     disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
+    blocked_stack *blocked;   /* with CSwitch stacks */
     petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
     uint8_t payload[0xFFFF];
 };
@@ -219,6 +231,27 @@ static disk_request *disk_slot(petw__system *s, uint64_t dev, uint64_t offset, i
     return insert ? &s->disk[h & (DISK_SLOTS - 1)] : NULL;
 }
 
+/* StackWalk_Event after the event of thread `tid` at `ns`: that event's
+ * timestamp, the thread's process and id, then the frames. */
+static void emit_stack(petw__system *s, uint32_t cpu, uint32_t pid, uint32_t tid, int64_t ns,
+                       const uint64_t *frames, uint32_t n)
+{
+    uint8_t *p = s->payload;
+    petw__system_ident_note(&s->ident, frames, n);
+    petw__wr64(p + PETW__STACK_TIME, (uint64_t)session_time(s, ns));
+    petw__wr32(p + PETW__STACK_PID, pid);
+    petw__wr32(p + PETW__STACK_TID, tid);
+    for (uint32_t k = 0; k < n; k++)
+        petw__wr64(p + PETW__STACK_FRAMES + 8 * k, frames[k]);
+    emit(s, cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, PETW__VERSION_STACKWALK, pid, tid, ns, p,
+         PETW__STACK_FRAMES + 8 * n);
+}
+
+static blocked_stack *blocked_slot(petw__system *s, uint32_t tid)
+{
+    return &s->blocked[(tid * 2654435761u) & (BLOCKED_SLOTS - 1)];
+}
+
 static void on_disk(petw__system *s, const petw__sys_record *r)
 {
     if (r->kind == PETW__SYSREC_DISK_ISSUE) {
@@ -333,8 +366,24 @@ static void on_record(void *ctx, const petw__sys_record *r)
             preempt ? PETW__THREAD_STATE_READY : PETW__THREAD_STATE_WAITING; /* OldThreadState */
         emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_CSWITCH), PETW__VERSION_CSWITCH,
              new_pid, new_tid, r->time_ns, p, PETW__CSWITCH_SIZE);
+        blocked_stack *b = s->blocked && new_tid ? blocked_slot(s, new_tid) : NULL;
+        if (b && b->tid_plus_one == new_tid + 1 && b->time_ns <= r->time_ns) {
+            emit_stack(s, r->cpu, new_pid, new_tid, r->time_ns, b->frames, b->frame_count);
+            b->tid_plus_one = 0;
+        }
         break;
     }
+    case PETW__SYSREC_SWITCH_STACK:
+        /* Kept for the thread's switch in (another thread's, hashed to the
+         * same slot, replaces it: that switch then has no stack). */
+        if (s->blocked && r->tid && r->frame_count) {
+            blocked_stack *b = blocked_slot(s, r->tid);
+            b->tid_plus_one = r->tid + 1;
+            b->frame_count = r->frame_count;
+            b->time_ns = r->time_ns;
+            memcpy(b->frames, r->frames, r->frame_count * sizeof(*r->frames));
+        }
+        break;
     case PETW__SYSREC_SAMPLE: {
         if (!(f & PETW_SYSTEM_PROFILE))
             break;
@@ -348,16 +397,8 @@ static void on_record(void *ctx, const petw__sys_record *r)
         petw__system_ident_note(&s->ident, r->frames, r->frame_count);
         emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_PERFINFO(SAMPLED_PROFILE),
              PETW__VERSION_PERFINFO, r->pid, r->tid, r->time_ns, p, 16);
-        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count) {
-            /* StackWalk_Event: the sampled event's timestamp, then frames. */
-            petw__wr64(p, (uint64_t)session_time(s, r->time_ns));
-            petw__wr32(p + 8, r->pid);
-            petw__wr32(p + 12, r->tid);
-            for (uint32_t k = 0; k < r->frame_count; k++)
-                petw__wr64(p + 16 + 8 * k, r->frames[k]);
-            emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, PETW__VERSION_STACKWALK, r->pid,
-                 r->tid, r->time_ns, p, 16 + 8 * r->frame_count);
-        }
+        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count)
+            emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
         break;
     }
     case PETW__SYSREC_WAKEUP: {
@@ -370,6 +411,9 @@ static void on_record(void *ctx, const petw__sys_record *r)
         petw__wr32(p + PETW__READY_TID, r->other_tid);
         emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_READY), PETW__VERSION_READY_THREAD,
              r->pid, r->tid, r->time_ns, p, PETW__READY_SIZE);
+        /* The readying thread's stack (WPA's ReadyThreadStack). */
+        if ((s->c.stack_flags & PETW_SYSTEM_DISPATCHER) && r->frame_count)
+            emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
         break;
     }
     case PETW__SYSREC_DISK_ISSUE:
@@ -543,9 +587,13 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
         .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
         .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
         .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
     };
-    if (sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) {
+    if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
+        (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
+        free(s->disk);
         free(s->names);
         free(s);
         return PETW_ENOMEM;
@@ -584,6 +632,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         petw__sys_close(s->sys);
         free(s->names);
         free(s->disk);
+        free(s->blocked);
         free(s);
         return rc;
     }
@@ -618,5 +667,6 @@ void petw__system_stop(petw__system *s, int end)
     free(s->ident.kernel);
     free(s->names);
     free(s->disk);
+    free(s->blocked);
     free(s);
 }
