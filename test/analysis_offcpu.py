@@ -9,7 +9,9 @@ that readied it and waker_fn as its code, 20 waits, and A's blocked and
 ready time within 5% of what A measured itself; --callers blocked_here
 gives its caller; the folded export with --value offcpu gives blocked_here's
 stack A's blocked time; the flame graph with --value both draws the off-CPU
-part; and A's blocked time against the wait time `perf sched timehist`
+part; without the sched_switch tracepoint (made absent) the recorder says
+it records no CSwitch stacks and the waits keep their readying stacks;
+and A's blocked time against the wait time `perf sched timehist`
 gives it, wait by wait (skipped, saying so, where perf cannot record sched events).
 Exit 77 (skipped) where perf events are not allowed."""
 import csv
@@ -115,6 +117,21 @@ with tempfile.TemporaryDirectory() as tmp:
     text = open(svg).read()
     if "[off-CPU]" not in text or "blocked_here" not in text:
         fail("the on- and off-CPU flame graph has no off-CPU part")
+
+    # Without the sched_switch tracepoint (made absent): the recorder says it
+    # records no CSwitch stacks and records the rest (waits, readying stacks).
+    etl2 = os.path.join(tmp, "nostacks.etl")
+    r2 = subprocess.run(record[:-4] + ["-o", etl2, "--", workload], capture_output=True,
+                        text=True, env=dict(env, PETW_NO_TRACEPOINTS="sched/sched_switch"))
+    if r2.returncode != 0 or "(no cswitch stacks: the OS gives no sched_switch tracepoint)" \
+            not in r2.stdout:
+        fail("without sched_switch: %s%s" % (r2.stdout, r2.stderr))
+    m2 = re.search(r"reader (\d+) waker (\d+)", r2.stdout)
+    out = run([petw, "report", "offcpu", etl2, "--format", "csv", "--top", "0"])
+    rows = [row for row in csv.DictReader(io.StringIO(out)) if row["TID"] == m2.group(1)]
+    if [(row["Blocked in"], row["Readying in"], row["Waits"]) for row in rows] != \
+            [("[no stack]", "waker_fn", str(rounds))]:
+        fail("without sched_switch, the reader's waits: %s" % rows)
 
     # A second tool on the same run: perf sched timehist's wait time of the reader.
     if not perf:

@@ -354,6 +354,8 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
         printf(" of process %" PRIu32 " and its descendants", cfg->system_target_pid);
     if (st && (st->system_limits & PETW_SYSTEM_LIMIT_USER_ONLY))
         printf(" (user code only: the OS keeps kernel code from this user)");
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS))
+        printf(" (no cswitch stacks: the OS gives no sched_switch tracepoint)");
     printf("\n");
 }
 

@@ -553,11 +553,11 @@ static void thread_main(void *arg)
 }
 
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
-                       int *kernel_excluded)
+                       uint32_t *limits)
 {
     *out = NULL;
     *granted = c->flags & PETW_SYSTEM_SUPPORTED;
-    *kernel_excluded = 0;
+    *limits = 0;
     PETW__RETURN_IF(!*granted, PETW_ENOTSUP);
     petw__system *s = calloc(1, sizeof(*s));
     PETW__RETURN_IF(!s, PETW_ENOMEM);
@@ -637,7 +637,12 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         return rc;
     }
     *granted = s->flags;
-    *kernel_excluded = info.kernel_excluded;
+    *limits = (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
+              (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0);
+    if (!info.switch_stacks) { /* no sched_switch: no stack to keep */
+        free(s->blocked);
+        s->blocked = NULL;
+    }
     *out = s;
     return 0;
 }
