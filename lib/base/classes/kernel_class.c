@@ -41,8 +41,7 @@
  * Not yet: SystemConfig opcode 19 (PhysicalDiskEx: no public layout),
  * the thread name Windows 11 appends to Thread v3 events (decoded without
  * it), LZNT1 (WinSat's XML stays compressed), FileIo MapFile and v4,
- * Registry v0/v1, DiskIo driver events, PageFault's memory-info events;
- * IPv6 addresses stay 16 binary bytes.
+ * Registry v0/v1, DiskIo driver events, PageFault's memory-info events.
  */
 #include <string.h>
 

@@ -634,6 +634,11 @@ int petw__sid_size(const uint8_t *p, size_t n);
  * 2^32, else 0x and 12 hex digits, as Windows writes it), cut to fit
  * `size`. Returns the SID's size, or PETW_ECORRUPT as petw__sid_size. */
 int petw__sid_text(const uint8_t *p, size_t n, char *text, size_t size);
+
+/* The 16 bytes of an IPv6 address (network order) at `p` as text, as
+ * RtlIpv6AddressToString writes it (platform_ip.c), into `text` (`size`
+ * >= 46 bytes, INET6_ADDRSTRLEN). */
+void petw__ipv6_text(const uint8_t *p, char *text, size_t size);
 /* S-R-I-S-S... (the authority decimal, or hex after 0x; at most 15
  * sub-authorities) into `out`: the SID's size, PETW_EINVAL when the text
  * is not a SID, PETW_EBADLENGTH when it does not fit in out_size. */
