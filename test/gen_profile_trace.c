@@ -1,4 +1,5 @@
-/* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [big MB]:
+/* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu]
+ * [big MB]:
  * writes a small .etl file as Windows' kernel logger writes a CPU profile (logfile header buffer,
  * then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
  * 32-bit system: 32-bit header types and 4-byte pointers, addresses below 4 GB), for the tests of
@@ -24,6 +25,10 @@
  *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
  *     Stop 5000 on thread 77 (EVENT records without a schema).
  * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
+ * `offcpu`, StackWalk events follow the ReadyThread (78's stack: app+0x2200,
+ * ntdll+0x5000) and the CSwitch at 6000 (77's, where it had blocked:
+ * ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows
+ * records them with CSwitch and ReadyThread stack walking. With
  * `shift` (for diffs), the first two stacks come 20 and 40 times.
  * With `idle`, the Idle process is there too, as Windows' rundown gives it (Process/DCStart pid 0
  * with no name, Thread/DCStart tid 0), and CPU 1 has 5 more samples in it (tid 0, ntoskrnl+0x3000).
@@ -290,6 +295,19 @@ static void activity(uint8_t opcode, uint32_t tid, int64_t ts)
     event_record(guid, opcode, 0, opcode, 5, tid, ts, NULL, 0); /* Id: one per opcode */
 }
 
+/* StackWalk's Stack event after the event of `tid` at `ts`. */
+static void stackwalk(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frames, uint32_t n)
+{
+    uint8_t p[16 + 8 * 32];
+    memset(p, 0, sizeof(p));
+    petw__wr64(p, (uint64_t)ts);
+    petw__wr32(p + 8, pid);
+    petw__wr32(p + 12, tid);
+    for (uint32_t i = 0; i < n; i++)
+        put_ptr(p + 16 + ptr * i, frames[i]);
+    record(PETW__HDR_PERFINFO64, 0x1820, 2, 0, 0, ts, p, 16 + ptr * n);
+}
+
 static void sample(uint32_t pid, uint32_t tid, int64_t ts, const uint64_t *frames, uint32_t n)
 {
     uint8_t p[16 + 8 * 32];
@@ -470,7 +488,7 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
 
 int main(int argc, char **argv)
 {
-    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0;
+    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0, offcpu = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -489,6 +507,8 @@ int main(int argc, char **argv)
             garbage = 1;
         else if (!strcmp(argv[k], "idle"))
             idle = 1;
+        else if (!strcmp(argv[k], "offcpu"))
+            offcpu = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else
@@ -496,7 +516,7 @@ int main(int argc, char **argv)
     }
     if (argc < 2) {
         fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] "
-                        "[garbage] [idle] [big MB]\n");
+                        "[garbage] [idle] [offcpu] [big MB]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -549,8 +569,13 @@ int main(int argc, char **argv)
     disk(0, 77, 4096, 3000, 4300);
     disk(1, 78, 8192, 500, 4400);
     ready(77, 78, 5000);
+    if (offcpu) /* the readying thread's stack */
+        stackwalk(1234, 78, 5000, (const uint64_t[]){app + 0x2200, ntdll + 0x5000}, 2);
     activity(2, 77, 5000);
     cswitch(77, 0, 6000);
+    if (offcpu) /* the stack thread 77 had blocked with */
+        stackwalk(1234, 77, 6000,
+                  (const uint64_t[]){nt + 0x3100, ntdll + 0x7000, app + 0x1800, ntdll + 0x5000}, 4);
     cswitch(0, 77, 8000);
     end_buffer();
     if (big) {

@@ -2,7 +2,8 @@
  * file's EventTrace header (petw's own files, and Windows' powershell.etl
  * when the samples are there), Thread CSwitch, Image Load, Process (with a
  * SID and without) and StackWalk (0, 1 and 5 frames) with 32- and 64-bit
- * pointers, and one record each of DiskIo, FileIo, TcpIp, UdpIp, Registry,
+ * pointers, and one record each of DiskIo, FileIo, TcpIp (IPv4, and IPv6 with
+ * its addresses as text), UdpIp, Registry,
  * PageFault, PerfInfo ISR/DPC, ALPC and SystemConfig. The records Windows 8 to 11
  * add (new_layouts), in both pointer sizes: KernelTraceControl's ImageID events
  * (FileVersion v0, None, DbgID_NB10, DbgPPDB, DbgEmbeddedPPDB), Process v5,
@@ -514,6 +515,21 @@ int main(void)
         CHECK_EQ(strcmp(ev->event_name, "Recv"), 0);
         CHECK_EQ(top(ev, "dport")->v.u, 53);
         CHECK(str_is(top(ev, "daddr"), "192.168.1.2"));
+        /* SendIPV6: the addresses as text, as Windows writes them. */
+        buf v = {.ps = 8};
+        put(&v, 600, 4), put(&v, 1460, 4);
+        const uint8_t d6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+        const uint8_t s6[16] = {[10] = 0xff, 0xff, 10, 0, 0, 2};
+        memcpy(v.b + v.n, d6, 16), v.n += 16;
+        memcpy(v.b + v.n, s6, 16), v.n += 16;
+        put(&v, 0xBB01, 2), put(&v, 0x3930, 2);
+        put(&v, 1, 4), put(&v, 2, 4), put(&v, 3, 4), put_ptr(&v, 0xc0);
+        CHECK_EQ(decode_classic(d, "TcpIp", 26, 2, 0, v.b, v.n, &ev), 0);
+        CHECK_EQ(strcmp(ev->event_name, "SendIPV6"), 0);
+        CHECK(str_is(top(ev, "daddr"), "2001:db8::1"));
+        CHECK(str_is(top(ev, "saddr"), "::ffff:10.0.0.2"));
+        CHECK_EQ(top(ev, "dport")->v.u, 443);
+        CHECK_EQ(top(ev, "connid")->v.u, 0xc0);
     }
 
     /* Registry v2 Open, PageFault v2 HardFault, PerfInfo ISR and DPC, ALPC. */

@@ -7,8 +7,9 @@
  *   is ERROR_ALREADY_EXISTS;
  * - EVENT_TRACE_SYSTEM_LOGGER_MODE without EnableFlags is a session for
  *   providers, as on Windows 8 and later;
- * - stacks are walked for CPU samples only: a TraceStackTracingInfo list
- *   without SampledProfile is ERROR_NOT_SUPPORTED, as are stacks on a
+ * - stacks are walked for CPU samples, context switches and wake-ups: a
+ *   TraceStackTracingInfo list naming none of SampledProfile, CSwitch and
+ *   ReadyThread is ERROR_NOT_SUPPORTED, as are stacks on a
  *   session that is not a system session; the sample interval reads back;
  * - EnableTraceEx2 with enable properties or filters petw lacks is
  *   ERROR_NOT_SUPPORTED (plain ENABLE_TRACE_PARAMETERS are fine).
@@ -85,11 +86,19 @@ static void kernel_rules(void)
     tp2.p.EnableFlags = EVENT_TRACE_FLAG_THREAD;
     TRACEHANDLE h2 = 0;
     CHECK_EQ(StartTraceA(&h2, KERNEL_LOGGER_NAMEA, &tp2.p), ERROR_ALREADY_EXISTS);
-    /* Stacks: for samples, yes; for context switches alone, no. */
+    /* Stacks: for samples, context switches and wake-ups, yes; for a
+     * thread's start alone, no. */
     CHECK_EQ(TraceSetInformation(h, TraceStackTracingInfo, &id, sizeof(id)), ERROR_SUCCESS);
     CHECK_EQ(TraceSetInformation(h, TraceStackTracingInfo, NULL, 0), ERROR_SUCCESS);
+    CLASSIC_EVENT_ID off[2];
+    memset(off, 0, sizeof(off));
+    off[0].EventGuid = off[1].EventGuid = ThreadGuid;
+    off[0].Type = 36; /* CSwitch */
+    off[1].Type = 50; /* ReadyThread */
+    CHECK_EQ(TraceSetInformation(h, TraceStackTracingInfo, off, sizeof(off)), ERROR_SUCCESS);
+    CHECK_EQ(TraceSetInformation(h, TraceStackTracingInfo, NULL, 0), ERROR_SUCCESS);
     id.EventGuid = ThreadGuid;
-    id.Type = 36;
+    id.Type = 1;
     CHECK_EQ(TraceSetInformation(h, TraceStackTracingInfo, &id, sizeof(id)), ERROR_NOT_SUPPORTED);
     CHECK_EQ(TraceSetInformation(h, TraceStackTracingInfo, &id, 5), ERROR_INVALID_PARAMETER);
     /* UPDATE with new groups: recorded from then on, and said so. */

@@ -302,7 +302,8 @@ void check_twin(const petw_decoded_event *ev, const std::string &n)
         STR_IS("s16", "utf");
         STR_IS("cs16", "ut");
         STR_IS("astr", "ansi!");
-        CHECK(field(ev, "ip6")->out_type == PETW_OUT_IPV6 && field(ev, "ip6")->v.bin.size == 16);
+        CHECK(field(ev, "ip6")->out_type == PETW_OUT_IPV6 &&
+              field(ev, "ip6")->kind == PETW_VALUE_STRING);
         CHECK(field(ev, "sid")->in_type == PETW_IN_SID && field(ev, "sid")->v.bin.size == 12);
         CHECK(field(ev, "custom")->v.bin.size == 3);
         INT_IS("pf", 0x11223344);

@@ -5,6 +5,7 @@
  * with ETW's flags, the kernel event classes' provider GUIDs, and user data
  * that starts after every header extension. The same records are read from
  * a file with a 32-bit-pointer logfile header too. */
+#include "../lib/base/classes/kernel_class.h"
 #include "../lib/write/format/etl.h"
 #include "test_util.h"
 
@@ -238,10 +239,10 @@ static void image_load_class(void)
 {
     static const petw_guid image = {
         0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
-    CHECK(petw_guid_equal(petw__etl_kernel_class_guid(0x030A), &image));
-    CHECK(petw_guid_equal(petw__etl_kernel_class_guid(0x140A), &image));
-    CHECK(petw_guid_equal(petw__etl_kernel_class_guid(0x0301), &process_guid));
-    CHECK(petw__etl_kernel_class_guid(0x7F01) == NULL);
+    CHECK(petw_guid_equal(&petw__kernel_class_by_hook(0x030A)->guid, &image));
+    CHECK(petw_guid_equal(&petw__kernel_class_by_hook(0x140A)->guid, &image));
+    CHECK(petw_guid_equal(&petw__kernel_class_by_hook(0x0301)->guid, &process_guid));
+    CHECK(petw__kernel_class_by_hook(0x7F01) == NULL);
 }
 
 int main(void)

@@ -43,12 +43,20 @@ refused "--kernel-scope needs --kernel" record --kernel-scope process -o k.etl -
 refused "--kernel-scope: 'thread' is not system or process" \
     record --kernel cswitch --kernel-scope=thread -o k.etl -- true
 refused "option '--kernel' needs a value" start k -o k.etl --kernel
+refused "--stacks dispatcher: not in --kernel" \
+    record --kernel cswitch --stacks cswitch,readythread -o k.etl -- true
+refused "'FILE_IO': petw does not record that kernel class yet" \
+    start k --kernel proc_thread,FILE_IO -o k.etl
 
 # Every name (any case, xperf's too) and `all` pass: what stops these is
 # the missing output, checked after the options.
 refused "no output" start --kernel Process,THREAD,image,cswitch,profile,disk,dispatcher
 refused "no output" start --kernel all --stacks profile,cswitch --profile-interval-us 250
 refused "no output" start --kernel proc_thread,loader,disk_io
+refused "no output" start --kernel SysProf --stacks Profile
+refused "no output" start --kernel cswitch,dispatcher --stacks CSwitch,ReadyThread
+# xperf's Latency group: what it maps to, and what it lacks here, said.
+refused "HARD_FAULTS, DPC and INTERRUPT are not recorded" start --kernel Latency
 refused "no output" start k --kernel=all --stacks=profile
 test ! -e "$dir/run" || test -z "$(ls -A "$dir/run")"
 test ! -e k.etl

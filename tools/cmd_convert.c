@@ -17,6 +17,7 @@ typedef struct convert_args {
     char *files[MAX_FILES];
     int nfiles;
     int force;        /* --force: replace an existing OUT */
+    int value;        /* --value: VALUE_* of the profile exports */
     model_args model; /* --to folded, pprof, flamegraph, perfetto */
     perfetto_args perfetto;
 } convert_args;
@@ -24,7 +25,8 @@ typedef struct convert_args {
 const char convert_usage[] =
     "usage: petw convert FILE... --to chrome -o OUT.json [--force] [--manifest PATH]...\n"
     "                    [--counter PROVIDER/EVENT/FIELD]...\n"
-    "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force] [options]\n"
+    "       petw convert FILE... --to folded|pprof|flamegraph -o OUT [--force]\n"
+    "                    [--value samples|offcpu|both] [options]\n"
     "       petw convert FILE... --to perfetto -o OUT.pftrace [--force]\n"
     "                    [--counter PROVIDER/EVENT/FIELD]... [options]\n"
     "Converts trace files for timeline viewers and profilers. OUT is created readable\n"
@@ -35,6 +37,9 @@ const char convert_usage[] =
     "folded: the CPU samples' stacks collapsed (flamegraph.pl, inferno, speedscope).\n"
     "pprof: the CPU samples as pprof's gzipped profile.proto (go tool pprof).\n"
     "flamegraph: an SVG flame graph (click to zoom, search).\n"
+    "--value offcpu: the stacks weigh the time their threads were blocked in them (µs;\n"
+    "CSwitch stacks: --stacks cswitch), not CPU samples; --value both (flamegraph):\n"
+    "on-CPU (samples as time) and off-CPU time (in blue, under [off-CPU]) together.\n"
     "perfetto: Perfetto's trace (ui.perfetto.dev): processes and threads, scheduling,\n"
     "symbolized samples, provider events (Start/Stop slices, activity flows), disk I/O;\n"
     "--counter makes a numeric field of an event a counter track.\n"
@@ -78,8 +83,13 @@ static int parse_args(convert_args *a, int argc, char **argv)
                 return 2;
         } else if (!strcmp(argv[i], "--force")) {
             a->force = 1;
+        } else if (!strcmp(argv[i], "--value") && i + 1 < argc) {
+            if (export_value_parse(argv[++i], &a->value) != 0)
+                return command_usage_error(
+                    "convert", "--value takes samples, offcpu or both, not '%s'", argv[i]);
         } else if (!strcmp(argv[i], "--to") || !strcmp(argv[i], "-o") ||
-                   !strcmp(argv[i], "--manifest") || !strcmp(argv[i], "--counter")) {
+                   !strcmp(argv[i], "--manifest") || !strcmp(argv[i], "--counter") ||
+                   !strcmp(argv[i], "--value")) {
             return command_usage_error("convert", "option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return command_usage_error("convert", "unknown option '%s'", argv[i]);
@@ -105,6 +115,15 @@ static int parse_args(convert_args *a, int argc, char **argv)
         return command_usage_error("convert", "%s", "no -o OUT (- for standard output)");
     if (a->nfiles == 0)
         return command_usage_error("convert", "%s", "no FILE");
+    if (a->value == VALUE_BOTH && strcmp(a->to, "flamegraph") != 0) {
+        fprintf(stderr, "petw: --value both is the flame graph's (folded and pprof take one "
+                        "value: samples or offcpu)\n");
+        return 2;
+    }
+    if (a->value != VALUE_SAMPLES && (!strcmp(a->to, "chrome") || !strcmp(a->to, "perfetto"))) {
+        fprintf(stderr, "petw: --value is for folded, pprof and flamegraph\n");
+        return 2;
+    }
     for (int k = 0; k < a->nfiles; k++)
         a->model.files[a->model.nfiles++] = a->files[k];
     a->model.manifests = a->manifests;
@@ -152,10 +171,10 @@ static int convert_profile(convert_args *a)
     FILE *file = output_file_create(a->out_path, a->force);
     int rc = 1;
     if (file) {
-        rc = !strcmp(a->to, "folded")     ? export_folded(p, file)
-             : !strcmp(a->to, "pprof")    ? export_pprof(p, file)
+        rc = !strcmp(a->to, "folded")     ? export_folded(p, file, a->value)
+             : !strcmp(a->to, "pprof")    ? export_pprof(p, file, a->value)
              : !strcmp(a->to, "perfetto") ? export_perfetto(&a->model, p, &a->perfetto, file)
-                                          : export_flamegraph(p, file, a->files[0]);
+                                          : export_flamegraph(p, file, a->files[0], a->value);
         if (output_file_close(file) != 0)
             rc = -1;
         if (rc)

@@ -15,6 +15,10 @@ const char report_usage[] =
     "  cpu        CPU samples by function (self and inclusive), or --by module|process|thread;\n"
     "             --callers FUNC: the callers and callees of FUNC\n"
     "  wait       per thread: running, ready and waiting time, switches, who readied it\n"
+    "             (the recorded command's threads first; --all: every thread by waiting)\n"
+    "  offcpu     blocked time by where each thread blocked and the thread (and its code)\n"
+    "             that readied it: waits, waiting and ready time (CSwitch and ReadyThread\n"
+    "             stacks); --callers FUNC: the callers and callees of FUNC in them\n"
     "  processes  the processes the trace saw, their samples and command lines\n"
     "  disk       disk I/O by process: requests, bytes, mean and longest response\n"
     "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
@@ -39,11 +43,9 @@ int cmd_report(int argc, char **argv)
     static const struct {
         const char *name;
         view_fn fn;
-    } views[] = {{"cpu", report_cpu},
-                 {"wait", report_wait},
-                 {"processes", report_processes},
-                 {"disk", report_disk},
-                 {"events", report_events}};
+    } views[] = {{"cpu", report_cpu},       {"wait", report_wait},
+                 {"offcpu", report_offcpu}, {"processes", report_processes},
+                 {"disk", report_disk},     {"events", report_events}};
     if (argc < 1) {
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;
@@ -97,6 +99,8 @@ int cmd_report(int argc, char **argv)
             a.absolute = 1;
         } else if (!strcmp(argv[i], "--addresses")) {
             a.addresses = 1;
+        } else if (!strcmp(argv[i], "--all")) {
+            a.all = 1;
         } else if (!strcmp(argv[i], "--force")) {
             force = 1;
         } else if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--top") ||

@@ -272,23 +272,40 @@ void print_final_stats(const petw_session_stats *st)
 /* ---- kernel event groups ---- */
 
 /* The names --kernel and --stacks take: petw's, then xperf's kernel flags
- * (PROC_THREAD, LOADER, DISK_IO...) for what they cover. */
+ * (PROC_THREAD, LOADER, DISK_IO...) and groups (SysProf, Latency) for what
+ * they cover; a group that holds flags petw has no source for says so. */
 static const struct {
     const char *name;
     uint32_t flags;
+    const char *note; /* what of xperf's group is not recorded, or NULL */
 } system_names[] = {
-    {"process", PETW_SYSTEM_PROCESS},
-    {"thread", PETW_SYSTEM_THREAD},
-    {"image", PETW_SYSTEM_IMAGE_LOAD},
-    {"cswitch", PETW_SYSTEM_CSWITCH},
-    {"profile", PETW_SYSTEM_PROFILE},
-    {"disk", PETW_SYSTEM_DISK_IO},
-    {"dispatcher", PETW_SYSTEM_DISPATCHER},
-    {"all", PETW_SYSTEM_SUPPORTED},
-    {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD},
-    {"loader", PETW_SYSTEM_IMAGE_LOAD},
-    {"disk_io", PETW_SYSTEM_DISK_IO},
+    {"process", PETW_SYSTEM_PROCESS, NULL},
+    {"thread", PETW_SYSTEM_THREAD, NULL},
+    {"image", PETW_SYSTEM_IMAGE_LOAD, NULL},
+    {"cswitch", PETW_SYSTEM_CSWITCH, NULL},
+    {"profile", PETW_SYSTEM_PROFILE, NULL},
+    {"disk", PETW_SYSTEM_DISK_IO, NULL},
+    {"dispatcher", PETW_SYSTEM_DISPATCHER, NULL},
+    {"all", PETW_SYSTEM_SUPPORTED, NULL},
+    {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD, NULL},
+    {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
+    {"disk_io", PETW_SYSTEM_DISK_IO, NULL},
+    {"readythread", PETW_SYSTEM_DISPATCHER, NULL}, /* xperf's -stackwalk ReadyThread */
+    {"sysprof",
+     PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
+     NULL}, /* PROC_THREAD+LOADER+PROFILE */
+    {"latency",
+     PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_DISK_IO |
+         PETW_SYSTEM_CSWITCH | PETW_SYSTEM_PROFILE,
+     "xperf's Latency group: PROC_THREAD, LOADER, DISK_IO, CSWITCH and PROFILE; its "
+     "HARD_FAULTS, DPC and INTERRUPT are not recorded (no source yet)"},
 };
+
+/* xperf's kernel flags for classes petw does not record yet. */
+static const char *const system_names_missing[] = {
+    "hard_faults", "file_io",  "file_io_init", "networktrace", "virt_alloc",
+    "memory",      "registry", "dpc",          "interrupt",    "syscall",
+    "alpc",        "power",    "meminfo",      "file",         "net"};
 #define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
@@ -311,6 +328,14 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
                     break;
         } else
             k = sizeof(system_names) / sizeof(system_names[0]);
+        for (size_t j = 0; k == sizeof(system_names) / sizeof(system_names[0]) && n < 16 &&
+                           j < sizeof(system_names_missing) / sizeof(system_names_missing[0]);
+             j++)
+            if (!ascii_casecmp(name, system_names_missing[j])) {
+                fprintf(stderr, "petw: %s: '%.*s': petw does not record that kernel class yet\n",
+                        option, (int)n, p);
+                return -1;
+            }
         if (k == sizeof(system_names) / sizeof(system_names[0])) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
@@ -319,6 +344,9 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
             return -1;
         }
         flags |= system_names[k].flags;
+        if (system_names[k].note)
+            fprintf(stderr, "petw: %s %s: %s\n", option, system_names[k].name,
+                    system_names[k].note);
         if (!p[n])
             break;
         p += n + 1;
@@ -369,6 +397,8 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
         printf(" of process %" PRIu32 " and its descendants", cfg->system_target_pid);
     if (st && (st->system_limits & PETW_SYSTEM_LIMIT_USER_ONLY))
         printf(" (user code only: the OS keeps kernel code from this user)");
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS))
+        printf(" (no cswitch stacks: the OS gives no sched_switch tracepoint)");
     printf("\n");
 }
 
@@ -398,9 +428,13 @@ const char start_options_usage[] =
     "  --kernel LIST          also records the NT Kernel Logger's events (the system\n"
     "                         provider: on Linux from perf events), in the classic\n"
     "                         kernel classes. LIST: process, thread, image, cswitch,\n"
-    "                         profile, disk, dispatcher, separated by commas, or all\n"
+    "                         profile, disk, dispatcher, separated by commas, or all;\n"
+    "                         xperf's names too (PROC_THREAD, LOADER, DISK_IO,\n"
+    "                         SysProf, Latency: what a group lacks here is said)\n"
     "  --stacks LIST          a StackWalk event (the call stack) after each event of\n"
-    "                         these groups (of --kernel's; profile and cswitch)\n"
+    "                         these groups (of --kernel's): profile (the sampled\n"
+    "                         thread's), cswitch (where the thread switched in had\n"
+    "                         blocked), readythread or dispatcher (the waker's)\n"
     "  --profile-interval-us N   the CPU sampling interval of `profile` (10-1000000;\n"
     "                         default 1000)\n";
 

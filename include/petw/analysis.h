@@ -191,13 +191,34 @@ typedef struct petw_profile_location {
     const char *name; /* what to show for the function: lines' last, else "module+0xOFFSET" */
 } petw_profile_location;
 
-/* A distinct stack of one thread and how many samples had it. */
+/* A distinct stack of one thread and how many samples had it. A stack
+ * recorded at a context switch or a ReadyThread alone has no samples. */
 typedef struct petw_profile_stack {
     uint32_t pid, tid;
     uint64_t samples;
     uint32_t frame_count;
     const uint32_t *frames; /* location indexes, innermost (the sampled address) first */
+    uint64_t offcpu;        /* 100 ns units its thread spent blocked in it (CSwitch stacks) */
 } petw_profile_stack;
+
+/* Off-CPU time (CSwitch and ReadyThread, with their stacks when the trace
+ * has them: StackWalk events after CSwitch, the stack the thread switched
+ * in had blocked with, and after ReadyThread, the readying thread's), as
+ * WPA's CPU Usage (Precise) counts it: the waits of one thread that
+ * blocked in one stack and were readied by one thread with one stack. A
+ * wait is counted when its thread switches back in (within the time
+ * bounds, after the filters); a thread that left its CPU still runnable
+ * (preempted) did not wait. */
+typedef struct petw_profile_offcpu {
+    uint32_t pid, tid;
+    uint32_t stack;                /* where it blocked: petw_profile_stack_at(), or UINT32_MAX */
+    uint32_t ready_pid, ready_tid; /* the readying thread (0: none seen, such as a timer) */
+    uint32_t ready_stack;          /* the readying thread's stack, or UINT32_MAX */
+    uint64_t waits;
+    uint64_t waiting;     /* 100 ns units: from leaving the CPU to being readied */
+    uint64_t ready;       /* 100 ns units: from being readied to running again */
+    uint64_t waiting_max; /* the longest wait's */
+} petw_profile_offcpu;
 
 /* Disk I/O of one process (DiskIo Read and Write, by the issuing thread's
  * process when the event names it). */
@@ -259,6 +280,8 @@ const petw_profile_location *petw_profile_location_at(const petw_profile *p, uin
 uint32_t petw_profile_stack_count(const petw_profile *p);
 const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index);
 
+uint32_t petw_profile_offcpu_count(const petw_profile *p);
+const petw_profile_offcpu *petw_profile_offcpu_at(const petw_profile *p, uint32_t index);
 uint32_t petw_profile_disk_count(const petw_profile *p);
 const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);

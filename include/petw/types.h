@@ -167,6 +167,8 @@ typedef struct petw_event_record {
 
 /* What the OS left out of a system session (petw_session_stats). */
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
+/* CSwitch stacks were asked, the OS gives none (Linux: no sched_switch tracepoint) */
+#define PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS 0x2u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

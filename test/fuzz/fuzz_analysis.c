@@ -67,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)report_cpu(p, &a);
         a.format = table_find("text");
         (void)report_wait(p, &a);
+        (void)report_offcpu(p, &a);
         (void)report_processes(p, &a);
         (void)report_disk(p, &a);
         (void)report_events(p, &a);
@@ -74,10 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (petw_profile_location_count(p)) {
             a.callers_of = petw_profile_location_at(p, 0)->name;
             (void)report_cpu(p, &a);
+            (void)report_offcpu(p, &a);
         }
-        (void)export_folded(p, out);
-        (void)export_pprof(p, out);
-        (void)export_flamegraph(p, out, "fuzz");
+        for (int v = VALUE_SAMPLES; v <= VALUE_BOTH; v++) {
+            (void)export_folded(p, out, v);
+            (void)export_pprof(p, out, v);
+            (void)export_flamegraph(p, out, "fuzz", v);
+        }
         fclose(out);
     }
     free(text);

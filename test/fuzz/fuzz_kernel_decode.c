@@ -10,7 +10,7 @@
 
 #include <petw/petw.h>
 
-#include "write/format/etl.h"
+#include "base/classes/kernel_class.h"
 #include "fuzz_touch.h"
 
 static petw_decoder *decoder;
@@ -22,13 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (size < 4)
         return 0;
-    static const petw_guid process = {
-        0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
     uint16_t hook = (uint16_t)(data[0] << 8 | data[1]);
-    const petw_guid *cls = petw__etl_kernel_class_guid(hook);
+    const petw__kernel_class *cls = petw__kernel_class_by_hook(hook);
     petw_event_record r;
     memset(&r, 0, sizeof(r));
-    r.header.provider_id = cls ? *cls : process;
+    r.header.provider_id = cls ? cls->guid : *PETW__KC_GUID(PETW__KC_PROCESS);
     r.header.descriptor.opcode = data[1];
     r.header.descriptor.version = data[2];
     r.header.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER |

@@ -223,3 +223,14 @@ void view_time(const petw_profile *p, const view_args *a, int64_t t, sbuf *out)
     }
     sbuf_putc(out, 0);
 }
+
+int export_value_parse(const char *name, int *value)
+{
+    static const char *const names[] = {"samples", "offcpu", "both"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(name, names[k])) {
+            *value = k;
+            return 0;
+        }
+    return -1;
+}

@@ -159,6 +159,7 @@ typedef struct view_args {
     const char *process;    /* likewise: processes of this name alone; NULL: any */
     int absolute;           /* --absolute: times as UTC stamps, not seconds from the start */
     int addresses;          /* --addresses: code without symbols by address, not by module */
+    int all;                /* wait: every thread, not only the recorded processes' */
 } view_args;
 
 /* A time cell of a view into `out` (NUL-terminated): seconds from the
@@ -185,13 +186,32 @@ int cpu_rows(const petw_profile *p, const char *by, int addresses, cpu_row **row
              uint64_t *total);
 void cpu_rows_free(cpu_row *rows, uint32_t count);
 int report_wait(const petw_profile *p, const view_args *a);
+/* `petw report offcpu` (report_offcpu.c): blocked time by where threads
+ * blocked and who readied them, from CSwitch and ReadyThread stacks. */
+int report_offcpu(const petw_profile *p, const view_args *a);
 int report_processes(const petw_profile *p, const view_args *a);
 int report_disk(const petw_profile *p, const view_args *a);
 int report_events(const petw_profile *p, const view_args *a);
 
-int export_folded(const petw_profile *p, FILE *out);
-int export_pprof(const petw_profile *p, FILE *out);
-int export_flamegraph(const petw_profile *p, FILE *out, const char *title);
+/* What a stack weighs in the profile exports (--value): its CPU samples,
+ * its threads' blocked time in it (off-CPU, µs: CSwitch stacks), or, in
+ * the flame graph, both as time (µs; samples times the interval), off-CPU
+ * frames under an "[off-CPU]" frame of their process, drawn in blue. A
+ * stack that weighs nothing is left out. */
+enum { VALUE_SAMPLES, VALUE_OFFCPU, VALUE_BOTH };
+/* The --value names: 0 and *value set, or -1. */
+int export_value_parse(const char *name, int *value);
+static inline uint64_t stack_value(const petw_profile *p, const petw_profile_stack *s, int value)
+{
+    uint64_t on = value == VALUE_OFFCPU ? 0
+                  : value == VALUE_BOTH ? s->samples * petw_profile_interval(p) / 10
+                                        : s->samples;
+    return on + (value == VALUE_SAMPLES ? 0 : s->offcpu / 10);
+}
+
+int export_folded(const petw_profile *p, FILE *out, int value);
+int export_pprof(const petw_profile *p, FILE *out, int value);
+int export_flamegraph(const petw_profile *p, FILE *out, const char *title, int value);
 
 /* export_perfetto.c: the options of --to perfetto. */
 typedef struct perfetto_args {

@@ -20,6 +20,7 @@ typedef struct node {
     const char *name;
     uint64_t value;
     uint32_t first_child, next_sibling; /* 0: none (node 0 is the root) */
+    int cold;                           /* off-CPU: drawn in blue */
 } node;
 
 typedef struct tree {
@@ -46,7 +47,7 @@ static uint32_t child(tree *t, uint32_t parent, const char *name)
         t->cap = cap;
     }
     uint32_t c = t->count++;
-    t->nodes[c] = (node){name, 0, 0, t->nodes[parent].first_child};
+    t->nodes[c] = (node){name, 0, 0, t->nodes[parent].first_child, t->nodes[parent].cold};
     t->nodes[parent].first_child = c;
     return c;
 }
@@ -87,21 +88,27 @@ static void xml_text(sbuf *b, const char *s)
     }
 }
 
-/* Warm colours from the name, so a function keeps its colour everywhere. */
-static void colour(sbuf *b, const char *name)
+/* Warm colours from the name, so a function keeps its colour everywhere;
+ * blue ones off the CPU. */
+static void colour(sbuf *b, const char *name, int cold)
 {
     uint32_t h = 2166136261u;
     for (const char *c = name; *c; c++)
         h = (h ^ (uint8_t)*c) * 16777619u;
     char text[40];
-    snprintf(text, sizeof(text), "rgb(%u,%u,%u)", 205 + (h & 0x31), 80 + ((h >> 8) % 150),
-             (h >> 16) % 60);
+    if (cold)
+        snprintf(text, sizeof(text), "rgb(%u,%u,%u)", (h & 0x3F), 80 + ((h >> 8) % 100),
+                 200 + ((h >> 16) % 55));
+    else
+        snprintf(text, sizeof(text), "rgb(%u,%u,%u)", 205 + (h & 0x31), 80 + ((h >> 8) % 150),
+                 (h >> 16) % 60);
     sbuf_puts(b, text);
 }
 
 typedef struct drawing {
     tree *t;
     sbuf *b;
+    const char *unit; /* "samples" or "us" */
     uint64_t total;
     uint32_t depth, max_depth;
 } drawing;
@@ -128,12 +135,13 @@ static void draw(drawing *d, uint32_t n, uint32_t depth, uint64_t offset)
     sbuf_puts(d->b, text);
     sbuf_puts(d->b, "<title>");
     xml_text(d->b, nd->name);
-    snprintf(text, sizeof(text), " (%" PRIu64 " samples, %.2f%%)</title>", nd->value, 100.0 * fw);
+    snprintf(text, sizeof(text), " (%" PRIu64 " %s, %.2f%%)</title>", nd->value, d->unit,
+             100.0 * fw);
     sbuf_puts(d->b, text);
     snprintf(text, sizeof(text), "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"",
              x, y, w, FRAME_H - 1);
     sbuf_puts(d->b, text);
-    colour(d->b, nd->name);
+    colour(d->b, nd->name, nd->cold);
     snprintf(text, sizeof(text), "\" rx=\"2\"/><text x=\"%.2f\" y=\"%d\"></text></g>\n", x + 3,
              y + FRAME_H - 4);
     sbuf_puts(d->b, text);
@@ -149,7 +157,7 @@ static const char script[] =
     "var W="
     "1180"
     ",X0=10,fr=[].slice.call(document.querySelectorAll('g.f'));\n"
-    "function nm(g){return g.querySelector('title').textContent.replace(/ \\(\\d+ samples, "
+    "function nm(g){return g.querySelector('title').textContent.replace(/ \\(\\d+ \\w+, "
     "[\\d.]+%\\)$/,'');}\n"
     "function fit(g,x,w){var r=g.querySelector('rect'),t=g.querySelector('text'),n=nm(g),"
     "c=Math.floor((w-6)/7);r.setAttribute('x',x);r.setAttribute('width',w);"
@@ -175,7 +183,7 @@ static const char script[] =
     "reset();\n"
     "]]></script>\n";
 
-int export_flamegraph(const petw_profile *p, FILE *out, const char *title)
+int export_flamegraph(const petw_profile *p, FILE *out, const char *title, int value)
 {
     tree t = {0};
     t.cap = 1024;
@@ -186,17 +194,33 @@ int export_flamegraph(const petw_profile *p, FILE *out, const char *title)
     t.nodes[0].name = "all";
     for (uint32_t k = 0; k < petw_profile_stack_count(p) && !t.failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
-        char buf[32];
-        t.samples = s->samples;
-        t.nodes[0].value += s->samples;
-        t.at = child(&t, 0, process_label(p, s->pid, buf, sizeof(buf)));
-        if (t.nodes[t.at].name == buf) /* "pid N" lives in buf: a lasting name */
-            t.nodes[t.at].name = "[unknown process]";
-        t.nodes[t.at].value += s->samples;
-        stack_walk_root_first(p, s, 0, on_frame, &t);
+        for (int side = 0; side < 2; side++) { /* on the CPU, then off it */
+            int v = value == VALUE_BOTH ? (side ? VALUE_OFFCPU : VALUE_SAMPLES) : value;
+            if (value != VALUE_BOTH && side)
+                break;
+            uint64_t weight = stack_value(p, s, v);
+            if (value == VALUE_BOTH && v == VALUE_SAMPLES)
+                weight = stack_value(p, s, VALUE_BOTH) - s->offcpu / 10;
+            if (!weight)
+                continue;
+            char buf[32];
+            t.samples = weight;
+            t.nodes[0].value += weight;
+            t.at = child(&t, 0, process_label(p, s->pid, buf, sizeof(buf)));
+            if (t.nodes[t.at].name == buf) /* "pid N" lives in buf: a lasting name */
+                t.nodes[t.at].name = "[unknown process]";
+            t.nodes[t.at].value += weight;
+            if (v == VALUE_OFFCPU) {
+                t.at = child(&t, t.at, "[off-CPU]");
+                t.nodes[t.at].cold = 1;
+                t.nodes[t.at].value += weight;
+            }
+            stack_walk_root_first(p, s, 0, on_frame, &t);
+        }
     }
     sbuf b = {0};
-    drawing d = {&t, &b, t.nodes[0].value ? t.nodes[0].value : 1, 0, 0};
+    const char *unit = value == VALUE_SAMPLES ? "samples" : "us";
+    drawing d = {&t, &b, unit, t.nodes[0].value ? t.nodes[0].value : 1, 0, 0};
     measure(&d, 0, 0);
     int height = TOP + (int)(d.max_depth + 1) * FRAME_H + 2 * PAD;
     char text[512];
@@ -213,11 +237,11 @@ int export_flamegraph(const petw_profile *p, FILE *out, const char *title)
     sbuf_puts(&b, text);
     xml_text(&b, title ? title : "Flame graph");
     snprintf(text, sizeof(text),
-             " (%" PRIu64 " samples)</text>\n"
+             " (%" PRIu64 " %s)</text>\n"
              "<text id=\"reset\" class=\"c\" x=\"%d\" y=\"20\">Reset zoom</text>\n"
              "<text id=\"search\" class=\"c\" x=\"%d\" y=\"20\" text-anchor=\"end\">Search</text>\n"
              "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n",
-             t.nodes[0].value, PAD, WIDTH - PAD, WIDTH - PAD, height - 4);
+             t.nodes[0].value, unit, PAD, WIDTH - PAD, WIDTH - PAD, height - 4);
     sbuf_puts(&b, text);
     draw(&d, 0, 0, 0);
     sbuf_puts(&b, script);

@@ -102,19 +102,22 @@ static int by_text(const void *a, const void *b)
     return strcmp(((const line *)a)->text, ((const line *)b)->text);
 }
 
-int export_folded(const petw_profile *p, FILE *out)
+int export_folded(const petw_profile *p, FILE *out, int value)
 {
     folded f;
     memset(&f, 0, sizeof(f));
     for (uint32_t k = 0; k < petw_profile_stack_count(p) && !f.failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        uint64_t v = stack_value(p, s, value == VALUE_BOTH ? VALUE_SAMPLES : value);
+        if (!v)
+            continue;
         char buf[32];
         f.text.len = 0;
         put_name(&f.text, process_label(p, s->pid, buf, sizeof(buf)), 1);
         stack_walk_root_first(p, s, 0, on_frame, &f);
         f.failed |= f.text.failed;
         if (!f.failed)
-            add(&f, s->samples);
+            add(&f, v);
     }
     int rc = f.failed ? -1 : 0;
     if (!rc)

@@ -20,9 +20,6 @@
 #define TRACK_NO_THREAD (6ull << 56)
 #define MAX_DISKS 256
 
-static const petw_guid ThreadGuid = {
-    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-
 static uint64_t guid_hash(const petw_guid *g)
 {
     const uint8_t *b = (const uint8_t *)g;
@@ -325,8 +322,9 @@ void perfetto_on_event(void *context, const petw_event_record *r)
     const petw_decoded_event *ev = NULL;
     if (petw_decode(x->decoder, r, &ev) != 0)
         ev = NULL;
-    if (ev && r->header.descriptor.opcode == 72 &&
-        petw_guid_equal(&r->header.provider_id, &ThreadGuid)) {
+    const char *kernel_class = petw_kernel_class_name(&r->header.provider_id);
+    if (ev && ev->event_name && !strcmp(ev->event_name, "SetName") && kernel_class &&
+        !strcmp(kernel_class, "Thread")) {
         thread_name(x, ev); /* Thread SetName: the thread's name */
         return;
     }

@@ -121,17 +121,21 @@ typedef struct fn_key {
     uint32_t name, file;
 } fn_key;
 
-int export_pprof(const petw_profile *p, FILE *out)
+int export_pprof(const petw_profile *p, FILE *out, int value)
 {
+    int off = value == VALUE_OFFCPU;
     sbuf b = {0}, m = {0};
     strtab st = {0};
     (void)str_id(&st, "");
     uint32_t nloc = petw_profile_location_count(p);
     uint64_t period = (uint64_t)petw_profile_interval(p) * 100; /* ns */
 
-    /* Profile.sample_type (1) and period_type (11): samples/count, cpu/nanoseconds. */
+    /* Profile.sample_type (1) and period_type (11): samples/count, cpu/nanoseconds
+     * (--value offcpu: blocked time, offcpu/nanoseconds, alone). */
     const char *types[2][2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
-    for (int k = 0; k < 2; k++) {
+    if (off)
+        types[0][0] = "offcpu", types[0][1] = "nanoseconds";
+    for (int k = 0; k < 2 - off; k++) {
         m.len = 0;
         proto_field_varint(&m, 1, str_id(&st, types[k][0]));
         proto_field_varint(&m, 2, str_id(&st, types[k][1]));
@@ -144,6 +148,8 @@ int export_pprof(const petw_profile *p, FILE *out)
     sbuf ids = {0}, vals = {0}, lab = {0};
     for (uint32_t k = 0; k < petw_profile_stack_count(p); k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        if (!(off ? s->offcpu : s->samples))
+            continue;
         ids.len = vals.len = 0;
         m.len = 0;
         for (uint32_t j = 0; j < s->frame_count; j++)
@@ -155,8 +161,12 @@ int export_pprof(const petw_profile *p, FILE *out)
                 proc_index = j;
         if (proc_index != UINT32_MAX)
             proto_varint(&ids, (uint64_t)nloc + proc_index + 1);
-        proto_varint(&vals, s->samples);
-        proto_varint(&vals, s->samples * period);
+        if (off) {
+            proto_varint(&vals, s->offcpu * 100);
+        } else {
+            proto_varint(&vals, s->samples);
+            proto_varint(&vals, s->samples * period);
+        }
         proto_field_bytes(&m, 1, ids.data, ids.len);
         proto_field_bytes(&m, 2, vals.data, vals.len);
         lab.len = 0;
@@ -181,6 +191,9 @@ int export_pprof(const petw_profile *p, FILE *out)
     uint32_t nw = 0;
     for (uint32_t k = 0; k < petw_profile_stack_count(p) && !failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        uint64_t weight = off ? s->offcpu : s->samples;
+        if (!weight)
+            continue;
         const petw_profile_location *l = petw_profile_location_at(p, s->frames[0]);
         uint32_t j = 0;
         while (j < nw && w[j].module != l->module)
@@ -194,7 +207,7 @@ int export_pprof(const petw_profile *p, FILE *out)
             w = g;
             w[nw++] = (module_weight){l->module, 0, l->kernel};
         }
-        w[j].samples += s->samples;
+        w[j].samples += weight;
     }
     if (nw)
         sort_rows(w, nw, sizeof(*w), by_weight);

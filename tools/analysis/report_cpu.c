@@ -213,6 +213,8 @@ static int callers(const petw_profile *p, const view_args *a, uint64_t total)
     stack_frames sf = {0};
     for (uint32_t k = 0; k < petw_profile_stack_count(p); k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        if (!s->samples)
+            continue; /* an off-CPU stack alone */
         uint32_t n = stack_frames_get(&sf, p, s, a->addresses), at = UINT32_MAX;
         for (uint32_t j = 0; j < n; j++)
             if (!strcmp(sf.frames[j].name, a->callers_of))
@@ -269,6 +271,8 @@ static void aggregate(const petw_profile *p, int by, int addresses, tally *t)
     stack_frames sf = {0};
     for (uint32_t k = 0; k < petw_profile_stack_count(p) && !t->failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
+        if (!s->samples)
+            continue; /* an off-CPU stack alone */
         uint32_t n = stack_frames_get(&sf, p, s, addresses);
         if (sf.failed)
             t->failed = 1;

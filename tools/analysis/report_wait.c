@@ -1,7 +1,10 @@
 /* report_wait.c - `petw report wait`: per thread, the time it ran, was
  * runnable (ready) and was blocked (waiting), from CSwitch and ReadyThread;
  * how often it went on a CPU, was preempted and was readied, the thread
- * that readied it most, and its most common wait reason. */
+ * that readied it most, and its most common wait reason. What the user
+ * recorded comes first: the threads of the processes that started during
+ * the trace (the recorded command and what it started), and those alone
+ * unless --all. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +55,32 @@ static const char *const reasons[] = {
     "other",
 };
 
+/* A process that started during the trace, or a descendant of one (a
+ * few generations up: parents are not always known). */
+static int recorded(const petw_profile *p, uint32_t pid)
+{
+    for (int up = 0; up < 8 && pid; up++) {
+        const petw_profile_process *pr = petw_profile_process_find(p, pid);
+        if (!pr)
+            return 0;
+        if (pr->start_time)
+            return 1;
+        if (pr->parent_pid == pid)
+            return 0;
+        pid = pr->parent_pid;
+    }
+    return 0;
+}
+
+static const petw_profile *sorting; /* by_waiting's model (qsort has no context) */
+
 static int by_waiting(const void *a, const void *b)
 {
     const petw_profile_thread *x = *(const petw_profile_thread *const *)a,
                               *y = *(const petw_profile_thread *const *)b;
+    int rx = recorded(sorting, x->pid), ry = recorded(sorting, y->pid);
+    if (rx != ry)
+        return rx ? -1 : 1;
     if (x->waiting != y->waiting)
         return x->waiting < y->waiting ? 1 : -1;
     if (x->running != y->running)
@@ -70,22 +95,32 @@ static void ms(char *out, size_t size, uint64_t t100ns)
 
 int report_wait(const petw_profile *p, const view_args *a)
 {
-    uint32_t n = petw_profile_thread_count(p), m = 0;
+    uint32_t n = petw_profile_thread_count(p), m = 0, mine = 0;
     const petw_profile_thread **rows = malloc((n + 1) * sizeof(*rows));
     if (!rows)
         return 1;
     for (uint32_t k = 0; k < n; k++) {
         const petw_profile_thread *t = petw_profile_thread_at(p, k);
         if (t->tid && (t->switches_in || t->running || t->waiting || t->ready) &&
-            view_wants_pid(p, a, t->pid) && (!a->tid || t->tid == a->tid))
+            view_wants_pid(p, a, t->pid) && (!a->tid || t->tid == a->tid)) {
             rows[m++] = t;
+            mine += recorded(p, t->pid);
+        }
     }
+    sorting = p;
     if (!m)
         fprintf(stderr,
                 "petw: no thread switched%s (the wait view needs CSwitch events: "
                 "record with --kernel cswitch, and dispatcher for who readied whom)\n",
                 a->pid || a->tid || a->process ? " in what the filters keep" : " in the trace");
     sort_rows(rows, m, sizeof(*rows), by_waiting);
+    if (mine && mine < m && !a->all) {
+        fprintf(stderr,
+                "petw: wait: the threads of the processes started during the trace; %" PRIu32
+                " more threads ran before it (--all shows them)\n",
+                m - mine);
+        m = mine; /* sorted first */
+    }
     static const char *const cols[] = {"PID",      "TID",         "Process",  "Running ms",
                                        "Ready ms", "Waiting ms",  "Switches", "Preempted",
                                        "Readied",  "Top readier", "By it",    "Wait reason"};

@@ -403,16 +403,17 @@ int petw__thread_key_set(uint32_t key, void *value);
  * NT Kernel Logger there. Records come out neutral (petw__sys_record);
  * lib/write/system/ turns them into the NT Kernel Logger's event classes. */
 enum {
-    PETW__SYSREC_FORK = 1,   /* a thread or process was created */
-    PETW__SYSREC_EXIT,       /* a thread or process ended */
-    PETW__SYSREC_EXEC,       /* a process ran a new program (name in `text`) */
-    PETW__SYSREC_MMAP,       /* an executable file mapping */
-    PETW__SYSREC_SWITCH,     /* a context switch (out of `tid`, or into it) */
-    PETW__SYSREC_SAMPLE,     /* a CPU sample: ip and call chain */
-    PETW__SYSREC_WAKEUP,     /* `tid` woke `other_tid` (sched_waking) */
-    PETW__SYSREC_DISK_ISSUE, /* a block request went to the device */
-    PETW__SYSREC_DISK,       /* a block request completed */
-    PETW__SYSREC_LOST,       /* the OS lost `count` records */
+    PETW__SYSREC_FORK = 1,     /* a thread or process was created */
+    PETW__SYSREC_EXIT,         /* a thread or process ended */
+    PETW__SYSREC_EXEC,         /* a process ran a new program (name in `text`) */
+    PETW__SYSREC_MMAP,         /* an executable file mapping */
+    PETW__SYSREC_SWITCH,       /* a context switch (out of `tid`, or into it) */
+    PETW__SYSREC_SAMPLE,       /* a CPU sample: ip and call chain */
+    PETW__SYSREC_WAKEUP,       /* `tid` woke `other_tid` (sched_waking) */
+    PETW__SYSREC_DISK_ISSUE,   /* a block request went to the device */
+    PETW__SYSREC_DISK,         /* a block request completed */
+    PETW__SYSREC_LOST,         /* the OS lost `count` records */
+    PETW__SYSREC_SWITCH_STACK, /* `tid` is about to leave the CPU: its call chain (sched_switch) */
 };
 
 #define PETW__SYS_SWITCH_OUT 0x1u     /* SWITCH: the thread left the CPU */
@@ -434,7 +435,8 @@ typedef struct petw__sys_record {
     uint64_t addr, len, pgoff;     /* MMAP; SAMPLE: addr = ip. DISK*: addr =
                                     * byte offset, len = bytes, pgoff = device */
     uint64_t count;                /* LOST; DISK*: PETW__SYS_DISK_* */
-    const uint64_t *frames;        /* SAMPLE: call chain, innermost first */
+    const uint64_t *frames;        /* SAMPLE, SWITCH_STACK, WAKEUP (asked): call chain,
+                                    * innermost first */
     uint32_t frame_count;
     const char *text;        /* EXEC: the program's name; MMAP: the file's path */
     const uint8_t *build_id; /* MMAP: the file's GNU build-id (the kernel's, or read
@@ -448,6 +450,8 @@ typedef struct petw__sys_config {
     int mmaps;              /* MMAP */
     int switches;           /* SWITCH */
     int wakeups;            /* WAKEUP */
+    int wakeup_stacks;      /* WAKEUP with the waker's call chain */
+    int switch_stacks;      /* SWITCH_STACK (the sched_switch tracepoint) */
     int disk;               /* DISK */
     uint64_t sample_ns;     /* SAMPLE every this many ns of CPU time; 0: none */
     int sample_stacks;      /* SAMPLE with call chains */
@@ -458,6 +462,7 @@ typedef struct petw__sys_config {
 typedef struct petw__sys_info {
     int kernel_excluded; /* kernel code neither sampled nor in call chains */
     int wakeups, disk;   /* granted (they need tracepoints) */
+    int switch_stacks;
 } petw__sys_info;
 
 typedef struct petw__sys petw__sys;
@@ -659,6 +664,11 @@ int petw__sid_size(const uint8_t *p, size_t n);
  * 2^32, else 0x and 12 hex digits, as Windows writes it), cut to fit
  * `size`. Returns the SID's size, or PETW_ECORRUPT as petw__sid_size. */
 int petw__sid_text(const uint8_t *p, size_t n, char *text, size_t size);
+
+/* The 16 bytes of an IPv6 address (network order) at `p` as text, as
+ * RtlIpv6AddressToString writes it (platform_ip.c), into `text` (`size`
+ * >= 46 bytes, INET6_ADDRSTRLEN). */
+void petw__ipv6_text(const uint8_t *p, char *text, size_t size);
 /* S-R-I-S-S... (the authority decimal, or hex after 0x; at most 15
  * sub-authorities) into `out`: the SID's size, PETW_EINVAL when the text
  * is not a SID, PETW_EBADLENGTH when it does not fit in out_size. */

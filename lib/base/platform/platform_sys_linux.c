@@ -40,9 +40,9 @@
 
 /* Tracepoints (tracefs): what is read of each, at the offsets its format
  * file gives (they change between kernel versions). */
-enum { TP_WAKING, TP_ISSUE, TP_COMPLETE, TP_COUNT };
+enum { TP_WAKING, TP_ISSUE, TP_COMPLETE, TP_SWITCH, TP_COUNT };
 static const char *const tp_names[TP_COUNT] = {"sched/sched_waking", "block/block_rq_issue",
-                                               "block/block_rq_complete"};
+                                               "block/block_rq_complete", "sched/sched_switch"};
 typedef struct tp_layout {
     uint64_t id;         /* the tracepoint's id (perf config) */
     int32_t pid;         /* sched_waking: the woken thread */
@@ -50,7 +50,7 @@ typedef struct tp_layout {
     int32_t nr_sector, rwbs;
 } tp_layout;
 
-#define MAX_TP_FDS 3
+#define MAX_TP_FDS 4
 
 typedef struct sys_cpu {
     int fd;        /* the side-band event: owns the ring */
@@ -67,6 +67,7 @@ struct petw__sys {
     uint32_t cpu_count;
     tp_layout tp[TP_COUNT];
     int tp_on[TP_COUNT];
+    int tp_stacks[TP_COUNT]; /* its samples carry the call chain of the thread it fired in */
     sys_cpu *cpus;
     struct pollfd *polls;
     uint8_t *scratch; /* one record copied out of a wrapped ring */
@@ -191,9 +192,16 @@ static const char *tracefs(void)
     return NULL;
 }
 
-/* A tracepoint's id and the offsets of the fields read (-1 when absent). */
+/* A tracepoint's id and the offsets of the fields read (-1 when absent).
+ * PETW_NO_TRACEPOINTS (names separated by commas) makes tracepoints absent,
+ * so that the tests see what a kernel without them records. */
 static int tp_load(const char *name, tp_layout *l)
 {
+    const char *absent = getenv("PETW_NO_TRACEPOINTS");
+    size_t len = strlen(name);
+    for (const char *a = absent; a && *a; a += strcspn(a, ","), a += *a == ',')
+        if (!strncmp(a, name, len) && (a[len] == ',' || !a[len]))
+            return -1;
     const char *dir = tracefs();
     char path[256], line[512];
     if (!dir)
@@ -238,7 +246,7 @@ static int tp_load(const char *name, tp_layout *l)
 
 /* Opens tracepoint k on every CPU (into each CPU's ring); 0, or -1 with
  * nothing left open when the OS refuses it anywhere. */
-static int tp_open(petw__sys *s, const petw__sys_config *c, int k)
+static int tp_open(petw__sys *s, const petw__sys_config *c, int k, int exclude_kernel)
 {
     pid_t pid = c->target_pid ? (pid_t)c->target_pid : -1;
     for (uint32_t i = 0; i < s->cpu_count; i++) {
@@ -251,7 +259,16 @@ static int tp_open(petw__sys *s, const petw__sys_config *c, int k)
         a.config = s->tp[k].id;
         a.sample_period = 1;
         a.sample_type |= PERF_SAMPLE_RAW;
+        if (s->tp_stacks[k]) {
+            a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+            a.sample_max_stack = (uint16_t)PETW__SYS_MAX_FRAMES;
+            a.exclude_callchain_kernel = (uint64_t)exclude_kernel;
+        }
         sc->tp_fd[k] = perf_open(&a, pid, (int)i);
+        if (sc->tp_fd[k] < 0 && s->tp_stacks[k] && errno == EOVERFLOW) {
+            a.sample_max_stack = 0; /* above kernel.perf_event_max_stack: its default */
+            sc->tp_fd[k] = perf_open(&a, pid, (int)i);
+        }
         if (sc->tp_fd[k] < 0 || ioctl(sc->tp_fd[k], PERF_EVENT_IOC_SET_OUTPUT, sc->fd) != 0 ||
             ioctl(sc->tp_fd[k], PERF_EVENT_IOC_ID, &sc->tp_id[k]) != 0) {
             for (uint32_t j = 0; j <= i; j++) {
@@ -334,7 +351,7 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
         for (uint32_t i = 0; i < cpus; i++)
-            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}, NULL, 0, 0, 0};
+            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1, -1}, {0}, {0}, NULL, 0, 0, 0};
         uint32_t opened = 0;
         for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
             int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
@@ -363,9 +380,12 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         return rc;
     }
     /* Tracepoints: what the OS refuses (or lacks) is not granted. */
-    int want[TP_COUNT] = {c->wakeups, c->disk, c->disk};
+    int want[TP_COUNT] = {c->wakeups, c->disk, c->disk, c->switch_stacks};
+    s->tp_stacks[TP_WAKING] = c->wakeup_stacks;
+    s->tp_stacks[TP_SWITCH] = 1;
     for (int k = 0; k < TP_COUNT; k++)
-        s->tp_on[k] = want[k] && tp_load(tp_names[k], &s->tp[k]) == 0 && tp_open(s, c, k) == 0;
+        s->tp_on[k] = want[k] && tp_load(tp_names[k], &s->tp[k]) == 0 &&
+                      tp_open(s, c, k, info->kernel_excluded) == 0;
     if (c->disk && !(s->tp_on[TP_ISSUE] && s->tp_on[TP_COMPLETE])) {
         for (int k = TP_ISSUE; k <= TP_COMPLETE; k++)
             for (uint32_t i = 0; i < cpus && s->tp_on[k]; i++)
@@ -376,6 +396,7 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         s->tp_on[TP_ISSUE] = s->tp_on[TP_COMPLETE] = 0;
     }
     info->wakeups = s->tp_on[TP_WAKING];
+    info->switch_stacks = s->tp_on[TP_SWITCH];
     info->disk = s->tp_on[TP_COMPLETE];
     for (uint32_t i = 0; i < cpus; i++) {
         s->polls[i].fd = s->cpus[i].fd;
@@ -431,21 +452,38 @@ static void trailer(const uint8_t *rec, uint32_t size, petw__sys_record *r)
 static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sys_fn fn,
                        void *ctx)
 {
-    if (body < 44)
-        return;
-    uint32_t raw_size = rd32(p + 40);
-    const uint8_t *raw = p + 44;
-    if (raw_size > body - 44)
-        return;
-    const tp_layout *l = &s->tp[k];
     petw__sys_record r;
     memset(&r, 0, sizeof(r));
+    uint32_t at = 40; /* then [nr, ips[nr]] when it has call chains, then {size, raw} */
+    if (s->tp_stacks[k]) {
+        if (body < at + 8)
+            return;
+        uint64_t nr = rd64(p + at);
+        if (nr > (body - at - 8) / 8)
+            return;
+        for (uint64_t j = 0; j < nr && r.frame_count < PETW__SYS_MAX_FRAMES; j++) {
+            uint64_t ip = rd64(p + at + 8 + 8 * j);
+            if (ip < (uint64_t)PERF_CONTEXT_MAX) /* not a context marker (kernel, user) */
+                s->frames[r.frame_count++] = ip;
+        }
+        r.frames = s->frames;
+        at += 8 + 8 * (uint32_t)nr;
+    }
+    if (body < at + 4)
+        return;
+    uint32_t raw_size = rd32(p + at);
+    const uint8_t *raw = p + at + 4;
+    if (raw_size > body - at - 4)
+        return;
+    const tp_layout *l = &s->tp[k];
     r.pid = rd32(p + 16);
     r.tid = rd32(p + 20);
     r.time_ns = (int64_t)rd64(p + 24);
     r.cpu = rd32(p + 32);
 #define FIELD_OK(off, n) ((off) >= 0 && (uint32_t)(off) + (n) <= raw_size)
-    if (k == TP_WAKING) {
+    if (k == TP_SWITCH) {
+        r.kind = PETW__SYSREC_SWITCH_STACK; /* the thread it fired in leaves the CPU */
+    } else if (k == TP_WAKING) {
         if (!FIELD_OK(l->pid, 4))
             return;
         r.kind = PETW__SYSREC_WAKEUP;

@@ -1,6 +1,6 @@
 /* analysis_internal.h - what the analysis module's files share.
  *
- * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
  */
 #ifndef PETW_ANALYSIS_INTERNAL_H
 #define PETW_ANALYSIS_INTERNAL_H

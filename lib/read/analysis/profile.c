@@ -2,7 +2,7 @@
  * distinct stacks of CPU samples and per-thread switch times; then each
  * distinct location symbolized once.
  *
- * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
  *
  * Events arrive in time order (consume merges CPUs and files). The rare
  * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../base/classes/kernel_class.h"
 #include "analysis_internal.h"
 #include "petw/consume.h"
 #include "petw/decode.h"
@@ -23,18 +24,12 @@
 #define NONE UINT32_MAX
 #define MAX_FRAMES 256
 
-static const petw_guid ProcessGuid = {
-    0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const petw_guid ThreadGuid = {
-    0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
-static const petw_guid ImageGuid = {
-    0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}};
-static const petw_guid PerfInfoGuid = {
-    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
-static const petw_guid StackWalkGuid = {
-    0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}};
-static const petw_guid DiskIoGuid = {
-    0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}};
+#define ProcessGuid (*PETW__KC_GUID(PETW__KC_PROCESS))
+#define ThreadGuid (*PETW__KC_GUID(PETW__KC_THREAD))
+#define ImageGuid (*PETW__KC_GUID(PETW__KC_IMAGE))
+#define PerfInfoGuid (*PETW__KC_GUID(PETW__KC_PERFINFO))
+#define StackWalkGuid (*PETW__KC_GUID(PETW__KC_STACKWALK))
+#define DiskIoGuid (*PETW__KC_GUID(PETW__KC_DISK_IO))
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
 static const petw_guid KernelTraceControlGuid = {
@@ -79,7 +74,20 @@ typedef struct thread_state {
     int64_t since; /* when the current state began; 0: not known */
     int state;     /* 0 unknown, 1 running, 2 ready, 3 waiting */
     uint32_t readers[4], reader_counts[4];
+    /* Off-CPU: the StackWalk that follows a thread's event is that event's
+     * (STACK_FOR_*): its sample's, its switch in's (where it had blocked)
+     * or, as a waker, its ReadyThread's. */
+    int stack_for;
+    int64_t blocked_at, readied_at; /* FILETIMEs of its wait; 0: none */
+    uint32_t ready_by, ready_stack; /* who readied it and with which stack (NONE) */
+    uint32_t woke;                  /* as a waker: the thread it readied last (NONE) */
+    int has_wait;                   /* a switch in whose stack is awaited */
+    int64_t wait_time;
+    uint64_t wait_waiting, wait_ready;
+    uint32_t wait_by, wait_by_stack;
 } thread_state;
+
+enum { STACK_FOR_NONE, STACK_FOR_SAMPLE, STACK_FOR_SWITCH, STACK_FOR_READY };
 
 typedef struct kernel_symbol {
     uint64_t start, size;
@@ -128,6 +136,10 @@ struct petw_profile {
     petw__map stack_by_hash;
     uint32_t *frames;
     uint32_t frame_count, frame_cap;
+
+    petw_profile_offcpu *offcpu;
+    uint32_t offcpu_count, offcpu_cap;
+    petw__map offcpu_by_hash;
 
     petw_profile_disk *disks;
     uint32_t disk_count, disk_cap;
@@ -391,10 +403,10 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
     if (k == NONE)
         return;
     petw_profile_process *pr = &p->processes[k];
-    if (opcode == 1 || opcode == 3) {
+    if (opcode == PETW__OP_START || opcode == PETW__OP_DCSTART) {
         process_state *ps = &p->pstate[k];
         uint32_t parent = (uint32_t)field_u(ev, "ParentId");
-        if (opcode == 1) {
+        if (opcode == PETW__OP_START) {
             int exec = ps->started && !pr->end_time;
             pr->start_time = r->header.timestamp;
             pr->end_time = 0;
@@ -420,9 +432,10 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
         pr->parent_pid = parent;
         pr->name = intern(p, field_s(ev, "ImageFileName"));
         pr->command_line = intern(p, field_s(ev, "CommandLine"));
-    } else if (opcode == 2) {
+    } else if (opcode == PETW__OP_END) {
         pr->end_time = r->header.timestamp;
-    } else if ((opcode == 4 || opcode == 39) && (!pr->name || !*pr->name)) {
+    } else if ((opcode == PETW__OP_DCEND || opcode == PETW__OP_PROCESS_DEFUNCT) &&
+               (!pr->name || !*pr->name)) {
         /* DCEnd (a process alive when the trace ended: what a circular
          * trace's rundown at the end says) or Defunct (one that exited but
          * is still referenced): who it was, when nothing earlier said. */
@@ -432,7 +445,7 @@ static void on_process(petw_profile *p, const petw_event_record *r, int opcode)
     }
     if (pid == 0 && !pr->name[0])
         pr->name = IDLE_NAME;
-    if (p->hooks->process && opcode >= 1 && opcode <= 3)
+    if (p->hooks->process && opcode >= PETW__OP_START && opcode <= PETW__OP_DCSTART)
         p->hooks->process(p->c.hooks_context, p, pid, opcode, r->header.timestamp);
 }
 
@@ -465,7 +478,7 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
         return;
     uint32_t pid = (uint32_t)field_u(ev, "ProcessId");
     uint64_t base = field_u(ev, "ImageBase"), size = field_u(ev, "ImageSize");
-    if (opcode == 2) { /* Unload */
+    if (opcode == PETW__OP_IMAGE_UNLOAD) { /* Unload */
         uint32_t k = process_index(p, pid, 0);
         if (k == NONE)
             return;
@@ -478,7 +491,7 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
             }
         return;
     }
-    if (opcode == 10 || opcode == 3 || opcode == 4)
+    if (opcode == PETW__OP_IMAGE_LOAD || opcode == PETW__OP_DCSTART || opcode == PETW__OP_DCEND)
         image_add(p, pid, base, size, file_index(p, field_s(ev, "FileName"), NULL, 0));
 }
 
@@ -641,6 +654,50 @@ static int in_time(const petw_profile *p, int64_t t)
     return (!p->c.start_time || t >= p->c.start_time) && (!p->c.end_time || t <= p->c.end_time);
 }
 
+/* The distinct stack of thread `tid` with `n` frames (innermost first),
+ * added with no samples when new; NONE when it has no frame (or memory
+ * failed). */
+static uint32_t stack_of(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
+                         uint32_t n, int ptr4)
+{
+    uint32_t locs[MAX_FRAMES];
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n && m < MAX_FRAMES; k++) {
+        if (!frames[k] || frames[k] >= 0xFFFFFFFFFFFFF000ull)
+            continue;
+        uint32_t loc = location_of(p, pid, frames[k], ptr4);
+        if (loc == NONE)
+            return NONE;
+        locs[m++] = loc;
+    }
+    if (!m)
+        return NONE;
+    uint64_t h = hash_bytes(petw__mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
+    for (;; h++) {
+        uint32_t k = petw__map_get(&p->stack_by_hash, h);
+        if (k == NONE)
+            break;
+        petw_profile_stack *s = &p->stacks[k];
+        if (s->pid == pid && s->tid == tid && s->frame_count == m &&
+            !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
+            return k;
+        }
+    }
+    if (petw__grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
+        petw__grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
+        p->error = PETW_ENOMEM;
+        return NONE;
+    }
+    /* frames holds an offset into p->frames until the end (it moves). */
+    p->stacks[p->stack_count] =
+        (petw_profile_stack){pid, tid, 0, m, (const uint32_t *)(uintptr_t)p->frame_count, 0};
+    memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
+    p->frame_count += m;
+    if (petw__map_put(&p->stack_by_hash, h, p->stack_count++))
+        p->error = PETW_ENOMEM;
+    return p->stack_count - 1;
+}
+
 /* Counts `count` samples of thread `tid` with `n` frames (innermost first),
  * at `times` on `cpus` (NULL: at the thread's pending sample's). */
 static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
@@ -649,46 +706,10 @@ static void add_sample(petw_profile *p, uint32_t tid, uint32_t pid, const uint64
 {
     if (!pid_wanted(p, pid) || (p->c.tid && tid != p->c.tid))
         return;
-    uint32_t locs[MAX_FRAMES];
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < n && m < MAX_FRAMES; k++) {
-        if (!frames[k] || frames[k] >= 0xFFFFFFFFFFFFF000ull)
-            continue;
-        uint32_t loc = location_of(p, pid, frames[k], ptr4);
-        if (loc == NONE)
-            return;
-        locs[m++] = loc;
-    }
-    if (!m)
+    uint32_t index = stack_of(p, tid, pid, frames, n, ptr4);
+    if (index == NONE)
         return;
-    uint64_t h = hash_bytes(petw__mix(((uint64_t)pid << 32) | tid), locs, m * sizeof(uint32_t));
-    uint32_t index;
-    for (;; h++) {
-        uint32_t k = petw__map_get(&p->stack_by_hash, h);
-        if (k == NONE)
-            break;
-        petw_profile_stack *s = &p->stacks[k];
-        if (s->pid == pid && s->tid == tid && s->frame_count == m &&
-            !memcmp(p->frames + (uintptr_t)s->frames, locs, m * sizeof(uint32_t))) {
-            s->samples += count;
-            index = k;
-            goto counted;
-        }
-    }
-    if (petw__grow((void **)&p->stacks, &p->stack_cap, p->stack_count + 1, sizeof(*p->stacks)) ||
-        petw__grow((void **)&p->frames, &p->frame_cap, p->frame_count + m, sizeof(*p->frames))) {
-        p->error = PETW_ENOMEM;
-        return;
-    }
-    /* frames holds an offset into p->frames until the end (it moves). */
-    p->stacks[p->stack_count] =
-        (petw_profile_stack){pid, tid, count, m, (const uint32_t *)(uintptr_t)p->frame_count};
-    memcpy(p->frames + p->frame_count, locs, m * sizeof(uint32_t));
-    p->frame_count += m;
-    if (petw__map_put(&p->stack_by_hash, h, p->stack_count++))
-        p->error = PETW_ENOMEM;
-    index = p->stack_count - 1;
-counted:
+    p->stacks[index].samples += count;
     p->samples += count;
     if (p->hooks->sample) {
         uint32_t t = petw__map_get(&p->thread_by_tid, tid);
@@ -771,10 +792,86 @@ static void on_sample(petw_profile *p, const petw_event_record *r, int ptr4)
     flush_pending(p, t, ptr4);
     thread_state *ts = &p->tstate[t];
     ts->has_pending = 1;
+    ts->stack_for = STACK_FOR_SAMPLE;
     ts->pending_ip = ip;
     ts->pending_pid = pid_of_thread(p, tid);
     ts->pending_time = r->header.timestamp;
     ts->pending_cpu = cpu_of(r);
+}
+
+/* ---- Off-CPU: waits with the stacks they blocked and were readied with ---- */
+
+/* Thread t's switch in, awaited since its CSwitch, is counted with
+ * `stack` (where it had blocked; NONE: no stack came). */
+static void add_offcpu(petw_profile *p, uint32_t t, uint32_t stack)
+{
+    thread_state *ts = &p->tstate[t];
+    ts->has_wait = 0;
+    const petw_profile_thread *th = &p->threads[t];
+    if (!pid_wanted(p, th->pid) || (p->c.tid && th->tid != p->c.tid))
+        return;
+    uint32_t by = ts->wait_by, by_stack = ts->wait_by_stack;
+    uint64_t key[2] = {(uint64_t)th->tid << 32 | stack, (uint64_t)by << 32 | by_stack};
+    uint64_t h = hash_bytes(0x6f66666370755f31ull, key, sizeof(key));
+    uint32_t k;
+    for (;; h++) {
+        k = petw__map_get(&p->offcpu_by_hash, h);
+        if (k == NONE)
+            break;
+        const petw_profile_offcpu *o = &p->offcpu[k];
+        if (o->tid == th->tid && o->pid == th->pid && o->stack == stack && o->ready_tid == by &&
+            o->ready_stack == by_stack)
+            break;
+    }
+    if (k == NONE) {
+        if (petw__grow((void **)&p->offcpu, &p->offcpu_cap, p->offcpu_count + 1,
+                       sizeof(*p->offcpu)) ||
+            petw__map_put(&p->offcpu_by_hash, h, p->offcpu_count)) {
+            p->error = PETW_ENOMEM;
+            return;
+        }
+        k = p->offcpu_count++;
+        p->offcpu[k] = (petw_profile_offcpu){
+            th->pid, th->tid, stack, by ? pid_of_thread(p, by) : 0, by, by_stack, 0, 0, 0, 0};
+    }
+    petw_profile_offcpu *o = &p->offcpu[k];
+    o->waits++;
+    o->waiting += ts->wait_waiting;
+    o->ready += ts->wait_ready;
+    if (ts->wait_waiting > o->waiting_max)
+        o->waiting_max = ts->wait_waiting;
+    if (stack != NONE)
+        p->stacks[stack].offcpu += ts->wait_waiting;
+}
+
+/* The StackWalk after thread t's switch in (where it had blocked) or
+ * after its ReadyThread as the waker (its own stack then). */
+static void on_switch_stack(petw_profile *p, const petw_event_record *r, uint32_t t, uint32_t pid,
+                            int ptr4)
+{
+    thread_state *ts = &p->tstate[t];
+    int kind = ts->stack_for;
+    ts->stack_for = STACK_FOR_NONE;
+    thread_state *v =
+        kind == STACK_FOR_READY && ts->woke < p->thread_count ? &p->tstate[ts->woke] : NULL;
+    if (kind == STACK_FOR_SWITCH ? !ts->has_wait
+                                 : !v || !v->readied_at || v->ready_by != p->threads[t].tid)
+        return; /* a switch in that ended no wait, a wake-up of a thread not blocked */
+    const uint8_t *d = r->user_data;
+    uint32_t ps = ptr4 ? 4 : 8, n = (r->user_data_length - PETW__STACK_FRAMES) / ps;
+    uint64_t frames[MAX_FRAMES];
+    if (n > MAX_FRAMES)
+        n = MAX_FRAMES;
+    for (uint32_t k = 0; k < n; k++)
+        frames[k] = ptr4 ? petw__rd32(d + PETW__STACK_FRAMES + 4 * k)
+                         : petw__rd64(d + PETW__STACK_FRAMES + 8 * k);
+    if (!pid)
+        pid = p->threads[t].pid;
+    uint32_t stack = stack_of(p, p->threads[t].tid, pid, frames, n, ptr4);
+    if (kind == STACK_FOR_SWITCH)
+        add_offcpu(p, t, stack);
+    else
+        v->ready_stack = stack;
 }
 
 static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
@@ -782,8 +879,13 @@ static void on_stack(petw_profile *p, const petw_event_record *r, int ptr4)
     const uint8_t *d = r->user_data;
     if (r->user_data_length < 16)
         return;
-    uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
+    uint32_t pid = petw__rd32(d + PETW__STACK_PID), tid = petw__rd32(d + PETW__STACK_TID);
     uint32_t t = petw__map_get(&p->thread_by_tid, tid);
+    if (t != NONE &&
+        (p->tstate[t].stack_for == STACK_FOR_SWITCH || p->tstate[t].stack_for == STACK_FOR_READY)) {
+        on_switch_stack(p, r, t, pid, ptr4);
+        return;
+    }
     if (t == NONE || !p->tstate[t].has_pending)
         return; /* the stack of an event that is not a kept sample */
     p->tstate[t].has_pending = 0;
@@ -809,6 +911,10 @@ static void on_stack_key(petw_profile *p, const petw_event_record *r, int user, 
         return;
     uint32_t pid = petw__rd32(d + 8), tid = petw__rd32(d + 12);
     uint32_t t = petw__map_get(&p->thread_by_tid, tid);
+    if (t != NONE && p->tstate[t].stack_for != STACK_FOR_SAMPLE) {
+        p->tstate[t].stack_for = STACK_FOR_NONE; /* a switch's or wake-up's: not kept cached */
+        return;
+    }
     if (t == NONE || !p->tstate[t].has_pending)
         return; /* the stack of an event that is not a kept sample */
     thread_state *ts = &p->tstate[t];
@@ -866,33 +972,70 @@ static void leave_state(petw_profile *p, uint32_t t, int64_t now)
     ts->since = now;
 }
 
+/* Thread t runs again: a wait it had (it blocked, then was readied) waits
+ * for the StackWalk that may follow (where it had blocked). */
+static void switched_in(petw_profile *p, uint32_t t, int64_t now)
+{
+    thread_state *ts = &p->tstate[t];
+    if (ts->has_wait)
+        add_offcpu(p, t, NONE);
+    if (ts->blocked_at && now >= ts->blocked_at && in_time(p, now)) {
+        int64_t readied = ts->readied_at && ts->readied_at <= now ? ts->readied_at : now;
+        ts->wait_waiting = readied > ts->blocked_at ? (uint64_t)(readied - ts->blocked_at) : 0;
+        ts->wait_ready = (uint64_t)(now - readied);
+        ts->wait_by = ts->readied_at ? ts->ready_by : 0;
+        ts->wait_by_stack = ts->readied_at ? ts->ready_stack : NONE;
+        ts->wait_time = now;
+        ts->has_wait = 1;
+    }
+    ts->stack_for = STACK_FOR_SWITCH; /* a StackWalk next is its switch's, wait or not */
+    ts->blocked_at = ts->readied_at = 0;
+}
+
 static void on_cswitch(petw_profile *p, const petw_event_record *r)
 {
     const uint8_t *d = r->user_data;
     if (r->user_data_length < 16)
         return;
     int64_t now = r->header.timestamp;
-    uint32_t new_tid = petw__rd32(d), old_tid = petw__rd32(d + 4);
-    uint8_t reason = d[12], state = d[14];
+    uint32_t new_tid = petw__rd32(d + PETW__CSWITCH_NEW_TID);
+    uint32_t old_tid = petw__rd32(d + PETW__CSWITCH_OLD_TID);
+    uint8_t reason = d[PETW__CSWITCH_OLD_WAIT_REASON], state = d[PETW__CSWITCH_OLD_STATE];
     if (p->hooks->cswitch) {
         uint32_t new_pid = r->header.process_id;
         if (!new_pid || new_pid == UINT32_MAX)
             new_pid = pid_of_thread(p, new_tid);
-        petw_profile_switch e = {now,     cpu_of(r), old_tid,      pid_of_thread(p, old_tid),
-                                 new_tid, new_pid,   (int8_t)d[8], (int8_t)d[9],
-                                 state,   reason};
+        petw_profile_switch e = {now,
+                                 cpu_of(r),
+                                 old_tid,
+                                 pid_of_thread(p, old_tid),
+                                 new_tid,
+                                 new_pid,
+                                 (int8_t)d[PETW__CSWITCH_NEW_PRIORITY],
+                                 (int8_t)d[PETW__CSWITCH_OLD_PRIORITY],
+                                 state,
+                                 reason};
         p->hooks->cswitch(p->c.hooks_context, &e);
     }
     if (old_tid) {
         uint32_t t = thread_index(p, old_tid, NONE);
         if (t != NONE) {
+            thread_state *ts = &p->tstate[t];
+            if (ts->has_wait)
+                add_offcpu(p, t, NONE); /* its switch in's stack never came */
+            if (ts->stack_for == STACK_FOR_SWITCH)
+                ts->stack_for = STACK_FOR_NONE;
             leave_state(p, t, now);
-            p->tstate[t].state = state == 1 || state == 7 ? 2 : 3; /* Ready, DeferredReady */
+            p->tstate[t].state =
+                state == PETW__THREAD_STATE_READY || state == PETW__THREAD_STATE_DEFERRED_READY ? 2
+                                                                                                : 3;
             if (in_time(p, now)) {
                 if (p->tstate[t].state == 2)
                     p->threads[t].preempted++;
                 p->threads[t].wait_reasons[reason < 40 ? reason : 39]++;
             }
+            ts->blocked_at = ts->state == 3 ? now : 0;
+            ts->readied_at = 0;
         }
     }
     if (new_tid) {
@@ -902,6 +1045,7 @@ static void on_cswitch(petw_profile *p, const petw_event_record *r)
             p->tstate[t].state = 1;
             if (in_time(p, now))
                 p->threads[t].switches_in++;
+            switched_in(p, t, now);
         }
     }
 }
@@ -911,7 +1055,7 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     if (r->user_data_length < 4)
         return;
     int64_t now = r->header.timestamp;
-    uint32_t t = thread_index(p, petw__rd32(r->user_data), NONE);
+    uint32_t t = thread_index(p, petw__rd32((const uint8_t *)r->user_data + PETW__READY_TID), NONE);
     if (t == NONE)
         return;
     if (p->hooks->wakeup) {
@@ -927,6 +1071,16 @@ static void on_ready(petw_profile *p, const petw_event_record *r)
     if (ts->state == 3) {
         leave_state(p, t, now);
         ts->state = 2;
+    }
+    if (ts->blocked_at && !ts->readied_at) {
+        ts->readied_at = now;
+        ts->ready_by = r->header.thread_id;
+        ts->ready_stack = NONE;
+    }
+    uint32_t w = r->header.thread_id ? petw__map_get(&p->thread_by_tid, r->header.thread_id) : NONE;
+    if (w != NONE) {
+        p->tstate[w].stack_for = STACK_FOR_READY; /* a StackWalk next: the readying stack */
+        p->tstate[w].woke = t;
     }
     if (!in_time(p, now))
         return;
@@ -1140,7 +1294,7 @@ static void on_thread(petw_profile *p, const petw_event_record *r, int opcode)
 {
     const uint8_t *d = r->user_data;
     uint32_t pid = petw__rd32(d), tid = petw__rd32(d + 4);
-    if (opcode == 2)
+    if (opcode == PETW__OP_END)
         on_thread_end(p, tid, r->header.timestamp);
     else
         (void)thread_index(p, tid, pid);
@@ -1167,24 +1321,28 @@ static void on_event(petw_event_record *r, void *context)
     int ptr4 = (r->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0;
     p->ptr4 = ptr4;
     if (petw_guid_equal(g, &PerfInfoGuid)) {
-        if (opcode == 46)
+        if (opcode == PETW__OP_PERFINFO_SAMPLED_PROFILE)
             on_sample(p, r, ptr4);
-        else if ((opcode == 73 || opcode == 72) && r->user_data_length >= 8 &&
-                 petw__rd32(r->user_data) == 0 && petw__rd32((const uint8_t *)r->user_data + 4))
+        else if ((opcode == PETW__OP_PERFINFO_COLLECTION_START ||
+                  opcode == PETW__OP_PERFINFO_SET_INTERVAL) &&
+                 r->user_data_length >= 8 && petw__rd32(r->user_data) == 0 &&
+                 petw__rd32((const uint8_t *)r->user_data + 4))
             p->interval = petw__rd32((const uint8_t *)r->user_data + 4); /* ProfileTime's */
     } else if (petw_guid_equal(g, &StackWalkGuid)) {
-        if (opcode == 32)
+        if (opcode == PETW__OP_STACKWALK_STACK)
             on_stack(p, r, ptr4);
-        else if (opcode == 37 || opcode == 38)
-            on_stack_key(p, r, opcode == 38, ptr4);
-        else if (opcode == 35 || opcode == 36)
+        else if (opcode == PETW__OP_STACKWALK_KEY_KERNEL || opcode == PETW__OP_STACKWALK_KEY_USER)
+            on_stack_key(p, r, opcode == PETW__OP_STACKWALK_KEY_USER, ptr4);
+        else if (opcode == PETW__OP_STACKWALK_KEY_DELETE ||
+                 opcode == PETW__OP_STACKWALK_KEY_RUNDOWN)
             on_stack_key_def(p, r, ptr4);
     } else if (petw_guid_equal(g, &ThreadGuid)) {
-        if (opcode == 36)
+        if (opcode == PETW__OP_THREAD_CSWITCH)
             on_cswitch(p, r);
-        else if (opcode == 50)
+        else if (opcode == PETW__OP_THREAD_READY)
             on_ready(p, r);
-        else if ((opcode >= 1 && opcode <= 3) && r->user_data_length >= 8)
+        else if ((opcode >= PETW__OP_START && opcode <= PETW__OP_DCSTART) &&
+                 r->user_data_length >= 8)
             on_thread(p, r, opcode);
         else if (p->hooks->event)
             p->hooks->event(p->c.hooks_context, r); /* SetName, and what the model skips */
@@ -1199,8 +1357,8 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, &ClrGuid) || petw_guid_equal(g, &ClrRundownGuid)) {
         on_clr(p, r, petw_guid_equal(g, &ClrRundownGuid));
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
-        if (opcode == 10 || opcode == 11)
-            on_disk(p, r, opcode == 11, ptr4);
+        if (opcode == PETW__OP_DISK_READ || opcode == PETW__OP_DISK_WRITE)
+            on_disk(p, r, opcode == PETW__OP_DISK_WRITE, ptr4);
     } else if (p->hooks->event) {
         p->hooks->event(p->c.hooks_context, r);
     }
@@ -1385,8 +1543,11 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         rc = petw_trace_process(traces, count, 0, 0);
     for (uint32_t k = 0; k < count; k++)
         petw_trace_close(traces[k]);
-    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++)
+    for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
         flush_pending(p, t, p->ptr4);
+        if (p->tstate[t].has_wait)
+            add_offcpu(p, t, NONE);
+    }
     if (rc == 0)
         petw__stackkeys_finish(p->stackkeys, add_keyed, p);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
@@ -1459,6 +1620,8 @@ void petw_profile_free(petw_profile *p)
     free(p->ksyms);
     free(p->lines);
     free(p->disks);
+    free(p->offcpu);
+    petw__map_free(&p->offcpu_by_hash);
     free(p->kinds);
     free(p->starts);
     free(p->keyed_threads);
@@ -1547,6 +1710,16 @@ uint32_t petw_profile_stack_count(const petw_profile *p)
 const petw_profile_stack *petw_profile_stack_at(const petw_profile *p, uint32_t index)
 {
     return index < p->stack_count ? &p->stacks[index] : NULL;
+}
+
+uint32_t petw_profile_offcpu_count(const petw_profile *p)
+{
+    return p->offcpu_count;
+}
+
+const petw_profile_offcpu *petw_profile_offcpu_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->offcpu_count ? &p->offcpu[index] : NULL;
 }
 
 uint32_t petw_profile_disk_count(const petw_profile *p)

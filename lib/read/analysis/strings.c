@@ -1,6 +1,6 @@
 /* strings.c - interned strings and demangled names.
  *
- * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
  */
 #include <stdio.h>
 #include <stdlib.h>

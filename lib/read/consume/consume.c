@@ -1,6 +1,6 @@
 /* consume.c - reading ETL files and delivering their events in order.
  *
- * Allowed dependencies: common/, platform/, format/.
+ * Allowed dependencies: common/, platform/, classes/, format/.
  *
  * Files are streamed, never read whole. Opening a file scans it once:
  * each buffer is read, verified and unpacked into one scratch buffer, and
@@ -21,6 +21,7 @@
 
 #include <stdatomic.h>
 
+#include "../../base/classes/kernel_class.h"
 #include "../../write/format/etl_record.h"
 #include "../../base/platform/platform.h"
 #include "consume_internal.h"
@@ -787,14 +788,15 @@ int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64
 
 const char *petw_kernel_class_name(const petw_guid *provider)
 {
-    return provider ? petw__etl_kernel_class_name(provider) : NULL;
+    const petw__kernel_class *c = provider ? petw__kernel_class_by_guid(provider) : NULL;
+    return c ? c->name : NULL;
 }
 
 int petw_kernel_class_guid(const char *name, petw_guid *out)
 {
-    const petw_guid *g = name && out ? petw__etl_kernel_class_by_name(name) : NULL;
-    if (!g)
+    const petw__kernel_class *c = name && out ? petw__kernel_class_by_name(name) : NULL;
+    if (!c)
         return PETW_ENOTFOUND;
-    *out = *g;
+    *out = c->guid;
     return 0;
 }

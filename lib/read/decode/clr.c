@@ -8,7 +8,7 @@
  * runtime's manifest. An instrumentation manifest the user adds for these
  * providers is read first.
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  *
  * Versions: 0 is the first layout; 1 adds ClrInstanceID; method events' 2
  * adds ReJITID, module events' 2 the managed and native PDBs' identity.

@@ -2,9 +2,9 @@
  * self-describing events (schema and payload), and events an instrumentation
  * manifest describes (manifest.c parses it; the template walk is here).
  *
- * Allowed dependencies: common/, platform/, xxHash, expat. Everything read from the record is
- * bounds-checked; fields are built in an array where every struct's or
- * array's children are one contiguous block (reserved before recursing).
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat. Everything read from the
+ * record is bounds-checked; fields are built in an array where every struct's or array's children
+ * are one contiguous block (reserved before recursing).
  *
  * Schema (EVENT_SCHEMA_TL data): u16 size; tags (7 bits a byte, 0x80 =
  * more); event name NUL; then per field: name NUL, u8 in-type (low 5 bits
@@ -563,6 +563,14 @@ static int decode_struct(petw_decoder *d, uint32_t entry, uint32_t slot, int dep
     return 0;
 }
 
+/* A 16-byte IPv6 address as text, as Windows writes it. */
+static int ipv6_string(petw_decoder *d, const uint8_t *p, uint32_t slot)
+{
+    char text[48];
+    petw__ipv6_text(p, text, sizeof(text));
+    return bytes_string(d, (const uint8_t *)text, strlen(text), slot);
+}
+
 /* A fixed-size number of in-type `type`, shown as out-type `out` says. */
 static int decode_number(petw_decoder *d, uint8_t type, uint8_t out, uint32_t slot)
 {
@@ -661,6 +669,8 @@ static int decode_basic(petw_decoder *d, uint8_t type, uint8_t out, uint32_t slo
             return utf16_string(d, p + 2, n / 2, slot);
         if (type == PETW_IN_COUNTEDANSISTRING)
             return bytes_string(d, p + 2, n, slot);
+        if (out == PETW_OUT_IPV6 && n == 16)
+            return ipv6_string(d, p + 2, slot);
         f->kind = PETW_VALUE_BINARY;
         f->v.bin.data = p + 2;
         f->v.bin.size = (uint32_t)n;
@@ -935,6 +945,8 @@ static int man_scalar(petw_decoder *d, const petw__man_provider *pv, uint32_t i,
     if (sized) {
         uint64_t length = man_size(d, f, f->length, PETW__MANF_LENGTH_REF);
         PETW__FORWARD_IF_ERROR(man_sized(d, f->in_type, length, slot));
+        if (f->out_type == PETW_OUT_IPV6 && f->in_type == PETW_IN_BINARY && length == 16)
+            PETW__FORWARD_IF_ERROR(ipv6_string(d, d->data + start, slot));
     } else if (f->in_type == PETW__IN_KERNEL_SID) {
         PETW__FORWARD_IF_ERROR(kernel_sid(d, slot));
     } else if (unterminated(d, f->in_type)) {

@@ -1,7 +1,7 @@
 /* decode_internal.h - the decoder's work counters (for tests) and its
  * manifests (for TDH).
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
 #ifndef PETW_DECODE_INTERNAL_H
 #define PETW_DECODE_INTERNAL_H

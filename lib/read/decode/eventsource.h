@@ -1,6 +1,6 @@
 /* eventsource.h - .NET EventSource manifests carried in the trace.
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  *
  * A manifest-based EventSource writes its instrumentation manifest into the
  * trace as ManifestData events: event id 0xFFFE, opcode 0xFE (task 0xFFFE;

@@ -2,7 +2,7 @@
  * classes (kernel.c), as a manifest model whose events are keyed by
  * opcode and version.
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
 #ifndef PETW_KERNEL_H
 #define PETW_KERNEL_H

@@ -2,7 +2,7 @@
  * decoder walks: providers, their events by id and version, and each
  * event's template as a flat list of fields.
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  *
  * The parser takes untrusted XML (expat: no external entities, its
  * entity-expansion limits kept) and refuses what it cannot use with a

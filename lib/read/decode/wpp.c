@@ -13,7 +13,7 @@
  * time, kernel time, user time, sequence, process, CPU) and %10 onwards the
  * arguments, each with a printf format between exclamation marks.
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
 #include "wpp.h"
 

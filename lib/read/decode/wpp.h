@@ -3,7 +3,7 @@
  * and for each message number its #typev name (file_line), format string,
  * level, flags, function and argument list (name, item type, number).
  *
- * Allowed dependencies: common/, platform/, xxHash, expat.
+ * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
 #ifndef PETW_DECODE_WPP_H
 #define PETW_DECODE_WPP_H

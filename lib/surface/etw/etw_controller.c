@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "../../base/classes/kernel_class.h"
 #include "../../control/controller/controller.h"
 #include "etw_internal.h"
 
@@ -610,10 +611,6 @@ ULONG WMIAPI EnableTrace(ULONG Enable, ULONG EnableFlag, ULONG EnableLevel, LPCG
 /* ---- TraceSetInformation / TraceQueryInformation: the system provider's
  * classes. Every other class is ERROR_NOT_SUPPORTED. ---- */
 
-static const GUID perfinfo_guid = {
-    0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}};
-#define CLASSIC_TYPE_SAMPLED_PROFILE 46
-
 /* TraceSystemTraceEnableFlagsInfo's buffer: the kernel's group mask
  * (PERFINFO_GROUPMASK, 8 ULONGs), whose first ULONG holds the
  * EVENT_TRACE_FLAG_* groups; the other seven name groups EnableFlags
@@ -650,17 +647,27 @@ ULONG WMIAPI TraceSetInformation(TRACEHANDLE SessionHandle, TRACE_INFO_CLASS Inf
     }
     case TraceStackTracingInfo: {
         /* CLASSIC_EVENT_IDs whose events get stacks: petw walks stacks for
-         * CPU samples (PerfInfo SampledProfile); a list naming none of
-         * those cannot be honoured. An empty list turns stacks off. */
+         * CPU samples (PerfInfo SampledProfile), context switches (Thread
+         * CSwitch: the stack of the thread switched in) and wake-ups
+         * (Thread ReadyThread: the readying thread's); a list naming none
+         * of those cannot be honoured. An empty list turns stacks off. */
         if (InformationLength % sizeof(CLASSIC_EVENT_ID) ||
             (InformationLength && !TraceInformation))
             return ERROR_INVALID_PARAMETER;
         const CLASSIC_EVENT_ID *ids = TraceInformation;
         uint32_t n = InformationLength / sizeof(CLASSIC_EVENT_ID), stacks = 0;
-        for (uint32_t k = 0; k < n; k++)
-            if (memcmp(&ids[k].EventGuid, &perfinfo_guid, sizeof(GUID)) == 0 &&
-                ids[k].Type == CLASSIC_TYPE_SAMPLED_PROFILE)
+        for (uint32_t k = 0; k < n; k++) {
+            int perfinfo =
+                memcmp(&ids[k].EventGuid, PETW__KC_GUID(PETW__KC_PERFINFO), sizeof(GUID)) == 0;
+            int thread =
+                memcmp(&ids[k].EventGuid, PETW__KC_GUID(PETW__KC_THREAD), sizeof(GUID)) == 0;
+            if (perfinfo && ids[k].Type == PETW__OP_PERFINFO_SAMPLED_PROFILE)
                 stacks |= PETW_SYSTEM_PROFILE;
+            else if (thread && ids[k].Type == PETW__OP_THREAD_CSWITCH)
+                stacks |= PETW_SYSTEM_CSWITCH;
+            else if (thread && ids[k].Type == PETW__OP_THREAD_READY)
+                stacks |= PETW_SYSTEM_DISPATCHER;
+        }
         if (n && !stacks)
             return ERROR_NOT_SUPPORTED;
         return petw__etw_status(petw__controller_set_system(SessionHandle, &stacks, NULL));

@@ -2,9 +2,9 @@
  * surface is a thin mapping onto the native API: it converts strings and
  * structs and translates error codes, nothing more.
  *
- * Allowed dependencies: common/, platform/, decode/, controller/, win32/. Above the whole native
- * API (petw/petw.h); session/'s internal header gives it the controls ETW
- * has and the native API does not. */
+ * Allowed dependencies: common/, platform/, classes/, decode/, controller/, win32/. Above the whole
+ * native API (petw/petw.h); session/'s internal header gives it the controls ETW has and the native
+ * API does not. */
 #ifndef PETW_ETW_INTERNAL_H
 #define PETW_ETW_INTERNAL_H
 

@@ -1,6 +1,6 @@
 /* etl.h - the ETL on-disk layout (see docs/format.md), writer and reader.
  *
- * Allowed dependencies: common/, platform/, zstd, xxHash. format/ knows bytes, not
+ * Allowed dependencies: common/, platform/, classes/, zstd, xxHash. format/ knows bytes, not
  * rings, sessions or files: callers hand it buffers. It owns every byte
  * layout: buffer and header-buffer parsing, record stepping and decoding
  * into EVENT_RECORDs live here and nowhere else.
@@ -418,15 +418,6 @@ uint32_t petw__etl_count_records(const uint8_t *buf, uint32_t used);
  * to the caller. Returns 0, or PETW_ECORRUPT for a malformed record. */
 int petw__etl_decode_record(const uint8_t *r, petw_event_record *e, petw_extended_item *ext,
                             uint32_t ext_max);
-
-/* Classic kernel events: the event-class GUID of a HookId (group in the
- * high byte, type in the low), or NULL when the group is not known. */
-const petw_guid *petw__etl_kernel_class_guid(uint16_t hook);
-/* The kernel event class ("Process", "Image", ...; "EventTrace" for the
- * session's header) whose GUID is `guid`, or NULL. */
-const char *petw__etl_kernel_class_name(const petw_guid *guid);
-/* The GUID of the kernel event class named `name` (exactly), or NULL. */
-const petw_guid *petw__etl_kernel_class_by_name(const char *name);
 
 /* A buffer whose writer died (a killed provider process's shared pool):
  * copies the complete records of [header, end) to `out` (after a header's

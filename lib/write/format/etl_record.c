@@ -3,6 +3,7 @@
  * PERFINFO kernel records, FULL/INSTANCE classic events, WPP messages).
  * The record was bounded by petw__etl_next_record; every field read here
  * is checked against the record's own size. */
+#include "../../base/classes/kernel_class.h"
 #include "etl_record.h"
 
 /* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10 (message)
@@ -103,83 +104,6 @@ int petw__etl_next_record_any(const uint8_t *buf, uint32_t used, uint32_t *pos,
     return 1;
 }
 
-/* Classic kernel events: the event class of a HookId group, as the NT
- * Kernel Logger's MOF classes name them (groups not listed keep a zero
- * provider and carry the group in Task). */
-static const struct {
-    uint8_t group;
-    const char *name;
-    petw_guid guid;
-} kernel_groups[] = {
-    {0x00,
-     "EventTrace",
-     {0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}},
-    {0x01,
-     "DiskIo",
-     {0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
-    {0x02,
-     "PageFault",
-     {0x3d6fa8d3, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
-    {0x03,
-     "Process",
-     {0x3d6fa8d0, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
-    {0x04,
-     "FileIo",
-     {0x90cbdc39, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}}},
-    {0x05,
-     "Thread",
-     {0x3d6fa8d1, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}}},
-    {0x06, "TcpIp", {0x9a280ac0, 0xc8e0, 0x11d1, {0x84, 0xe2, 0x00, 0xc0, 0x4f, 0xb9, 0x98, 0xa2}}},
-    {0x08, "UdpIp", {0xbf3a50c5, 0xa9c9, 0x4988, {0xa0, 0x05, 0x2d, 0xf0, 0xb7, 0xc8, 0x0f, 0x80}}},
-    {0x09,
-     "Registry",
-     {0xae53722e, 0xc863, 0x11d2, {0x86, 0x59, 0x00, 0xc0, 0x4f, 0xa3, 0x21, 0xa1}}},
-    {0x0B,
-     "SystemConfig",
-     {0x01853a65, 0x418f, 0x4f36, {0xae, 0xfc, 0xdc, 0x0f, 0x1d, 0x2f, 0xd2, 0x35}}},
-    {0x0F,
-     "PerfInfo",
-     {0xce1dbfb4, 0x137e, 0x4da6, {0x87, 0xb0, 0x3f, 0x59, 0xaa, 0x10, 0x2c, 0xbc}}},
-    {0x14, "Image", {0x2cb15d1d, 0x5fc1, 0x11d2, {0xab, 0xe1, 0x00, 0xa0, 0xc9, 0x11, 0xf5, 0x18}}},
-    {0x18,
-     "StackWalk",
-     {0xdef2fe46, 0x7bd6, 0x4b80, {0xbd, 0x94, 0xf5, 0x7f, 0xe2, 0x0d, 0x0c, 0xe3}}},
-    {0x1A, "ALPC", {0x45d8cccd, 0x539f, 0x4b72, {0xa8, 0xb7, 0x5c, 0x68, 0x31, 0x42, 0x60, 0x9a}}},
-};
-
-#define GROUP_PROCESS 0x03
-#define GROUP_IMAGE 0x14
-#define TYPE_LOAD 0x0A
-
-const char *petw__etl_kernel_class_name(const petw_guid *guid)
-{
-    for (size_t k = 0; k < PETW__ARRAY_SIZE(kernel_groups); k++)
-        if (petw_guid_equal(&kernel_groups[k].guid, guid))
-            return kernel_groups[k].name;
-    return NULL;
-}
-
-const petw_guid *petw__etl_kernel_class_by_name(const char *name)
-{
-    for (size_t k = 0; k < PETW__ARRAY_SIZE(kernel_groups); k++)
-        if (!strcmp(kernel_groups[k].name, name))
-            return &kernel_groups[k].guid;
-    return NULL;
-}
-
-const petw_guid *petw__etl_kernel_class_guid(uint16_t hook)
-{
-    uint8_t group = (uint8_t)(hook >> 8);
-    /* The kernel logs image loads in the process group (PERFINFO's
-     * process/load hook); their event class is Image. */
-    if (group == GROUP_PROCESS && (uint8_t)hook == TYPE_LOAD)
-        group = GROUP_IMAGE;
-    for (size_t k = 0; k < PETW__ARRAY_SIZE(kernel_groups); k++)
-        if (kernel_groups[k].group == group)
-            return &kernel_groups[k].guid;
-    return NULL;
-}
-
 /* The extended items of an EVENT_HEADER record, from `*pos` on. */
 static int decode_ext_items(const uint8_t *r, uint16_t size, uint32_t *pos, petw_event_record *e,
                             petw_extended_item *ext, uint32_t ext_max)
@@ -260,9 +184,9 @@ static int decode_system(const uint8_t *r, uint8_t type, petw_event_record *e)
         e->header.cpu.times.kernel_time = petw__rd32(r + 24);
         e->header.cpu.times.user_time = petw__rd32(r + 28);
     }
-    const petw_guid *g = petw__etl_kernel_class_guid(hook);
-    if (g)
-        e->header.provider_id = *g;
+    const petw__kernel_class *c = petw__kernel_class_by_hook(hook);
+    if (c)
+        e->header.provider_id = c->guid;
     e->header.descriptor.opcode = (uint8_t)hook;
     e->header.descriptor.task = (uint16_t)(hook >> 8);
     e->header.descriptor.version = (uint8_t)version;

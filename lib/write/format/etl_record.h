@@ -2,7 +2,7 @@
  * loop every reader and the flusher run over every record: the common case
  * inline, the rest in etl_record.c, beside the record decoder.
  *
- * Allowed dependencies: common/, platform/, zstd, xxHash. */
+ * Allowed dependencies: common/, platform/, classes/, zstd, xxHash. */
 #ifndef PETW_ETL_RECORD_H
 #define PETW_ETL_RECORD_H
 

@@ -327,10 +327,10 @@ static int start_system(petw__session *s, const petw_session_config *c, uint16_t
         .ring_gen = gen,
     };
     uint32_t granted;
-    int kernel_excluded;
-    PETW__FORWARD_IF_ERROR(petw__system_start(&sc, &s->system, &granted, &kernel_excluded));
+    uint32_t limits;
+    PETW__FORWARD_IF_ERROR(petw__system_start(&sc, &s->system, &granted, &limits));
     s->enable_flags = granted;
-    s->system_limits = kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0;
+    s->system_limits = limits;
     return 0;
 }
 

@@ -1,66 +1,48 @@
 /* system.c - the system provider: the OS's records (platform/'s
  * petw__sys_*) as the NT Kernel Logger's event classes in a session.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.
  *
  * Every event is a classic kernel record, as Windows writes them: a
  * SYSTEM64 header (Process, Thread, Image), COMPACT64 (CSwitch) or
  * PERFINFO64 (SampledProfile, StackWalk), HookId = group << 8 | opcode,
  * the class version in the Version word's low byte, the payload in the
- * class's 64-bit layout (lib/read/decode/kernel.c decodes them).
+ * class's 64-bit layout (lib/base/classes/kernel_class.c, the classes' table).
  */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <uv.h>
 
+#include "../../base/classes/kernel_class.h"
 #include "../format/etl.h"
 #include "../../base/platform/platform.h"
 #include "system.h"
 #include "system_internal.h"
 
-/* HookIds: the event class group and the opcode (ntwmi.h's names). */
-#define HOOK_PROCESS_START 0x0301u
-#define HOOK_PROCESS_END 0x0302u
-#define HOOK_PROCESS_DCSTART 0x0303u
-#define HOOK_PROCESS_DCEND 0x0304u
-#define HOOK_THREAD_START 0x0501u
-#define HOOK_THREAD_END 0x0502u
-#define HOOK_THREAD_DCSTART 0x0503u
-#define HOOK_THREAD_DCEND 0x0504u
-#define HOOK_IMAGE_LOAD 0x030Au /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE */
-#define HOOK_IMAGE_DCSTART 0x1403u
-#define HOOK_IMAGE_DCEND 0x1404u
-#define HOOK_CONFIG_CPU 0x0B0Au
-#define HOOK_CONFIG_PHYDISK 0x0B0Bu
-#define HOOK_CONFIG_LOGDISK 0x0B0Cu
-#define HOOK_CSWITCH 0x0524u
-#define HOOK_READY_THREAD 0x0532u
-#define HOOK_DISK_READ 0x010Au
-#define HOOK_DISK_WRITE 0x010Bu
-#define HOOK_SAMPLED_PROFILE 0x0F2Eu
-#define HOOK_STACKWALK 0x1820u
-#define HOOK_PROFILE_COLLECTION_START 0x0F49u /* PerfInfo opcode 73 */
-
-#define VERSION_PROCESS 4 /* Process_TypeGroup1 v4 */
-#define VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
-#define VERSION_IMAGE 3   /* Image_Load v3 */
-#define VERSION_CSWITCH 2
-#define VERSION_READY_THREAD 2
-#define VERSION_DISK 3 /* DiskIo_TypeGroup1 v3 */
-#define VERSION_PERFINFO 2
-#define VERSION_STACKWALK 2
-#define VERSION_CONFIG 2 /* SystemConfig_V2_* */
-
-/* CSwitch's thread states and wait reasons (KTHREAD_STATE, KWAIT_REASON). */
-#define STATE_READY 1
-#define STATE_WAITING 5
-#define WAIT_EXECUTIVE 0
-#define WAIT_PREEMPTED 32
+/* HookIds, of the classes' table (classes/kernel_class.h). */
+#define HOOK_PROCESS(op) PETW__HOOK(PETW__GROUP_PROCESS, PETW__OP_##op)
+#define HOOK_THREAD(op) PETW__HOOK(PETW__GROUP_THREAD, PETW__OP_##op)
+#define HOOK_IMAGE(op) PETW__HOOK(PETW__GROUP_IMAGE, PETW__OP_##op)
+#define HOOK_CONFIG(op) PETW__HOOK(PETW__GROUP_CONFIG, PETW__OP_CONFIG_##op)
+#define HOOK_DISK(op) PETW__HOOK(PETW__GROUP_DISK_IO, PETW__OP_DISK_##op)
+#define HOOK_PERFINFO(op) PETW__HOOK(PETW__GROUP_PERFINFO, PETW__OP_PERFINFO_##op)
+#define HOOK_STACKWALK PETW__HOOK(PETW__GROUP_STACKWALK, PETW__OP_STACKWALK_STACK)
 
 #define POLL_MS 20
-#define NAME_SLOTS 65536u /* processes whose name and parent are known */
-#define DISK_SLOTS 4096u  /* block requests in flight */
+#define NAME_SLOTS 65536u   /* processes whose name and parent are known */
+#define DISK_SLOTS 4096u    /* block requests in flight */
+#define BLOCKED_SLOTS 1024u /* threads off a CPU whose stack waits for their switch in */
+
+/* The call chain a thread left its CPU with (sched_switch), written after
+ * the CSwitch that puts it back on one: Windows' CSwitch stack, the new
+ * thread's, is where it had blocked. */
+typedef struct blocked_stack {
+    uint32_t tid_plus_one; /* 0: empty */
+    uint32_t frame_count;
+    int64_t time_ns;
+    uint64_t frames[PETW__SYS_MAX_FRAMES];
+} blocked_stack;
 
 typedef struct disk_request {
     uint64_t dev_plus_one, offset; /* 0: empty */
@@ -90,6 +72,7 @@ struct petw__system {
     int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
     proc_name *names;         /* with PETW_SYSTEM_PROCESS */
     disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
+    blocked_stack *blocked;   /* with CSwitch stacks */
     petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
     uint8_t payload[0xFFFF];
 };
@@ -248,6 +231,27 @@ static disk_request *disk_slot(petw__system *s, uint64_t dev, uint64_t offset, i
     return insert ? &s->disk[h & (DISK_SLOTS - 1)] : NULL;
 }
 
+/* StackWalk_Event after the event of thread `tid` at `ns`: that event's
+ * timestamp, the thread's process and id, then the frames. */
+static void emit_stack(petw__system *s, uint32_t cpu, uint32_t pid, uint32_t tid, int64_t ns,
+                       const uint64_t *frames, uint32_t n)
+{
+    uint8_t *p = s->payload;
+    petw__system_ident_note(&s->ident, frames, n);
+    petw__wr64(p + PETW__STACK_TIME, (uint64_t)session_time(s, ns));
+    petw__wr32(p + PETW__STACK_PID, pid);
+    petw__wr32(p + PETW__STACK_TID, tid);
+    for (uint32_t k = 0; k < n; k++)
+        petw__wr64(p + PETW__STACK_FRAMES + 8 * k, frames[k]);
+    emit(s, cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, PETW__VERSION_STACKWALK, pid, tid, ns, p,
+         PETW__STACK_FRAMES + 8 * n);
+}
+
+static blocked_stack *blocked_slot(petw__system *s, uint32_t tid)
+{
+    return &s->blocked[(tid * 2654435761u) & (BLOCKED_SLOTS - 1)];
+}
+
 static void on_disk(petw__system *s, const petw__sys_record *r)
 {
     if (r->kind == PETW__SYSREC_DISK_ISSUE) {
@@ -272,8 +276,8 @@ static void on_disk(petw__system *s, const petw__sys_record *r)
     }
     petw__wr32(p + 48, tid); /* IssuingThreadId */
     emit(s, r->cpu, PETW__HDR_SYSTEM64,
-         r->count == PETW__SYS_DISK_WRITE ? HOOK_DISK_WRITE : HOOK_DISK_READ, VERSION_DISK, pid,
-         tid, r->time_ns, p, 52);
+         r->count == PETW__SYS_DISK_WRITE ? HOOK_DISK(WRITE) : HOOK_DISK(READ), PETW__VERSION_DISK,
+         pid, tid, r->time_ns, p, 52);
 }
 
 /* ---- From the OS's records ---- */
@@ -292,27 +296,27 @@ static void on_record(void *ctx, const petw__sys_record *r)
             snprintf(copy, sizeof(copy), "%s", name);
             name_set(s, r->pid, r->other_pid, copy);
             uint32_t n = process_payload(s, r->pid, r->other_pid, copy);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_START, VERSION_PROCESS, r->other_pid,
-                 r->other_tid, r->time_ns, s->payload, n);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS,
+                 r->other_pid, r->other_tid, r->time_ns, s->payload, n);
         }
         if (f & PETW_SYSTEM_THREAD) {
             uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_START, VERSION_THREAD, r->pid, r->tid,
-                 r->time_ns, s->payload, n);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(START), PETW__VERSION_THREAD, r->pid,
+                 r->tid, r->time_ns, s->payload, n);
         }
         break;
     }
     case PETW__SYSREC_EXIT:
         if (f & PETW_SYSTEM_THREAD) {
             uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD_END, VERSION_THREAD, r->pid, r->tid,
-                 r->time_ns, s->payload, n);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(END), PETW__VERSION_THREAD, r->pid,
+                 r->tid, r->time_ns, s->payload, n);
         }
         if (r->pid == r->tid && (f & PETW_SYSTEM_PROCESS)) {
             proc_name *e = name_slot(s, r->pid, 0);
             uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_END, VERSION_PROCESS, r->pid, r->tid,
-                 r->time_ns, s->payload, n);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(END), PETW__VERSION_PROCESS, r->pid,
+                 r->tid, r->time_ns, s->payload, n);
             if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
                 petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
                                        session_time(s, r->time_ns), r->pid, e->uid);
@@ -328,15 +332,15 @@ static void on_record(void *ctx, const petw__sys_record *r)
             uint32_t ppid = e ? e->ppid : 0;
             name_set(s, r->pid, ppid, r->text);
             uint32_t n = process_payload(s, r->pid, ppid, r->text);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS_START, VERSION_PROCESS, r->pid, r->tid,
-                 r->time_ns, s->payload, n);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS, r->pid,
+                 r->tid, r->time_ns, s->payload, n);
         }
         break;
     case PETW__SYSREC_MMAP:
         if (f & PETW_SYSTEM_IMAGE_LOAD) {
             uint32_t n = image_payload(s, r);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_IMAGE_LOAD, VERSION_IMAGE, r->pid, r->tid,
-                 r->time_ns, s->payload, n);
+            emit(s, r->cpu, PETW__HDR_SYSTEM64, PETW__HOOK_IMAGE_LOAD, PETW__VERSION_IMAGE, r->pid,
+                 r->tid, r->time_ns, s->payload, n);
             petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
                                      session_time(s, r->time_ns), r);
         }
@@ -353,15 +357,33 @@ static void on_record(void *ctx, const petw__sys_record *r)
         uint32_t new_pid = out ? r->other_pid : r->pid;
         int preempt = (r->flags & PETW__SYS_SWITCH_PREEMPT) != 0;
         uint8_t *p = s->payload;
-        memset(p, 0, 24);
-        petw__wr32(p, new_tid);
-        petw__wr32(p + 4, old_tid);
-        p[12] = preempt ? WAIT_PREEMPTED : WAIT_EXECUTIVE; /* OldThreadWaitReason */
-        p[14] = preempt ? STATE_READY : STATE_WAITING;     /* OldThreadState */
-        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_CSWITCH, VERSION_CSWITCH, new_pid, new_tid,
-             r->time_ns, p, 24);
+        memset(p, 0, PETW__CSWITCH_SIZE);
+        petw__wr32(p + PETW__CSWITCH_NEW_TID, new_tid);
+        petw__wr32(p + PETW__CSWITCH_OLD_TID, old_tid);
+        p[PETW__CSWITCH_OLD_WAIT_REASON] =
+            preempt ? PETW__WAIT_PREEMPTED : PETW__WAIT_EXECUTIVE; /* OldThreadWaitReason */
+        p[PETW__CSWITCH_OLD_STATE] =
+            preempt ? PETW__THREAD_STATE_READY : PETW__THREAD_STATE_WAITING; /* OldThreadState */
+        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_CSWITCH), PETW__VERSION_CSWITCH,
+             new_pid, new_tid, r->time_ns, p, PETW__CSWITCH_SIZE);
+        blocked_stack *b = s->blocked && new_tid ? blocked_slot(s, new_tid) : NULL;
+        if (b && b->tid_plus_one == new_tid + 1 && b->time_ns <= r->time_ns) {
+            emit_stack(s, r->cpu, new_pid, new_tid, r->time_ns, b->frames, b->frame_count);
+            b->tid_plus_one = 0;
+        }
         break;
     }
+    case PETW__SYSREC_SWITCH_STACK:
+        /* Kept for the thread's switch in (another thread's, hashed to the
+         * same slot, replaces it: that switch then has no stack). */
+        if (s->blocked && r->tid && r->frame_count) {
+            blocked_stack *b = blocked_slot(s, r->tid);
+            b->tid_plus_one = r->tid + 1;
+            b->frame_count = r->frame_count;
+            b->time_ns = r->time_ns;
+            memcpy(b->frames, r->frames, r->frame_count * sizeof(*r->frames));
+        }
+        break;
     case PETW__SYSREC_SAMPLE: {
         if (!(f & PETW_SYSTEM_PROFILE))
             break;
@@ -373,18 +395,10 @@ static void on_record(void *ctx, const petw__sys_record *r)
         /* The kernel functions to name at the end (KernelSymbol events). */
         petw__system_ident_note(&s->ident, &r->addr, 1);
         petw__system_ident_note(&s->ident, r->frames, r->frame_count);
-        emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_SAMPLED_PROFILE, VERSION_PERFINFO, r->pid,
-             r->tid, r->time_ns, p, 16);
-        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count) {
-            /* StackWalk_Event: the sampled event's timestamp, then frames. */
-            petw__wr64(p, (uint64_t)session_time(s, r->time_ns));
-            petw__wr32(p + 8, r->pid);
-            petw__wr32(p + 12, r->tid);
-            for (uint32_t k = 0; k < r->frame_count; k++)
-                petw__wr64(p + 16 + 8 * k, r->frames[k]);
-            emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, VERSION_STACKWALK, r->pid, r->tid,
-                 r->time_ns, p, 16 + 8 * r->frame_count);
-        }
+        emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_PERFINFO(SAMPLED_PROFILE),
+             PETW__VERSION_PERFINFO, r->pid, r->tid, r->time_ns, p, 16);
+        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count)
+            emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
         break;
     }
     case PETW__SYSREC_WAKEUP: {
@@ -393,10 +407,13 @@ static void on_record(void *ctx, const petw__sys_record *r)
         /* ReadyThread: the thread made runnable; Linux gives no priority
          * boost, so AdjustReason, AdjustIncrement and Flag are 0. */
         uint8_t *p = s->payload;
-        memset(p, 0, 8);
-        petw__wr32(p, r->other_tid);
-        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_READY_THREAD, VERSION_READY_THREAD, r->pid,
-             r->tid, r->time_ns, p, 8);
+        memset(p, 0, PETW__READY_SIZE);
+        petw__wr32(p + PETW__READY_TID, r->other_tid);
+        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_READY), PETW__VERSION_READY_THREAD,
+             r->pid, r->tid, r->time_ns, p, PETW__READY_SIZE);
+        /* The readying thread's stack (WPA's ReadyThreadStack). */
+        if ((s->c.stack_flags & PETW_SYSTEM_DISPATCHER) && r->frame_count)
+            emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
         break;
     }
     case PETW__SYSREC_DISK_ISSUE:
@@ -431,19 +448,19 @@ static void on_rundown(void *ctx, const petw__sys_record *r)
                 name_set(s, r->pid, r->other_pid, r->text);
             if (f & PETW_SYSTEM_PROCESS) {
                 uint32_t n = process_payload(s, r->pid, r->other_pid, r->text);
-                emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_PROCESS_DCEND : HOOK_PROCESS_DCSTART,
-                     VERSION_PROCESS, r->pid, r->tid, r->time_ns, s->payload, n);
+                emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_PROCESS(DCEND) : HOOK_PROCESS(DCSTART),
+                     PETW__VERSION_PROCESS, r->pid, r->tid, r->time_ns, s->payload, n);
             }
         }
         if (f & PETW_SYSTEM_THREAD) {
             uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_THREAD_DCEND : HOOK_THREAD_DCSTART,
-                 VERSION_THREAD, r->pid, r->tid, r->time_ns, s->payload, n);
+            emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_THREAD(DCEND) : HOOK_THREAD(DCSTART),
+                 PETW__VERSION_THREAD, r->pid, r->tid, r->time_ns, s->payload, n);
         }
     } else if (r->kind == PETW__SYSREC_MMAP && (f & PETW_SYSTEM_IMAGE_LOAD)) {
         uint32_t n = image_payload(s, r);
-        emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE_DCEND : HOOK_IMAGE_DCSTART, VERSION_IMAGE,
-             r->pid, r->tid, r->time_ns, s->payload, n);
+        emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE(DCEND) : HOOK_IMAGE(DCSTART),
+             PETW__VERSION_IMAGE, r->pid, r->tid, r->time_ns, s->payload, n);
         petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, cpu,
                                  session_time(s, r->time_ns), r);
     }
@@ -477,8 +494,8 @@ static void on_config_disk(void *ctx, const petw__sys_disk *d)
     petw__wr32(p + 552, d->partitions);
     p[556] = (uint8_t)d->write_cache;
     /* BootDriveLetter, Spare: Linux has no drive letters. */
-    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_PHYDISK, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
-         p, 568);
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG(PHYDISK), PETW__VERSION_CONFIG, 0, 0,
+         petw__monotonic_ns(), p, 568);
 }
 
 static void on_config_volume(void *ctx, const petw__sys_volume *v)
@@ -498,8 +515,8 @@ static void on_config_volume(void *ctx, const petw__sys_volume *v)
     petw__wr64(p + 56, v->free_clusters);
     petw__wr64(p + 64, v->total_clusters);
     fixed_utf16(p + 72, v->fs, 16);
-    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_LOGDISK, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
-         p, 112);
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG(LOGDISK), PETW__VERSION_CONFIG, 0, 0,
+         petw__monotonic_ns(), p, 112);
 }
 
 static void write_config(petw__system *s)
@@ -516,8 +533,8 @@ static void write_config(petw__system *s)
         fixed_utf16(p + 20, m.host, 256);
         fixed_utf16(p + 532, m.domain, 134);
         petw__wr64(p + 800, m.smt_mask); /* HyperThreadingFlag */
-        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG_CPU, VERSION_CONFIG, 0, 0, petw__monotonic_ns(),
-             p, 808);
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG(CPU), PETW__VERSION_CONFIG, 0, 0,
+             petw__monotonic_ns(), p, 808);
     }
     (void)petw__sys_disks(on_config_disk, on_config_volume, s);
 }
@@ -536,11 +553,11 @@ static void thread_main(void *arg)
 }
 
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
-                       int *kernel_excluded)
+                       uint32_t *limits)
 {
     *out = NULL;
     *granted = c->flags & PETW_SYSTEM_SUPPORTED;
-    *kernel_excluded = 0;
+    *limits = 0;
     PETW__RETURN_IF(!*granted, PETW_ENOTSUP);
     petw__system *s = calloc(1, sizeof(*s));
     PETW__RETURN_IF(!s, PETW_ENOMEM);
@@ -570,9 +587,13 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
         .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
         .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
         .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
     };
-    if (sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) {
+    if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
+        (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
+        free(s->disk);
         free(s->names);
         free(s);
         return PETW_ENOMEM;
@@ -602,8 +623,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         petw__wr32(p + 4, (uint32_t)interval);
         petw__wr32(p + 8, (uint32_t)interval);
         size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
-        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PROFILE_COLLECTION_START, 3, 0, 0, petw__monotonic_ns(),
-             p, 12 + 2 * ((uint32_t)units + 1));
+        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PERFINFO(COLLECTION_START), PETW__VERSION_COLLECTION, 0,
+             0, petw__monotonic_ns(), p, 12 + 2 * ((uint32_t)units + 1));
     }
     if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
         rc = PETW_ENOMEM;
@@ -611,11 +632,17 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         petw__sys_close(s->sys);
         free(s->names);
         free(s->disk);
+        free(s->blocked);
         free(s);
         return rc;
     }
     *granted = s->flags;
-    *kernel_excluded = info.kernel_excluded;
+    *limits = (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
+              (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0);
+    if (!info.switch_stacks) { /* no sched_switch: no stack to keep */
+        free(s->blocked);
+        s->blocked = NULL;
+    }
     *out = s;
     return 0;
 }
@@ -645,5 +672,6 @@ void petw__system_stop(petw__system *s, int end)
     free(s->ident.kernel);
     free(s->names);
     free(s->disk);
+    free(s->blocked);
     free(s);
 }

@@ -4,7 +4,7 @@
  * classes (the GUIDs, opcodes, versions and 64-bit layouts Windows writes),
  * so every ETL reader decodes them as it decodes Windows' kernel events.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.
  *
  * The OS delivers its records through platform/ (perf_event_open on
  * Linux); one thread per system session reads them every few milliseconds
@@ -31,12 +31,13 @@ typedef struct petw__system petw__system;
 /* Starts collecting: the rundown (DCStart events of what exists now) is in
  * the session when this returns, then a thread follows the OS's records.
  * *granted: the PETW_SYSTEM_* flags actually recorded (the others have no
- * source on this OS yet); *kernel_excluded: 1 when the OS refused kernel
- * code (samples and stacks hold user code only). Returns 0, PETW_ENOTSUP
+ * source on this OS yet); *limits: the PETW_SYSTEM_LIMIT_* the OS imposed
+ * (kernel code refused: samples and stacks hold user code only; CSwitch
+ * stacks asked and not given). Returns 0, PETW_ENOTSUP
  * (no flag can be honoured here), PETW_EACCES (the OS refuses: see
  * docs/kernel-events.md), PETW_ENOMEM. */
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
-                       int *kernel_excluded);
+                       uint32_t *limits);
 /* Reads what the OS still holds, stops and frees (before the ring stops).
  * At the session's end (`end` nonzero) it then writes what Windows writes
  * when a kernel session stops: the DCEnd rundown of what still exists and

@@ -2,7 +2,7 @@
  * addresses after the process, the library or the machine is gone, as
  * Windows' KernelTraceControl writes ImageID and DbgID beside Image loads.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.
  *
  * They are TraceLogging events of the provider "Petw-Symbols" (its GUID is
  * the one petw_guid_from_name derives): self-describing, so TDH, petw's

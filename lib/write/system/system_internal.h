@@ -1,6 +1,6 @@
 /* system_internal.h - what system.c and system_ident.c share.
  *
- * Allowed dependencies: common/, platform/, ring/, format/, libuv.
+ * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.
  */
 #ifndef PETW_SYSTEM_INTERNAL_H
 #define PETW_SYSTEM_INTERNAL_H

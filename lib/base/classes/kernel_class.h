@@ -1,0 +1,163 @@
+/* kernel_class.h - the NT Kernel Logger's event classes, written once: each
+ * class's MOF name, GUID and hook group (the table, kernel_class.c, with
+ * each class's schema: its events by opcode and version and their
+ * layouts, as a manifest fragment), and here the opcodes, versions and
+ * fixed payload offsets that the recorder writes and the model reads at
+ * fixed offsets. The recorder (system/), the record decoder (format/),
+ * the field decoder (decode/), the model (analysis/), the ETW surface and,
+ * through consume's petw_kernel_class_name/_guid, the tools read them
+ * here: adding a class is a row of the table, its source and its view.
+ *
+ * Allowed dependencies: common/.
+ */
+#ifndef PETW_KERNEL_CLASS_H
+#define PETW_KERNEL_CLASS_H
+
+#include "petw/types.h"
+
+/* The classes: indexes of petw__kernel_classes. */
+typedef enum petw__kernel_class_id {
+    PETW__KC_EVENT_TRACE,
+    PETW__KC_KERNEL_TRACE_CONTROL, /* xperf's and WPR's image identity (no hook group) */
+    PETW__KC_IMAGE,
+    PETW__KC_THREAD,
+    PETW__KC_PERFINFO,
+    PETW__KC_PROCESS,
+    PETW__KC_STACKWALK,
+    PETW__KC_DISK_IO,
+    PETW__KC_FILE_IO,
+    PETW__KC_TCPIP,
+    PETW__KC_UDPIP,
+    PETW__KC_REGISTRY,
+    PETW__KC_PAGE_FAULT,
+    PETW__KC_ALPC,
+    PETW__KC_SYSTEM_CONFIG,
+    PETW__KC_SYSTEM_CONFIG_EX, /* what merged files add (no hook group) */
+    PETW__KC_WINSAT,           /* WinSAT's XML merged files add (no hook group) */
+    PETW__KC_COUNT
+} petw__kernel_class_id;
+
+/* Hook groups: a classic record's HookId is group << 8 | opcode (ntwmi.h's
+ * EVENT_TRACE_GROUP_*). PETW__GROUP_NONE: a class logged with its GUID. */
+#define PETW__GROUP_EVENT_TRACE 0x00
+#define PETW__GROUP_DISK_IO 0x01
+#define PETW__GROUP_PAGE_FAULT 0x02
+#define PETW__GROUP_PROCESS 0x03
+#define PETW__GROUP_FILE_IO 0x04
+#define PETW__GROUP_THREAD 0x05
+#define PETW__GROUP_TCPIP 0x06
+#define PETW__GROUP_UDPIP 0x08
+#define PETW__GROUP_REGISTRY 0x09
+#define PETW__GROUP_CONFIG 0x0B
+#define PETW__GROUP_PERFINFO 0x0F
+#define PETW__GROUP_IMAGE 0x14
+#define PETW__GROUP_STACKWALK 0x18
+#define PETW__GROUP_ALPC 0x1A
+#define PETW__GROUP_NONE 0xFFFF
+
+typedef struct petw__kernel_class {
+    const char *name; /* the MOF class's name: "Thread", "PerfInfo", ... */
+    uint16_t group;   /* PETW__GROUP_* */
+    petw_guid guid;
+    const char *schema; /* "<events>...</events><templates>...</templates>" */
+} petw__kernel_class;
+
+extern const petw__kernel_class petw__kernel_classes[PETW__KC_COUNT];
+
+#define PETW__KC_GUID(id) (&petw__kernel_classes[id].guid)
+
+/* The class whose GUID is `guid` (hook-group classes only), or NULL. */
+const petw__kernel_class *petw__kernel_class_by_guid(const petw_guid *guid);
+/* The class named `name` (hook-group classes only), or NULL. */
+const petw__kernel_class *petw__kernel_class_by_name(const char *name);
+/* The class of a classic record's HookId, or NULL (image loads, logged in
+ * the process group as Windows logs them, are the Image class's). */
+const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
+
+/* ---- Opcodes (the event's "value" in its schema) ---- */
+
+#define PETW__OP_START 1 /* Process, Thread: Start, End, DCStart (rundown), DCEnd */
+#define PETW__OP_END 2
+#define PETW__OP_DCSTART 3
+#define PETW__OP_DCEND 4
+#define PETW__OP_PROCESS_DEFUNCT 39
+#define PETW__OP_THREAD_CSWITCH 36
+#define PETW__OP_THREAD_READY 50
+#define PETW__OP_THREAD_SET_NAME 72
+#define PETW__OP_IMAGE_LOAD 10 /* Image: UnLoad, DCStart, DCEnd are 2, 3, 4 */
+#define PETW__OP_IMAGE_UNLOAD 2
+#define PETW__OP_PERFINFO_SAMPLED_PROFILE 46
+#define PETW__OP_PERFINFO_SET_INTERVAL 72
+#define PETW__OP_PERFINFO_COLLECTION_START 73
+#define PETW__OP_STACKWALK_STACK 32
+#define PETW__OP_STACKWALK_KEY_DELETE 35
+#define PETW__OP_STACKWALK_KEY_RUNDOWN 36
+#define PETW__OP_STACKWALK_KEY_KERNEL 37
+#define PETW__OP_STACKWALK_KEY_USER 38
+#define PETW__OP_DISK_READ 10
+#define PETW__OP_DISK_WRITE 11
+#define PETW__OP_CONFIG_CPU 10
+#define PETW__OP_CONFIG_PHYDISK 11
+#define PETW__OP_CONFIG_LOGDISK 12
+
+#define PETW__HOOK(group, opcode) ((uint16_t)((group) << 8 | (opcode)))
+/* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE: image loads in the process group. */
+#define PETW__HOOK_IMAGE_LOAD PETW__HOOK(PETW__GROUP_PROCESS, PETW__OP_IMAGE_LOAD)
+
+/* ---- Versions petw writes ---- */
+
+#define PETW__VERSION_PROCESS 4 /* Process_TypeGroup1 v4 */
+#define PETW__VERSION_THREAD 3  /* Thread_TypeGroup1 v3 */
+#define PETW__VERSION_IMAGE 3   /* Image_Load v3 */
+#define PETW__VERSION_CSWITCH 2
+#define PETW__VERSION_READY_THREAD 2
+#define PETW__VERSION_DISK 3 /* DiskIo_TypeGroup1 v3 */
+#define PETW__VERSION_PERFINFO 2
+#define PETW__VERSION_COLLECTION 3 /* PerfInfo CollectionStart v3 */
+#define PETW__VERSION_STACKWALK 2
+#define PETW__VERSION_CONFIG 2 /* SystemConfig_V2_* */
+
+/* ---- Fixed layouts (byte offsets; PS: the pointer size, 4 or 8) ---- */
+
+/* CSwitch v2+ (24 bytes). */
+#define PETW__CSWITCH_NEW_TID 0
+#define PETW__CSWITCH_OLD_TID 4
+#define PETW__CSWITCH_NEW_PRIORITY 8
+#define PETW__CSWITCH_OLD_PRIORITY 9
+#define PETW__CSWITCH_OLD_WAIT_REASON 12
+#define PETW__CSWITCH_OLD_STATE 14
+#define PETW__CSWITCH_SIZE 24
+/* KTHREAD_STATE values of OldThreadState; KWAIT_REASON values. */
+#define PETW__THREAD_STATE_READY 1
+#define PETW__THREAD_STATE_WAITING 5
+#define PETW__THREAD_STATE_DEFERRED_READY 7
+#define PETW__WAIT_EXECUTIVE 0
+#define PETW__WAIT_PREEMPTED 32
+
+/* ReadyThread v2 (8 bytes): the thread made ready; the record's thread is its waker. */
+#define PETW__READY_TID 0
+#define PETW__READY_SIZE 8
+
+/* SampledProfile v2: InstructionPointer (PS), ThreadId, Count (u16), Reserved. */
+#define PETW__SAMPLE_IP 0
+#define PETW__SAMPLE_TID(ps) (ps)
+
+/* StackWalk Stack v2: EventTimeStamp (u64), StackProcess, StackThread, frames (PS each). */
+#define PETW__STACK_TIME 0
+#define PETW__STACK_PID 8
+#define PETW__STACK_TID 12
+#define PETW__STACK_FRAMES 16
+
+/* DiskIo Read/Write v2+: DiskNumber, IrpFlags, TransferSize, Reserved,
+ * ByteOffset (u64), FileObject, Irp (PS), HighResResponseTime (u64),
+ * IssuingThreadId (v3). */
+#define PETW__DISK_NUMBER 0
+#define PETW__DISK_TRANSFER_SIZE 8
+#define PETW__DISK_BYTE_OFFSET 16
+#define PETW__DISK_FILE_OBJECT 24
+#define PETW__DISK_IRP(ps) (24 + (ps))
+#define PETW__DISK_RESPONSE_TIME(ps) (24 + 2 * (ps))
+#define PETW__DISK_ISSUING_TID(ps) (32 + 2 * (ps))
+#define PETW__DISK_SIZE(ps) (36 + 2 * (ps))
+
+#endif /* PETW_KERNEL_CLASS_H */
