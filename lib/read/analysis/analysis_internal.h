@@ -1,6 +1,7 @@
 /* analysis_internal.h - what the analysis module's files share.
  *
- * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  */
 #ifndef PETW_ANALYSIS_INTERNAL_H
 #define PETW_ANALYSIS_INTERNAL_H
@@ -86,5 +87,16 @@ int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
                       petw__strings *strings, petw_source_line *lines, uint32_t max,
                       uint32_t *count);
 void petw__pdbs_free(petw__pdbs *pdbs);
+
+/* symsrv.c: a symbol server's file, asked only because the symbol path
+ * names the server. Fetches server/name/key/name (key: the GUID's 32 hex
+ * digits and the age in hex), or on 404 the compressed name.pd_ expanded,
+ * into cache/name/key/name, whose path fills `out`. 0; PETW_ENOENT when the
+ * server has neither, PETW_EIO when it cannot be reached or answers
+ * otherwise, PETW_ENAMETOOLONG, or the cache directory's error: each said
+ * in one line on stderr. PETW_ENOTSUP (said by no one) in a build without
+ * libcurl. Never checks the file: the caller does, by GUID and age. */
+int petw__symsrv_fetch(const char *server, const char *cache, const char *name, const char *key,
+                       char *out, size_t size);
 
 #endif /* PETW_ANALYSIS_INTERNAL_H */

@@ -2,7 +2,8 @@
  * distinct stacks of CPU samples and per-thread switch times; then each
  * distinct location symbolized once.
  *
- * Allowed dependencies: common/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  *
  * Events arrive in time order (consume merges CPUs and files). The rare
  * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
