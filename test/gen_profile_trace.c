@@ -24,7 +24,9 @@
  *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
  *     Stop 5000 on thread 77 (EVENT records without a schema).
  * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
- * `shift` (for diffs), the first two stacks come 20 and 40 times.
+ * `shift` (for diffs), the first two stacks come 20 and 40 times. With
+ * `ntdll STAMP SIZE`, ntdll.dll's Image event has that PE time stamp and
+ * size, and a KernelTraceControl ImageID says them too.
  * With `keys`, CPU 1's samples instead have cached stacks, as Windows 8 and
  * later record them (StackKeyKernel/StackKeyUser naming a key, the key's
  * frames in a later KeyDelete or KeyRundown):
@@ -55,6 +57,8 @@
 #include "gen_trace.h"
 
 static uint32_t ptr; /* pointer size: 8, or 4 */
+/* ntdll.dll's PE time stamp and size (`ntdll STAMP SIZE`; 0: none given). */
+static uint32_t ntdll_stamp, ntdll_size;
 
 /* A pointer-sized value at p; returns its size. */
 static uint32_t put_ptr(uint8_t *p, uint64_t v)
@@ -106,6 +110,8 @@ static void image_dcstart(uint32_t pid, uint64_t base, uint64_t size, const char
     uint32_t n = put_ptr(p, base);
     n += put_ptr(p + n, size);
     petw__wr32(p + n, pid);
+    if (strstr(path, "ntdll.dll"))
+        petw__wr32(p + n + 8, ntdll_stamp); /* TimeDateStamp */
     n += 12 + 4;               /* pid, checksum, time stamp; signature level and type, reserved */
     n += put_ptr(p + n, base); /* DefaultBase */
     n += 16;                   /* Reserved1-4 */
@@ -452,6 +458,21 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
     process_record(39, 556, "gone.exe", ts);
 }
 
+/* ImageID of ntdll.dll (`ntdll STAMP SIZE`): what names its frames from
+ * its export table. */
+static void ntdll_image_id(uint32_t pid, uint64_t base, int64_t ts)
+{
+    uint8_t p[128];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, ntdll_size);
+    petw__wr32(p + n, pid);
+    petw__wr32(p + n + 4, ntdll_stamp);
+    n += 8;
+    n += put_utf16(p + n, "ntdll.dll");
+    ktc_record(0, 2, pid, ts, p, n);
+}
+
 int main(int argc, char **argv)
 {
     int shift = 0, keys = 0, clr = 0;
@@ -467,11 +488,15 @@ int main(int argc, char **argv)
             clr = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
-        else
+        else if (!strcmp(argv[k], "ntdll") && k + 2 < argc) {
+            ntdll_stamp = (uint32_t)strtoul(argv[++k], NULL, 0);
+            ntdll_size = (uint32_t)strtoul(argv[++k], NULL, 0);
+        } else
             argc = 0;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [big MB]\n");
+        fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [big MB] "
+                        "[ntdll STAMP SIZE]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -489,8 +514,11 @@ int main(int argc, char **argv)
     thread_dcstart(1234, 78, 1001);
     image_dcstart(1234, app, 0x20000, "C:\\app\\app.exe", 1002);
     image_identity(1234, app, 0x20000, "app.exe", 1002);
-    image_dcstart(1234, ntdll, 0x1f0000, "C:\\Windows\\System32\\ntdll.dll", 1002);
+    image_dcstart(1234, ntdll, ntdll_size ? ntdll_size : 0x1f0000,
+                  "C:\\Windows\\System32\\ntdll.dll", 1002);
     image_debug_entries(1234, ntdll, 1002);
+    if (ntdll_size)
+        ntdll_image_id(1234, ntdll, 1002);
     image_dcstart(0, nt, 0x1000000, "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
     uint8_t p[32];
     memset(p, 0, sizeof(p));

@@ -33,9 +33,17 @@ typedef struct symbol_server {
     int down;                /* it could not be reached: not asked again */
 } symbol_server;
 
+typedef struct pe_entry {
+    uint32_t time_stamp, image_size;
+    char name[256];
+    petw__pe_exports *exports; /* NULL: none found */
+} pe_entry;
+
 struct petw__pdbs {
     pdb_entry *entries;
     uint32_t count, cap;
+    pe_entry *images;
+    uint32_t image_count, image_cap;
     char *path_text; /* a copy of _NT_SYMBOL_PATH, cut into dirs */
     const char *path_dirs[MAX_PATH_DIRS];
     uint32_t path_dir_count;
@@ -248,10 +256,98 @@ int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
     return 0;
 }
 
+static petw__pe_exports *try_image(const char *path, const pe_entry *e)
+{
+    char why[200];
+    uint32_t stamp, size;
+    petw__pe_exports *x;
+    int rc = petw__pe_exports_open(path, &stamp, &size, &x, why, sizeof(why));
+    if (rc == PETW_ENOENT || rc == PETW_ENOTREG)
+        return NULL; /* not there, or DIR/name, a symbol store's directory */
+    if (rc != 0) {
+        petw__warn("%s: not used: %s", path, why);
+        return NULL;
+    }
+    if (stamp != e->time_stamp || size != e->image_size) {
+        petw__warn("%s: not used: its time stamp is 0x%08x and size 0x%x, the trace's image "
+                   "has 0x%08x and 0x%x",
+                   path, stamp, size, e->time_stamp, e->image_size);
+        petw__pe_exports_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static petw__pe_exports *find_image(const pe_entry *e, const char *const *dirs, uint32_t count)
+{
+    static const char *const forms[] = {"%s/%s/%08X%x/%s", "%s/%s/%08X%X/%s"};
+    char path[4096];
+    for (uint32_t d = 0; d < count; d++) {
+        petw__pe_exports *x;
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof(path), forms[k], dirs[d], e->name, e->time_stamp, e->image_size,
+                     e->name);
+            if ((x = try_image(path, e)))
+                return x;
+        }
+        snprintf(path, sizeof(path), "%s/%s", dirs[d], e->name);
+        if ((x = try_image(path, e)))
+            return x;
+    }
+    return NULL;
+}
+
+int petw__pdbs_export(petw__pdbs **pdbs, const petw_symbolizer_config *config,
+                      const char *image_path, uint32_t time_stamp, uint32_t image_size,
+                      uint32_t rva, char *out, size_t out_size)
+{
+    if (!*pdbs) {
+        if (!(*pdbs = calloc(1, sizeof(**pdbs))))
+            return 0;
+        read_symbol_path(*pdbs);
+    }
+    petw__pdbs *t = *pdbs;
+    const char *base = image_path;
+    for (const char *s = image_path; *s; s++)
+        if (*s == '\\' || *s == '/')
+            base = s + 1;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+        return 0;
+    pe_entry *e = NULL;
+    for (uint32_t k = 0; k < t->image_count && !e; k++)
+        if (t->images[k].time_stamp == time_stamp && t->images[k].image_size == image_size &&
+            !strcmp(t->images[k].name, base))
+            e = &t->images[k];
+    if (!e) {
+        if (petw__grow((void **)&t->images, &t->image_cap, t->image_count + 1, sizeof(*t->images)))
+            return 0;
+        e = &t->images[t->image_count++];
+        memset(e, 0, sizeof(*e));
+        e->time_stamp = time_stamp;
+        e->image_size = image_size;
+        snprintf(e->name, sizeof(e->name), "%s", base);
+        e->exports = find_image(e, config->dirs, config->dir_count);
+        if (!e->exports)
+            e->exports = find_image(e, t->path_dirs, t->path_dir_count);
+    }
+    uint32_t offset;
+    const char *name = e->exports ? petw__pe_exports_lookup(e->exports, rva, &offset) : NULL;
+    if (!name)
+        return 0;
+    if (offset)
+        snprintf(out, out_size, "%s+0x%x", name, offset);
+    else
+        snprintf(out, out_size, "%s", name);
+    return 1;
+}
+
 void petw__pdbs_free(petw__pdbs *pdbs)
 {
     if (!pdbs)
         return;
+    for (uint32_t k = 0; k < pdbs->image_count; k++)
+        petw__pe_exports_free(pdbs->images[k].exports);
+    free(pdbs->images);
     for (uint32_t k = 0; k < pdbs->count; k++)
         petw_pdb_close(pdbs->entries[k].pdb);
     free(pdbs->entries);
