@@ -204,6 +204,8 @@ static petw_pdb *fetch_pdb(petw__pdbs *t, const pdb_entry *e)
         petw_pdb *pdb;
         if (rc == 0 && (pdb = try_pdb(path, &e->guid, e->age)))
             return pdb;
+        if (rc == 0)
+            remove(path); /* not the PDB asked for (said): the cache does not keep it */
     }
     return NULL;
 }
