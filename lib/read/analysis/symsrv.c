@@ -3,8 +3,9 @@
  * (srv*CACHE*URL): URL/name.pdb/GUIDAGE/name.pdb, or on 404 the compressed
  * name.pd_ (a cabinet, expanded by libmspack), written into CACHE in the
  * same layout, so that the next run finds it there without asking. Each
- * file is written under a temporary name and renamed when whole: a cache
- * never holds half a PDB.
+ * file is written under a temporary name of its own process and renamed
+ * when whole: a cache never holds half a PDB, even with two runs filling
+ * it at once.
  *
  * Allowed dependencies: common/, consume/, decode/, pdb/, platform/, libdw, libcurl,
  * libmspack.
@@ -33,7 +34,7 @@ static int get(const char *url, const char *path, char *why, size_t why_size)
         curl_ready = 1;
     }
     char tmp[4200];
-    snprintf(tmp, sizeof(tmp), "%s.part", path);
+    snprintf(tmp, sizeof(tmp), "%s.%u.part", path, petw__process_id()); /* per process */
     FILE *f = fopen(tmp, "wb");
     if (!f) {
         snprintf(why, why_size, "cannot write %.200s", tmp);
@@ -95,7 +96,7 @@ static int expand(const char *cab, const char *path, char *why, size_t why_size)
     }
     int ret = PETW_ECORRUPT;
     char tmp[4200];
-    snprintf(tmp, sizeof(tmp), "%s.part", path);
+    snprintf(tmp, sizeof(tmp), "%s.%u.part", path, petw__process_id()); /* per process */
     struct mscabd_cabinet *c = d->open(d, (char *)cab);
     if (!c || !c->files)
         snprintf(why, why_size, "not a cabinet file (libmspack error %d)", d->last_error(d));
@@ -136,9 +137,8 @@ int petw__symsrv_fetch(const char *server, const char *cache, const char *name, 
 #ifdef PETW_HAVE_MSPACK
     char cab[4200];
     size_t n = strlen(url);
-    url[n - 1] = '_'; /* name.pdb -> name.pd_ */
-    snprintf(cab, sizeof(cab), "%s", out);
-    cab[strlen(cab) - 1] = '_';
+    url[n - 1] = '_';                                                 /* name.pdb -> name.pd_ */
+    snprintf(cab, sizeof(cab), "%s.%u.cab", out, petw__process_id()); /* expanded, removed */
     if ((rc = get(url, cab, why, sizeof(why))) == 0) {
         rc = expand(cab, out, why, sizeof(why));
         remove(cab);
