@@ -1,12 +1,11 @@
 /* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu]
- * [big MB]:
- * writes a small .etl file as Windows' kernel logger writes a CPU profile (logfile header buffer,
- * then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records; with `32`, the records of a
- * 32-bit system: 32-bit header types and 4-byte pointers, addresses below 4 GB), for the tests of
- * `petw report` and `petw convert`'s profiles. Its content is known: Process/DCStart pid 1234
- * "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart C:\app\app.exe at 0x140000000, ntdll.dll
- * at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid 0); KernelTraceControl
- * ImageID, DbgID_RSDS and FileVersion for app.exe (PDB app.pdb, GUID
+ * [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a CPU
+ * profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records;
+ * with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers, addresses
+ * below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content is known:
+ * Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart C:\app\app.exe
+ * at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid
+ * 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe (PDB app.pdb, GUID
  * 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None, DbgID_NB10 (ntdll.dbg,
  * checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
  * FileVersion (6.2.9200.16384) as Windows 8 writes it; PerfInfo/CollectionStart: a 1 ms interval
@@ -29,7 +28,9 @@
  * ntdll+0x5000) and the CSwitch at 6000 (77's, where it had blocked:
  * ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows
  * records them with CSwitch and ReadyThread stack walking. With
- * `shift` (for diffs), the first two stacks come 20 and 40 times.
+ * `shift` (for diffs), the first two stacks come 20 and 40 times. With
+ * `ntdll STAMP SIZE`, ntdll.dll's Image event has that PE time stamp and
+ * size, and a KernelTraceControl ImageID says them too.
  * With `idle`, the Idle process is there too, as Windows' rundown gives it (Process/DCStart pid 0
  * with no name, Thread/DCStart tid 0), and CPU 1 has 5 more samples in it (tid 0, ntoskrnl+0x3000).
  * With `keys`, CPU 1's samples instead have cached stacks, as Windows 8 and
@@ -69,6 +70,8 @@
 #include "gen_trace.h"
 
 static uint32_t ptr; /* pointer size: 8, or 4 */
+/* ntdll.dll's PE time stamp and size (`ntdll STAMP SIZE`; 0: none given). */
+static uint32_t ntdll_stamp, ntdll_size;
 
 /* A pointer-sized value at p; returns its size. */
 static uint32_t put_ptr(uint8_t *p, uint64_t v)
@@ -127,6 +130,8 @@ static void image_dcstart(uint32_t pid, uint64_t base, uint64_t size, const char
     uint32_t n = put_ptr(p, base);
     n += put_ptr(p + n, size);
     petw__wr32(p + n, pid);
+    if (strstr(path, "ntdll.dll"))
+        petw__wr32(p + n + 8, ntdll_stamp); /* TimeDateStamp */
     n += 12 + 4;               /* pid, checksum, time stamp; signature level and type, reserved */
     n += put_ptr(p + n, base); /* DefaultBase */
     n += 16;                   /* Reserved1-4 */
@@ -486,6 +491,21 @@ static void keyed_samples(uint64_t app, uint64_t ntdll, uint64_t nt)
     process_record(39, 556, "gone.exe", ts);
 }
 
+/* ImageID of ntdll.dll (`ntdll STAMP SIZE`): what names its frames from
+ * its export table. */
+static void ntdll_image_id(uint32_t pid, uint64_t base, int64_t ts)
+{
+    uint8_t p[128];
+    memset(p, 0, sizeof(p));
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, ntdll_size);
+    petw__wr32(p + n, pid);
+    petw__wr32(p + n + 4, ntdll_stamp);
+    n += 8;
+    n += put_utf16(p + n, "ntdll.dll");
+    ktc_record(0, 2, pid, ts, p, n);
+}
+
 int main(int argc, char **argv)
 {
     int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0, offcpu = 0;
@@ -511,12 +531,15 @@ int main(int argc, char **argv)
             offcpu = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
-        else
+        else if (!strcmp(argv[k], "ntdll") && k + 2 < argc) {
+            ntdll_stamp = (uint32_t)strtoul(argv[++k], NULL, 0);
+            ntdll_size = (uint32_t)strtoul(argv[++k], NULL, 0);
+        } else
             argc = 0;
     }
     if (argc < 2) {
         fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] "
-                        "[garbage] [idle] [offcpu] [big MB]\n");
+                        "[garbage] [idle] [offcpu] [big MB] [ntdll STAMP SIZE]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -542,9 +565,11 @@ int main(int argc, char **argv)
     thread_dcstart(1234, 78, 1001);
     image_dcstart(1234, app, 0x20000, elf ? "/opt/app/app.exe" : "C:\\app\\app.exe", 1002);
     image_identity(1234, app, 0x20000, "app.exe", 1002);
-    image_dcstart(1234, ntdll, 0x1f0000,
+    image_dcstart(1234, ntdll, ntdll_size ? ntdll_size : 0x1f0000,
                   elf ? "/usr/lib/ntdll.dll" : "C:\\Windows\\System32\\ntdll.dll", 1002);
     image_debug_entries(1234, ntdll, 1002);
+    if (ntdll_size)
+        ntdll_image_id(1234, ntdll, 1002);
     image_dcstart(0, nt, 0x1000000,
                   elf ? "/boot/ntoskrnl.exe" : "\\SystemRoot\\system32\\ntoskrnl.exe", 1002);
     uint8_t p[32];

@@ -16,13 +16,17 @@ const char model_options_help[] =
     "  --symbols DIR          also look for symbol files in DIR (repeatable): by\n"
     "                         build-id (DIR/.build-id/xx/rest.debug) and by name;\n"
     "                         Windows images' PDBs by GUID and age (DIR/NAME.pdb,\n"
-    "                         DIR/NAME.pdb/GUIDAGE/NAME.pdb)\n"
+    "                         DIR/NAME.pdb/GUIDAGE/NAME.pdb), else their export\n"
+    "                         tables by time stamp and size (DIR/NAME.dll,\n"
+    "                         DIR/NAME.dll/STAMPSIZE/NAME.dll)\n"
     "  --no-symbols           no symbolization: frames as module+0xOFFSET\n"
     "  --no-inline            no inlined frames\n"
     "  --manifest PATH        names the events of the providers a manifest describes\n"
     "                         (also PETW_MANIFEST_PATH)\n"
     "Symbols come from the recorded paths when their build-id matches, then\n"
-    "/usr/lib/debug, then --symbols; debuginfod only when DEBUGINFOD_URLS is set.\n";
+    "/usr/lib/debug, then --symbols; debuginfod only when DEBUGINFOD_URLS is set.\n"
+    "Windows symbols also come from _NT_SYMBOL_PATH: directories, cache*DIR, and\n"
+    "srv*CACHE*URL, whose server is asked over HTTP(S) when nothing local has them.\n";
 
 static int number(const char *text, uint32_t *out)
 {

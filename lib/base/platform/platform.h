@@ -346,6 +346,10 @@ int petw__current_dir(char *out, size_t size);
  * PETW_EINVAL when it does not convert. */
 int petw__ansi_to_utf8(const char *in, char *out, size_t size);
 int petw__utf8_to_ansi(const char *in, char *out, size_t size);
+/* Creates directory `path` and any missing parent (0755 on Linux); one
+ * that exists already is not an error. 0, PETW_ENAMETOOLONG, or the OS's
+ * error as a PETW_E* code. */
+int petw__dir_create(const char *path);
 /* Calls fn(name, ctx) for each entry of directory `dir` whose name starts
  * with `prefix`; stops early when fn returns non-zero. */
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),

@@ -232,6 +232,27 @@ int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t 
     return 0;
 }
 
+int petw__dir_create(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof(buf))
+        return PETW_ENAMETOOLONG;
+    if (!n)
+        return 0;
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p)
+            continue;
+        char c = *p;
+        *p = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return map_errno(errno);
+        if (!(*p = c))
+            return 0;
+    }
+}
+
 int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *name, void *ctx),
                    void *ctx)
 {

@@ -446,6 +446,30 @@ int petw__file_remove(const char *path)
     return rc;
 }
 
+int petw__dir_create(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof(buf))
+        return PETW_ENAMETOOLONG;
+    if (!n)
+        return 0;
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\\' && *p)
+            continue;
+        char c = *p;
+        *p = 0;
+        wchar_t *w = p[-1] != ':' ? petw__win_wide(buf) : NULL; /* not a drive */
+        DWORD err = w && !CreateDirectoryW(w, NULL) ? GetLastError() : 0;
+        free(w);
+        if (err && err != ERROR_ALREADY_EXISTS)
+            return petw__win_error(err);
+        if (!(*p = c))
+            return 0;
+    }
+}
+
 int petw__file_read_private(const char *path, size_t max, uint8_t **out, size_t *size)
 {
     *out = NULL;

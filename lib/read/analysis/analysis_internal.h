@@ -1,6 +1,7 @@
 /* analysis_internal.h - what the analysis module's files share.
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  */
 #ifndef PETW_ANALYSIS_INTERNAL_H
 #define PETW_ANALYSIS_INTERNAL_H
@@ -86,5 +87,37 @@ int petw__pdbs_lookup(petw__pdbs **pdbs, const petw_symbolizer_config *config,
                       petw__strings *strings, petw_source_line *lines, uint32_t max,
                       uint32_t *count);
 void petw__pdbs_free(petw__pdbs *pdbs);
+/* The name of the code at `rva` of a Windows image that has no PDB, from
+ * the export table of the image itself (pdb_match.c), found as the PDBs
+ * are (store layout DIR/name/STAMPSIZE/name, the time stamp's 8 hex digits
+ * then the size in hex, or DIR/name) and used only when its PE time stamp
+ * and SizeOfImage are `time_stamp` and `image_size` (the trace's ImageID).
+ * Writes "Export+0xOFFSET" (or "Export") into `out`: 1 when named, else 0. */
+int petw__pdbs_export(petw__pdbs **pdbs, const petw_symbolizer_config *config,
+                      const char *image_path, uint32_t time_stamp, uint32_t image_size,
+                      uint32_t rva, char *out, size_t out_size);
+
+/* pe_exports.c: a PE image's named exports (forwarders left out). Opens
+ * `path` and gives its header's time stamp and SizeOfImage: 0, or
+ * PETW_ENOENT, PETW_ECORRUPT (not a PE image, or damaged: `why` says
+ * which), PETW_ENOMEM. */
+typedef struct petw__pe_exports petw__pe_exports;
+int petw__pe_exports_open(const char *path, uint32_t *time_stamp, uint32_t *image_size,
+                          petw__pe_exports **out, char *why, size_t why_size);
+/* The export at or before `rva` in the same section, and *offset its
+ * distance; NULL when none. */
+const char *petw__pe_exports_lookup(const petw__pe_exports *e, uint32_t rva, uint32_t *offset);
+void petw__pe_exports_free(petw__pe_exports *e);
+
+/* symsrv.c: a symbol server's file, asked only because the symbol path
+ * names the server. Fetches server/name/key/name (key: the GUID's 32 hex
+ * digits and the age in hex), or on 404 the compressed name.pd_ expanded,
+ * into cache/name/key/name, whose path fills `out`. 0; PETW_ENOENT when the
+ * server has neither, PETW_EIO when it cannot be reached or answers
+ * otherwise, PETW_ENAMETOOLONG, or the cache directory's error: each said
+ * in one line on stderr. PETW_ENOTSUP (said by no one) in a build without
+ * libcurl. Never checks the file: the caller does, by GUID and age. */
+int petw__symsrv_fetch(const char *server, const char *cache, const char *name, const char *key,
+                       char *out, size_t size);
 
 #endif /* PETW_ANALYSIS_INTERNAL_H */

@@ -1,7 +1,8 @@
 /* map.c - the model's growable arrays and its u64 -> u32 hash map
  * (analysis_internal.h).
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  */
 #include <stdlib.h>
 

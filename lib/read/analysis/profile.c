@@ -2,7 +2,8 @@
  * distinct stacks of CPU samples and per-thread switch times; then each
  * distinct location symbolized once.
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  *
  * Events arrive in time order (consume merges CPUs and files). The rare
  * ones (Process, Image, ImageId, KernelSymbol) go through the decoder; the
@@ -50,6 +51,8 @@ typedef struct image_file {
     const char *pdb_name; /* its DbgID_RSDS (NULL: none): the PDB's name, GUID, age */
     petw_guid pdb_guid;
     uint32_t pdb_age;
+    uint32_t pe_stamp, pe_size; /* its PE header's, from ImageID (pe_known) */
+    int pe_known;
 } image_file;
 
 typedef struct mapped {
@@ -491,8 +494,44 @@ static void on_image(petw_profile *p, const petw_event_record *r, int opcode)
             }
         return;
     }
-    if (opcode == PETW__OP_IMAGE_LOAD || opcode == PETW__OP_DCSTART || opcode == PETW__OP_DCEND)
-        image_add(p, pid, base, size, file_index(p, field_s(ev, "FileName"), NULL, 0));
+    if (opcode == PETW__OP_IMAGE_LOAD || opcode == PETW__OP_DCSTART || opcode == PETW__OP_DCEND) {
+        uint32_t file = file_index(p, field_s(ev, "FileName"), NULL, 0);
+        image_add(p, pid, base, size, file);
+        uint32_t stamp = (uint32_t)field_u(ev, "TimeDateStamp");
+        if (file != NONE && stamp && !p->files[file].pe_known) {
+            p->files[file].pe_stamp = stamp; /* Image v2 and later; ImageID says it too */
+            p->files[file].pe_size = (uint32_t)size;
+            p->files[file].pe_known = 1;
+        }
+    }
+}
+
+/* The image mapped at `base` in the process an event of KernelTraceControl
+ * names (ProcessId, ImageBase), or NULL. */
+static image_file *ktc_image(petw_profile *p, const petw_decoded_event *ev)
+{
+    uint32_t k = process_index(p, (uint32_t)field_u(ev, "ProcessId"), 0);
+    uint64_t base = field_u(ev, "ImageBase");
+    if (k == NONE)
+        return NULL;
+    const process_state *ps = &p->pstate[k];
+    for (uint32_t j = ps->image_count; j-- > 0;)
+        if (ps->images[j].base == base && ps->images[j].file != NONE)
+            return &p->files[ps->images[j].file];
+    return NULL;
+}
+
+/* KernelTraceControl's ImageID: the PE header's time stamp and
+ * SizeOfImage, which find the image file itself (its exports). */
+static void on_image_id(petw_profile *p, const petw_event_record *r)
+{
+    const petw_decoded_event *ev;
+    image_file *f;
+    if (petw_decode(p->decoder, r, &ev) != 0 || !(f = ktc_image(p, ev)))
+        return;
+    f->pe_stamp = (uint32_t)field_u(ev, "TimeDateStamp");
+    f->pe_size = (uint32_t)field_u(ev, "ImageSize");
+    f->pe_known = 1;
 }
 
 /* KernelTraceControl's DbgID_RSDS: the PDB of the image mapped at ImageBase. */
@@ -1354,6 +1393,8 @@ static void on_event(petw_event_record *r, void *context)
         on_symbols(p, r);
     } else if (petw_guid_equal(g, &KernelTraceControlGuid) && opcode == 36) {
         on_rsds(p, r);
+    } else if (petw_guid_equal(g, &KernelTraceControlGuid) && opcode == 0) {
+        on_image_id(p, r);
     } else if (petw_guid_equal(g, &ClrGuid) || petw_guid_equal(g, &ClrRundownGuid)) {
         on_clr(p, r, petw_guid_equal(g, &ClrRundownGuid));
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
@@ -1437,6 +1478,21 @@ static void symbolize(petw_profile *p)
                                        l->offset, lines, 32, &n) != 0)
                 n = 0;
         }
+        /* A Windows image without a PDB: its own export table, when found. */
+        const char *named = NULL;
+        if (!n && file != NONE && p->files[file].windows && p->files[file].pe_known &&
+            !p->c.no_symbols) {
+            const image_file *f = &p->files[file];
+            char name[600], full[1100];
+            if (petw__pdbs_export(&p->pdbs, &p->c.symbolizer, f->path, f->pe_stamp, f->pe_size,
+                                  (uint32_t)l->offset, name, sizeof(name))) {
+                snprintf(full, sizeof(full), "%s!%s", l->module, name);
+                if (!(named = intern(p, full))) {
+                    p->error = PETW_ENOMEM;
+                    break;
+                }
+            }
+        }
         first[k] = p->line_count;
         if (n) {
             if (petw__grow((void **)&p->lines, &p->line_cap, p->line_count + n,
@@ -1448,6 +1504,8 @@ static void symbolize(petw_profile *p)
             p->line_count += n;
             l->line_count = n;
             l->name = lines[n - 1].function;
+        } else if (named) {
+            l->name = named;
         } else {
             int win = file != NONE && p->files[file].windows;
             snprintf(buf, sizeof(buf), win ? "!+0x%llx" : "+0x%llx",

@@ -1,7 +1,8 @@
 /* stackkey.c - samples whose stacks come as cache keys, held until the keys
  * are defined (analysis_internal.h: petw__stackkeys).
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  *
  * Each waiting combination of (process, thread, kernel key, user key) is
  * one entry with its count. An entry is on one list per key it waits for

@@ -1,6 +1,7 @@
 /* strings.c - interned strings and demangled names.
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* symbolize.c - code offsets in ELF files to functions, inlined frames and
  * source lines, with elfutils' libdwfl.
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  *
  * One Dwfl session per image file (path and build-id), opened on first use
  * and kept: the file's own symbol table, its DWARF or a separate debug file

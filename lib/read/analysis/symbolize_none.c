@@ -1,7 +1,8 @@
 /* symbolize_none.c - the symbolizer of builds without elfutils' libdw (the
  * Windows build): frames stay module+offset.
  *
- * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, libdw.
+ * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,
+ * libmspack.
  */
 #include "analysis_internal.h"
 
