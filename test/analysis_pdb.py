@@ -20,7 +20,8 @@ import tempfile
 
 
 def report(petw, trace, dirs, symbol_path=None):
-    args = [petw, "report", "cpu", trace]
+    # A row per address (--addresses): without a PDB the frame reads app.exe!+0x1010.
+    args = [petw, "report", "cpu", trace, "--addresses"]
     for d in dirs:
         args += ["--symbols", d]
     env = dict(os.environ)
