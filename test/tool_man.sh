@@ -22,6 +22,9 @@ for p in $pages; do
     done
     groff -ww -man -z "$f" 2>"$tmp/warnings"
     [ -s "$tmp/warnings" ] && fail "groff warns about $p(1): $(cat "$tmp/warnings")"
+    # A --help line ending in '/' ("TraceLogging/" then "EventSource") is
+    # filled with a space on the page: keep such a word on one line.
+    grep -q '[A-Za-z]/$' "$f" && fail "$p(1) splits a word after '/': $(grep -o '[A-Za-z]*/$' "$f" | head -1)"
     # The page is what the tool writes now (never out of date).
     "$petw" --help-man "$p" | cmp -s - "$f" || fail "$p(1) differs from petw --help-man $p"
     # Every option --help lists is on the page.
