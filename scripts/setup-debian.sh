@@ -1,13 +1,14 @@
 #!/bin/sh
 # Installs what petw needs to build, test and run its examples on Debian 12.
 # Usage: scripts/setup-debian.sh [extra package...]
-# libdw-dev: the analysis tools' symbolizer (elfutils' libdwfl). What only
+# libdw-dev: the analysis tools' symbolizer (elfutils' libdwfl);
+# libcurl4-openssl-dev: `petw export --to clickhouse` (HTTP). What only
 # the tests use (go tool pprof, perf report, a browser) scripts/test.sh asks
 # for as extra packages.
 set -eu
 pkgs="build-essential clang meson ninja-build pkg-config python3 \
 libuv1-dev libzstd-dev libxxhash-dev libexpat1-dev libclang-rt-14-dev clang-format \
-libdw-dev"
+libdw-dev libcurl4-openssl-dev"
 missing=""
 for p in $pkgs "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

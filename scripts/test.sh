@@ -7,8 +7,10 @@ set -eu
 cd "$(dirname "$0")/.."
 # chromium: the Chrome-trace export and the flame graph are also checked in a
 # browser; golang-go, linux-perf, binutils: the analysis tests compare petw's
-# views with `go tool pprof` and `perf report`, and build-ids with readelf.
-scripts/setup-debian.sh chromium golang-go linux-perf binutils
+# views with `go tool pprof` and `perf report`, and build-ids with readelf;
+# clickhouse-server, clickhouse-client: the clickhouse suite loads traces
+# into a server of its own (`petw export --to clickhouse`).
+scripts/setup-debian.sh chromium golang-go linux-perf binutils clickhouse-server clickhouse-client
 # Public Windows traces (PerfView's and others' test inputs) for the compat
 # test public_traces: fetched once when the network allows; without them
 # that test is skipped.

@@ -1,6 +1,7 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
- * `petw guid`, `petw report` (where the time went), `petw mc` (mc.exe -um's header generator); and
+ * `petw guid`, `petw report` (where the time went), `petw export` (into ClickHouse), `petw mc`
+ * (mc.exe -um's header generator); and
  * for shared sessions (logman's, wpr's and xperf's part): `petw start`, `stop`, `flush`, `enable`,
  * `disable`, `capture-state`, `update`, `query`, `providers`, `record` and `watch`. This file
  * dispatches to the subcommands (cmd_*.c); the output formats are in output/. */
@@ -18,6 +19,7 @@ const char usage[] =
     "                   [--format text|csv|json] [--top N] [options]\n"
     "       petw dump FILE... [--format text|csv|json] [--provider NAME|GUID]...\n"
     "                 [--start TIME] [--end TIME] [--manifest PATH]... [--tmf PATH]...\n"
+    "       petw export FILE... --to clickhouse URL [options]\n"
     "       petw guid NAME...\n"
     "       petw mc [-um] [-h DIR] [-r DIR] [-z BASENAME] MANIFEST.man\n"
     "       petw record [-p PROVIDER...] [--kernel LIST] [-o FILE.etl] [start options]\n"
@@ -31,7 +33,8 @@ const char usage[] =
     "       petw providers [--pid PID] [--json]\n"
     "       petw watch NAME [--format text|json] [--provider NAME|GUID]... [--manifest PATH]...\n"
     "`petw COMMAND --help` describes a session command; `petw report` and\n"
-    "`petw convert` without arguments list their views, formats and options.\n"
+    "`petw convert` without arguments list their views, formats and options;\n"
+    "`petw export` without arguments its options.\n"
     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number; --start\n"
     "and --end keep the events in that range, and always each file's header\n"
     "records (EventTrace), which describe the file, as ProcessTrace delivers them.\n"
@@ -55,6 +58,7 @@ static const struct {
     {"dump", cmd_dump, 1},
     {"guid", cmd_guid, 1},
     {"convert", cmd_convert, 1},
+    {"export", cmd_export, 0},
     {"report", cmd_report, 0},
     {"start", cmd_start, 0},
     {"stop", cmd_stop, 0},

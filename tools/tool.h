@@ -37,6 +37,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* ---- tool_time.c ---- */
 

@@ -101,6 +101,9 @@ void output_record(output *o);
 const petw_decoded_event *with_schema(const petw_decoded_event *ev);
 /* The CPU the record was written on. */
 unsigned record_cpu(const petw_event_record *r);
+/* A binary SID (`size` bytes) as text: S-<revision>-<authority>-<sub>...;
+ * "?" when it is too short for what it says. */
+void sid_text(sbuf *b, const uint8_t *p, size_t size);
 /* 1 and the record's related activity ID in `related`, or 0. */
 int record_related(const petw_event_record *r, petw_guid *related);
 /* The items enable properties add (SID, terminal session, process start

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""clickhouse_export.py PETW GEN_PROFILE_TRACE DOCS_MD: `petw export --to
+clickhouse` into a ClickHouse server of the test's own (clickhouse_server.py;
+exit 77 when none is installed). On the profile trace gen_profile_trace
+writes, the queries docs/clickhouse.md gives (read from the page itself)
+answer as `petw info` (events per provider and machine) and `petw report`
+(CPU by function, Start/Stop pairs) do; exporting the same trace twice, or
+an export killed mid-way (SIGKILL) and run again, counts every event
+exactly once with the documented queries (and after OPTIMIZE ... FINAL with
+a plain count()); the user's credentials work from the URL and from the
+environment and are never printed; bad credentials and a table of another
+shape are one clear error each. With PETW_ETL_SAMPLES' Windows traces (when
+there), their events per provider match `petw info` too."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clickhouse_server  # noqa: E402
+from petw_cli import Cli  # noqa: E402
+
+petw, gen, docs = sys.argv[1], sys.argv[2], sys.argv[3]
+cli = Cli("clickhouse_export", petw)
+fail, run, rows = cli.fail, cli.run, cli.rows
+
+
+def doc_queries():
+    """The queries of docs/clickhouse.md marked <!-- query: NAME -->."""
+    text = open(docs, encoding="utf-8").read()
+    found = dict(re.findall(r"<!-- query: (\w+) -->\n```sql\n(.*?)```", text, re.S))
+    for name in ("exact_count", "exact_count_uniq", "events_per_provider", "cpu_by_function",
+                 "start_stop_durations"):
+        if name not in found:
+            fail("docs/clickhouse.md gives no query %s" % name)
+    return found
+
+
+def in_db(sql, db):
+    return sql.replace("petw.", db + ".")
+
+
+def export(server, db, *args, credentials="", env=None, expect=0):
+    r = subprocess.run([petw, "export"] + list(args) +
+                       ["--to", "clickhouse", server.url(db, credentials)],
+                       capture_output=True, text=True, env=env)
+    if r.returncode != expect:
+        fail("petw export %s: exit %d, wanted %d: %s" % (" ".join(args), r.returncode, expect,
+                                                         r.stderr))
+    if clickhouse_server.PASSWORD in r.stdout + r.stderr:
+        fail("petw export printed the password: " + r.stderr)
+    return r.stderr
+
+
+def info_counts(etl):
+    """petw info's events: the total and {provider: count}."""
+    text = run("info", etl)
+    total = int(re.search(r"^  events\s+(\d+)$", text, re.M).group(1))
+    per = {}
+    for m in re.finditer(r"^    (\S+)\s+id \d+\s.*?(\d+)$", text, re.M):
+        per[m.group(1)] = per.get(m.group(1), 0) + int(m.group(2))
+    if sum(per.values()) != total:
+        fail("petw info's kinds do not add up to its total:\n" + text)
+    return total, per
+
+
+def check_views(server, q, etl, db):
+    """The documented queries against `petw info` and `petw report`."""
+    total, per = info_counts(etl)
+    got = {}
+    for machine, provider, n in server.rows(in_db(q["events_per_provider"], db)):
+        if machine != "host-a":
+            fail("events of machine %s" % machine)
+        got[provider] = int(n)
+    if got != per:
+        fail("events per provider:\n%s\npetw info:\n%s" % (got, per))
+    want = {(r["Function"], r["Module"]): (int(r["Self"]), int(r["Incl"]))
+            for r in rows("report", "cpu", etl)}
+    got = {(f, m): (int(s), int(i)) for f, m, s, i in
+           server.rows(in_db(q["cpu_by_function"], db))}
+    if got != want or len(want) != 7:
+        fail("cpu by function:\n%s\npetw report cpu:\n%s" % (got, want))
+    want = {}
+    for r in rows("report", "events", etl):
+        if r["Pairs"]:
+            want[r["Provider"]] = (int(r["Pairs"]), r["Mean ms"], r["Max ms"])
+    got = {p: (int(n), "%.3f" % float(mean), "%.3f" % float(mx))
+           for p, task, name, n, mean, mx in server.rows(in_db(q["start_stop_durations"], db))}
+    if got != want or not want:
+        fail("start/stop durations:\n%s\npetw report events:\n%s" % (got, want))
+    return total
+
+
+def exact(server, q, db):
+    a = int(server.query(in_db(q["exact_count"], db)))
+    b = int(server.query(in_db(q["exact_count_uniq"], db)))
+    if a != b:
+        fail("count() FINAL %d, uniqExact %d" % (a, b))
+    return a
+
+
+def main():
+    probe = subprocess.run([petw, "export"], capture_output=True, text=True)
+    if "not built in" in probe.stderr:
+        print("clickhouse_export: petw was built without libcurl: skipped")
+        sys.exit(77)
+    tmp = tempfile.mkdtemp(prefix="petw-clickhouse-")
+    try:
+        server = clickhouse_server.start(tmp)
+    except RuntimeError as e:
+        fail(str(e))
+    if not server:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print("clickhouse_export: no clickhouse-server installed: skipped")
+        sys.exit(77)
+    try:
+        body(server, tmp)
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("clickhouse_export: ok")
+
+
+def body(server, tmp):
+    q = doc_queries()
+    etl = os.path.join(tmp, "p.etl")
+    subprocess.run([gen, etl], check=True)
+
+    # One export: every documented view agrees with petw's own.
+    err = export(server, "one", etl, "--machine", "host-a")
+    total = check_views(server, q, etl, "one")
+    if exact(server, q, "one") != total or "%d events, 70 samples" % total not in err:
+        fail("one export: %d rows, petw info %d; %s" % (exact(server, q, "one"), total, err))
+
+    # The same trace twice (credentials from the environment the second
+    # time): the documented counts stay exact, and so do the views.
+    export(server, "twice", etl, "--machine", "host-a", "--batch-rows", "7")
+    env = dict(os.environ, PETW_CLICKHOUSE_USER="loader",
+               PETW_CLICKHOUSE_PASSWORD=clickhouse_server.PASSWORD)
+    export(server, "twice", etl, "--machine", "host-a", "--batch-rows", "50", env=env)
+    plain = int(server.query("SELECT count() FROM twice.events"))
+    if exact(server, q, "twice") != total or plain < total:
+        fail("exported twice: %d exact rows, %d plain, wanted %d" %
+             (exact(server, q, "twice"), plain, total))
+    check_views(server, q, etl, "twice")
+    if int(server.query("SELECT count() FROM twice.traces FINAL")) != 1:
+        fail("exported twice: traces lists it more than once")
+    server.query("OPTIMIZE TABLE twice.events FINAL")
+    if int(server.query("SELECT count() FROM twice.events")) != total:
+        fail("after OPTIMIZE FINAL, a plain count is not %d" % total)
+
+    # Two machines' copies coexist.
+    export(server, "twice", etl, "--machine", "host-b")
+    by_machine = server.rows("SELECT machine, count() FROM twice.events FINAL GROUP BY machine "
+                             "ORDER BY machine")
+    if by_machine != [["host-a", str(total)], ["host-b", str(total)]]:
+        fail("two machines: %s" % by_machine)
+
+    # Credentials: in the URL; wrong ones are one clear error, unprinted.
+    export(server, "cred", etl, credentials="loader:%s@" % clickhouse_server.PASSWORD)
+    err = export(server, "cred", etl, credentials="loader:%s-x@" % clickhouse_server.PASSWORD,
+                 expect=1)
+    if "password" not in err.lower() or len(err.strip().splitlines()) != 1 or \
+            ":%d" % server.http not in err:
+        fail("bad credentials: %r" % err)
+
+    # A table of another shape: refused before anything is inserted.
+    server.query("CREATE DATABASE other")
+    server.query("CREATE TABLE other.events (machine String, x UInt8) ENGINE = MergeTree "
+                 "ORDER BY machine")
+    err = export(server, "other", etl, expect=1)
+    if "other.events" not in err or "schema version" not in err or \
+            server.query("SELECT count() FROM other.events").strip() != "0":
+        fail("a table of another shape: %r" % err)
+    err = export(server, "bad-name", etl, expect=1)
+    if "database name" not in err:
+        fail("a bad database name: %r" % err)
+
+    killed(server, q, tmp)
+    samples(server, tmp)
+
+
+def killed(server, q, tmp):
+    """An export killed mid-way and run again: exactly once."""
+    big = os.path.join(tmp, "big.etl")
+    subprocess.run([gen, big, "big", "8"], check=True)
+    total, _ = info_counts(big)
+    args = [petw, "export", big, "--no-model", "--batch-rows", "500", "--to", "clickhouse",
+            server.url("killed")]
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 30
+    landed = 0
+    while time.time() < deadline and p.poll() is None:
+        try:
+            landed = int(server.query("SELECT count() FROM killed.events"))
+        except Exception:
+            landed = 0
+        if landed >= 2000:
+            break
+        time.sleep(0.02)
+    if p.poll() is not None:
+        fail("the export ended before it could be killed (%d rows)" % landed)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    p.stderr.close()
+    part = exact(server, q, "killed")
+    if not 0 < part < total:
+        fail("killed export: %d of %d rows landed" % (part, total))
+    export(server, "killed", big, "--no-model", "--batch-rows", "5000")
+    if exact(server, q, "killed") != total:
+        fail("killed and run again: %d rows, wanted %d" % (exact(server, q, "killed"), total))
+
+
+def samples(server, tmp):
+    """Windows' own traces, when the samples folder is there."""
+    folder = os.environ.get("PETW_ETL_SAMPLES", "")
+    if not os.path.isdir(folder):
+        print("clickhouse_export: no PETW_ETL_SAMPLES folder: Windows traces skipped")
+        return
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".etl"))
+    for name in names:
+        etl = os.path.join(folder, name)
+        db = "win_" + re.sub(r"\W", "_", name[:-4])
+        export(server, db, etl, "--machine", "host-a")
+        total, per = info_counts(etl)
+        got = {p: int(n) for m, p, n in server.rows(in_db(q_events(), db))}
+        if got != per or exact_plain(server, db) != total:
+            fail("%s: events per provider\n%s\npetw info\n%s" % (name, got, per))
+
+
+def q_events():
+    return doc_queries()["events_per_provider"]
+
+
+def exact_plain(server, db):
+    return int(server.query("SELECT count() FROM %s.events FINAL" % db))
+
+
+main()

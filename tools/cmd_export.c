@@ -1,0 +1,637 @@
+/* cmd_export.c - `petw export FILE... --to clickhouse URL`: each trace's
+ * records, and its analysis model (processes, threads, images, symbolized
+ * samples), loaded into ClickHouse over HTTP in RowBinary batches, the
+ * tables created when absent (tools/clickhouse/, docs/clickhouse.md).
+ *
+ * Exactly once: every row carries its identity, (machine, trace_id, seq),
+ * the same on every export of the same file, in the tables' sorting key
+ * (ReplacingMergeTree): an export retried, or run again after it was
+ * killed, adds no row that FINAL (or a merge) does not collapse. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+#if !defined(PETW_HAVE_CURL)
+
+int cmd_export(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fputs("petw: export is not built in (petw was built without libcurl)\n", stderr);
+    return 1;
+}
+
+#else
+
+#include <time.h>
+
+#include "analysis/analysis_tool.h"
+#include "clickhouse/clickhouse.h"
+#include "clickhouse/clickhouse_schema.h"
+#include "output/output.h"
+
+static const char export_usage[] =
+    "usage: petw export FILE... --to clickhouse URL [options]\n"
+    "  URL                  http[s]://[user:password@]host:port/?database=NAME\n"
+    "                       (credentials also from PETW_CLICKHOUSE_USER and\n"
+    "                       PETW_CLICKHOUSE_PASSWORD; never printed)\n"
+    "  --machine NAME       the machine the traces come from (default: this host's name)\n"
+    "  --batch-rows N       rows per insert at most (default 100000)\n"
+    "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
+    "  --retries N          tries again after a transport failure (default 5)\n"
+    "  --no-model           the events alone: no processes, threads, images, samples\n"
+    "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
+    "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
+
+typedef struct batch {
+    const clickhouse_table *table;
+    char into[1024];
+    sbuf rows;
+    uint64_t count;  /* rows in `rows` */
+    uint32_t number; /* batches sent of this table for this trace */
+    uint64_t total;  /* rows sent */
+} batch;
+
+typedef struct exporter {
+    clickhouse ch;
+    batch batches[CLICKHOUSE_TABLE_COUNT];
+    uint64_t max_rows, max_bytes;
+    const char *machine;
+    int no_model;
+    model_args model;
+    manifest_list manifests;
+    /* The trace being exported. */
+    uint64_t trace_id;
+    int64_t boot_time; /* ns since 1970 */
+    uint64_t seq;      /* the next event's */
+    petw_decoder *decoder;
+    sbuf value; /* a field's text */
+    int failed; /* an insert failed: stop reading */
+    uint64_t undecodable;
+} exporter;
+
+static int flush(exporter *x, batch *b)
+{
+    if (!b->count || x->failed)
+        return x->failed ? -1 : 0;
+    if (b->rows.failed) {
+        snprintf(x->ch.error, sizeof(x->ch.error), "out of memory building a batch");
+        x->failed = 1;
+        return -1;
+    }
+    if (clickhouse_insert(&x->ch, b->into, b->rows.data, b->rows.len)) {
+        x->failed = 1;
+        return -1;
+    }
+    b->total += b->count;
+    b->number++;
+    b->count = 0;
+    b->rows.len = 0;
+    return 0;
+}
+
+/* After a row: sends the batch when it reached a limit. */
+static void row_done(exporter *x, batch *b)
+{
+    if (++b->count >= x->max_rows || b->rows.len >= x->max_bytes)
+        flush(x, b);
+}
+
+/* The identity every row of a trace starts with. */
+static void row_identity(exporter *x, sbuf *b)
+{
+    rb_string(b, x->machine);
+    rb_u64(b, x->trace_id);
+}
+
+/* 64-bit FNV-1a. */
+static uint64_t hash(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A trace's identity: what its header says of the session that wrote it,
+ * and nothing a later copy or rename of the file changes. */
+static uint64_t trace_identity(const petw_logfile_info *h)
+{
+    uint64_t k = hash(0xcbf29ce484222325ull, &h->start_time, sizeof(h->start_time));
+    k = hash(k, &h->boot_time, sizeof(h->boot_time));
+    k = hash(k, &h->perf_freq, sizeof(h->perf_freq));
+    k = hash(k, &h->start_timestamp, sizeof(h->start_timestamp));
+    k = hash(k, &h->number_of_processors, sizeof(h->number_of_processors));
+    k = hash(k, &h->pointer_size, sizeof(h->pointer_size));
+    k = hash(k, h->logger_name, strlen(h->logger_name));
+    return k;
+}
+
+/* ---- events ---- */
+
+static void put_guid_text(sbuf *b, const petw_guid *g)
+{
+    sbuf tmp = {0};
+    sbuf_guid(&tmp, g);
+    rb_bytes(b, tmp.data, tmp.failed ? 0 : tmp.len);
+    sbuf_free(&tmp);
+}
+
+/* A decoded top-level field as text: a string as it is, a map's label,
+ * anything else as `petw dump --format json` writes it. */
+static void put_field_value(exporter *x, sbuf *b, const petw_decoded_event *ev, const petw_field *f)
+{
+    if (!f->label && f->kind == PETW_VALUE_STRING) {
+        rb_string(b, f->v.s);
+        return;
+    }
+    x->value.len = 0;
+    json_value(&x->value, ev, f);
+    rb_bytes(b, x->value.data, x->value.len);
+}
+
+/* The enable properties' items: sid, ts_id, process_start_key, event_key,
+ * stack; the last of each kind wins. */
+static void put_properties(sbuf *b, const petw_event_record *r)
+{
+    const uint8_t *sid = NULL, *stack = NULL;
+    size_t sid_size = 0, frames = 0;
+    uint32_t ts_id = 0;
+    uint64_t start_key = 0, event_key = 0;
+    for (int i = 0; i < r->extended_data_count; i++) {
+        const petw_extended_item *it = &r->extended_data[i];
+        const uint8_t *p = (const uint8_t *)(uintptr_t)it->data_ptr;
+        switch (it->ext_type) {
+        case PETW_EXT_TYPE_SID:
+            sid = p, sid_size = it->data_size;
+            break;
+        case PETW_EXT_TYPE_TS_ID:
+            if (it->data_size >= 4)
+                memcpy(&ts_id, p, 4);
+            break;
+        case PETW_EXT_TYPE_PROCESS_START_KEY:
+            if (it->data_size >= 8)
+                memcpy(&start_key, p, 8);
+            break;
+        case PETW_EXT_TYPE_EVENT_KEY:
+            if (it->data_size >= 8)
+                memcpy(&event_key, p, 8);
+            break;
+        case PETW_EXT_TYPE_STACK_TRACE64: /* a match ID, then the frames */
+            if (it->data_size >= 8)
+                stack = p + 8, frames = (it->data_size - 8u) / 8u;
+            break;
+        default:
+            break;
+        }
+    }
+    sbuf text = {0};
+    if (sid)
+        sid_text(&text, sid, sid_size);
+    rb_bytes(b, text.data, text.failed ? 0 : text.len);
+    sbuf_free(&text);
+    rb_u32(b, ts_id);
+    rb_u64(b, start_key);
+    rb_u64(b, event_key);
+    rb_varint(b, frames);
+    for (size_t f = 0; f < frames; f++) {
+        uint64_t a;
+        memcpy(&a, stack + 8 * f, 8);
+        rb_u64(b, a);
+    }
+}
+
+static void on_event(petw_event_record *r, void *context)
+{
+    exporter *x = context;
+    if (x->failed)
+        return;
+    batch *bt = &x->batches[CLICKHOUSE_EVENTS];
+    sbuf *b = &bt->rows;
+    const petw_event_header *h = &r->header;
+    const petw_event_descriptor *d = &h->descriptor;
+    const petw_decoded_event *ev = NULL;
+    if (petw_decode(x->decoder, r, &ev) != 0) {
+        ev = NULL;
+        x->undecodable++;
+    }
+    ev = with_schema(ev);
+    /* column order: docs/clickhouse.md, clickhouse_schema.c */
+    rb_string(b, x->machine);
+    rb_i64(b, x->boot_time);
+    rb_u64(b, x->trace_id);
+    rb_u32(b, bt->number);
+    rb_u64(b, x->seq++);
+    rb_i64(b, clickhouse_time(h->timestamp));
+    const char *provider =
+        ev && ev->provider_name ? ev->provider_name : known_provider_name(&h->provider_id);
+    if (provider)
+        rb_string(b, provider);
+    else
+        put_guid_text(b, &h->provider_id);
+    put_guid_text(b, &h->provider_id);
+    rb_string(b, ev ? ev->event_name : NULL);
+    rb_string(b, ev ? ev->task_name : NULL);
+    rb_string(b, ev ? ev->opcode_name : NULL);
+    rb_string(b, ev ? ev->level_name : NULL);
+    rb_string(b, ev ? ev->message : NULL);
+    rb_u16(b, d->id);
+    rb_u8(b, d->version);
+    rb_u8(b, d->channel);
+    rb_u8(b, d->level);
+    rb_u8(b, d->opcode);
+    rb_u16(b, d->task);
+    rb_u64(b, d->keyword);
+    rb_u32(b, h->process_id);
+    rb_u32(b, h->thread_id);
+    rb_u32(b, record_cpu(r));
+    put_guid_text(b, &h->activity_id);
+    petw_guid related;
+    if (record_related(r, &related))
+        put_guid_text(b, &related);
+    else
+        rb_string(b, "");
+    put_properties(b, r);
+    uint64_t pair_key = 0;
+    if (!petw_profile_event_pairs(r, &pair_key))
+        pair_key = 0;
+    rb_u64(b, pair_key);
+    uint32_t nfields = ev ? ev->top_count : 0;
+    rb_varint(b, nfields);
+    for (uint32_t k = 0; k < nfields; k++)
+        rb_string(b, ev->fields[k].name);
+    rb_varint(b, nfields);
+    for (uint32_t k = 0; k < nfields; k++)
+        put_field_value(x, b, ev, &ev->fields[k]);
+    rb_bytes(b, r->user_data, r->user_data_length);
+    row_done(x, bt);
+}
+
+static int on_buffer(petw_trace *t, void *context)
+{
+    (void)t;
+    return !((exporter *)context)->failed;
+}
+
+static void on_corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *why, void *ctx)
+{
+    (void)t;
+    (void)ctx;
+    fprintf(stderr, "petw: buffer %" PRIu64 " (offset %" PRIu64 ") skipped: %s\n", index, offset,
+            why);
+}
+
+/* The file's events. Returns 0, or -1 (reported). */
+static int export_events(exporter *x, const char *path, petw_trace_stats *stats,
+                         petw_logfile_info *info)
+{
+    petw_trace_config cfg;
+    petw_trace_config_init(&cfg);
+    cfg.on_event = on_event;
+    cfg.on_buffer = on_buffer;
+    cfg.on_corrupt = on_corrupt;
+    cfg.context = x;
+    petw_trace *t = NULL;
+    int rc = petw_trace_open(path, &cfg, &t);
+    if (rc) {
+        fprintf(stderr, "petw: %s: %s\n", path, petw_strerror(rc));
+        return -1;
+    }
+    *info = *petw_trace_info(t);
+    x->trace_id = trace_identity(info);
+    x->boot_time = clickhouse_time(info->boot_time);
+    x->seq = 0;
+    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
+        x->batches[k].number = 0;
+    rc = petw_trace_process(&t, 1, 0, 0);
+    petw_trace_stats_get(t, stats);
+    petw_trace_close(t);
+    if (!x->failed)
+        flush(x, &x->batches[CLICKHOUSE_EVENTS]);
+    if (x->failed)
+        return -1;
+    if (rc) {
+        fprintf(stderr, "petw: %s: %s\n", path, petw_strerror(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the analysis model ---- */
+
+typedef struct sample_list {
+    petw_profile_sample *items;
+    size_t count, cap;
+    int failed;
+} sample_list;
+
+static void on_sample(void *context, const petw_profile_sample *s)
+{
+    sample_list *l = context;
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 4096;
+        petw_profile_sample *p = realloc(l->items, cap * sizeof(*p));
+        if (!p) {
+            l->failed = 1;
+            return;
+        }
+        l->items = p;
+        l->cap = cap;
+    }
+    l->items[l->count++] = *s;
+}
+
+static void put_model_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+{
+    batch *bt = &x->batches[CLICKHOUSE_PROCESSES];
+    for (uint32_t k = 0; k < petw_profile_process_count(p) && !x->failed; k++) {
+        const petw_profile_process *pr = petw_profile_process_at(p, k);
+        row_identity(x, &bt->rows);
+        rb_u64(&bt->rows, k);
+        rb_u32(&bt->rows, pr->pid);
+        rb_u32(&bt->rows, pr->parent_pid);
+        rb_string(&bt->rows, pr->name);
+        rb_string(&bt->rows, pr->command_line);
+        rb_i64(&bt->rows, clickhouse_time(pr->start_time));
+        rb_i64(&bt->rows, clickhouse_time(pr->end_time));
+        rb_u64(&bt->rows, pr->samples);
+        row_done(x, bt);
+    }
+    bt = &x->batches[CLICKHOUSE_THREADS];
+    for (uint32_t k = 0; k < petw_profile_thread_count(p) && !x->failed; k++) {
+        const petw_profile_thread *th = petw_profile_thread_at(p, k);
+        row_identity(x, &bt->rows);
+        rb_u64(&bt->rows, k);
+        rb_u32(&bt->rows, th->tid);
+        rb_u32(&bt->rows, th->pid);
+        rb_u64(&bt->rows, th->samples);
+        rb_u64(&bt->rows, th->running * 100);
+        rb_u64(&bt->rows, th->ready * 100);
+        rb_u64(&bt->rows, th->waiting * 100);
+        rb_u64(&bt->rows, th->switches_in);
+        rb_u64(&bt->rows, th->preempted);
+        rb_u64(&bt->rows, th->readied);
+        row_done(x, bt);
+    }
+    /* Images: the distinct (module, path) the stacks' frames lie in. */
+    bt = &x->batches[CLICKHOUSE_IMAGES];
+    uint32_t nloc = petw_profile_location_count(p), nimages = 0;
+    for (uint32_t k = 0; k < nloc && !x->failed; k++) {
+        const petw_profile_location *l = petw_profile_location_at(p, k);
+        uint32_t j = 0;
+        for (; j < k; j++) {
+            const petw_profile_location *o = petw_profile_location_at(p, j);
+            if (o->module == l->module ||
+                (!strcmp(o->module, l->module) && !strcmp(o->path, l->path)))
+                break;
+        }
+        if (j < k)
+            continue;
+        row_identity(x, &bt->rows);
+        rb_u64(&bt->rows, nimages++);
+        rb_string(&bt->rows, l->module);
+        rb_string(&bt->rows, l->path);
+        rb_u8(&bt->rows, (uint8_t)l->kernel);
+        row_done(x, bt);
+    }
+    /* Samples, each with its stack's functions and modules, the sampled
+     * one first (as `petw report cpu` counts them: self at [1]). */
+    bt = &x->batches[CLICKHOUSE_SAMPLES];
+    for (size_t k = 0; k < samples->count && !x->failed; k++) {
+        const petw_profile_sample *s = &samples->items[k];
+        const petw_profile_stack *st = petw_profile_stack_at(p, s->stack);
+        row_identity(x, &bt->rows);
+        rb_u64(&bt->rows, k);
+        rb_i64(&bt->rows, clickhouse_time(s->time));
+        rb_u32(&bt->rows, s->cpu);
+        rb_u32(&bt->rows, s->tid ? s->pid : st->pid);
+        rb_u32(&bt->rows, s->tid);
+        rb_varint(&bt->rows, st->frame_count);
+        for (uint32_t f = 0; f < st->frame_count; f++)
+            rb_string(&bt->rows, petw_profile_location_at(p, st->frames[f])->name);
+        rb_varint(&bt->rows, st->frame_count);
+        for (uint32_t f = 0; f < st->frame_count; f++)
+            rb_string(&bt->rows, petw_profile_location_at(p, st->frames[f])->module);
+        row_done(x, bt);
+    }
+    for (int k = CLICKHOUSE_PROCESSES; k <= CLICKHOUSE_SAMPLES; k++)
+        flush(x, &x->batches[k]);
+}
+
+/* The file's model. Returns 0, or -1 (reported). */
+static int export_model(exporter *x, const char *path, uint64_t *nsamples)
+{
+    model_args m = x->model;
+    m.files[0] = path;
+    m.nfiles = 1;
+    sample_list samples = {0};
+    petw_profile_hooks hooks = {0};
+    hooks.sample = on_sample;
+    m.config.hooks = &hooks;
+    m.config.hooks_context = &samples;
+    petw_profile *p = model_read(&m);
+    if (!p) {
+        free(samples.items);
+        return -1;
+    }
+    int rc = 0;
+    if (samples.failed) {
+        fprintf(stderr, "petw: %s: out of memory keeping the samples\n", path);
+        rc = -1;
+    } else {
+        put_model_rows(x, p, &samples);
+        rc = x->failed ? -1 : 0;
+    }
+    *nsamples = samples.count;
+    petw_profile_free(p);
+    free(samples.items);
+    return rc;
+}
+
+/* The traces row, last: a trace listed there was exported whole. */
+static int put_trace_row(exporter *x, const char *path, const petw_logfile_info *h, uint64_t events,
+                         uint64_t samples)
+{
+    batch *bt = &x->batches[CLICKHOUSE_TRACES];
+    row_identity(x, &bt->rows);
+    rb_i64(&bt->rows, x->boot_time);
+    rb_string(&bt->rows, path);
+    rb_string(&bt->rows, h->logger_name);
+    rb_i64(&bt->rows, clickhouse_time(h->start_time));
+    rb_i64(&bt->rows, clickhouse_time(h->end_time));
+    rb_u32(&bt->rows, h->pointer_size);
+    rb_u32(&bt->rows, h->number_of_processors);
+    rb_u64(&bt->rows, h->events_lost);
+    rb_u64(&bt->rows, h->buffers_lost);
+    rb_u64(&bt->rows, events);
+    rb_u64(&bt->rows, samples);
+    rb_u32(&bt->rows, CLICKHOUSE_SCHEMA_VERSION);
+    bt->count++;
+    return flush(x, bt);
+}
+
+static int export_file(exporter *x, const char *path)
+{
+    petw_trace_stats stats;
+    petw_logfile_info info;
+    uint64_t samples = 0;
+    struct timespec t0, t1;
+    timespec_get(&t0, TIME_UTC);
+    uint64_t events_before = x->batches[CLICKHOUSE_EVENTS].total;
+    if (export_events(x, path, &stats, &info))
+        return -1;
+    uint64_t events = x->batches[CLICKHOUSE_EVENTS].total - events_before;
+    if (!x->no_model && export_model(x, path, &samples))
+        return -1;
+    if (put_trace_row(x, path, &info, events, samples))
+        return -1;
+    timespec_get(&t1, TIME_UTC);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    fprintf(stderr,
+            "petw: %s: %" PRIu64 " events, %" PRIu64 " samples exported to %s (%s) in %.2f s "
+            "(trace_id %" PRIu64 ")\n",
+            path, events, samples, x->ch.where, x->ch.database, s, x->trace_id);
+    if (stats.buffers_corrupt)
+        fprintf(stderr, "petw: %s: %" PRIu64 " corrupt buffers skipped\n", path,
+                stats.buffers_corrupt);
+    return stats.buffers_corrupt ? 1 : 0;
+}
+
+static int parse_count(const char *opt, const char *v, uint64_t *out)
+{
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!*v || *end || n == 0 || v[0] == '-') {
+        fprintf(stderr, "petw: bad value for %s: '%s'\n", opt, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static exporter x; /* large; one per process */
+    memset(&x, 0, sizeof(x));
+    petw_profile_config_init(&x.model.config);
+    x.max_rows = 100000;
+    x.max_bytes = 16u << 20;
+    const char *files[MAX_FILES], *to = NULL, *url = NULL;
+    int nfiles = 0;
+    uint64_t retries = 5;
+    int retries_set = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int r = 0;
+        if (!strcmp(o, "--symbols") || !strcmp(o, "--no-symbols") || !strcmp(o, "--no-inline")) {
+            if (model_option(&x.model, argc, argv, &i) < 0)
+                return 2;
+            continue;
+        }
+        if (o[0] != '-' || !o[1]) {
+            if (nfiles == MAX_FILES) {
+                fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
+                return 2;
+            }
+            files[nfiles++] = o;
+            continue;
+        }
+        if (!strcmp(o, "--no-model")) {
+            x.no_model = 1;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "petw: unknown option or missing value: '%s'\n%s", o, export_usage);
+            return 2;
+        }
+        if (!strcmp(o, "--to")) {
+            to = v, url = i + 2 < argc ? argv[i + 2] : NULL;
+            if (!url) {
+                fprintf(stderr, "petw: --to clickhouse needs a URL\n");
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(o, "--machine")) {
+            x.machine = v;
+        } else if (!strcmp(o, "--batch-rows")) {
+            r = parse_count(o, v, &x.max_rows);
+        } else if (!strcmp(o, "--batch-bytes")) {
+            r = parse_count(o, v, &x.max_bytes);
+        } else if (!strcmp(o, "--retries")) {
+            char *end;
+            retries = strtoull(v, &end, 10);
+            r = *v && !*end && v[0] != '-' ? 0 : -1;
+            retries_set = 1;
+            if (r)
+                fprintf(stderr, "petw: bad value for --retries: '%s'\n", v);
+        } else if (!strcmp(o, "--manifest")) {
+            r = manifest_add(&x.manifests, v) || manifest_add(&x.model.manifests, v);
+        } else if (!strcmp(o, "--tmf")) {
+            r = tmf_add(&x.manifests, v);
+        } else {
+            fprintf(stderr, "petw: unknown option '%s'\n%s", o, export_usage);
+            return 2;
+        }
+        if (r)
+            return 2;
+        i++;
+    }
+    if (!nfiles || !to) {
+        fputs(export_usage, stderr);
+        return 2;
+    }
+    if (strcmp(to, "clickhouse") != 0) {
+        fprintf(stderr, "petw: export goes --to clickhouse alone, not '%s'\n", to);
+        return 2;
+    }
+    char host[256];
+    if (!x.machine) {
+        if (gethostname(host, sizeof(host)) != 0)
+            strcpy(host, "localhost");
+        host[sizeof(host) - 1] = 0;
+        x.machine = host;
+    }
+    if (clickhouse_open(&x.ch, url)) {
+        fprintf(stderr, "petw: %s\n", x.ch.error);
+        clickhouse_close(&x.ch);
+        return 1;
+    }
+    if (retries_set)
+        x.ch.retries = (unsigned)(retries > 100 ? 100 : retries);
+    int status = 0;
+    if (clickhouse_schema_ensure(&x.ch)) {
+        fprintf(stderr, "petw: %s\n", x.ch.error);
+        clickhouse_close(&x.ch);
+        return 1;
+    }
+    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++) {
+        x.batches[k].table = &clickhouse_tables[k];
+        clickhouse_table_into(&x.ch, &clickhouse_tables[k], x.batches[k].into,
+                              sizeof(x.batches[k].into));
+    }
+    if (!(x.decoder = decoder_create(&x.manifests))) {
+        clickhouse_close(&x.ch);
+        return 1;
+    }
+    for (int f = 0; f < nfiles && status != -1; f++) {
+        int rc = export_file(&x, files[f]);
+        if (rc < 0 && x.failed)
+            fprintf(stderr, "petw: %s: %s\n", files[f], x.ch.error);
+        status = rc < 0 ? -1 : rc ? 1 : status;
+    }
+    if (x.undecodable)
+        fprintf(stderr,
+                "petw: %" PRIu64 " events with a malformed schema exported with no fields (their "
+                "payload in data)\n",
+                x.undecodable);
+    petw_decoder_free(x.decoder);
+    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
+        sbuf_free(&x.batches[k].rows);
+    sbuf_free(&x.value);
+    clickhouse_close(&x.ch);
+    return status ? 1 : 0;
+}
+
+#endif /* PETW_HAVE_CURL */
