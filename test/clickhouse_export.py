@@ -5,8 +5,8 @@ exit 77 when none is installed). On the profile trace gen_profile_trace
 writes, the queries docs/clickhouse.md gives (read from the page itself)
 answer as `petw info` (events per provider and machine) and `petw report`
 (CPU by function, Start/Stop pairs) do; exporting the same trace twice, or
-an export killed mid-way (SIGKILL) and run again, counts every event
-exactly once with the documented queries (and after OPTIMIZE ... FINAL with
+an export killed mid-way (SIGKILL) and run again, or the server killed
+mid-export and started again, counts every event exactly once with the documented queries (and after OPTIMIZE ... FINAL with
 a plain count()); the user's credentials work from the URL and from the
 environment and are never printed; bad credentials and a table of another
 shape are one clear error each. With PETW_ETL_SAMPLES' Windows traces (when
@@ -181,6 +181,7 @@ def body(server, tmp):
         fail("a bad database name: %r" % err)
 
     killed(server, q, tmp)
+    server_killed(server, q, tmp)
     samples(server, tmp)
 
 
@@ -207,12 +208,49 @@ def killed(server, q, tmp):
     p.send_signal(signal.SIGKILL)
     p.wait()
     p.stderr.close()
-    part = exact(server, q, "killed")
+    # An insert whose body had all arrived may still land after the kill.
+    part, last = -1, exact(server, q, "killed")
+    while part != last:
+        time.sleep(0.5)
+        part, last = last, exact(server, q, "killed")
     if not 0 < part < total:
         fail("killed export: %d of %d rows landed" % (part, total))
     export(server, "killed", big, "--no-model", "--batch-rows", "5000")
     if exact(server, q, "killed") != total:
         fail("killed and run again: %d rows, wanted %d" % (exact(server, q, "killed"), total))
+
+
+def server_killed(server, q, tmp):
+    """The server killed (SIGKILL) mid-export and started again: the export
+    retries and ends well, every event exactly once."""
+    big = os.path.join(tmp, "big.etl")
+    total, _ = info_counts(big)
+    args = [petw, "export", big, "--no-model", "--batch-rows", "500", "--retries", "12",
+            "--to", "clickhouse", server.url("restarted")]
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    landed = 0
+    while time.time() < deadline and p.poll() is None and landed < 2000:
+        try:
+            landed = int(server.query("SELECT count() FROM restarted.events"))
+        except Exception:
+            landed = 0
+        time.sleep(0.02)
+    if p.poll() is not None:
+        fail("the export ended before the server could be killed (%d rows)" % landed)
+    server.kill()
+    time.sleep(0.5)
+    server.launch()
+    try:
+        _, err = p.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail("the export did not end after the server came back")
+    if p.returncode != 0 or "tried again after a transport failure" not in err:
+        fail("the export across a server restart: exit %d: %s" % (p.returncode, err))
+    if exact(server, q, "restarted") != total:
+        fail("across a server restart: %d rows, wanted %d" % (exact(server, q, "restarted"),
+                                                              total))
 
 
 def samples(server, tmp):

@@ -621,6 +621,9 @@ int cmd_export(int argc, char **argv)
             fprintf(stderr, "petw: %s: %s\n", files[f], x.ch.error);
         status = rc < 0 ? -1 : rc ? 1 : status;
     }
+    if (x.ch.retried)
+        fprintf(stderr, "petw: %" PRIu64 " requests to %s tried again after a transport failure\n",
+                x.ch.retried, x.ch.where);
     if (x.undecodable)
         fprintf(stderr,
                 "petw: %" PRIu64 " events with a malformed schema exported with no fields (their "

@@ -27,6 +27,7 @@ typedef struct clickhouse {
     char error[1024];    /* the last failure, one line */
     uint64_t bytes_sent; /* request bodies, for the summary */
     uint64_t requests;   /* requests made (retries included) */
+    uint64_t retried;    /* requests made again after a transport failure */
 } clickhouse;
 
 /* Parses `url` (http[s]://[user:password@]host:port/?database=NAME) and

@@ -201,6 +201,7 @@ static int post_with(clickhouse *c, CURL *h, struct curl_slist *headers, const c
                      curl_easy_strerror(rc), attempt + 1);
             return -1;
         }
+        c->retried++;
         pause_ms(attempt < 6 ? 250u << attempt : 8000u);
     }
 }
