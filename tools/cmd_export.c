@@ -41,6 +41,7 @@ static const char export_usage[] =
     "  --batch-rows N       rows per insert at most (default 100000)\n"
     "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
     "  --retries N          tries again after a transport failure (default 5)\n"
+    "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
     "  --no-model           the events alone: no processes, threads, images, samples\n"
     "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
     "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
@@ -81,22 +82,34 @@ static int flush(exporter *x, batch *b)
         x->failed = 1;
         return -1;
     }
-    if (clickhouse_insert(&x->ch, b->into, b->rows.data, b->rows.len)) {
+    if (clickhouse_insert(&x->ch, b->into, &b->rows)) { /* takes the rows */
         x->failed = 1;
         return -1;
     }
     b->total += b->count;
     b->number++;
     b->count = 0;
-    b->rows.len = 0;
     return 0;
 }
 
-/* After a row: sends the batch when it reached a limit. */
+/* After a row: sends the batch when it reached a limit, and moves the
+ * inserts in flight on now and then. */
 static void row_done(exporter *x, batch *b)
 {
     if (++b->count >= x->max_rows || b->rows.len >= x->max_bytes)
         flush(x, b);
+    else if ((b->count & 255) == 0)
+        clickhouse_insert_poll(&x->ch);
+}
+
+/* Sends what is left of every batch and waits for every insert. */
+static int flush_all(exporter *x)
+{
+    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
+        flush(x, &x->batches[k]);
+    if (!x->failed && clickhouse_insert_wait(&x->ch))
+        x->failed = 1;
+    return x->failed ? -1 : 0;
 }
 
 /* The identity every row of a trace starts with. */
@@ -455,6 +468,8 @@ static int put_trace_row(exporter *x, const char *path, const petw_logfile_info 
                          uint64_t samples)
 {
     batch *bt = &x->batches[CLICKHOUSE_TRACES];
+    if (flush_all(x)) /* every other row of the trace lands first */
+        return -1;
     row_identity(x, &bt->rows);
     rb_i64(&bt->rows, x->boot_time);
     rb_string(&bt->rows, path);
@@ -469,7 +484,7 @@ static int put_trace_row(exporter *x, const char *path, const petw_logfile_info 
     rb_u64(&bt->rows, samples);
     rb_u32(&bt->rows, CLICKHOUSE_SCHEMA_VERSION);
     bt->count++;
-    return flush(x, bt);
+    return flush_all(x);
 }
 
 static int export_file(exporter *x, const char *path)
@@ -520,7 +535,7 @@ int cmd_export(int argc, char **argv)
     x.max_bytes = 16u << 20;
     const char *files[MAX_FILES], *to = NULL, *url = NULL;
     int nfiles = 0;
-    uint64_t retries = 5;
+    uint64_t retries = 5, parallel = 2;
     int retries_set = 0;
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -559,6 +574,12 @@ int cmd_export(int argc, char **argv)
             r = parse_count(o, v, &x.max_rows);
         } else if (!strcmp(o, "--batch-bytes")) {
             r = parse_count(o, v, &x.max_bytes);
+        } else if (!strcmp(o, "--parallel")) {
+            r = parse_count(o, v, &parallel);
+            if (!r && parallel > CLICKHOUSE_MAX_PARALLEL) {
+                fprintf(stderr, "petw: --parallel takes 1 to %d\n", CLICKHOUSE_MAX_PARALLEL);
+                r = -1;
+            }
         } else if (!strcmp(o, "--retries")) {
             char *end;
             retries = strtoull(v, &end, 10);
@@ -600,6 +621,7 @@ int cmd_export(int argc, char **argv)
     }
     if (retries_set)
         x.ch.retries = (unsigned)(retries > 100 ? 100 : retries);
+    x.ch.parallel = (unsigned)parallel;
     int status = 0;
     if (clickhouse_schema_ensure(&x.ch)) {
         fprintf(stderr, "petw: %s\n", x.ch.error);

@@ -11,11 +11,25 @@
 
 #include "../output/output_buf.h"
 
-/* A connection: the server's address, the database, the credentials and
- * libcurl's handle (one request at a time). Credentials are never printed:
- * messages name the server by `where` (host:port) alone. */
+/* An insert on its way: its own libcurl handle, URL, body and answer. */
+typedef struct clickhouse_request {
+    void *easy; /* CURL * */
+    char *url;
+    sbuf body, response;
+    unsigned attempt; /* tries made so far */
+    int busy;
+} clickhouse_request;
+
+#define CLICKHOUSE_MAX_PARALLEL 4
+
+/* A connection: the server's address, the database, the credentials,
+ * libcurl's handle for statements and the inserts in flight. Credentials
+ * are never printed: messages name the server by `where` (host:port)
+ * alone. One thread uses a connection. */
 typedef struct clickhouse {
-    void *curl;         /* CURL * */
+    void *curl;         /* CURL *, for statements */
+    void *multi;        /* CURLM *, for the inserts in flight */
+    void *headers;      /* struct curl_slist *, every request's */
     char url[512];      /* scheme://host:port/ without credentials */
     char where[300];    /* host:port, for messages */
     char database[128]; /* from ?database=NAME; "default" */
@@ -28,6 +42,9 @@ typedef struct clickhouse {
     uint64_t bytes_sent; /* request bodies, for the summary */
     uint64_t requests;   /* requests made (retries included) */
     uint64_t retried;    /* requests made again after a transport failure */
+    unsigned parallel;   /* inserts in flight at most, 1 to CLICKHOUSE_MAX_PARALLEL */
+    int insert_failed;   /* an insert in flight failed: c->error says why */
+    clickhouse_request inserts[CLICKHOUSE_MAX_PARALLEL];
 } clickhouse;
 
 /* Parses `url` (http[s]://[user:password@]host:port/?database=NAME) and
@@ -43,11 +60,21 @@ void clickhouse_close(clickhouse *c);
  * failures (no connection, a reset, a timeout) are retried c->retries
  * times with a growing pause; the server's refusals are not. */
 int clickhouse_query(clickhouse *c, const char *sql);
-/* INSERT INTO `into` FORMAT RowBinary with `body` (rows in that encoding):
- * `into` is "db.table (col, ...)". Returns as clickhouse_query. A retried
- * insert may have landed in part before: the tables' keys collapse the
- * rows sent twice (docs/clickhouse.md, "Exactly once"). */
-int clickhouse_insert(clickhouse *c, const char *into, const void *body, size_t len);
+/* Starts INSERT INTO `into` FORMAT RowBinary with the rows in `rows`
+ * (that encoding): `into` is "db.table (col, ...)". The request takes the
+ * rows; `rows` comes back empty (with memory to reuse). At most
+ * c->parallel inserts are in flight: this first waits for one to end when
+ * that many are. Transport failures are retried as clickhouse_query's.
+ * Returns 0, or -1 when this or an earlier insert failed (c->error says
+ * why). A retried insert may have landed in part before: the tables' keys
+ * collapse the rows sent twice (docs/clickhouse.md, "Exactly once"). */
+int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows);
+/* Moves the inserts in flight on without waiting: call it often while
+ * building the next rows (libcurl sends only when called). */
+void clickhouse_insert_poll(clickhouse *c);
+/* Waits for every insert in flight to end. Returns 0, or -1 when one
+ * failed (c->error says why). */
+int clickhouse_insert_wait(clickhouse *c);
 
 /* ---- RowBinary: little-endian numbers, strings as a LEB128 length and
  * the bytes, arrays as a LEB128 count and the elements. ---- */

@@ -111,6 +111,7 @@ int clickhouse_open(clickhouse *c, const char *url)
     memset(c, 0, sizeof(*c));
     c->retries = 5;
     c->timeout_s = 300;
+    c->parallel = 2;
     if (parse_url(c, url))
         return -1;
     const char *user = getenv("PETW_CLICKHOUSE_USER");
@@ -126,18 +127,38 @@ int clickhouse_open(clickhouse *c, const char *url)
             return fail(c, "PETW_CLICKHOUSE_PASSWORD is too long");
         strcpy(c->password, password);
     }
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(c->curl = curl_easy_init()))
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(c->curl = curl_easy_init()) ||
+        !(c->multi = curl_multi_init()))
         return fail(c, "libcurl could not start");
+    /* No "Expect: 100-continue": libcurl would wait for an answer ClickHouse
+     * does not give before every body over 1 MB. */
+    if (!(c->headers = curl_slist_append(NULL, "Expect:")))
+        return fail(c, "out of memory");
+    for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+        if (!(c->inserts[k].easy = curl_easy_init()))
+            return fail(c, "libcurl could not start");
     return 0;
 }
 
 void clickhouse_close(clickhouse *c)
 {
+    for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++) {
+        clickhouse_request *r = &c->inserts[k];
+        if (r->easy && r->busy)
+            curl_multi_remove_handle(c->multi, r->easy);
+        if (r->easy)
+            curl_easy_cleanup(r->easy);
+        free(r->url);
+        sbuf_free(&r->body);
+        sbuf_free(&r->response);
+    }
+    if (c->multi)
+        curl_multi_cleanup(c->multi);
     if (c->curl)
         curl_easy_cleanup(c->curl);
-    c->curl = NULL;
+    curl_slist_free_all(c->headers);
     sbuf_free(&c->response);
-    memset(c->password, 0, sizeof(c->password));
+    memset(c, 0, sizeof(*c)); /* the password too */
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *context)
@@ -149,10 +170,10 @@ static size_t on_body(char *data, size_t size, size_t n, void *context)
 }
 
 /* The server's message: its first line, without the stack trace. */
-static void server_error(clickhouse *c, long status)
+static void server_error(clickhouse *c, const sbuf *response, long status)
 {
-    size_t n = c->response.len;
-    const char *s = c->response.data ? c->response.data : "";
+    size_t n = response->len;
+    const char *s = response->data ? response->data : "";
     size_t line = 0;
     while (line < n && s[line] != '\n' && line < 400)
         line++;
@@ -160,64 +181,67 @@ static void server_error(clickhouse *c, long status)
              (int)line, s);
 }
 
-/* post()'s work, with its request headers. */
-static int post_with(clickhouse *c, CURL *h, struct curl_slist *headers, const char *url,
-                     const void *body, size_t len)
+/* Prepares `h` to POST `len` bytes of `body` to `url`, the answer into
+ * `response`. */
+static void prepare(clickhouse *c, CURL *h, const char *url, const void *body, size_t len,
+                    sbuf *response)
 {
-    for (unsigned attempt = 0;; attempt++) {
-        c->response.len = 0;
-        c->response.failed = 0;
-        curl_easy_reset(h);
-        curl_easy_setopt(h, CURLOPT_URL, url);
-        curl_easy_setopt(h, CURLOPT_POST, 1L);
-        curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &c->response);
-        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)c->timeout_s);
-        if (c->has_user) {
-            curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-            curl_easy_setopt(h, CURLOPT_USERNAME, c->user);
-            curl_easy_setopt(h, CURLOPT_PASSWORD, c->password);
-        }
-        c->requests++;
-        CURLcode rc = curl_easy_perform(h);
-        if (rc == CURLE_OK) {
-            long status = 0;
-            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-            c->bytes_sent += len;
-            if (status == 200)
-                return 0;
-            /* 503: the server is starting or shutting down; try again. */
-            if (status != 503 || attempt >= c->retries) {
-                server_error(c, status);
-                return -1;
-            }
-        } else if (attempt >= c->retries) {
-            snprintf(c->error, sizeof(c->error), "ClickHouse at %s: %s (after %u tries)", c->where,
-                     curl_easy_strerror(rc), attempt + 1);
+    response->len = 0;
+    response->failed = 0;
+    curl_easy_reset(h);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_POST, 1L);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, len ? body : "");
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, (struct curl_slist *)c->headers);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, response);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)c->timeout_s);
+    if (c->has_user) {
+        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        curl_easy_setopt(h, CURLOPT_USERNAME, c->user);
+        curl_easy_setopt(h, CURLOPT_PASSWORD, c->password);
+    }
+    c->requests++;
+}
+
+/* What a finished request `h` (try `attempt`, from 0) means: 0 done, 1 try
+ * again (after the pause this waited), -1 failed (c->error says why). */
+static int outcome(clickhouse *c, CURL *h, CURLcode rc, const sbuf *response, size_t len,
+                   unsigned attempt)
+{
+    if (rc == CURLE_OK) {
+        long status = 0;
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        c->bytes_sent += len;
+        if (status == 200)
+            return 0;
+        /* 503: the server is starting or shutting down; try again. */
+        if (status != 503 || attempt >= c->retries) {
+            server_error(c, response, status);
             return -1;
         }
-        c->retried++;
-        pause_ms(attempt < 6 ? 250u << attempt : 8000u);
+    } else if (attempt >= c->retries) {
+        snprintf(c->error, sizeof(c->error), "ClickHouse at %s: %s (after %u tries)", c->where,
+                 curl_easy_strerror(rc), attempt + 1);
+        return -1;
     }
+    c->retried++;
+    pause_ms(attempt < 6 ? 250u << attempt : 8000u);
+    return 1;
 }
 
 /* One POST of `body` to `url`, retried on transport failures. */
 static int post(clickhouse *c, const char *url, const void *body, size_t len)
 {
-    CURL *h = c->curl;
-    /* No "Expect: 100-continue": libcurl would wait for an answer ClickHouse
-     * does not give before every body over 1 MB. */
-    struct curl_slist *headers = curl_slist_append(NULL, "Expect:");
-    if (!headers)
-        return fail(c, "out of memory");
-    int rc = post_with(c, h, headers, url, body, len);
-    curl_slist_free_all(headers);
-    return rc;
+    for (unsigned attempt = 0;; attempt++) {
+        prepare(c, c->curl, url, body, len, &c->response);
+        int rc = outcome(c, c->curl, curl_easy_perform(c->curl), &c->response, len, attempt);
+        if (rc <= 0)
+            return rc;
+    }
 }
 
 int clickhouse_query(clickhouse *c, const char *sql)
@@ -225,24 +249,113 @@ int clickhouse_query(clickhouse *c, const char *sql)
     return post(c, c->url, sql, strlen(sql));
 }
 
-int clickhouse_insert(clickhouse *c, const char *into, const void *body, size_t len)
+enum { UNTIL_FREE, UNTIL_ALL_ENDED, ONCE };
+
+/* Drives the inserts in flight: ONCE, as far as they go without waiting;
+ * UNTIL_FREE, until fewer than c->parallel are in flight; UNTIL_ALL_ENDED,
+ * until none is. A failed insert sets c->insert_failed; the others go on. */
+static void pump(clickhouse *c, int until)
 {
+    for (;;) {
+        int running = 0, msgs = 0;
+        if (curl_multi_perform(c->multi, &running) != CURLM_OK) {
+            running = 0; /* no way on: fail what is in flight below */
+            for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+                if (c->inserts[k].busy) {
+                    curl_multi_remove_handle(c->multi, c->inserts[k].easy);
+                    c->inserts[k].busy = 0;
+                    c->insert_failed = 1;
+                    fail(c, "libcurl failed");
+                }
+            return;
+        }
+        CURLMsg *m;
+        while ((m = curl_multi_info_read(c->multi, &msgs))) {
+            if (m->msg != CURLMSG_DONE)
+                continue;
+            clickhouse_request *r = NULL;
+            for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+                if (c->inserts[k].busy && c->inserts[k].easy == m->easy_handle)
+                    r = &c->inserts[k];
+            if (!r)
+                continue;
+            CURLcode result = m->data.result; /* m is not valid past the removal */
+            curl_multi_remove_handle(c->multi, r->easy);
+            int rc = outcome(c, r->easy, result, &r->response, r->body.len, r->attempt);
+            if (rc > 0) {
+                r->attempt++;
+                prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response);
+                curl_multi_add_handle(c->multi, r->easy);
+                continue;
+            }
+            if (rc < 0)
+                c->insert_failed = 1;
+            r->busy = 0;
+            r->body.len = 0;
+        }
+        int busy = 0;
+        for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+            busy += c->inserts[k].busy;
+        if (!busy || until == ONCE || (until == UNTIL_FREE && busy < (int)c->parallel))
+            return;
+        curl_multi_wait(c->multi, NULL, 0, 1000, NULL);
+    }
+}
+
+int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows)
+{
+    if (c->parallel < 1 || c->parallel > CLICKHOUSE_MAX_PARALLEL)
+        c->parallel = c->parallel < 1 ? 1 : CLICKHOUSE_MAX_PARALLEL;
+    clickhouse_request *r = NULL;
+    while (!c->insert_failed) {
+        for (unsigned k = 0; k < c->parallel && !r; k++)
+            if (!c->inserts[k].busy)
+                r = &c->inserts[k];
+        if (r)
+            break;
+        pump(c, UNTIL_FREE);
+    }
+    if (c->insert_failed)
+        return -1;
     char sql[1024];
     int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT RowBinary", into);
     if (n < 0 || (size_t)n >= sizeof(sql))
         return fail(c, "an INSERT statement too long");
-    char *escaped = curl_easy_escape(c->curl, sql, n);
-    if (!escaped)
-        return fail(c, "out of memory");
-    size_t size = strlen(c->url) + strlen(escaped) + 16;
-    char *url = malloc(size);
+    char *escaped = curl_easy_escape(r->easy, sql, n);
+    size_t size = strlen(c->url) + (escaped ? strlen(escaped) : 0) + 16;
+    char *url = escaped ? malloc(size) : NULL;
     if (!url) {
         curl_free(escaped);
         return fail(c, "out of memory");
     }
     snprintf(url, size, "%s?query=%s", c->url, escaped);
     curl_free(escaped);
-    int rc = post(c, url, body, len);
-    free(url);
-    return rc;
+    free(r->url);
+    r->url = url;
+    /* The request takes the rows; the caller gets the request's old buffer. */
+    sbuf old = r->body;
+    r->body = *rows;
+    old.len = 0;
+    old.failed = 0;
+    *rows = old;
+    r->attempt = 0;
+    r->busy = 1;
+    prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response);
+    if (curl_multi_add_handle(c->multi, r->easy) != CURLM_OK) {
+        r->busy = 0;
+        return fail(c, "libcurl could not start a request");
+    }
+    pump(c, ONCE); /* sends what it can now */
+    return c->insert_failed ? -1 : 0;
+}
+
+void clickhouse_insert_poll(clickhouse *c)
+{
+    pump(c, ONCE);
+}
+
+int clickhouse_insert_wait(clickhouse *c)
+{
+    pump(c, UNTIL_ALL_ENDED);
+    return c->insert_failed ? -1 : 0;
 }
