@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""clickhouse_export.py PETW GEN_PROFILE_TRACE DOCS_MD: `petw export --to
+"""clickhouse_export.py PETW GEN_PROFILE_TRACE DOCS_MD PROVIDER_APP: `petw export --to
 clickhouse` into a ClickHouse server of the test's own (clickhouse_server.py;
 exit 77 when none is installed). On the profile trace gen_profile_trace
 writes, the queries docs/clickhouse.md gives (read from the page itself)
@@ -10,7 +10,9 @@ mid-export and started again, counts every event exactly once with the documente
 a plain count()); the user's credentials work from the URL and from the
 environment and are never printed; bad credentials and a table of another
 shape are one clear error each. With PETW_ETL_SAMPLES' Windows traces (when
-there), their events per provider match `petw info` too."""
+there), their events per provider match `petw info` too. `petw forward`
+sends a real-time session's events (PROVIDER_APP's ticks) as they come and
+exits 0 once the session stopped, every event written there once."""
 import os
 import re
 import shutil
@@ -24,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clickhouse_server  # noqa: E402
 from petw_cli import Cli  # noqa: E402
 
-petw, gen, docs = sys.argv[1], sys.argv[2], sys.argv[3]
+petw, gen, docs, app = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 cli = Cli("clickhouse_export", petw)
 fail, run, rows = cli.fail, cli.run, cli.rows
 
@@ -183,6 +185,7 @@ def body(server, tmp):
     killed(server, q, tmp)
     server_killed(server, q, tmp)
     samples(server, tmp)
+    forward(server, q, tmp)
 
 
 def killed(server, q, tmp):
@@ -251,6 +254,59 @@ def server_killed(server, q, tmp):
     if exact(server, q, "restarted") != total:
         fail("across a server restart: %d rows, wanted %d" % (exact(server, q, "restarted"),
                                                               total))
+
+
+def forward(server, q, tmp):
+    """petw forward of a real-time session until it stops."""
+    if os.environ.get("PETW_TEST_TSAN") == "1":
+        return  # as tool_live: TSan follows no forked provider
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    ready = os.path.join(tmp, "ready")
+    ticker = subprocess.Popen([app, "30", ready], env=env)
+    procs = [ticker]
+    try:
+        deadline = time.time() + 10
+        while not os.path.exists(ready) and time.time() < deadline:
+            time.sleep(0.05)
+        # The ticker is enabled once the forwarder consumes: it sees every
+        # event the session writes.
+        subprocess.run([petw, "start", "fw", "--realtime", "-p", "Petw.Test.Nobody",
+                        "--flush-timer", "0.1"], env=env, check=True, stdout=subprocess.DEVNULL)
+        fw = subprocess.Popen([petw, "forward", "fw", "--flush-ms", "100", "--to",
+                               "clickhouse", server.url("fw")], env=env,
+                              stderr=subprocess.PIPE, text=True)
+        procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session 'fw'" not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        subprocess.run([petw, "enable", "fw", "-p", "Petw.Test.Ticker"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        landed = 0
+        while time.time() < deadline and landed < 20:
+            try:
+                landed = int(server.query("SELECT count() FROM fw.events"))
+            except Exception:
+                landed = 0
+            time.sleep(0.1)
+        if landed < 20:
+            fail("petw forward: %d events landed while the session ran" % landed)
+        stop = subprocess.run([petw, "stop", "fw"], env=env, capture_output=True, text=True)
+        written = int(re.search(r"Events written:\s+(\d+)", stop.stdout).group(1))
+        _, err = fw.communicate(timeout=30)
+        if fw.returncode != 0 or "%d events of session 'fw' forwarded" % written not in err:
+            fail("petw forward: exit %d, %d events written: %s" % (fw.returncode, written, err))
+        if exact(server, q, "fw") != written or \
+                server.rows("SELECT file, events FROM fw.traces FINAL") != \
+                [["session:fw", str(written)]]:
+            fail("petw forward: %d rows, %d events written" % (exact(server, q, "fw"), written))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", "fw"], env=env, capture_output=True)
 
 
 def samples(server, tmp):

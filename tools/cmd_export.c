@@ -1,7 +1,9 @@
 /* cmd_export.c - `petw export FILE... --to clickhouse URL`: each trace's
  * records, and its analysis model (processes, threads, images, symbolized
  * samples), loaded into ClickHouse over HTTP in RowBinary batches, the
- * tables created when absent (tools/clickhouse/, docs/clickhouse.md).
+ * tables created when absent (tools/clickhouse/, docs/clickhouse.md); and
+ * `petw forward NAME --to clickhouse URL`, a real-time session's events as
+ * they arrive (no spool yet).
  *
  * Exactly once: every row carries its identity, (machine, trace_id, seq),
  * the same on every export of the same file, in the tables' sorting key
@@ -23,14 +25,24 @@ int cmd_export(int argc, char **argv)
     return 1;
 }
 
+int cmd_forward(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fputs("petw: forward is not built in (petw was built without libcurl)\n", stderr);
+    return 1;
+}
+
 #else
 
+#include <stdatomic.h>
 #include <time.h>
 
 #include "analysis/analysis_tool.h"
 #include "clickhouse/clickhouse.h"
 #include "clickhouse/clickhouse_schema.h"
 #include "output/output.h"
+#include "tool_session.h"
 
 static const char export_usage[] =
     "usage: petw export FILE... --to clickhouse URL [options]\n"
@@ -526,137 +538,345 @@ static int parse_count(const char *opt, const char *v, uint64_t *out)
     return 0;
 }
 
+/* The options export and forward share. */
+typedef struct common_args {
+    const char *to, *url;
+    uint64_t retries, parallel;
+    int retries_set;
+} common_args;
+
+/* Takes argv[*i] (and its values) when it is a shared option: 1 (and *i
+ * advanced), 0 when it is not one, -1 when its value is wrong (reported). */
+static int common_option(exporter *x, common_args *a, int argc, char **argv, int *i)
+{
+    const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    static const char *const names[] = {"--to",       "--machine", "--batch-rows", "--batch-bytes",
+                                        "--parallel", "--retries", "--manifest",   "--tmf"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        known |= !strcmp(o, names[k]);
+    if (!known)
+        return 0;
+    if (!v) {
+        fprintf(stderr, "petw: %s needs a value\n", o);
+        return -1;
+    }
+    int r = 0;
+    if (!strcmp(o, "--to")) {
+        a->to = v, a->url = *i + 2 < argc ? argv[*i + 2] : NULL;
+        if (!a->url) {
+            fprintf(stderr, "petw: --to clickhouse needs a URL\n");
+            return -1;
+        }
+        (*i)++;
+    } else if (!strcmp(o, "--machine")) {
+        x->machine = v;
+    } else if (!strcmp(o, "--batch-rows")) {
+        r = parse_count(o, v, &x->max_rows);
+    } else if (!strcmp(o, "--batch-bytes")) {
+        r = parse_count(o, v, &x->max_bytes);
+    } else if (!strcmp(o, "--parallel")) {
+        r = parse_count(o, v, &a->parallel);
+        if (!r && a->parallel > CLICKHOUSE_MAX_PARALLEL) {
+            fprintf(stderr, "petw: --parallel takes 1 to %d\n", CLICKHOUSE_MAX_PARALLEL);
+            r = -1;
+        }
+    } else if (!strcmp(o, "--retries")) {
+        char *end;
+        a->retries = strtoull(v, &end, 10);
+        r = *v && !*end && v[0] != '-' ? 0 : -1;
+        a->retries_set = 1;
+        if (r)
+            fprintf(stderr, "petw: bad value for --retries: '%s'\n", v);
+    } else if (!strcmp(o, "--manifest")) {
+        r = manifest_add(&x->manifests, v) || manifest_add(&x->model.manifests, v);
+        if (r)
+            fprintf(stderr, "petw: too many or empty --manifest values: '%s'\n", v);
+    } else {
+        r = tmf_add(&x->manifests, v);
+        if (r)
+            fprintf(stderr, "petw: too many or empty --manifest/--tmf values: '%s'\n", v);
+    }
+    (*i)++;
+    return r ? -1 : 1;
+}
+
+static void exporter_init(exporter *x, common_args *a)
+{
+    memset(x, 0, sizeof(*x));
+    memset(a, 0, sizeof(*a));
+    petw_profile_config_init(&x->model.config);
+    x->max_rows = 100000;
+    x->max_bytes = 16u << 20;
+    a->retries = 5;
+    a->parallel = 2;
+}
+
+/* Connects, makes the tables ready and the decoder. Returns 0, or 1
+ * (reported; everything freed). */
+static int exporter_start(exporter *x, const common_args *a, char *host, size_t host_size)
+{
+    if (!x->machine) {
+        if (gethostname(host, host_size) != 0)
+            snprintf(host, host_size, "localhost");
+        host[host_size - 1] = 0;
+        x->machine = host;
+    }
+    if (clickhouse_open(&x->ch, a->url) || clickhouse_schema_ensure(&x->ch)) {
+        fprintf(stderr, "petw: %s\n", x->ch.error);
+        clickhouse_close(&x->ch);
+        return 1;
+    }
+    if (a->retries_set)
+        x->ch.retries = (unsigned)(a->retries > 100 ? 100 : a->retries);
+    x->ch.parallel = (unsigned)a->parallel;
+    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++) {
+        x->batches[k].table = &clickhouse_tables[k];
+        clickhouse_table_into(&x->ch, &clickhouse_tables[k], x->batches[k].into,
+                              sizeof(x->batches[k].into));
+    }
+    if (!(x->decoder = decoder_create(&x->manifests))) {
+        clickhouse_close(&x->ch);
+        return 1;
+    }
+    return 0;
+}
+
+/* Reports what the summary lines do not, and frees. */
+static void exporter_end(exporter *x)
+{
+    if (x->ch.retried)
+        fprintf(stderr, "petw: %" PRIu64 " requests to %s tried again after a transport failure\n",
+                x->ch.retried, x->ch.where);
+    if (x->undecodable)
+        fprintf(stderr,
+                "petw: %" PRIu64 " events with a malformed schema exported with no fields (their "
+                "payload in data)\n",
+                x->undecodable);
+    petw_decoder_free(x->decoder);
+    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
+        sbuf_free(&x->batches[k].rows);
+    sbuf_free(&x->value);
+    clickhouse_close(&x->ch);
+}
+
+static int check_to(const common_args *a, const char *usage_text)
+{
+    if (!a->to) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
+    if (strcmp(a->to, "clickhouse") != 0) {
+        fprintf(stderr, "petw: --to takes clickhouse alone, not '%s'\n", a->to);
+        return 2;
+    }
+    return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
     static exporter x; /* large; one per process */
-    memset(&x, 0, sizeof(x));
-    petw_profile_config_init(&x.model.config);
-    x.max_rows = 100000;
-    x.max_bytes = 16u << 20;
-    const char *files[MAX_FILES], *to = NULL, *url = NULL;
+    common_args a;
+    exporter_init(&x, &a);
+    const char *files[MAX_FILES];
     int nfiles = 0;
-    uint64_t retries = 5, parallel = 2;
-    int retries_set = 0;
     for (int i = 0; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int r = 0;
+        const char *o = argv[i];
+        int r = common_option(&x, &a, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
         if (!strcmp(o, "--symbols") || !strcmp(o, "--no-symbols") || !strcmp(o, "--no-inline")) {
             if (model_option(&x.model, argc, argv, &i) < 0)
                 return 2;
-            continue;
-        }
-        if (o[0] != '-' || !o[1]) {
-            if (nfiles == MAX_FILES) {
-                fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
-                return 2;
-            }
-            files[nfiles++] = o;
-            continue;
-        }
-        if (!strcmp(o, "--no-model")) {
+        } else if (!strcmp(o, "--no-model")) {
             x.no_model = 1;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "petw: unknown option or missing value: '%s'\n%s", o, export_usage);
-            return 2;
-        }
-        if (!strcmp(o, "--to")) {
-            to = v, url = i + 2 < argc ? argv[i + 2] : NULL;
-            if (!url) {
-                fprintf(stderr, "petw: --to clickhouse needs a URL\n");
-                return 2;
-            }
-            i++;
-        } else if (!strcmp(o, "--machine")) {
-            x.machine = v;
-        } else if (!strcmp(o, "--batch-rows")) {
-            r = parse_count(o, v, &x.max_rows);
-        } else if (!strcmp(o, "--batch-bytes")) {
-            r = parse_count(o, v, &x.max_bytes);
-        } else if (!strcmp(o, "--parallel")) {
-            r = parse_count(o, v, &parallel);
-            if (!r && parallel > CLICKHOUSE_MAX_PARALLEL) {
-                fprintf(stderr, "petw: --parallel takes 1 to %d\n", CLICKHOUSE_MAX_PARALLEL);
-                r = -1;
-            }
-        } else if (!strcmp(o, "--retries")) {
-            char *end;
-            retries = strtoull(v, &end, 10);
-            r = *v && !*end && v[0] != '-' ? 0 : -1;
-            retries_set = 1;
-            if (r)
-                fprintf(stderr, "petw: bad value for --retries: '%s'\n", v);
-        } else if (!strcmp(o, "--manifest")) {
-            r = manifest_add(&x.manifests, v) || manifest_add(&x.model.manifests, v);
-        } else if (!strcmp(o, "--tmf")) {
-            r = tmf_add(&x.manifests, v);
-        } else {
+        } else if (o[0] == '-' && o[1]) {
             fprintf(stderr, "petw: unknown option '%s'\n%s", o, export_usage);
             return 2;
-        }
-        if (r)
+        } else if (nfiles == MAX_FILES) {
+            fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
             return 2;
-        i++;
+        } else {
+            files[nfiles++] = o;
+        }
     }
-    if (!nfiles || !to) {
+    if (!nfiles) {
         fputs(export_usage, stderr);
         return 2;
     }
-    if (strcmp(to, "clickhouse") != 0) {
-        fprintf(stderr, "petw: export goes --to clickhouse alone, not '%s'\n", to);
-        return 2;
-    }
+    int status = check_to(&a, export_usage);
     char host[256];
-    if (!x.machine) {
-        if (gethostname(host, sizeof(host)) != 0)
-            strcpy(host, "localhost");
-        host[sizeof(host) - 1] = 0;
-        x.machine = host;
-    }
-    if (clickhouse_open(&x.ch, url)) {
-        fprintf(stderr, "petw: %s\n", x.ch.error);
-        clickhouse_close(&x.ch);
-        return 1;
-    }
-    if (retries_set)
-        x.ch.retries = (unsigned)(retries > 100 ? 100 : retries);
-    x.ch.parallel = (unsigned)parallel;
-    int status = 0;
-    if (clickhouse_schema_ensure(&x.ch)) {
-        fprintf(stderr, "petw: %s\n", x.ch.error);
-        clickhouse_close(&x.ch);
-        return 1;
-    }
-    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++) {
-        x.batches[k].table = &clickhouse_tables[k];
-        clickhouse_table_into(&x.ch, &clickhouse_tables[k], x.batches[k].into,
-                              sizeof(x.batches[k].into));
-    }
-    if (!(x.decoder = decoder_create(&x.manifests))) {
-        clickhouse_close(&x.ch);
-        return 1;
-    }
+    if (status || (status = exporter_start(&x, &a, host, sizeof(host))))
+        return status;
     for (int f = 0; f < nfiles && status != -1; f++) {
         int rc = export_file(&x, files[f]);
         if (rc < 0 && x.failed)
             fprintf(stderr, "petw: %s: %s\n", files[f], x.ch.error);
         status = rc < 0 ? -1 : rc ? 1 : status;
     }
-    if (x.ch.retried)
-        fprintf(stderr, "petw: %" PRIu64 " requests to %s tried again after a transport failure\n",
-                x.ch.retried, x.ch.where);
-    if (x.undecodable)
-        fprintf(stderr,
-                "petw: %" PRIu64 " events with a malformed schema exported with no fields (their "
-                "payload in data)\n",
-                x.undecodable);
-    petw_decoder_free(x.decoder);
-    for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
-        sbuf_free(&x.batches[k].rows);
-    sbuf_free(&x.value);
-    clickhouse_close(&x.ch);
+    exporter_end(&x);
     return status ? 1 : 0;
+}
+
+/* ---- petw forward: a live session's events as they come ---- */
+
+static const char forward_usage[] =
+    "usage: petw forward NAME --to clickhouse URL [options]\n"
+    "Sends the events of the real-time shared session NAME (started with\n"
+    "--realtime) to ClickHouse as they arrive, into the tables petw export fills,\n"
+    "until the session stops (or Ctrl-C), then exits 0 once every event is\n"
+    "delivered. No spool yet: while the server is unreachable, requests are\n"
+    "retried (--retries) and the session drops what its buffers cannot hold\n"
+    "(reported at the end); events not delivered when the forwarder is killed\n"
+    "are lost.\n"
+    "  --flush-ms N         send what arrived at least every N ms (default 1000)\n"
+    "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
+    "  --manifest PATH, --tmf PATH   as for petw export\n";
+
+typedef struct forwarder {
+    exporter *x;
+    uint64_t flush_ms;
+    int64_t last_flush_ms;
+} forwarder;
+
+static petw_trace *_Atomic forwarded;
+
+static void forward_interrupted(void)
+{
+    petw_trace_cancel(atomic_load(&forwarded));
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* After each buffer: what arrived goes out when --flush-ms has passed. */
+static int forward_buffer(petw_trace *t, void *context)
+{
+    (void)t;
+    forwarder *f = context;
+    exporter *x = f->x;
+    int64_t now = now_ms();
+    if (x->batches[CLICKHOUSE_EVENTS].count && now - f->last_flush_ms >= (int64_t)f->flush_ms) {
+        flush(x, &x->batches[CLICKHOUSE_EVENTS]);
+        f->last_flush_ms = now;
+    }
+    clickhouse_insert_poll(&x->ch);
+    return !x->failed;
+}
+
+static void forward_event(petw_event_record *r, void *context)
+{
+    on_event(r, ((forwarder *)context)->x);
+}
+
+int cmd_forward(int argc, char **argv)
+{
+    static exporter x;
+    common_args a;
+    exporter_init(&x, &a);
+    forwarder f = {&x, 1000, 0};
+    const char *name = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        if (is_help(o)) {
+            fputs(forward_usage, stdout);
+            return 0;
+        }
+        int r = common_option(&x, &a, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(o, "--flush-ms") && i + 1 < argc) {
+            if (parse_count(o, argv[++i], &f.flush_ms))
+                return 2;
+        } else if (o[0] == '-' && o[1]) {
+            return usage_error(forward_usage, "unknown option '%s'", o);
+        } else if (name) {
+            return usage_error(forward_usage, "unexpected argument '%s'", o);
+        } else {
+            name = o;
+        }
+    }
+    if (!name)
+        return usage_error(forward_usage, "%s", "no session NAME");
+    int status = check_to(&a, forward_usage);
+    if (status)
+        return status;
+    petw_session_handle session;
+    petw_session_stats st;
+    int rc = petw_session_find(name, &session);
+    if (rc == 0)
+        rc = petw_session_query(session, &st);
+    if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
+        fprintf(stderr,
+                "petw: session '%s' is not a real-time session (start it with --realtime)\n", name);
+        return 1;
+    }
+    if (rc) {
+        fprintf(stderr, "petw: cannot forward session '%s': %s\n", name,
+                rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc));
+        return 1;
+    }
+    char host[256];
+    if ((status = exporter_start(&x, &a, host, sizeof(host))))
+        return status;
+    /* This forwarder's own identity: a forwarder started again sends its
+     * events under a trace_id of its own, never colliding with its
+     * predecessor's rows. */
+    int64_t started = now_ms();
+    uint64_t id = hash(0xcbf29ce484222325ull, name, strlen(name));
+    id = hash(id, x.machine, strlen(x.machine));
+    x.trace_id = hash(id, &started, sizeof(started));
+    petw_trace_config cfg;
+    petw_trace_config_init(&cfg);
+    cfg.on_event = forward_event;
+    cfg.on_buffer = forward_buffer;
+    cfg.context = &f;
+    petw_trace *t = NULL;
+    rc = petw_trace_open_realtime(name, &cfg, &t);
+    if (rc) {
+        fprintf(stderr, "petw: cannot forward session '%s': %s\n", name, petw_strerror(rc));
+        exporter_end(&x);
+        return 1;
+    }
+    petw_logfile_info info = *petw_trace_info(t);
+    x.boot_time = clickhouse_time(info.boot_time);
+    fprintf(stderr, "petw: forwarding session '%s' to %s (%s)\n", name, x.ch.where, x.ch.database);
+    fflush(stderr);
+    f.last_flush_ms = started;
+    atomic_store(&forwarded, t);
+    catch_interrupts(forward_interrupted);
+    int process_rc = petw_trace_process(&t, 1, 0, 0);
+    atomic_store(&forwarded, NULL);
+    petw_trace_close(t);
+    if (process_rc == PETW_ECANCELED && !x.failed)
+        process_rc = 0; /* Ctrl-C */
+    char label[300];
+    snprintf(label, sizeof(label), "session:%s", name);
+    if (!x.failed && !flush_all(&x))
+        put_trace_row(&x, label, &info, x.batches[CLICKHOUSE_EVENTS].total, 0);
+    if (x.failed)
+        fprintf(stderr, "petw: %s\n", x.ch.error);
+    else
+        fprintf(stderr,
+                "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64
+                "\n",
+                x.batches[CLICKHOUSE_EVENTS].total, name, x.ch.where, x.ch.database, x.trace_id);
+    memset(&st, 0, sizeof(st));
+    if (petw_session_query(session, &st) == 0 && st.real_time_events_lost)
+        fprintf(stderr, "petw: session '%s' lost %" PRIu64 " events for real-time consumers\n",
+                name, st.real_time_events_lost);
+    if (process_rc && !x.failed)
+        fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
+    exporter_end(&x);
+    return x.failed || process_rc ? 1 : 0;
 }
 
 #endif /* PETW_HAVE_CURL */

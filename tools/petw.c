@@ -1,10 +1,10 @@
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
- * `petw guid`, `petw report` (where the time went), `petw export` (into ClickHouse), `petw mc`
- * (mc.exe -um's header generator); and
- * for shared sessions (logman's, wpr's and xperf's part): `petw start`, `stop`, `flush`, `enable`,
- * `disable`, `capture-state`, `update`, `query`, `providers`, `record` and `watch`. This file
- * dispatches to the subcommands (cmd_*.c); the output formats are in output/. */
+ * `petw guid`, `petw report` (where the time went), `petw export` and `forward` (into ClickHouse),
+ * `petw mc` (mc.exe -um's header generator); and for shared sessions (logman's, wpr's and xperf's
+ * part): `petw start`, `stop`, `flush`, `enable`, `disable`, `capture-state`, `update`, `query`,
+ * `providers`, `record` and `watch`. This file dispatches to the subcommands (cmd_*.c); the output
+ * formats are in output/. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,9 +32,10 @@ const char usage[] =
     "       petw query [NAME] [--json]\n"
     "       petw providers [--pid PID] [--json]\n"
     "       petw watch NAME [--format text|json] [--provider NAME|GUID]... [--manifest PATH]...\n"
+    "       petw forward NAME --to clickhouse URL [options]\n"
     "`petw COMMAND --help` describes a session command; `petw report` and\n"
     "`petw convert` without arguments list their views, formats and options;\n"
-    "`petw export` without arguments its options.\n"
+    "`petw export` without arguments, and `petw forward --help`, their options.\n"
     "TIME is ISO-8601 UTC (2024-01-31T12:00:00.5Z) or a FILETIME number; --start\n"
     "and --end keep the events in that range, and always each file's header\n"
     "records (EventTrace), which describe the file, as ProcessTrace delivers them.\n"
@@ -59,6 +60,7 @@ static const struct {
     {"guid", cmd_guid, 1},
     {"convert", cmd_convert, 1},
     {"export", cmd_export, 0},
+    {"forward", cmd_forward, 0},
     {"report", cmd_report, 0},
     {"start", cmd_start, 0},
     {"stop", cmd_stop, 0},

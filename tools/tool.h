@@ -38,6 +38,7 @@ int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_forward(int argc, char **argv);
 
 /* ---- tool_time.c ---- */
 
