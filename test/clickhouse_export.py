@@ -135,6 +135,15 @@ def body(server, tmp):
     # One export: every documented view agrees with petw's own.
     err = export(server, "one", etl, "--machine", "host-a")
     total = check_views(server, q, etl, "one")
+    model = (server.rows("SELECT module, kernel FROM one.images FINAL ORDER BY module"),
+             server.rows("SELECT pid, name, samples FROM one.processes FINAL ORDER BY pid"),
+             server.rows("SELECT tid, samples FROM one.threads FINAL WHERE samples > 0 "
+                         "ORDER BY tid"))
+    threads = sorted([r["TID"], r["Samples"]] for r in rows("report", "cpu", etl, "--by",
+                                                             "thread"))
+    if model != ([["app.exe", "0"], ["ntdll.dll", "0"], ["ntoskrnl.exe", "1"]],
+                 [["0", "", "0"], ["1234", "app.exe", "70"]], threads):
+        fail("the model's tables: %s; petw report cpu --by thread: %s" % (model, threads))
     if exact(server, q, "one") != total or "%d events, 70 samples" % total not in err:
         fail("one export: %d rows, petw info %d; %s" % (exact(server, q, "one"), total, err))
 

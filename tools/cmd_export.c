@@ -368,6 +368,11 @@ static void on_sample(void *context, const petw_profile_sample *s)
     l->items[l->count++] = *s;
 }
 
+static const char *image_key(const void *items, uint32_t k)
+{
+    return ((char *const *)items)[k];
+}
+
 static void put_model_rows(exporter *x, const petw_profile *p, const sample_list *samples)
 {
     batch *bt = &x->batches[CLICKHOUSE_PROCESSES];
@@ -403,17 +408,30 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
     /* Images: the distinct (module, path) the stacks' frames lie in. */
     bt = &x->batches[CLICKHOUSE_IMAGES];
     uint32_t nloc = petw_profile_location_count(p), nimages = 0;
+    char **keys = calloc(nloc + 1u, sizeof(*keys));
+    key_index seen = {0};
     for (uint32_t k = 0; k < nloc && !x->failed; k++) {
         const petw_profile_location *l = petw_profile_location_at(p, k);
-        uint32_t j = 0;
-        for (; j < k; j++) {
-            const petw_profile_location *o = petw_profile_location_at(p, j);
-            if (o->module == l->module ||
-                (!strcmp(o->module, l->module) && !strcmp(o->path, l->path)))
-                break;
+        size_t n = strlen(l->module) + strlen(l->path) + 2;
+        char *key = keys ? malloc(n) : NULL;
+        uint32_t slot;
+        int found = -1;
+        if (key) {
+            snprintf(key, n, "%s\x1f%s", l->module, l->path);
+            found = key_index_find(&seen, key, nimages, image_key, keys, &slot);
         }
-        if (j < k)
+        if (found < 0) {
+            free(key);
+            snprintf(x->ch.error, sizeof(x->ch.error), "out of memory listing the images");
+            x->failed = 1;
+            break;
+        }
+        if (found) {
+            free(key);
             continue;
+        }
+        keys[nimages] = key;
+        key_index_add(&seen, slot, nimages);
         row_identity(x, &bt->rows);
         rb_u64(&bt->rows, nimages++);
         rb_string(&bt->rows, l->module);
@@ -421,6 +439,10 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         rb_u8(&bt->rows, (uint8_t)l->kernel);
         row_done(x, bt);
     }
+    for (uint32_t k = 0; keys && k < nimages; k++)
+        free(keys[k]);
+    free(keys);
+    key_index_free(&seen);
     /* Samples, each with its stack's functions and modules, the sampled
      * one first (as `petw report cpu` counts them: self at [1]). */
     bt = &x->batches[CLICKHOUSE_SAMPLES];
@@ -431,7 +453,7 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         rb_u64(&bt->rows, k);
         rb_i64(&bt->rows, clickhouse_time(s->time));
         rb_u32(&bt->rows, s->cpu);
-        rb_u32(&bt->rows, s->tid ? s->pid : st->pid);
+        rb_u32(&bt->rows, s->pid);
         rb_u32(&bt->rows, s->tid);
         rb_varint(&bt->rows, st->frame_count);
         for (uint32_t f = 0; f < st->frame_count; f++)
