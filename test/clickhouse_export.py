@@ -111,6 +111,7 @@ def main():
         print("clickhouse_export: petw was built without libcurl: skipped")
         sys.exit(77)
     tmp = tempfile.mkdtemp(prefix="petw-clickhouse-")
+    t0 = time.time()
     try:
         server = clickhouse_server.start(tmp)
     except RuntimeError as e:
@@ -119,6 +120,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
         print("clickhouse_export: no clickhouse-server installed: skipped")
         sys.exit(77)
+    print("clickhouse_export: server started in %.1f s" % (time.time() - t0))
     try:
         body(server, tmp)
     finally:
@@ -128,6 +130,7 @@ def main():
 
 
 def body(server, tmp):
+    start = time.time()
     q = doc_queries()
     etl = os.path.join(tmp, "p.etl")
     subprocess.run([gen, etl], check=True)
@@ -191,10 +194,11 @@ def body(server, tmp):
     if "database name" not in err:
         fail("a bad database name: %r" % err)
 
-    killed(server, q, tmp)
-    server_killed(server, q, tmp)
-    samples(server, tmp)
-    forward(server, q, tmp)
+    print("clickhouse_export: views, exactly once, errors %.1f s" % (time.time() - start))
+    for part in (killed, server_killed, samples, forward, forward_spool):
+        t0 = time.time()
+        part(server, q, tmp)
+        print("clickhouse_export: %s %.1f s" % (part.__name__, time.time() - t0))
 
 
 def killed(server, q, tmp):
@@ -202,7 +206,7 @@ def killed(server, q, tmp):
     big = os.path.join(tmp, "big.etl")
     subprocess.run([gen, big, "big", "8"], check=True)
     total, _ = info_counts(big)
-    args = [petw, "export", big, "--no-model", "--batch-rows", "500", "--to", "clickhouse",
+    args = [petw, "export", big, "--no-model", "--batch-rows", "2000", "--to", "clickhouse",
             server.url("killed")]
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 30
@@ -212,7 +216,7 @@ def killed(server, q, tmp):
             landed = int(server.query("SELECT count() FROM killed.events"))
         except Exception:
             landed = 0
-        if landed >= 2000:
+        if landed >= 4000:
             break
         time.sleep(0.02)
     if p.poll() is not None:
@@ -237,12 +241,12 @@ def server_killed(server, q, tmp):
     retries and ends well, every event exactly once."""
     big = os.path.join(tmp, "big.etl")
     total, _ = info_counts(big)
-    args = [petw, "export", big, "--no-model", "--batch-rows", "500", "--retries", "12",
+    args = [petw, "export", big, "--no-model", "--batch-rows", "2000", "--retries", "20",
             "--to", "clickhouse", server.url("restarted")]
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 30
     landed = 0
-    while time.time() < deadline and p.poll() is None and landed < 2000:
+    while time.time() < deadline and p.poll() is None and landed < 4000:
         try:
             landed = int(server.query("SELECT count() FROM restarted.events"))
         except Exception:
@@ -318,7 +322,140 @@ def forward(server, q, tmp):
         subprocess.run([petw, "stop", "fw"], env=env, capture_output=True)
 
 
-def samples(server, tmp):
+class Session:
+    """A real-time session `name` and a forwarder of it; the ticker is
+    enabled once the forwarder consumes."""
+
+    def __init__(self, tmp, name):
+        self.name = name
+        self.env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+        self.env.pop("PETW_INPROC_SESSIONS", None)
+        ready = os.path.join(tmp, "ready-" + name)
+        self.procs = [subprocess.Popen([app, "30", ready], env=self.env)]
+        deadline = time.time() + 10
+        while not os.path.exists(ready) and time.time() < deadline:
+            time.sleep(0.05)
+        subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody",
+                        "--flush-timer", "0.1"], env=self.env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def forward(self, url, *options):
+        fw = subprocess.Popen([petw, "forward", self.name, "--flush-ms", "100"] +
+                              list(options) + ["--to", "clickhouse", url], env=self.env,
+                              stderr=subprocess.PIPE, text=True)
+        self.procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session '%s'" % self.name not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        return fw
+
+    def enable(self):
+        subprocess.run([petw, "enable", self.name, "-p", "Petw.Test.Ticker"], env=self.env,
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def stop(self):
+        """Stops the session: the events it wrote."""
+        stop = subprocess.run([petw, "stop", self.name], env=self.env, capture_output=True,
+                              text=True)
+        return int(re.search(r"Events written:\s+(\d+)", stop.stdout).group(1))
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", self.name], env=self.env, capture_output=True)
+
+
+def spooled_rows(spool):
+    """The rows the batches in a spool directory hold (their headers)."""
+    total = 0
+    for n in os.listdir(spool):
+        if n.endswith(".batch"):
+            with open(os.path.join(spool, n), "rb") as f:
+                if f.readline() != b"petw-spool 1\n":
+                    fail("spool file %s: %r" % (n, open(os.path.join(spool, n), "rb").read(40)))
+                total += int(f.readline())
+    return total
+
+
+def forward_spool(server, q, tmp):
+    """petw forward --spool: the server killed and started again while the
+    session runs; the forwarder killed while the server is down, its spool
+    sent by the next run; a spool too small for the outage, its overflow
+    counted."""
+    if os.environ.get("PETW_TEST_TSAN") == "1":
+        return
+    s = Session(tmp, "sp")
+    spool = os.path.join(tmp, "spool")
+    try:
+        fw = s.forward(server.url("sp"), "--spool", spool)
+        s.enable()
+        time.sleep(0.7)
+        server.kill()
+        time.sleep(1.5)  # the consumer keeps up: batches go to the spool
+        if spooled_rows(spool) == 0:
+            fail("petw forward --spool: nothing spooled while the server was down")
+        server.launch()
+        written = s.stop()
+        _, err = fw.communicate(timeout=60)
+        if fw.returncode != 0 or exact(server, q, "sp") != written:
+            fail("forward --spool across a server restart: exit %d, %d rows of %d: %s" %
+                 (fw.returncode, exact(server, q, "sp"), written, err))
+        if os.listdir(spool) != ["head"]:
+            fail("forward --spool: left %s" % os.listdir(spool))
+    finally:
+        s.close()
+
+    # Killed while the server is down: the next run sends its spool.
+    s = Session(tmp, "sk")
+    spool = os.path.join(tmp, "spool-killed")
+    try:
+        fw = s.forward(server.url("sk"), "--spool", spool)
+        s.enable()
+        time.sleep(0.5)
+        server.kill()
+        time.sleep(1.0)
+        fw.kill()
+        fw.wait()
+        s.stop()
+        waiting = spooled_rows(spool)
+        if waiting == 0:
+            fail("forward killed: nothing in its spool")
+        server.launch()
+        landed = int(server.query("SELECT count() FROM sk.events FINAL"))
+        r = subprocess.run([petw, "forward", "sk", "--spool", spool, "--to", "clickhouse",
+                            server.url("sk")], env=s.env, capture_output=True, text=True)
+        if r.returncode != 0 or "%d events left in the spool" % waiting not in r.stderr:
+            fail("forward after a kill: exit %d: %s" % (r.returncode, r.stderr))
+        got = exact(server, q, "sk")
+        if not landed + waiting >= got >= waiting or spooled_rows(spool) != 0:
+            fail("forward after a kill: %d rows (%d before, %d spooled)" % (got, landed, waiting))
+    finally:
+        s.close()
+
+    # A spool too small for the outage: what overflows is counted.
+    s = Session(tmp, "so")
+    try:
+        fw = s.forward(server.url("so"), "--spool", os.path.join(tmp, "spool-small"),
+                       "--spool-size", "3000")
+        s.enable()
+        time.sleep(0.5)
+        server.kill()
+        time.sleep(1.5)
+        server.launch()
+        written = s.stop()
+        _, err = fw.communicate(timeout=60)
+        m = re.search(r"(\d+) events \(\d+ batches\) dropped: the spool \S+ was full", err)
+        if fw.returncode != 1 or not m or \
+                exact(server, q, "so") + int(m.group(1)) != written:
+            fail("forward with a small spool: exit %d, %d rows, %d written: %s" %
+                 (fw.returncode, exact(server, q, "so"), written, err))
+    finally:
+        s.close()
+
+
+def samples(server, q, tmp):
     """Windows' own traces, when the samples folder is there."""
     folder = os.environ.get("PETW_ETL_SAMPLES", "")
     if not os.path.isdir(folder):

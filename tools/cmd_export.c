@@ -3,7 +3,7 @@
  * samples), loaded into ClickHouse over HTTP in RowBinary batches, the
  * tables created when absent (tools/clickhouse/, docs/clickhouse.md); and
  * `petw forward NAME --to clickhouse URL`, a real-time session's events as
- * they arrive (no spool yet).
+ * they arrive, through an on-disk spool with --spool.
  *
  * Exactly once: every row carries its identity, (machine, trace_id, seq),
  * the same on every export of the same file, in the tables' sorting key
@@ -52,7 +52,7 @@ static const char export_usage[] =
     "  --machine NAME       the machine the traces come from (default: this host's name)\n"
     "  --batch-rows N       rows per insert at most (default 100000)\n"
     "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
-    "  --retries N          tries again after a transport failure (default 5)\n"
+    "  --retries N          tries again after a transport failure (default 10)\n"
     "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
     "  --no-model           the events alone: no processes, threads, images, samples\n"
     "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
@@ -80,8 +80,9 @@ typedef struct exporter {
     int64_t boot_time; /* ns since 1970 */
     uint64_t seq;      /* the next event's */
     petw_decoder *decoder;
-    sbuf value; /* a field's text */
-    int failed; /* an insert failed: stop reading */
+    sbuf value;              /* a field's text */
+    int failed;              /* an insert failed: stop reading */
+    clickhouse_spool *spool; /* forward --spool: batches go there first */
     uint64_t undecodable;
 } exporter;
 
@@ -93,6 +94,20 @@ static int flush(exporter *x, batch *b)
         snprintf(x->ch.error, sizeof(x->ch.error), "out of memory building a batch");
         x->failed = 1;
         return -1;
+    }
+    if (x->spool) { /* forward --spool: to disk; sent by forward_buffer */
+        int rc = clickhouse_spool_put(x->spool, b->into, &b->rows, b->count);
+        b->rows.len = 0;
+        if (rc < 0) {
+            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                     x->spool->dir);
+            x->failed = 1;
+            return -1;
+        }
+        b->total += rc == 0 ? b->count : 0;
+        b->number++;
+        b->count = 0;
+        return 0;
     }
     if (clickhouse_insert(&x->ch, b->into, &b->rows)) { /* takes the rows */
         x->failed = 1;
@@ -630,7 +645,7 @@ static void exporter_init(exporter *x, common_args *a)
     petw_profile_config_init(&x->model.config);
     x->max_rows = 100000;
     x->max_bytes = 16u << 20;
-    a->retries = 5;
+    a->retries = 10;
     a->parallel = 2;
 }
 
@@ -749,11 +764,16 @@ static const char forward_usage[] =
     "Sends the events of the real-time shared session NAME (started with\n"
     "--realtime) to ClickHouse as they arrive, into the tables petw export fills,\n"
     "until the session stops (or Ctrl-C), then exits 0 once every event is\n"
-    "delivered. No spool yet: while the server is unreachable, requests are\n"
+    "delivered. Without --spool, while the server is unreachable, requests are\n"
     "retried (--retries) and the session drops what its buffers cannot hold\n"
-    "(reported at the end); events not delivered when the forwarder is killed\n"
-    "are lost.\n"
+    "(reported at the end). With --spool DIR, batches go to DIR first and are\n"
+    "sent from there, so the consumer keeps up while the server is down; what\n"
+    "does not fit in --spool-size is dropped, counted and reported (exit 1);\n"
+    "killed and started again, it sends what DIR holds (with no session running,\n"
+    "it sends DIR's batches and exits).\n"
     "  --flush-ms N         send what arrived at least every N ms (default 1000)\n"
+    "  --spool DIR          keep batches on disk in DIR until the server has them\n"
+    "  --spool-size N       bytes DIR holds at most (default 1073741824)\n"
     "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
     "  --manifest PATH, --tmf PATH   as for petw export\n";
 
@@ -761,6 +781,7 @@ typedef struct forwarder {
     exporter *x;
     uint64_t flush_ms;
     int64_t last_flush_ms;
+    int64_t send_after_ms; /* --spool: the server failed; try again then */
 } forwarder;
 
 static petw_trace *_Atomic forwarded;
@@ -788,6 +809,14 @@ static int forward_buffer(petw_trace *t, void *context)
         flush(x, &x->batches[CLICKHOUSE_EVENTS]);
         f->last_flush_ms = now;
     }
+    if (x->spool && x->spool->files && now >= f->send_after_ms && !x->failed) {
+        /* One try per file, so the session is not kept waiting for long;
+         * after a failure, the next try in a second. */
+        int rc = clickhouse_spool_send(x->spool, &x->ch, 0);
+        if (rc < 0)
+            x->failed = 1;
+        f->send_after_ms = rc > 0 ? now + 1000 : 0;
+    }
     clickhouse_insert_poll(&x->ch);
     return !x->failed;
 }
@@ -802,8 +831,10 @@ int cmd_forward(int argc, char **argv)
     static exporter x;
     common_args a;
     exporter_init(&x, &a);
-    forwarder f = {&x, 1000, 0};
-    const char *name = NULL;
+    forwarder f = {&x, 1000, 0, 0};
+    const char *name = NULL, *spool_dir = NULL;
+    uint64_t spool_size = 1024u << 20;
+    static clickhouse_spool spool;
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         if (is_help(o)) {
@@ -818,6 +849,11 @@ int cmd_forward(int argc, char **argv)
         if (!strcmp(o, "--flush-ms") && i + 1 < argc) {
             if (parse_count(o, argv[++i], &f.flush_ms))
                 return 2;
+        } else if (!strcmp(o, "--spool") && i + 1 < argc) {
+            spool_dir = argv[++i];
+        } else if (!strcmp(o, "--spool-size") && i + 1 < argc) {
+            if (parse_count(o, argv[++i], &spool_size))
+                return 2;
         } else if (o[0] == '-' && o[1]) {
             return usage_error(forward_usage, "unknown option '%s'", o);
         } else if (name) {
@@ -831,11 +867,34 @@ int cmd_forward(int argc, char **argv)
     int status = check_to(&a, forward_usage);
     if (status)
         return status;
+    if (spool_dir) {
+        char error[256];
+        if (clickhouse_spool_open(&spool, spool_dir, spool_size, error, sizeof(error))) {
+            fprintf(stderr, "petw: %s\n", error);
+            return 1;
+        }
+        x.spool = &spool;
+    }
     petw_session_handle session;
     petw_session_stats st;
     int rc = petw_session_find(name, &session);
     if (rc == 0)
         rc = petw_session_query(session, &st);
+    if (rc == PETW_ENOTFOUND && x.spool && spool.files) {
+        /* The session is gone: deliver what a previous run left. */
+        char host[256];
+        if ((status = exporter_start(&x, &a, host, sizeof(host))))
+            return status;
+        rc = clickhouse_spool_send(&spool, &x.ch, 1);
+        if (rc)
+            fprintf(stderr, "petw: %s; %" PRIu64 " batches left in the spool %s\n", x.ch.error,
+                    spool.files, spool.dir);
+        else
+            fprintf(stderr, "petw: %" PRIu64 " events left in the spool %s delivered to %s (%s)\n",
+                    spool.delivered_rows, spool.dir, x.ch.where, x.ch.database);
+        exporter_end(&x);
+        return rc ? 1 : 0;
+    }
     if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
         fprintf(stderr,
                 "petw: session '%s' is not a real-time session (start it with --realtime)\n", name);
@@ -882,8 +941,23 @@ int cmd_forward(int argc, char **argv)
         process_rc = 0; /* Ctrl-C */
     char label[300];
     snprintf(label, sizeof(label), "session:%s", name);
-    if (!x.failed && !flush_all(&x))
-        put_trace_row(&x, label, &info, x.batches[CLICKHOUSE_EVENTS].total, 0);
+    /* The events first (from the spool: all of it, so the traces row finds
+     * room there), then the traces row. */
+    for (int pass = 0; pass < 2 && !x.failed; pass++) {
+        if (pass == 0 ? flush_all(&x)
+                      : put_trace_row(&x, label, &info, x.batches[CLICKHOUSE_EVENTS].total, 0))
+            break;
+        if (x.spool && clickhouse_spool_send(&spool, &x.ch, 1)) {
+            x.failed = 1;
+            fprintf(stderr, "petw: %" PRIu64 " batches left in the spool %s\n", spool.files,
+                    spool.dir);
+        }
+    }
+    if (x.spool && spool.dropped_rows)
+        fprintf(stderr,
+                "petw: %" PRIu64 " events (%" PRIu64
+                " batches) dropped: the spool %s was full (%" PRIu64 " bytes)\n",
+                spool.dropped_rows, spool.dropped_batches, spool.dir, spool.limit);
     if (x.failed)
         fprintf(stderr, "petw: %s\n", x.ch.error);
     else
@@ -898,7 +972,7 @@ int cmd_forward(int argc, char **argv)
     if (process_rc && !x.failed)
         fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
     exporter_end(&x);
-    return x.failed || process_rc ? 1 : 0;
+    return x.failed || process_rc || (x.spool && spool.dropped_rows) ? 1 : 0;
 }
 
 #endif /* PETW_HAVE_CURL */

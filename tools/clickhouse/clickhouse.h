@@ -76,6 +76,34 @@ void clickhouse_insert_poll(clickhouse *c);
  * failed (c->error says why). */
 int clickhouse_insert_wait(clickhouse *c);
 
+/* ---- clickhouse_spool.c: batches kept on disk until the server has them
+ * (petw forward --spool) ---- */
+
+typedef struct clickhouse_spool {
+    char dir[512];
+    uint64_t head, next;                    /* the first file not delivered; the next to write */
+    uint64_t files;                         /* files in the spool */
+    uint64_t bytes;                         /* their size */
+    uint64_t limit;                         /* the size at most */
+    uint64_t dropped_rows, dropped_batches; /* refused: the spool was full */
+    uint64_t delivered_rows;
+} clickhouse_spool;
+
+/* Opens (creating the directory when absent) the spool in `dir`, at most
+ * `limit` bytes, with the files a previous run left. Returns 0, or -1 with
+ * the reason in `error`. */
+int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, char *error,
+                          size_t error_size);
+/* Writes a batch (`count` rows for `into`). Returns 0, 1 when the spool is
+ * full (the batch is counted in dropped_rows, not written), or -1 when the
+ * file cannot be written. */
+int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count);
+/* Sends the spool's files in order, removing each once the server has it.
+ * Not `patient`: stops at the first failure, without retrying. Returns 0
+ * (the spool is empty), 1 (files are left: the server failed; c->error
+ * says why) or -1 (a spool file cannot be read or the head written). */
+int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient);
+
 /* ---- RowBinary: little-endian numbers, strings as a LEB128 length and
  * the bytes, arrays as a LEB128 count and the elements. ---- */
 

@@ -109,7 +109,7 @@ static int parse_url(clickhouse *c, const char *url)
 int clickhouse_open(clickhouse *c, const char *url)
 {
     memset(c, 0, sizeof(*c));
-    c->retries = 5;
+    c->retries = 10;
     c->timeout_s = 300;
     c->parallel = 2;
     if (parse_url(c, url))
@@ -229,7 +229,7 @@ static int outcome(clickhouse *c, CURL *h, CURLcode rc, const sbuf *response, si
         return -1;
     }
     c->retried++;
-    pause_ms(attempt < 6 ? 250u << attempt : 8000u);
+    pause_ms(attempt < 3 ? 250u << attempt : 2000u); /* 0.25, 0.5, 1, then 2 s */
     return 1;
 }
 
