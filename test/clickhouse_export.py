@@ -195,10 +195,41 @@ def body(server, tmp):
         fail("a bad database name: %r" % err)
 
     print("clickhouse_export: views, exactly once, errors %.1f s" % (time.time() - start))
-    for part in (killed, server_killed, samples, forward, forward_spool):
+    for part in (distributed, killed, server_killed, samples, forward, forward_spool):
         t0 = time.time()
         part(server, q, tmp)
         print("clickhouse_export: %s %.1f s" % (part.__name__, time.time() - t0))
+
+
+def distributed(server, q, tmp):
+    """Two machines' exports on two shards, read through the Distributed
+    tables docs/clickhouse.md creates: the documented queries count each
+    machine's events, and CPU by function across both, exactly."""
+    etl = os.path.join(tmp, "p.etl")
+    export(server, "shard1", etl, "--machine", "host-a")
+    export(server, "shard2", etl, "--machine", "host-b")
+    export(server, "shard2", etl, "--machine", "host-b")  # a retried export
+    for sql in re.findall(r"CREATE [^;]*;", doc_section("Scale-out")):
+        server.query(sql.replace("cluster_name", "petw_shards").rstrip(";"))
+    total, per = info_counts(etl)
+    want = sorted([m, p, str(n)] for m in ("host-a", "host-b") for p, n in per.items())
+    got = sorted(server.rows(q["events_per_provider"].replace("petw.", "fleet.")))
+    if got != want or exact(server, q, "fleet") != 2 * total:
+        fail("Distributed: events per provider and machine\n%s\nwanted\n%s" % (got, want))
+    want = {(r["Function"], r["Module"]): (2 * int(r["Self"]), 2 * int(r["Incl"]))
+            for r in rows("report", "cpu", etl)}
+    got = {(f, m): (int(s), int(i)) for f, m, s, i in
+           server.rows(q["cpu_by_function"].replace("petw.", "fleet."))}
+    if got != want:
+        fail("Distributed: cpu by function\n%s\nwanted\n%s" % (got, want))
+
+
+def doc_section(title):
+    text = open(docs, encoding="utf-8").read()
+    m = re.search(r"^## %s.*?(?=^## )" % re.escape(title), text, re.M | re.S)
+    if not m:
+        fail("docs/clickhouse.md has no section %s" % title)
+    return m.group(0)
 
 
 def killed(server, q, tmp):

@@ -1,7 +1,9 @@
 """clickhouse_server.py - a ClickHouse server of its own for a test: Debian's
 clickhouse-server (18.16), or a current release's `clickhouse server`, in a
 temporary directory with its own configuration, listening on 127.0.0.1
-alone on free ports, with a user `loader` whose password is known. start()
+alone on free ports, with a user `loader` whose password is known and a
+cluster `petw_shards` of two shards on the server itself (databases shard1
+and shard2, for Distributed tables). start()
 returns None when no server binary is installed (the test then exits 77)."""
 import os
 import shutil
@@ -29,6 +31,12 @@ CONFIG = """<?xml version="1.0"?>
   <default_database>default</default_database>
   <mark_cache_size>5368709120</mark_cache_size>
   <max_concurrent_queries>20</max_concurrent_queries>
+  <remote_servers><petw_shards>
+    <shard><replica><host>127.0.0.1</host><port>{tcp}</port>
+      <default_database>shard1</default_database></replica></shard>
+    <shard><replica><host>127.0.0.1</host><port>{tcp}</port>
+      <default_database>shard2</default_database></replica></shard>
+  </petw_shards></remote_servers>
 </yandex>
 """
 
