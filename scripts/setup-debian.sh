@@ -3,7 +3,7 @@
 # Usage: scripts/setup-debian.sh [extra package...]
 # libdw-dev: the analysis tools' symbolizer (elfutils' libdwfl);
 # libcurl4-openssl-dev, libmspack-dev: Windows PDBs from symbol servers
-# (and their compressed .pd_ files). What only
+# (and their compressed .pd_ files), and `petw export --to clickhouse`. What only
 # the tests use (go tool pprof, perf report, a browser) scripts/test.sh asks
 # for as extra packages.
 set -eu

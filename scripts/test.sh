@@ -16,9 +16,11 @@ started=$(date +%s)
 # groff-base: the manual pages are checked with groff -ww;
 # clang-tools-14, lld-14, llvm-14, llvm-16: the PDB test builds Windows images
 # (clang-cl-14, lld-link-14) and compares petw's frames with llvm-symbolizer's;
-# gcab: the symbol server test writes a compressed .pd_ (a cabinet).
+# gcab: the symbol server test writes a compressed .pd_ (a cabinet);
+# clickhouse-server, clickhouse-client: the clickhouse suite loads traces
+# into a server of its own (`petw export --to clickhouse`).
 scripts/setup-debian.sh chromium golang-go linux-perf binutils groff-base clang-tools-14 \
-    lld-14 llvm-14 llvm-16 gcab
+    lld-14 llvm-14 llvm-16 gcab clickhouse-server clickhouse-client
 # Public Windows traces (PerfView's and others' test inputs) for the compat
 # test public_traces: fetched once when the network allows; without them
 # that test is skipped.

@@ -36,6 +36,8 @@ int cmd_report(int argc, char **argv);
 int cmd_guid(int argc, char **argv);
 int cmd_mc(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_forward(int argc, char **argv);
 
 /* Their --help texts, each in its command's file: "usage: petw COMMAND
  * ..." (more usage lines indented by 7), a description, then sections
@@ -45,7 +47,7 @@ int cmd_symbolize(int argc, char **argv);
 extern const char info_usage[], dump_usage[], guid_usage[], convert_usage[], report_usage[],
     mc_usage[], start_usage_head[], record_head[], stop_usage[], flush_usage[], enable_usage[],
     disable_usage[], capture_usage[], update_usage[], query_usage[], providers_usage[],
-    watch_usage[], symbolize_usage[];
+    watch_usage[], symbolize_usage[], export_usage[], forward_usage[];
 
 /* ---- tool_help.c: help, man pages and completion from the texts ---- */
 

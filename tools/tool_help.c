@@ -39,6 +39,8 @@ static const char *const query_help[] = {query_usage, NULL};
 static const char *const providers_help[] = {providers_usage, NULL};
 static const char *const watch_help[] = {watch_usage, NULL};
 static const char *const symbolize_help[] = {symbolize_usage, NULL};
+static const char *const export_help[] = {export_usage, NULL};
+static const char *const forward_help[] = {forward_usage, NULL};
 
 /* Examples: a command line, then what it does, per pair of lines. */
 const tool_command tool_commands[] = {
@@ -135,6 +137,15 @@ const tool_command tool_commands[] = {
      "petw symbolize app.exe 0x1040 --format json\n"
      "the same, the PDB found through the image's debug entry, as JSON\n",
      "report"},
+    {"export", cmd_export, "load traces into ClickHouse", export_help,
+     "petw export app.etl --to clickhouse http://127.0.0.1:8123/?database=traces\n"
+     "the trace's events and its CPU samples into the database traces\n",
+     "forward report"},
+    {"forward", cmd_forward, "send a real-time session's events to ClickHouse as they come",
+     forward_help,
+     "petw forward live --to clickhouse http://127.0.0.1:8123/ --spool spool\n"
+     "the session live's events, kept in spool/ while the server is away\n",
+     "export start watch"},
 };
 const size_t tool_command_count = sizeof(tool_commands) / sizeof(tool_commands[0]);
 

@@ -94,8 +94,7 @@ void record_ids(const petw_event_record *r, const petw_decoded_event *ev, uint64
         *tid = id_field(ev, tids, 3);
 }
 
-/* A binary SID as text: S-<revision>-<authority>-<sub>... */
-static void put_sid(sbuf *b, const uint8_t *p, size_t size)
+void sid_text(sbuf *b, const uint8_t *p, size_t size)
 {
     if (size < 8 || size < 8u + 4u * p[1]) {
         sbuf_puts(b, "?");
@@ -130,7 +129,7 @@ void record_properties(sbuf *b, const petw_event_record *r, int json)
         switch (it->ext_type) {
         case PETW_EXT_TYPE_SID:
             sbuf_puts(b, json ? "\"sid\":\"" : " sid=");
-            put_sid(b, p, it->data_size);
+            sid_text(b, p, it->data_size);
             sbuf_puts(b, json ? "\"," : "");
             break;
         case PETW_EXT_TYPE_TS_ID: {

@@ -109,6 +109,9 @@ unsigned record_cpu(const petw_event_record *r);
 #define RECORD_NO_ID UINT64_MAX
 void record_ids(const petw_event_record *r, const petw_decoded_event *ev, uint64_t *pid,
                 uint64_t *tid);
+/* A binary SID (`size` bytes) as text: S-<revision>-<authority>-<sub>...;
+ * "?" when it is too short for what it says. */
+void sid_text(sbuf *b, const uint8_t *p, size_t size);
 /* 1 and the record's related activity ID in `related`, or 0. */
 int record_related(const petw_event_record *r, petw_guid *related);
 /* The items enable properties add (SID, terminal session, process start

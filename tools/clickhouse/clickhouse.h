@@ -1,0 +1,168 @@
+/* clickhouse.h - a ClickHouse server reached over its HTTP interface
+ * (libcurl): the URL and credentials, statements and RowBinary inserts, and
+ * the RowBinary encoding the exporters build their batches in
+ * (docs/clickhouse.md has the schema they fill). Built only with libcurl. */
+#ifndef CLICKHOUSE_H
+#define CLICKHOUSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../output/output_buf.h"
+
+/* An insert on its way: its own libcurl handle, URL, body and answer. */
+typedef struct clickhouse_request {
+    void *easy; /* CURL * */
+    char *url;
+    sbuf body, response;
+    unsigned attempt; /* tries made so far */
+    int busy;
+} clickhouse_request;
+
+#define CLICKHOUSE_MAX_PARALLEL 4
+
+/* A connection: the server's address, the database, the credentials,
+ * libcurl's handle for statements and the inserts in flight. Credentials
+ * are never printed: messages name the server by `where` (host:port)
+ * alone. One thread uses a connection. */
+typedef struct clickhouse {
+    void *curl;         /* CURL *, for statements */
+    void *multi;        /* CURLM *, for the inserts in flight */
+    void *headers;      /* struct curl_slist *, every request's */
+    char url[512];      /* scheme://host:port/ without credentials */
+    char where[300];    /* host:port, for messages */
+    char database[128]; /* from ?database=NAME; "default" */
+    char user[128], password[128];
+    int has_user;
+    unsigned retries;    /* transport failures retried per request */
+    unsigned timeout_s;  /* a request's limit */
+    sbuf response;       /* the last response's body */
+    char error[1024];    /* the last failure, one line */
+    uint64_t bytes_sent; /* request bodies, for the summary */
+    uint64_t requests;   /* requests made (retries included) */
+    uint64_t retried;    /* requests made again after a transport failure */
+    unsigned parallel;   /* inserts in flight at most, 1 to CLICKHOUSE_MAX_PARALLEL */
+    int insert_failed;   /* an insert in flight failed: c->error says why */
+    clickhouse_request inserts[CLICKHOUSE_MAX_PARALLEL];
+} clickhouse;
+
+/* Parses `url` (http[s]://[user:password@]host:port/?database=NAME) and
+ * takes the credentials it lacks from PETW_CLICKHOUSE_USER and
+ * PETW_CLICKHOUSE_PASSWORD. Returns 0, or -1 with the reason in c->error
+ * (a URL of another form, a name too long, libcurl failing to start). */
+int clickhouse_open(clickhouse *c, const char *url);
+void clickhouse_close(clickhouse *c);
+
+/* Runs one statement (its text as the request's body); the result, in
+ * the format the statement asks for, is in c->response. Returns 0, or -1
+ * with the server's or the transport's reason in c->error. Transport
+ * failures (no connection, a reset, a timeout) are retried c->retries
+ * times with a growing pause; the server's refusals are not. */
+int clickhouse_query(clickhouse *c, const char *sql);
+/* Starts INSERT INTO `into` FORMAT RowBinary with the rows in `rows`
+ * (that encoding): `into` is "db.table (col, ...)". The request takes the
+ * rows; `rows` comes back empty (with memory to reuse). At most
+ * c->parallel inserts are in flight: this first waits for one to end when
+ * that many are. Transport failures are retried as clickhouse_query's.
+ * Returns 0, or -1 when this or an earlier insert failed (c->error says
+ * why). A retried insert may have landed in part before: the tables' keys
+ * collapse the rows sent twice (docs/clickhouse.md, "Exactly once"). */
+int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows);
+/* Moves the inserts in flight on without waiting: call it often while
+ * building the next rows (libcurl sends only when called). */
+void clickhouse_insert_poll(clickhouse *c);
+/* Waits for every insert in flight to end. Returns 0, or -1 when one
+ * failed (c->error says why). */
+int clickhouse_insert_wait(clickhouse *c);
+
+/* ---- clickhouse_spool.c: batches kept on disk until the server has them
+ * (petw forward --spool) ---- */
+
+typedef struct clickhouse_spool {
+    char dir[512];
+    uint64_t head, next;                    /* the first file not delivered; the next to write */
+    uint64_t files;                         /* files in the spool */
+    uint64_t bytes;                         /* their size */
+    uint64_t limit;                         /* the size at most */
+    uint64_t dropped_rows, dropped_batches; /* refused: the spool was full */
+    uint64_t delivered_rows;
+} clickhouse_spool;
+
+/* Opens (creating the directory when absent) the spool in `dir`, at most
+ * `limit` bytes, with the files a previous run left. Returns 0, or -1 with
+ * the reason in `error`. */
+int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, char *error,
+                          size_t error_size);
+/* Writes a batch (`count` rows for `into`). Returns 0, 1 when the spool is
+ * full (the batch is counted in dropped_rows, not written), or -1 when the
+ * file cannot be written. */
+int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count);
+/* Sends the spool's files in order, removing each once the server has it.
+ * Not `patient`: stops at the first failure, without retrying. Returns 0
+ * (the spool is empty), 1 (files are left: the server failed; c->error
+ * says why) or -1 (a spool file cannot be read or the head written). */
+int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient);
+
+/* ---- RowBinary: little-endian numbers, strings as a LEB128 length and
+ * the bytes, arrays as a LEB128 count and the elements. ---- */
+
+static inline void rb_varint(sbuf *b, uint64_t v)
+{
+    char tmp[10];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    sbuf_put(b, tmp, n);
+}
+
+static inline void rb_uint(sbuf *b, uint64_t v, size_t bytes)
+{
+    char tmp[8];
+    for (size_t i = 0; i < bytes; i++)
+        tmp[i] = (char)(v >> (8 * i));
+    sbuf_put(b, tmp, bytes);
+}
+
+static inline void rb_u8(sbuf *b, uint8_t v)
+{
+    rb_uint(b, v, 1);
+}
+static inline void rb_u16(sbuf *b, uint16_t v)
+{
+    rb_uint(b, v, 2);
+}
+static inline void rb_u32(sbuf *b, uint32_t v)
+{
+    rb_uint(b, v, 4);
+}
+static inline void rb_u64(sbuf *b, uint64_t v)
+{
+    rb_uint(b, v, 8);
+}
+static inline void rb_i64(sbuf *b, int64_t v)
+{
+    rb_uint(b, (uint64_t)v, 8);
+}
+
+static inline void rb_bytes(sbuf *b, const void *p, size_t n)
+{
+    rb_varint(b, n);
+    sbuf_put(b, p, n);
+}
+
+/* A NUL-terminated string; NULL as "". */
+static inline void rb_string(sbuf *b, const char *s)
+{
+    rb_bytes(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* FILETIME (100 ns since 1601) -> ns since 1970; 0 stays 0. */
+static inline int64_t clickhouse_time(int64_t filetime)
+{
+    return filetime ? (filetime - 116444736000000000LL) * 100 : 0;
+}
+
+#endif /* CLICKHOUSE_H */
