@@ -247,7 +247,7 @@ int petw__dir_create(const char *path)
         char c = *p;
         *p = 0;
         if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return map_errno(errno);
+            return petw__linux_error(errno);
         if (!(*p = c))
             return 0;
     }
