@@ -99,7 +99,7 @@ def main():
                      ("no symbol path", trace, [], None, RAW, 0),
                      ("another time stamp", other, ["--symbols", plain], None, RAW, 1)]
             for label, etl, args, path, want, said in cases:
-                out, err = run([petw, "report", "cpu", etl] + args, path)
+                out, err = run([petw, "report", "cpu", "--addresses", etl] + args, path)
                 run([petw, "convert", etl, "--to", "folded", "--force", "-o", folded] + args,
                     path)
                 text = open(folded).read()

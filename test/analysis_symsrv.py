@@ -58,7 +58,7 @@ def free_port():
 def report(petw, trace, symbol_path):
     env = dict(os.environ)
     env["_NT_SYMBOL_PATH"] = symbol_path
-    r = subprocess.run([petw, "report", "cpu", trace], capture_output=True, text=True, env=env,
+    r = subprocess.run([petw, "report", "cpu", "--addresses", trace], capture_output=True, text=True, env=env,
                        timeout=60)
     if r.returncode != 0:
         raise SystemExit("petw report failed: %s" % r.stderr)

@@ -81,7 +81,7 @@ def check_views(server, q, etl, db):
     if got != per:
         fail("events per provider:\n%s\npetw info:\n%s" % (got, per))
     want = {(r["Function"], r["Module"]): (int(r["Self"]), int(r["Incl"]))
-            for r in rows("report", "cpu", etl)}
+            for r in rows("report", "cpu", "--addresses", etl)}
     got = {(f, m): (int(s), int(i)) for f, m, s, i in
            server.rows(in_db(q["cpu_by_function"], db))}
     if got != want or len(want) != 7:
@@ -145,7 +145,7 @@ def body(server, tmp):
     threads = sorted([r["TID"], r["Samples"]] for r in rows("report", "cpu", etl, "--by",
                                                              "thread"))
     if model != ([["app.exe", "0"], ["ntdll.dll", "0"], ["ntoskrnl.exe", "1"]],
-                 [["0", "", "0"], ["1234", "app.exe", "70"]], threads):
+                 [["0", "Idle", "0"], ["1234", "app.exe", "70"]], threads):
         fail("the model's tables: %s; petw report cpu --by thread: %s" % (model, threads))
     if exact(server, q, "one") != total or "%d events, 70 samples" % total not in err:
         fail("one export: %d rows, petw info %d; %s" % (exact(server, q, "one"), total, err))
@@ -217,7 +217,7 @@ def distributed(server, q, tmp):
     if got != want or exact(server, q, "fleet") != 2 * total:
         fail("Distributed: events per provider and machine\n%s\nwanted\n%s" % (got, want))
     want = {(r["Function"], r["Module"]): (2 * int(r["Self"]), 2 * int(r["Incl"]))
-            for r in rows("report", "cpu", etl)}
+            for r in rows("report", "cpu", "--addresses", etl)}
     got = {(f, m): (int(s), int(i)) for f, m, s, i in
            server.rows(q["cpu_by_function"].replace("petw.", "fleet."))}
     if got != want:

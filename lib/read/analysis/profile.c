@@ -1491,6 +1491,9 @@ static void symbolize(petw_profile *p)
                     p->error = PETW_ENOMEM;
                     break;
                 }
+                /* A function of its own to every view, without a source line. */
+                lines[0] = (petw_source_line){.function = named, .file = NULL, .line = 0};
+                n = 1;
             }
         }
         first[k] = p->line_count;
@@ -1504,8 +1507,6 @@ static void symbolize(petw_profile *p)
             p->line_count += n;
             l->line_count = n;
             l->name = lines[n - 1].function;
-        } else if (named) {
-            l->name = named;
         } else {
             int win = file != NONE && p->files[file].windows;
             snprintf(buf, sizeof(buf), win ? "!+0x%llx" : "+0x%llx",
