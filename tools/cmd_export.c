@@ -15,6 +15,45 @@
 
 #include "tool.h"
 
+/* The --help texts (tool_help.c), in every build. */
+const char export_usage[] =
+    "usage: petw export FILE... --to clickhouse URL [options]\n"
+    "Loads trace files (petw's and Windows') into ClickHouse over its HTTP interface:\n"
+    "their events, decoded, and the analysis model's processes, threads, images and\n"
+    "samples with their symbolized stacks, into the tables docs/clickhouse.md\n"
+    "describes (created when absent). A batch sent again is never counted twice.\n"
+    "Options:\n"
+    "  URL                  http[s]://[user:password@]host:port/?database=NAME\n"
+    "                       (credentials also from PETW_CLICKHOUSE_USER and\n"
+    "                       PETW_CLICKHOUSE_PASSWORD; never printed)\n"
+    "  --machine NAME       the machine the traces come from (default: this host's name)\n"
+    "  --batch-rows N       rows per insert at most (default 100000)\n"
+    "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
+    "  --retries N          tries again after a transport failure (default 10)\n"
+    "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
+    "  --no-model           the events alone: no processes, threads, images, samples\n"
+    "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
+    "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
+
+const char forward_usage[] =
+    "usage: petw forward NAME --to clickhouse URL [options]\n"
+    "Sends the events of the real-time shared session NAME (started with\n"
+    "--realtime) to ClickHouse as they arrive, into the tables petw export fills,\n"
+    "until the session stops (or Ctrl-C), then exits 0 once every event is\n"
+    "delivered. Without --spool, while the server is unreachable, requests are\n"
+    "retried (--retries) and the session drops what its buffers cannot hold\n"
+    "(reported at the end). With --spool DIR, batches go to DIR first and are\n"
+    "sent from there, so the consumer keeps up while the server is down; what\n"
+    "does not fit in --spool-size is dropped, counted and reported (exit 1);\n"
+    "killed and started again, it sends what DIR holds (with no session running,\n"
+    "it sends DIR's batches and exits).\n"
+    "Options:\n"
+    "  --flush-ms N         send what arrived at least every N ms (default 1000)\n"
+    "  --spool DIR          keep batches on disk in DIR until the server has them\n"
+    "  --spool-size N       bytes DIR holds at most (default 1073741824)\n"
+    "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
+    "  --manifest PATH, --tmf PATH   as for petw export\n";
+
 #if !defined(PETW_HAVE_CURL)
 
 int cmd_export(int argc, char **argv)
@@ -43,25 +82,6 @@ int cmd_forward(int argc, char **argv)
 #include "clickhouse/clickhouse_schema.h"
 #include "output/output.h"
 #include "tool_session.h"
-
-const char export_usage[] =
-    "usage: petw export FILE... --to clickhouse URL [options]\n"
-    "Loads trace files (petw's and Windows') into ClickHouse over its HTTP interface:\n"
-    "their events, decoded, and the analysis model's processes, threads, images and\n"
-    "samples with their symbolized stacks, into the tables docs/clickhouse.md\n"
-    "describes (created when absent). A batch sent again is never counted twice.\n"
-    "Options:\n"
-    "  URL                  http[s]://[user:password@]host:port/?database=NAME\n"
-    "                       (credentials also from PETW_CLICKHOUSE_USER and\n"
-    "                       PETW_CLICKHOUSE_PASSWORD; never printed)\n"
-    "  --machine NAME       the machine the traces come from (default: this host's name)\n"
-    "  --batch-rows N       rows per insert at most (default 100000)\n"
-    "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
-    "  --retries N          tries again after a transport failure (default 10)\n"
-    "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
-    "  --no-model           the events alone: no processes, threads, images, samples\n"
-    "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
-    "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
 
 typedef struct batch {
     const clickhouse_table *table;
@@ -756,25 +776,6 @@ int cmd_export(int argc, char **argv)
 }
 
 /* ---- petw forward: a live session's events as they come ---- */
-
-const char forward_usage[] =
-    "usage: petw forward NAME --to clickhouse URL [options]\n"
-    "Sends the events of the real-time shared session NAME (started with\n"
-    "--realtime) to ClickHouse as they arrive, into the tables petw export fills,\n"
-    "until the session stops (or Ctrl-C), then exits 0 once every event is\n"
-    "delivered. Without --spool, while the server is unreachable, requests are\n"
-    "retried (--retries) and the session drops what its buffers cannot hold\n"
-    "(reported at the end). With --spool DIR, batches go to DIR first and are\n"
-    "sent from there, so the consumer keeps up while the server is down; what\n"
-    "does not fit in --spool-size is dropped, counted and reported (exit 1);\n"
-    "killed and started again, it sends what DIR holds (with no session running,\n"
-    "it sends DIR's batches and exits).\n"
-    "Options:\n"
-    "  --flush-ms N         send what arrived at least every N ms (default 1000)\n"
-    "  --spool DIR          keep batches on disk in DIR until the server has them\n"
-    "  --spool-size N       bytes DIR holds at most (default 1073741824)\n"
-    "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
-    "  --manifest PATH, --tmf PATH   as for petw export\n";
 
 typedef struct forwarder {
     exporter *x;
