@@ -626,6 +626,11 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PERFINFO(COLLECTION_START), PETW__VERSION_COLLECTION, 0,
              0, petw__monotonic_ns(), p, 12 + 2 * ((uint32_t)units + 1));
     }
+    /* Before the thread starts, which reads s->blocked without a lock. */
+    if (rc == 0 && !info.switch_stacks) { /* no sched_switch: no stack to keep */
+        free(s->blocked);
+        s->blocked = NULL;
+    }
     if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
         rc = PETW_ENOMEM;
     if (rc != 0) {
@@ -639,10 +644,6 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     *granted = s->flags;
     *limits = (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
               (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0);
-    if (!info.switch_stacks) { /* no sched_switch: no stack to keep */
-        free(s->blocked);
-        s->blocked = NULL;
-    }
     *out = s;
     return 0;
 }
