@@ -3,7 +3,8 @@
  * template arguments, without the parameter list or return type
  * ("std::vector<int,std::allocator<int> >::push_back").
  *
- * Allowed dependencies: none (it reads a string and writes a buffer).
+ * Allowed dependencies: common, platform. It uses neither: it reads a string
+ * and writes a buffer.
  */
 #ifndef PETW_PDB_UNDECORATE_H
 #define PETW_PDB_UNDECORATE_H
