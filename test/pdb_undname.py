@@ -86,9 +86,8 @@ def name_part(full):
 
 def normalize(name):
     name = re.sub(r"(?<![A-Za-z0-9_])(class|struct|union|enum) ", "", name)
-    name = name.replace("dtor'", "destructor'").replace("ctor'", "constructor'")
-    name = name.replace("ctor iterator'", "constructor iterator'")
-    name = name.replace("ctor closure'", "constructor closure'")
+    name = re.sub(r"\bdtor\b", "destructor", name)
+    name = re.sub(r"\bctor\b", "constructor", name)
     return name.replace(" ", "")
 
 

@@ -49,9 +49,11 @@ typedef struct ctx {
     char pool[POOL_SIZE];
 } ctx;
 
+/* After a failure every read sees the end of the input. */
 static str fail(ctx *c)
 {
     c->failed = 1;
+    c->p = "";
     return (str){0, 0};
 }
 
@@ -354,7 +356,7 @@ static str pointer(ctx *c, const char *kind, const char *self)
 
 static str type(ctx *c)
 {
-    if (c->failed || ++c->depth > MAX_DEPTH)
+    if (c->failed || ++c->depth > MAX_DEPTH || !*c->p)
         return fail(c);
     str r;
     char ch = *c->p++;
@@ -389,9 +391,10 @@ static str type(ctx *c)
         r = pointer(c, " &", "volatile");
         break;
     case '_':
-        ch = *c->p++;
+        ch = *c->p;
         if (ch < 'A' || ch > 'Z' || !extended[ch - 'A'])
             return fail(c);
+        c->p++;
         r = lit(c, extended[ch - 'A']);
         break;
     case '$':
@@ -542,6 +545,8 @@ static str vftable_tail(ctx *c, str name)
 /* An RTTI record after "??_R". */
 static str rtti(ctx *c)
 {
+    if (!*c->p)
+        return fail(c);
     char kind = *c->p++;
     if (kind == '0') { /* a type descriptor: "?A" then the type, "@8" */
         if (c->p[0] != '?' || !cv_text(c->p[1]))
@@ -595,9 +600,9 @@ static str rtti(ctx *c)
  * after the access and calling convention codes. */
 static str conversion_type(ctx *c)
 {
-    char access = *c->p++;
-    if (access < 'A' || access > 'Z')
+    if (*c->p < 'A' || *c->p > 'Z')
         return fail(c);
+    char access = *c->p++;
     /* Members that are not static (codes other than C, D, K, L, S, T, Y, Z)
      * carry __ptr64 and the cv-qualifiers of `this`. */
     if (!strchr("CDKLSTYZ", access)) {
