@@ -7,7 +7,8 @@ Two images are built with clang-cl-14 and lld-link-14 (/Z7): the fixture of
 pdb_llvm_symbolizer.py (test/pdb/app.cpp, shapes.cpp, mathc.c) and
 test/pdb/names.cpp (templates with class, pointer, reference and integer
 arguments, nested templates, constructors, destructors, operators, a
-conversion operator, virtual methods). Every decorated public of their PDBs
+conversion operator, virtual methods, a lambda and a local static of an
+inline function). Every decorated public of their PDBs
 (as llvm-pdbutil-14 lists them) is undecorated by UNDECORATE --stdin
 (test_pdb_undecorate) and by llvm-undname-14, whose name part is taken
 (the parameter list, return type, access and calling convention dropped).

@@ -2,7 +2,8 @@
  * fallback shows them (lib/read/pdb/undecorate.h): a table of decorated
  * names and their name parts (plain and nested scopes, back-references,
  * templates with type and integer arguments, constructors, destructors,
- * operators, anonymous namespaces, vftables, RTTI records); names it cannot
+ * operators, anonymous namespaces, functions' local scopes, vftables, RTTI
+ * records); names it cannot
  * read, damaged ones and every truncation of the table's names give -1 (the
  * caller keeps the decorated name), never a crash; an output buffer too
  * small gives -1.
@@ -72,6 +73,18 @@ static const struct {
     /* anonymous namespaces, lambdas' names */
     {"?g@?A0x12345678@@YAXXZ", "`anonymous namespace'::g"},
     {"?helper@?A0xdeadbeef@ns@@YAHH@Z", "ns::`anonymous namespace'::helper"},
+    /* functions' local scopes: the function's whole signature, as Windows
+     * tools print it */
+    {"??R<lambda_1>@?0??main@@YAHXZ@QEBA@H@Z",
+     "`int __cdecl main(void)'::`1'::<lambda_1>::operator()"},
+    {"?x@?1??f@C@@QEAAXXZ@4HA", "`public: void __cdecl C::f(void)'::`2'::x"},
+    {"??R<lambda_1>@?0??f@C@@QEBAXPEAV1@HAEBV1@@Z@QEBA@H@Z",
+     "`public: void __cdecl C::f(f *, int, f const &) const'::`1'::<lambda_1>::operator()"},
+    {"??R<lambda_0>@?0???$t@H@@YAXH@Z@QEBAXXZ",
+     "`void __cdecl t<int>(int)'::`1'::<lambda_0>::operator()"},
+    {"?f@?0??g@@YAXPEAH0@Z@YAXXZ", "`void __cdecl g(int *, int *)'::`1'::f"},
+    {"?f@?0??g@@YAXHZZ@YAXXZ", "`void __cdecl g(int, ...)'::`1'::f"},
+    {"?f@?0??g@@SAXXZ@YAXXZ", "`public: static void __cdecl g(void)'::`1'::f"},
     /* vftables, RTTI, strings */
     {"??_7Square@geo@@6B@", "geo::Square::`vftable'"},
     {"??_7D@@6BB@@@", "D::`vftable'{for `B'}"},
@@ -100,9 +113,11 @@ static const char *const unread[] = {
     "??_R9X@@8",
     "??_R0?AVX@@@9",
     "??__Ex@@YAXXZ",
-    "??R<lambda_1>@?0??main@@YAHXZ@QEBA@H@Z", /* a function's local scope */
-    "??$f@$0AAAAAAAAAAAAAAAAAAA@@@YAXXZ",     /* a number of more than 64 bits */
-    "??$f@$0AB@@YAXXZ",                       /* a number not ended */
+    "?f@?0??g@@YAXP6AHH@Z@Z@YAXXZ",       /* a pointer to a function among the parameters */
+    "?f@?0??g@@YAXH@@YAXXZ",              /* no exception specification */
+    "?f@?0??g@@YAX1@Z@YAXXZ",             /* a parameter back-reference to nothing */
+    "??$f@$0AAAAAAAAAAAAAAAAAAA@@@YAXXZ", /* a number of more than 64 bits */
+    "??$f@$0AB@@YAXXZ",                   /* a number not ended */
     "?f@a b@@YAXXZ",
     "??_7D@@6B",
 };

@@ -12,6 +12,11 @@
  *   ?0 ?1 ?4 ... ?_U ?__L        constructor, destructor, operators and the
  *                                compiler's special functions
  *   ?A0x1234abcd@                an anonymous namespace
+ *   ?1??f@@YAXXZ                 the second block of local names of the
+ *                                function f, whose type follows its name
+ *                                (access, `this`, calling convention,
+ *                                return and parameter types, the latter
+ *                                with back-references 0-9 of their own)
  *   ??_7 ??_8 ??_R0-4            vftables, vbtables and RTTI records
  * Types (in template arguments) are letters (H int, _N bool), pointers and
  * references (P/Q/R/S/A/B, "$$Q") with their cv-qualifiers, and class,
@@ -38,6 +43,8 @@ typedef struct str {
 typedef struct refs {
     str names[MAX_REFS];
     int name_count;
+    str params[MAX_REFS]; /* a function's parameter types */
+    int param_count;
 } refs;
 
 typedef struct ctx {
@@ -182,6 +189,7 @@ static str number_text(ctx *c)
 }
 
 static str type(ctx *c);
+static str local_scope(ctx *c);
 static str qualified_name(ctx *c, str first);
 static str name_fragment(ctx *c);
 
@@ -195,6 +203,7 @@ static str template_name(ctx *c)
         return fail(c);
     refs outer = c->refs; /* a template's arguments have back-references of their own */
     c->refs.name_count = 0;
+    c->refs.param_count = 0;
     str name;
     if (*c->p == '?') {
         c->p++;
@@ -265,7 +274,7 @@ static str name_fragment(ctx *c)
         return s;
     }
     if (*c->p == '?')
-        return fail(c); /* a function's local scope, a nested symbol: not read */
+        return local_scope(c);
     str s = simple_name(c);
     memorize(c, s);
     return s;
@@ -644,9 +653,10 @@ static str symbol(ctx *c)
     if (*c->p == '0' || *c->p == '1') { /* constructor, destructor: the class's name */
         int dtor = *c->p++ == '1';
         const char *at_scope = c->p;
+        int count = c->refs.name_count;
         str cls = name_fragment(c);
         c->p = at_scope; /* read again as the scope */
-        c->refs.name_count = 0;
+        c->refs.name_count = count;
         uint32_t at = begin(c);
         adds(c, dtor ? "~" : "");
         addstr(c, cls);
@@ -671,6 +681,141 @@ static str symbol(ctx *c)
     return name;
 }
 
+/* A function's type after its name, printed around it as
+ * "public: virtual int __cdecl ns::C::f(int, char const *) const". */
+static str function_signature(ctx *c, str name)
+{
+    static const char *const access[26] = {
+        ['A' - 'A'] = "private: ",
+        ['B' - 'A'] = "private: ",
+        ['C' - 'A'] = "private: static ",
+        ['D' - 'A'] = "private: static ",
+        ['E' - 'A'] = "private: virtual ",
+        ['F' - 'A'] = "private: virtual ",
+        ['I' - 'A'] = "protected: ",
+        ['J' - 'A'] = "protected: ",
+        ['K' - 'A'] = "protected: static ",
+        ['L' - 'A'] = "protected: static ",
+        ['M' - 'A'] = "protected: virtual ",
+        ['N' - 'A'] = "protected: virtual ",
+        ['Q' - 'A'] = "public: ",
+        ['R' - 'A'] = "public: ",
+        ['S' - 'A'] = "public: static ",
+        ['T' - 'A'] = "public: static ",
+        ['U' - 'A'] = "public: virtual ",
+        ['V' - 'A'] = "public: virtual ",
+        ['Y' - 'A'] = "",
+        ['Z' - 'A'] = "",
+    };
+    static const char *const conventions[17] = {
+        "__cdecl",   "__cdecl",   "__pascal",   "__pascal",   "__thiscall",   "__thiscall",
+        "__stdcall", "__stdcall", "__fastcall", "__fastcall", NULL,           NULL,
+        NULL,        NULL,        NULL,         NULL,         "__vectorcall",
+    };
+    char kind = *c->p;
+    if (kind < 'A' || kind > 'Z' || !access[kind - 'A'])
+        return fail(c);
+    c->p++;
+    const char *this_cv = "";
+    if (!strchr("CDKLSTYZ", kind)) { /* a member that is not static: `this` */
+        while (*c->p == 'E' || *c->p == 'F' || *c->p == 'I')
+            c->p++;
+        this_cv = cv_text(*c->p);
+        if (!this_cv)
+            return fail(c);
+        c->p++;
+    }
+    if (*c->p < 'A' || *c->p > 'Q' || !conventions[*c->p - 'A'])
+        return fail(c);
+    const char *convention = conventions[*c->p++ - 'A'];
+    str ret = {0, 0};
+    int has_ret = 0;
+    if (*c->p == '@') { /* constructors and destructors return nothing */
+        c->p++;
+    } else {
+        if (c->p[0] == '?' && cv_text(c->p[1]))
+            c->p += 2;
+        ret = type(c);
+        has_ret = 1;
+    }
+    str params[32];
+    int n = 0, varargs = 0;
+    if (*c->p == 'X') {
+        c->p++;
+        params[n++] = lit(c, "void");
+    } else {
+        while (!c->failed && *c->p != '@' && *c->p != 'Z') {
+            if (!*c->p || n == 32)
+                return fail(c);
+            if (*c->p >= '0' && *c->p <= '9') {
+                int i = *c->p++ - '0';
+                if (i >= c->refs.param_count)
+                    return fail(c);
+                params[n++] = c->refs.params[i];
+                continue;
+            }
+            const char *at = c->p;
+            params[n++] = type(c);
+            if (c->p - at > 1 && c->refs.param_count < MAX_REFS)
+                c->refs.params[c->refs.param_count++] = params[n - 1];
+        }
+        if (*c->p == 'Z')
+            varargs = 1;
+        c->p++; /* '@' or 'Z' */
+    }
+    if (*c->p != 'Z') /* the exception specification */
+        return fail(c);
+    c->p++;
+    if (c->failed)
+        return (str){0, 0};
+    uint32_t at = begin(c);
+    adds(c, access[kind - 'A']);
+    if (has_ret) {
+        addstr(c, ret);
+        adds(c, " ");
+    }
+    adds(c, convention);
+    adds(c, " ");
+    addstr(c, name);
+    adds(c, "(");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            adds(c, ", ");
+        addstr(c, params[i]);
+    }
+    if (varargs)
+        adds(c, n ? ", ..." : "...");
+    adds(c, ")");
+    adds(c, this_cv);
+    return finish(c, at);
+}
+
+/* "?1??f@@YAXXZ": the second block of function f's local names, printed as
+ * "`void __cdecl f(void)'::`2'" (the function's whole signature, as Windows
+ * tools print it; back-references are shared with the enclosing name). */
+static str local_scope(ctx *c)
+{
+    c->p++; /* '?' */
+    if (c->failed || ++c->depth > MAX_DEPTH)
+        return fail(c);
+    str number = number_text(c);
+    if (c->failed || *c->p != '?' || c->p[1] != '?')
+        return fail(c);
+    c->p++;
+    str name = symbol(c);
+    if (c->failed)
+        return name;
+    str sig = function_signature(c, name);
+    uint32_t at = begin(c);
+    adds(c, "`");
+    addstr(c, sig);
+    adds(c, "'::`");
+    addstr(c, number);
+    adds(c, "'");
+    c->depth--;
+    return finish(c, at);
+}
+
 int petw__pdb_undecorate(const char *name, char *out, size_t cap)
 {
     if (!name || name[0] != '?' || !out || !cap)
@@ -681,6 +826,7 @@ int petw__pdb_undecorate(const char *name, char *out, size_t cap)
     c->depth = 0;
     c->failed = 0;
     c->refs.name_count = 0;
+    c->refs.param_count = 0;
     c->used = 0;
     str s = symbol(c);
     if (c->failed || s.len >= cap)

@@ -14,8 +14,9 @@
 /* Writes the name part of the MSVC-decorated `name` (a C string starting
  * with '?') to `out` (`cap` bytes, NUL-terminated): name fragments and their
  * back-references, templates and their arguments (types, integers),
- * constructors, destructors, operators, anonymous namespaces, vftables,
- * RTTI records and the compiler's other special names. The input is
+ * constructors, destructors, operators, anonymous namespaces, functions'
+ * local scopes (with the function's signature), vftables, RTTI records and
+ * the compiler's other special names. The input is
  * untrusted: recursion, work and output are bounded.
  *
  * Returns the length written (< cap), or -1 when `name` is not decorated,
