@@ -756,9 +756,11 @@ static str function_signature(ctx *c, str name)
             }
             const char *at = c->p;
             params[n++] = type(c);
-            if (c->p - at > 1 && c->refs.param_count < MAX_REFS)
+            if (!c->failed && c->p - at > 1 && c->refs.param_count < MAX_REFS)
                 c->refs.params[c->refs.param_count++] = params[n - 1];
         }
+        if (c->failed)
+            return (str){0, 0};
         if (*c->p == 'Z')
             varargs = 1;
         c->p++; /* '@' or 'Z' */
