@@ -193,10 +193,10 @@ static str local_scope(ctx *c);
 static str qualified_name(ctx *c, str first);
 static str name_fragment(ctx *c);
 
-/* "?$name@args@": the name with its template arguments; `first` when the
- * name is an operator (read by the caller's code path). */
 static str operator_name(ctx *c);
 
+/* After "?$": "name@args@" (or an operator's code, then the arguments),
+ * printed as "name<args>". */
 static str template_name(ctx *c)
 {
     if (++c->depth > MAX_DEPTH)
