@@ -14,8 +14,9 @@ started=$(date +%s)
 # browser; golang-go, linux-perf, binutils: the analysis tests compare petw's
 # views with `go tool pprof` and `perf report`, and build-ids with readelf;
 # groff-base: the manual pages are checked with groff -ww;
-# clang-tools-14, lld-14, llvm-14, llvm-16: the PDB test builds Windows images
-# (clang-cl-14, lld-link-14) and compares petw's frames with llvm-symbolizer's;
+# clang-tools-14, lld-14, llvm-14, llvm-16: the PDB tests build Windows images
+# (clang-cl-14, lld-link-14) and compare petw's frames with llvm-symbolizer's
+# and its undecorated public names with llvm-undname's (llvm-pdbutil lists them);
 # gcab: the symbol server test writes a compressed .pd_ (a cabinet);
 # clickhouse-server, clickhouse-client: the clickhouse suite loads traces
 # into a server of its own (`petw export --to clickhouse`).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""analysis_pdb.py PETW GEN_PROFILE_TRACE GEN_PDB: Windows frames named from
+"""analysis_pdb.py PETW GEN_PROFILE_TRACE GEN_PDB [PROTO]: Windows frames named from
 PDBs found by the image's DbgID_RSDS identity (GUID, age, PDB name) under
 --symbols DIR.
 
@@ -12,11 +12,18 @@ as DIR/app.pdb and in a symbol store's layout
 age is not used (said once, on stderr), nor is any without --symbols; the
 local parts of _NT_SYMBOL_PATH (srv*CACHE*URL's cache, cache*DIR, plain
 directories) are searched as well, and a server it names is not asked
-when its cache holds the PDB (analysis_symsrv asks servers)."""
+when its cache holds the PDB (analysis_symsrv asks servers). The
+Perfetto export (`petw convert --to perfetto --symbols DIR`, decoded by
+protoc against PROTO) names the same 40 samples' leaf frame `main` with its
+source file a.c and line 10 (that part skipped without protoc)."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+
+import perfetto_decode
+from perfetto_decode import one
 
 
 def report(petw, trace, dirs, symbol_path=None):
@@ -38,8 +45,31 @@ def named(out):
                for line in out.splitlines() if len(line.split()) > 4)
 
 
+def perfetto_leaves(petw, trace, pdb_dir, proto, out):
+    """Perfetto's samples counted by their leaf frame's (function, file,
+    line) when the PDB is under --symbols."""
+    def fail(why):
+        raise SystemExit("perfetto: " + why)
+    packets = perfetto_decode.convert(petw, trace, out, proto, fail, "--symbols", pdb_dir)
+    frames, names, paths, stacks, leaves = {}, {}, {}, {}, {}
+    for p in packets:
+        for i in p.get("interned_data", []):
+            frames.update({one(f, "iid"): f for f in i.get("frames", [])})
+            names.update({one(n, "iid"): one(n, "str") for n in i.get("function_names", [])})
+            paths.update({one(n, "iid"): one(n, "str") for n in i.get("source_paths", [])})
+            stacks.update({one(c, "iid"): c.get("frame_ids", []) for c in i.get("callstacks", [])})
+    for p in packets:
+        for s in p.get("perf_sample", []):
+            leaf = frames[stacks[one(s, "callstack_iid")][-1]]
+            key = (names.get(one(leaf, "function_name_id")),
+                   paths.get(one(leaf, "source_path_iid")), one(leaf, "line_number"))
+            leaves[key] = leaves.get(key, 0) + 1
+    return leaves
+
+
 def main():
     petw, gen_trace, gen_pdb = sys.argv[1:4]
+    proto = sys.argv[4] if len(sys.argv) > 4 else None
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         plain = os.path.join(tmp, "plain")
@@ -82,6 +112,17 @@ def main():
                     ok = False
                 print("%s-bit, %s: %s" % (bits, label, "main at a.c:10" if got else
                                           "app.exe!+0x1010"))
+            if proto and shutil.which("protoc"):
+                leaves = perfetto_leaves(petw, trace, plain, proto,
+                                         os.path.join(tmp, "t%s.pftrace" % bits))
+                if leaves.get(("main", "a.c", "10")) != 40 or any(
+                        k[0] == "app.exe!+0x1010" for k in leaves):
+                    print("%s-bit, perfetto: leaf frames %s" % (bits, leaves))
+                    ok = False
+                else:
+                    print("%s-bit, perfetto: 40 samples' leaf frame main at a.c:10" % bits)
+            else:
+                print("%s-bit, perfetto: skipped (no protoc)" % bits)
     return 0 if ok else 1
 
 

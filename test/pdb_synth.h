@@ -4,8 +4,8 @@
  * "a.c"), an inline site of "helper" (LF_FUNC_ID, first line 20) over
  * [0x1014, 0x101c) and nested in it one of "ns::Box::get" (LF_MFUNC_ID of
  * the class ns::Box, first line 30) over [0x1016, 0x1018) at line 31, and
- * a public "?pub@ns@@YAXXZ" at RVA 0x1080 that no module contribution
- * covers. */
+ * a public "?pub@?$Box@V?$vector@H@std@@@ns@@QEAAXXZ" (a member of a class
+ * template, decorated) at RVA 0x1080 that no module contribution covers. */
 #ifndef PDB_SYNTH_H
 #define PDB_SYNTH_H
 
@@ -228,12 +228,12 @@ static inline uint32_t pdb_synth_build_as(uint8_t *out, const uint8_t guid[16], 
     synth_u32(m, 30);
     uint32_t c13_bytes = m->size - symbol_bytes;
 
-    /* 8: the symbol records: the public ?pub@ns@@YAXXZ. */
+    /* 8: the symbol records: the public ?pub@?$Box@V?$vector@H@std@@@ns@@QEAAXXZ. */
     r = synth_record(&s[8], 0x110e);
     synth_u32(&s[8], 2);
     synth_u32(&s[8], 0x80);
     synth_u16(&s[8], 1);
-    synth_str(&s[8], "?pub@ns@@YAXXZ");
+    synth_str(&s[8], "?pub@?$Box@V?$vector@H@std@@@ns@@QEAAXXZ");
     synth_end_record(&s[8], r, 4);
 
     /* 3: DBI: header, one module, one contribution, the optional debug

@@ -103,10 +103,11 @@ int main(void)
     /* Past the inline sites. */
     CHECK_EQ(petw_pdb_lookup(pdb, 0x101c, f, 8, &n), 0);
     CHECK_EQ(n, 1);
-    /* No module covers it: the public before it, undecorated. */
+    /* No module covers it: the public before it, undecorated with its
+     * template arguments. */
     CHECK_EQ(petw_pdb_lookup(pdb, 0x1084, f, 8, &n), 0);
     CHECK_EQ(n, 1);
-    check_frame(&f[0], "ns::pub", NULL, 0);
+    check_frame(&f[0], "ns::Box<std::vector<int> >::pub", NULL, 0);
     /* Before any symbol, and outside every section. */
     CHECK_EQ(petw_pdb_lookup(pdb, 0x1004, f, 8, &n), 0);
     CHECK_EQ(n, 0);

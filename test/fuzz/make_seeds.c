@@ -520,6 +520,23 @@ int main(int argc, char **argv)
         static uint8_t pdb[PDB_SYNTH_MAX];
         rc |= write_file(argv[1], "pdb-small.pdb", pdb, pdb_synth_build(pdb));
     }
+    /* MSVC-decorated names (fuzz_pdb reads its input as one too): templates,
+     * back-references, operators, a vftable, RTTI. */
+    {
+        static const char *const names[] = {
+            "?push_back@?$vector@HV?$allocator@H@std@@@std@@QEAAXAEBH@Z",
+            "??$f@V?$v@H@@V1@$0?0PEBD$$QEAH@@YAXXZ",
+            "??Y?$Widget@H@ns@@QEAAAEAV01@H@Z",
+            "??_7D@@6BB@@@",
+            "??_R1A@?0A@EA@Widget@@8",
+            "??Bfoo@@QEBA_NXZ",
+        };
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+            char file[32];
+            snprintf(file, sizeof(file), "msvc-name-%zu.txt", i);
+            rc |= write_file(argv[1], file, names[i], strlen(names[i]));
+        }
+    }
     /* The decoder's input: traits length, schema length (11 bits), traits,
      * schema, payload (see fuzz_decoder.c). A struct, an array, strings. */
     {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pdb_internal.h"
+#include "undecorate.h"
 
 static const char msf7_magic[32] = "Microsoft C/C++ MSF 7.00\r\n\x1a"
                                    "DS\0\0";
@@ -853,51 +854,16 @@ int petw__pdb_load_publics(petw_pdb *pdb)
     return 0;
 }
 
-/* "?name@scope@outer@@..." -> "outer::scope::name" when every part is a
- * plain identifier; NULL otherwise (the decorated name is shown). */
-static const char *undecorate(petw_pdb *pdb, const char *s)
-{
-    if (s[0] != '?' || s[1] == '?' || s[1] == '$' || s[1] == '@')
-        return NULL;
-    const char *parts[16];
-    size_t lens[16];
-    int n = 0;
-    const char *p = s + 1;
-    for (;;) {
-        const char *at = strchr(p, '@');
-        if (!at || at == p || n == 16)
-            return NULL;
-        for (const char *q = p; q < at; q++)
-            if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-                  (q > p && *q >= '0' && *q <= '9')))
-                return NULL;
-        parts[n] = p;
-        lens[n++] = (size_t)(at - p);
-        p = at + 1;
-        if (*p == '@')
-            break;
-    }
-    char out[1024];
-    size_t used = 0;
-    for (int i = n - 1; i >= 0; i--) {
-        if (used + lens[i] + 3 > sizeof(out))
-            return NULL;
-        memcpy(out + used, parts[i], lens[i]);
-        used += lens[i];
-        if (i) {
-            memcpy(out + used, "::", 2);
-            used += 2;
-        }
-    }
-    return petw__pdb_intern(pdb, out, used);
-}
-
 const char *petw__pdb_public_name(petw_pdb *pdb, uint32_t record)
 {
     const char *raw = stream_string(pdb, pdb->symbol_record_stream, (uint64_t)record + 14,
                                     (uint64_t)record + 14 + 4096);
     if (!raw)
         return NULL;
-    const char *plain = undecorate(pdb, raw);
-    return plain ? plain : raw;
+    char plain[1024];
+    int n = petw__pdb_undecorate(raw, plain, sizeof(plain));
+    if (n <= 0)
+        return raw;
+    const char *name = petw__pdb_intern(pdb, plain, (size_t)n);
+    return name ? name : raw;
 }

@@ -137,8 +137,8 @@ const char *petw__pdb_intern(petw_pdb *pdb, const char *s, size_t n);
 const char *petw__pdb_inlinee_name(petw_pdb *pdb, uint32_t id);
 /* Loads the publics (sorted by address) on first use. Returns 0 or an error. */
 int petw__pdb_load_publics(petw_pdb *pdb);
-/* The name of the public whose record is at `record`, undecorated where
- * it is a plain qualified name. */
+/* The name of the public whose record is at `record`: an MSVC-decorated
+ * name undecorated (undecorate.h) where that reads it, else as stored. */
 const char *petw__pdb_public_name(petw_pdb *pdb, uint32_t record);
 
 /* Bounds of what a file may make the reader allocate or walk. */
