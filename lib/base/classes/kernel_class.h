@@ -96,6 +96,8 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_STACKWALK_KEY_USER 38
 #define PETW__OP_DISK_READ 10
 #define PETW__OP_DISK_WRITE 11
+#define PETW__OP_KTC_IMAGE_ID 0 /* KernelTraceControl: ImageID, then DbgID_* beside it */
+#define PETW__OP_KTC_DBGID_RSDS 36
 #define PETW__OP_CONFIG_CPU 10
 #define PETW__OP_CONFIG_PHYDISK 11
 #define PETW__OP_CONFIG_LOGDISK 12
