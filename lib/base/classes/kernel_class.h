@@ -66,6 +66,11 @@ extern const petw__kernel_class petw__kernel_classes[PETW__KC_COUNT];
 
 #define PETW__KC_GUID(id) (&petw__kernel_classes[id].guid)
 
+/* The SystemConfig and SystemConfigEx classes' schemas (kernel_class_config.c),
+ * which the table points to. */
+extern const char petw__kc_schema_system_config[];
+extern const char petw__kc_schema_system_config_ex[];
+
 /* The class whose GUID is `guid` (hook-group classes only), or NULL. */
 const petw__kernel_class *petw__kernel_class_by_guid(const petw_guid *guid);
 /* The class named `name` (hook-group classes only), or NULL. */
