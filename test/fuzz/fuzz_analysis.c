@@ -1,6 +1,6 @@
 /* libFuzzer target: the analysis pipeline on an untrusted trace (what
  * `petw report` and `petw convert --to folded|pprof|flamegraph` read): the
- * model (lib/read/analysis/profile.c: kernel records read at their offsets,
+ * model (lib/read/analysis/profile*.c: kernel records read at their offsets,
  * samples paired with stacks, images, switch times), then every view and
  * export the tools write, into a memory stream; then the model's read again
  * with every hook (what `--to perfetto` streams from), each touching what

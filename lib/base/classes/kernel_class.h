@@ -66,6 +66,11 @@ extern const petw__kernel_class petw__kernel_classes[PETW__KC_COUNT];
 
 #define PETW__KC_GUID(id) (&petw__kernel_classes[id].guid)
 
+/* The SystemConfig and SystemConfigEx classes' schemas (kernel_class_config.c),
+ * which the table points to. */
+extern const char petw__kc_schema_system_config[];
+extern const char petw__kc_schema_system_config_ex[];
+
 /* The class whose GUID is `guid` (hook-group classes only), or NULL. */
 const petw__kernel_class *petw__kernel_class_by_guid(const petw_guid *guid);
 /* The class named `name` (hook-group classes only), or NULL. */
@@ -96,6 +101,8 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_STACKWALK_KEY_USER 38
 #define PETW__OP_DISK_READ 10
 #define PETW__OP_DISK_WRITE 11
+#define PETW__OP_KTC_IMAGE_ID 0 /* KernelTraceControl: ImageID, then DbgID_* beside it */
+#define PETW__OP_KTC_DBGID_RSDS 36
 #define PETW__OP_CONFIG_CPU 10
 #define PETW__OP_CONFIG_PHYDISK 11
 #define PETW__OP_CONFIG_LOGDISK 12

@@ -169,6 +169,16 @@ int petw__path_exists(const char *path);
  * are followed (reading is what the user asked for). Returns 0,
  * PETW_ENOENT, PETW_EACCES, PETW_ENOTREG or PETW_EIO. */
 int petw__file_open_read(const char *path, petw__file *out, uint64_t *size);
+/* Reads the file at `path` into `buf`, at most `size` - 1 bytes (what a
+ * small text file such as /proc's holds), NUL-terminated; returns the bytes
+ * read, 0 when it cannot be read. */
+size_t petw__file_read_small(const char *path, char *buf, size_t size);
+/* Calls fn(line, ctx) for each line of the text file at `path`, read into
+ * `line` (`size` bytes; a longer line comes in pieces, as fgets reads it),
+ * until fn returns non-zero. Returns 0, or the error that kept the file
+ * from being opened as a PETW_E* code. */
+int petw__file_each_line(const char *path, char *line, size_t size,
+                         int (*fn)(char *line, void *ctx), void *ctx);
 
 /* ---- Sessions shared between processes ----
  * A session host, its providers and its controllers are processes of one
@@ -474,14 +484,6 @@ typedef struct petw__sys petw__sys;
  * `out` (PETW__SYS_BUILD_ID_MAX bytes); returns its size, 0 when the file
  * is not an ELF file with one. */
 uint32_t petw__sys_build_id(const char *path, uint8_t *out);
-/* The kernel's text symbols in address order (Linux: /proc/kallsyms, its
- * modules included): `fn` gets each symbol's start, the next symbol's
- * start, its name and its module ("" for the kernel itself). Returns 0,
- * PETW_EACCES (the addresses are hidden: kptr_restrict, no privilege),
- * PETW_ENOTSUP, PETW_ENOMEM. */
-typedef void (*petw__sys_ksym_fn)(void *ctx, uint64_t start, uint64_t end, const char *name,
-                                  const char *module);
-int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx);
 /* The JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
  * lines "START SIZE name", hex numbers, as perf reads them), when the file
  * is a regular file owned by `owner` (the process's user) or by root: `fn`
@@ -506,12 +508,6 @@ void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx);
 /* Frees (records not read are lost and not counted: drain first). */
 void petw__sys_close(petw__sys *s);
 
-/* The rundown: every process (`fn` with FORK: pid, its parent in other_pid,
- * `text` its program name), each of its threads (FORK with tid != pid) and
- * its executable mappings (MMAP), as they are now; `target_pid` 0 for all,
- * else that process and its descendants. Processes that vanish meanwhile
- * are skipped. */
-int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx);
 /* A process's command line, arguments separated by spaces ("" when gone). */
 void petw__sys_cmdline(uint32_t pid, char *buf, size_t size);
 /* A process's owner (a uid on Linux; UINT32_MAX when gone). */

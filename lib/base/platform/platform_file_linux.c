@@ -133,3 +133,33 @@ int petw__file_open_read(const char *path, petw__file *out, uint64_t *size)
     *size = (uint64_t)st.st_size;
     return 0;
 }
+
+size_t petw__file_read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    size_t got = 0;
+    while (got + 1 < size) {
+        ssize_t r = read(fd, buf + got, size - 1 - got);
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = 0;
+    return got;
+}
+
+int petw__file_each_line(const char *path, char *line, size_t size,
+                         int (*fn)(char *line, void *ctx), void *ctx)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return petw__linux_error(errno);
+    while (fgets(line, (int)size, f))
+        if (fn(line, ctx) != 0)
+            break;
+    fclose(f);
+    return 0;
+}

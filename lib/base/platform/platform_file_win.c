@@ -201,3 +201,33 @@ int petw__dir_each(const char *dir, const char *prefix, int (*fn)(const char *na
     FindClose(h);
     return 0;
 }
+
+size_t petw__file_read_small(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t got = 0;
+    if (f) {
+        while (got + 1 < size) {
+            size_t r = fread(buf + got, 1, size - 1 - got, f);
+            if (r == 0)
+                break;
+            got += r;
+        }
+        fclose(f);
+    }
+    buf[got] = 0;
+    return got;
+}
+
+int petw__file_each_line(const char *path, char *line, size_t size,
+                         int (*fn)(char *line, void *ctx), void *ctx)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return PETW_ENOENT;
+    while (fgets(line, (int)size, f))
+        if (fn(line, ctx) != 0)
+            break;
+    fclose(f);
+    return 0;
+}

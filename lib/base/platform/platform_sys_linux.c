@@ -13,11 +13,16 @@
  * process on every CPU with inherit, so its descendants are included.
  * When the kernel refuses kernel code (perf_event_paranoid 2 for a user),
  * the events are opened again without it and the caller is told.
+ *
+ * Also here: a process's command line and owner, an ELF file's build-id and
+ * a process's JIT map (/tmp/perf-PID.map, opened with care: /tmp is
+ * everyone's). The rundown and the kernel's symbols are read from /proc by
+ * lib/write/system/system_proc.c; the machine's configuration is
+ * platform_machine_linux.c's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -30,7 +35,6 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -790,28 +794,11 @@ void petw__sys_close(petw__sys *s)
 
 /* ---- The rundown, from /proc ---- */
 
-static size_t read_small(const char *path, char *buf, size_t size)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    size_t got = 0;
-    while (got + 1 < size) {
-        ssize_t r = read(fd, buf + got, size - 1 - got);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
-    buf[got] = 0;
-    return got;
-}
-
 void petw__sys_cmdline(uint32_t pid, char *buf, size_t size)
 {
     char path[64];
     snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
-    size_t n = read_small(path, buf, size);
+    size_t n = petw__file_read_small(path, buf, size);
     while (n > 0 && buf[n - 1] == 0)
         n--;
     for (size_t k = 0; k < n; k++)
@@ -826,28 +813,6 @@ uint32_t petw__sys_owner(uint32_t pid)
     struct stat st;
     snprintf(path, sizeof(path), "/proc/%u", pid);
     return stat(path, &st) == 0 ? (uint32_t)st.st_uid : UINT32_MAX;
-}
-
-/* The parent and name of a process, from /proc/PID/stat ("pid (comm) S ppid"). */
-static int proc_stat(uint32_t pid, uint32_t *ppid, char *comm, size_t comm_size)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-    if (!read_small(path, buf, sizeof(buf)))
-        return -1;
-    char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
-    if (!open_paren || !close_paren || close_paren < open_paren)
-        return -1;
-    size_t n = (size_t)(close_paren - open_paren - 1);
-    if (n >= comm_size)
-        n = comm_size - 1;
-    memcpy(comm, open_paren + 1, n);
-    comm[n] = 0;
-    unsigned p = 0;
-    if (sscanf(close_paren + 1, " %*c %u", &p) != 1)
-        return -1;
-    *ppid = p;
-    return 0;
 }
 
 uint32_t petw__sys_build_id(const char *path, uint8_t *out)
@@ -928,412 +893,6 @@ int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *c
         name[strcspn(name, "\r\n")] = 0;
         if (name[0])
             fn(ctx, start, size, name);
-    }
-    fclose(f);
-    return 0;
-}
-
-typedef struct ksym {
-    uint64_t addr;
-    uint32_t name_at; /* into the names arena: name, NUL, module, NUL */
-} ksym;
-
-static int ksym_order(const void *a, const void *b)
-{
-    uint64_t x = ((const ksym *)a)->addr, y = ((const ksym *)b)->addr;
-    return x < y ? -1 : x > y;
-}
-
-int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx)
-{
-    FILE *f = fopen("/proc/kallsyms", "re");
-    if (!f)
-        return PETW_ENOTSUP;
-    ksym *syms = NULL;
-    char *names = NULL;
-    size_t n = 0, cap = 0, used = 0, names_cap = 0;
-    int rc = 0, nonzero = 0;
-    char line[512];
-    while (rc == 0 && fgets(line, sizeof(line), f)) {
-        unsigned long long addr;
-        char type, name[256], module[128] = "";
-        if (sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, module) < 3)
-            continue;
-        if (type != 't' && type != 'T')
-            continue; /* text symbols only: code addresses fall in them */
-        nonzero |= addr != 0;
-        size_t need = strlen(name) + strlen(module) + 2;
-        if (n == cap || used + need > names_cap) {
-            size_t ncap = cap ? 2 * cap : 65536, nnames = names_cap ? 2 * names_cap : 1u << 21;
-            ksym *s2 = n == cap ? realloc(syms, ncap * sizeof(*syms)) : syms;
-            if (s2)
-                syms = s2, cap = n == cap ? ncap : cap;
-            char *n2 = used + need > names_cap ? realloc(names, nnames) : names;
-            if (n2)
-                names = n2, names_cap = used + need > names_cap ? nnames : names_cap;
-            if (!s2 || !n2) {
-                rc = PETW_ENOMEM;
-                break;
-            }
-        }
-        syms[n].addr = addr;
-        syms[n].name_at = (uint32_t)used;
-        n++;
-        used += (size_t)sprintf(names + used, "%s", name) + 1;
-        used += (size_t)sprintf(names + used, "%s", module) + 1;
-    }
-    fclose(f);
-    if (rc == 0 && !nonzero)
-        rc = PETW_EACCES; /* every address reads 0: kptr_restrict hides them */
-    if (rc == 0) {
-        qsort(syms, n, sizeof(*syms), ksym_order);
-        for (size_t k = 0; k < n; k++) {
-            const char *name = names + syms[k].name_at;
-            uint64_t end = k + 1 < n ? syms[k + 1].addr : syms[k].addr + 4096;
-            if (end > syms[k].addr)
-                fn(ctx, syms[k].addr, end, name, name + strlen(name) + 1);
-        }
-    }
-    free(syms);
-    free(names);
-    return rc;
-}
-
-/* 1 when `pid` is `target` or descends from it. */
-static int descends(uint32_t pid, uint32_t target)
-{
-    char comm[32];
-    for (int depth = 0; depth < 64 && pid > 1; depth++) {
-        if (pid == target)
-            return 1;
-        uint32_t parent;
-        if (proc_stat(pid, &parent, comm, sizeof(comm)) != 0)
-            return 0;
-        pid = parent;
-    }
-    return pid == target;
-}
-
-static void rundown_maps(uint32_t pid, petw__sys_fn fn, void *ctx, petw__sys_record *r)
-{
-    char path[64], line[4200];
-    snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return;
-    while (fgets(line, sizeof(line), f)) {
-        unsigned long long lo, hi, off;
-        char perms[8];
-        int name_at = 0;
-        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4 ||
-            perms[2] != 'x' || !name_at)
-            continue;
-        char *name = line + name_at;
-        name[strcspn(name, "\n")] = 0;
-        if (!name[0])
-            continue; /* anonymous executable memory (a JIT): no image */
-        uint8_t id[PETW__SYS_BUILD_ID_MAX];
-        r->kind = PETW__SYSREC_MMAP;
-        r->addr = lo;
-        r->len = hi - lo;
-        r->pgoff = off;
-        r->text = name;
-        r->build_id = id;
-        r->build_id_size = petw__sys_build_id(name, id);
-        if (!r->build_id_size) { /* deleted or replaced since: the mapped file itself */
-            char mapped[96];
-            snprintf(mapped, sizeof(mapped), "/proc/%u/map_files/%llx-%llx", pid, lo, hi);
-            r->build_id_size = petw__sys_build_id(mapped, id);
-        }
-        fn(ctx, r);
-    }
-    fclose(f);
-}
-
-int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx)
-{
-    DIR *d = opendir("/proc");
-    if (!d)
-        return PETW_ENOTSUP;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char *end;
-        unsigned long pid = strtoul(e->d_name, &end, 10);
-        if (*end || !pid || pid > UINT32_MAX)
-            continue;
-        uint32_t ppid;
-        char comm[32];
-        if (proc_stat((uint32_t)pid, &ppid, comm, sizeof(comm)) != 0)
-            continue;
-        if (target_pid && !descends((uint32_t)pid, target_pid))
-            continue;
-        petw__sys_record r;
-        memset(&r, 0, sizeof(r));
-        r.kind = PETW__SYSREC_FORK;
-        r.pid = r.tid = (uint32_t)pid;
-        r.other_pid = ppid;
-        r.text = comm;
-        r.time_ns = petw__monotonic_ns();
-        fn(ctx, &r);
-        char path[64];
-        snprintf(path, sizeof(path), "/proc/%lu/task", pid);
-        DIR *t = opendir(path);
-        if (t) {
-            struct dirent *te;
-            while ((te = readdir(t)) != NULL) {
-                unsigned long tid = strtoul(te->d_name, &end, 10);
-                if (*end || !tid || tid == pid)
-                    continue;
-                r.tid = (uint32_t)tid;
-                r.text = NULL;
-                fn(ctx, &r);
-            }
-            closedir(t);
-        }
-        r.tid = (uint32_t)pid;
-        rundown_maps((uint32_t)pid, fn, ctx, &r);
-    }
-    closedir(d);
-    return 0;
-}
-
-/* ---- The machine's configuration, from /sys and /proc ---- */
-
-static uint64_t read_u64(const char *path, uint64_t fallback)
-{
-    char buf[64], *end;
-    if (!read_small(path, buf, sizeof(buf)))
-        return fallback;
-    unsigned long long v = strtoull(buf, &end, 10);
-    return end == buf ? fallback : (uint64_t)v;
-}
-
-/* A /sys attribute's text without its trailing newline and spaces. */
-static void read_attr(const char *path, char *buf, size_t size)
-{
-    buf[0] = 0; /* when there is no such file */
-    size_t n = read_small(path, buf, size);
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-        buf[--n] = 0;
-}
-
-int petw__sys_machine_info(petw__sys_machine *m)
-{
-    memset(m, 0, sizeof(*m));
-    long cpus = sysconf(_SC_NPROCESSORS_CONF), page = sysconf(_SC_PAGESIZE);
-    long pages = sysconf(_SC_PHYS_PAGES);
-    if (cpus <= 0 || page <= 0 || pages <= 0)
-        return PETW_ENOTSUP;
-    m->cpus = (uint32_t)cpus;
-    m->page_size = (uint32_t)page;
-    m->mem_mb = (uint32_t)((uint64_t)pages * (uint64_t)page >> 20);
-    /* The maximum speed (kHz) where a frequency driver says it, else the
-     * first "cpu MHz" of /proc/cpuinfo (the speed now, all a VM shows). */
-    uint64_t khz = read_u64("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", 0);
-    if (khz) {
-        m->mhz = (uint32_t)(khz / 1000);
-    } else {
-        char info[8192];
-        read_attr("/proc/cpuinfo", info, sizeof(info));
-        const char *at = strstr(info, "cpu MHz");
-        if (at && (at = strchr(at, ':')) != NULL)
-            m->mhz = (uint32_t)strtoul(at + 1, NULL, 10);
-    }
-    for (long k = 0; k < cpus && k < 64; k++) {
-        char path[96], list[64];
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list",
-                 k);
-        read_attr(path, list, sizeof(list));
-        if (strpbrk(list, ",-"))
-            m->smt_mask |= 1ull << k;
-    }
-    if (gethostname(m->host, sizeof(m->host) - 1) != 0)
-        m->host[0] = 0;
-    if (getdomainname(m->domain, sizeof(m->domain) - 1) != 0 || !strcmp(m->domain, "(none)"))
-        m->domain[0] = 0;
-    return 0;
-}
-
-/* "MAJ:MIN" as the kernel's own dev_t (MAJ << 20 | MIN): the device
- * number block tracepoints carry. */
-static uint32_t kernel_dev(const char *text)
-{
-    unsigned maj, min;
-    return sscanf(text, "%u:%u", &maj, &min) == 2 ? maj << 20 | (min & 0xFFFFFu) : 0;
-}
-
-static int is_physical(const char *name)
-{
-    char path[300];
-    struct stat st;
-    snprintf(path, sizeof(path), "/sys/block/%s/device", name);
-    return name[0] != '.' && stat(path, &st) == 0;
-}
-
-/* A mounted device, found under /sys/class/block: its disk and partition. */
-static int volume_of(uint32_t dev, const char *maj_min, petw__sys_volume *v)
-{
-    DIR *d = opendir("/sys/block");
-    if (!d)
-        return 0;
-    struct dirent *e;
-    int found = 0;
-    while (!found && (e = readdir(d)) != NULL) {
-        if (!is_physical(e->d_name))
-            continue;
-        char path[600], text[32];
-        snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
-        read_attr(path, text, sizeof(text));
-        uint32_t disk = kernel_dev(text);
-        snprintf(path, sizeof(path), "/sys/block/%s/queue/logical_block_size", e->d_name);
-        v->sector_size = (uint32_t)read_u64(path, 512);
-        if (disk == dev) { /* a file system on the whole disk */
-            snprintf(path, sizeof(path), "/sys/block/%s/size", e->d_name);
-            v->disk = disk;
-            v->partition = 0;
-            v->start = 0;
-            v->size = read_u64(path, 0) * 512;
-            found = 1;
-            break;
-        }
-        snprintf(path, sizeof(path), "/sys/block/%s", e->d_name);
-        DIR *p = opendir(path);
-        struct dirent *pe;
-        while (p && (pe = readdir(p)) != NULL) {
-            snprintf(path, sizeof(path), "/sys/block/%s/%s/dev", e->d_name, pe->d_name);
-            read_attr(path, text, sizeof(text));
-            if (!text[0] || strcmp(text, maj_min) != 0)
-                continue;
-            char base[560];
-            snprintf(base, sizeof(base), "/sys/block/%s/%s", e->d_name, pe->d_name);
-            snprintf(path, sizeof(path), "%s/partition", base);
-            v->disk = disk;
-            v->partition = (uint32_t)read_u64(path, 0);
-            snprintf(path, sizeof(path), "%s/start", base);
-            v->start = read_u64(path, 0) * 512; /* /sys counts 512-byte sectors */
-            snprintf(path, sizeof(path), "%s/size", base);
-            v->size = read_u64(path, 0) * 512;
-            found = 1;
-            break;
-        }
-        if (p)
-            closedir(p);
-    }
-    closedir(d);
-    return found;
-}
-
-/* mountinfo writes a space, tab, newline or backslash in a path as \ooo. */
-static void unescape_octal(char *s)
-{
-    char *w = s;
-    for (const char *r = s; *r; w++) {
-        if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-            r[3] >= '0' && r[3] <= '7') {
-            *w = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 | (r[3] - '0'));
-            r += 4;
-        } else {
-            *w = *r++;
-        }
-    }
-    *w = 0;
-}
-
-int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ctx)
-{
-    DIR *d = opendir("/sys/block");
-    if (!d)
-        return PETW_ENOTSUP;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!is_physical(e->d_name))
-            continue; /* loop, zram, device-mapper: no hardware behind them */
-        petw__sys_disk k;
-        memset(&k, 0, sizeof(k));
-        char path[600], text[300], link[300];
-        snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
-        read_attr(path, text, sizeof(text));
-        k.number = kernel_dev(text);
-        snprintf(path, sizeof(path), "/sys/block/%s/queue/logical_block_size", e->d_name);
-        k.sector_size = (uint32_t)read_u64(path, 512);
-        snprintf(path, sizeof(path), "/sys/block/%s/size", e->d_name);
-        k.bytes = read_u64(path, 0) * 512;
-        snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", e->d_name);
-        read_attr(path, text, sizeof(text));
-        k.write_cache = !strcmp(text, "write back");
-        /* SCSI devices link to "H:C:T:L". */
-        snprintf(path, sizeof(path), "/sys/block/%s/device", e->d_name);
-        ssize_t n = readlink(path, link, sizeof(link) - 1);
-        if (n > 0) {
-            link[n] = 0;
-            const char *leaf = strrchr(link, '/');
-            unsigned h, c, t, l;
-            if (sscanf(leaf ? leaf + 1 : link, "%u:%u:%u:%u", &h, &c, &t, &l) == 4) {
-                k.scsi[0] = h;
-                k.scsi[1] = c;
-                k.scsi[2] = t;
-                k.scsi[3] = l;
-            }
-        }
-        char vendor[128], model[128];
-        snprintf(path, sizeof(path), "/sys/block/%s/device/vendor", e->d_name);
-        read_attr(path, vendor, sizeof(vendor));
-        snprintf(path, sizeof(path), "/sys/block/%s/device/model", e->d_name);
-        read_attr(path, model, sizeof(model));
-        if (model[0])
-            snprintf(k.model, sizeof(k.model), "%s%s%s", vendor, vendor[0] ? " " : "", model);
-        else
-            snprintf(k.model, sizeof(k.model), "%s", e->d_name);
-        /* Partitions: the entries below the disk that have a partition number. */
-        snprintf(path, sizeof(path), "/sys/block/%s", e->d_name);
-        DIR *p = opendir(path);
-        struct dirent *pe;
-        while (p && (pe = readdir(p)) != NULL) {
-            struct stat st;
-            snprintf(path, sizeof(path), "/sys/block/%s/%s/partition", e->d_name, pe->d_name);
-            if (pe->d_name[0] != '.' && stat(path, &st) == 0)
-                k.partitions++;
-        }
-        if (p)
-            closedir(p);
-        disk(ctx, &k);
-    }
-    closedir(d);
-    /* Volumes: each mounted block device once (mountinfo's third field is
-     * its MAJ:MIN, the ninth the file system's type). */
-    FILE *f = fopen("/proc/self/mountinfo", "re");
-    if (!f)
-        return 0;
-    char line[4096];
-    uint32_t seen[64];
-    size_t nseen = 0;
-    while (fgets(line, sizeof(line), f)) {
-        char maj_min[32], mount[2048], fs[16];
-        if (sscanf(line, "%*s %*s %31s %*s %2047s", maj_min, mount) != 2)
-            continue;
-        const char *sep = strstr(line, " - ");
-        if (!sep || sscanf(sep + 3, "%15s", fs) != 1)
-            continue;
-        uint32_t dev = kernel_dev(maj_min);
-        if (dev >> 20 == 0)
-            continue; /* major 0: no block device (proc, tmpfs, overlay...) */
-        int dup = 0;
-        for (size_t k = 0; k < nseen; k++)
-            dup |= seen[k] == dev;
-        petw__sys_volume v;
-        memset(&v, 0, sizeof(v));
-        if (dup || nseen == sizeof(seen) / sizeof(seen[0]) || !volume_of(dev, maj_min, &v))
-            continue;
-        seen[nseen++] = dev;
-        unescape_octal(mount);
-        struct statvfs sv;
-        if (statvfs(mount, &sv) == 0 && sv.f_frsize) {
-            v.cluster_size = (uint32_t)sv.f_frsize;
-            v.free_clusters = sv.f_bfree;
-            v.total_clusters = sv.f_blocks;
-        }
-        memcpy(v.fs, fs, sizeof(v.fs));
-        volume(ctx, &v);
     }
     fclose(f);
     return 0;

@@ -455,21 +455,6 @@ int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *c
     return 0;
 }
 
-int petw__sys_kernel_symbols(petw__sys_ksym_fn fn, void *ctx)
-{
-    (void)fn;
-    (void)ctx;
-    return PETW_ENOTSUP;
-}
-
-int petw__sys_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx)
-{
-    (void)target_pid;
-    (void)fn;
-    (void)ctx;
-    return PETW_ENOTSUP;
-}
-
 void petw__sys_cmdline(uint32_t pid, char *buf, size_t size)
 {
     (void)pid;

@@ -8,6 +8,7 @@
 
 #include "../../base/common/common.h"
 #include "petw/analysis.h"
+#include "petw/decode.h"
 
 /* Growable arrays: `*items` holds at least `need` items of `size` bytes
  * (capacity doubled from 64). 0 or PETW_ENOMEM (the old array kept). */
@@ -119,5 +120,232 @@ void petw__pe_exports_free(petw__pe_exports *e);
  * libcurl. Never checks the file: the caller does, by GUID and age. */
 int petw__symsrv_fetch(const char *server, const char *cache, const char *name, const char *key,
                        char *out, size_t size);
+
+/* ---- The profile model (profile*.c): petw_profile's tables and state ----
+ * profile.c reads the trace and dispatches each event; profile_tables.c
+ * keeps the processes, threads, image files and locations;
+ * profile_stacks.c the CPU samples and their stacks; profile_sched.c the
+ * switch and wait timing and the off-CPU waits; profile_events.c disk I/O
+ * and every event kind; profile_clr.c the code the trace names (.NET
+ * methods and modules, JIT and kernel symbols); profile_symbols.c names
+ * each distinct location once at the end. */
+
+#define PETW__PROFILE_MAX_FRAMES 256 /* frames of a stack kept at most */
+
+typedef struct petw__image_file {
+    const char *path, *module;
+    uint8_t build_id[20];
+    uint32_t build_id_size;
+    int windows;          /* a Windows path: frames read module!+0xRVA */
+    const char *pdb_name; /* its DbgID_RSDS (NULL: none): the PDB's name, GUID, age */
+    petw_guid pdb_guid;
+    uint32_t pdb_age;
+    uint32_t pe_stamp, pe_size; /* its PE header's, from ImageID (pe_known) */
+    int pe_known;
+} petw__image_file;
+
+typedef struct petw__mapped {
+    uint64_t base, end;
+    uint32_t file;
+} petw__mapped;
+
+typedef struct petw__process_state {
+    int started;          /* a Start or DCStart was seen */
+    petw__mapped *images; /* in load order: searched newest first */
+    uint32_t image_count, image_cap;
+} petw__process_state;
+
+typedef struct petw__thread_state {
+    int has_pending;
+    uint64_t pending_ip;
+    uint32_t pending_pid, pending_cpu;
+    int64_t pending_time;
+    uint64_t pending_key[2]; /* its cached stack's kernel and user keys */
+    int keyed;               /* on keyed_threads */
+    /* Switch accounting (FILETIME units). */
+    int64_t since; /* when the current state began; 0: not known */
+    int state;     /* 0 unknown, 1 running, 2 ready, 3 waiting */
+    uint32_t readers[4], reader_counts[4];
+    /* Off-CPU: the StackWalk that follows a thread's event is that event's
+     * (STACK_FOR_*): its sample's, its switch in's (where it had blocked)
+     * or, as a waker, its ReadyThread's. */
+    int stack_for;
+    int64_t blocked_at, readied_at; /* FILETIMEs of its wait; 0: none */
+    uint32_t ready_by, ready_stack; /* who readied it and with which stack (PETW__MAP_NONE) */
+    uint32_t woke;                  /* as a waker: the thread it readied last (PETW__MAP_NONE) */
+    int has_wait;                   /* a switch in whose stack is awaited */
+    int64_t wait_time;
+    uint64_t wait_waiting, wait_ready;
+    uint32_t wait_by, wait_by_stack;
+} petw__thread_state;
+
+enum {
+    PETW__STACK_FOR_NONE,
+    PETW__STACK_FOR_SAMPLE,
+    PETW__STACK_FOR_SWITCH,
+    PETW__STACK_FOR_READY
+};
+
+typedef struct petw__kernel_symbol {
+    uint64_t start, size;
+    const char *name, *module;
+    uint32_t pid;       /* JIT symbols: their process; kernel symbols: 0 */
+    uint64_t module_id; /* .NET methods: their module's ModuleID, named at the end */
+} petw__kernel_symbol;
+
+struct petw_profile {
+    petw_profile_config c;
+    petw__strings strings;
+    petw_decoder *decoder;
+    petw_symbolizer *symbolizer;
+    petw__pdbs *pdbs; /* Windows images' PDBs, opened as their frames are named */
+    int error;
+    int64_t first, last;
+    uint32_t interval;
+    uint64_t samples;
+    uint64_t truncated; /* samples whose frame-pointer walk was cut (petw__profile_cut_walks) */
+    uint64_t events_lost, buffers_lost;
+    const petw_profile_hooks *hooks; /* never NULL: the config's, or none */
+
+    petw_profile_process *processes;
+    petw__process_state *pstate;
+    uint32_t process_count, process_cap;
+    petw__map process_by_pid;
+
+    petw_profile_thread *threads;
+    petw__thread_state *tstate;
+    uint32_t thread_count, thread_cap;
+    petw__map thread_by_tid;
+
+    petw__image_file *files;
+    uint32_t file_count, file_cap;
+    petw__map file_by_key; /* hash of path and build-id */
+
+    petw_profile_location *locations;
+    uint32_t *location_file; /* each location's image file, or PETW__MAP_NONE */
+    uint32_t *location_pid;  /* and the process it was first seen in */
+    uint32_t location_count, location_cap, location_side_cap;
+    petw__map location_by_key;  /* (file, offset) */
+    petw__map location_by_addr; /* (pid, address): the image search done once */
+
+    petw_profile_stack *stacks;
+    uint32_t stack_count, stack_cap;
+    petw__map stack_by_hash;
+    uint32_t *frames;
+    uint32_t frame_count, frame_cap;
+
+    petw_profile_offcpu *offcpu;
+    uint32_t offcpu_count, offcpu_cap;
+    petw__map offcpu_by_hash;
+
+    petw_profile_disk *disks;
+    uint32_t disk_count, disk_cap;
+    petw__map disk_by_pid;
+    double disk_ticks_per_100ns; /* HighResResponseTime's clock */
+
+    petw_profile_event_kind *kinds;
+    uint32_t kind_count, kind_cap;
+    petw__map kind_by_key;
+    petw__map pending_start; /* (kind, task, activity or thread) -> index into starts */
+    int64_t *starts;
+    uint32_t start_count, start_cap;
+
+    petw__kernel_symbol *ksyms;
+    uint32_t ksym_count, ksym_cap;
+    petw__stackkeys *stackkeys; /* samples waiting for their cached stacks */
+    uint32_t *keyed_threads;    /* threads whose pending sample has a key */
+    uint32_t keyed_count, keyed_cap;
+    int ptr4;                  /* the current record's pointers are 4 bytes */
+    petw__kernel_symbol *jits; /* from JitSymbol and .NET method events: by process, then address */
+    uint32_t jit_count, jit_cap;
+    petw__kernel_symbol *clr_modules; /* .NET modules: pid, ModuleID (as start) and name */
+    uint32_t clr_module_count, clr_module_cap;
+    petw_source_line *lines;
+    uint32_t line_count, line_cap;
+};
+
+/* profile_tables.c: the model's tables. Each sets p->error on ENOMEM. */
+/* `s` interned ("" when memory runs out). */
+const char *petw__profile_intern(petw_profile *p, const char *s);
+/* Process `pid`'s index, added when `create`; PETW__MAP_NONE if none. */
+uint32_t petw__profile_process_index(petw_profile *p, uint32_t pid, int create);
+/* Thread `tid`'s index (added when new; `pid` PETW__MAP_NONE: not known). */
+uint32_t petw__profile_thread_index(petw_profile *p, uint32_t tid, uint32_t pid);
+/* FNV-1a of `n` bytes, continuing from `h`. */
+uint64_t petw__profile_hash_bytes(uint64_t h, const void *data, size_t n);
+/* A path's last component (after its last '/' or '\\'). */
+const char *petw__profile_base_name(const char *path);
+/* The image file with `path` and build-id `id`, added when new. */
+uint32_t petw__profile_file_index(petw_profile *p, const char *path, const uint8_t *id,
+                                  uint32_t id_size);
+/* A decoded event's top-level field `name` (NULL), as a number (0) or a
+ * string (""). */
+const petw_field *petw__profile_field(const petw_decoded_event *ev, const char *name);
+uint64_t petw__profile_field_u(const petw_decoded_event *ev, const char *name);
+const char *petw__profile_field_s(const petw_decoded_event *ev, const char *name);
+/* Image `file` mapped at [base, base + size) in process `pid`. */
+void petw__profile_image_add(petw_profile *p, uint32_t pid, uint64_t base, uint64_t size,
+                             uint32_t file);
+/* The location of `address` in process `pid`. */
+uint32_t petw__profile_location_of(petw_profile *p, uint32_t pid, uint64_t address, int ptr4);
+/* The record's CPU. */
+uint32_t petw__profile_cpu_of(const petw_event_record *r);
+/* Whether the config's process filter and time range keep it. */
+int petw__profile_pid_wanted(petw_profile *p, uint32_t pid);
+int petw__profile_in_time(const petw_profile *p, int64_t t);
+/* Process, Image and KernelTraceControl's ImageID and DbgID_RSDS events. */
+void petw__profile_on_process(petw_profile *p, const petw_event_record *r, int opcode);
+void petw__profile_on_image(petw_profile *p, const petw_event_record *r, int opcode);
+void petw__profile_on_image_id(petw_profile *p, const petw_event_record *r);
+void petw__profile_on_rsds(petw_profile *p, const petw_event_record *r);
+
+/* profile_stacks.c: CPU samples and their stacks. */
+/* The distinct stack of thread `tid` with `n` frames (innermost first),
+ * added with no samples when new; PETW__MAP_NONE when it has no frame. */
+uint32_t petw__profile_stack_of(petw_profile *p, uint32_t tid, uint32_t pid, const uint64_t *frames,
+                                uint32_t n, int ptr4);
+/* A cached stack resolved (petw__stackkeys' emit). */
+void petw__profile_add_keyed(void *context, uint32_t pid, uint32_t tid, const uint64_t *frames,
+                             uint32_t n, uint32_t count, const int64_t *times,
+                             const uint32_t *cpus);
+/* The process thread `tid` is known in (0: none). */
+uint32_t petw__profile_pid_of_thread(petw_profile *p, uint32_t tid);
+/* Thread t's sample, with no stack yet, is counted: alone, or waiting for
+ * its cached stack's keys. */
+void petw__profile_flush_pending(petw_profile *p, uint32_t t, int ptr4);
+/* SampledProfile, StackWalk's Stack, StackKey* and KeyDelete/KeyRundown. */
+void petw__profile_on_sample(petw_profile *p, const petw_event_record *r, int ptr4);
+void petw__profile_on_stack(petw_profile *p, const petw_event_record *r, int ptr4);
+void petw__profile_on_stack_key(petw_profile *p, const petw_event_record *r, int user, int ptr4);
+void petw__profile_on_stack_key_def(petw_profile *p, const petw_event_record *r, int ptr4);
+
+/* profile_sched.c: switches, waits and off-CPU time. */
+/* Thread t's awaited switch in, counted with `stack` (PETW__MAP_NONE: none). */
+void petw__profile_add_offcpu(petw_profile *p, uint32_t t, uint32_t stack);
+/* The StackWalk after thread t's switch in or after its ReadyThread. */
+void petw__profile_on_switch_stack(petw_profile *p, const petw_event_record *r, uint32_t t,
+                                   uint32_t pid, int ptr4);
+/* Switch accounting: time in the state thread t leaves at `now`. */
+void petw__profile_leave_state(petw_profile *p, uint32_t t, int64_t now);
+/* CSwitch, ReadyThread, and Thread Start, End, DCStart. */
+void petw__profile_on_cswitch(petw_profile *p, const petw_event_record *r);
+void petw__profile_on_ready(petw_profile *p, const petw_event_record *r);
+void petw__profile_on_thread(petw_profile *p, const petw_event_record *r, int opcode);
+
+/* profile_events.c: DiskIo Read and Write; every event, by kind. */
+void petw__profile_on_disk(petw_profile *p, const petw_event_record *r, int write, int ptr4);
+void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r);
+
+/* profile_clr.c: the .NET runtime's method and module events, petw's
+ * symbol events (ImageId, JitSymbol, KernelSymbol); at the end, each .NET
+ * method's module named. */
+void petw__profile_on_clr(petw_profile *p, const petw_event_record *r, int rundown);
+void petw__profile_on_symbols(petw_profile *p, const petw_event_record *r);
+void petw__profile_name_clr_modules(petw_profile *p);
+
+/* profile_symbols.c: each distinct location named once; Linux's
+ * frame-pointer walks cut at their first caller in no mapping. */
+void petw__profile_symbolize(petw_profile *p);
+void petw__profile_cut_walks(petw_profile *p);
 
 #endif /* PETW_ANALYSIS_INTERNAL_H */

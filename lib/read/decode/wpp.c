@@ -13,15 +13,21 @@
  * time, kernel time, user time, sequence, process, CPU) and %10 onwards the
  * arguments, each with a printf format between exclamation marks.
  *
+ * Then the decoder's side: a TraceMessage record's arguments as fields,
+ * as the TMF message its GUID and number name describes them, and the
+ * message's text with its inserts.
+ *
  * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
 #include "wpp.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../base/common/common.h"
+#include "decode_internal.h"
 
 /* Strings and argument lists live in blocks that never move. */
 typedef struct block {
@@ -332,4 +338,224 @@ uint32_t petw__wpp_count(const petw__wpp *w)
 const petw__wpp_message *petw__wpp_at(const petw__wpp *w, uint32_t i)
 {
     return w && i < w->count ? &w->messages[i] : NULL;
+}
+
+/* ---- the decoder: WPP messages a TMF file describes ---- */
+
+/* The TMF message a TraceMessage record is, when every argument's item type
+ * is one petw reads; else NULL (the record stays raw). */
+const petw__wpp_message *petw__decoder_wpp_message(petw_decoder *d, const petw_event_record *rec)
+{
+    if (!(rec->header.flags & PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE))
+        return NULL;
+    for (uint32_t i = 0; i < d->tmf_count; i++) {
+        const petw__wpp_message *m =
+            petw__wpp_find(d->tmfs[i], &rec->header.provider_id, rec->header.descriptor.id);
+        if (!m)
+            continue;
+        for (uint32_t k = 0; k < m->arg_count; k++)
+            if (m->args[k].item == PETW__WPP_UNKNOWN)
+                return NULL;
+        return m;
+    }
+    return NULL;
+}
+
+static const uint8_t wpp_int_in[] = {0, PETW_IN_INT8, PETW_IN_INT16, 0, PETW_IN_INT32, 0, 0,
+                                     0, PETW_IN_INT64};
+static const uint8_t wpp_uint_in[] = {0, PETW_IN_UINT8, PETW_IN_UINT16, 0, PETW_IN_UINT32, 0, 0,
+                                      0, PETW_IN_UINT64};
+
+/* One argument into field `slot`, from d->pos. */
+static int wpp_value(petw_decoder *d, const petw__wpp_arg *a, uint32_t slot)
+{
+    petw_field *f = &d->fields[slot];
+    const uint8_t *p = d->data + d->pos;
+    size_t left = d->size - d->pos;
+    switch (a->item) {
+    case PETW__WPP_STRING: {
+        const uint8_t *nul = memchr(p, 0, left);
+        PETW__RETURN_IF(!nul, PETW_ECORRUPT);
+        f->in_type = PETW_IN_ANSISTRING;
+        PETW__FORWARD_IF_ERROR(petw__decoder_bytes_string(d, p, (size_t)(nul - p), slot));
+        d->pos += (size_t)(nul - p) + 1;
+        return 0;
+    }
+    case PETW__WPP_WSTRING: {
+        size_t units = 0;
+        while (2 * units + 1 < left && petw__rd16(p + 2 * units))
+            units++;
+        PETW__RETURN_IF(2 * units + 1 >= left, PETW_ECORRUPT);
+        f->in_type = PETW_IN_UNICODESTRING;
+        PETW__FORWARD_IF_ERROR(petw__decoder_utf16_string(d, p, units, slot));
+        d->pos += 2 * units + 2;
+        return 0;
+    }
+    case PETW__WPP_GUID:
+        PETW__FORWARD_IF_ERROR(petw__decoder_need(d, 16));
+        petw__rd_guid(p, &f->v.guid);
+        f->in_type = PETW_IN_GUID;
+        f->kind = PETW_VALUE_GUID;
+        d->pos += 16;
+        return 0;
+    case PETW__WPP_DOUBLE:
+        PETW__FORWARD_IF_ERROR(petw__decoder_need(d, 8));
+        uint64_t bits = petw__rd64(p);
+        memcpy(&f->v.f, &bits, 8);
+        f->in_type = PETW_IN_DOUBLE;
+        f->kind = PETW_VALUE_FLOAT;
+        d->pos += 8;
+        return 0;
+    default:
+        break;
+    }
+    size_t n = a->item == PETW__WPP_POINTER ? (size_t)d->pointer_size : a->size;
+    PETW__FORWARD_IF_ERROR(petw__decoder_need(d, n));
+    uint64_t v = n == 1 ? p[0] : n == 2 ? petw__rd16(p) : n == 4 ? petw__rd32(p) : petw__rd64(p);
+    d->pos += n;
+    if (a->item == PETW__WPP_INT) {
+        int shift = (int)(64 - 8 * n);
+        f->v.i = (int64_t)(v << shift) >> shift;
+        f->kind = PETW_VALUE_INT;
+        f->in_type = wpp_int_in[n];
+        return 0;
+    }
+    f->v.u = v;
+    f->kind =
+        a->item == PETW__WPP_HEX || a->item == PETW__WPP_POINTER ? PETW_VALUE_HEX : PETW_VALUE_UINT;
+    f->in_type = a->item == PETW__WPP_POINTER ? PETW_IN_POINTER : wpp_uint_in[n];
+    if (a->item == PETW__WPP_ENUM && v < a->label_count) { /* ItemListLong's k-th name */
+        const char *label = a->labels;
+        for (uint64_t k = 0; k < v; k++)
+            label += strlen(label) + 1;
+        size_t at;
+        PETW__FORWARD_IF_ERROR(petw__decoder_arena_reserve(d, strlen(label) + 1, &at));
+        memcpy(d->arena + at, label, strlen(label) + 1);
+        f->label = (const char *)(uintptr_t)(at + 1); /* fixed up at the end */
+    }
+    return 0;
+}
+
+int petw__decoder_wpp_fields(petw_decoder *d, const petw__wpp_message *m)
+{
+    uint32_t first;
+    PETW__FORWARD_IF_ERROR(petw__decoder_reserve_fields(d, m->arg_count, &first));
+    for (uint32_t k = 0; k < m->arg_count; k++) {
+        size_t start = d->pos;
+        d->fields[k].name = m->args[k].name;
+        d->fields[k].parent = UINT32_MAX;
+        PETW__FORWARD_IF_ERROR(wpp_value(d, &m->args[k], k));
+        d->fields[k].data_offset = (uint32_t)start;
+        d->fields[k].data_size = (uint32_t)(d->pos - start);
+    }
+    d->result.top_count = m->arg_count;
+    d->result.has_schema = 1;
+    return 0;
+}
+
+/* A field's value as a WPP format's `!spec!` asks for it (flags, width
+ * and precision kept; the size prefixes are the TMF's item's business). */
+static void wpp_value_text(const petw_decoder *d, const petw_field *f, const char *spec,
+                           size_t spec_len, char *out, size_t size)
+{
+    /* Flags, then a width and a precision of at most 3 digits each (a
+     * TMF's spec is not trusted: a huge width would be slow to pad). */
+    char fw[24] = "%", fmt[40];
+    size_t n = 1, i = 0;
+    while (i < spec_len && strchr("-+ #0", spec[i]) && n < 6)
+        fw[n++] = spec[i++];
+    for (int part = 0; part < 2; part++) {
+        if (part == 1) {
+            if (i >= spec_len || spec[i] != '.')
+                break;
+            fw[n++] = spec[i++];
+        }
+        for (int k = 0; i < spec_len && spec[i] >= '0' && spec[i] <= '9'; i++, k++)
+            if (k < 3)
+                fw[n++] = spec[i];
+    }
+    fw[n] = 0;
+    char conv = spec_len ? spec[spec_len - 1] : 's';
+    if (f->label || f->kind == PETW_VALUE_STRING) {
+        snprintf(fmt, sizeof(fmt), "%ss", fw);
+        snprintf(out, size, fmt, f->label ? f->label : f->v.s);
+    } else if (f->kind == PETW_VALUE_GUID) {
+        char g[37];
+        petw_guid_format(&f->v.guid, g);
+        snprintf(out, size, "%s", g);
+    } else if (f->kind == PETW_VALUE_FLOAT) {
+        snprintf(fmt, sizeof(fmt), "%s%c", fw, strchr("eEfFgGaA", conv) ? conv : 'f');
+        snprintf(out, size, fmt, f->v.f);
+    } else if (conv == 'p') {
+        snprintf(out, size, "%0*" PRIX64, d->pointer_size * 2, f->v.u);
+    } else if (conv == 'c') {
+        snprintf(out, size, "%c", (int)(f->v.u & 0xFF));
+    } else if (f->kind == PETW_VALUE_INT && (conv == 'd' || conv == 'i')) {
+        snprintf(fmt, sizeof(fmt), "%slld", fw);
+        snprintf(out, size, fmt, (long long)f->v.i);
+    } else if (f->kind == PETW_VALUE_INT || f->kind == PETW_VALUE_UINT ||
+               f->kind == PETW_VALUE_HEX) {
+        uint64_t v = f->v.u;
+        if (f->kind == PETW_VALUE_INT && f->data_size < 8) /* %x of a negative 32-bit value */
+            v &= (UINT64_C(1) << (8 * f->data_size)) - 1;
+        snprintf(fmt, sizeof(fmt), "%sll%c", fw, strchr("xXou", conv) ? conv : 'u');
+        if (conv == 'd' || conv == 'i')
+            snprintf(fmt, sizeof(fmt), "%sllu", fw);
+        snprintf(out, size, fmt, (unsigned long long)v);
+    } else {
+        petw__decoder_value_text(f, out, size);
+    }
+}
+
+/* The message text: %N!spec! inserts argument N (10 onwards) or a fixed
+ * insert (%1 the component, %2 file_line, %3 thread, %8 process, %9 CPU;
+ * the times and sequence of %4 to %7 are left empty); %% is %. */
+int petw__decoder_render_wpp(petw_decoder *d, const petw__wpp_message *m,
+                             const petw_event_record *rec)
+{
+    size_t len = 0;
+    char v[1024];
+    PETW__FORWARD_IF_ERROR(petw__decoder_msg_put(d, &len, "", 0));
+    for (const char *s = m->format; *s;) {
+        const char *pct = strchr(s, '%');
+        size_t n = pct ? (size_t)(pct - s) : strlen(s);
+        PETW__FORWARD_IF_ERROR(petw__decoder_msg_put(d, &len, s, n));
+        if (!pct)
+            break;
+        s = pct + 1;
+        if (*s < '0' || *s > '9') {
+            PETW__FORWARD_IF_ERROR(petw__decoder_msg_put(d, &len, "%", 1));
+            if (*s == '%')
+                s++;
+            continue;
+        }
+        unsigned k = 0;
+        while (*s >= '0' && *s <= '9' && k < 100000)
+            k = k * 10 + (unsigned)(*s++ - '0');
+        const char *spec = "s";
+        size_t spec_len = 1;
+        if (*s == '!') {
+            const char *end = strchr(s + 1, '!');
+            spec = s + 1;
+            spec_len = end ? (size_t)(end - spec) : strlen(spec);
+            s = end ? end + 1 : spec + spec_len;
+        }
+        v[0] = 0;
+        if (k == 1)
+            snprintf(v, sizeof(v), "%s", m->guid_name);
+        else if (k == 2)
+            snprintf(v, sizeof(v), "%s", m->type_name);
+        else if (k == 3)
+            snprintf(v, sizeof(v), "%u", rec->header.thread_id);
+        else if (k == 8)
+            snprintf(v, sizeof(v), "%u", rec->header.process_id);
+        else if (k == 9)
+            snprintf(v, sizeof(v), "%u", (unsigned)rec->buffer_context.u.p.processor_number);
+        for (uint32_t i = 0; k >= 10 && i < m->arg_count; i++)
+            if (m->args[i].number == k)
+                wpp_value_text(d, &d->fields[i], spec, spec_len, v, sizeof(v));
+        PETW__FORWARD_IF_ERROR(petw__decoder_msg_put(d, &len, v, strlen(v)));
+    }
+    d->result.message = d->message;
+    return 0;
 }

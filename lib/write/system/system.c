@@ -612,7 +612,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         /* After the OS started recording, so nothing falls between the two
          * (what starts meanwhile may appear in both, as on Windows). */
         anchor(s);
-        rc = petw__sys_rundown(c->target_pid, on_rundown, s);
+        rc = petw__system_rundown(c->target_pid, on_rundown, s);
     }
     if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE)) {
         /* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
@@ -659,7 +659,7 @@ void petw__system_stop(petw__system *s, int end)
         anchor(s);
         if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD)) {
             s->rundown_end = 1;
-            (void)petw__sys_rundown(s->c.target_pid, on_rundown, s);
+            (void)petw__system_rundown(s->c.target_pid, on_rundown, s);
         }
         petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
                                   session_time(s, petw__monotonic_ns()));

@@ -234,7 +234,7 @@ void petw__system_ident_kernel(petw__system_ident *id, petw__ring *ring, uint16_
                 a[n++] = id->kernel[k];
         qsort(a, n, sizeof(*a), by_address);
         ksym_ctx k = {id, ring, gen, ts, a, n, 0, 0};
-        (void)petw__sys_kernel_symbols(on_ksym, &k);
+        (void)petw__system_kernel_symbols(on_ksym, &k);
         free(a);
     }
     free(id->kernel);

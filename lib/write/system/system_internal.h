@@ -1,4 +1,4 @@
-/* system_internal.h - what system.c and system_ident.c share.
+/* system_internal.h - what system.c, system_ident.c and system_proc.c share.
  *
  * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.
  */
@@ -42,5 +42,20 @@ void petw__system_ident_note(petw__system_ident *id, const uint64_t *frames, uin
 /* A KernelSymbol event for each kernel function (from platform's kernel
  * symbol table) that holds a remembered address, then forgets them. */
 void petw__system_ident_kernel(petw__system_ident *id, petw__ring *ring, uint16_t gen, int64_t ts);
+
+/* system_proc.c: the rundown. Every process (`fn` with FORK: pid, its
+ * parent in other_pid, `text` its program name), each of its threads (FORK
+ * with tid != pid) and its executable mappings (MMAP), as they are now;
+ * `target_pid` 0 for all, else that process and its descendants. Processes
+ * that vanish meanwhile are skipped. 0, or PETW_ENOTSUP (no /proc). */
+int petw__system_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx);
+/* system_proc.c: the kernel's text symbols in address order (/proc/kallsyms,
+ * its modules included): `fn` gets each symbol's start, the next symbol's
+ * start, its name and its module ("" for the kernel itself). Returns 0,
+ * PETW_EACCES (the addresses are hidden: kptr_restrict, no privilege),
+ * PETW_ENOTSUP, PETW_ENOMEM. */
+typedef void (*petw__system_ksym_fn)(void *ctx, uint64_t start, uint64_t end, const char *name,
+                                     const char *module);
+int petw__system_kernel_symbols(petw__system_ksym_fn fn, void *ctx);
 
 #endif /* PETW_SYSTEM_INTERNAL_H */

@@ -1,0 +1,54 @@
+/* provider_dispatch.h - what provider.c (the writer side) and
+ * provider_control.c (registration and enablement) share: the dispatch
+ * lists writers walk and control code builds (see provider.c's comment on
+ * concurrency), and the two calls control code makes into the writer side.
+ * Only those two files include it.
+ *
+ * Allowed dependencies: common/, platform/, ring/, format/, registry/.
+ */
+#ifndef PETW_PROVIDER_DISPATCH_H
+#define PETW_PROVIDER_DISPATCH_H
+
+#include "../../base/common/filter.h"
+#include "../../base/common/grace.h"
+#include "../ring/ring.h"
+#include "petw/provider.h"
+
+/* One enabling session, as a writer needs it. */
+typedef struct dispatch_entry {
+    petw__ring *ring;
+    uint64_t match_any; /* normalized: 0 became all ones */
+    uint64_t match_all;
+    /* Its event ID or name filter, or enable properties (interned, never
+     * freed); NULL when it has none, and then nothing below is read. */
+    const petw__enable_filter *filter;
+    uint16_t ring_gen; /* the session's generation, checked by the reserve */
+    uint8_t level;     /* normalized: 0 became 255 */
+    uint8_t position;  /* its bit in EventWriteEx's session filter */
+} dispatch_entry;
+
+/* A provider's dispatch list: written by the control thread before it is
+ * published, read-only from then on; freed after a grace period once
+ * replaced (common/grace.h: writers hold one only inside a read span). */
+typedef struct dispatch_list {
+    uint32_t gen;     /* the registration's generation (handle check) */
+    uint32_t count;   /* entries in use */
+    uint32_t options; /* PROVIDER_USE_TYPES */
+    uint32_t traits_size;
+    uint64_t guid[2];
+    const uint8_t *traits; /* interned, never freed; NULL: none */
+    petw__retired retired; /* once replaced: waiting for its grace period */
+    dispatch_entry entries[PETW_MAX_SESSIONS_PER_PROVIDER];
+} dispatch_list;
+
+#define PROVIDER_USE_TYPES 0x1u
+
+/* Replaces slot's dispatch list with `next` (NULL: unregistered); the old
+ * one is freed after a grace period. Control lock held. */
+void petw__provider_dispatch_publish(uint32_t slot, const dispatch_list *next);
+/* The executable's file name (for executable-name filters), the process
+ * facts enable properties record computed first if not yet for this
+ * process (again in a forked child). Control lock held. */
+const char *petw__provider_process_image(void);
+
+#endif
