@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_burst.c - the largest burst each logging mode keeps without a loss,
  * on each transport: a session of MaximumBuffers 64 x 64 KB (what ETW's
  * users give a session that must take bursts), one writer writing the

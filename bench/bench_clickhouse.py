@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench_clickhouse.py PETW GEN_PROFILE_TRACE [MB]: a large trace (MB
 megabytes of gen_profile_trace's `big` profile, 100 by default) loaded into
 a local ClickHouse server of the benchmark's own (test/clickhouse_server.py;

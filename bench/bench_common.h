@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_common.h - what every benchmark program shares: the 64-byte
  * payload, clocks, medians and percentiles, and JSON output. */
 #ifndef PETW_BENCH_COMMON_H

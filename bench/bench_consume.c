@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_consume - how fast ProcessTrace delivers a compressed file's events.
  * usage: bench_consume --events N [--file F] [--keep] [--plain] [--reps R]
  * Records N events (zstd + checksums; --plain: uncompressed), then times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_etw_native - the Windows side of the comparison: the same producer
  * benchmark against the operating system's own ETW (advapi32 EventWrite
  * with a real StartTrace file session), so a Windows user can run petw and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_eventwrite - EventWrite cost next to the "physical limit" baseline,
  * measured side by side in one run, contenders alternated so machine noise
  * hits all of them. Reports medians of repetitions and ratios.

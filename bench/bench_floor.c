@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_floor - where an enabled EventWrite's time goes: the baseline's
  * loop, grown one step at a time towards what petw's fast path does, in one
  * process, each variant the median of R runs, alternated.

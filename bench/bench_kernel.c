@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_kernel.c - what the system provider (the NT Kernel Logger's events
  * from perf_event_open) costs and how much it sustains.
  *

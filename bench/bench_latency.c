@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_latency - the distribution of one EventWrite's cost (enabled, into
  * a memory session) and of the baseline's, measured with the TSC around
  * each call: back to back, and in bursts of 20 calls with a 2 us pause

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_lttng - the LTTng-UST peer of petw's producer benchmarks, same
  * payload. The session (or its absence) is set up by bench/run.sh with the
  * lttng command; this program only writes.

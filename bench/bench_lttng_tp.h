@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The LTTng-UST tracepoint of the peer benchmarks: the same 64-byte
  * payload as petw's (4 x u64 + a 32-byte array). */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER

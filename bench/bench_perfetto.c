@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_perfetto - how fast `petw convert --to perfetto` turns a system
  * trace into Perfetto's format, and in how much memory.
  * usage: bench_perfetto --petw PATH [--events N] [--file F] [--keep]

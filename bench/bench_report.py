@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench_report.py: what the analysis tools cost (docs/analysis.md, "Cost").
 
 usage: bench_report.py PETW GEN_PROFILE WORKLOAD PEAK_RSS CACHE_DIR [--reps N]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sustained - sustained recording to a file at a paced rate: does
  * petw keep every event, and how many bytes per event land on disk?
  * usage: bench_sustained --rate EVENTS_PER_S --seconds S [--zstd] [--file F]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench_symbolize.py PETW PEAK_RSS OUT_DIR [FUNCTIONS] [ADDRESSES]: what
 symbolizing costs from a large PDB, petw beside llvm-symbolizer.
 

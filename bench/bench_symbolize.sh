@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/bench_symbolize.sh - petw symbolize beside llvm-symbolizer on a large
 # generated PDB: 100,000 distinct addresses, time and peak RSS in one run
 # (bench_symbolize.py says how). Not run by CI.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* peak_rss.c - runs a command and prints its wall time and peak RSS:
  * "SECONDS PEAK_RSS_KB EXIT" on stderr, after the command's own output.
  * Usage: peak_rss CMD ARGS...

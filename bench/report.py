@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Turns bench/run.sh's raw JSON lines into medians, ratios against the
 targets, gnuplot plots and docs/benchmarks.md.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_workload.c - what bench_report.py profiles: two threads, each
  * recursing 28 calls deep (through two functions, so stacks hold about 30
  * frames with libc's thread start) and spinning at the bottom, for SECONDS

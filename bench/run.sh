@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/run.sh - every benchmark side by side: petw, LTTng-UST and the
 # physical baseline, alternated round by round so machine drift hits all of
 # them; then medians, ratios, plots and docs/benchmarks.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* soak_sessions - sessions come and go while 8 writer threads never stop
  * writing: does every event a session accepted reach its consumer or its
  * loss counters, and no event reach a session it was not written to?

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cross/build-deps.sh PREFIX: builds libuv, zstd, xxHash and expat for
 # x86_64-w64-mingw32 from Debian's own source packages (apt-get source),
 # into PREFIX with pkg-config files. Cached: a dependency already in PREFIX

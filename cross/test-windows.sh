@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cross/test-windows.sh - the Windows build, tested under Wine, from a fresh
 # checkout on Debian 12:
 #   1. installs mingw-w64, Wine and the build tools (Debian packages);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* example_provider.c - a manifest-style ETW provider, written as
  * Microsoft's "Writing manifest-based events" documentation does it. It
  * compiles unmodified against the Windows SDK or against petw-etw. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* example_provider.h - the example provider's GUID and entry point. */
 #ifndef EXAMPLE_PROVIDER_H
 #define EXAMPLE_PROVIDER_H

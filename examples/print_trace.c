@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* print_trace.c - a consumer, written as Microsoft's "Using TdhFormatProperty
  * to consume event data" sample begins: OpenTrace a log file with an
  * EventRecordCallback, ProcessTrace, CloseTrace. Prints each event's header

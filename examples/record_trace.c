@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* record_trace.c - a controller, written as Microsoft's "Configuring and
  * starting an event tracing session" documents it: start a file session,
  * enable the example provider, run it, stop. The session is shared (its

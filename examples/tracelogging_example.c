@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracelogging_example.c - TraceLogging written as Microsoft documents it,
  * recorded by a file session in the same process: a provider, an activity
  * bracketed by start and stop events, and fields of many kinds.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # petw's main job on a built-in default: build, record a trace from the
 # example provider app into example.etl, and show its events, decoded by
 # the provider's instrumentation manifest (examples/example_provider.man).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Downloads the public Windows traces the 'compat' test public_traces reads
 # (test/public_traces.py) into DIR, from their repositories at pinned
 # commits, and checks every archive and every trace against its SHA-256.

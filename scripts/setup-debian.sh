@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs what petw needs to build, test and run its examples on Debian 12.
 # Usage: scripts/setup-debian.sh [extra package...]
 # libdw-dev: the analysis tools' symbolizer (elfutils' libdwfl);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Builds petw and passes the whole test suite: the plain build with every
 # suite (the header matrix and the style check too), then the same suite
 # under ASan+UBSan and under TSan (separate build directories) without the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """.NET code in Windows traces is named from the .NET runtime's own events
 (analysis_clr.py PETW GEN_PROFILE_TRACE): a method loaded while the trace
 ran (MethodLoadVerbose) and one that only the rundown at the end names

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_flamegraph.py PETW GEN_PROFILE_TRACE: `petw convert --to
 flamegraph` draws a self-contained SVG (no external reference) that an XML
 parser reads, with one frame per node of the merged stacks, each as wide as

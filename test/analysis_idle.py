@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_idle.py PETW GEN_PROFILE_TRACE: PID 0 is "Idle" in the views, as
 WPA and TraceEvent name it, when the trace does not name it (Windows'
 rundown gives it no name): on gen_profile_trace's trace with its `idle`

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_inline.py PETW INLINE_WORKLOAD: one rule for inlined functions in
 every output of one trace. The workload's inl_inner is inlined into
 inl_outer; on a recording of it, `petw report cpu` lists inl_inner with the

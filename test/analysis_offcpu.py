@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_offcpu.py PETW OFFCPU: blocking reads of known shape (thread A
 blocks in read() on a pipe in blocked_here(), thread B sleeps 50 ms in
 waker_fn() and writes, 20 times) recorded with `petw record --kernel

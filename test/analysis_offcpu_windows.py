@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_offcpu_windows.py PETW GEN_PROFILE_TRACE: off-CPU time as Windows
 records it (CSwitch and ReadyThread each followed by a StackWalk event:
 the stack the thread switched in had blocked with, the readying thread's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_pdb.py PETW GEN_PROFILE_TRACE GEN_PDB [PROTO]: Windows frames named from
 PDBs found by the image's DbgID_RSDS identity (GUID, age, PDB name) under
 --symbols DIR.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_pe_exports.py PETW GEN_PROFILE_TRACE: the frames of a Windows
 image without a PDB named from the image's own export table, as WPA names
 them without symbols.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_perf.py PETW WORKLOAD: `petw record --kernel ... --stacks profile`
 then `petw report cpu` names the workload's own functions (work_a, work_b,
 syscall_loop), the shared library's (lib_spin, run by a child process that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_pprof.py PETW GEN_PROFILE_TRACE [WORKLOAD]: `petw convert --to
 pprof` writes a gzipped profile.proto that `go tool pprof -top` reads, with
 the totals and each function's flat and cumulative share that `petw report

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_public.py PETW: the views on public Windows traces recorded by
 PerfView (scripts/fetch-public-traces.sh; the folder in PETW_PUBLIC_TRACES,
 exit 77 without it): on Windows 8, of a .NET program in a 64-bit and in a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_stackkeys.py PETW GEN_PROFILE_TRACE: samples whose stacks are
 cached (StackKeyKernel and StackKeyUser naming keys whose frames come later,
 in KeyDelete or KeyRundown, as WPR and PerfView record on Windows 8 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_symsrv.py PETW GEN_PROFILE_TRACE GEN_PDB CURL MSPACK: Windows PDBs
 fetched from a symbol server that _NT_SYMBOL_PATH names (srv*CACHE*URL).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_tables.py PETW GEN_PROFILE_TRACE: the tables of `petw report`
 as a person and a program read them, on the known traces of
 gen_profile_trace.c. JSON names the view ("cpu") with its title beside it,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_views.py PETW GEN_PROFILE_TRACE: on a trace laid out as Windows'
 kernel logger writes a CPU profile (gen_profile_trace.c says what it holds),
 `petw report cpu` gives each function's self and inclusive samples with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_wait.py PETW HANDOFF: a lock hand-off recorded with
 `petw record --kernel cswitch,dispatcher` (the waiter blocks on a futex 25
 times, the waker wakes it after 20 ms each time) and read back by

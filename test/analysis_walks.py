@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """analysis_walks.py PETW GEN_PROFILE_TRACE: a frame-pointer walk through code
 built without frame pointers reads garbage as return addresses (the
 string "/maps" as 0x7370616d2f). On gen_profile_trace.c's trace with Linux

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """atomic_comments.py [SOURCE_ROOT]: every ordered atomic carries a comment.
 
 House rule (docs/design.md, "Memory ordering, pair by pair"): each atomic

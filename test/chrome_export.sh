@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # chrome_export.sh PYTHON CHECK RECORD_TRACE PETW [CHROMIUM_PAGE]: records the
 # example app, converts the trace for timeline viewers, and checks the
 # result with an independent JSON parser; when a headless Chromium is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a `petw convert --to chrome` file with Python's own JSON parser
 and the trace-event format's rules: every event has a known phase, a
 numeric non-negative timestamp and integer pid/tid; B/E slices nest per

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """clickhouse_export.py PETW GEN_PROFILE_TRACE DOCS_MD PROVIDER_APP: `petw export --to
 clickhouse` into a ClickHouse server of the test's own (clickhouse_server.py;
 exit 77 when none is installed). On the profile trace gen_profile_trace

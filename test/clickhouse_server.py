@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clickhouse_server.py - a ClickHouse server of its own for a test: Debian's
 clickhouse-server (18.16), or a current release's `clickhouse server`, in a
 temporary directory with its own configuration, listening on 127.0.0.1

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """An ETL reader written from the on-disk layout alone (Microsoft's public
 structures as documented in docs/format.md), sharing no code with petw.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_sdk_layout.h - the Windows SDK's 64-bit layouts of the ETW structs:
  * PETW_SDK_SIZE(type, size, alignment) and PETW_SDK_FIELD(type, field,
  * offset), for test/test_sdk_names.c. Measured with the Windows x64 ABI for

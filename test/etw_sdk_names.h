@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_sdk_names.h - the public names of the Windows SDK's ETW headers
  * (10.0.22000: evntprov.h, evntrace.h, evntcons.h, tdh.h, relogger.h,
  * TraceLoggingProvider.h, TraceLoggingActivity.h, winmeta.h, wmistr.h) that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # format_check.sh SOURCE_ROOT: every C file the project tracks is formatted
 # as the committed .clang-format says (clang-format --dry-run --Werror), and
 # no line is longer than 100 columns. Skips (77) without clang-format.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_and_dump FILE: records a multi-thread, multi-provider trace into FILE
  * (unless it exists already and --dump-only is given), then prints every
  * record as petw's consumer sees it, in etl_independent.py's line format. */

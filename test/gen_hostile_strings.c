@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_hostile_strings FILE: records, through a native file session
  * (petw_session_start), TraceLogging events whose text is hostile to the
  * writers of `petw dump` and `petw convert`: strings of 10,000 bytes and

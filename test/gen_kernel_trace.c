@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_kernel_trace FILE [timeline]: writes a small .etl file laid out as
  * the NT Kernel Logger writes one (a 64-bit logfile header buffer, then
  * data buffers of SYSTEM, COMPACT and PERFINFO records), for tests of what

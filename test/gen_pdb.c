@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_pdb FILE AGE: writes the small PDB of pdb_synth.h ("main" at RVA
  * 0x1010, inline sites of "helper" and "ns::Box::get", lines of "a.c")
  * with the identity gen_profile_trace gives app.exe's PDB: GUID

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu]
  * [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a CPU
  * profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records;

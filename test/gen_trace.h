@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_trace.h - what the hand-made kernel traces of the tests share
  * (gen_kernel_trace.c, gen_profile_trace.c): data buffers of GEN_BUF bytes,
  * at most GEN_MAX_BUFFERS of them after the header buffer, filled with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every installed archive is a clean guest in other people's programs: nm
 # shows it defines petw_ and petw__ names only, plus, in the archives that
 # exist to give them, the names of the API they emulate as their installed

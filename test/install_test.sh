@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs the build into a scratch directory and checks what an ETW user
 # gets: both pkg-config files, a static link line with every dependency, the
 # manual pages, the bash completion and the license, and ETW code (the

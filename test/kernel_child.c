@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_child: the process kernel_logger_sample.sh starts while the NT
  * Kernel Logger records. It starts one more thread, which sleeps 20 ms
  * (context switches) and ends, and prints that thread's ID ("thread N"). */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # kernel_logger_sample.sh PYTHON KERNEL_LOGGER KERNEL_CHILD PETW: the NT
 # Kernel Logger started as Microsoft's documentation starts it
 # (compat/kernel_logger.c: process, thread, image-load and context-switch

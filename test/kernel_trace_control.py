@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """kernel_trace_control.py PETW GEN_PROFILE_TRACE: the events xperf and WPR
 add beside Image events (KernelTraceControl's ImageID, DbgID_RSDS,
 FileVersion, and None, DbgID_NB10, DbgPPDB and Windows 8's version 0

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """module_rules.py SOURCE_ROOT: the module rules of docs/design.md hold.
 
 Reads the dependency table of docs/design.md (rows "| `lib/GROUP/X/` | ... | A, B |":

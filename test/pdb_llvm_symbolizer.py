@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pdb_llvm_symbolizer.py PETW SOURCE_ROOT: `petw symbolize X.pdb` agrees with
 llvm-symbolizer on every address of a Windows image's .text.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdb_synth.h - a small PDB (MSF 7.0, 512-byte blocks) built in memory for
  * the PDB reader's unit test and the fuzz target's seed: one module with
  * one procedure "main" at RVA 0x1010 (0x20 bytes, lines 10 and 12 of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pdb_undname.py UNDECORATE SOURCE_ROOT: petw's undecoration of the
 publics' MSVC-decorated names (lib/read/pdb/undecorate.c, which the PDB
 reader's publics fallback uses) agrees with llvm-undname's.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """perfetto_decode.py: what the Perfetto export's tests share: a trace
 decoded by `protoc --decode` against test/perfetto_trace.proto (the
 messages petw writes) and read into nested dicts of lists."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """perfetto_export.py PETW TIMELINE PROTO: two threads handing jobs to each
 other (TIMELINE), recorded with the kernel's processes, threads, images,
 context switches, wake-ups and stack samples and the program's provider

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """perfetto_windows.py PETW GEN PROTO: the Windows kernel logger's profile
 gen_profile_trace.c writes (64- and 32-bit), converted with `petw convert
 --to perfetto` and decoded by protoc: every figure of its known content

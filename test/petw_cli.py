@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """petw_cli.py - what the tests that drive the petw command share: a
 failure that names the test, a run of petw that fails the test when petw
 fails, and a view's rows read from its CSV."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """public_traces.py PETW VAR: every kernel-class and KernelTraceControl
 record of real Windows traces decodes by name and field.
 

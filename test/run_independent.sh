@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_independent.sh PYTHON SCRIPT GEN_AND_DUMP: record a trace, then check
 # that petw's consumer and the independent reader see the same records.
 set -e

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """symbolize_elf.py PETW: `petw symbolize` on an ELF file (petw itself) names
 a function's address as addr2line does (function, file's name, line), in
 text and JSON. Skips (77) without addr2line and nm or in a build without

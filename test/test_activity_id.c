@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EventActivityIdControl, every control code: GET and SET, CREATE (a new
  * identifier, the current one unchanged), GET_SET and CREATE_SET (return
  * the previous one), per thread (another thread starts from zero and its

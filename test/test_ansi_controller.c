@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The A controller and consumer functions take and give their names in the
  * ANSI code page, as on Windows: StartTraceA's session name is a char
  * string, and so are the names at LoggerNameOffset and LogFileNameOffset

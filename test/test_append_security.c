@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EVENT_TRACE_FILE_MODE_APPEND continues only the caller's own private
  * file: a regular file owned by the effective uid, with no group or other
  * permission bits, opened without following a link. Anything else (a

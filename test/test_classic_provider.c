@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The classic (MOF) provider API as pre-Vista code uses it, and the
  * EventCallback consumer that reads it: RegisterTraceGuids, the
  * WMI_ENABLE_EVENTS request with GetTraceLoggerHandle, GetTraceEnableFlags

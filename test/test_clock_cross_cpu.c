@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Timestamps are comparable across CPUs: two threads pinned to different
  * CPUs take turns (each turn happens after the other's, through an atomic
  * hand-off) and write an event carrying the turn number; read back, the

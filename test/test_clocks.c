@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Session clocks (Wnode.ClientContext 1 QPC, 2 system time, 3 CPU cycles):
  * events converted to FILETIME land where the wall clock says they were
  * written, also after more than a second (the measured TSC frequency is

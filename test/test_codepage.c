@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_codepage.c - MultiByteToWideChar and WideCharToMultiByte as ETW
  * programs call them: the size query, a buffer too small, text that is not
  * UTF-8 (or not Unicode) with and without the flags that refuse it, and the

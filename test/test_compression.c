@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw's extensions: zstd-compressed buffers and xxHash64 checksums round
  * trip byte-exact, the compressed file is smaller, the file says which
  * extensions it uses, each compressed buffer states its earliest timestamp

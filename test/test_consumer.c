@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The consumer API beyond one file: ProcessTrace merges several files in
  * timestamp order, BufferCallback runs per buffer and can stop processing
  * (ERROR_CANCELLED), StartTime/EndTime bound what is delivered (the header

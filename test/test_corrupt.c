@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Damaged files: a corrupt buffer is skipped and reported, the others are
  * delivered; a file truncated mid-buffer yields every complete buffer; a
  * missing, empty or garbage file is refused with an error; nothing crashes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event header CPU times. Linux gives a thread its own CPU time only
  * through a system call (clock_gettime(CLOCK_THREAD_CPUTIME_ID) is not in
  * the vDSO; getrusage(RUSAGE_THREAD) and /proc are system calls too; Windows'

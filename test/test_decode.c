@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TraceLogging decoder on hand-built events: every in-type and the
  * out-types that change a value's meaning, strings (a surrogate pair
  * included), counted strings, binary, SID, constant and variable arrays,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TraceLogging decoder's cost is linear in the event: each distinct
  * schema is parsed once (then found in the decoder's cache), and decoding
  * an event visits schema entries in proportion to the fields it produces.

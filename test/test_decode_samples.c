@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceLogging events written by Windows decode with their provider, event
  * and field names and exact values (primitive-types.etl, and the relogged,
  * XPRESS-compressed SelfDescribingSingleEvent.etl). Skips (77) without the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replaced dispatch lists are freed after a grace period, while writers
  * run. Two threads write without pause (EventWrite and EventEnabled, the
  * two readers of a provider's dispatch list) while this thread enables

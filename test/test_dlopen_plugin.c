@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw inside a plugin: a shared object linked with the archive and loaded
  * with dlopen (as a Python extension or an editor plugin is) writes events
  * from the loading thread and from a thread it starts. Every event arrives,

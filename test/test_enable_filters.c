@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EnableTraceEx2's event filters on in-process sessions: event IDs (in and
  * out, per session), PID and executable-name filters (this process in or
  * out: enabled or not at all), TraceLogging event names (in and out, only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EnableTraceEx2's enable properties on in-process sessions: SID, TS_ID,
  * PROCESS_START_KEY, EVENT_KEY and STACK_TRACE add their extended items to
  * every event of the session that asked, with the values they should have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every error the issue lists, with the Win32 code ETW returns, and the
  * native codes behind them. */
 #include "test_util.h"

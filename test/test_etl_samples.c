@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Real Windows .etl files, through OpenTrace/ProcessTrace, with the counts
  * the samples' README gives. Skips (77) when the samples are absent. */
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* .NET EventSource manifests carried in the trace: a manifest-based
  * EventSource writes its manifest as ManifestData events (id 0xFFFE, opcode
  * 0xFE), in chunks after an 8-byte envelope; once the last chunk came, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A process that exits without stopping its session still leaves a
  * complete, readable file: the child records and calls exit(); the parent
  * reads every event back with an exact header. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw_file_create_private, the one way petw's tools create their output
  * files: owner-only (0600 whatever the umask), exclusively (an existing
  * file, directory or link is refused with PETW_EEXIST), and with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Trace files are created owner-only (traces can hold secrets), an
  * existing file is replaced, and a symbolic link at the path is replaced,
  * never followed into its target. */

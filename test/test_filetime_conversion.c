@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw timestamps convert to FILETIME exactly as
  * StartTime + (ts - SystemTime) * 10^7 / PerfFreq, truncated, saturating at
  * the int64 limits, for every clock a session can use (the reader divides

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Level and keyword filtering per session, several sessions at once, and
  * enable callbacks with the least-restrictive level/keywords; enablement
  * made before a provider registers applies when it does; 8 sessions per

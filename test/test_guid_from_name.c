@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Provider GUIDs derived from names, as EventSource and TraceLogging tooling
  * derive them: SHA-1 itself against FIPS 180 test vectors (one block, two
  * blocks, empty, a million bytes fed in odd pieces), then the GUID of

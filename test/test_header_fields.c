@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace header as a strict reader sees it: a file petw writes through
  * StartTrace, with each clock, passes the consistency checks an independent
  * ETL parser applies to TRACE_LOGFILE_HEADER before it trusts (and divides

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The header's TIME_ZONE_INFORMATION says what Windows says of the same
  * zone: for zones set through TZ, the bias, both names, both biases and
  * both yearly change dates come out as Windows' own files carry them (New

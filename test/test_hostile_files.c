@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hostile inputs to the readers get a clear error or a reported corrupt
  * buffer, fast and in bounded memory:
  * - decompression bombs: zstd and XPRESS buffers claiming more than the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel event classes by name and GUID: each class the reader files
  * kernel records under has its MOF name ("Image" is
  * 2cb15d1d-5fc1-11d2-abe1-00a0c911f518, as Microsoft documents it), names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NT Kernel Logger's event classes the system provider writes, and
  * little-endian readers for their payloads: what the kernel-event tests
  * check at Windows' own offsets, independently of petw's decoder. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Classic kernel records decode by their class's documented layout: the
  * file's EventTrace header (petw's own files, and Windows' powershell.etl
  * when the samples are there), Thread CSwitch, Image Load, Process (with a

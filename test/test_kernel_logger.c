@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NT Kernel Logger's rules at StartTrace and TraceSetInformation, and
  * what petw cannot honour failing loudly instead of succeeding silently:
  * - a kernel session (by name or SystemTraceControlGuid) whose EnableFlags

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A CPU profile from the NT Kernel Logger, through the ETW API, points at
  * the function that burnt the CPU: this program starts itself again as a
  * child that spins in spin_here() for 300 ms of CPU time, while a session

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Durability: a recording process killed with SIGKILL leaves a file that
  * reads back every buffer flushed before the kill. The child records with
  * a 10 ms flush timer and, after each explicit flush, tells the parent the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Lifetime under fire: writer threads keep calling EventWrite while the
  * main thread starts and stops sessions, enables and disables providers,
  * and unregisters and re-registers a provider. Nothing crashes or races

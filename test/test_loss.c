@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loss accounting with a pool too small to keep up: every event is either
  * delivered or counted, exactly (delivered + EventsLost == attempted), the
  * EventWrite failures are ERROR_NOT_ENOUGH_MEMORY and equal EventsLost, the

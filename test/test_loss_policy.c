@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw's blocking loss policy: with every buffer in use, a writer waits
  * (up to its timeout) for the flusher to return one instead of dropping the
  * event; past the timeout the event is dropped and counted. The flusher is

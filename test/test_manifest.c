@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Instrumentation manifests: a manifest read from XML decodes the events it
  * describes (names, every kind of field layout, value and bit maps, the
  * message with its inserts); names are resolved wherever they appear in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A directory of manifests with bad files among good ones: every good
  * manifest loads, the one with a slip (an event naming a task the manifest
  * does not declare) loads without that name, and the one cut short and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Manifest-based events written by Windows decode by name and field: the
  * 112 Microsoft-Windows-PowerShell events of powershell.etl, with the
  * provider described by test/data/powershell.man. Every one of them decodes

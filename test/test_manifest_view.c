@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_manifest_view.c - petw/manifest.h, the public read-only view of a
  * parsed manifest: providers with their symbols, the keywords, tasks,
  * opcodes, levels, channels and maps they define, events with their template

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EVENT_TRACE_FILE_MODE_APPEND (with SEQUENTIAL): a second session
  * continues an existing file; the file reads back as one trace with every
  * event of both in order. An incompatible file is refused; a missing one is

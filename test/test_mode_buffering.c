@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EVENT_TRACE_BUFFERING_MODE: a memory-only flight recorder. Writers never
  * lose the newest event (the oldest buffers are overwritten); a snapshot
  * (ControlTrace FLUSH with a log file name in the properties, or

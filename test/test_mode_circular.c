@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EVENT_TRACE_FILE_MODE_CIRCULAR with MaximumFileSize in KB: the file never
  * exceeds the cap, the oldest buffers are overwritten, and a reader gets
  * the newest events, in order, up to the last one written. */

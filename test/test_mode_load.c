@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every logging mode keeps its promise under load, whichever transport
  * the session has (run once in-process and once through a session host,
  * with and without every CPU busy; test/meson.build registers each):

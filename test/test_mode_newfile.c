@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EVENT_TRACE_FILE_MODE_NEWFILE: a new file at each cap, named from the %d
  * pattern (1, 2, 3, ...); each file is a complete trace on its own; together
  * they hold every event exactly once, in order. Bad patterns and caps are

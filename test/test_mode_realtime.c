@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EVENT_TRACE_REAL_TIME_MODE: OpenTrace with LoggerName and
  * PROCESS_TRACE_MODE_REAL_TIME delivers events while the session runs
  * (within about the flush timer), ProcessTrace returns when the session

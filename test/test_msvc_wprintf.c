@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_msvc_wprintf.c - the plain wide printf family (wprintf, fwprintf,
  * swprintf, their v forms, _snwprintf, _vsnwprintf, and _tprintf's family
  * with UNICODE) reads its format as Microsoft's C runtime does once

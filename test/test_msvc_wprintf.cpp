@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // test_msvc_wprintf.cpp - test_msvc_wprintf.c compiled as C++, with
 // standard headers before <windows.h> (the .c includes more after it).
 #include <cstdio>

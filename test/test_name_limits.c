@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names and paths over PETW_MAX_NAME (1023 UTF-8 bytes) are refused with
  * ERROR_BAD_PATHNAME (PETW_ENAMETOOLONG), never cut: a 1,100-character
  * log-file path used to become a file with a truncated name. */

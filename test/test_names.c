@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Non-ASCII logger and file names survive the W API, the file (stored as
  * UTF-16LE, with a surrogate pair for U+1F680) and the consumer, in both the
  * native UTF-8 view and the ETW wide-string view. */

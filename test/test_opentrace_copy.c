@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* OpenTrace keeps what it needs of the caller's EVENT_TRACE_LOGFILE, as
  * ETW does: a program that opens with a stack-local structure and calls
  * ProcessTrace after that stack frame is gone still gets every event (it

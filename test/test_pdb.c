@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pdb.c - the PDB reader (petw/pdb.h) on a small PDB built in memory
  * (pdb_synth.h): identity, a procedure's lines, nested inline sites with
  * their names from the IPI and TPI, the publics' fallback with an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pdb_undecorate.c - MSVC-decorated names as the PDB reader's publics
  * fallback shows them (lib/read/pdb/undecorate.h): a table of decorated
  * names and their name parts (plain and nested scopes, back-references,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pe_exports.c - the PE export table reader (pe_exports.c) on a small
  * PE32+ image built in memory: time stamp and SizeOfImage, the nearest
  * named export at or before an address in the same section, a forwarder

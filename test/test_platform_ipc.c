@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The platform's primitives for sessions shared between processes, used by
  * real processes (fork): the private runtime directory, sealed shared
  * memory passed over a socket, abandoning a mapping, futex waits across

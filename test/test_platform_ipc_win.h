@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_platform_ipc_win.h - test_platform_ipc's Windows half: the same
  * primitives with real processes, this program started again with
  * PETW_TEST_ROLE set (Windows has no fork). A child meets the parent at a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recording profiles (tools/tool_profile.c), as `petw start --profile`
  * reads them, on profiles written for this test the way real ones are:
  *  - WPR XML: several profiles of one Name, collectors with a Base, system

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rest of the provider API: EventWriteString (string-only events, stored
  * as UTF-16LE), EventWriteEx (session filter, flags), EventSetInformation
  * (provider traits on every event; descriptor types routing TraceLogging

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A real-time consumer, written as security tools write one (OpenTrace
  * with LoggerName and PROCESS_TRACE_MODE_REAL_TIME, every event counted,
  * ProcessTrace on its own thread), receives the provider's events and not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_record_helpers.h - records a small file for tests that then damage
  * or inspect it. */
 #ifndef PETW_TEST_RECORD_HELPERS_H

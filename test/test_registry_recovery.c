@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A damaged session registry (the right file and version, a wrong size in
  * its header) does not leave the user stuck: the next StartTrace rebuilds
  * it when no session host uses it, and refuses, touching nothing, while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Round trip through a file session with the ETW API: several threads and
  * providers; every event comes back byte-exact with its descriptor,
  * process/thread IDs, activity IDs, in per-thread order and global timestamp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every record of the three Windows-written samples decodes by name and
  * field (TraceLogging from its metadata, PowerShell's events with its
  * manifest, the classic records of the relogged file from the built-in

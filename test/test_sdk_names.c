@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sdk_names.c - petw's ETW headers declare the Windows SDK's names with
  * the SDK's values and layouts: every integer macro and enum constant of
  * test/etw_sdk_names.h has its SDK value (a static assertion each), every

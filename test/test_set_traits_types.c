@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* EventSetInformation(EventProviderSetTraits) alone turns on
  * EVENT_DATA_DESCRIPTOR.Type, as EVENT_INFO_CLASS's documentation says and
  * TraceLoggingDynamic relies on: a provider that sets its traits and then

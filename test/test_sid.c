@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sid.c - SIDs as ETW programs build and print them: the well-known
  * SIDs match the strings Windows documents, text and binary round-trip,
  * and the failures set Windows' errors. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stale handle after its slot was reused: a provider is unregistered and
  * another GUID registers into the same slot, enabled in a session. Writes
  * through the stale handle return ERROR_INVALID_HANDLE and put nothing in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Readers stream: ProcessTrace over a large trace keeps its memory bounded
  * by the buffers in flight, not by the file's size. A child writes a
  * 256 MB trace, another child reads it through OpenTrace/ProcessTrace and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Randomized stress of the accounting invariant "delivered + lost ==
  * written", over many runs (PETW_STRESS_RUNS, default 1000): random thread
  * counts, buffer sizes, pool sizes, modes (sequential file, memory sink,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_strsafe.c - <strsafe.h>'s documented family as ETW samples call it:
  * StringCbPrintfW and StringCbPrintfExW building a line piece by piece
  * (the end pointer and the bytes left carried to the next call),

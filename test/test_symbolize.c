@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The symbolizer (petw/analysis.h, elfutils' libdwfl) on this test's own
  * executable, built with -g: a function by its file offset (its mapping's
  * offset, as ImageId records it) has its name, source file and line; an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* At a system session's end, the system provider writes what Windows'
  * kernel logger writes when it stops: the DCEnd rundown of what still
  * exists (a process alive at the stop has its Process, Thread and Image

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The system provider records what a child process does, as the NT Kernel
  * Logger's classes: its Process start (fork, then exec with the new name
  * and command line) and end, its threads' start and end, the image it

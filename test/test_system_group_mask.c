@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceSetInformation(TraceSystemTraceEnableFlagsInfo): the way Windows 8
  * and later give a system logger its kernel groups after StartTrace (the
  * kernel's group mask, 8 ULONGs, EnableFlags' groups in the first; tools

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The system provider as an ordinary user: where Linux refuses
  * system-wide events (perf_event_paranoid >= 1 without CAP_PERFMON), the
  * session fails with PETW_EACCES, never an empty trace; following one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The TDH names tool authors use, on TraceLogging events read back through
  * OpenTrace/ProcessTrace: TdhGetEventInformation (the size query, then the
  * schema: provider and event names, properties with TDH in/out types, a

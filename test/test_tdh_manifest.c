@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TDH on manifest-based events, as tool authors use it: TdhLoadManifest
  * (and FromMemory, and the manifests PETW_MANIFEST_PATH lists), then
  * TdhGetEventInformation describing an event by its template (count and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TDH describes the EventTrace PartitionInfoExtension record (opcode 80,
  * version 2) that files from Windows 10 2004 and later carry after the
  * header, as Windows' TDH does: the class's name, the opcode's name and six

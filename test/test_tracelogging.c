@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceLogging as Microsoft documents it (<TraceLoggingProvider.h>), through
  * a session and back through the decoder: every field kind with its exact
  * value (scalars, out-typed scalars, strings of every form, binary, GUID,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceLogging from C++, as Microsoft documents it: a provider defined with
  * TRACELOGGING_DEFINE_PROVIDER, TraceLoggingValue overloaded by type (every
  * overload, decoded back with its name, types and value), the typed field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceLoggingWrite's inline check: an event's fields are evaluated only
  * when the sessions enabling the provider together accept its level and
  * keyword (the highest level, any of their any-keywords, all of the

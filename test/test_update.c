@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ControlTrace(UPDATE) while writers run: a new FlushTimer, more
  * MaximumBuffers (the pool grows in place), EnableFlags, and a new log file
  * (the old one is finished and readable; the two hold every event exactly

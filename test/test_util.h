@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util.h - helpers shared by the tests: checks, temp paths, reading a
  * file's events into memory, building EVENT_TRACE_PROPERTIES. */
 #ifndef PETW_TEST_UTIL_H

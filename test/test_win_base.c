@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_win_base.c - the process heap, GetVersionEx, HRESULT_CODE, the
  * byte swaps and rotations, <intsafe.h>'s limits and __try/__finally in
  * C, as <windows.h> gives them to Windows programs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_win_crt.c - the Windows time functions, StringFromGUID2, the
  * Microsoft C runtime functions <windows.h> declares on other hosts, the
  * SDK constants added for real programs, and EnableTrace/EnableTraceEx. */

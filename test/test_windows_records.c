@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every record header kind Windows writes, in hand-built files (none of the
  * samples has them all): SYSTEM32 with a PEBS index and PMC counters,
  * PERFINFO64, COMPACT64, classic FULL_HEADER32 and INSTANCE64, EVENT_HEADER32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* WPP messages decode from the TMF file tracepdb writes, as Microsoft's
  * WppDumper sample reads them: a provider registers with RegisterTraceGuids
  * and writes TraceMessage records (message GUID and number, then its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The MS-XCA plain LZ77 decompressor: round trips through an independent
  * test encoder on text, runs, random bytes, long matches (every length
  * encoding: 3 bits, half byte, byte, 16 and 32 bits) and ETL-like records;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xproc.c - sessions shared between processes, with real processes:
  * ETW code in a controller process enables providers running in others.
  *

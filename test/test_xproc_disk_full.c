@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A full disk, told as it is: a file session on a file system that fills
  * up (a 256 KB tmpfs mounted in a mount namespace of this test's own)
  * loses the buffers that do not fit, counted exactly, and its stop still

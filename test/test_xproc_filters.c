@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xproc_filters.c - event filters and enable properties of shared
  * sessions reach providers in other processes: a PID filter enables only
  * the process it names, an executable-name filter only processes of that

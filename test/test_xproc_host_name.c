@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A session host says what it is: a session started with StartTrace (a
  * shared session, owned by a host that is this program started again
  * through /proc/self/exe) runs in a process whose comm, the name ps, top

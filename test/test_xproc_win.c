@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_xproc_win.c - sessions shared between processes in petw's Windows
  * build, with real processes: test_xproc's scenarios where Windows has no
  * fork(). This program starts itself again with a role on its command line

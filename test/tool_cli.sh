@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_cli.sh PYTHON RECORD_TRACE PETW TL_EXAMPLE TL_TEST: the petw command
 # as a user runs it.
 # dump --format json gives one valid JSON object per record with the keys

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tool_completion.sh PETW SCRIPT: the bash completion the build writes
 # (petw --help-completion), sourced by bash and asked as bash asks it
 # (COMP_WORDS, COMP_CWORD, then the function complete -F names): commands,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_eventsource.sh PYTHON APP PETW: a manifest-based EventSource's trace
 # (its manifest in ManifestData events, then its events), recorded by APP,
 # decodes by that manifest in `petw dump --format json` with no --manifest:

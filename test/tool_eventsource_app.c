@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_eventsource_app PATH: records what a manifest-based .NET
  * EventSource writes into PATH: an event before its manifest, the manifest
  * as ManifestData events (id 0xFFFE, opcode 0xFE, task 0xFFFE, in 300-byte

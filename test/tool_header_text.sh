@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_header_text.sh PYTHON RECORD_TRACE PETW SAMPLES: the trace header as a person reads it.
 # petw dump's text shows the EventTrace header's TIME_ZONE_INFORMATION by its members (bias,
 # standard and daylight names, yearly change rules as "second Sunday of March, 02:00", biases)

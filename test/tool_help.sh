@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_help.sh PETW RECORD_TRACE: help and usage errors, the same for every
 # command. Each command answers --help and -h with exit 0 and its own usage
 # on stdout; `petw help COMMAND` prints the same; `petw --version` and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_kernel.sh PYTHON PETW GEN_KERNEL_TRACE: kernel records (laid out as
 # the NT Kernel Logger writes them) decode by the built-in class table in
 # every output of the petw command: text and CSV name the class and event

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_kernel_chrome.sh PYTHON PETW GEN_KERNEL_TRACE: the timeline export of
 # a kernel trace (two CPUs; process and thread rundown, context switches,
 # CPU samples with and without their StackWalk event) is a timeline of the

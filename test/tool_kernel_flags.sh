@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_kernel_flags.sh PETW: the kernel options of `petw start` and `petw
 # record` (--kernel, --stacks, --profile-interval-us, --kernel-scope) take
 # the group names in any case and `all`, and refuse an unknown name, an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_kernel_record.sh PYTHON PETW: `petw record --kernel` records the
 # system provider's events around a command, in a session named "NT Kernel
 # Logger" (another with --name), and returns the command's exit status;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tool_live.sh PYTHON PETW PROVIDER_APP: the petw commands that look at
 # running processes, with their own runtime directory and a provider
 # process (PROVIDER_APP: "Petw.Test.Ticker", TraceLogging, and a provider

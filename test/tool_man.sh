@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_man.sh PETW MANDIR: the manual pages the build wrote (petw(1) and a
 # page per command, from the texts --help prints) exist for every command
 # `petw --help` lists, have perf's sections, agree with --help, and groff

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_manifest.sh PYTHON RECORD_TRACE PETW MANIFEST: the example provider's
 # events, recorded by the example controller, decode by its instrumentation
 # manifest in every output of the petw command, given with --manifest (a

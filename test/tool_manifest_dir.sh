@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_manifest_dir.sh PYTHON RECORD_TRACE PETW ORDERS_MAN DATA_DIR MC_DIR: a directory of
 # manifests with one bad file decodes by the good ones. Beside three real manifests
 # (PowerShell's as Windows exports it, two of the mc tests') it holds the example provider's

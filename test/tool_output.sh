@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_output.sh PYTHON PETW GEN_HOSTILE: every output of the petw command is
 # valid for any input. GEN_HOSTILE writes a trace whose strings and names
 # are long (10,000 bytes, and around the 1 KiB mark), hold invalid UTF-8,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_output_file.sh PETW RECORD_TRACE: files the petw command writes
 # (convert -o) are created like trace files: mode 0600, never through a
 # symbolic link, and never over an existing file unless --force, which

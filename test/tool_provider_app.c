@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_provider_app.c - a provider process for the command-line tests: it
  * registers a TraceLogging provider ("Petw.Test.Ticker") and a manifest-
  * style one (EventRegister, no name), creates READY_FILE, then writes a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tool_sessions.sh PYTHON PETW TL_EXAMPLE: the session commands of petw as a
 # user runs them, with their own runtime directory.
 # petw start runs a shared session that outlives the command; the

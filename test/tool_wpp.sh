@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `petw dump --tmf`: WPP messages decoded with their TMF file, by name and
 # with their formatted text; without the TMF they stay raw.
 # usage: tool_wpp.sh WRITER PETW TMF

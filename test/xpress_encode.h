@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpress_encode.h - a small MS-XCA plain LZ77 compressor for tests ([MS-XCA]
  * 2.3): greedy matching with a 3-byte hash. Independent of the library's
  * decompressor, so a round trip checks both against the spec. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_convert.c - `petw convert FILE... --to FORMAT -o OUT [--force]`:
  * the files' records for timeline viewers (chrome: output/output_chrome.c;
  * perfetto: the model's timeline, analysis/export_perfetto*.c), or their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_dump.c - `petw dump FILE...`: every record of the files, merged in
  * time order, as text, CSV or JSON on stdout, optionally only some
  * providers' and a time range's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_export.c - `petw export FILE... --to clickhouse URL`: each trace's
  * records, and its analysis model (processes, threads, images, symbolized
  * samples), loaded into ClickHouse over HTTP in RowBinary batches, the

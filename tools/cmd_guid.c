@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_guid.c - `petw guid NAME...`: the GUID each provider name derives to
  * (EventSource and TraceLogging providers named but not given a GUID). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_info.c - `petw info FILE...`: each file's header, what was read and
  * skipped, and its events counted by provider, event ID and name, the most
  * frequent first. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_mc.c - `petw mc`: the header mc.exe -um writes for a manifest-based
  * provider (EventRegister<Provider>, EventWrite<Event>, EventEnabled<Event>,
  * the McGen* helpers and McTemplate* functions, the EVENT_DESCRIPTORs, the

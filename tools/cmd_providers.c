@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_providers.c - `petw providers [--pid PID] [--json]`: the providers
  * registered in the user's running processes, their names where their
  * traits give one, and the shared sessions that enable them (`logman query

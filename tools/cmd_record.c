@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_record.c - `petw record [-p PROVIDER...] [-o FILE.etl] [start
  * options] -- CMD ARGS...`: a shared session for the run of one command,
  * as `wpr -start`, the command, `wpr -stop` would be. The command runs as

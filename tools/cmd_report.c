@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_report.c - `petw report VIEW FILE...`: where the time went, as a
  * table (text, CSV or JSON). The trace is read into one model
  * (petw/analysis.h: processes, threads, images, distinct stacks, switch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_session.c - `petw start`, `stop`, `flush`, `enable`, `disable`,
  * `update` and `query`: shared sessions (petw/shared.h) controlled from the
  * command line, as logman does on Windows. A started session outlives the

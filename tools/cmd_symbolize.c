@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_symbolize.c - `petw symbolize FILE ADDRESS... [--format text|json]`:
  * addr2line and llvm-symbolizer for petw's users. FILE is a Windows PDB
  * (each ADDRESS an RVA: the address less the image's base) or an ELF file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_watch.c - `petw watch NAME [--format text|json] [--provider ...]`:
  * a live consumer of a real-time shared session that prints each event,
  * decoded, as it arrives (`tracerpt -rt`, `xperf -realtime`), until Ctrl-C

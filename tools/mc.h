@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mc.h - what `petw mc`'s files share (cmd_mc.c: the command, the symbols
  * and maps, each provider's code; mc_template.c: each event template's
  * McTemplate function; mc_common.c: the text every generated header

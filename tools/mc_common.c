@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mc_common.c - `petw mc`: the part every generated header shares
  * (guarded, as mc's is). */
 #include "mc.h"

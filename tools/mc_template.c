@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mc_template.c - `petw mc`: each event template's McTemplate function (the
  * parameter types and code letters of its fields, the checks of what the
  * generator can write, the payload descriptors). */

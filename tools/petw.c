@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw - the command-line tool for ETL files written by petw or by Windows:
  * `petw info`, `petw dump` (petw's tracerpt), `petw convert` and
  * `petw guid`, `petw report` (where the time went), `petw mc` (mc.exe -um's header generator); and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """sdk_names.py - the public names of the Windows SDK's ETW headers, for
 checking petw's ETW-compatible headers against them.
 

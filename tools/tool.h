@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool.h - what the subcommands of the petw command share: the platform
  * shims, reading traces (with corrupt buffers reported), time as text, and
  * provider names and filters. The output formats are in output/output.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_decode.c - decoders that know the manifests the user named, on the
  * command line (--manifest) and in PETW_MANIFEST_PATH, and the WPP TMF
  * files named with --tmf. */

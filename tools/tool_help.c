@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_help.c - the petw command's help, from one source: each command's
  * --help text (a usage line, a description, sections of "  TERM  text"
  * entries, as the command files write them), its one-line summary and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_output_file.c - files the petw command writes (convert -o, report
  * -o), created by the library as it creates trace files
  * (petw_file_create_private: owner-only, exclusively, never through a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_process.c - the process calls of `petw record`: run a command as a
  * child (at once, or held before its program until a session traces its
  * process), forward the signals meant for this process to it, and wait. The

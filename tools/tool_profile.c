@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_profile.c - recording profiles (tool_profile.h): what both formats
  * share, logman provider files (read line by line), and reading a file of
  * either kind; WPR profiles are tool_profile_wprp.c's. */

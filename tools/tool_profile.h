@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_profile.h - recording profiles for `petw start --profile` and
  * `petw record --profile`: the providers to enable (and a few session
  * settings) read from a file written for Windows' own tools.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_profile_common.c - what the two kinds of recording profile share
  * (tool_profile_internal.h): tool_profile.c's logman provider files and
  * tool_profile_wprp.c's WPR profiles both fail, count and add providers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_profile_internal.h - what tool_profile.c (the shared helpers, logman
  * provider files, reading a file) and tool_profile_wprp.c (WPR profiles)
  * share. */

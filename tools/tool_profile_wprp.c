@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_profile_wprp.c - WPR profiles (tool_profile.h): the file is read once
  * with expat into a table of the elements that matter (collectors,
  * providers, profiles, the references between them, and what petw does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_provider.c - provider names every trace has, and the --provider
  * filter of `petw dump`. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_session.c - what the session commands share: option values,
  * provider specifications (-p), the options that start a session (start
  * and record), printing counters, and the live status line. */

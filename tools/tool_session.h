@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_session.h - the session commands of petw (logman and wpr for
  * Linux): start, stop, flush, enable, disable, update and query a shared
  * session (petw/shared.h), and record one command's events. What they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_time.c - FILETIMEs (100 ns since 1601, UTC) as ISO-8601 text, and
  * back. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool_trace.c - the ETL files a command reads, opened and processed
  * together, with each corrupt buffer reported against its own file. */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/analysis.h - where the time went: a trace's CPU samples and context
  * switches as a model of processes, threads, images and stacks, with each
  * distinct address symbolized once; the views and exports of `petw report`

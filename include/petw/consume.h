@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/consume.h - reading traces: open files, merge them, deliver events.
  *
  * A trace is one ETL file (written by petw or by Windows). Processing one or

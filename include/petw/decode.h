@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/decode.h - decoding events into named, typed fields.
  *
  * Where the names come from, first match wins:

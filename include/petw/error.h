@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/error.h - error codes of the native API.
  *
  * Every native function that can fail returns 0 on success or a negative

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/manifest.h - a read-only view of an instrumentation manifest (.man),
  * parsed by the same parser the decoder uses: its providers, their events,
  * each event's template fields, and the keywords, tasks, opcodes, levels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/pdb.h - Windows program databases (PDB, MSF 7.0) read on Linux: the
  * identity of a PDB (GUID and age, as a PE image's RSDS debug entry names
  * it) and the source frames of a code address, innermost first, as WPA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw.h - portable, ETW-compatible event tracing. The native API.
  *
  *   provider -> ring (per-CPU buffers) -> flush -> format (ETL) -> consume

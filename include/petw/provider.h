@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/provider.h - the provider side: register, check, write.
  *
  * A provider is registered under a GUID and gets a handle. Sessions enable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/session.h - the controller side: start, enable, query, flush, stop.
  *
  * A session owns a pool of fixed-size buffers, one current buffer per CPU,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/session_types.h - what describes a session: its handle, its
  * configuration and its counters (petw/session.h's functions take them);
  * and the files petw writes, created as trace files are. The session

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/shared.h - sessions shared between processes, as ETW's are.
  *
  * petw_session_start with config.transport = PETW_TRANSPORT_HOST (and so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* petw/types.h - value types shared by every part of the native API.
  *
  * The structs here have exactly the layout of their ETW counterparts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* handoff.c - a lock hand-off of known timing, for `petw report wait`:
  * the waiter blocks on a futex ROUNDS times; each time the waker sleeps
  * 20 ms, then wakes it. Prints both threads' IDs and the time the waiter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inline_workload.c - the workload of the inline rule's test: inl_outer
  * (never inlined) spends nearly all its time in inl_inner, which the
  * compiler always inlines into it, so a sample's address is one location

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jit_workload.c - a process that runs code it generated at run time, as
  * a JIT compiler's does, and describes it in /tmp/perf-PID.map as Node's
  * --perf-basic-prof and .NET's PerfMapEnabled do ("START SIZE name"). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* offcpu.c - a workload of known off-CPU shape: thread A blocks in read()
  * on a pipe in blocked_here(); thread B sleeps 50 ms in waker_fn() and then
  * writes one byte, which readies A. ROUNDS times. Both system calls are

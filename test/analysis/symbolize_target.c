@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symbolize_target.c - functions test_symbolize.c looks up in its own
  * executable: one plain, one with an inlined callee. Built with -g -O2.
  * The line numbers below are checked: keep them where they are. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // symbolize_target_cpp.cpp - a C++ function whose mangled name
 // test_symbolize.c expects demangled: petw_test::Widget::spin(int).
 namespace petw_test {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* timeline.c - two threads handing work to each other, with provider
  * events, for `petw convert --to perfetto`: each of ROUNDS jobs starts on
  * the producer (a "Job" Start with a new activity ID), is handed to the

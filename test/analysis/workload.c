@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workload.c - the analysis tests' workload, of a known shape: work_a and
  * work_b spin in a 3:1 ratio, lib_spin (a shared library's) as long as
  * work_b, in a child process that exits before its parent, and

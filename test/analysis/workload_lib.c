@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workload_lib.c - the shared-library part of the analysis tests' workload:
  * one function that spins for `units` units of work. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* command_line.c - a Windows console tool's way to its wide arguments, as
  * the SDK's Eventing samples (tracelog.c) do it: main() ignores argv and
  * splits GetCommandLineW() with CommandLineToArgvW (<shellapi.h>), frees

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A GUID wrapper class that converts to both GUID and const GUID *, as C++
 // ETW libraries write one, passed straight to StringFromGUID2 and
 // StringFromCLSID: Windows declares only the REFGUID (reference) forms in

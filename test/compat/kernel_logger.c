@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_logger.c - starts the NT Kernel Logger the way Microsoft's
  * documentation does it, in "Configuring and Starting the NT Kernel Logger
  * Session" (at

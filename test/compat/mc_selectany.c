@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An mc.exe -um header's provider plumbing, as mc.exe writes it (the pattern,
  * not a copy): the enable bits declared
  * `EXTERN_C __declspec(selectany) DECLSPEC_CACHEALIGN ULONG <P>EnableBits[1];`

@@ -1,2 +1,3 @@
+/* SPDX-License-Identifier: MIT */
 // The same mc.exe pattern, compiled as C++ (extern "C" selectany objects).
 #include "mc_selectany.c"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* realtime_filtered.c - a real-time consumer written the way Microsoft's
  * documentation writes one, with an event ID filter and stack traces, from
  * these pages (learn.microsoft.com/windows/win32/...):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // An ETW consumer written the way Microsoft's documentation sample "Using
 // TdhFormatProperty to Consume Event Data" is written
 // (https://learn.microsoft.com/windows/win32/etw/using-tdhformatproperty-to-consume-event-data,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A consumer written the way Microsoft's documentation sample "Using
 // TdhGetProperty to Consume Event Data" is written
 // (https://learn.microsoft.com/windows/win32/etw/using-tdhgetproperty-to-consume-event-data):

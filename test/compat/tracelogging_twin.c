@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracelogging_twin.c - the C half of test_tracelogging_cpp: writes the
  * events of tracelogging_twin_events.h with the C macros. */
 #include "tracelogging_twin.h"

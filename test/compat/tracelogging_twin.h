@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracelogging_twin.h - shared by test_tracelogging_cpp.cpp and its C half,
  * tracelogging_twin.c: each writes the events of tracelogging_twin_events.h
  * (the same source compiled as C and as C++), keyword TWIN_SIDE_C or

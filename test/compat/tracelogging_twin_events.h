@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracelogging_twin_events.h - the body of a function that writes one event
  * of each kind, included by a C and by a C++ file (see
  * tracelogging_twin.h); TWIN_SIDE is the side's keyword, TWIN_TRUE a true

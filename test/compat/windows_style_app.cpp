@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A console program written as Windows ETW documentation and Visual Studio's
 // "Use Unicode Character Set" console template write one: _tmain, the
 // capitalised header names, the secure CRT functions, StringFromGUID2 and

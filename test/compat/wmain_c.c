@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A C program whose entry point is wmain, as Windows console programs
  * declare it; libpetw's main converts the UTF-8 arguments. Run as:
  * wmain_c h<e-acute>llo <U+1F600> "" */

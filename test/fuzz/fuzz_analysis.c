@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the analysis pipeline on an untrusted trace (what
  * `petw report` and `petw convert --to folded|pprof|flamegraph` read): the
  * model (lib/read/analysis/profile*.c: kernel records read at their offsets,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the control-message frames a session host (and a
  * controller or provider) reads from other processes of its user
  * (lib/shared/registry/proto.c). The input is the byte stream a peer sends, at most

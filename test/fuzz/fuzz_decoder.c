@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the TraceLogging decoder. The input is split into a
  * provider-traits item, a schema item and a payload (lengths from its first
  * bytes); the decoder must refuse or decode without reading outside them,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the ETL file reader and consumer (buffer headers,
  * checksums, zstd frames, records, extended data, the merge). Any input must
  * be refused or delivered without a crash, a hang or an out-of-bounds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the built-in kernel schema table and the decoding it
  * drives. The input's first two bytes are a classic record's hook (event
  * class group, then opcode), the third its version, the fourth's low bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: instrumentation manifests and the decoding they drive.
  * The input is split at its first two bytes (little-endian): that many
  * bytes of manifest XML, then a payload. A manifest must be refused (with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the PDB reader (petw/pdb.h). Any input is refused with
  * a reason or opened, and then every lookup over the first pages of code
  * returns frames or an error, never reading outside the input (a copy of

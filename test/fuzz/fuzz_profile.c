@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: recording profiles (tools/tool_profile.c), what
  * `petw start --profile FILE` reads: WPR XML and logman provider files.
  * The first byte picks the format (bit 0: WPR XML) and the profile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: a provider-directory file ("providers-<pid>" in the
  * runtime directory), which `petw providers` and the session commands read
  * though another process of the user wrote it (lib/shared/registry/procdir.c). The

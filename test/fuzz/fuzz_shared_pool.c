@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: a session host reading a shared pool that a provider
  * process wrote (lib/write/ring/ring.c, petw__pool_host_*) and salvaging a dead
  * writer's buffers (petw__etl_salvage_records). A malicious provider

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: TdhFormatProperty, which parses event payload bytes.
  * The first bytes pick the in-type, out-type and binary length; the rest is
  * UserData. It must format or refuse without reading past UserDataLength,

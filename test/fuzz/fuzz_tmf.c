@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: WPP trace message format (TMF) files and the decoding
  * they drive. The input is split at its first two bytes (little-endian):
  * that many bytes of TMF text, then a payload. The TMF must be refused with

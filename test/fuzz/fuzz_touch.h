@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_touch.h - for the decoding fuzz targets: reads every byte a decoded
  * event points at (names, labels, strings, binary values, the event and
  * provider names), so ASan sees any stray pointer, and traps when a value's

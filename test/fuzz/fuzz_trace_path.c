@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the whole reading path an ETW consumer takes, on a real
  * file. Each input is written to a temporary file (one per process), opened
  * with OpenTraceA or OpenTraceW (EVENT_TRACE_LOGFILE.LogFileName, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the MS-XCA plain LZ77 decompressor. Any input must
  * decompress or be refused without writing outside the output buffer or
  * reading outside the input (both sized exactly for ASan). */

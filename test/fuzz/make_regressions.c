@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* make_regressions DIR: writes the hand-built ETL files of
  * DIR/fuzz_trace_path/ (committed as test/fuzz/regressions/fuzz_trace_path/,
  * described in test/fuzz/regressions/README.md). Every byte is fixed (no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* make_seeds DIR: writes small synthetic ETL files for the fuzz corpora:
  * plain, with checksums, zstd-compressed, with related activity IDs, from
  * two threads' worth of CPUs, plus a truncated one; TraceLogging events of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs a fuzz target over files (a corpus) without libFuzzer, so the
  * regular test suite exercises every target on its seeds and regressions.
  * Each argument is a file or a directory; a directory's files are run in

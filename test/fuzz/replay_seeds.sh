@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # replay_seeds.sh REPLAY SEED_DIR [REGRESSION_DIR...]: every seed, plus every
 # seed with bytes flipped at a spread of offsets, then every file of the
 # regression folders as it is (test/fuzz/regressions/<target>/: inputs that

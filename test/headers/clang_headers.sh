@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # clang_headers.sh CLANGXX INCLUDE_DIR STDLIB STD SOURCE...: the C++ header
 # tests (generated hdr_*_before.cpp / hdr_*_after.cpp, and the usage
 # sources) compiled by clang++ as STD (c++11, c++17, c++20) against STDLIB

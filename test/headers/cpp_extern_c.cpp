@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpp_extern_c.cpp - the ETW headers included inside extern "C" { }, as
  * some C++ code wraps C headers, then standard headers. */
 extern "C" {

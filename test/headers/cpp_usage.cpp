@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpp_usage.cpp - C++ written as Windows ETW programs write it, against
  * petw's ETW headers: old (__in, __out) and new (_In_, _Out_) SAL in
  * declarations with standard headers included before and after,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # unsupported_macro.sh INCLUDE_DIR COMPILER...: a TraceLogging macro petw
 # does not provide fails to compile, in C and in C++, with an error that
 # names it (not an error about petw's internals). Syntax only.

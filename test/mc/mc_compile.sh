@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # mc_compile.sh INCLUDE_DIR GENERATED_DIR SOURCE...: code using headers
 # `petw mc` generated, compiled by gcc and clang (each when installed) as
 # C99 and C11 and by g++ and clang++ as C++11, C++14, C++17 and C++20,

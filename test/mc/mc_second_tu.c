@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mc_second_tu.c - a second translation unit including the generated
  * header: the objects mc marks __declspec(selectany) (the provider's
  * context, GUID and descriptors) must be one object per program, shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mc_test.h - what the tests of `petw mc` headers share: CHECK, and a file
  * session started and read back through the ETW API and the decoder, as
  * mc.exe's users record and read their providers. Header-only (the tests

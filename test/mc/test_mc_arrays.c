@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mc_arrays.c - structs and arrays of strings through the header
  * `petw mc` generated from mc_arrays.man, called with the parameters
  * mc.exe's header takes (a struct: its size, then its packed bytes; an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mc_enabled.c - EventEnabled<Event>() of a `petw mc` header follows
  * the sessions' enable level and keywords (MatchAnyKeyword and
  * MatchAllKeyword), through McGenControlCallbackV2 as on Windows: each

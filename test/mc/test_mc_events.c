@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mc_events.c - code written as mc.exe's users write it, against the
  * headers `petw mc` generated (example_events.h from the example
  * provider's manifest, mc_types.h from mc_types.man): register, write

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tool_mc_errors.sh PETW: manifests petw mc cannot write correct code for
 # are refused with the manifest's name and the line at fault, and no header
 # is left behind; -km and -cs are refused.

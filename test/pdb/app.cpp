@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* app.cpp - a fixture of the PDB symbolizer test: the entry point, lambdas,
  * templates instantiated for several types, anonymous-namespace and static
  * functions. */

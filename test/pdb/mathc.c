@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mathc.c - a fixture of the PDB symbolizer test: C code with static and
  * forced-inline helpers, nested inlining. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Decorated names of the kinds C++ code gives its functions, for
 // pdb_undname.py: templates (with class, pointer, reference and integer
 // arguments, nested), constructors, destructors, operators, conversion

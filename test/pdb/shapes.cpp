@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shapes.cpp - a fixture of the PDB symbolizer test (see shapes.h). */
 #include "shapes.h"
 

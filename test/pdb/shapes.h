@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shapes.h - a fixture of the PDB symbolizer test: classes with virtual
  * methods, a class template and forced-inline helpers, compiled for
  * Windows (x86_64-pc-windows-msvc) without any system header. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin: a shared object linked with petw's archive (its names kept
  * private), which a program that knows nothing of petw loads with dlopen.
  * It starts a session, writes events from the thread that calls it and from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis_model.c - reading traces into a model with the user's filters
  * and symbol options, and walking its stacks as text frames: what every
  * view and export starts from. */

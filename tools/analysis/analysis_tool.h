@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis_tool.h - what `petw report` (its views) and `petw convert`'s
  * profile exports share: the options that read a trace into a model
  * (petw/analysis.h), the tables every view writes (text, CSV or JSON,

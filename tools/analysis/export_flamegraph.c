@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_flamegraph.c - `petw convert --to flamegraph`: an SVG flame graph
  * petw draws itself (one file, no external script or font): the stacks
  * merged root first (all samples, then each process, then its frames,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_folded.c - `petw convert --to folded`: collapsed stacks, the text
  * flamegraph.pl, inferno, speedscope and Perfetto read: one line per
  * distinct stack as text (the process's name, then its frames root first,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_perfetto.c - `petw convert --to perfetto`: the trace as Perfetto's
  * native protobuf trace (a stream of TracePackets, Perfetto's published
  * protos/perfetto/trace/ field numbers), which ui.perfetto.dev opens.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_perfetto_events.c - the providers' events and the disks in a
  * Perfetto trace, as TrackEvents (TracePacket.track_event, 11) on sequence
  * 1: a Start and its Stop (petw_profile_event_pairs: the model's own

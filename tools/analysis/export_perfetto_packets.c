@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_perfetto_packets.c - what the Perfetto export's two writers (the
  * timeline in export_perfetto.c, the providers' events in
  * export_perfetto_events.c) both write through (perfetto_internal.h): the

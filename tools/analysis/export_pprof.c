@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_pprof.c - `petw convert --to pprof`: the model as pprof's
  * profile.proto (github.com/google/pprof, proto/profile.proto), gzipped,
  * which `go tool pprof`, Pyroscope, Grafana and speedscope read.

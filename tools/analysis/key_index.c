@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* key_index.c - an open-addressing index from a string key to an item's
  * position, over items the caller keeps (see analysis_tool.h). */
 #include <stdlib.h>

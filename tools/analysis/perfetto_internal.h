@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perfetto_internal.h - what the two halves of `petw convert --to perfetto`
  * share: the writer's state, the track numbering and the packet helpers.
  * export_perfetto.c writes the system (tracks, scheduling, samples,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_cpu.c - `petw report cpu`: where the CPU samples went, by
  * function (the default), module, process or thread: self samples (the
  * sampled address was there) and inclusive ones (anywhere on the stack,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_diff.c - `petw report diff BASE NEW`: where the CPU went in two
  * traces, side by side (PerfView's diff): each function's (or module's)
  * self and inclusive share in both and how many percentage points it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_disk.c - `petw report disk`: which processes did the disk I/O
  * (DiskIo Read and Write): requests and bytes each way, and the mean and
  * longest response time, most bytes first. */

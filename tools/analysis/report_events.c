@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_events.c - `petw report events`: every kind of event the trace
  * holds (provider, event, opcode, version), how many, how often (per second
  * over the trace), when first and last; and for Start/Stop pairs of a task

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_offcpu.c - `petw report offcpu`: where threads waited, as WPA's
  * CPU Usage (Precise) shows it: blocked time by the blocked thread's stack
  * (CSwitch stacks: where the thread switched in had blocked), each with the

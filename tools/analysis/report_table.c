@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_table.c - the tables of `petw report`: text (aligned columns,
  * buffered: views write their top rows), CSV (RFC 4180) and JSON (one
  * object: the view's name, its title and an array of rows), with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_wait.c - `petw report wait`: per thread, the time it ran, was
  * runnable (ready) and was blocked (waiting), from CSwitch and ReadyThread;
  * how often it went on a CPU, was preempted and was readied, the thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clickhouse.h - a ClickHouse server reached over its HTTP interface
  * (libcurl): the URL and credentials, statements and RowBinary inserts, and
  * the RowBinary encoding the exporters build their batches in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clickhouse_http.c - requests to ClickHouse's HTTP interface through
  * libcurl: POST a statement, or an INSERT's query in the URL and its rows
  * as the body; a status other than 200 is the server's refusal, whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clickhouse_schema.c - the tables `petw export --to clickhouse` fills
  * (docs/clickhouse.md describes each column): created when absent, and
  * checked when present, so that a table of another shape is one clear

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clickhouse_schema.h - petw's tables in ClickHouse (clickhouse_schema.c;
  * docs/clickhouse.md is their manual). A change of a table's columns is a
  * new CLICKHOUSE_SCHEMA_VERSION. */

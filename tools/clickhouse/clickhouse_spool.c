@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clickhouse_spool.c - `petw forward --spool DIR`: batches kept on disk
  * until ClickHouse has them. Each batch is one file, NNNNNNNNNNNNNNNNNNNN.batch,
  * numbered in the order written, holding

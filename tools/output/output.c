@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.c - the output interface: choosing a format, and the record
  * writing and bookkeeping every format shares. */
 #include <string.h>

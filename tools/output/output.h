@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.h - the formats `petw dump` and `petw convert` write, behind one
  * interface (begin, event, end), and the value writing they share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_buf.c - the growable buffer records are built in, and the
  * primitives every format writes with: numbers, hex, GUIDs, times. */
 #include <stdlib.h>

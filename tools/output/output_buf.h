@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_buf.h - the growable byte buffer every output format builds its
  * records in, and the primitives they write with (output_buf.c). */
 #ifndef OUTPUT_BUF_H

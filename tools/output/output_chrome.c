@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_chrome.c - `petw convert --to chrome`: the Trace Event Format
  * (JSON) that chrome://tracing, Perfetto and speedscope load.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_chrome.h - what the two halves of the Chrome trace writer share:
  * output_chrome.c writes the records of providers (slices, instants, flows,
  * counters) and the trace's frame; output_chrome_kernel.c the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_chrome_kernel.c - the kernel records (the NT Kernel Logger's
  * classes) in a Chrome trace, as a timeline of the system, read through
  * their decoded fields: Process Start/DCStart name their process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_chrome_records.c - the records both halves of the Chrome export
  * write (output_chrome.h): metadata (M) naming processes and threads, a
  * slice's name, times; output_chrome.c (providers' records) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_csv.c - `petw dump --format csv`: RFC 4180, a header row, then
  * one row per record: the header fields, the event name and the decoded
  * fields as one JSON object (empty when not decoded), the payload as hex. */

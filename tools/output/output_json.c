@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_json.c - `petw dump --format json`: one JSON object per line and
  * record, the decoded fields by name (or the payload as hex). */
 #include "../tool.h"

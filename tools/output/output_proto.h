@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_proto.h - the protobuf wire format, written into an sbuf: varints,
  * fixed 64-bit and length-delimited fields, and nested messages whose
  * length is patched in when they end. What the binary exports (pprof's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_text.c - `petw dump --format text` (the default): one line per
  * record, the descriptor as key=value, then the decoded fields (values as
  * in JSON, but pointers unquoted and the trace header's time zone by its

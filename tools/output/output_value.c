@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output_value.c - strings as each format needs them (one UTF-8 repair,
  * one JSON escaper, one CSV quoter), and decoded values as JSON. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceLoggingActivity.h - the Windows SDK's C++ activity helpers for
  * TraceLogging, on petw's <TraceLoggingProvider.h>. Part of petw's
  * ETW-compatible surface. C++ only, as the SDK's (in C it declares nothing).

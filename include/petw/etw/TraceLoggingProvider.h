@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceLoggingProvider.h - TraceLogging for C and C++, for non-Windows hosts
  * (and for Windows builds that use petw's engine).
  *

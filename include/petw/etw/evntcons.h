@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* evntcons.h - EVENT_HEADER, EVENT_RECORD and their flags, as in the
  * Windows SDK. Part of petw's ETW-compatible surface; the layouts are those
  * of petw_event_header / petw_event_record in <petw/types.h>. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* evntprov.h - the ETW provider API (EventRegister, EventWrite, ...) on
  * petw's engine. Part of petw's ETW-compatible surface: names, struct
  * layouts and constants are the Windows SDK's; each function maps onto the

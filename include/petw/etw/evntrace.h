@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* evntrace.h - the ETW controller and consumer API (StartTrace, ControlTrace,
  * EnableTraceEx2, OpenTrace, ProcessTrace, ...) on petw's engine. Part of
  * petw's ETW-compatible surface: names, layouts and constants are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* relogger.h - the ETW relogger's COM interfaces (ITraceRelogger,
  * ITraceEvent, ITraceEventCallback) and class ID, as the Windows SDK
  * declares them, in C and C++. Part of petw's ETW-compatible surface.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tdh.h - Trace Data Helper: event schemas and property values, as in the
  * Windows SDK, for the events petw can describe: TraceLogging events (from
  * the metadata they carry), EventWriteString events, classic kernel events

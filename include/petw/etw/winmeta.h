@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* winmeta.h - the standard ETW levels, opcodes, channels and keywords
  * (WINEVENT_*). Part of petw's ETW-compatible surface; with
  * PETW_USE_NATIVE_ETW on Windows it forwards to the system header when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wmistr.h - WNODE_HEADER, as in the Windows SDK. Part of petw's
  * ETW-compatible surface. */
 #ifndef PETW_ETW_WMISTR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* combaseapi.h - StringFromGUID2 and the COM types ETW code takes from it, for
  * non-Windows hosts (StringFromGUID2 is in <windows.h>, as Windows' own
  * windows.h includes this header). Part of petw's Win32 layer.

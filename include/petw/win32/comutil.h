@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comutil.h - for non-Windows hosts: the BSTR functions (from
  * <combaseapi.h>) that Visual C++'s COM support header builds on.
  *

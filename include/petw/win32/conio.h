@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conio.h - the console input functions ETW samples call (_getch,
  * _getwch: "press any key"), for non-Windows hosts. Part of petw's
  * ETW-compatible surface; on Windows this is the system's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errhandlingapi.h - the thread's last error (errhandlingapi.h), for non-Windows hosts.
  * Part of petw's Win32 layer (include/petw/win32, pkg-config petw-etw); <windows.h>
  * includes it. On Windows this is the system's. */

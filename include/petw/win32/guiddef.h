@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* guiddef.h - GUID, DEFINE_GUID, IsEqualGUID and the GUID reference types,
  * for non-Windows hosts: they are in <windows.h>, as Windows' own
  * windows.h includes this header. Part of petw's Win32 layer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* in6addr.h - IN6_ADDR, an IPv6 address in network byte order, as in the
  * Windows SDK (bytes as u.Byte / s6_bytes / s6_addr, 16-bit words as
  * u.Word / s6_words). Part of petw's Win32 layer: ETW consumers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* initguid.h - makes DEFINE_GUID define its GUIDs as Windows does with
  * INITGUID: one extern "C" object per name, with selectany (weak)
  * semantics, so every translation unit that defines it shares one copy and

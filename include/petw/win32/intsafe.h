@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* intsafe.h - the limits Windows' intsafe.h names, for non-Windows hosts.
  * Part of petw's Win32 layer; on Windows this is the system's.
  * INT_MAX, UINT_MAX and the other <limits.h> names come from the C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* minwindef.h - the base types, calling conventions, GUIDs and memory macros (minwindef.h,
  * winnt.h, guiddef.h), for non-Windows hosts.
  * Part of petw's Win32 layer (include/petw/win32, pkg-config petw-etw); <windows.h>

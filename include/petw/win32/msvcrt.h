@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* msvcrt.h - the Microsoft C runtime's functions Windows code calls: the secure (_s)
  * functions, the wide printf family's _s forms, case-insensitive compares, paths, and the
  * intrinsics its <stdlib.h> declares, for non-Windows hosts.

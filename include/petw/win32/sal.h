@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sal.h - the source-code annotation language (SAL) of Windows' headers, for
  * non-Windows hosts: every annotation name the Windows SDK's sal.h,
  * specstrings.h and driverspecs.h define (new style _In_..., old style

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sddl.h - a SID as text and back, for non-Windows hosts. Part of petw's
  * ETW-compatible surface; on Windows this is the system's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdkddkver.h - the Windows version constants (_WIN32_WINNT_*, NTDDI_*) that
  * a program's targetver.h includes, for non-Windows hosts.
  *

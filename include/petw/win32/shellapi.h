@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shellapi.h - CommandLineToArgvW, the one shell function ETW tools use
  * (to read their wide command line), for non-Windows hosts. Part of petw's
  * ETW-compatible surface; on Windows this is the system's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strsafe.h - Windows' safe string functions, for non-Windows hosts: the
  * documented family, each in A (char) and W (WCHAR) forms, counted in
  * characters (StringCch*) or bytes (StringCb*), with the UNICODE-selected

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tchar.h - the generic-text mappings (TCHAR, _T, _tmain, _tprintf, ...),
  * for non-Windows hosts.
  *

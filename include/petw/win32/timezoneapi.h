@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* timezoneapi.h - FILETIME and SYSTEMTIME conversions, the time now (timezoneapi.h,
  * sysinfoapi.h), for non-Windows hosts.
  * Part of petw's Win32 layer (include/petw/win32, pkg-config petw-etw); <windows.h>

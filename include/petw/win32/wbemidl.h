@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wbemidl.h - the WMI COM interfaces' header. Part of petw's ETW-compatible
  * surface for the ETW consumers written for MOF-described events that
  * include it: it brings what Windows' <wbemidl.h> brings in with it from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* windows.h - the Win32 API Windows code expects, for non-Windows hosts: an
  * umbrella over one header per API set, as mingw-w64's windows.h is (the base
  * types in <minwindef.h>, errors in <winerror.h>, the heap in <heapapi.h>, SIDs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* winnls.h - locales: case mapping, dates and times as text, the code page in use
  * (winnls.h, datetimeapi.h), for non-Windows hosts.
  * Part of petw's Win32 layer (include/petw/win32, pkg-config petw-etw); <windows.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_class.c - the NT Kernel Logger's classic (MOF) event classes in
  * one table: each class's MOF name, hook group and GUID, and its schema,
  * the instrumentation manifest fragment (events by opcode and version,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_class.h - the NT Kernel Logger's event classes, written once: each
  * class's MOF name, GUID and hook group (the table, kernel_class.c, with
  * each class's schema: its events by opcode and version and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel_class_config.c - the schemas of the SystemConfig classes, the
  * largest of kernel_class.c's table: SystemConfig (the configuration records
  * a kernel session's rundown writes: CPU, disks, NICs, video, services,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* array.c - growable arrays. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bufqueue.c - see bufqueue.h. A mutex and a condition variable: neither
  * side is on the EventWrite path, and the producer holds the lock only for
  * one copy. */

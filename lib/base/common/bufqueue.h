@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bufqueue.h - a bounded queue of buffer copies between one producer (the
  * flusher) and one consumer (a real-time ProcessTrace). The producer never
  * waits: when the queue is full the buffer is refused and the caller counts

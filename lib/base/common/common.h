@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* common.h - internal helpers shared by every module (no OS headers of its
  * own; it brings platform.h's byte, UTF and SID helpers).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* control.c - library init and the control lock. */
 #include <stdarg.h>
 #include <stdio.h>

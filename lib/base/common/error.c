@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.c - PETW_E* messages and Win32 mapping, from the one X-macro list. */
 #include "common.h"
 

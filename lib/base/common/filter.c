@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* filter.c - event filters and enable properties (see filter.h). */
 #include <string.h>
 

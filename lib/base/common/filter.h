@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* filter.h - what a session asks of a provider beyond level and keywords:
  * event filters and enable properties (EnableTraceEx2's
  * ENABLE_TRACE_PARAMETERS), in one fixed-size form that in-process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grace.c - the grace period's reclaiming side and the reader registry
  * (see grace.h for the argument). */
 #include <stdlib.h>

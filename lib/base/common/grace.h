@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grace.h - freeing what lock-free readers may still hold: a grace period.
  *
  * Allowed dependencies: platform/, libuv.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* guid.c - GUID text form. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* process.c - the process's own command line and working directory, for
  * the ETW surface's GetCommandLineW and _fullpath (other hosts than
  * Windows). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha1.c - SHA-1 (FIPS 180-4, section 6.1), straightforward and portable. */
 #include "sha1.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha1.h - SHA-1 (FIPS 180-4), for name-derived provider GUIDs only.
  *
  * Not for security: it exists because EventSource and TraceLogging tooling

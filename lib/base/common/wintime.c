@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wintime.c - FILETIME <-> calendar date, in the proleptic Gregorian
  * calendar Windows uses, and the local zone's current offset. */
 #include "../platform/platform.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform.h - the one interface between petw and the operating system.
  *
  * Allowed dependencies: none. Besides the OS, it speaks only the shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_common.c - the parts of platform.h built only on its own
  * primitives, shared by Linux and Windows. */
 #include "petw/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_file_linux.c - Linux implementation of platform.h's files:
  * trace files created owner-only, written and read at offsets, continued
  * only when private, and opened for reading without blocking on a FIFO. */

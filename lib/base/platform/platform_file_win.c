@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_file_win.c - Windows implementation of platform.h's files:
  * trace files created for the user alone (a DACL), written and read at
  * offsets, continued only when the user's own, opened for reading only

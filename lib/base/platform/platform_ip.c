@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_ip.c - an IPv6 address as text, as Windows writes it: the
  * decoder (petw_decode, petw dump) and TDH (TdhFormatProperty) print the
  * same. Pure code, the same everywhere. */

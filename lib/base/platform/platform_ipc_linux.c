@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_ipc_linux.c - Linux implementation of platform.h's IPC: Unix
  * stream sockets that check the peer's uid and carry descriptors, the
  * socket a detached process inherits, and waiting on several of them. */

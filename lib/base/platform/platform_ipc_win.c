@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_ipc_win.c - Windows implementation of platform.h's IPC: named
  * pipes that check the peer's user and carry handles, the pipe a detached
  * process inherits, and waiting on several handles. */

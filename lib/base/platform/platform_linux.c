@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_linux.c - Linux (POSIX) implementation of platform.h. */
 #include <errno.h>
 #include <pthread.h>

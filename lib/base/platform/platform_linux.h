@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_linux.h - inline hot-path pieces for Linux (and other POSIX). */
 #ifndef PETW_PLATFORM_LINUX_H
 #define PETW_PLATFORM_LINUX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_linux_internal.h - what platform_linux.c shares with the other
  * Linux files of platform/ (nothing outside lib/base/platform/ sees it). */
 #ifndef PETW_PLATFORM_LINUX_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_machine_linux.c - the machine's configuration on Linux (a system
  * session's SystemConfig): CPUs, memory, host and domain names from sysconf
  * and /sys, and the disks and mounted volumes from /sys/block and

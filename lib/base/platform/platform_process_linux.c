@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_process_linux.c - Linux implementation of platform.h's
  * processes: starting a detached process (a session host) and a detached
  * thread, what /proc says of another process, fork's hooks, and whether an

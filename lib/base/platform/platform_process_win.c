@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_process_win.c - Windows implementation of platform.h's
  * processes: starting a detached process (a session host) and a detached
  * thread, what is known of another process, and fork's hooks (no fork on

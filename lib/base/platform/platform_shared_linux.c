@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_shared_linux.c - Linux implementation of platform.h's "Sessions
  * shared between processes", the parts the others build on: the per-user
  * runtime directory, eventfd wake-up counters and handles, and private

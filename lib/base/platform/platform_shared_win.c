@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_shared_win.c - Windows implementation of platform.h's "Sessions
  * shared between processes" (docs/design.md, "Windows transport"), the
  * parts the others build on: the handle objects (platform_shared_win.h),

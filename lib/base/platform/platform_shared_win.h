@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_shared_win.h - what the Windows files of platform.h's "Sessions
  * shared between processes" share (platform_shared_win.c: the user, the
  * runtime directory, wake-up counters, handles and private files;

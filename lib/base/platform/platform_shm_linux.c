@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_shm_linux.c - Linux implementation of platform.h's shared
  * memory (sealed memfd), the shared registry file and its open-file-
  * description locks, and futex words. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_shm_win.c - Windows implementation of platform.h's shared
  * memory (pagefile-backed sections, abandoned views), the shared registry
  * file and its byte-range locks, and futex words. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_sid.c - security identifiers, binary and text. A SID is a revision
  * byte, a sub-authority count, a 48-bit big-endian identifier authority
  * and that many 32-bit little-endian sub-authorities; its text is

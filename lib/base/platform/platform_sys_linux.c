@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_sys_linux.c - the OS's own events on Linux: perf_event_open.
  *
  * One ring per CPU. On each CPU a software "dummy" event carries the side

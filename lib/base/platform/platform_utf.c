@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_utf.c - the UTF conversions the format and the ETW surface need.
  * Invalid input is replaced by U+FFFD; output is always NUL-terminated. */
 #include <wchar.h>

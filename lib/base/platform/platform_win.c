@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_win.c - Windows implementation of platform.h. Paths are UTF-8 in
  * petw and converted to UTF-16 here. */
 #include <limits.h>

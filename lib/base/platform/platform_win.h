@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_win.h - inline hot-path pieces for Windows. */
 #ifndef PETW_PLATFORM_WIN_H
 #define PETW_PLATFORM_WIN_H

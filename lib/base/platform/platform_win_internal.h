@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform_win_internal.h - what platform_win.c shares with the other
  * Windows files of platform/ (platform_shared_win.h and the files that
  * include it; nothing outside lib/base/platform/ sees it). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* controller.c - petw/session.h: one session interface, two transports.
  *
  * Allowed dependencies: common/, session/, host/, realtime/, consume/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* controller.h - the controls ETW has and petw/session.h does not, on a
  * session of either transport (for the ETW surface, lib/surface/etw/).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis_internal.h - what the analysis module's files share.
  *
  * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* map.c - the model's growable arrays and its u64 -> u32 hash map
  * (analysis_internal.h).
  *

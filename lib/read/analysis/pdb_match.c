@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdb_match.c - the PDB of a Windows image, by the identity its trace
  * carries (KernelTraceControl's DbgID_RSDS: GUID, age, PDB name), found in
  * the symbol directories (--symbols DIR) as a plain file (DIR/name.pdb) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pe_exports.c - a PE image's export table (analysis_internal.h:
  * petw__pe_exports), what names a Windows image's frames when no PDB is
  * found, as WPA does without symbols. Read through platform's files, bounded: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.c - a trace's events as a model: processes, threads, images,
  * distinct stacks of CPU samples and per-thread switch times; then each
  * distinct location symbolized once. This file reads the traces, sends each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_clr.c - code the trace names itself: the .NET runtime's method
  * and module events (load, unload, rundown), petw's own JitSymbol,
  * KernelSymbol and ImageId events; the JIT symbols are looked up by

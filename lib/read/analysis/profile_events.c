@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_events.c - disk I/O by process (DiskIo Read and Write, their
  * response times), and every event counted by kind, with the time between
  * an activity's Start and Stop.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_sched.c - scheduling: each thread's time running, ready and
  * waiting from CSwitch and ReadyThread (read at their fixed offsets), who
  * readied it, and the off-CPU waits with the stacks that blocked and readied

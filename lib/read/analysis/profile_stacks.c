@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_stacks.c - CPU samples and their stacks: a sample waits for its
  * thread's StackWalk (written right after it), or for the keys of its cached
  * stack, and is counted with that stack, or alone when the thread's next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_symbols.c - the symbolization driver: each distinct location
  * named once, by the kernel's or a JIT's symbols, the image's PDB, libdwfl,
  * or a Windows image's export table, else module+offset; then Linux's

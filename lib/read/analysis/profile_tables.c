@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_tables.c - the profile model's tables: processes (with the
  * images mapped in each), threads, image files and their identity (build
  * id, PE time stamp and size, PDB), and the locations of sampled addresses;

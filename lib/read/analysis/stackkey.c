@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stackkey.c - samples whose stacks come as cache keys, held until the keys
  * are defined (analysis_internal.h: petw__stackkeys).
  *

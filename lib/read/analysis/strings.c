@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strings.c - interned strings and demangled names.
  *
  * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symbolize.c - code offsets in ELF files to functions, inlined frames and
  * source lines, with elfutils' libdwfl.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symbolize_none.c - the symbolizer of builds without elfutils' libdw (the
  * Windows build): frames stay module+offset.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symsrv.c - a file of a symbol server, fetched over HTTP(S) through
  * libcurl only because the user's symbol path names the server
  * (srv*CACHE*URL): URL/name.pdb/GUIDAGE/name.pdb, or on 404 the compressed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symsrv_none.c - a build without libcurl: symbol servers are not asked.
  *
  * Allowed dependencies: common/, classes/, consume/, decode/, pdb/, platform/, libdw, libcurl,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* consume.c - reading ETL files and delivering their events in order.
  *
  * Allowed dependencies: common/, platform/, classes/, format/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* consume_internal.h - what the session module tells the consumer module:
  * a live trace reads buffers from a queue instead of a file. */
 #ifndef PETW_CONSUME_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clr.c - the built-in schemas of the .NET runtime's events that name
  * code: method loads with their addresses and names, and module loads,
  * from the runtime provider (Microsoft-Windows-DotNETRuntime) and its

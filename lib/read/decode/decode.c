@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode.c - events into named, typed fields: the decoder, the primitives
  * every kind of event builds its fields with, TraceLogging's self-describing
  * events (schema and payload), and petw_decode, which picks the kind. Events

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode_files.c - instrumentation manifests and WPP's TMF files added to a
  * decoder: from memory, a file, or every such file of a directory (in the
  * order of their names), with the warnings and errors that tell why one was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode_internal.h - the decoder's state and the functions its files share
  * (decode.c: the decoder, its field-building primitives and TraceLogging;
  * decode_manifest.c: manifest-described events and their messages; wpp.c:

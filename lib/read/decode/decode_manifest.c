@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode_manifest.c - events an instrumentation manifest describes, decoded
  * by walking their template (manifest.c parses the manifest): the kernel
  * classes' and the .NET runtime's built-in schemas, the manifests added and

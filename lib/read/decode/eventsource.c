@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* eventsource.c - EventSource manifests put back together from the
  * ManifestData events that carry them (see eventsource.h), and the
  * decoder's side: a ManifestData event as fields, the provider's manifest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* eventsource.h - .NET EventSource manifests carried in the trace.
  *
  * Allowed dependencies: common/, platform/, classes/, xxHash, expat.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.c - the NT Kernel Logger's classic (MOF) event classes as an
  * instrumentation manifest the decoder reads with the same parser as any
  * other: one provider per event class of the table (lib/base/classes/

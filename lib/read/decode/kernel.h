@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernel.h - the built-in schemas of the NT Kernel Logger's classic event
  * classes (kernel.c), as a manifest model whose events are keyed by
  * opcode and version.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest.c - instrumentation manifests: expat reads the XML into raw
  * lists (attribute text, as written), then each provider is resolved into
  * the model of manifest.h (manifest_model.c), once every name and string it

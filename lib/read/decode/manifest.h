@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest.h - instrumentation manifests (.man), parsed into the model the
  * decoder walks: providers, their events by id and version, and each
  * event's template as a flat list of fields.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_internal.h - what manifest.c (reading the XML into raw lists) and
  * manifest_model.c (resolving each provider into manifest.h's model)
  * share: the raw lists, the parser's state and its error reporting. Only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_model.c - manifest.h's model: a manifest's raw provider
  * (manifest.c's lists, the attributes as written) resolved into it (numbers
  * checked; levels, tasks, opcodes, keywords, channels and maps found by name,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest_view.c - the public read-only view of a parsed manifest
  * (petw/manifest.h) over manifest.c's model. */
 #include <string.h>

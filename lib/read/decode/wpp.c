@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wpp.c - reading WPP's trace message format (TMF) files. The format, as
  * tracepdb writes it:
  *

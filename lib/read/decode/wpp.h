@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wpp.h - WPP trace message format (TMF) files, the text tracepdb writes
  * from a PDB's WPP annotations: for each message GUID its component name,
  * and for each message number its #typev name (file_line), format string,

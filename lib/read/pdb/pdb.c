@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdb.c - the MSF 7.0 container of a PDB and the streams that describe the
  * whole image: the superblock and the stream directory, the PDB info stream
  * (GUID, named streams: "/names"), the DBI stream (modules, section

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdb_internal.h - what pdb.c (the MSF container, the info, DBI, string
  * and type streams) and pdb_lookup.c (module symbols, lines, inline sites)
  * share.

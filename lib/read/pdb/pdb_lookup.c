@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pdb_lookup.c - an address to its source frames: the section and offset
  * of an RVA (section headers), the module that holds it (section
  * contributions), that module's procedures (S_*PROC32, indexed when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* undecorate.c - the name part of MSVC-decorated names (undecorate.h).
  *
  * The scheme, as Microsoft's compilers write it and as public descriptions

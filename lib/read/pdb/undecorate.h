@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* undecorate.h - MSVC-decorated names ("?push_back@?$vector@HV?$allocator@H@std@@@std@@...")
  * shown as Windows tools show a frame's function: the qualified name with its
  * template arguments, without the parameter list or return type

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* realtime.c - live consumers: a petw_trace (consume/) fed by a running
  * session's flusher (session/) instead of a file.
  *

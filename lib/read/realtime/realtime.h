@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* realtime.h - live consumers of this process's sessions.
  *
  * Allowed dependencies: common/, session/, consume/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* agent.c - a provider process's side of shared sessions.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, provider/, registry/.

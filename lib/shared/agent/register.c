@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* register.c - the public registration calls: provider.c's registration in
  * this process, then what shared sessions need of it (agent.c). Above both,
  * so that the agent, which enables and lists providers through provider.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* client.c - the host transport (petw__host_transport): starting session
  * hosts and talking to them; and petw/shared.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host.c - a session host: the process that owns one shared session.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, provider/,

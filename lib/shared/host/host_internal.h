@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host_internal.h - the session host's entry point (host.c), for the
  * client (client.c), which starts hosts; the host transport, for the
  * controller.

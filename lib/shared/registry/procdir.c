@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procdir.c - the provider directory: which process registered which
  * providers, for `petw providers` and provider names given on the command
  * line. registry.h describes the files; docs/shared-memory.md their layout. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proto.c - control-message frames between the processes of a user (see
  * registry.h and docs/shared-memory.md). Every frame from a peer is checked
  * before use; a frame that fails a check ends the connection.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c - the per-user session registry (see registry.h).
  *
  * Allowed dependencies: common/, platform/.

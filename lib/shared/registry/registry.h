@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.h - what the processes of one user share: the session registry
  * and the control messages. docs/shared-memory.md specifies both layouts.
  *

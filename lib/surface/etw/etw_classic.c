@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_classic.c - the classic (MOF) provider API: RegisterTraceGuids,
  * UnregisterTraceGuids, GetTraceLoggerHandle, GetTraceEnableFlags/Level,
  * TraceEvent, TraceMessage(Va); TraceEventInstance is refused.

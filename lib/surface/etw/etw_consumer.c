@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_consumer.c - OpenTrace, ProcessTrace, CloseTrace. */
 #include <stdlib.h>
 

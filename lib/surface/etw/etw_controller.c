@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_controller.c - StartTrace, ControlTrace and friends, EnableTraceEx2. */
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_internal.h - shared by the ETW-compatible surface's files. The ETW
  * surface is a thin mapping onto the native API: it converts strings and
  * structs and translates error codes, nothing more.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_provider.c - EventRegister, EventUnregister, EventActivityIdControl. */
 #include "etw_internal.h"
 

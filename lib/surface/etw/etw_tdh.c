@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_tdh.c - TdhGetEventInformation, TdhGetPropertySize, TdhGetProperty
  * and TdhFormatProperty on top of the native decoder (petw/decode.h): TDH's
  * one decoder (etw_tdh_manifest.c) decodes the event, under the control

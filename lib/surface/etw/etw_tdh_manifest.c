@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_tdh_manifest.c - TDH's decoder and the manifests it knows: the ones
  * TdhLoadManifest(FromMemory) loaded and, on first use, those listed in
  * PETW_MANIFEST_PATH; and the TDH functions that describe manifests without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etw_unsupported.c - the Windows SDK's ETW functions petw cannot honour.
  * Each is defined, so that code calling it compiles and links, and each
  * returns ERROR_NOT_SUPPORTED without touching its out parameters: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tracelogging.c - the run-time half of <TraceLoggingProvider.h>:
  * registration (provider traits built once), and wchar_t text as UTF-16LE.
  * The event metadata is built by the compiler; nothing here runs per field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* advapi32.c - the SID functions of Windows' security API
  * (<windows.h>: GetLengthSid, CreateWellKnownSid, ...; <sddl.h>: SIDs as
  * text), for POSIX hosts: the OS has them on Windows, where platform_win.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kernelbase.c - the Win32 base functions that Windows gives every
  * process and petw's <windows.h> declares, for POSIX hosts: the thread's
  * last error, the local, global and process heaps, the version, the code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* msvcrt.c - the Windows time functions (with dates and times as text),
  * StringFromGUID2 and the Microsoft
  * C runtime functions <windows.h> declares for non-Windows hosts (Windows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ole32.c - the little COM <combaseapi.h> declares on other hosts than
  * Windows: no classes (CoCreateInstance fails with REGDB_E_CLASSNOTREG),
  * nothing to initialize, task memory (the C library's heap), GUID text,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shell32.c - the command line as Windows programs read it, for non-Windows
  * hosts: GetCommandLineW/A (processenv.h) and CommandLineToArgvW
  * (<shellapi.h>), and the UTF-8 to wchar_t conversion the Win32 layer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* win32_internal.h - shared by the Win32 layer's files: the Win32 and C
  * runtime functions Windows gives every process, for POSIX hosts, one file
  * per Windows DLL that holds them, as Wine has them (kernelbase.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wmain.c - the entry point for programs whose entry point is wmain
  * (<tchar.h>'s _tmain with _UNICODE), which Linux's C runtime never calls.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flush.h - the flusher: one libuv event-loop thread shared by every
  * session. It is woken by uv_async when a buffer is ready and by a uv_timer
  * per session (FlushTimer); it seals ready buffers (format/), sends them to

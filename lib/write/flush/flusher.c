@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flusher.c - the flusher thread, its requests, and the destinations. */
 #include <stdio.h>
 #include <stdlib.h>

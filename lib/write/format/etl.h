@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etl.h - the ETL on-disk layout (see docs/format.md), writer and reader.
  *
  * Allowed dependencies: common/, platform/, classes/, zstd, xxHash. format/ knows bytes, not

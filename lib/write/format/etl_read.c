@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etl_read.c - parsing ETL buffers and records without trusting them: every
  * length is checked against what is really there before it is used. */
 #include <stdlib.h>

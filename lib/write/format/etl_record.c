@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etl_record.c - one ETL record to an EVENT_RECORD: every record kind
  * Windows and petw write (EVENT_HEADER records, classic SYSTEM/COMPACT/
  * PERFINFO kernel records, FULL/INSTANCE classic events, WPP messages).

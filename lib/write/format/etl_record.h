@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etl_record.h - stepping through the records of an unpacked buffer, the
  * loop every reader and the flusher run over every record: the common case
  * inline, the rest in etl_record.c, beside the record decoder.

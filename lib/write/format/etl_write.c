@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* etl_write.c - building ETL buffers: the header buffer and sealed data
  * buffers, with petw's optional zstd compression and xxHash64 checksum. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpress.c - see xpress.h. The structure follows [MS-XCA] 2.4's pseudocode:
  * a 32-bit flag word says, bit by bit from the top, whether the next item
  * is a literal byte (0) or a match (1); a match is a 16-bit word of

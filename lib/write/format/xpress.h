@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xpress.h - MS-XCA "plain LZ77" (XPRESS) decompression, as Windows uses
  * for compressed ETL buffers (EVENT_TRACE_COMPRESSED_MODE, relogged files).
  * Written against [MS-XCA] 2.4 (Plain LZ77 Decompression Algorithm Details);

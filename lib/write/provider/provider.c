@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provider.c - the out-of-line part of EventWrite, the dispatch lists it
  * walks, the process facts enable properties record, and activity IDs;
  * registration and enablement, which build and publish the dispatch lists,

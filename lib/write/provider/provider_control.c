@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provider_control.c - provider registration and enablement: the
  * registered providers and what sessions enable per GUID (including GUIDs
  * no provider registered yet), the enable callbacks, filters and traits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provider_dispatch.h - what provider.c (the writer side) and
  * provider_control.c (registration and enablement) share: the dispatch
  * lists writers walk and control code builds (see provider.c's comment on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* provider_internal.h - what the session module tells the provider module.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, registry/. format/ gives the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ring.c - the ring's slow paths: open/close buffers, free and ready stacks,
  * pool allocation. The memory-ordering argument is in docs/design.md; each
  * atomic below names what it orders. */

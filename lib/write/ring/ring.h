@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ring.h - per-CPU buffers: the reserve/commit fast path (inline) and the
  * pool of fixed-size buffers behind it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session.c - sessions: start, enable, query, flush, update, stop.
  *
  * Allowed dependencies: common/, platform/, ring/, provider/, format/, flush/,

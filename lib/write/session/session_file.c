@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session_file.c - files petw writes besides a session's trace file (the
  * tools' output files), created as the trace files are: owner-only,
  * exclusively, never through a symbolic link.

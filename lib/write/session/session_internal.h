@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session_internal.h - session functions not in the public API. */
 #ifndef PETW_SESSION_INTERNAL_H
 #define PETW_SESSION_INTERNAL_H

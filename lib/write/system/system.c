@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* system.c - the system provider: the OS's records (platform/'s
  * petw__sys_*) as the NT Kernel Logger's event classes in a session.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* system.h - the system provider: the operating system's own events
  * (processes, threads, images, context switches, CPU samples and their
  * stacks), written into a session as the NT Kernel Logger's classic event

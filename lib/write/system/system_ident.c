@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* system_ident.c - the identity events a later reader needs to symbolize
  * addresses after the process, the library or the machine is gone, as
  * Windows' KernelTraceControl writes ImageID and DbgID beside Image loads.

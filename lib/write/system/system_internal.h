@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* system_internal.h - what system.c, system_ident.c and system_proc.c share.
  *
  * Allowed dependencies: common/, platform/, classes/, ring/, format/, libuv.

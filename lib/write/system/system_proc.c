@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* system_proc.c - what Linux's /proc says, read for a system session: the
  * rundown a session starts and ends with (every process, its threads and its
  * executable mappings, as they are now) and the kernel's text symbols
