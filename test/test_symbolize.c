@@ -25,8 +25,8 @@ uint64_t sym_alpha(uint64_t x);
 uint64_t sym_beta(uint64_t x);
 const void *symbolize_target_cpp(void);
 
-#define SYM_ALPHA_LINE 7
-#define SYM_BETA_CALL_LINE 25
+#define SYM_ALPHA_LINE 8
+#define SYM_BETA_CALL_LINE 26
 
 static char exe[4096];
 

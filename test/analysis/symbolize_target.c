@@ -4,7 +4,7 @@
  * The line numbers below are checked: keep them where they are. */
 #include <stdint.h>
 
-#define SYM_ALPHA_LINE 7
+#define SYM_ALPHA_LINE 8
 __attribute__((noinline)) uint64_t sym_alpha(uint64_t x)
 {
     return x * 2654435761u + 7;
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) uint64_t sym_inline_helper(uint64_t
     return y;
 }
 
-#define SYM_BETA_CALL_LINE 25
+#define SYM_BETA_CALL_LINE 26
 __attribute__((noinline)) uint64_t sym_beta(uint64_t x)
 {
     uint64_t a = x + 1;
