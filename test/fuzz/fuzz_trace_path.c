@@ -524,7 +524,14 @@ static void get_property(const tdh_view *v, PEVENT_RECORD r, PROPERTY_DATA_DESCR
               rc == ERROR_NOT_ENOUGH_MEMORY);
         return;
     }
-    CHECK(ps <= r->UserDataLength);
+    /* UTF-16 text comes out as WCHAR strings (4-byte units where WCHAR is
+     * 4 bytes): a unit for each 2 payload bytes at most, and a NUL (and for
+     * counted strings a length) for each of at most 65,535 elements. Other
+     * values are payload bytes. */
+    int text =
+        !(p->Flags & PropertyStruct) && (p->nonStructType.InType == TDH_INTYPE_UNICODESTRING ||
+                                         p->nonStructType.InType == TDH_INTYPE_COUNTEDSTRING);
+    CHECK(text ? ps <= 2 * (uint64_t)r->UserDataLength + 8u * 65536u : ps <= r->UserDataLength);
     BYTE *buf = malloc(ps ? ps : 1);
     if (!buf)
         return;
