@@ -2,7 +2,8 @@
 /* Recording profiles (tools/tool_profile.c), as `petw start --profile`
  * reads them, on profiles written for this test the way real ones are:
  *  - WPR XML: several profiles of one Name, collectors with a Base, system
- *    collectors and providers, providers by GUID and by *Name, several
+ *    collectors and providers (their kernel groups: test_profile_system.c),
+ *    providers by GUID and by *Name, several
  *    Keyword elements, Level, Stack, an inline provider, Memory profiles
  *    based on File ones, Operation="Add" and the default "Set", a Base
  *    that is not in the file; each profile's providers, buffers, mode and
@@ -189,11 +190,8 @@ static const char set_wprp[] =
 
 #if defined(PETW_HAVE_EXPAT) /* the WPR tests */
 static const char *const app_verbose_unsupported[] = {
-    "SystemCollectorId \"SC_Kernel\": kernel events (a system session)",
-    "SystemCollectorId \"SC_Kernel\": SystemProviderId \"SP_Cpu\" (not recorded)",
     "EventProvider \"EP_Lib\": Stack=\"true\" (stacks are not recorded)",
-    "EventProvider \"EP_Inline\": <CaptureStateOnStart>",
-    "<TraceMergeProperties> (not used)",
+    "EventProvider \"EP_Inline\": <CaptureStateOnStart>", "<TraceMergeProperties> (not used)",
     NULL};
 
 static void app_verbose_is(const char *id, int memory)
@@ -207,6 +205,9 @@ static void app_verbose_is(const char *id, int memory)
     provider_is(1, "Contoso.Lib.Tracing", 0, 5);
     provider_is(2, "{12345678-9abc-def0-1234-56789abcdef0}", 0xFF00000000000000ull, 5);
     unsupported_are(app_verbose_unsupported);
+    /* The kernel collector's SP_Cpu, in --kernel's and --stacks' names. */
+    CHECK(!strcmp(prof.kernel, "process,thread,cswitch"));
+    CHECK(!strcmp(prof.stacks, "cswitch"));
 }
 
 static void test_wprp_profiles(void)
@@ -346,9 +347,7 @@ static void test_wprp_bad(void)
              "%s<Profile Id=\"K\"><Collectors><SystemCollectorId Value=\"SC\"/></Collectors>"
              "</Profile>%s",
              head, tail);
-    parse_fails(text, strlen(text), 1, NULL,
-                "profile 'K' enables no event provider petw can record; it asks for: "
-                "SystemCollectorId \"SC\": kernel events (a system session)");
+    parse_fails(text, strlen(text), 1, NULL, "profile 'K' enables no event provider");
     parse_fails("<!DOCTYPE lol [<!ENTITY lol \"lol\">]><WindowsPerformanceRecorder/>", 64, 1, NULL,
                 "line 1: a document type declaration (<!DOCTYPE>) has no place");
 

@@ -163,8 +163,8 @@ if command -v script >/dev/null; then
     grep -aq "events .*/s .* MB .* lost" "$dir/tty.log" || fail "no status line on a terminal"
 fi
 
-# Recording profiles: a WPR profile (the kernel parts reported, not
-# dropped) and a logman provider file.
+# Recording profiles: a WPR profile (a kernel keyword petw has no source
+# for reported, not dropped) and a logman provider file.
 cat > "$dir/p.wprp" <<XML
 <?xml version="1.0" encoding="utf-8"?>
 <WindowsPerformanceRecorder Version="1.0">
@@ -174,7 +174,7 @@ cat > "$dir/p.wprp" <<XML
       <BufferSize Value="128"/>
       <Buffers Value="20"/>
     </EventCollector>
-    <SystemProvider Id="SP"><Keywords><Keyword Value="ProcessThread"/></Keywords></SystemProvider>
+    <SystemProvider Id="SP"><Keywords><Keyword Value="Registry"/></Keywords></SystemProvider>
     <EventProvider Id="EP_Ticker" Name="*Petw.Test.Ticker" Level="4">
       <Keywords><Keyword Value="0x10"/><Keyword Value="0x20"/></Keywords>
     </EventProvider>
@@ -203,8 +203,8 @@ cat > "$dir/p.wprp" <<XML
 XML
 "$petw" start prof -o "$dir/prof.etl" --profile "$dir/p.wprp!Ticker.Verbose" \
     > "$dir/prof.txt" 2> "$dir/prof.err" || fail "start --profile failed: $(cat "$dir/prof.err")"
-grep -q "not supported yet.*SystemCollector" "$dir/prof.err" ||
-    fail "the kernel collector was not reported: $(cat "$dir/prof.err")"
+grep -q "not supported yet.*SystemProvider \"SP\": Keyword \"Registry\"" "$dir/prof.err" ||
+    fail "the kernel keyword with no source was not reported: $(cat "$dir/prof.err")"
 "$petw" query prof --json > "$dir/prof.json"
 "$py" - "$dir/prof.json" "$ticker" <<'PY'
 import json, sys

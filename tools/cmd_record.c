@@ -22,9 +22,11 @@ const char record_head[] =
     "Starts a shared session (petw-record-PID) writing FILE.etl (default\n"
     "petw-record.etl), runs CMD, stops the session when CMD exits and prints a\n"
     "summary (events by provider, events lost, the file's size); exits with CMD's\n"
-    "exit status (128+N when signal N ended it). Without -p or --profile, every\n"
-    "provider CMD and its children register is recorded, from its first event;\n"
-    "with them, those providers in any process of this user. Ctrl-C (SIGINT)\n"
+    "exit status (128+N when signal N ended it). Without -p or a --profile that\n"
+    "names providers, every provider CMD and its children register is recorded,\n"
+    "from its first event; with them, those providers in any process of this\n"
+    "user. `--profile CPU` (WPR's built-in profiles by name) records the kernel\n"
+    "groups it maps to, as --kernel would. Ctrl-C (SIGINT)\n"
     "reaches CMD; the session is then stopped. On a terminal a status line shows\n"
     "the events so far.\n"
     "--kernel LIST also records the kernel's events (the NT Kernel Logger's: see\n"
@@ -242,6 +244,8 @@ int cmd_record(int argc, char **argv)
     int arc = record_args(argc, argv, &o, &cmd, &process_scope, &session_name, &done);
     if (done)
         return arc;
+    if (start_profile(&o) != 0) /* its kernel groups decide the session's name and scope */
+        return 2;
     if (process_scope != SCOPE_UNSET && !o.system_flags)
         return usage_error(record_usage, "%s", "--kernel-scope needs --kernel (and so does -a)");
     /* As perf record -- CMD: the command's kernel events unless asked for

@@ -204,7 +204,17 @@ int profile_load(const char *spec, profile *out, char *err, size_t err_size)
         select = bang + 1;
     }
     size_t size = 0, n = strlen(path);
+    int builtin = !select && stat(spec, &st) != 0 && !strchr(spec, '/') && !strchr(spec, '\\');
+    if (builtin && profile_parse(profile__builtin_wprp, strlen(profile__builtin_wprp), 1, spec, out,
+                                 reason, sizeof(reason)) == 0) {
+        out->builtin = 1; /* a name of WPR's, not a file here */
+        return 0;
+    }
     char *data = read_file(path, &size, err, err_size);
+    if (!data && builtin)
+        return profile__fail(err, err_size, 0,
+                             "%s: no such file, nor one of the built-in profiles (%s)", path,
+                             profile_builtin_names);
     if (!data)
         return -1;
     int wprp = (n >= 5 && !profile__casecmp(path + n - 5, ".wprp")) ||

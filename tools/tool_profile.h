@@ -17,10 +17,19 @@
  *    keywords (0x hex or decimal) and level (0x hex or decimal). Blank
  *    lines and lines starting with '#' or ';' are skipped.
  *
- * What the chosen profile asks for that petw does not do (kernel events:
- * SystemCollectorId / SystemProvider; Stack="true"; capture state, event
- * filters, a Base that is not in the file, keyword names in a provider
- * file...) is never dropped silently: each is a line of `unsupported`.
+ *  - One of WPR's built-in profiles by its name (GeneralProfile, CPU,
+ *    DiskIO, FileIO, Network, VirtualAllocation; `wpr -start NAME`): petw's
+ *    own definitions of them (tool_profile_builtin.c), read as a WPR
+ *    profile is.
+ *
+ * A profile's kernel events (<SystemCollectorId> with its SystemProviders'
+ * Keywords and Stacks, WPR's names: ProcessThread, CSwitch, FileIO, ...) are
+ * mapped to the kernel groups `--kernel` and `--stacks` take (`kernel`,
+ * `stacks`). What the chosen profile asks for that petw does not do (a
+ * system keyword or stack with no source, Stack="true" on an event
+ * provider, capture state, event filters, a Base that is not in the file,
+ * keyword names in a provider file...) is never dropped silently: each is
+ * a line of `unsupported`.
  * Attributes that change nothing petw records (Description, NonPagedMemory,
  * Strict, Default, a collector's Name or FileName, anything "false") are
  * ignored. GUIDs and names are not checked here: the caller resolves them.
@@ -48,6 +57,9 @@ typedef struct profile {
     uint32_t buffer_size_kb; /* 0: not given */
     uint32_t buffers;        /* 0: not given */
     int memory;              /* 1: LoggingMode="Memory" (an in-memory trace) */
+    int builtin;             /* 1: one of petw's built-in profiles (WPR's names) */
+    char kernel[256]; /* its kernel groups as `--kernel` names, comma-separated; "" for none */
+    char stacks[128]; /* the groups whose stacks it records, as `--stacks` names */
     char unsupported[PROFILE_MAX_UNSUPPORTED][160]; /* what petw does not do yet, one line each */
     int unsupported_count; /* lines beyond the array are counted, and the last line says
                               "... and N more" */
@@ -68,8 +80,13 @@ int profile_parse(const char *data, size_t size, int wprp, const char *select, p
 /* Reads `spec` = FILE or FILE!PROFILE (wpr's own syntax; a FILE that
  * exists as given is never split), decides the format (a ".wprp" suffix,
  * or content whose first non-blank character is '<', is WPR XML) and
- * parses it. Refuses files over PROFILE_MAX_FILE (16 MB). Returns 0 or -1
+ * parses it. A spec that names no file but one of the built-in profiles
+ * (profile_builtin_names; NAME or NAME.DetailLevel, any case) is that
+ * profile. Refuses files over PROFILE_MAX_FILE (16 MB). Returns 0 or -1
  * with the reason (starting with the file's name) in err. */
 int profile_load(const char *spec, profile *out, char *err, size_t err_size);
+
+/* The built-in profiles' names, comma-separated (for messages and help). */
+extern const char profile_builtin_names[];
 
 #endif

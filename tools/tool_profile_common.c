@@ -94,6 +94,22 @@ void profile__unsupported(profile *out, const char *fmt, ...)
                  n - (PROFILE_MAX_UNSUPPORTED - 1));
 }
 
+void profile__add_names(char *list, size_t size, const char *names)
+{
+    for (const char *p = names; *p;) {
+        size_t n = strcspn(p, ","), len = strlen(list);
+        int have = 0;
+        for (const char *q = list; *q && !have;) {
+            size_t m = strcspn(q, ",");
+            have = m == n && !strncmp(q, p, n);
+            q += m + (q[m] == ',');
+        }
+        if (!have && n && len + n + 2 <= size)
+            snprintf(list + len, size - len, "%s%.*s", len ? "," : "", (int)n, p);
+        p += n + (p[n] == ',');
+    }
+}
+
 /* A provider's GUID or name without the braces a GUID may have. */
 static const char *unbraced(const char *s, size_t *n)
 {

@@ -19,6 +19,11 @@ void profile__unsupported(profile *out, const char *fmt, ...);
  * entry for the same provider. Returns 0 or -1 (err set). */
 int profile__add_provider(profile *out, const char *id, uint64_t keywords, int level, char *err,
                           size_t err_size, long line);
+/* Adds the comma-separated `names` to the comma-separated `list` (of
+ * `size` bytes), each once. */
+void profile__add_names(char *list, size_t size, const char *names);
+/* The built-in profiles, as one WPR profile file (tool_profile_builtin.c). */
+extern const char profile__builtin_wprp[];
 /* A WPR profile's chosen profile (tool_profile_wprp.c; built with expat). */
 int profile__parse_wprp(const char *data, size_t size, const char *select, profile *out, char *err,
                         size_t err_size);

@@ -23,9 +23,10 @@
 #define WP_WHO 400 /* how a message names an item: an element, an Id or a Name */
 
 /* What an item is: a <Profile>, an <EventCollector> or <EventCollectorId>,
- * an <EventProvider> or <EventProviderId>, or a kernel collector reference
- * (<SystemCollectorId>, <HeapEventCollectorId>: reported, never recorded). */
-enum { WP_PROFILE, WP_COLLECTOR, WP_PROVIDER, WP_SYSTEM };
+ * an <EventProvider> or <EventProviderId>, a kernel collector reference
+ * (<SystemCollectorId>; <HeapEventCollectorId>: reported, never recorded),
+ * or a <SystemProvider> or <SystemProviderId> (the kernel groups). */
+enum { WP_PROFILE, WP_COLLECTOR, WP_PROVIDER, WP_SYSTEM, WP_SYSPROV };
 
 typedef struct wp_item {
     int type;
@@ -41,13 +42,15 @@ typedef struct wp_item {
     int memory;        /* a profile's LoggingMode: -1 not given, 0 File, 1 Memory */
     int set, add;      /* has its list (a profile's Collectors, a reference's
                           EventProviders, a provider's Keywords), with Operation="Add" */
-    uint64_t keywords; /* the Keyword values, OR-ed */
-    int level, stack;  /* -1: not given */
-    uint32_t kb;       /* a collector's BufferSize, 0: not given */
-    uint32_t buffers;  /* its Buffers, 0: not given */
-    int percent;       /* Buffers is a percentage of memory */
-    int base_at;       /* the item `base` names: -2 not looked up yet, -1 none */
-    int reported;      /* its notes are in the profile's unsupported lines */
+    uint64_t keywords; /* the Keyword values, OR-ed (a SystemProvider's: bits of sys_keywords) */
+    int stacks_set, stacks_add; /* a SystemProvider's Stacks, with Operation="Add" */
+    uint64_t stacks;            /* bits of sys_stacks */
+    int level, stack;           /* -1: not given */
+    uint32_t kb;                /* a collector's BufferSize, 0: not given */
+    uint32_t buffers;           /* its Buffers, 0: not given */
+    int percent;                /* Buffers is a percentage of memory */
+    int base_at;                /* the item `base` names: -2 not looked up yet, -1 none */
+    int reported;               /* its notes are in the profile's unsupported lines */
 } wp_item;
 
 typedef struct wp_note {
@@ -65,7 +68,73 @@ enum {
     K_SYSTEM,
     K_PROVIDERS,
     K_PROVIDER,
-    K_KEYWORDS
+    K_KEYWORDS,
+    K_SYSPROV,
+    K_SYS_KEYWORDS,
+    K_SYS_STACKS
+};
+
+/* WPR's system keywords (WPRControlProfiles.xsd's SystemKeywordEnumeration)
+ * as the kernel groups `--kernel` takes: "" when petw always records it,
+ * NULL when petw has no source for it. */
+static const struct {
+    const char *wpr, *petw;
+} sys_keywords[] = {
+    {"ProcessThread", "process,thread"},
+    {"Loader", "image"},
+    {"CSwitch", "cswitch"},
+    {"CompactCSwitch", "cswitch"},
+    {"ReadyThread", "dispatcher"},
+    {"SampledProfile", "profile"},
+    {"DiskIO", "disk"},
+    {"DiskIOInit", "disk"},
+    {"FileIO", "file_io"},
+    {"FileIOInit", "file_io_init"},
+    {"Filename", "file_io"},
+    {"NetworkTrace", "networktrace"},
+    {"HardFaults", "hard_faults"},
+    {"AllFaults", "memory"},
+    {"VirtualAllocation", "virt_alloc"},
+    {"CpuConfig", ""}, /* SystemConfig's CPU records: in every kernel session */
+    {"MemoryInfo", NULL},
+    {"MemoryInfoWS", NULL},
+    {"Registry", NULL},
+    {"DPC", NULL},
+    {"Interrupt", NULL},
+    {"SystemCall", NULL},
+    {"Alpc", NULL},
+    {"Power", NULL},
+    {"IdleStates", NULL},
+    {"Pool", NULL},
+    {"ProcessCounter", NULL},
+    {"Timer", NULL},
+    {"SynchronizationObjects", NULL},
+    {"Spinlock", NULL},
+    {"IPI", NULL},
+    {"Drivers", NULL},
+    {"SplitIO", NULL},
+    {"VAMap", NULL},
+    {"ReferenceSet", NULL},
+    {"FootPrint", NULL},
+    {"Session", NULL},
+    {"ThreadPriority", NULL},
+    {"KernelQueue", NULL},
+    {"ClockInterrupt", NULL},
+    {"HalClock", NULL},
+    {"AntiStarvation", NULL},
+    {"ProcessFreeze", NULL},
+    {"WDFDPC", NULL},
+    {"WDFInterrupt", NULL},
+    {"CC", NULL},
+};
+
+/* WPR's system stacks petw records, as the groups `--stacks` takes. */
+static const struct {
+    const char *wpr, *petw;
+} sys_stacks[] = {
+    {"SampledProfile", "profile"},
+    {"CSwitch", "cswitch"},
+    {"ReadyThread", "readythread"},
 };
 
 typedef struct wp {
@@ -87,6 +156,7 @@ static const char *const profile_attrs[] = {"Id",          "Name",    "Base",   
 static const char *const collector_attrs[] = {"Id", "Name", "Base", "FileName", NULL};
 static const char *const provider_attrs[] = {"Id",    "Name",           "Base", "Level",
                                              "Stack", "NonPagedMemory", NULL};
+static const char *const sysprov_attrs[] = {"Id", "Base", NULL};
 static const char *const value_attrs[] = {"Value", NULL};
 static const char *const list_attrs[] = {"Operation", NULL};
 static const char *const buffers_attrs[] = {"Value", "Operation", "PercentageOfTotalMemory", NULL};
@@ -243,6 +313,8 @@ static int wp_new(wp *w, int type, int ref, int owner, const char *el, const XML
         if (stack)
             it->stack = is_true(stack);
         wp_note_others(w, i, NULL, attr, provider_attrs);
+    } else if (type == WP_SYSPROV) {
+        wp_note_others(w, i, NULL, attr, sysprov_attrs);
     } else {
         wp_note_others(w, i, NULL, attr, collector_attrs);
     }
@@ -284,6 +356,29 @@ static void wp_keyword(wp *w, int i, const XML_Char **attr)
     wp_note_others(w, i, "Keyword", attr, value_attrs);
 }
 
+/* A SystemProvider's <Keyword> or <Stack> (`stack`): a bit of its table,
+ * or a note for a name WPR does not have. */
+static void wp_sys_name(wp *w, int i, int stack, const XML_Char **attr)
+{
+    const char *value = attr_get(attr, "Value");
+    size_t n = stack ? sizeof(sys_stacks) / sizeof(sys_stacks[0])
+                     : sizeof(sys_keywords) / sizeof(sys_keywords[0]);
+    size_t k = 0;
+    while (value && k < n &&
+           profile__casecmp(stack ? sys_stacks[k].wpr : sys_keywords[k].wpr, value))
+        k++;
+    if (!value)
+        wp_fail(w, "<%s> without a Value", stack ? "Stack" : "Keyword");
+    else if (k < n && stack)
+        w->items[i].stacks |= 1ull << k;
+    else if (k < n)
+        w->items[i].keywords |= 1ull << k;
+    else
+        wp_note_add(w, i, "%s \"%.40s\" (%s)", stack ? "Stack" : "Keyword", value,
+                    stack ? "its stacks are not recorded" : "not a system keyword petw knows");
+    wp_note_others(w, i, stack ? "Stack" : "Keyword", attr, value_attrs);
+}
+
 static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **attr)
 {
     wp *w = user;
@@ -318,6 +413,8 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
             item = wp_new(w, WP_COLLECTOR, 0, -1, el, attr), kind = K_COLLECTOR;
         else if (!strcmp(el, "EventProvider"))
             item = wp_new(w, WP_PROVIDER, 0, -1, el, attr), kind = K_PROVIDER;
+        else if (!strcmp(el, "SystemProvider"))
+            item = wp_new(w, WP_SYSPROV, 0, -1, el, attr), kind = K_SYSPROV;
         break;
     case K_PROFILE:
         if (!strcmp(el, "Collectors")) {
@@ -333,20 +430,47 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
             item = wp_new(w, WP_COLLECTOR, 1, at, el, attr), kind = K_COLLECTOR;
         } else if (!strcmp(el, "SystemCollectorId") || !strcmp(el, "HeapEventCollectorId")) {
             item = wp_new(w, WP_SYSTEM, 1, at, el, attr), kind = K_SYSTEM;
-            wp_note_add(w, item,
-                        el[0] == 'S' ? "kernel events (a system session)"
-                                     : "heap events (a heap session)");
+            if (item >= 0 && el[0] == 'H')
+                wp_note_add(w, item, "heap events (a heap session)");
         } else {
             wp_note_add(w, at, "<%s>", el);
         }
         break;
     case K_SYSTEM: {
         const char *v = attr_get(attr, "Value");
+        if (!strcmp(w->items[at].name, "SystemCollectorId") && !strcmp(el, "SystemProviderId")) {
+            wp_new(w, WP_SYSPROV, 1, at, el, attr);
+            break;
+        }
+        if (!strcmp(w->items[at].name, "SystemCollectorId") && !strcmp(el, "SystemProvider")) {
+            item = wp_new(w, WP_SYSPROV, 0, at, el, attr), kind = K_SYSPROV;
+            break;
+        }
         v = v ? v : attr_get(attr, "Id");
         wp_note_add(w, at, "%s%s%s%s (not recorded)", el, v ? " \"" : "", v ? v : "",
                     v ? "\"" : "");
         break;
     }
+    case K_SYSPROV:
+        if (!strcmp(el, "Keywords")) {
+            it->add = it->set ? it->add : wp_operation(w, at, el, attr);
+            it->set = 1;
+            kind = K_SYS_KEYWORDS;
+        } else if (!strcmp(el, "Stacks")) {
+            it->stacks_add = it->stacks_set ? it->stacks_add : wp_operation(w, at, el, attr);
+            it->stacks_set = 1;
+            kind = K_SYS_STACKS;
+        } else {
+            wp_note_add(w, at, "<%s>", el);
+        }
+        break;
+    case K_SYS_KEYWORDS:
+    case K_SYS_STACKS:
+        if (!strcmp(el, parent == K_SYS_STACKS ? "Stack" : "Keyword"))
+            wp_sys_name(w, at, parent == K_SYS_STACKS, attr);
+        else
+            wp_note_add(w, at, "<%s><%s>", parent == K_SYS_STACKS ? "Stacks" : "Keywords", el);
+        break;
     case K_COLLECTOR:
         if (!strcmp(el, "BufferSize") || !strcmp(el, "Buffers")) {
             wp_buffers(w, at, el, attr);
@@ -432,8 +556,10 @@ static int wp_base(wp *w, int i)
 /* How the unsupported lines name item `i`. */
 static void wp_who(const wp *w, int i, char *out, size_t size)
 {
-    static const char *const defs[] = {"Profile", "EventCollector", "EventProvider"};
-    static const char *const refs[] = {"Profile", "EventCollectorId", "EventProviderId"};
+    static const char *const defs[] = {"Profile", "EventCollector", "EventProvider", "",
+                                       "SystemProvider"};
+    static const char *const refs[] = {"Profile", "EventCollectorId", "EventProviderId", "",
+                                       "SystemProviderId"};
     const wp_item *it = &w->items[i];
     if (it->ref)
         snprintf(out, size, "%s \"%s\"", it->type == WP_SYSTEM ? it->name : refs[it->type],
@@ -464,7 +590,7 @@ static int wp_chain(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
         wp_who(w, i, who, sizeof(who));
         if (it->ref && it->type != WP_SYSTEM) {
             profile__unsupported(out, "%s: not in the file (WPR's built-in %s are not here)", who,
-                                 it->type == WP_PROVIDER ? "providers" : "collectors");
+                                 it->type == WP_COLLECTOR ? "collectors" : "providers");
             return 0;
         }
         if (it->base[0] && !it->ref)
@@ -528,6 +654,44 @@ static int wp_provider(wp *w, int i, profile *out)
     if (stack == 1)
         profile__unsupported(out, "%s: Stack=\"true\" (stacks are not recorded)", who);
     return profile__add_provider(out, name, keywords, level, w->err, w->err_size, w->items[i].line);
+}
+
+/* Adds system provider item `i`'s kernel groups and stacks, as its chain
+ * resolves them (Keywords and Stacks each while they say "Add"), to
+ * out->kernel and out->stacks; what petw has no source for is reported. */
+static int wp_system_provider(wp *w, int i, profile *out)
+{
+    int chain[WP_MAX_BASE], n = wp_use(w, i, chain, out), def = i;
+    int keywords_done = 0, stacks_done = 0;
+    uint64_t keywords = 0, stacks = 0;
+    for (int k = 0; k < n; k++) {
+        wp_item *it = &w->items[chain[k]];
+        if (it->set && !keywords_done) {
+            keywords |= it->keywords;
+            keywords_done = !it->add;
+        }
+        if (it->stacks_set && !stacks_done) {
+            stacks |= it->stacks;
+            stacks_done = !it->stacks_add;
+        }
+        if (w->items[def].ref)
+            def = chain[k];
+    }
+    char who[WP_WHO];
+    wp_who(w, def, who, sizeof(who));
+    for (size_t k = 0; k < sizeof(sys_keywords) / sizeof(sys_keywords[0]); k++) {
+        if (!(keywords >> k & 1))
+            continue;
+        if (sys_keywords[k].petw)
+            profile__add_names(out->kernel, sizeof(out->kernel), sys_keywords[k].petw);
+        else
+            profile__unsupported(out, "%s: Keyword \"%s\" (petw has no source for it)", who,
+                                 sys_keywords[k].wpr);
+    }
+    for (size_t k = 0; k < sizeof(sys_stacks) / sizeof(sys_stacks[0]); k++)
+        if (stacks >> k & 1)
+            profile__add_names(out->stacks, sizeof(out->stacks), sys_stacks[k].petw);
+    return n < 0 ? -1 : 0;
 }
 
 /* A profile's Name, DetailLevel and LoggingMode, through its Base chain. */
@@ -627,8 +791,11 @@ static int wp_resolve(wp *w, const char *select, profile *out)
         int r = refs[a], cc[WP_MAX_BASE], m = wp_use(w, r, cc, out);
         if (m < 0)
             rc = -1;
+        for (int i = 0; m >= 0 && i < w->count && rc == 0; i++)
+            if (w->items[i].owner == r && w->items[i].type == WP_SYSPROV)
+                rc = wp_system_provider(w, i, out); /* a kernel collector's groups */
         if (m < 0 || w->items[r].type != WP_COLLECTOR)
-            continue;                 /* kernel and heap collectors are only reported */
+            continue;                 /* kernel collectors' buffers are the session's */
         uint32_t kb = 0, buffers = 0; /* none for a collector not in the file */
         int percent = 0;
         for (int k = 0; k < m; k++) {
@@ -655,7 +822,9 @@ static int wp_resolve(wp *w, const char *select, profile *out)
                 rc = wp_provider(w, i, out);
     }
     free(refs);
-    if (rc == 0 && out->count == 0 && out->unsupported_count)
+    if (rc == 0 && out->count == 0 && out->kernel[0])
+        ; /* kernel events alone */
+    else if (rc == 0 && out->count == 0 && out->unsupported_count)
         rc =
             profile__fail(w->err, w->err_size, w->items[p].line,
                           "profile '%s' enables no event provider petw can record; it asks for: %s",

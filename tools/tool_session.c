@@ -314,30 +314,39 @@ const char *system_flag_name(int i)
     return i >= 0 && i <= SYSTEM_NAMES_OWN ? system_names[i].name : NULL; /* and "all" */
 }
 
+#define SYSTEM_NAMES_COUNT (sizeof(system_names) / sizeof(system_names[0]))
+
+/* The index in system_names of p[0, n), or -1 for a name petw does not
+ * know, -2 for one of a class it does not record yet. */
+static int system_name_find(const char *p, size_t n)
+{
+    char name[16];
+    if (n >= sizeof(name))
+        return -1;
+    memcpy(name, p, n);
+    name[n] = 0;
+    for (size_t k = 0; k < SYSTEM_NAMES_COUNT; k++)
+        if (!ascii_casecmp(name, system_names[k].name))
+            return (int)k;
+    for (size_t j = 0; j < sizeof(system_names_missing) / sizeof(system_names_missing[0]); j++)
+        if (!ascii_casecmp(name, system_names_missing[j]))
+            return -2;
+    return -1;
+}
+
 int system_flags_parse(const char *option, const char *list, uint32_t *out)
 {
     uint32_t flags = 0;
     const char *p = list;
     for (;;) {
-        size_t n = strcspn(p, ","), k = 0;
-        char name[16];
-        if (n < sizeof(name)) {
-            memcpy(name, p, n);
-            name[n] = 0;
-            for (; k < sizeof(system_names) / sizeof(system_names[0]); k++)
-                if (!ascii_casecmp(name, system_names[k].name))
-                    break;
-        } else
-            k = sizeof(system_names) / sizeof(system_names[0]);
-        for (size_t j = 0; k == sizeof(system_names) / sizeof(system_names[0]) && n < 16 &&
-                           j < sizeof(system_names_missing) / sizeof(system_names_missing[0]);
-             j++)
-            if (!ascii_casecmp(name, system_names_missing[j])) {
-                fprintf(stderr, "petw: %s: '%.*s': petw does not record that kernel class yet\n",
-                        option, (int)n, p);
-                return -1;
-            }
-        if (k == sizeof(system_names) / sizeof(system_names[0])) {
+        size_t n = strcspn(p, ",");
+        int k = system_name_find(p, n);
+        if (k == -2) {
+            fprintf(stderr, "petw: %s: '%.*s': petw does not record that kernel class yet\n",
+                    option, (int)n, p);
+            return -1;
+        }
+        if (k < 0) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
                     "cswitch, profile, disk, dispatcher or all, separated by commas)\n",
@@ -354,6 +363,24 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
     }
     *out = flags;
     return 0;
+}
+
+/* The groups of a profile's `list` (names of system_names) petw records;
+ * each it does not is a line on stderr. */
+static uint32_t profile_system_flags(const char *profile_name, const char *what, const char *list)
+{
+    uint32_t flags = 0;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        int k = system_name_find(p, n);
+        if (k >= 0)
+            flags |= system_names[k].flags;
+        else
+            fprintf(stderr, "petw: profile '%s': not supported yet, left out: %s %.*s\n",
+                    profile_name, what, (int)n, p);
+        p += n + (p[n] == ',');
+    }
+    return flags;
 }
 
 void system_flags_text(uint32_t flags, char *out, size_t size)
@@ -414,10 +441,13 @@ const char start_options_usage[] =
     "                         `petw guid`); KEYWORDS hex (default: every keyword);\n"
     "                         LEVEL 1-5 or critical|error|warning|info|verbose\n"
     "                         (default verbose)\n"
-    "  --profile FILE[!NAME]  providers and buffers from a WPR profile (.wprp; NAME\n"
-    "                         picks the profile: its Id, Name.DetailLevel or Name)\n"
-    "                         or a logman provider file (-pf: `provider [keywords]\n"
-    "                         [level]` per line)\n"
+    "  --profile FILE[!NAME]  providers, kernel groups and buffers from a WPR profile\n"
+    "                         (.wprp; NAME picks the profile: its Id, Name.DetailLevel\n"
+    "                         or Name) or a logman provider file (-pf: `provider\n"
+    "                         [keywords] [level]` per line)\n"
+    "  --profile NAME[.Light] one of WPR's built-in profiles, mapped to what petw\n"
+    "                         records (it says to what): GeneralProfile, CPU, DiskIO,\n"
+    "                         FileIO, Network, VirtualAllocation\n"
     "  --realtime             also deliver to live consumers (`petw watch`)\n"
     "  --mode sequential|circular|newfile|buffering   (default sequential)\n"
     "  --max-size MB          the file's cap (circular and newfile need one)\n"
@@ -592,11 +622,14 @@ int start_option(int argc, char **argv, int *i, start_options *o)
 }
 
 /* Adds the profile's providers and, where the command line gave none, its
- * buffer settings. Returns 0 or 2. */
-static int apply_profile(start_options *o)
+ * buffer settings and kernel groups. */
+int start_profile(start_options *o)
 {
     static profile p;
     char err[256];
+    if (!o->profile || o->profile_applied)
+        return 0;
+    o->profile_applied = 1;
     if (profile_load(o->profile, &p, err, sizeof(err)) != 0) {
         fprintf(stderr, "petw: %s\n", err);
         return 2;
@@ -625,13 +658,28 @@ static int apply_profile(start_options *o)
         o->min_buffers = p.buffers;
     if (!o->mode && p.memory && !o->file)
         o->mode = "buffering";
+    /* Its kernel groups, unless the command line names them. */
+    if (p.kernel[0] && !o->system_flags) {
+        o->system_flags = profile_system_flags(o->profile, "kernel events", p.kernel);
+        if (!o->system_stack_flags)
+            o->system_stack_flags =
+                profile_system_flags(o->profile, "stacks of", p.stacks) & o->system_flags;
+    }
+    if (p.builtin || p.kernel[0]) {
+        char groups[128], stacks[128];
+        system_flags_text(o->system_flags, groups, sizeof(groups));
+        system_flags_text(o->system_stack_flags, stacks, sizeof(stacks));
+        fprintf(stderr, "petw: profile '%s'%s: kernel %s%s%s%s\n", p.name,
+                p.builtin ? " (built in)" : "", groups[0] ? groups : "(none)",
+                stacks[0] ? ", stacks of " : "", stacks, p.count ? ", and its providers" : "");
+    }
     return 0;
 }
 
 int start_config(start_options *o, const char *usage_text, const char *name,
                  petw_session_config *cfg)
 {
-    if (o->profile && apply_profile(o) != 0)
+    if (start_profile(o) != 0)
         return 2;
     petw_session_config_init(cfg);
     cfg->transport = PETW_TRANSPORT_HOST; /* a session of its own, as logman starts one */

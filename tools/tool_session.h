@@ -108,6 +108,7 @@ typedef struct start_options {
     uint32_t system_flags, system_stack_flags; /* --kernel, --stacks: PETW_SYSTEM_* */
     uint32_t profile_interval_us;              /* --profile-interval-us; 0: the default */
     char path[PETW_MAX_NAME];                  /* `file` made absolute */
+    int profile_applied;                       /* start_profile ran */
 } start_options;
 
 /* Their --help lines. */
@@ -115,7 +116,12 @@ extern const char start_options_usage[];
 /* Parses the start option at argv[*i] (moving *i past its value).
  * Returns 0, -1 when argv[*i] is not one, or 2 (usage error, reported). */
 int start_option(int argc, char **argv, int *i, start_options *o);
-/* Reads --profile (adding its providers), checks the combination and fills
+/* Reads --profile: adds its providers, and its kernel groups and stacks
+ * where --kernel and --stacks gave none; says what it maps to and leaves
+ * out on stderr. Once (start_config calls it when it has not run). Returns
+ * 0 or 2. */
+int start_profile(start_options *o);
+/* Reads --profile (start_profile), checks the combination and fills
  * `cfg` (which points into `o`). Returns 0, 1 or 2 (reported on stderr;
  * usage errors with `usage_text`). */
 int start_config(start_options *o, const char *usage_text, const char *name,

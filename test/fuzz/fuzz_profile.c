@@ -5,8 +5,8 @@
  * selector (bits 1-2): none, "Trace", "Trace.Verbose", or the text of the
  * input up to its first newline (at most 200 bytes), which then is not
  * parsed. The rest is the file. Whatever it holds, profile_parse must
- * return 0 with a sane profile or -1 with a reason, and never read or
- * write out of bounds. */
+ * return 0 with a sane profile (providers, or kernel groups alone) or -1
+ * with a reason, and never read or write out of bounds. */
 #include <stdint.h>
 #include <string.h>
 
@@ -44,9 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap(); /* a failure always says why, in a string */
         return 0;
     }
-    if (rc != 0 || p.count < 1 || p.count > PROFILE_MAX_PROVIDERS || p.unsupported_count < 0 ||
-        bounded_len(p.name, sizeof(p.name)) == sizeof(p.name))
-        __builtin_trap();
+    size_t kernel = bounded_len(p.kernel, sizeof(p.kernel));
+    if (rc != 0 || (p.count < 1 && kernel == 0) || p.count > PROFILE_MAX_PROVIDERS ||
+        p.unsupported_count < 0 || bounded_len(p.name, sizeof(p.name)) == sizeof(p.name) ||
+        kernel == sizeof(p.kernel) || bounded_len(p.stacks, sizeof(p.stacks)) == sizeof(p.stacks))
+        __builtin_trap(); /* providers, or kernel groups alone (a SystemProvider's) */
     for (int i = 0; i < p.count; i++) {
         size_t n = bounded_len(p.providers[i].id, sizeof(p.providers[i].id));
         if (n == 0 || n == sizeof(p.providers[i].id) || p.providers[i].level == 0)
