@@ -85,7 +85,7 @@ $cc $flags -o "$work/print_trace.exe" examples/print_trace.c $libs
 (cd "$work" && wine ./record_trace.exe trace.etl 40 >/dev/null && wine ./print_trace.exe trace.etl > out.txt)
 tr -d '\r' < "$work/out.txt" | grep -q "^53 events" || { cat "$work/out.txt"; exit 1; }
 # The file Windows' petw wrote, read by the independent (Python) reader.
-records=$(python3 test/etl_independent.py "$work/trace.etl" | wc -l)
+records=$(python3 test/format/etl_independent.py "$work/trace.etl" | wc -l)
 [ "$records" -eq 53 ] || { echo "independent reader saw $records records"; exit 1; }
 echo "windows: ETW example recorded 53 records under Wine; the independent reader agrees"
 

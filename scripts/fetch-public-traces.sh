@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Downloads the public Windows traces the 'compat' test public_traces reads
-# (test/public_traces.py) into DIR, from their repositories at pinned
+# (test/decode/public_traces.py) into DIR, from their repositories at pinned
 # commits, and checks every archive and every trace against its SHA-256.
 # Usage: scripts/fetch-public-traces.sh DIR
 # Then: meson configure build -Dpublic_traces=DIR (or PETW_PUBLIC_TRACES=DIR

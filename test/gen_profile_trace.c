@@ -68,7 +68,7 @@
  * 4,096 functions of app.exe, and a CSwitch pair every fourth sample. */
 #define GEN_BUF 65536
 #define GEN_MAX_BUFFERS 2
-#include "gen_trace.h"
+#include "common/gen_trace.h"
 
 static uint32_t ptr; /* pointer size: 8, or 4 */
 /* ntdll.dll's PE time stamp and size (`ntdll STAMP SIZE`; 0: none given). */

@@ -222,6 +222,122 @@ static int write_symbols(mc_gen *g, uint32_t p, const petw_manifest_provider *pv
     return 0;
 }
 
+/* A provider's events as the header names them: each event's symbol and
+ * enable bit, one bit per distinct level and keywords, as mc numbers them. */
+typedef struct event_table {
+    uint32_t bits;
+    uint32_t *bit_of;
+    uint8_t *levels;
+    uint64_t *keywords;
+    char (*esym)[256];
+} event_table;
+
+/* The event descriptors: each event's symbol (its own, or one made from the
+ * provider's var name), numbered enable bits into et. */
+static int write_descriptors(mc_gen *g, uint32_t p, const petw_manifest_provider *pv,
+                             const char *var, symbols *syms, event_table *et)
+{
+    FILE *o = g->out;
+    int rc;
+    fprintf(o, "/* Event descriptors */\n");
+    for (uint32_t e = 0; e < pv->event_count; e++) {
+        petw_manifest_event ev;
+        petw_manifest_get_event(g->m, p, e, &ev);
+        char *esym = et->esym[e];
+        if (ev.symbol)
+            snprintf(esym, sizeof(et->esym[e]), "%s", ev.symbol);
+        else if (ev.version)
+            snprintf(esym, sizeof(et->esym[e]), "%s_Event%u_V%u", var, ev.id, ev.version);
+        else
+            snprintf(esym, sizeof(et->esym[e]), "%s_Event%u", var, ev.id);
+        if ((rc = add_symbol(g, syms, esym, ev.line)) != 0)
+            return rc;
+        uint32_t b = 0;
+        while (b < et->bits && !(et->levels[b] == ev.level && et->keywords[b] == ev.keywords))
+            b++;
+        if (b == et->bits) {
+            et->levels[et->bits] = ev.level;
+            et->keywords[et->bits++] = ev.keywords;
+        }
+        et->bit_of[e] = b;
+        fprintf(o,
+                "MCGEN_PETW_EXTERN __declspec(selectany) const EVENT_DESCRIPTOR %s = {0x%x, 0x%x, "
+                "0x%x, 0x%x, 0x%x, 0x%x, 0x%llx};\n#define %s_value 0x%x\n",
+                esym, ev.id, ev.version, ev.channel, ev.level, ev.opcode, ev.task,
+                (unsigned long long)ev.keywords, esym, ev.id);
+    }
+    return 0;
+}
+
+/* The enable bits, keywords and levels, the trace context and the
+ * EventRegister/EventUnregister macros. */
+static void write_context(mc_gen *g, const char *var, const char *psym, const event_table *et)
+{
+    FILE *o = g->out;
+    uint32_t bits = et->bits;
+    uint32_t words = bits ? (bits + 31) / 32 : 1;
+    fprintf(o, "__declspec(selectany) ULONG %sEnableBits[%u] = {0};\n", var, words);
+    fprintf(o, "MCGEN_PETW_EXTERN __declspec(selectany) const ULONGLONG %sKeywords[%u] = {", var,
+            bits ? bits : 1);
+    for (uint32_t b = 0; b < (bits ? bits : 1); b++)
+        fprintf(o, "%s0x%llx", b ? ", " : "", (unsigned long long)(bits ? et->keywords[b] : 0));
+    fprintf(o, "};\nMCGEN_PETW_EXTERN __declspec(selectany) const unsigned char %sLevels[%u] = {",
+            var, bits ? bits : 1);
+    for (uint32_t b = 0; b < (bits ? bits : 1); b++)
+        fprintf(o, "%s%u", b ? ", " : "", bits ? et->levels[b] : 0);
+    fprintf(o,
+            "};\n"
+            "__declspec(selectany) MCGEN_TRACE_CONTEXT %s_Context = {0, "
+            "(ULONG_PTR)%s_Traits, 0, 0, 0, 0, 0, 0, %u, %sEnableBits, %sKeywords, %sLevels};\n\n",
+            psym, psym, bits, var, var, var);
+    fprintf(o, "#define %sHandle (%s_Context.RegistrationHandle)\n\n", var, psym);
+    fprintf(o,
+            "#ifndef EventRegister%s\n"
+            "#define EventRegister%s()                                                          "
+            "\\\n    McGenEventRegister(&%s, McGenControlCallbackV2, &%s_Context, &%sHandle)\n"
+            "#endif\n"
+            "#ifndef EventRegisterByGuid%s\n"
+            "#define EventRegisterByGuid%s(Guid)                                                "
+            "\\\n    McGenEventRegister(&(Guid), McGenControlCallbackV2, &%s_Context, &%sHandle)\n"
+            "#endif\n"
+            "#ifndef EventUnregister%s\n"
+            "#define EventUnregister%s() McGenEventUnregister(&%sHandle)\n"
+            "#endif\n\n",
+            var, var, psym, psym, var, var, var, psym, var, var, var, var);
+}
+
+/* Each event's EventEnabled, EventWrite and _AssumeEnabled macros, and the
+ * template function each first uses. */
+static int write_event_macros(mc_gen *g, uint32_t p, const petw_manifest_provider *pv,
+                              const char *var, const char *psym, const event_table *et, tmpl *t)
+{
+    FILE *o = g->out;
+    int rc;
+    for (uint32_t e = 0; e < pv->event_count; e++) {
+        petw_manifest_event ev;
+        petw_manifest_get_event(g->m, p, e, &ev);
+        if ((rc = mc_check_template(g, p, e, &ev, t)) != 0)
+            return rc;
+        int w = mc_template_written(g, t->name);
+        if (w < 0)
+            return mc_fail(g, ev.line, "out of memory", NULL, NULL);
+        if (w == 0 && t->n)
+            mc_write_template(g, t);
+        const char *args = event_args(t, et->esym[e], psym);
+        const char *s = et->esym[e];
+        fprintf(o, "/* Event %s (id %u, version %u) */\n", s, ev.id, ev.version);
+        fprintf(o, "#define EventEnabled%s() _mcgen_EVENT_BIT_SET(%sEnableBits, %u)\n", s, var,
+                et->bit_of[e]);
+        fprintf(
+            o,
+            "#define %s%s(%s) \\\n    (MCGEN_EVENT_ENABLED(%s) ? %s(&%s_Context, &%s%s%s) : 0)\n",
+            g->prefix, s, args, s, t->name, psym, s, t->n ? ", " : "", args);
+        fprintf(o, "#define %s%s_AssumeEnabled(%s) (%s(&%s_Context, &%s%s%s))\n\n", g->prefix, s,
+                args, t->name, psym, s, t->n ? ", " : "", args);
+    }
+    return 0;
+}
+
 static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
 {
     FILE *o = g->out;
@@ -245,105 +361,29 @@ static int generate_provider(mc_gen *g, uint32_t p, symbols *syms, tmpl *t)
     fprintf(o, "#ifndef %s_Traits\n#define %s_Traits NULL\n#endif\n\n", psym, psym);
     if (write_symbols(g, p, &pv, syms))
         return -1;
-    /* One enable bit per distinct level and keywords, as mc numbers them. */
-    uint32_t bits = 0;
-    uint32_t *bit_of = calloc(pv.event_count ? pv.event_count : 1, sizeof(*bit_of));
-    uint8_t *levels = calloc(pv.event_count ? pv.event_count : 1, 1);
-    uint64_t *keywords = calloc(pv.event_count ? pv.event_count : 1, sizeof(*keywords));
-    char(*esym)[256] = calloc(pv.event_count ? pv.event_count : 1, sizeof(*esym));
+    uint32_t n = pv.event_count ? pv.event_count : 1;
+    event_table et = {0, calloc(n, sizeof(*et.bit_of)), calloc(n, 1),
+                      calloc(n, sizeof(*et.keywords)), calloc(n, sizeof(*et.esym))};
     int rc = 0;
-    if (!bit_of || !levels || !keywords || !esym) {
+    if (!et.bit_of || !et.levels || !et.keywords || !et.esym)
         rc = mc_fail(g, pv.line, "out of memory", NULL, NULL);
-        goto out;
+    else
+        rc = write_descriptors(g, p, &pv, var, syms, &et);
+    if (rc == 0) {
+        fprintf(o, "\n#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n");
+        if ((rc = write_maps(g, p, &pv, syms, 1)) == 0)
+            rc = write_maps(g, p, &pv, syms, 0);
     }
-    fprintf(o, "/* Event descriptors */\n");
-    for (uint32_t e = 0; e < pv.event_count; e++) {
-        petw_manifest_event ev;
-        petw_manifest_get_event(g->m, p, e, &ev);
-        if (ev.symbol)
-            snprintf(esym[e], sizeof(esym[e]), "%s", ev.symbol);
-        else if (ev.version)
-            snprintf(esym[e], sizeof(esym[e]), "%s_Event%u_V%u", var, ev.id, ev.version);
-        else
-            snprintf(esym[e], sizeof(esym[e]), "%s_Event%u", var, ev.id);
-        if ((rc = add_symbol(g, syms, esym[e], ev.line)) != 0)
-            goto out;
-        uint32_t b = 0;
-        while (b < bits && !(levels[b] == ev.level && keywords[b] == ev.keywords))
-            b++;
-        if (b == bits) {
-            levels[bits] = ev.level;
-            keywords[bits++] = ev.keywords;
-        }
-        bit_of[e] = b;
-        fprintf(o,
-                "MCGEN_PETW_EXTERN __declspec(selectany) const EVENT_DESCRIPTOR %s = {0x%x, 0x%x, "
-                "0x%x, 0x%x, 0x%x, 0x%x, 0x%llx};\n#define %s_value 0x%x\n",
-                esym[e], ev.id, ev.version, ev.channel, ev.level, ev.opcode, ev.task,
-                (unsigned long long)ev.keywords, esym[e], ev.id);
+    if (rc == 0) {
+        write_context(g, var, psym, &et);
+        rc = write_event_macros(g, p, &pv, var, psym, &et, t);
     }
-    fprintf(o, "\n#ifndef MCGEN_DISABLE_PROVIDER_CODE_GENERATION\n");
-    if ((rc = write_maps(g, p, &pv, syms, 1)) != 0 || (rc = write_maps(g, p, &pv, syms, 0)) != 0)
-        goto out;
-    uint32_t words = bits ? (bits + 31) / 32 : 1;
-    fprintf(o, "__declspec(selectany) ULONG %sEnableBits[%u] = {0};\n", var, words);
-    fprintf(o, "MCGEN_PETW_EXTERN __declspec(selectany) const ULONGLONG %sKeywords[%u] = {", var,
-            bits ? bits : 1);
-    for (uint32_t b = 0; b < (bits ? bits : 1); b++)
-        fprintf(o, "%s0x%llx", b ? ", " : "", (unsigned long long)(bits ? keywords[b] : 0));
-    fprintf(o, "};\nMCGEN_PETW_EXTERN __declspec(selectany) const unsigned char %sLevels[%u] = {",
-            var, bits ? bits : 1);
-    for (uint32_t b = 0; b < (bits ? bits : 1); b++)
-        fprintf(o, "%s%u", b ? ", " : "", bits ? levels[b] : 0);
-    fprintf(o,
-            "};\n"
-            "__declspec(selectany) MCGEN_TRACE_CONTEXT %s_Context = {0, "
-            "(ULONG_PTR)%s_Traits, 0, 0, 0, 0, 0, 0, %u, %sEnableBits, %sKeywords, %sLevels};\n\n",
-            psym, psym, bits, var, var, var);
-    fprintf(o, "#define %sHandle (%s_Context.RegistrationHandle)\n\n", var, psym);
-    fprintf(o,
-            "#ifndef EventRegister%s\n"
-            "#define EventRegister%s()                                                          "
-            "\\\n    McGenEventRegister(&%s, McGenControlCallbackV2, &%s_Context, &%sHandle)\n"
-            "#endif\n"
-            "#ifndef EventRegisterByGuid%s\n"
-            "#define EventRegisterByGuid%s(Guid)                                                "
-            "\\\n    McGenEventRegister(&(Guid), McGenControlCallbackV2, &%s_Context, &%sHandle)\n"
-            "#endif\n"
-            "#ifndef EventUnregister%s\n"
-            "#define EventUnregister%s() McGenEventUnregister(&%sHandle)\n"
-            "#endif\n\n",
-            var, var, psym, psym, var, var, var, psym, var, var, var, var);
-    for (uint32_t e = 0; e < pv.event_count; e++) {
-        petw_manifest_event ev;
-        petw_manifest_get_event(g->m, p, e, &ev);
-        if ((rc = mc_check_template(g, p, e, &ev, t)) != 0)
-            goto out;
-        int w = mc_template_written(g, t->name);
-        if (w < 0) {
-            rc = mc_fail(g, ev.line, "out of memory", NULL, NULL);
-            goto out;
-        }
-        if (w == 0 && t->n)
-            mc_write_template(g, t);
-        const char *args = event_args(t, esym[e], psym);
-        const char *s = esym[e];
-        fprintf(o, "/* Event %s (id %u, version %u) */\n", s, ev.id, ev.version);
-        fprintf(o, "#define EventEnabled%s() _mcgen_EVENT_BIT_SET(%sEnableBits, %u)\n", s, var,
-                bit_of[e]);
-        fprintf(
-            o,
-            "#define %s%s(%s) \\\n    (MCGEN_EVENT_ENABLED(%s) ? %s(&%s_Context, &%s%s%s) : 0)\n",
-            g->prefix, s, args, s, t->name, psym, s, t->n ? ", " : "", args);
-        fprintf(o, "#define %s%s_AssumeEnabled(%s) (%s(&%s_Context, &%s%s%s))\n\n", g->prefix, s,
-                args, t->name, psym, s, t->n ? ", " : "", args);
-    }
-    fprintf(o, "#endif /* MCGEN_DISABLE_PROVIDER_CODE_GENERATION */\n\n");
-out:
-    free(bit_of);
-    free(levels);
-    free(keywords);
-    free(esym);
+    if (rc == 0)
+        fprintf(o, "#endif /* MCGEN_DISABLE_PROVIDER_CODE_GENERATION */\n\n");
+    free(et.bit_of);
+    free(et.levels);
+    free(et.keywords);
+    free(et.esym);
     return rc;
 }
 
@@ -418,10 +458,16 @@ const char mc_usage[] =
     "headers. -km (kernel mode) and -cs/-css (C#) are refused; -b -c -d -n -u\n"
     "-U -v -w -s and -x DIR, -W FILE, -m N are accepted and have no effect.\n";
 
-int cmd_mc(int argc, char **argv)
+/* What petw mc was asked: the manifest, where to write, the names. */
+typedef struct mc_options {
+    const char *hdir, *rdir, *base, *ext, *manifest, *prefix;
+} mc_options;
+
+/* Reads the command line into o; -1 to go on, else the exit status (0 for
+ * --help, 2 for a usage error, said). */
+static int mc_parse_options(int argc, char **argv, mc_options *o)
 {
-    const char *hdir = ".", *rdir = ".", *base = NULL, *ext = ".h", *manifest = NULL;
-    const char *prefix = "EventWrite";
+    *o = (mc_options){".", ".", NULL, ".h", NULL, "EventWrite"};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -440,15 +486,15 @@ int cmd_mc(int argc, char **argv)
                    has_value) {
             const char *v = argv[++i];
             if (a[1] == 'h')
-                hdir = v;
+                o->hdir = v;
             else if (a[1] == 'r')
-                rdir = v;
+                o->rdir = v;
             else if (a[1] == 'z')
-                base = v;
+                o->base = v;
             else if (a[1] == 'e')
-                ext = v;
+                o->ext = v;
             else if (a[1] == 'p')
-                prefix = v;
+                o->prefix = v;
         } else if (!strcmp(a, "-um") || !strcmp(a, "-b") || !strcmp(a, "-c") || !strcmp(a, "-d") ||
                    !strcmp(a, "-n") || !strcmp(a, "-u") || !strcmp(a, "-U") || !strcmp(a, "-v") ||
                    !strcmp(a, "-w") || !strcmp(a, "-s")) {
@@ -456,24 +502,72 @@ int cmd_mc(int argc, char **argv)
         } else if (a[0] == '-') {
             fprintf(stderr, "petw mc: unknown or incomplete option '%s'\n%s", a, mc_usage);
             return 2;
-        } else if (manifest) {
-            fprintf(stderr, "petw mc: one manifest only ('%s', '%s')\n", manifest, a);
+        } else if (o->manifest) {
+            fprintf(stderr, "petw mc: one manifest only ('%s', '%s')\n", o->manifest, a);
             return 2;
         } else {
-            manifest = a;
+            o->manifest = a;
         }
     }
-    if (!manifest) {
+    if (!o->manifest) {
         fputs(mc_usage, stderr);
         return 2;
     }
-    if (!is_ident(prefix)) {
-        fprintf(stderr, "petw mc: -p '%s' is not a C identifier\n", prefix);
+    if (!is_ident(o->prefix)) {
+        fprintf(stderr, "petw mc: -p '%s' is not a C identifier\n", o->prefix);
         return 2;
     }
+    return -1;
+}
+
+/* Writes the header for m to hpath through a temporary file renamed into
+ * place; the exit status (1 said). */
+static int write_header(const mc_options *opt, petw_manifest *m, const char *hpath)
+{
+    char tmp[1100];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", hpath);
+    mc_gen g;
+    memset(&g, 0, sizeof(g));
+    g.m = m;
+    g.manifest_name = opt->manifest;
+    g.prefix = opt->prefix;
+    g.out = fopen(tmp, "w");
+    if (!g.out) {
+        fprintf(stderr, "petw mc: cannot write %s: %s\n", tmp, strerror(errno));
+        return 1;
+    }
+    int rc = generate(&g);
+    for (size_t i = 0; i < g.template_count; i++)
+        free(g.templates[i]);
+    free(g.templates);
+    for (size_t i = 0; i < g.made_count; i++)
+        free(g.made[i]);
+    free(g.made);
+    if (fclose(g.out) != 0 && rc == 0)
+        rc = mc_fail(&g, 0, "cannot write the header", NULL, NULL);
+    if (rc != 0) {
+        remove(tmp);
+        fprintf(stderr, "petw mc: %s\n", g.error);
+        return 1;
+    }
+    if (rename(tmp, hpath) != 0) {
+        fprintf(stderr, "petw mc: cannot write %s: %s\n", hpath, strerror(errno));
+        remove(tmp);
+        return 1;
+    }
+    return 0;
+}
+
+int cmd_mc(int argc, char **argv)
+{
+    mc_options opt;
+    int status = mc_parse_options(argc, argv, &opt);
+    if (status >= 0)
+        return status;
+    const char *manifest = opt.manifest;
     char stem[512];
-    if (base) {
-        snprintf(stem, sizeof(stem), "%s", base);
+    if (opt.base) {
+        snprintf(stem, sizeof(stem), "%s", opt.base);
     } else {
         const char *b = strrchr(manifest, '/');
         b = b ? b + 1 : manifest;
@@ -497,41 +591,13 @@ int cmd_mc(int argc, char **argv)
                 rc == PETW_ECORRUPT ? err : petw_strerror(rc));
         return 1;
     }
-    char hpath[1024], rpath[1024], tmp[1100];
-    snprintf(hpath, sizeof(hpath), "%s/%s%s", hdir, stem, ext);
-    snprintf(rpath, sizeof(rpath), "%s/%s.rc", rdir, stem);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", hpath);
-    mc_gen g;
-    memset(&g, 0, sizeof(g));
-    g.m = m;
-    g.manifest_name = manifest;
-    g.prefix = prefix;
-    g.out = fopen(tmp, "w");
-    if (!g.out) {
-        fprintf(stderr, "petw mc: cannot write %s: %s\n", tmp, strerror(errno));
-        petw_manifest_free(m);
-        return 1;
-    }
-    rc = generate(&g);
-    for (size_t i = 0; i < g.template_count; i++)
-        free(g.templates[i]);
-    free(g.templates);
-    for (size_t i = 0; i < g.made_count; i++)
-        free(g.made[i]);
-    free(g.made);
+    char hpath[1024], rpath[1024];
+    snprintf(hpath, sizeof(hpath), "%s/%s%s", opt.hdir, stem, opt.ext);
+    snprintf(rpath, sizeof(rpath), "%s/%s.rc", opt.rdir, stem);
+    status = write_header(&opt, m, hpath);
     petw_manifest_free(m);
-    if (fclose(g.out) != 0 && rc == 0)
-        rc = mc_fail(&g, 0, "cannot write the header", NULL, NULL);
-    if (rc != 0) {
-        remove(tmp);
-        fprintf(stderr, "petw mc: %s\n", g.error);
-        return 1;
-    }
-    if (rename(tmp, hpath) != 0) {
-        fprintf(stderr, "petw mc: cannot write %s: %s\n", hpath, strerror(errno));
-        remove(tmp);
-        return 1;
-    }
+    if (status)
+        return status;
     FILE *rc_file = fopen(rpath, "w");
     if (!rc_file ||
         fputs("// petw mc: no message resources (the manifest is read as XML)\n", rc_file) < 0) {

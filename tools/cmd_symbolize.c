@@ -211,6 +211,94 @@ const char symbolize_usage[] =
     "  --format F             text (default) or json: a list with one object per\n"
     "                         address, {\"address\": \"0x1040\", \"frames\": [...]}\n";
 
+/* What symbolize reads: a PDB (of a PE image, or named), or an ELF file
+ * through the symbolizer (fp stays open for the address-to-offset map). */
+typedef struct target {
+    const char *path, *elf_path;
+    petw_pdb *pdb;
+    petw_symbolizer *sym;
+    FILE *fp;
+} target;
+
+/* Opens FILE as a PDB, a PE image's PDB or an ELF file; 0, or -1 said. */
+static int open_target(target *t, const char *path)
+{
+    static char elf_path_buf[4096];
+    FILE *fp = fopen(path, "rb");
+    unsigned char magic[4] = {0};
+    *t = (target){path, path, NULL, NULL, NULL};
+    if (!fp) {
+        fprintf(stderr, "petw symbolize: cannot open %s\n", path);
+        return -1;
+    }
+    size_t got = fread(magic, 1, sizeof(magic), fp);
+    int elf = got == 4 && !memcmp(magic,
+                                  "\x7f"
+                                  "ELF",
+                                  4);
+    if (got >= 2 && magic[0] == 'M' && magic[1] == 'Z') {
+        int rc = pe_pdb(fp, path, &t->pdb);
+        fclose(fp);
+        return rc < 0 ? -1 : 0;
+    }
+    if (!elf) {
+        fclose(fp);
+        char why[256];
+        int rc = petw_pdb_open(path, &t->pdb, why, sizeof(why));
+        if (rc < 0) {
+            fprintf(stderr, "petw symbolize: %s: %s\n", path, why);
+            return -1;
+        }
+        return 0;
+    }
+    /* The symbolizer opens an image by its absolute path, as traces record it. */
+#ifndef _WIN32
+    if (realpath(path, elf_path_buf))
+        t->elf_path = elf_path_buf;
+#endif
+    petw_symbolizer_config config;
+    petw_symbolizer_config_init(&config);
+    int rc = petw_symbolizer_new(&config, &t->sym);
+    if (rc < 0) {
+        fprintf(stderr, "petw symbolize: %s: this build reads no ELF symbols (%s)\n", path,
+                petw_strerror(rc));
+        fclose(fp);
+        return -1;
+    }
+    t->fp = fp;
+    return 0;
+}
+
+/* The frames at VALUE (TEXT, its hex), innermost first, in F (*N of them);
+ * 0, or a negative PETW_E* code said on stderr. */
+static int lookup_frames(const target *t, uint64_t value, const char *text, frame *f, uint32_t *n)
+{
+    int rc = 0;
+    *n = 0;
+    if (t->pdb) {
+        petw_pdb_frame pf[MAX_FRAMES];
+        if (value <= UINT32_MAX)
+            rc = petw_pdb_lookup(t->pdb, (uint32_t)value, pf, MAX_FRAMES, n);
+        if (rc < 0)
+            fprintf(stderr, "petw symbolize: %s at %s: %s\n", t->path, text,
+                    petw_pdb_last_error(t->pdb)[0] ? petw_pdb_last_error(t->pdb)
+                                                   : petw_strerror(rc));
+        for (uint32_t k = 0; rc == 0 && k < *n; k++)
+            f[k] = (frame){pf[k].function, pf[k].file, pf[k].line};
+    } else {
+        petw_source_line sl[MAX_FRAMES];
+        int64_t off = elf_offset(t->fp, value);
+        if (off >= 0)
+            rc = petw_symbolizer_lookup(t->sym, t->elf_path, NULL, 0, (uint64_t)off, sl, MAX_FRAMES,
+                                        n);
+        if (rc < 0)
+            fprintf(stderr, "petw symbolize: %s at %s: %s\n", t->path, text, petw_strerror(rc));
+        for (uint32_t k = 0; rc == 0 && k < *n; k++)
+            f[k] = (frame){sl[k].function, sl[k].file, sl[k].line};
+    }
+    return rc;
+}
+
 int cmd_symbolize(int argc, char **argv)
 {
     int json = 0;
@@ -245,61 +333,15 @@ int cmd_symbolize(int argc, char **argv)
             return 2;
         }
 
-    FILE *fp = fopen(path, "rb");
-    unsigned char magic[4] = {0};
-    if (!fp) {
-        fprintf(stderr, "petw symbolize: cannot open %s\n", path);
+    target t;
+    if (open_target(&t, path) < 0)
         return 1;
-    }
-    size_t got = fread(magic, 1, sizeof(magic), fp);
-    int elf = got == 4 && !memcmp(magic,
-                                  "\x7f"
-                                  "ELF",
-                                  4);
-    petw_pdb *pdb = NULL;
-    petw_symbolizer *sym = NULL;
-    const char *elf_path = path;
-    static char elf_path_buf[4096];
-    if (got >= 2 && magic[0] == 'M' && magic[1] == 'Z') {
-        int rc = pe_pdb(fp, path, &pdb);
-        fclose(fp);
-        fp = NULL;
-        if (rc < 0)
-            return 1;
-    } else if (!elf) {
-        fclose(fp);
-        fp = NULL;
-        char why[256];
-        int rc = petw_pdb_open(path, &pdb, why, sizeof(why));
-        if (rc < 0) {
-            fprintf(stderr, "petw symbolize: %s: %s\n", path, why);
-            return 1;
-        }
-    } else {
-        /* The symbolizer opens an image by its absolute path, as traces
-         * record it. */
-#ifndef _WIN32
-        if (realpath(path, elf_path_buf))
-            elf_path = elf_path_buf;
-#endif
-        petw_symbolizer_config config;
-        petw_symbolizer_config_init(&config);
-        int rc = petw_symbolizer_new(&config, &sym);
-        if (rc < 0) {
-            fprintf(stderr, "petw symbolize: %s: this build reads no ELF symbols (%s)\n", path,
-                    petw_strerror(rc));
-            fclose(fp);
-            return 1;
-        }
-    }
-
     int status = 0;
     if (json)
         putchar('[');
     for (int i = 0;; i++) {
         frame f[MAX_FRAMES];
         uint32_t n = 0;
-        int rc = 0;
         char text[32], token[64];
         uint64_t value;
         if (count) { /* the arguments */
@@ -315,27 +357,7 @@ int cmd_symbolize(int argc, char **argv)
             continue;
         }
         snprintf(text, sizeof(text), "0x%" PRIx64, value);
-        if (pdb) {
-            petw_pdb_frame pf[MAX_FRAMES];
-            if (value <= UINT32_MAX)
-                rc = petw_pdb_lookup(pdb, (uint32_t)value, pf, MAX_FRAMES, &n);
-            if (rc < 0)
-                fprintf(stderr, "petw symbolize: %s at %s: %s\n", path, text,
-                        petw_pdb_last_error(pdb)[0] ? petw_pdb_last_error(pdb) : petw_strerror(rc));
-            for (uint32_t k = 0; rc == 0 && k < n; k++)
-                f[k] = (frame){pf[k].function, pf[k].file, pf[k].line};
-        } else {
-            petw_source_line sl[MAX_FRAMES];
-            int64_t off = elf_offset(fp, value);
-            if (off >= 0)
-                rc = petw_symbolizer_lookup(sym, elf_path, NULL, 0, (uint64_t)off, sl, MAX_FRAMES,
-                                            &n);
-            if (rc < 0)
-                fprintf(stderr, "petw symbolize: %s at %s: %s\n", path, text, petw_strerror(rc));
-            for (uint32_t k = 0; rc == 0 && k < n; k++)
-                f[k] = (frame){sl[k].function, sl[k].file, sl[k].line};
-        }
-        if (rc < 0) {
+        if (lookup_frames(&t, value, text, f, &n) < 0) {
             status = 1;
             n = 0;
         }
@@ -343,11 +365,11 @@ int cmd_symbolize(int argc, char **argv)
     }
     if (json)
         puts("\n]");
-    if (pdb)
-        petw_pdb_close(pdb);
-    if (sym)
-        petw_symbolizer_free(sym);
-    if (fp)
-        fclose(fp);
+    if (t.pdb)
+        petw_pdb_close(t.pdb);
+    if (t.sym)
+        petw_symbolizer_free(t.sym);
+    if (t.fp)
+        fclose(t.fp);
     return status;
 }

@@ -75,12 +75,11 @@ static int on_buffer(petw_trace *t, void *context)
     return 1;
 }
 
-int cmd_watch(int argc, char **argv)
+/* Reads the command line: the session's name, the format, providers and
+ * manifests; -1 to go on, else the exit status (0 for --help; 2, said). */
+static int watch_options(int argc, char **argv, watch_ctx *c, const char **name,
+                         const output_format **format, manifest_list *manifests)
 {
-    static watch_ctx c;
-    const char *name = NULL;
-    const output_format *format = &output_text;
-    manifest_list manifests = {{0}, {0}, 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         if (is_help(a)) {
@@ -88,9 +87,9 @@ int cmd_watch(int argc, char **argv)
             return 0;
         }
         if (a[0] != '-' || !a[1]) {
-            if (name)
+            if (*name)
                 return usage_error(watch_usage, "unexpected argument '%s'", a);
-            name = a;
+            *name = a;
             continue;
         }
         if (strcmp(a, "--format") && strcmp(a, "--provider") && strcmp(a, "--manifest"))
@@ -98,14 +97,27 @@ int cmd_watch(int argc, char **argv)
         if (!(v = option_value(argc, argv, &i)))
             return 2;
         if (!strcmp(a, "--manifest")) {
-            if (manifest_add(&manifests, v) != 0)
+            if (manifest_add(manifests, v) != 0)
                 return usage_error(watch_usage, "too many or empty --manifest values: '%s'", v);
         } else if (!strcmp(a, "--provider")) {
-            if (filter_add(&c.filter, v) != 0)
+            if (filter_add(&c->filter, v) != 0)
                 return usage_error(watch_usage, "too many or empty --provider values: '%s'", v);
-        } else if (!(format = output_find(v)) || (format != &output_text && format != &output_json))
+        } else if (!(*format = output_find(v)) ||
+                   (*format != &output_text && *format != &output_json))
             return usage_error(watch_usage, "unknown format '%s' (text or json)", v);
     }
+    return -1;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+    static watch_ctx c;
+    const char *name = NULL;
+    const output_format *format = &output_text;
+    manifest_list manifests = {{0}, {0}, 0};
+    int status = watch_options(argc, argv, &c, &name, &format, &manifests);
+    if (status >= 0)
+        return status;
     if (!name)
         return usage_error(watch_usage, "%s", "no session NAME");
     petw_session_stats st;

@@ -274,6 +274,80 @@ static int write_blob(FILE *o, const petw_manifest_field *f, const tmpl *t, uint
     return 1;
 }
 
+/* The event data descriptor of the template's field k: a blob, a counted
+ * array, a string (converted to UTF-16 where WCHAR is not), a SID, or a
+ * value by its size. */
+static void write_field(FILE *o, const tmpl *t, uint32_t k)
+{
+    const petw_manifest_field *f = &t->f[k];
+    const in_info *in = info_of(f->in_type);
+    uint32_t d = k + 1;
+    if (write_blob(o, f, t, k))
+        return;
+    /* A count or length: fixed, or the argument holding it. */
+    char size[48] = "";
+    if (f->flags & PETW_MANIFEST_FIELD_COUNT)
+        snprintf(size, sizeof(size), "%uu", f->count);
+    else if (f->flags & PETW_MANIFEST_FIELD_LENGTH)
+        snprintf(size, sizeof(size), "%uu", f->length);
+    else if (f->flags & PETW_MANIFEST_FIELD_COUNT_REF)
+        snprintf(size, sizeof(size), "(ULONG)_Arg%u", t->arg[f->count]);
+    else if (f->flags & PETW_MANIFEST_FIELD_LENGTH_REF)
+        snprintf(size, sizeof(size), "(ULONG)_Arg%u", t->arg[f->length]);
+    int counted = (f->flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) != 0;
+    if (counted) {
+        fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * (ULONG)sizeof(%s));\n", d,
+                k, size, in->elem);
+    } else if (f->in_type == PETW_IN_UNICODESTRING && size[0]) {
+        fprintf(o,
+                "#if MCGEN_PETW_WIDE_CONVERT\n"
+                "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
+                "    if (%s > (ULONG)MCGEN_PETW_MAX_STRING)\n"
+                "        return ERROR_INVALID_PARAMETER; /* longer than the buffer */\n"
+                "    McGenPetwUtf16n(_Arg%u, %s, _Text%u);\n"
+                "    EventDataDescCreate(&EventData[%u], _Text%u, %s * 2u);\n"
+                "#else\n"
+                "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * (ULONG)sizeof(WCHAR));\n"
+                "#endif\n",
+                k, size, k, size, k, d, k, size, d, k, size);
+    } else if (f->in_type == PETW_IN_UNICODESTRING) {
+        fprintf(o,
+                "#if MCGEN_PETW_WIDE_CONVERT\n"
+                "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
+                "    EventDataDescCreate(&EventData[%u], _Text%u,\n"
+                "                        McGenPetwUtf16z((_Arg%u != NULL) ? _Arg%u : L\"NULL\", "
+                "_Text%u, MCGEN_PETW_MAX_STRING));\n"
+                "#else\n"
+                "    EventDataDescCreate(&EventData[%u], (_Arg%u != NULL) ? _Arg%u : L\"NULL\",\n"
+                "                        (_Arg%u != NULL) ? (ULONG)((wcslen(_Arg%u) + 1) * "
+                "sizeof(WCHAR)) : (ULONG)sizeof(L\"NULL\"));\n"
+                "#endif\n",
+                k, d, k, k, k, k, d, k, k, k, k);
+    } else if (f->in_type == PETW_IN_ANSISTRING && size[0]) {
+        fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s);\n", d, k, size);
+    } else if (f->in_type == PETW_IN_ANSISTRING) {
+        fprintf(o,
+                "    EventDataDescCreate(&EventData[%u], (_Arg%u != NULL) ? _Arg%u : \"NULL\",\n"
+                "                        (_Arg%u != NULL) ? (ULONG)(strlen(_Arg%u) + 1) : "
+                "(ULONG)sizeof(\"NULL\"));\n",
+                d, k, k, k, k);
+    } else if (f->in_type == PETW_IN_BINARY) {
+        fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s);\n", d, k, size);
+    } else if (f->in_type == PETW_IN_SID) {
+        /* A SID's size: 8 bytes and 4 per sub-authority (GetLengthSid). */
+        fprintf(o,
+                "    EventDataDescCreate(&EventData[%u], _Arg%u,\n"
+                "                        8u + 4u * (ULONG)((const unsigned char *)_Arg%u)[1]);\n",
+                d, k, k);
+    } else if (in->by_ptr) {
+        fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, (ULONG)sizeof(%s));\n", d, k,
+                in->by_ptr);
+    } else {
+        fprintf(o, "    EventDataDescCreate(&EventData[%u], &_Arg%u, (ULONG)sizeof(_Arg%u));\n", d,
+                k, k);
+    }
+}
+
 void mc_write_template(mc_gen *g, const tmpl *t)
 {
     FILE *o = g->out;
@@ -288,78 +362,8 @@ void mc_write_template(mc_gen *g, const tmpl *t)
         fprintf(o, ",\n    %s%s_Arg%u", type, type[strlen(type) - 1] == '*' ? "" : " ", k);
     }
     fprintf(o, ")\n{\n    EVENT_DATA_DESCRIPTOR EventData[%u + 1];\n", t->n);
-    for (uint32_t k = 0; k < t->n; k++) {
-        const petw_manifest_field *f = &t->f[k];
-        const in_info *in = info_of(f->in_type);
-        uint32_t d = k + 1;
-        if (write_blob(o, f, t, k))
-            continue;
-        /* A count or length: fixed, or the argument holding it. */
-        char size[48] = "";
-        if (f->flags & PETW_MANIFEST_FIELD_COUNT)
-            snprintf(size, sizeof(size), "%uu", f->count);
-        else if (f->flags & PETW_MANIFEST_FIELD_LENGTH)
-            snprintf(size, sizeof(size), "%uu", f->length);
-        else if (f->flags & PETW_MANIFEST_FIELD_COUNT_REF)
-            snprintf(size, sizeof(size), "(ULONG)_Arg%u", t->arg[f->count]);
-        else if (f->flags & PETW_MANIFEST_FIELD_LENGTH_REF)
-            snprintf(size, sizeof(size), "(ULONG)_Arg%u", t->arg[f->length]);
-        int counted = (f->flags & (PETW_MANIFEST_FIELD_COUNT | PETW_MANIFEST_FIELD_COUNT_REF)) != 0;
-        if (counted) {
-            fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * (ULONG)sizeof(%s));\n",
-                    d, k, size, in->elem);
-        } else if (f->in_type == PETW_IN_UNICODESTRING && size[0]) {
-            fprintf(o,
-                    "#if MCGEN_PETW_WIDE_CONVERT\n"
-                    "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
-                    "    if (%s > (ULONG)MCGEN_PETW_MAX_STRING)\n"
-                    "        return ERROR_INVALID_PARAMETER; /* longer than the buffer */\n"
-                    "    McGenPetwUtf16n(_Arg%u, %s, _Text%u);\n"
-                    "    EventDataDescCreate(&EventData[%u], _Text%u, %s * 2u);\n"
-                    "#else\n"
-                    "    EventDataDescCreate(&EventData[%u], _Arg%u, %s * (ULONG)sizeof(WCHAR));\n"
-                    "#endif\n",
-                    k, size, k, size, k, d, k, size, d, k, size);
-        } else if (f->in_type == PETW_IN_UNICODESTRING) {
-            fprintf(
-                o,
-                "#if MCGEN_PETW_WIDE_CONVERT\n"
-                "    unsigned short _Text%u[MCGEN_PETW_MAX_STRING];\n"
-                "    EventDataDescCreate(&EventData[%u], _Text%u,\n"
-                "                        McGenPetwUtf16z((_Arg%u != NULL) ? _Arg%u : L\"NULL\", "
-                "_Text%u, MCGEN_PETW_MAX_STRING));\n"
-                "#else\n"
-                "    EventDataDescCreate(&EventData[%u], (_Arg%u != NULL) ? _Arg%u : L\"NULL\",\n"
-                "                        (_Arg%u != NULL) ? (ULONG)((wcslen(_Arg%u) + 1) * "
-                "sizeof(WCHAR)) : (ULONG)sizeof(L\"NULL\"));\n"
-                "#endif\n",
-                k, d, k, k, k, k, d, k, k, k, k);
-        } else if (f->in_type == PETW_IN_ANSISTRING && size[0]) {
-            fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s);\n", d, k, size);
-        } else if (f->in_type == PETW_IN_ANSISTRING) {
-            fprintf(
-                o,
-                "    EventDataDescCreate(&EventData[%u], (_Arg%u != NULL) ? _Arg%u : \"NULL\",\n"
-                "                        (_Arg%u != NULL) ? (ULONG)(strlen(_Arg%u) + 1) : "
-                "(ULONG)sizeof(\"NULL\"));\n",
-                d, k, k, k, k);
-        } else if (f->in_type == PETW_IN_BINARY) {
-            fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, %s);\n", d, k, size);
-        } else if (f->in_type == PETW_IN_SID) {
-            /* A SID's size: 8 bytes and 4 per sub-authority (GetLengthSid). */
-            fprintf(
-                o,
-                "    EventDataDescCreate(&EventData[%u], _Arg%u,\n"
-                "                        8u + 4u * (ULONG)((const unsigned char *)_Arg%u)[1]);\n",
-                d, k, k);
-        } else if (in->by_ptr) {
-            fprintf(o, "    EventDataDescCreate(&EventData[%u], _Arg%u, (ULONG)sizeof(%s));\n", d,
-                    k, in->by_ptr);
-        } else {
-            fprintf(o, "    EventDataDescCreate(&EventData[%u], &_Arg%u, (ULONG)sizeof(_Arg%u));\n",
-                    d, k, k);
-        }
-    }
+    for (uint32_t k = 0; k < t->n; k++)
+        write_field(o, t, k);
     fprintf(
         o,
         "    return McGenEventWrite(Context, Descriptor, NULL, %u + 1, EventData);\n}\n#endif\n\n",

@@ -5,7 +5,7 @@ checking petw's ETW-compatible headers against them.
 
     sdk_names.py list SDK_INCLUDE_DIR              # kind, header, name, value
     sdk_names.py missing SDK_INCLUDE_DIR -- CC ARGS  # names petw's headers lack
-    sdk_names.py generate SDK_INCLUDE_DIR > test/etw_sdk_names.h  # then clang-format -i
+    sdk_names.py generate SDK_INCLUDE_DIR > test/windows/etw_sdk_names.h  # then clang-format -i
 
 SDK_INCLUDE_DIR holds evntprov.h, evntrace.h, evntcons.h, tdh.h, relogger.h,
 TraceLoggingProvider.h, TraceLoggingActivity.h, winmeta.h and wmistr.h (the
@@ -466,9 +466,9 @@ GEN_HEAD = '''/* etw_sdk_names.h - the public names of the Windows SDK's ETW hea
  * TraceLoggingProvider.h, TraceLoggingActivity.h, winmeta.h, wmistr.h) that
  * petw's headers declare: each integer macro and enum constant with its
  * value, each function, type and GUID, and the other macros.
- * test/test_sdk_names.c checks petw's headers against the list, in C and
+ * test/windows/test_sdk_names.c checks petw's headers against the list, in C and
  * C++. Generated, not edited: to regenerate from the SDK's headers,
- *     tools/sdk_names.py generate SDK_INCLUDE_DIR > test/etw_sdk_names.h
+ *     tools/sdk_names.py generate SDK_INCLUDE_DIR > test/windows/etw_sdk_names.h
  * and clang-format -i it
  * (see tools/sdk_names.py, which also lists the names left out and why).
  * Facts about the SDK (names and values), not its text. */'''

@@ -289,6 +289,32 @@ static int pipe_cloexec(int fds[2])
     return 0;
 }
 
+/* The held child: waits for the go byte on go[0], then restores the
+ * signals (their default actions, where caught[i]) and the mask, and runs
+ * path; an exec failure's errno goes back through error[1]. Async-signal-safe
+ * calls only (it runs between fork and exec). */
+static void held_child(const int go[2], const int error[2], const int caught[3], const int sigs[3],
+                       const sigset_t *prev, const char *path, char **argv, char **env)
+{
+    close(go[1]);
+    close(error[0]);
+    for (int i = 0; i < 3; i++)
+        if (caught[i])
+            signal(sigs[i], SIG_DFL);
+    char b;
+    ssize_t n;
+    while ((n = read(go[0], &b, 1)) < 0 && errno == EINTR) {
+    }
+    if (n != 1)
+        _exit(127); /* cancelled, or petw is gone */
+    sigprocmask(SIG_SETMASK, prev, NULL);
+    execve(path, argv, env);
+    int e = errno;
+    while (write(error[1], &e, sizeof(e)) < 0 && errno == EINTR) {
+    }
+    _exit(127);
+}
+
 int command_hold(char **argv, const char *add_env, held_command *c, int *not_found)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -339,26 +365,8 @@ int command_hold(char **argv, const char *add_env, held_command *c, int *not_fou
             caught[i] = 1;
     }
     pid_t pid = env ? fork() : -1;
-    if (pid == 0) {
-        /* The child: async-signal-safe calls only. */
-        close(go[1]);
-        close(error[0]);
-        for (int i = 0; i < 3; i++)
-            if (caught[i])
-                signal(sigs[i], SIG_DFL);
-        char b;
-        ssize_t n;
-        while ((n = read(go[0], &b, 1)) < 0 && errno == EINTR) {
-        }
-        if (n != 1)
-            _exit(127); /* cancelled, or petw is gone */
-        sigprocmask(SIG_SETMASK, &prev, NULL);
-        execve(path, argv, env);
-        int e = errno;
-        while (write(error[1], &e, sizeof(e)) < 0 && errno == EINTR) {
-        }
-        _exit(127);
-    }
+    if (pid == 0)
+        held_child(go, error, caught, sigs, &prev, path, argv, env);
     err = pid < 0 ? (env ? errno : ENOMEM) : 0;
     if (env && env != environ)
         free(env);

@@ -379,23 +379,19 @@ static void wp_sys_name(wp *w, int i, int stack, const XML_Char **attr)
     wp_note_others(w, i, stack ? "Stack" : "Keyword", attr, value_attrs);
 }
 
-static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **attr)
+/* An element in the profiles' part of the tree (the root, <Profiles>, a
+ * <Profile>, its <Collectors>): the kind it opens, or -1 (a leaf handled here,
+ * or content that does not matter); *item, the item it makes. */
+static int wp_profile_element(wp *w, int parent, int at, const XML_Char *el, const XML_Char **attr,
+                              int *item)
 {
-    wp *w = user;
-    if (w->failed)
-        return;
-    if (w->skip) {
-        w->skip++;
-        return;
-    }
-    int parent = w->depth ? w->kind[w->depth - 1] : -1, at = w->depth ? w->at[w->depth - 1] : -1;
-    int kind = -1, item = at;
+    int kind = -1;
     wp_item *it = at >= 0 ? &w->items[at] : NULL;
     switch (parent) {
     case -1:
         if (strcmp(el, "WindowsPerformanceRecorder")) {
             wp_fail(w, "not a WPR profile: the root element is <%.40s>", el);
-            return;
+            return -1;
         }
         kind = K_ROOT;
         break;
@@ -408,13 +404,13 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
     case K_PROFILES:
         /* System and heap definitions matter only where a profile uses them. */
         if (!strcmp(el, "Profile"))
-            item = wp_new(w, WP_PROFILE, 0, -1, el, attr), kind = K_PROFILE;
+            *item = wp_new(w, WP_PROFILE, 0, -1, el, attr), kind = K_PROFILE;
         else if (!strcmp(el, "EventCollector"))
-            item = wp_new(w, WP_COLLECTOR, 0, -1, el, attr), kind = K_COLLECTOR;
+            *item = wp_new(w, WP_COLLECTOR, 0, -1, el, attr), kind = K_COLLECTOR;
         else if (!strcmp(el, "EventProvider"))
-            item = wp_new(w, WP_PROVIDER, 0, -1, el, attr), kind = K_PROVIDER;
+            *item = wp_new(w, WP_PROVIDER, 0, -1, el, attr), kind = K_PROVIDER;
         else if (!strcmp(el, "SystemProvider"))
-            item = wp_new(w, WP_SYSPROV, 0, -1, el, attr), kind = K_SYSPROV;
+            *item = wp_new(w, WP_SYSPROV, 0, -1, el, attr), kind = K_SYSPROV;
         break;
     case K_PROFILE:
         if (!strcmp(el, "Collectors")) {
@@ -427,15 +423,27 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
         break;
     case K_COLLECTORS:
         if (!strcmp(el, "EventCollectorId")) {
-            item = wp_new(w, WP_COLLECTOR, 1, at, el, attr), kind = K_COLLECTOR;
+            *item = wp_new(w, WP_COLLECTOR, 1, at, el, attr), kind = K_COLLECTOR;
         } else if (!strcmp(el, "SystemCollectorId") || !strcmp(el, "HeapEventCollectorId")) {
-            item = wp_new(w, WP_SYSTEM, 1, at, el, attr), kind = K_SYSTEM;
-            if (item >= 0 && el[0] == 'H')
-                wp_note_add(w, item, "heap events (a heap session)");
+            *item = wp_new(w, WP_SYSTEM, 1, at, el, attr), kind = K_SYSTEM;
+            if (*item >= 0 && el[0] == 'H')
+                wp_note_add(w, *item, "heap events (a heap session)");
         } else {
             wp_note_add(w, at, "<%s>", el);
         }
         break;
+    }
+    return kind;
+}
+
+/* An element inside a collector or a provider (its buffers, providers,
+ * keywords; a system collector's settings, noted): as wp_profile_element. */
+static int wp_collector_element(wp *w, int parent, int at, const XML_Char *el,
+                                const XML_Char **attr, int *item)
+{
+    int kind = -1;
+    wp_item *it = at >= 0 ? &w->items[at] : NULL;
+    switch (parent) {
     case K_SYSTEM: {
         const char *v = attr_get(attr, "Value");
         if (!strcmp(w->items[at].name, "SystemCollectorId") && !strcmp(el, "SystemProviderId")) {
@@ -443,7 +451,7 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
             break;
         }
         if (!strcmp(w->items[at].name, "SystemCollectorId") && !strcmp(el, "SystemProvider")) {
-            item = wp_new(w, WP_SYSPROV, 0, at, el, attr), kind = K_SYSPROV;
+            *item = wp_new(w, WP_SYSPROV, 0, at, el, attr), kind = K_SYSPROV;
             break;
         }
         v = v ? v : attr_get(attr, "Id");
@@ -484,9 +492,9 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
         break;
     case K_PROVIDERS:
         if (!strcmp(el, "EventProviderId"))
-            item = wp_new(w, WP_PROVIDER, 1, at, el, attr), kind = K_PROVIDER;
+            *item = wp_new(w, WP_PROVIDER, 1, at, el, attr), kind = K_PROVIDER;
         else if (!strcmp(el, "EventProvider"))
-            item = wp_new(w, WP_PROVIDER, 0, at, el, attr), kind = K_PROVIDER;
+            *item = wp_new(w, WP_PROVIDER, 0, at, el, attr), kind = K_PROVIDER;
         else
             wp_note_add(w, at, "<%s>", el);
         break;
@@ -506,6 +514,22 @@ static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **at
             wp_note_add(w, at, "<Keywords><%s>", el);
         break;
     }
+    return kind;
+}
+
+static void XMLCALL wp_start(void *user, const XML_Char *el, const XML_Char **attr)
+{
+    wp *w = user;
+    if (w->failed)
+        return;
+    if (w->skip) {
+        w->skip++;
+        return;
+    }
+    int parent = w->depth ? w->kind[w->depth - 1] : -1, at = w->depth ? w->at[w->depth - 1] : -1;
+    int item = at;
+    int kind = parent < K_COLLECTOR ? wp_profile_element(w, parent, at, el, attr, &item)
+                                    : wp_collector_element(w, parent, at, el, attr, &item);
     if (w->failed)
         return;
     if (kind < 0 || w->depth == WP_MAX_DEPTH) {

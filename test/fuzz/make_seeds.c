@@ -29,8 +29,8 @@
 
 #include "../../lib/write/ring/ring.h"
 #include "../../lib/shared/registry/registry.h"
-#include "../pdb_synth.h"
-#include "../xpress_encode.h"
+#include "../common/pdb_synth.h"
+#include "../common/xpress_encode.h"
 
 static const petw_guid seed_provider = {0x5eed5eed, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
 

@@ -122,37 +122,48 @@ typedef struct fn_key {
     uint32_t name, file;
 } fn_key;
 
-int export_pprof(const petw_profile *p, FILE *out, int value)
-{
-    int off = value == VALUE_OFFCPU;
-    sbuf b = {0}, m = {0};
-    strtab st = {0};
-    (void)str_id(&st, "");
-    uint32_t nloc = petw_profile_location_count(p);
-    uint64_t period = (uint64_t)petw_profile_interval(p) * 100; /* ns */
+/* What the export builds: the message, its scratch buffers, the string
+ * table, and the functions and mappings numbered so far. */
+typedef struct pprof_out {
+    sbuf b, m, lab;
+    strtab st;
+    fn_key *fns; /* Functions (5) are numbered as met: one per distinct (name, file). */
+    uint32_t nfn, fn_cap;
+    const char **mods; /* Mappings (3): one per module name. */
+    uint32_t nmod;
+    int failed;      /* out of memory for a table */
+    int sbuf_failed; /* a scratch buffer that failed and is gone */
+} pprof_out;
 
-    /* Profile.sample_type (1) and period_type (11): samples/count, cpu/nanoseconds
-     * (--value offcpu: blocked time, offcpu/nanoseconds, alone). */
+/* Profile.sample_type (1): samples/count, cpu/nanoseconds (--value offcpu:
+ * blocked time, offcpu/nanoseconds, alone). */
+static void put_sample_types(pprof_out *o, int off)
+{
     const char *types[2][2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
     if (off)
         types[0][0] = "offcpu", types[0][1] = "nanoseconds";
     for (int k = 0; k < 2 - off; k++) {
-        m.len = 0;
-        proto_field_varint(&m, 1, str_id(&st, types[k][0]));
-        proto_field_varint(&m, 2, str_id(&st, types[k][1]));
-        proto_field_bytes(&b, 1, m.data, m.len);
+        o->m.len = 0;
+        proto_field_varint(&o->m, 1, str_id(&o->st, types[k][0]));
+        proto_field_varint(&o->m, 2, str_id(&o->st, types[k][1]));
+        proto_field_bytes(&o->b, 1, o->m.data, o->m.len);
     }
-    /* Processes are root locations (ids after the model's), one per pid. */
-    uint32_t nproc = petw_profile_process_count(p);
-    /* Sample (2): location_id (1, packed, leaf first), value (2, packed), label (3). */
-    uint32_t thread_key = str_id(&st, "thread"), pid_key = str_id(&st, "pid");
-    sbuf ids = {0}, vals = {0}, lab = {0};
+}
+
+/* Sample (2): location_id (1, packed, leaf first; a process is a root
+ * location, numbered after the model's), value (2, packed), label (3). */
+static void put_samples(const petw_profile *p, pprof_out *o, int off, uint64_t period)
+{
+    uint32_t nloc = petw_profile_location_count(p), nproc = petw_profile_process_count(p);
+    uint32_t thread_key = str_id(&o->st, "thread"), pid_key = str_id(&o->st, "pid");
+    sbuf ids = {0}, vals = {0};
+    sbuf *m = &o->m, *lab = &o->lab;
     for (uint32_t k = 0; k < petw_profile_stack_count(p); k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
         if (!(off ? s->offcpu : s->samples))
             continue;
         ids.len = vals.len = 0;
-        m.len = 0;
+        m->len = 0;
         for (uint32_t j = 0; j < s->frame_count; j++)
             proto_varint(&ids, (uint64_t)s->frames[j] + 1);
         const petw_profile_process *pr = petw_profile_process_find(p, s->pid);
@@ -168,29 +179,30 @@ int export_pprof(const petw_profile *p, FILE *out, int value)
             proto_varint(&vals, s->samples);
             proto_varint(&vals, s->samples * period);
         }
-        proto_field_bytes(&m, 1, ids.data, ids.len);
-        proto_field_bytes(&m, 2, vals.data, vals.len);
-        lab.len = 0;
-        proto_field_varint(&lab, 1, thread_key);
-        proto_field_varint(&lab, 3, s->tid);
-        proto_field_bytes(&m, 3, lab.data, lab.len);
-        lab.len = 0;
-        proto_field_varint(&lab, 1, pid_key);
-        proto_field_varint(&lab, 3, s->pid);
-        proto_field_bytes(&m, 3, lab.data, lab.len);
-        proto_field_bytes(&b, 2, m.data, m.len);
+        proto_field_bytes(m, 1, ids.data, ids.len);
+        proto_field_bytes(m, 2, vals.data, vals.len);
+        lab->len = 0;
+        proto_field_varint(lab, 1, thread_key);
+        proto_field_varint(lab, 3, s->tid);
+        proto_field_bytes(m, 3, lab->data, lab->len);
+        lab->len = 0;
+        proto_field_varint(lab, 1, pid_key);
+        proto_field_varint(lab, 3, s->pid);
+        proto_field_bytes(m, 3, lab->data, lab->len);
+        proto_field_bytes(&o->b, 2, m->data, m->len);
     }
-    /* Functions (5) are numbered as met: one per distinct (name, file). */
-    fn_key *fns = NULL;
-    uint32_t nfn = 0, fn_cap = 0;
-    /* Mappings (3): one per module name; the first is what pprof calls the
-     * main binary, so they go in order of self samples, user code first. */
-    const char **mods = NULL;
-    uint32_t nmod = 0;
-    int failed = 0;
+    o->sbuf_failed |= ids.failed || vals.failed;
+    sbuf_free(&ids);
+    sbuf_free(&vals);
+}
+
+/* The mappings' order: the first is what pprof calls the main binary, so
+ * they go in order of self samples, user code first (o->mods). */
+static void order_mappings(const petw_profile *p, pprof_out *o, int off)
+{
     module_weight *w = NULL;
     uint32_t nw = 0;
-    for (uint32_t k = 0; k < petw_profile_stack_count(p) && !failed; k++) {
+    for (uint32_t k = 0; k < petw_profile_stack_count(p) && !o->failed; k++) {
         const petw_profile_stack *s = petw_profile_stack_at(p, k);
         uint64_t weight = off ? s->offcpu : s->samples;
         if (!weight)
@@ -202,7 +214,7 @@ int export_pprof(const petw_profile *p, FILE *out, int value)
         if (j == nw) {
             module_weight *g = realloc(w, (nw + 1) * sizeof(*w));
             if (!g) {
-                failed = 1;
+                o->failed = 1;
                 break;
             }
             w = g;
@@ -212,11 +224,57 @@ int export_pprof(const petw_profile *p, FILE *out, int value)
     }
     if (nw)
         sort_rows(w, nw, sizeof(*w), by_weight);
-    if (!failed && nw && (mods = malloc(nw * sizeof(*mods))) != NULL)
-        for (; nmod < nw; nmod++)
-            mods[nmod] = w[nmod].module;
+    if (!o->failed && nw && (o->mods = malloc(nw * sizeof(*o->mods))) != NULL)
+        for (; o->nmod < nw; o->nmod++)
+            o->mods[o->nmod] = w[o->nmod].module;
     free(w);
-    for (uint32_t k = 0; k < nloc + nproc && !failed; k++) {
+}
+
+/* A location's mapping id (1-based), a new mapping for a module no sample
+ * is in; 0 when out of memory (o->failed). */
+static uint32_t mapping_id(pprof_out *o, const char *module)
+{
+    for (uint32_t j = 0; j < o->nmod; j++)
+        if (o->mods[j] == module)
+            return j + 1;
+    const char **g = realloc(o->mods, (o->nmod + 1) * sizeof(*o->mods));
+    if (!g) {
+        o->failed = 1;
+        return 0;
+    }
+    o->mods = g;
+    o->mods[o->nmod++] = module;
+    return o->nmod;
+}
+
+/* A function's id (1-based), numbered as met; 0 when out of memory (o->failed). */
+static uint32_t function_id(pprof_out *o, const char *name, const char *file)
+{
+    fn_key key = {str_id(&o->st, name), str_id(&o->st, file)};
+    for (uint32_t f = o->nfn; f-- > 0;) /* recent first: locations share functions */
+        if (o->fns[f].name == key.name && o->fns[f].file == key.file)
+            return f + 1;
+    if (o->nfn == o->fn_cap) {
+        uint32_t cap = o->fn_cap ? 2 * o->fn_cap : 256;
+        fn_key *g = realloc(o->fns, cap * sizeof(*o->fns));
+        if (!g) {
+            o->failed = 1;
+            return 0;
+        }
+        o->fns = g;
+        o->fn_cap = cap;
+    }
+    o->fns[o->nfn++] = key;
+    return o->nfn;
+}
+
+/* Location (4): id (1), mapping_id (2), address (3), line (4): innermost
+ * first; the model's locations, then one per process. */
+static void put_locations(const petw_profile *p, pprof_out *o)
+{
+    uint32_t nloc = petw_profile_location_count(p), nproc = petw_profile_process_count(p);
+    sbuf *m = &o->m, *lab = &o->lab;
+    for (uint32_t k = 0; k < nloc + nproc && !o->failed; k++) {
         const petw_profile_location *l = k < nloc ? petw_profile_location_at(p, k) : NULL;
         char buf[48];
         const char *proc_name = NULL;
@@ -228,107 +286,96 @@ int export_pprof(const petw_profile *p, FILE *out, int value)
                 proc_name = buf;
             }
         }
-        uint32_t mapping = 0;
-        if (l) {
-            for (uint32_t j = 0; j < nmod && !mapping; j++)
-                if (mods[j] == l->module)
-                    mapping = j + 1;
-            if (!mapping) {
-                const char **g = realloc(mods, (nmod + 1) * sizeof(*mods));
-                if (!g) {
-                    failed = 1;
-                    break;
-                }
-                mods = g;
-                mods[nmod++] = l->module;
-                mapping = nmod;
-            }
-        }
-        /* Location: id (1), mapping_id (2), address (3), line (4): innermost first. */
-        m.len = 0;
-        proto_field_varint(&m, 1, (uint64_t)k + 1);
+        uint32_t mapping = l ? mapping_id(o, l->module) : 0;
+        if (o->failed)
+            break;
+        m->len = 0;
+        proto_field_varint(m, 1, (uint64_t)k + 1);
         if (mapping)
-            proto_field_varint(&m, 2, mapping);
+            proto_field_varint(m, 2, mapping);
         if (l)
-            proto_field_varint(&m, 3, l->address);
+            proto_field_varint(m, 3, l->address);
         uint32_t nl = l ? (l->line_count ? l->line_count : 1) : 1;
         for (uint32_t j = 0; j < nl; j++) {
             const char *name = proc_name       ? proc_name
                                : l->line_count ? l->lines[j].function
                                                : l->name;
             const char *file = l && l->line_count && l->lines[j].file ? l->lines[j].file : "";
-            fn_key key = {str_id(&st, name), str_id(&st, file)};
-            uint32_t id = 0;
-            for (uint32_t f = nfn; f-- > 0 && !id;) /* recent first: locations share functions */
-                if (fns[f].name == key.name && fns[f].file == key.file)
-                    id = f + 1;
-            if (!id) {
-                if (nfn == fn_cap) {
-                    uint32_t cap = fn_cap ? 2 * fn_cap : 256;
-                    fn_key *g = realloc(fns, cap * sizeof(*fns));
-                    if (!g) {
-                        failed = 1;
-                        break;
-                    }
-                    fns = g;
-                    fn_cap = cap;
-                }
-                fns[nfn++] = key;
-                id = nfn;
-            }
-            lab.len = 0;
-            proto_field_varint(&lab, 1, id);
+            uint32_t id = function_id(o, name, file);
+            if (!id)
+                break;
+            lab->len = 0;
+            proto_field_varint(lab, 1, id);
             if (l && l->line_count && l->lines[j].line)
-                proto_field_varint(&lab, 2, l->lines[j].line);
-            proto_field_bytes(&m, 4, lab.data, lab.len);
+                proto_field_varint(lab, 2, l->lines[j].line);
+            proto_field_bytes(m, 4, lab->data, lab->len);
         }
-        proto_field_bytes(&b, 4, m.data, m.len);
+        proto_field_bytes(&o->b, 4, m->data, m->len);
     }
-    for (uint32_t j = 0; j < nmod; j++) {
+}
+
+/* Mappings (3), functions (5) and the string table (6). */
+static void put_tables(pprof_out *o)
+{
+    sbuf *m = &o->m;
+    for (uint32_t j = 0; j < o->nmod; j++) {
         /* Mapping: id (1), filename (5); has_functions, has_filenames,
          * has_line_numbers, has_inline_frames (7-10): symbolized already,
          * so pprof does not look for the binaries. */
-        m.len = 0;
-        proto_field_varint(&m, 1, j + 1);
-        proto_field_varint(&m, 5, str_id(&st, mods[j]));
+        m->len = 0;
+        proto_field_varint(m, 1, j + 1);
+        proto_field_varint(m, 5, str_id(&o->st, o->mods[j]));
         for (uint32_t f = 7; f <= 10; f++)
-            proto_field_varint(&m, f, 1);
-        proto_field_bytes(&b, 3, m.data, m.len);
+            proto_field_varint(m, f, 1);
+        proto_field_bytes(&o->b, 3, m->data, m->len);
     }
-    for (uint32_t f = 0; f < nfn; f++) {
+    for (uint32_t f = 0; f < o->nfn; f++) {
         /* Function: id (1), name (2), system_name (3), filename (4). */
-        m.len = 0;
-        proto_field_varint(&m, 1, f + 1);
-        proto_field_varint(&m, 2, fns[f].name);
-        proto_field_varint(&m, 3, fns[f].name);
-        proto_field_varint(&m, 4, fns[f].file);
-        proto_field_bytes(&b, 5, m.data, m.len);
+        m->len = 0;
+        proto_field_varint(m, 1, f + 1);
+        proto_field_varint(m, 2, o->fns[f].name);
+        proto_field_varint(m, 3, o->fns[f].name);
+        proto_field_varint(m, 4, o->fns[f].file);
+        proto_field_bytes(&o->b, 5, m->data, m->len);
     }
-    for (uint32_t k = 0; k < st.count; k++) /* string_table (6) */
-        proto_field_bytes(&b, 6, st.items[k], strlen(st.items[k]));
+    for (uint32_t k = 0; k < o->st.count; k++) /* string_table (6) */
+        proto_field_bytes(&o->b, 6, o->st.items[k], strlen(o->st.items[k]));
+}
+
+int export_pprof(const petw_profile *p, FILE *out, int value)
+{
+    int off = value == VALUE_OFFCPU;
+    pprof_out o = {0};
+    (void)str_id(&o.st, "");
+    uint64_t period = (uint64_t)petw_profile_interval(p) * 100; /* ns */
+
+    put_sample_types(&o, off);
+    put_samples(p, &o, off, period);
+    order_mappings(p, &o, off);
+    put_locations(p, &o);
+    put_tables(&o);
     int64_t first, last;
     petw_profile_bounds(p, &first, &last);
     if (first > 0) { /* time_nanos (9): FILETIME to Unix nanoseconds; duration_nanos (10) */
-        proto_field_varint(&b, 9, (uint64_t)(first - 116444736000000000ll) * 100);
-        proto_field_varint(&b, 10, (uint64_t)(last - first) * 100);
+        proto_field_varint(&o.b, 9, (uint64_t)(first - 116444736000000000ll) * 100);
+        proto_field_varint(&o.b, 10, (uint64_t)(last - first) * 100);
     }
-    m.len = 0; /* period_type (11), period (12) */
-    proto_field_varint(&m, 1, str_id(&st, "cpu"));
-    proto_field_varint(&m, 2, str_id(&st, "nanoseconds"));
-    proto_field_bytes(&b, 11, m.data, m.len);
-    proto_field_varint(&b, 12, period);
-    failed |= b.failed || m.failed || ids.failed || vals.failed || lab.failed || st.failed;
-    int rc = failed ? -1 : write_gzip(out, (const uint8_t *)b.data, b.len);
-    free(fns);
-    free(mods);
-    for (uint32_t k = 0; k < st.count; k++)
-        free(st.items[k]);
-    free(st.items);
-    key_index_free(&st.index);
-    sbuf_free(&b);
-    sbuf_free(&m);
-    sbuf_free(&ids);
-    sbuf_free(&vals);
-    sbuf_free(&lab);
+    o.m.len = 0; /* period_type (11), period (12) */
+    proto_field_varint(&o.m, 1, str_id(&o.st, "cpu"));
+    proto_field_varint(&o.m, 2, str_id(&o.st, "nanoseconds"));
+    proto_field_bytes(&o.b, 11, o.m.data, o.m.len);
+    proto_field_varint(&o.b, 12, period);
+    int failed =
+        o.failed || o.sbuf_failed || o.b.failed || o.m.failed || o.lab.failed || o.st.failed;
+    int rc = failed ? -1 : write_gzip(out, (const uint8_t *)o.b.data, o.b.len);
+    free(o.fns);
+    free(o.mods);
+    for (uint32_t k = 0; k < o.st.count; k++)
+        free(o.st.items[k]);
+    free(o.st.items);
+    key_index_free(&o.st.index);
+    sbuf_free(&o.b);
+    sbuf_free(&o.m);
+    sbuf_free(&o.lab);
     return rc;
 }

@@ -425,6 +425,43 @@ static intptr_t adopt_raw(HANDLE h)
     return o ? (intptr_t)o : -1;
 }
 
+/* A chunk header and its handles, read whole once all there (the sender
+ * wrote them in one piece; avail bytes are waiting): the handles adopted
+ * into handles[*got...room) (the others closed), o->chunk_left set. 0 when
+ * read, 1 when not all there yet, or a negative PETW_E*. */
+static int read_chunk_header(wobj *o, HANDLE h, long avail, intptr_t *handles, uint32_t room,
+                             uint32_t *got)
+{
+    chunk_header ch;
+    uint64_t values[MAX_SEND_HANDLES];
+    DWORD peeked = 0;
+    if (avail >= (long)sizeof(ch) && !PeekNamedPipe(h, &ch, sizeof(ch), &peeked, NULL, NULL))
+        return pipe_error(GetLastError());
+    if (avail >= (long)sizeof(ch) &&
+        (ch.magic != CHUNK_MAGIC || ch.count > MAX_SEND_HANDLES || ch.size == 0))
+        return PETW_EIO; /* not petw's framing: the connection is garbage */
+    size_t head = sizeof(ch) + (avail >= (long)sizeof(ch) ? ch.count : 0) * 8u;
+    if (avail < (long)head)
+        return 1;
+    uint8_t buf[sizeof(ch) + sizeof(values)];
+    long r = pipe_io(h, buf, (DWORD)head, 0, -1);
+    if (r != (long)head)
+        return r < 0 ? (int)r : PETW_EIO;
+    memcpy(values, buf + sizeof(ch), ch.count * 8u);
+    for (uint32_t i = 0; i < ch.count; i++) {
+        HANDLE hv = (HANDLE)(uintptr_t)values[i];
+        if (*got < room) {
+            intptr_t a = adopt_raw(hv);
+            if (a != -1)
+                handles[(*got)++] = a;
+        } else {
+            CloseHandle(hv);
+        }
+    }
+    o->chunk_left = ch.size;
+    return 0;
+}
+
 int petw__ipc_recv(intptr_t fd, void *data, size_t size, intptr_t *handles, uint32_t *count,
                    int timeout_ms)
 {
@@ -447,49 +484,19 @@ int petw__ipc_recv(intptr_t fd, void *data, size_t size, intptr_t *handles, uint
             break;
         }
         if (o->chunk_left == 0) {
-            /* A chunk header and its handles are read whole, once all
-             * there (the sender wrote them in one piece). */
-            chunk_header ch;
-            uint64_t values[MAX_SEND_HANDLES];
-            DWORD peeked = 0;
-            if (avail >= (long)sizeof(ch) &&
-                !PeekNamedPipe(h, &ch, sizeof(ch), &peeked, NULL, NULL)) {
-                rc = pipe_error(GetLastError());
+            int r = read_chunk_header(o, h, avail, handles, room, &got);
+            if (r < 0) {
+                rc = r;
                 break;
             }
-            if (avail >= (long)sizeof(ch) &&
-                (ch.magic != CHUNK_MAGIC || ch.count > MAX_SEND_HANDLES || ch.size == 0)) {
-                rc = PETW_EIO; /* not petw's framing: the connection is garbage */
-                break;
-            }
-            size_t head = sizeof(ch) + (avail >= (long)sizeof(ch) ? ch.count : 0) * 8u;
-            if (avail < (long)head) {
+            if (r > 0) { /* not all there yet */
                 DWORD left = left_ms(deadline);
                 if (left == 0) {
                     rc = PETW_ETIMEDOUT;
                     break;
                 }
                 nap(idle++, left);
-                continue;
             }
-            uint8_t buf[sizeof(ch) + sizeof(values)];
-            long r = pipe_io(h, buf, (DWORD)head, 0, -1);
-            if (r != (long)head) {
-                rc = r < 0 ? (int)r : PETW_EIO;
-                break;
-            }
-            memcpy(values, buf + sizeof(ch), ch.count * 8u);
-            for (uint32_t i = 0; i < ch.count; i++) {
-                HANDLE hv = (HANDLE)(uintptr_t)values[i];
-                if (got < room) {
-                    intptr_t a = adopt_raw(hv);
-                    if (a != -1)
-                        handles[got++] = a;
-                } else {
-                    CloseHandle(hv);
-                }
-            }
-            o->chunk_left = ch.size;
             continue;
         }
         if (avail == 0) {

@@ -158,71 +158,67 @@ static void unescape_octal(char *s)
     *w = 0;
 }
 
-int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ctx)
+/* The disk /sys/block/NAME: its number, size, sector size, cache, SCSI
+ * address, model and partition count, into k. */
+static void describe_disk(const char *name, petw__sys_disk *k)
 {
-    DIR *d = opendir("/sys/block");
-    if (!d)
-        return PETW_ENOTSUP;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!is_physical(e->d_name))
-            continue; /* loop, zram, device-mapper: no hardware behind them */
-        petw__sys_disk k;
-        memset(&k, 0, sizeof(k));
-        char path[600], text[300], link[300];
-        snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
-        read_attr(path, text, sizeof(text));
-        k.number = kernel_dev(text);
-        snprintf(path, sizeof(path), "/sys/block/%s/queue/logical_block_size", e->d_name);
-        k.sector_size = (uint32_t)read_u64(path, 512);
-        snprintf(path, sizeof(path), "/sys/block/%s/size", e->d_name);
-        k.bytes = read_u64(path, 0) * 512;
-        snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", e->d_name);
-        read_attr(path, text, sizeof(text));
-        k.write_cache = !strcmp(text, "write back");
-        /* SCSI devices link to "H:C:T:L". */
-        snprintf(path, sizeof(path), "/sys/block/%s/device", e->d_name);
-        ssize_t n = readlink(path, link, sizeof(link) - 1);
-        if (n > 0) {
-            link[n] = 0;
-            const char *leaf = strrchr(link, '/');
-            unsigned h, c, t, l;
-            if (sscanf(leaf ? leaf + 1 : link, "%u:%u:%u:%u", &h, &c, &t, &l) == 4) {
-                k.scsi[0] = h;
-                k.scsi[1] = c;
-                k.scsi[2] = t;
-                k.scsi[3] = l;
-            }
+    memset(k, 0, sizeof(*k));
+    char path[600], text[300], link[300];
+    snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
+    read_attr(path, text, sizeof(text));
+    k->number = kernel_dev(text);
+    snprintf(path, sizeof(path), "/sys/block/%s/queue/logical_block_size", name);
+    k->sector_size = (uint32_t)read_u64(path, 512);
+    snprintf(path, sizeof(path), "/sys/block/%s/size", name);
+    k->bytes = read_u64(path, 0) * 512;
+    snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", name);
+    read_attr(path, text, sizeof(text));
+    k->write_cache = !strcmp(text, "write back");
+    /* SCSI devices link to "H:C:T:L". */
+    snprintf(path, sizeof(path), "/sys/block/%s/device", name);
+    ssize_t n = readlink(path, link, sizeof(link) - 1);
+    if (n > 0) {
+        link[n] = 0;
+        const char *leaf = strrchr(link, '/');
+        unsigned h, c, t, l;
+        if (sscanf(leaf ? leaf + 1 : link, "%u:%u:%u:%u", &h, &c, &t, &l) == 4) {
+            k->scsi[0] = h;
+            k->scsi[1] = c;
+            k->scsi[2] = t;
+            k->scsi[3] = l;
         }
-        char vendor[128], model[128];
-        snprintf(path, sizeof(path), "/sys/block/%s/device/vendor", e->d_name);
-        read_attr(path, vendor, sizeof(vendor));
-        snprintf(path, sizeof(path), "/sys/block/%s/device/model", e->d_name);
-        read_attr(path, model, sizeof(model));
-        if (model[0])
-            snprintf(k.model, sizeof(k.model), "%s%s%s", vendor, vendor[0] ? " " : "", model);
-        else
-            snprintf(k.model, sizeof(k.model), "%s", e->d_name);
-        /* Partitions: the entries below the disk that have a partition number. */
-        snprintf(path, sizeof(path), "/sys/block/%s", e->d_name);
-        DIR *p = opendir(path);
-        struct dirent *pe;
-        while (p && (pe = readdir(p)) != NULL) {
-            struct stat st;
-            snprintf(path, sizeof(path), "/sys/block/%s/%s/partition", e->d_name, pe->d_name);
-            if (pe->d_name[0] != '.' && stat(path, &st) == 0)
-                k.partitions++;
-        }
-        if (p)
-            closedir(p);
-        disk(ctx, &k);
     }
-    closedir(d);
-    /* Volumes: each mounted block device once (mountinfo's third field is
-     * its MAJ:MIN, the ninth the file system's type). */
+    char vendor[128], model[128];
+    snprintf(path, sizeof(path), "/sys/block/%s/device/vendor", name);
+    read_attr(path, vendor, sizeof(vendor));
+    snprintf(path, sizeof(path), "/sys/block/%s/device/model", name);
+    read_attr(path, model, sizeof(model));
+    if (model[0])
+        snprintf(k->model, sizeof(k->model), "%s%s%s", vendor, vendor[0] ? " " : "", model);
+    else
+        snprintf(k->model, sizeof(k->model), "%s", name);
+    /* Partitions: the entries below the disk that have a partition number. */
+    snprintf(path, sizeof(path), "/sys/block/%s", name);
+    DIR *p = opendir(path);
+    struct dirent *pe;
+    while (p && (pe = readdir(p)) != NULL) {
+        struct stat st;
+        snprintf(path, sizeof(path), "/sys/block/%s/%s/partition", name, pe->d_name);
+        if (pe->d_name[0] != '.' && stat(path, &st) == 0)
+            k->partitions++;
+    }
+    if (p)
+        closedir(p);
+}
+
+/* Volumes: each mounted block device once (mountinfo's third field is its
+ * MAJ:MIN, the ninth the file system's type), with its partition and file
+ * system's clusters. */
+static void list_volumes(petw__sys_volume_fn volume, void *ctx)
+{
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
-        return 0;
+        return;
     char line[4096];
     uint32_t seen[64];
     size_t nseen = 0;
@@ -255,5 +251,22 @@ int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ct
         volume(ctx, &v);
     }
     fclose(f);
+}
+
+int petw__sys_disks(petw__sys_disk_fn disk, petw__sys_volume_fn volume, void *ctx)
+{
+    DIR *d = opendir("/sys/block");
+    if (!d)
+        return PETW_ENOTSUP;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!is_physical(e->d_name))
+            continue; /* loop, zram, device-mapper: no hardware behind them */
+        petw__sys_disk k;
+        describe_disk(e->d_name, &k);
+        disk(ctx, &k);
+    }
+    closedir(d);
+    list_volumes(volume, ctx);
     return 0;
 }

@@ -803,6 +803,64 @@ static size_t provider_name_at(petw_decoder *d, const uint8_t *traits, size_t tr
     return name_at;
 }
 
+/* A TraceLogging event's schema and its provider's traits, from the
+ * record's extended data items (NULL when absent). */
+static void find_schema_and_traits(const petw_event_record *rec, const uint8_t **schema,
+                                   size_t *schema_size, const uint8_t **traits, size_t *traits_size)
+{
+    for (uint16_t i = 0; i < rec->extended_data_count && rec->extended_data; i++) {
+        const petw_extended_item *x = &rec->extended_data[i];
+        if (x->ext_type == PETW_EXT_TYPE_EVENT_SCHEMA_TL) {
+            *schema = (const uint8_t *)(uintptr_t)x->data_ptr;
+            *schema_size = x->data_size;
+        } else if (x->ext_type == PETW_EXT_TYPE_PROV_TRAITS) {
+            *traits = (const uint8_t *)(uintptr_t)x->data_ptr;
+            *traits_size = x->data_size;
+        }
+    }
+}
+
+/* The decoded event's names: a kernel class's opcode, a WPP message's
+ * (and its rendered text), an EventSource's ManifestData, or a manifest
+ * event's names for the values the record carries (and its message). */
+static int name_event(petw_decoder *d, const petw_event_record *rec, const petw__man_provider *pv,
+                      const petw__man_event *ev, const petw__wpp_message *wm, int classic, int es,
+                      size_t symbol_at)
+{
+    petw_decoded_event *r = &d->result;
+    if (ev && classic) {
+        r->event_name = ev->symbol; /* the opcode's name in the class */
+        r->opcode_name = ev->symbol;
+    } else if (wm) {
+        r->provider_name = wm->guid_name;
+        r->event_name = r->wpp_type_name = wm->type_name;
+        r->level_name = wm->level;
+        r->wpp_function = wm->function;
+        r->wpp_flags = wm->flags;
+        r->wpp_component = wm->component;
+        r->wpp_subcomponent = wm->subcomponent;
+        PETW__FORWARD_IF_ERROR(petw__decoder_render_wpp(d, wm, rec));
+    } else if (es) {
+        r->event_name = "ManifestData";
+    } else if (ev) {
+        /* Names for the values the record carries: a provider may write
+         * an event with another task, opcode or level than its manifest's. */
+        const petw_event_descriptor *ds = &rec->header.descriptor;
+        r->event_name = symbol_at != (size_t)-1 ? d->arena + symbol_at : ev->symbol;
+        r->task_name = ds->task == ev->task ? ev->task_name
+                                            : petw__manifest_name(pv, PETW__MAN_TASK, 0, ds->task);
+        r->opcode_name = ds->opcode == ev->opcode && ds->task == ev->task
+                             ? ev->opcode_name
+                             : petw__manifest_name(pv, PETW__MAN_OPCODE, ds->task, ds->opcode);
+        r->level_name = ds->level == ev->level
+                            ? ev->level_name
+                            : petw__manifest_name(pv, PETW__MAN_LEVEL, 0, ds->level);
+        if (ev->message)
+            PETW__FORWARD_IF_ERROR(petw__decoder_render_message(d, ev->message));
+    }
+    return 0;
+}
+
 int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decoded_event **out)
 {
     PETW__RETURN_IF(!d || !rec || !out || (rec->user_data_length && !rec->user_data), PETW_EINVAL);
@@ -816,16 +874,7 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
     d->pointer_size = (rec->header.flags & PETW_EVENT_HEADER_FLAG_32_BIT_HEADER) ? 4 : 8;
     const uint8_t *schema = NULL, *traits = NULL;
     size_t schema_size = 0, traits_size = 0;
-    for (uint16_t i = 0; i < rec->extended_data_count && rec->extended_data; i++) {
-        const petw_extended_item *x = &rec->extended_data[i];
-        if (x->ext_type == PETW_EXT_TYPE_EVENT_SCHEMA_TL) {
-            schema = (const uint8_t *)(uintptr_t)x->data_ptr;
-            schema_size = x->data_size;
-        } else if (x->ext_type == PETW_EXT_TYPE_PROV_TRAITS) {
-            traits = (const uint8_t *)(uintptr_t)x->data_ptr;
-            traits_size = x->data_size;
-        }
-    }
+    find_schema_and_traits(rec, &schema, &schema_size, &traits, &traits_size);
     size_t name_at = provider_name_at(d, traits, traits_size);
     const petw__man_provider *pv = NULL;
     const petw__man_event *ev = NULL;
@@ -864,36 +913,7 @@ int petw_decode(petw_decoder *d, const petw_event_record *rec, const petw_decode
         PETW__FORWARD_IF_ERROR(petw__decoder_name_from_task(d, ev, &symbol_at));
     fix_strings(d);
     r->provider_name = name_at != (size_t)-1 ? d->arena + name_at : pv ? pv->name : NULL;
-    if (ev && classic) {
-        r->event_name = ev->symbol; /* the opcode's name in the class */
-        r->opcode_name = ev->symbol;
-    } else if (wm) {
-        r->provider_name = wm->guid_name;
-        r->event_name = r->wpp_type_name = wm->type_name;
-        r->level_name = wm->level;
-        r->wpp_function = wm->function;
-        r->wpp_flags = wm->flags;
-        r->wpp_component = wm->component;
-        r->wpp_subcomponent = wm->subcomponent;
-        PETW__FORWARD_IF_ERROR(petw__decoder_render_wpp(d, wm, rec));
-    } else if (es) {
-        r->event_name = "ManifestData";
-    } else if (ev) {
-        /* Names for the values the record carries: a provider may write
-         * an event with another task, opcode or level than its manifest's. */
-        const petw_event_descriptor *ds = &rec->header.descriptor;
-        r->event_name = symbol_at != (size_t)-1 ? d->arena + symbol_at : ev->symbol;
-        r->task_name = ds->task == ev->task ? ev->task_name
-                                            : petw__manifest_name(pv, PETW__MAN_TASK, 0, ds->task);
-        r->opcode_name = ds->opcode == ev->opcode && ds->task == ev->task
-                             ? ev->opcode_name
-                             : petw__manifest_name(pv, PETW__MAN_OPCODE, ds->task, ds->opcode);
-        r->level_name = ds->level == ev->level
-                            ? ev->level_name
-                            : petw__manifest_name(pv, PETW__MAN_LEVEL, 0, ds->level);
-        if (ev->message)
-            PETW__FORWARD_IF_ERROR(petw__decoder_render_message(d, ev->message));
-    }
+    PETW__FORWARD_IF_ERROR(name_event(d, rec, pv, ev, wm, classic, es, symbol_at));
     r->fields = d->fields;
     r->field_count = d->field_count;
     *out = r;

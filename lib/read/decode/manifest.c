@@ -197,51 +197,11 @@ static int in_place(const parser *p, const char *el)
     return 1;
 }
 
-static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **atts)
+/* An element inside a provider, outside templates: an event, a task,
+ * opcode, level, keyword or channel, a template, a map or its entry. */
+static void start_provider_child(parser *p, raw_provider *rp, const char *el, const XML_Char **atts)
 {
-    parser *p = ctx;
-    const char *el = local(name);
-    raw_provider *rp = cur(p);
-    int placed = in_place(p, el);
-    if (p->depth < STACK_DEPTH)
-        snprintf(p->stack[p->depth], sizeof(p->stack[0]), "%s", el);
-    p->depth++;
-    if (p->rc || !placed)
-        return;
-    if (!strcmp(el, "provider")) {
-        if (rp) {
-            petw__manifest_fail(p, PETW_ECORRUPT, line_of(p), "a provider inside a provider");
-            return;
-        }
-        if (GROW(p, p->raw))
-            return;
-        rp = &p->raw[p->raw_count];
-        memset(rp, 0, sizeof(*rp));
-        rp->name = attr(p, atts, "name");
-        rp->guid = attr(p, atts, "guid");
-        rp->message = attr(p, atts, "message");
-        rp->symbol = attr(p, atts, "symbol");
-        rp->line = line_of(p);
-        p->provider = (int32_t)p->raw_count++;
-    } else if (!strcmp(el, "resources")) {
-        const char *culture = NULL;
-        for (int i = 0; atts[i]; i += 2)
-            if (!strcmp(atts[i], "culture"))
-                culture = atts[i + 1];
-        p->in_resources = 1;
-        p->preferred_culture = !culture || !strcmp(culture, "en-US");
-    } else if (!strcmp(el, "string") && p->in_resources) {
-        if (GROW(p, p->texts))
-            return;
-        raw_string *s = &p->texts[p->texts_count++];
-        s->id = attr(p, atts, "id");
-        s->value = attr(p, atts, "value");
-        s->preferred = p->preferred_culture;
-    } else if (!rp) {
-        return;
-    } else if (p->tmpl >= 0) {
-        start_template_child(p, rp, el, atts);
-    } else if (!strcmp(el, "event")) {
+    if (!strcmp(el, "event")) {
         if (GROW(p, rp->events))
             return;
         raw_event *e = &rp->events[rp->events_count++];
@@ -298,6 +258,55 @@ static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **a
         me->symbol = attr(p, atts, "symbol");
         me->line = line_of(p);
         rp->maps[p->map].count++;
+    }
+}
+
+static void XMLCALL on_start(void *ctx, const XML_Char *name, const XML_Char **atts)
+{
+    parser *p = ctx;
+    const char *el = local(name);
+    raw_provider *rp = cur(p);
+    int placed = in_place(p, el);
+    if (p->depth < STACK_DEPTH)
+        snprintf(p->stack[p->depth], sizeof(p->stack[0]), "%s", el);
+    p->depth++;
+    if (p->rc || !placed)
+        return;
+    if (!strcmp(el, "provider")) {
+        if (rp) {
+            petw__manifest_fail(p, PETW_ECORRUPT, line_of(p), "a provider inside a provider");
+            return;
+        }
+        if (GROW(p, p->raw))
+            return;
+        rp = &p->raw[p->raw_count];
+        memset(rp, 0, sizeof(*rp));
+        rp->name = attr(p, atts, "name");
+        rp->guid = attr(p, atts, "guid");
+        rp->message = attr(p, atts, "message");
+        rp->symbol = attr(p, atts, "symbol");
+        rp->line = line_of(p);
+        p->provider = (int32_t)p->raw_count++;
+    } else if (!strcmp(el, "resources")) {
+        const char *culture = NULL;
+        for (int i = 0; atts[i]; i += 2)
+            if (!strcmp(atts[i], "culture"))
+                culture = atts[i + 1];
+        p->in_resources = 1;
+        p->preferred_culture = !culture || !strcmp(culture, "en-US");
+    } else if (!strcmp(el, "string") && p->in_resources) {
+        if (GROW(p, p->texts))
+            return;
+        raw_string *s = &p->texts[p->texts_count++];
+        s->id = attr(p, atts, "id");
+        s->value = attr(p, atts, "value");
+        s->preferred = p->preferred_culture;
+    } else if (!rp) {
+        return;
+    } else if (p->tmpl >= 0) {
+        start_template_child(p, rp, el, atts);
+    } else {
+        start_provider_child(p, rp, el, atts);
     }
 }
 

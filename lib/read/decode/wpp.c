@@ -181,17 +181,124 @@ static int is_guid_line(const char *s, const char *end)
            (s[36] == ' ' || s[36] == '\t');
 }
 
+/* A TMF file being read: the messages so far, the message GUID line in
+ * force, and the argument list of the last #typev while inside its braces. */
+typedef struct tmf_parse {
+    petw__wpp *w;
+    petw_guid guid;
+    const char *guid_name;
+    int have_guid, in_args;
+    petw__wpp_arg args[256];
+    uint32_t nargs, line;
+    char *why;
+    size_t why_size;
+} tmf_parse;
+
+/* A line inside a message's argument list ("name, ItemX -- N"), or its
+ * closing brace, which gives the message its arguments. */
+static int args_line(tmf_parse *t, const char *s, const char *e, size_t n)
+{
+    petw__wpp *w = t->w;
+    if (n && *s == '}') {
+        petw__wpp_message *m = &w->messages[w->count - 1];
+        petw__wpp_arg *a = take(w, (t->nargs ? t->nargs : 1) * sizeof(*a));
+        if (!a)
+            return PETW_ENOMEM;
+        memcpy(a, t->args, t->nargs * sizeof(*a));
+        m->args = a;
+        m->arg_count = t->nargs;
+        t->in_args = 0;
+    } else if (n && *s != '{') {
+        int r = t->nargs < 256 ? parse_arg(w, s, e, &t->args[t->nargs]) : -1;
+        if (r == -2)
+            return PETW_ENOMEM;
+        if (r < 0) {
+            snprintf(t->why, t->why_size, "line %u: not an argument (expression, Item -- N)",
+                     t->line);
+            return PETW_ECORRUPT;
+        }
+        t->nargs++;
+    }
+    return 0;
+}
+
+/* "GUID name": the message GUID of the #typev lines that follow. */
+static int guid_line(tmf_parse *t, const char *s, const char *e)
+{
+    char g[37];
+    memcpy(g, s, 36);
+    g[36] = 0;
+    if (petw_guid_parse(g, &t->guid) != 0) {
+        snprintf(t->why, t->why_size, "line %u: bad message GUID", t->line);
+        return PETW_ECORRUPT;
+    }
+    const char *nm = s + 37, *ne = nm;
+    while (ne < e && *ne != ' ' && *ne != '\t')
+        ne++;
+    t->guid_name = copy(t->w, nm, (size_t)(ne - nm));
+    t->have_guid = 1;
+    return t->guid_name ? 0 : PETW_ENOMEM;
+}
+
+/* "#typev <name> <number> "format" //   LEVEL=... FUNC=...": a message, whose
+ * argument list follows in braces (possibly empty). */
+static int typev_line(tmf_parse *t, const char *s, const char *e, size_t n)
+{
+    petw__wpp *w = t->w;
+    const char *q1 = memchr(s, '"', n), *q2 = q1 ? find_last(q1 + 1, e, "\"") : NULL;
+    if (!t->have_guid || !q1 || !q2) {
+        snprintf(t->why, t->why_size, "line %u: #typev %s", t->line,
+                 t->have_guid ? "without a quoted format" : "before a message GUID line");
+        return PETW_ECORRUPT;
+    }
+    /* "#typev <name> <number> ": the name, then the number. */
+    const char *tn = s + 6;
+    while (tn < q1 && (*tn == ' ' || *tn == '\t'))
+        tn++;
+    const char *te = tn;
+    while (te < q1 && *te != ' ' && *te != '\t')
+        te++;
+    char *numend;
+    unsigned long number = strtoul(te, &numend, 10);
+    if (numend == te || numend > q1) {
+        snprintf(t->why, t->why_size, "line %u: #typev without a message number", t->line);
+        return PETW_ECORRUPT;
+    }
+    int rc = petw__array_grow((void **)&w->messages, &w->cap, w->count, sizeof(*w->messages));
+    if (rc)
+        return rc;
+    petw__wpp_message *m = &w->messages[w->count++];
+    memset(m, 0, sizeof(*m));
+    m->guid = t->guid;
+    m->number = (uint32_t)number;
+    m->guid_name = t->guid_name;
+    m->type_name = copy(w, tn, (size_t)(te - tn));
+    const char *f = q1 + 1;
+    if (q2 - f >= 2 && f[0] == '%' && f[1] == '0')
+        f += 2; /* tracefmt's prefix */
+    m->format = copy(w, f, (size_t)(q2 - f));
+    const char *c = q2 + 1;
+    m->level = attribute(w, c, e, "LEVEL");
+    m->flags = attribute(w, c, e, "FLAGS");
+    m->function = attribute(w, c, e, "FUNC");
+    m->component = attribute(w, c, e, "COMPNAME");
+    m->subcomponent = attribute(w, c, e, "SUBCOMP");
+    m->args = NULL;
+    t->nargs = 0;
+    t->in_args = 1;
+    if (!m->type_name || !m->format || !m->level || !m->flags || !m->function || !m->component ||
+        !m->subcomponent)
+        return PETW_ENOMEM;
+    return 0;
+}
+
 int petw__wpp_parse(const char *text, size_t size, petw__wpp **out, char *why, size_t why_size)
 {
     petw__wpp *w = calloc(1, sizeof(*w));
     if (!w)
         return PETW_ENOMEM;
-    petw_guid guid;
-    memset(&guid, 0, sizeof(guid));
-    const char *guid_name = "";
-    petw__wpp_arg args[256];
-    uint32_t nargs = 0, line = 0;
-    int in_args = 0, have_guid = 0, rc = 0;
+    tmf_parse parse = {.w = w, .guid_name = "", .why = why, .why_size = why_size}, *t = &parse;
+    int rc = 0;
     const char *p = text, *end = text + size;
     while (p < end && rc == 0) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -199,108 +306,20 @@ int petw__wpp_parse(const char *text, size_t size, petw__wpp **out, char *why, s
         size_t n;
         const char *s = trim(p, le, &n);
         const char *e = s + n;
-        line++;
+        t->line++;
         p = eol ? eol + 1 : end;
-        if (in_args) {
-            if (n && *s == '}') {
-                petw__wpp_message *m = &w->messages[w->count - 1];
-                petw__wpp_arg *a = take(w, (nargs ? nargs : 1) * sizeof(*a));
-                if (!a) {
-                    rc = PETW_ENOMEM;
-                    break;
-                }
-                memcpy(a, args, nargs * sizeof(*a));
-                m->args = a;
-                m->arg_count = nargs;
-                in_args = 0;
-            } else if (n && *s != '{') {
-                int r = nargs < 256 ? parse_arg(w, s, e, &args[nargs]) : -1;
-                if (r == -2) {
-                    rc = PETW_ENOMEM;
-                } else if (r < 0) {
-                    snprintf(why, why_size, "line %u: not an argument (expression, Item -- N)",
-                             line);
-                    rc = PETW_ECORRUPT;
-                } else {
-                    nargs++;
-                }
-            }
+        if (t->in_args)
+            rc = args_line(t, s, e, n);
+        else if (n == 0 || (n >= 2 && s[0] == '/' && s[1] == '/'))
             continue;
-        }
-        if (n == 0 || (n >= 2 && s[0] == '/' && s[1] == '/'))
-            continue;
-        if (is_guid_line(s, e)) {
-            char g[37];
-            memcpy(g, s, 36);
-            g[36] = 0;
-            if (petw_guid_parse(g, &guid) != 0) {
-                snprintf(why, why_size, "line %u: bad message GUID", line);
-                rc = PETW_ECORRUPT;
-                break;
-            }
-            const char *nm = s + 37, *ne = nm;
-            while (ne < e && *ne != ' ' && *ne != '\t')
-                ne++;
-            guid_name = copy(w, nm, (size_t)(ne - nm));
-            have_guid = 1;
-            if (!guid_name)
-                rc = PETW_ENOMEM;
-            continue;
-        }
-        if (n > 7 && !memcmp(s, "#typev", 6) && (s[6] == ' ' || s[6] == '\t')) {
-            const char *q1 = memchr(s, '"', n), *q2 = q1 ? find_last(q1 + 1, e, "\"") : NULL;
-            if (!have_guid || !q1 || !q2) {
-                snprintf(why, why_size, "line %u: #typev %s", line,
-                         have_guid ? "without a quoted format" : "before a message GUID line");
-                rc = PETW_ECORRUPT;
-                break;
-            }
-            /* "#typev <name> <number> ": the name, then the number. */
-            const char *t = s + 6;
-            while (t < q1 && (*t == ' ' || *t == '\t'))
-                t++;
-            const char *te = t;
-            while (te < q1 && *te != ' ' && *te != '\t')
-                te++;
-            char *numend;
-            unsigned long number = strtoul(te, &numend, 10);
-            if (numend == te || numend > q1) {
-                snprintf(why, why_size, "line %u: #typev without a message number", line);
-                rc = PETW_ECORRUPT;
-                break;
-            }
-            rc = petw__array_grow((void **)&w->messages, &w->cap, w->count, sizeof(*w->messages));
-            if (rc)
-                break;
-            petw__wpp_message *m = &w->messages[w->count++];
-            memset(m, 0, sizeof(*m));
-            m->guid = guid;
-            m->number = (uint32_t)number;
-            m->guid_name = guid_name;
-            m->type_name = copy(w, t, (size_t)(te - t));
-            const char *f = q1 + 1;
-            if (q2 - f >= 2 && f[0] == '%' && f[1] == '0')
-                f += 2; /* tracefmt's prefix */
-            m->format = copy(w, f, (size_t)(q2 - f));
-            const char *c = q2 + 1;
-            m->level = attribute(w, c, e, "LEVEL");
-            m->flags = attribute(w, c, e, "FLAGS");
-            m->function = attribute(w, c, e, "FUNC");
-            m->component = attribute(w, c, e, "COMPNAME");
-            m->subcomponent = attribute(w, c, e, "SUBCOMP");
-            m->args = NULL;
-            if (!m->type_name || !m->format || !m->level || !m->flags || !m->function ||
-                !m->component || !m->subcomponent)
-                rc = PETW_ENOMEM;
-            /* Its argument list follows, in braces (possibly empty). */
-            nargs = 0;
-            in_args = 1;
-            continue;
-        }
+        else if (is_guid_line(s, e))
+            rc = guid_line(t, s, e);
+        else if (n > 7 && !memcmp(s, "#typev", 6) && (s[6] == ' ' || s[6] == '\t'))
+            rc = typev_line(t, s, e, n);
         /* Other lines (#enumv blocks, directives) are not needed to decode. */
     }
-    if (rc == 0 && in_args) {
-        snprintf(why, why_size, "line %u: argument list not closed", line);
+    if (rc == 0 && t->in_args) {
+        snprintf(why, why_size, "line %u: argument list not closed", t->line);
         rc = PETW_ECORRUPT;
     }
     if (rc) {

@@ -372,45 +372,37 @@ static int site_covers(const uint8_t *p, uint32_t n, uint32_t want, uint32_t fun
         open_file = cur_file;                                                                      \
     } while (0)
     while (annotation(p, n, &at, &op) && op != 0) {
+        /* Every opcode has an operand (one more for the combined length and
+         * offset); an unknown opcode ends the walk. */
+        if (op > BA_CHANGE_COLUMN_END || !annotation(p, n, &at, &a))
+            return 0;
         switch (op) {
         case BA_CODE_OFFSET:
-            if (!annotation(p, n, &at, &a))
-                return 0;
             code = a;
             break;
         case BA_CHANGE_CODE_OFFSET:
-            if (!annotation(p, n, &at, &a))
-                return 0;
             CLOSE(code + a);
             code += a;
             OPEN();
             break;
         case BA_CHANGE_CODE_LENGTH:
-            if (!annotation(p, n, &at, &a))
-                return 0;
             CLOSE(code + a);
             code += a;
             break;
         case BA_CHANGE_FILE:
-            if (!annotation(p, n, &at, &a))
-                return 0;
             cur_file = a;
             break;
         case BA_CHANGE_LINE_OFFSET:
-            if (!annotation(p, n, &at, &a))
-                return 0;
             line += signed_annotation(a);
             break;
         case BA_CHANGE_CODE_OFFSET_AND_LINE_OFFSET:
-            if (!annotation(p, n, &at, &a))
-                return 0;
             line += signed_annotation(a >> 4);
             CLOSE(code + (a & 0xF));
             code += a & 0xF;
             OPEN();
             break;
         case BA_CHANGE_CODE_LENGTH_AND_CODE_OFFSET:
-            if (!annotation(p, n, &at, &a) || !annotation(p, n, &at, &b))
+            if (!annotation(p, n, &at, &b))
                 return 0;
             CLOSE(code + b);
             code += b;
@@ -418,17 +410,8 @@ static int site_covers(const uint8_t *p, uint32_t n, uint32_t want, uint32_t fun
             CLOSE(code + a);
             code += a;
             break;
-        case BA_CHANGE_CODE_OFFSET_BASE:
-        case BA_CHANGE_LINE_END_DELTA:
-        case BA_CHANGE_RANGE_KIND:
-        case BA_CHANGE_COLUMN_START:
-        case BA_CHANGE_COLUMN_END_DELTA:
-        case BA_CHANGE_COLUMN_END:
-            if (!annotation(p, n, &at, &a))
-                return 0;
+        default: /* the offset base, line end, range kind, columns: not used */
             break;
-        default:
-            return 0;
         }
     }
     CLOSE(function_size); /* a range never closed runs to the procedure's end */

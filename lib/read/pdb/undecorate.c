@@ -682,39 +682,80 @@ static str symbol(ctx *c)
     return name;
 }
 
+/* A function's access and storage, by its kind letter. */
+static const char *const function_access[26] = {
+    ['A' - 'A'] = "private: ",
+    ['B' - 'A'] = "private: ",
+    ['C' - 'A'] = "private: static ",
+    ['D' - 'A'] = "private: static ",
+    ['E' - 'A'] = "private: virtual ",
+    ['F' - 'A'] = "private: virtual ",
+    ['I' - 'A'] = "protected: ",
+    ['J' - 'A'] = "protected: ",
+    ['K' - 'A'] = "protected: static ",
+    ['L' - 'A'] = "protected: static ",
+    ['M' - 'A'] = "protected: virtual ",
+    ['N' - 'A'] = "protected: virtual ",
+    ['Q' - 'A'] = "public: ",
+    ['R' - 'A'] = "public: ",
+    ['S' - 'A'] = "public: static ",
+    ['T' - 'A'] = "public: static ",
+    ['U' - 'A'] = "public: virtual ",
+    ['V' - 'A'] = "public: virtual ",
+    ['Y' - 'A'] = "",
+    ['Z' - 'A'] = "",
+};
+/* Calling conventions, by their letter. */
+static const char *const call_conventions[17] = {
+    "__cdecl",   "__cdecl",   "__pascal",   "__pascal",   "__thiscall",   "__thiscall",
+    "__stdcall", "__stdcall", "__fastcall", "__fastcall", NULL,           NULL,
+    NULL,        NULL,        NULL,         NULL,         "__vectorcall",
+};
+
+/* A function's parameters ("X": void; back-references 0-9 to earlier
+ * ones; '@' ends the list, 'Z' ends it with "..."): their count, or -1 when
+ * the name is damaged (c->failed). */
+static int parameter_list(ctx *c, str params[32], int *varargs)
+{
+    int n = 0;
+    if (*c->p == 'X') {
+        c->p++;
+        params[n++] = lit(c, "void");
+        return n;
+    }
+    while (!c->failed && *c->p != '@' && *c->p != 'Z') {
+        if (!*c->p || n == 32) {
+            fail(c);
+            return -1;
+        }
+        if (*c->p >= '0' && *c->p <= '9') {
+            int i = *c->p++ - '0';
+            if (i >= c->refs.param_count) {
+                fail(c);
+                return -1;
+            }
+            params[n++] = c->refs.params[i];
+            continue;
+        }
+        const char *at = c->p;
+        params[n++] = type(c);
+        if (!c->failed && c->p - at > 1 && c->refs.param_count < MAX_REFS)
+            c->refs.params[c->refs.param_count++] = params[n - 1];
+    }
+    if (c->failed)
+        return -1;
+    if (*c->p == 'Z')
+        *varargs = 1;
+    c->p++; /* '@' or 'Z' */
+    return n;
+}
+
 /* A function's type after its name, printed around it as
  * "public: virtual int __cdecl ns::C::f(int, char const *) const". */
 static str function_signature(ctx *c, str name)
 {
-    static const char *const access[26] = {
-        ['A' - 'A'] = "private: ",
-        ['B' - 'A'] = "private: ",
-        ['C' - 'A'] = "private: static ",
-        ['D' - 'A'] = "private: static ",
-        ['E' - 'A'] = "private: virtual ",
-        ['F' - 'A'] = "private: virtual ",
-        ['I' - 'A'] = "protected: ",
-        ['J' - 'A'] = "protected: ",
-        ['K' - 'A'] = "protected: static ",
-        ['L' - 'A'] = "protected: static ",
-        ['M' - 'A'] = "protected: virtual ",
-        ['N' - 'A'] = "protected: virtual ",
-        ['Q' - 'A'] = "public: ",
-        ['R' - 'A'] = "public: ",
-        ['S' - 'A'] = "public: static ",
-        ['T' - 'A'] = "public: static ",
-        ['U' - 'A'] = "public: virtual ",
-        ['V' - 'A'] = "public: virtual ",
-        ['Y' - 'A'] = "",
-        ['Z' - 'A'] = "",
-    };
-    static const char *const conventions[17] = {
-        "__cdecl",   "__cdecl",   "__pascal",   "__pascal",   "__thiscall",   "__thiscall",
-        "__stdcall", "__stdcall", "__fastcall", "__fastcall", NULL,           NULL,
-        NULL,        NULL,        NULL,         NULL,         "__vectorcall",
-    };
     char kind = *c->p;
-    if (kind < 'A' || kind > 'Z' || !access[kind - 'A'])
+    if (kind < 'A' || kind > 'Z' || !function_access[kind - 'A'])
         return fail(c);
     c->p++;
     const char *this_cv = "";
@@ -726,9 +767,9 @@ static str function_signature(ctx *c, str name)
             return fail(c);
         c->p++;
     }
-    if (*c->p < 'A' || *c->p > 'Q' || !conventions[*c->p - 'A'])
+    if (*c->p < 'A' || *c->p > 'Q' || !call_conventions[*c->p - 'A'])
         return fail(c);
-    const char *convention = conventions[*c->p++ - 'A'];
+    const char *convention = call_conventions[*c->p++ - 'A'];
     str ret = {0, 0};
     int has_ret = 0;
     if (*c->p == '@') { /* constructors and destructors return nothing */
@@ -740,39 +781,16 @@ static str function_signature(ctx *c, str name)
         has_ret = 1;
     }
     str params[32];
-    int n = 0, varargs = 0;
-    if (*c->p == 'X') {
-        c->p++;
-        params[n++] = lit(c, "void");
-    } else {
-        while (!c->failed && *c->p != '@' && *c->p != 'Z') {
-            if (!*c->p || n == 32)
-                return fail(c);
-            if (*c->p >= '0' && *c->p <= '9') {
-                int i = *c->p++ - '0';
-                if (i >= c->refs.param_count)
-                    return fail(c);
-                params[n++] = c->refs.params[i];
-                continue;
-            }
-            const char *at = c->p;
-            params[n++] = type(c);
-            if (!c->failed && c->p - at > 1 && c->refs.param_count < MAX_REFS)
-                c->refs.params[c->refs.param_count++] = params[n - 1];
-        }
-        if (c->failed)
-            return (str){0, 0};
-        if (*c->p == 'Z')
-            varargs = 1;
-        c->p++; /* '@' or 'Z' */
-    }
+    int varargs = 0, n = parameter_list(c, params, &varargs);
+    if (n < 0)
+        return (str){0, 0};
     if (*c->p != 'Z') /* the exception specification */
         return fail(c);
     c->p++;
     if (c->failed)
         return (str){0, 0};
     uint32_t at = begin(c);
-    adds(c, access[kind - 'A']);
+    adds(c, function_access[kind - 'A']);
     if (has_ret) {
         addstr(c, ret);
         adds(c, " ");

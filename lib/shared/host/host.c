@@ -518,6 +518,82 @@ static void stop_session(host *h, petw_session_stats *st, int *status)
 
 static uint32_t pool_buffers(uint32_t buffer_size, uint32_t maximum_buffers);
 
+/* Carries out a controller's request on this host's session (the reply's
+ * status and figures); 1 when it stopped the session. */
+static int run_control(host *h, petw__msg_control *m, petw__msg_reply *reply)
+{
+    switch (m->op) {
+    case PETW__OP_QUERY:
+        harvest_all(h);
+        reply->status = petw__local_transport.query(h->session, &reply->stats);
+        break;
+    case PETW__OP_FLUSH:
+        flush_remotes(h);
+        reply->status = petw__local_transport.flush(h->session, &reply->stats);
+        break;
+    case PETW__OP_UPDATE:
+        reply->status = petw__local_transport.update(h->session, m->value1, m->value2);
+        if (reply->status == 0 && m->value1)
+            h->flush_timer_ms = m->value1;
+        if (reply->status == 0)
+            reply->status = petw__local_transport.query(h->session, &reply->stats);
+        /* Processes that attach from now on get pools of the new size;
+         * those attached keep theirs (a sealed pool does not grow). */
+        if (reply->status == 0 && m->value2)
+            h->pool_buffers = pool_buffers(h->buffer_size, reply->stats.maximum_buffers);
+        break;
+    case PETW__OP_SET_FLAGS:
+        reply->status = petw__session_set_enable_flags(h->session, m->value1);
+        break;
+    case PETW__OP_SET_STACKS:
+        reply->status = petw__session_set_system(h->session, NULL, &m->value1, NULL);
+        break;
+    case PETW__OP_SET_INTERVAL:
+        reply->status = petw__session_set_system(h->session, NULL, NULL, &m->value1);
+        break;
+    case PETW__OP_SET_GROUPS:
+        reply->status = petw__session_set_system_groups(h->session, m->value1);
+        break;
+    case PETW__OP_ENABLE:
+        reply->status = petw__reg_enable(h->reg, h->reg_fd, h->slot, m->guid, (uint8_t)m->level,
+                                         m->match_any, m->match_all, &m->filter);
+        break;
+    case PETW__OP_DISABLE:
+        reply->status = petw__reg_disable(h->reg, h->reg_fd, h->slot, m->guid);
+        break;
+    case PETW__OP_SNAPSHOT: {
+        /* Every event at or before `upto` was reserved before the flush
+         * below noted the undelivered buffers (a writer reads its
+         * timestamp after reserving), so it is imported; later ones may
+         * be in buffers opened after the close and not imported, and
+         * would leave a hole. */
+        int64_t upto = petw__clock_read(h->ring->clock);
+        flush_remotes(h);
+        reply->status = petw__session_snapshot_upto(h->session, m->path, upto);
+        break;
+    }
+    case PETW__OP_SWITCH_FILE:
+        flush_remotes(h);
+        reply->status = petw__local_transport.switch_file(h->session, m->path);
+        if (reply->status == 0)
+            reply->status = petw__local_transport.query(h->session, &reply->stats);
+        break;
+    case PETW__OP_CAPTURE:
+        /* Every provider process follows the registry's change. */
+        reply->status = petw__reg_capture(h->reg, h->reg_fd, h->slot, m->guid);
+        break;
+    case PETW__OP_STOP:
+        stop_session(h, &reply->stats, &reply->status);
+        /* The name is free before the controller hears the stop, so it
+         * can start the same session again at once. */
+        petw__ipc_unlisten(h->listener, h->sock_path);
+        h->listener = -1;
+        petw__reg_release(h->reg, h->reg_fd, h->slot);
+        return 1;
+    }
+    return 0;
+}
+
 static int on_control(host *h, intptr_t sock)
 {
     petw__msg_control m;
@@ -531,80 +607,10 @@ static int on_control(host *h, intptr_t sock)
         return 0;
     }
     int stop = 0;
-    if (m.session_gen != h->gen) {
+    if (m.session_gen != h->gen)
         reply.status = PETW_ENOTFOUND;
-    } else {
-        switch (m.op) {
-        case PETW__OP_QUERY:
-            harvest_all(h);
-            reply.status = petw__local_transport.query(h->session, &reply.stats);
-            break;
-        case PETW__OP_FLUSH:
-            flush_remotes(h);
-            reply.status = petw__local_transport.flush(h->session, &reply.stats);
-            break;
-        case PETW__OP_UPDATE:
-            reply.status = petw__local_transport.update(h->session, m.value1, m.value2);
-            if (reply.status == 0 && m.value1)
-                h->flush_timer_ms = m.value1;
-            if (reply.status == 0)
-                reply.status = petw__local_transport.query(h->session, &reply.stats);
-            /* Processes that attach from now on get pools of the new size;
-             * those attached keep theirs (a sealed pool does not grow). */
-            if (reply.status == 0 && m.value2)
-                h->pool_buffers = pool_buffers(h->buffer_size, reply.stats.maximum_buffers);
-            break;
-        case PETW__OP_SET_FLAGS:
-            reply.status = petw__session_set_enable_flags(h->session, m.value1);
-            break;
-        case PETW__OP_SET_STACKS:
-            reply.status = petw__session_set_system(h->session, NULL, &m.value1, NULL);
-            break;
-        case PETW__OP_SET_INTERVAL:
-            reply.status = petw__session_set_system(h->session, NULL, NULL, &m.value1);
-            break;
-        case PETW__OP_SET_GROUPS:
-            reply.status = petw__session_set_system_groups(h->session, m.value1);
-            break;
-        case PETW__OP_ENABLE:
-            reply.status = petw__reg_enable(h->reg, h->reg_fd, h->slot, m.guid, (uint8_t)m.level,
-                                            m.match_any, m.match_all, &m.filter);
-            break;
-        case PETW__OP_DISABLE:
-            reply.status = petw__reg_disable(h->reg, h->reg_fd, h->slot, m.guid);
-            break;
-        case PETW__OP_SNAPSHOT: {
-            /* Every event at or before `upto` was reserved before the flush
-             * below noted the undelivered buffers (a writer reads its
-             * timestamp after reserving), so it is imported; later ones may
-             * be in buffers opened after the close and not imported, and
-             * would leave a hole. */
-            int64_t upto = petw__clock_read(h->ring->clock);
-            flush_remotes(h);
-            reply.status = petw__session_snapshot_upto(h->session, m.path, upto);
-            break;
-        }
-        case PETW__OP_SWITCH_FILE:
-            flush_remotes(h);
-            reply.status = petw__local_transport.switch_file(h->session, m.path);
-            if (reply.status == 0)
-                reply.status = petw__local_transport.query(h->session, &reply.stats);
-            break;
-        case PETW__OP_CAPTURE:
-            /* Every provider process follows the registry's change. */
-            reply.status = petw__reg_capture(h->reg, h->reg_fd, h->slot, m.guid);
-            break;
-        case PETW__OP_STOP:
-            stop_session(h, &reply.stats, &reply.status);
-            /* The name is free before the controller hears the stop, so it
-             * can start the same session again at once. */
-            petw__ipc_unlisten(h->listener, h->sock_path);
-            h->listener = -1;
-            petw__reg_release(h->reg, h->reg_fd, h->slot);
-            stop = 1;
-            break;
-        }
-    }
+    else
+        stop = run_control(h, &m, &reply);
     reply.slot = h->slot;
     reply.gen = h->gen;
     reply.host_pid = petw__process_id();

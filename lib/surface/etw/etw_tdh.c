@@ -121,6 +121,32 @@ static int make_plan(const petw_decoded_event *ev, plan *p)
     return 0;
 }
 
+/* Property k of the plan (field f) as TDH describes it: its count, a
+ * struct's members, or its in-type, out-type and length. */
+static void describe_property(const petw_field *f, const plan *p, uint32_t k,
+                              EVENT_PROPERTY_INFO *pi)
+{
+    pi->count = 1;
+    if (f->kind == PETW_VALUE_ARRAY) {
+        pi->Flags |= PropertyParamFixedCount;
+        pi->count = (USHORT)f->count;
+    }
+    if (f->in_type == PETW_IN_STRUCT) {
+        pi->Flags |= PropertyStruct;
+        pi->structType.StructStartIndex = (USHORT)p->start[k];
+        pi->structType.NumOfStructMembers = (USHORT)p->members[k];
+        return;
+    }
+    pi->nonStructType.InType = petw__tdh_in(f->in_type);
+    pi->nonStructType.OutType = petw__tdh_out(f->out_type, f->in_type);
+    if (f->kind == PETW_VALUE_BINARY) {
+        pi->Flags |= PropertyParamFixedLength;
+        pi->length = (USHORT)f->v.bin.size;
+    } else {
+        pi->length = petw__tdh_fixed_length(pi->nonStructType.InType);
+    }
+}
+
 ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
                                      PTDH_CONTEXT TdhContext, PTRACE_EVENT_INFO Buffer,
                                      PULONG BufferSize)
@@ -195,25 +221,7 @@ ULONG EVNTAPI TdhGetEventInformation(PEVENT_RECORD Event, ULONG TdhContextCount,
         const petw_field *f = &ev->fields[p.field[k]];
         EVENT_PROPERTY_INFO *pi = &Buffer->EventPropertyInfoArray[k];
         PUT_NAME(pi->NameOffset, f->name);
-        pi->count = 1;
-        if (f->kind == PETW_VALUE_ARRAY) {
-            pi->Flags |= PropertyParamFixedCount;
-            pi->count = (USHORT)f->count;
-        }
-        if (f->in_type == PETW_IN_STRUCT) {
-            pi->Flags |= PropertyStruct;
-            pi->structType.StructStartIndex = (USHORT)p.start[k];
-            pi->structType.NumOfStructMembers = (USHORT)p.members[k];
-            continue;
-        }
-        pi->nonStructType.InType = petw__tdh_in(f->in_type);
-        pi->nonStructType.OutType = petw__tdh_out(f->out_type, f->in_type);
-        if (f->kind == PETW_VALUE_BINARY) {
-            pi->Flags |= PropertyParamFixedLength;
-            pi->length = (USHORT)f->v.bin.size;
-        } else {
-            pi->length = petw__tdh_fixed_length(pi->nonStructType.InType);
-        }
+        describe_property(f, &p, k, pi);
     }
 #undef PUT_NAME
     *BufferSize = (ULONG)need;

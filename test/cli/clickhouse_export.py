@@ -1,0 +1,525 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""clickhouse_export.py PETW GEN_PROFILE_TRACE DOCS_MD PROVIDER_APP: `petw export --to
+clickhouse` into a ClickHouse server of the test's own (clickhouse_server.py;
+exit 77 when none is installed). On the profile trace gen_profile_trace
+writes, the queries docs/clickhouse.md gives (read from the page itself)
+answer as `petw info` (events per provider and machine) and `petw report`
+(CPU by function, Start/Stop pairs) do; exporting the same trace twice, or
+an export killed mid-way (SIGKILL) and run again, or the server killed
+mid-export and started again, counts every event exactly once with the documented queries (and after OPTIMIZE ... FINAL with
+a plain count()); the user's credentials work from the URL and from the
+environment and are never printed; bad credentials and a table of another
+shape are one clear error each. With PETW_ETL_SAMPLES' Windows traces (when
+there), their events per provider match `petw info` too. `petw forward`
+sends a real-time session's events (PROVIDER_APP's ticks) as they come and
+exits 0 once the session stopped, every event written there once."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "common"))  # petw_cli.py
+sys.path.insert(0, os.path.join(here, ".."))  # clickhouse_server.py (bench/ uses it too)
+import clickhouse_server  # noqa: E402
+from petw_cli import Cli  # noqa: E402
+
+petw, gen, docs, app = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+cli = Cli("clickhouse_export", petw)
+fail, run, rows = cli.fail, cli.run, cli.rows
+
+
+def doc_queries():
+    """The queries of docs/clickhouse.md marked <!-- query: NAME -->."""
+    text = open(docs, encoding="utf-8").read()
+    found = dict(re.findall(r"<!-- query: (\w+) -->\n```sql\n(.*?)```", text, re.S))
+    for name in ("exact_count", "exact_count_uniq", "events_per_provider", "cpu_by_function",
+                 "start_stop_durations"):
+        if name not in found:
+            fail("docs/clickhouse.md gives no query %s" % name)
+    return found
+
+
+def in_db(sql, db):
+    return sql.replace("petw.", db + ".")
+
+
+def export(server, db, *args, credentials="", env=None, expect=0):
+    r = subprocess.run([petw, "export"] + list(args) +
+                       ["--to", "clickhouse", server.url(db, credentials)],
+                       capture_output=True, text=True, env=env)
+    if r.returncode != expect:
+        fail("petw export %s: exit %d, wanted %d: %s" % (" ".join(args), r.returncode, expect,
+                                                         r.stderr))
+    if clickhouse_server.PASSWORD in r.stdout + r.stderr:
+        fail("petw export printed the password: " + r.stderr)
+    return r.stderr
+
+
+def info_counts(etl):
+    """petw info's events: the total and {provider: count}."""
+    text = run("info", etl)
+    total = int(re.search(r"^  events\s+(\d+)$", text, re.M).group(1))
+    per = {}
+    for m in re.finditer(r"^    (\S+)\s+id \d+\s.*?(\d+)$", text, re.M):
+        per[m.group(1)] = per.get(m.group(1), 0) + int(m.group(2))
+    if sum(per.values()) != total:
+        fail("petw info's kinds do not add up to its total:\n" + text)
+    return total, per
+
+
+def check_views(server, q, etl, db):
+    """The documented queries against `petw info` and `petw report`."""
+    total, per = info_counts(etl)
+    got = {}
+    for machine, provider, n in server.rows(in_db(q["events_per_provider"], db)):
+        if machine != "host-a":
+            fail("events of machine %s" % machine)
+        got[provider] = int(n)
+    if got != per:
+        fail("events per provider:\n%s\npetw info:\n%s" % (got, per))
+    want = {(r["Function"], r["Module"]): (int(r["Self"]), int(r["Incl"]))
+            for r in rows("report", "cpu", "--addresses", etl)}
+    got = {(f, m): (int(s), int(i)) for f, m, s, i in
+           server.rows(in_db(q["cpu_by_function"], db))}
+    if got != want or len(want) != 7:
+        fail("cpu by function:\n%s\npetw report cpu:\n%s" % (got, want))
+    want = {}
+    for r in rows("report", "events", etl):
+        if r["Pairs"]:
+            want[r["Provider"]] = (int(r["Pairs"]), r["Mean ms"], r["Max ms"])
+    got = {p: (int(n), "%.3f" % float(mean), "%.3f" % float(mx))
+           for p, task, name, n, mean, mx in server.rows(in_db(q["start_stop_durations"], db))}
+    if got != want or not want:
+        fail("start/stop durations:\n%s\npetw report events:\n%s" % (got, want))
+    return total
+
+
+def exact(server, q, db):
+    """The documented exact count, checked against the other documented
+    form. The two are separate queries: while an insert of a killed export
+    still lands, a batch may arrive between them, so they must agree once
+    no more arrives (within 5 s), not at one instant."""
+    deadline = time.monotonic() + 5
+    while True:
+        a = int(server.query(in_db(q["exact_count"], db)))
+        b = int(server.query(in_db(q["exact_count_uniq"], db)))
+        if a == b:
+            return a
+        if time.monotonic() > deadline:
+            fail("count() FINAL %d, uniqExact %d" % (a, b))
+        time.sleep(0.2)
+
+
+def main():
+    probe = subprocess.run([petw, "export"], capture_output=True, text=True)
+    if "not built in" in probe.stderr:
+        print("clickhouse_export: petw was built without libcurl: skipped")
+        sys.exit(77)
+    tmp = tempfile.mkdtemp(prefix="petw-clickhouse-")
+    t0 = time.time()
+    try:
+        server = clickhouse_server.start(tmp)
+    except RuntimeError as e:
+        fail(str(e))
+    if not server:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print("clickhouse_export: no clickhouse-server installed: skipped")
+        sys.exit(77)
+    print("clickhouse_export: server started in %.1f s" % (time.time() - t0))
+    try:
+        body(server, tmp)
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("clickhouse_export: ok")
+
+
+def body(server, tmp):
+    start = time.time()
+    q = doc_queries()
+    etl = os.path.join(tmp, "p.etl")
+    subprocess.run([gen, etl], check=True)
+
+    # One export: every documented view agrees with petw's own.
+    err = export(server, "one", etl, "--machine", "host-a")
+    total = check_views(server, q, etl, "one")
+    model = (server.rows("SELECT module, kernel FROM one.images FINAL ORDER BY module"),
+             server.rows("SELECT pid, name, samples FROM one.processes FINAL ORDER BY pid"),
+             server.rows("SELECT tid, samples FROM one.threads FINAL WHERE samples > 0 "
+                         "ORDER BY tid"))
+    threads = sorted([r["TID"], r["Samples"]] for r in rows("report", "cpu", etl, "--by",
+                                                             "thread"))
+    if model != ([["app.exe", "0"], ["ntdll.dll", "0"], ["ntoskrnl.exe", "1"]],
+                 [["0", "Idle", "0"], ["1234", "app.exe", "70"]], threads):
+        fail("the model's tables: %s; petw report cpu --by thread: %s" % (model, threads))
+    if exact(server, q, "one") != total or "%d events, 70 samples" % total not in err:
+        fail("one export: %d rows, petw info %d; %s" % (exact(server, q, "one"), total, err))
+
+    # The same trace twice (credentials from the environment the second
+    # time): the documented counts stay exact, and so do the views.
+    export(server, "twice", etl, "--machine", "host-a", "--batch-rows", "7")
+    env = dict(os.environ, PETW_CLICKHOUSE_USER="loader",
+               PETW_CLICKHOUSE_PASSWORD=clickhouse_server.PASSWORD)
+    export(server, "twice", etl, "--machine", "host-a", "--batch-rows", "50", env=env)
+    plain = int(server.query("SELECT count() FROM twice.events"))
+    if exact(server, q, "twice") != total or plain < total:
+        fail("exported twice: %d exact rows, %d plain, wanted %d" %
+             (exact(server, q, "twice"), plain, total))
+    check_views(server, q, etl, "twice")
+    if int(server.query("SELECT count() FROM twice.traces FINAL")) != 1:
+        fail("exported twice: traces lists it more than once")
+    server.query("OPTIMIZE TABLE twice.events FINAL")
+    if int(server.query("SELECT count() FROM twice.events")) != total:
+        fail("after OPTIMIZE FINAL, a plain count is not %d" % total)
+
+    # Two machines' copies coexist.
+    export(server, "twice", etl, "--machine", "host-b")
+    by_machine = server.rows("SELECT machine, count() FROM twice.events FINAL GROUP BY machine "
+                             "ORDER BY machine")
+    if by_machine != [["host-a", str(total)], ["host-b", str(total)]]:
+        fail("two machines: %s" % by_machine)
+
+    # Credentials: in the URL; wrong ones are one clear error, unprinted.
+    export(server, "cred", etl, credentials="loader:%s@" % clickhouse_server.PASSWORD)
+    err = export(server, "cred", etl, credentials="loader:%s-x@" % clickhouse_server.PASSWORD,
+                 expect=1)
+    if "password" not in err.lower() or len(err.strip().splitlines()) != 1 or \
+            ":%d" % server.http not in err:
+        fail("bad credentials: %r" % err)
+
+    # A table of another shape: refused before anything is inserted.
+    server.query("CREATE DATABASE other")
+    server.query("CREATE TABLE other.events (machine String, x UInt8) ENGINE = MergeTree "
+                 "ORDER BY machine")
+    err = export(server, "other", etl, expect=1)
+    if "other.events" not in err or "schema version" not in err or \
+            server.query("SELECT count() FROM other.events").strip() != "0":
+        fail("a table of another shape: %r" % err)
+    err = export(server, "bad-name", etl, expect=1)
+    if "database name" not in err:
+        fail("a bad database name: %r" % err)
+
+    print("clickhouse_export: views, exactly once, errors %.1f s" % (time.time() - start))
+    for part in (distributed, killed, server_killed, samples, forward, forward_spool):
+        t0 = time.time()
+        part(server, q, tmp)
+        print("clickhouse_export: %s %.1f s" % (part.__name__, time.time() - t0))
+
+
+def distributed(server, q, tmp):
+    """Two machines' exports on two shards, read through the Distributed
+    tables docs/clickhouse.md creates: the documented queries count each
+    machine's events, and CPU by function across both, exactly."""
+    etl = os.path.join(tmp, "p.etl")
+    export(server, "shard1", etl, "--machine", "host-a")
+    export(server, "shard2", etl, "--machine", "host-b")
+    export(server, "shard2", etl, "--machine", "host-b")  # a retried export
+    for sql in re.findall(r"CREATE [^;]*;", doc_section("Scale-out")):
+        server.query(sql.replace("cluster_name", "petw_shards").rstrip(";"))
+    total, per = info_counts(etl)
+    want = sorted([m, p, str(n)] for m in ("host-a", "host-b") for p, n in per.items())
+    got = sorted(server.rows(q["events_per_provider"].replace("petw.", "fleet.")))
+    if got != want or exact(server, q, "fleet") != 2 * total:
+        fail("Distributed: events per provider and machine\n%s\nwanted\n%s" % (got, want))
+    want = {(r["Function"], r["Module"]): (2 * int(r["Self"]), 2 * int(r["Incl"]))
+            for r in rows("report", "cpu", "--addresses", etl)}
+    got = {(f, m): (int(s), int(i)) for f, m, s, i in
+           server.rows(q["cpu_by_function"].replace("petw.", "fleet."))}
+    if got != want:
+        fail("Distributed: cpu by function\n%s\nwanted\n%s" % (got, want))
+
+
+def doc_section(title):
+    text = open(docs, encoding="utf-8").read()
+    m = re.search(r"^## %s.*?(?=^## )" % re.escape(title), text, re.M | re.S)
+    if not m:
+        fail("docs/clickhouse.md has no section %s" % title)
+    return m.group(0)
+
+
+def killed(server, q, tmp):
+    """An export killed mid-way and run again: exactly once."""
+    big = os.path.join(tmp, "big.etl")
+    subprocess.run([gen, big, "big", "8"], check=True)
+    total, _ = info_counts(big)
+    args = [petw, "export", big, "--no-model", "--batch-rows", "2000", "--to", "clickhouse",
+            server.url("killed")]
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 30
+    landed = 0
+    while time.time() < deadline and p.poll() is None:
+        try:
+            landed = int(server.query("SELECT count() FROM killed.events"))
+        except Exception:
+            landed = 0
+        if landed >= 4000:
+            break
+        time.sleep(0.02)
+    if p.poll() is not None:
+        fail("the export ended before it could be killed (%d rows)" % landed)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    p.stderr.close()
+    # An insert whose body had all arrived may still land after the kill.
+    part, last = -1, exact(server, q, "killed")
+    while part != last:
+        time.sleep(0.5)
+        part, last = last, exact(server, q, "killed")
+    if not 0 < part < total:
+        fail("killed export: %d of %d rows landed" % (part, total))
+    export(server, "killed", big, "--no-model", "--batch-rows", "5000")
+    if exact(server, q, "killed") != total:
+        fail("killed and run again: %d rows, wanted %d" % (exact(server, q, "killed"), total))
+
+
+def server_killed(server, q, tmp):
+    """The server killed (SIGKILL) mid-export and started again: the export
+    retries and ends well, every event exactly once."""
+    big = os.path.join(tmp, "big.etl")
+    total, _ = info_counts(big)
+    args = [petw, "export", big, "--no-model", "--batch-rows", "2000", "--retries", "20",
+            "--to", "clickhouse", server.url("restarted")]
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    landed = 0
+    while time.time() < deadline and p.poll() is None and landed < 4000:
+        try:
+            landed = int(server.query("SELECT count() FROM restarted.events"))
+        except Exception:
+            landed = 0
+        time.sleep(0.02)
+    if p.poll() is not None:
+        fail("the export ended before the server could be killed (%d rows)" % landed)
+    server.kill()
+    time.sleep(0.5)
+    server.launch()
+    try:
+        _, err = p.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail("the export did not end after the server came back")
+    if p.returncode != 0 or "tried again after a transport failure" not in err:
+        fail("the export across a server restart: exit %d: %s" % (p.returncode, err))
+    if exact(server, q, "restarted") != total:
+        fail("across a server restart: %d rows, wanted %d" % (exact(server, q, "restarted"),
+                                                              total))
+
+
+def forward(server, q, tmp):
+    """petw forward of a real-time session until it stops."""
+    if os.environ.get("PETW_TEST_TSAN") == "1":
+        return  # as tool_live: TSan follows no forked provider
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    ready = os.path.join(tmp, "ready")
+    ticker = subprocess.Popen([app, "30", ready], env=env)
+    procs = [ticker]
+    try:
+        deadline = time.time() + 10
+        while not os.path.exists(ready) and time.time() < deadline:
+            time.sleep(0.05)
+        # The ticker is enabled once the forwarder consumes: it sees every
+        # event the session writes.
+        subprocess.run([petw, "start", "fw", "--realtime", "-p", "Petw.Test.Nobody",
+                        "--flush-timer", "0.1"], env=env, check=True, stdout=subprocess.DEVNULL)
+        fw = subprocess.Popen([petw, "forward", "fw", "--flush-ms", "100", "--to",
+                               "clickhouse", server.url("fw")], env=env,
+                              stderr=subprocess.PIPE, text=True)
+        procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session 'fw'" not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        subprocess.run([petw, "enable", "fw", "-p", "Petw.Test.Ticker"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        landed = 0
+        while time.time() < deadline and landed < 20:
+            try:
+                landed = int(server.query("SELECT count() FROM fw.events"))
+            except Exception:
+                landed = 0
+            time.sleep(0.1)
+        if landed < 20:
+            fail("petw forward: %d events landed while the session ran" % landed)
+        stop = subprocess.run([petw, "stop", "fw"], env=env, capture_output=True, text=True)
+        written = int(re.search(r"Events written:\s+(\d+)", stop.stdout).group(1))
+        _, err = fw.communicate(timeout=30)
+        if fw.returncode != 0 or "%d events of session 'fw' forwarded" % written not in err:
+            fail("petw forward: exit %d, %d events written: %s" % (fw.returncode, written, err))
+        if exact(server, q, "fw") != written or \
+                server.rows("SELECT file, events FROM fw.traces FINAL") != \
+                [["session:fw", str(written)]]:
+            fail("petw forward: %d rows, %d events written" % (exact(server, q, "fw"), written))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", "fw"], env=env, capture_output=True)
+
+
+class Session:
+    """A real-time session `name` and a forwarder of it; the ticker is
+    enabled once the forwarder consumes."""
+
+    def __init__(self, tmp, name):
+        self.name = name
+        self.env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+        self.env.pop("PETW_INPROC_SESSIONS", None)
+        ready = os.path.join(tmp, "ready-" + name)
+        self.procs = [subprocess.Popen([app, "30", ready], env=self.env)]
+        deadline = time.time() + 10
+        while not os.path.exists(ready) and time.time() < deadline:
+            time.sleep(0.05)
+        subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody",
+                        "--flush-timer", "0.1"], env=self.env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def forward(self, url, *options):
+        fw = subprocess.Popen([petw, "forward", self.name, "--flush-ms", "100"] +
+                              list(options) + ["--to", "clickhouse", url], env=self.env,
+                              stderr=subprocess.PIPE, text=True)
+        self.procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session '%s'" % self.name not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        return fw
+
+    def enable(self):
+        subprocess.run([petw, "enable", self.name, "-p", "Petw.Test.Ticker"], env=self.env,
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def stop(self):
+        """Stops the session: the events it wrote."""
+        stop = subprocess.run([petw, "stop", self.name], env=self.env, capture_output=True,
+                              text=True)
+        return int(re.search(r"Events written:\s+(\d+)", stop.stdout).group(1))
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", self.name], env=self.env, capture_output=True)
+
+
+def spooled_rows(spool):
+    """The rows the batches in a spool directory hold (their headers)."""
+    total = 0
+    for n in os.listdir(spool):
+        if n.endswith(".batch"):
+            with open(os.path.join(spool, n), "rb") as f:
+                if f.readline() != b"petw-spool 1\n":
+                    fail("spool file %s: %r" % (n, open(os.path.join(spool, n), "rb").read(40)))
+                total += int(f.readline())
+    return total
+
+
+def forward_spool(server, q, tmp):
+    """petw forward --spool: the server killed and started again while the
+    session runs; the forwarder killed while the server is down, its spool
+    sent by the next run; a spool too small for the outage, its overflow
+    counted."""
+    if os.environ.get("PETW_TEST_TSAN") == "1":
+        return
+    s = Session(tmp, "sp")
+    spool = os.path.join(tmp, "spool")
+    try:
+        fw = s.forward(server.url("sp"), "--spool", spool)
+        s.enable()
+        time.sleep(0.7)
+        server.kill()
+        time.sleep(1.5)  # the consumer keeps up: batches go to the spool
+        if spooled_rows(spool) == 0:
+            fail("petw forward --spool: nothing spooled while the server was down")
+        server.launch()
+        written = s.stop()
+        _, err = fw.communicate(timeout=60)
+        if fw.returncode != 0 or exact(server, q, "sp") != written:
+            fail("forward --spool across a server restart: exit %d, %d rows of %d: %s" %
+                 (fw.returncode, exact(server, q, "sp"), written, err))
+        if os.listdir(spool) != ["head"]:
+            fail("forward --spool: left %s" % os.listdir(spool))
+    finally:
+        s.close()
+
+    # Killed while the server is down: the next run sends its spool.
+    s = Session(tmp, "sk")
+    spool = os.path.join(tmp, "spool-killed")
+    try:
+        fw = s.forward(server.url("sk"), "--spool", spool)
+        s.enable()
+        time.sleep(0.5)
+        server.kill()
+        time.sleep(1.0)
+        fw.kill()
+        fw.wait()
+        s.stop()
+        waiting = spooled_rows(spool)
+        if waiting == 0:
+            fail("forward killed: nothing in its spool")
+        server.launch()
+        landed = int(server.query("SELECT count() FROM sk.events FINAL"))
+        r = subprocess.run([petw, "forward", "sk", "--spool", spool, "--to", "clickhouse",
+                            server.url("sk")], env=s.env, capture_output=True, text=True)
+        if r.returncode != 0 or "%d events left in the spool" % waiting not in r.stderr:
+            fail("forward after a kill: exit %d: %s" % (r.returncode, r.stderr))
+        got = exact(server, q, "sk")
+        if not landed + waiting >= got >= waiting or spooled_rows(spool) != 0:
+            fail("forward after a kill: %d rows (%d before, %d spooled)" % (got, landed, waiting))
+    finally:
+        s.close()
+
+    # A spool too small for the outage: what overflows is counted.
+    s = Session(tmp, "so")
+    try:
+        fw = s.forward(server.url("so"), "--spool", os.path.join(tmp, "spool-small"),
+                       "--spool-size", "3000")
+        s.enable()
+        time.sleep(0.5)
+        server.kill()
+        time.sleep(1.5)
+        server.launch()
+        written = s.stop()
+        _, err = fw.communicate(timeout=60)
+        m = re.search(r"(\d+) events \(\d+ batches\) dropped: the spool \S+ was full", err)
+        if fw.returncode != 1 or not m or \
+                exact(server, q, "so") + int(m.group(1)) != written:
+            fail("forward with a small spool: exit %d, %d rows, %d written: %s" %
+                 (fw.returncode, exact(server, q, "so"), written, err))
+    finally:
+        s.close()
+
+
+def samples(server, q, tmp):
+    """Windows' own traces, when the samples folder is there."""
+    folder = os.environ.get("PETW_ETL_SAMPLES", "")
+    if not os.path.isdir(folder):
+        print("clickhouse_export: no PETW_ETL_SAMPLES folder: Windows traces skipped")
+        return
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".etl"))
+    for name in names:
+        etl = os.path.join(folder, name)
+        db = "win_" + re.sub(r"\W", "_", name[:-4])
+        export(server, db, etl, "--machine", "host-a")
+        total, per = info_counts(etl)
+        got = {p: int(n) for m, p, n in server.rows(in_db(q_events(), db))}
+        if got != per or exact_plain(server, db) != total:
+            fail("%s: events per provider\n%s\npetw info\n%s" % (name, got, per))
+
+
+def q_events():
+    return doc_queries()["events_per_provider"]
+
+
+def exact_plain(server, db):
+    return int(server.query("SELECT count() FROM %s.events FINAL" % db))
+
+
+main()
