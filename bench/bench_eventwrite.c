@@ -21,6 +21,9 @@
  *                   the pair measures scaling, not the scheduler
  *   petw-tracelogging  TraceLoggingWrite of the same 64 bytes (4 x UInt64 and
  *                   a 32-byte fixed array) into a memory session
+ *   floor-eventwrite  bench_floor's least EventWrite (bench_floor_min.h):
+ *                   the same call shape, checks and record into a 1 MB
+ *                   per-CPU ring that never fills; the targets' reference
  *   petw-memory-cputime  petw-memory with the provider enabled with
  *                   PETW_EVENT_ENABLE_PROPERTY_CPU_TIME: each event carries
  *                   the thread's CPU times (a getrusage system call per
@@ -55,6 +58,8 @@
 #endif
 
 #include <petw/petw.h>
+
+#include "bench_floor_min.h"
 
 #ifdef __linux__
 #include <pthread.h>
@@ -126,7 +131,8 @@ static __attribute__((noinline)) void baseline_write(ring *r, const payload *p, 
 }
 
 typedef struct job {
-    int kind; /* 0 baseline tsc, 1 baseline clock, 2 petw, 3 disabled, 4 TraceLogging */
+    int kind; /* 0 baseline tsc, 1 baseline clock, 2 petw, 3 disabled, 4 TraceLogging,
+               * 5 floor-eventwrite */
     uint32_t n;
     double ns;
     uint32_t failures;
@@ -215,6 +221,20 @@ static void run_job(void *arg)
             fail += EventWrite(idle_reg, &d, 5, dd) != ERROR_SUCCESS;
         }
         break;
+    case 5: {
+        const min_event md = {1, 0, 0, 4, 0, 0, 1};
+        const min_data mdd[5] = {{(uintptr_t)&p.a, 8, 0},
+                                 {(uintptr_t)&p.b, 8, 0},
+                                 {(uintptr_t)&p.c, 8, 0},
+                                 {(uintptr_t)&p.d, 8, 0},
+                                 {(uintptr_t)p.arr, 32, 0}};
+        const uint64_t handle = 3 | (uint64_t)7 << 32; /* min_enable's slot and generation */
+        for (uint32_t i = 0; i < j->n; i++) {
+            p.a = i;
+            fail += write_minimal(handle, &md, 5, mdd) != 0;
+        }
+        break;
+    }
     case 4:
         for (uint32_t i = 0; i < j->n; i++) {
             p.a = i;
@@ -462,12 +482,25 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define CONTENDERS 12
+#define CONTENDERS 13
 #define SHARED_FILE 10 /* runs together with petw-file (3) */
+#define FLOOR 12
 static const char *names[CONTENDERS] = {
-    "baseline-tsc",      "baseline-clock",    "petw-memory",      "petw-file",
-    "petw-disabled",     "baseline-tsc-2t",   "petw-memory-2t",   "petw-file-2t",
-    "baseline-clock-2t", "petw-tracelogging", "petw-file-shared", "petw-memory-cputime"};
+    "baseline-tsc",           "baseline-clock",    "petw-memory",      "petw-file",
+    "petw-disabled",          "baseline-tsc-2t",   "petw-memory-2t",   "petw-file-2t",
+    "baseline-clock-2t",      "petw-tracelogging", "petw-file-shared", "petw-memory-cputime",
+    "floor-eventwrite-paired"};
+
+/* The median of n paired ratios (sorted in place), with their spread. */
+typedef struct ratio {
+    double med, lo, hi;
+} ratio;
+
+static ratio paired_ratio(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return (ratio){v[n / 2], v[0], v[n - 1]};
+}
 
 int main(int argc, char **argv)
 {
@@ -519,6 +552,11 @@ int main(int argc, char **argv)
 #endif
     EventRegister(&BenchProvider, NULL, NULL, &bench_reg);
     EventRegister(&IdleProvider, NULL, NULL, &idle_reg);
+    /* floor-eventwrite's ring: 1 MB, touched once. */
+    uint8_t *floor_mem = calloc(1, 1u << 20);
+    if (!floor_mem)
+        return 1;
+    min_enable(floor_mem, 1u << 20);
     TraceLoggingRegister(g_bench_tl);
     char path[256];
     snprintf(path, sizeof(path), "%s/petw-bench-%d.etl",
@@ -567,6 +605,9 @@ int main(int argc, char **argv)
             case 4:
                 samples[c][r] = run(3, 1, &failures);
                 break;
+            case FLOOR:
+                samples[c][r] = run(5, 1, &failures);
+                break;
             case 2:
             case 6:
                 h = start_session("petw-bench-memory", NULL, 0);
@@ -610,6 +651,20 @@ int main(int argc, char **argv)
         }
     }
     remove(path);
+    /* Paired ratios, per repetition (contenders of one repetition ran back
+     * to back): EventWrite (memory, file) over floor-eventwrite,
+     * TraceLoggingWrite over EventWrite, one thread over two. */
+    double *pr[4];
+    for (int k = 0; k < 4; k++)
+        pr[k] = calloc((size_t)reps, sizeof(double));
+    for (int r = 0; r < reps; r++) {
+        pr[0][r] = samples[2][r] / samples[FLOOR][r];
+        pr[1][r] = samples[3][r] / samples[FLOOR][r];
+        pr[2][r] = samples[9][r] / samples[2][r];
+        pr[3][r] = samples[2][r] / samples[6][r];
+    }
+    const ratio memory_floor = paired_ratio(pr[0], reps), file_floor = paired_ratio(pr[1], reps),
+                tl_ew = paired_ratio(pr[2], reps), two_one = paired_ratio(pr[3], reps);
     double med[CONTENDERS], lo[CONTENDERS], hi[CONTENDERS];
     for (int c = 0; c < CONTENDERS; c++) {
         qsort(samples[c], (size_t)reps, sizeof(double), cmp_double);
@@ -650,6 +705,14 @@ int main(int argc, char **argv)
             if (c == SHARED_FILE)
                 printf(",\"ratio_to_inproc\":%.4f,\"after_first_burst_ratio\":%.4f", paired,
                        steady_ratio[reps / 2]);
+            if (c == FLOOR) {
+                const ratio *rs[4] = {&memory_floor, &file_floor, &tl_ew, &two_one};
+                const char *rn[4] = {"memory_vs_floor", "file_vs_floor",
+                                     "tracelogging_vs_eventwrite", "two_threads_vs_one"};
+                for (int k = 0; k < 4; k++)
+                    printf(",\"%s\":%.4f,\"%s_min\":%.4f,\"%s_max\":%.4f", rn[k], rs[k]->med, rn[k],
+                           rs[k]->lo, rn[k], rs[k]->hi);
+            }
             printf("}\n");
         }
         return bad ? 1 : 0;
@@ -672,6 +735,14 @@ int main(int argc, char **argv)
     }
     printf("two threads vs one (petw-memory, CPUs 0 and 1): %.2fx throughput\n", med[2] / med[6]);
     printf("TraceLoggingWrite vs EventWrite (memory): %.2fx\n", med[9] / med[2]);
+    printf("paired ratios, median (min-max) of the %d repetitions:\n", reps);
+    printf("  petw-memory / floor-eventwrite   %.3fx (%.3f-%.3f)\n", memory_floor.med,
+           memory_floor.lo, memory_floor.hi);
+    printf("  petw-file / floor-eventwrite     %.3fx (%.3f-%.3f)\n", file_floor.med, file_floor.lo,
+           file_floor.hi);
+    printf("  petw-tracelogging / petw-memory  %.3fx (%.3f-%.3f)\n", tl_ew.med, tl_ew.lo, tl_ew.hi);
+    printf("  petw-memory / petw-memory-2t     %.3fx (%.3f-%.3f)\n", two_one.med, two_one.lo,
+           two_one.hi);
     printf("CPU times in the header (PETW_EVENT_ENABLE_PROPERTY_CPU_TIME): +%.2f ns/event\n",
            med[11] - med[2]);
     if (have_shared)
