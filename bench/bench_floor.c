@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* bench_floor - where an enabled EventWrite's time goes: the baseline's
  * loop, grown one step at a time towards what petw's fast path does, in one
- * process, each variant the median of R runs, alternated.
+ * process, each variant the median of R runs, alternated, timed by the
+ * thread's CPU time (which other processes' turns on the CPU leave out).
  *
  *   floor-copy72     read the TSC, copy 72 bytes into a 1 MB per-thread ring
  *                    (bench_eventwrite's baseline-tsc)
@@ -150,7 +151,7 @@ static double run(floor_ring *r, int v, uint32_t n)
                             {(uintptr_t)&p.d, 8, 0},
                             {(uintptr_t)p.arr, 32, 0}};
     const uint64_t handle = 3 | (uint64_t)7 << 32; /* slot 3, generation 7 */
-    double t0 = bench_now_ns();
+    double t0 = bench_thread_cpu_ns(); /* the thread's CPU time: see bench_common.h */
     if (v == EVENTWRITE)
         for (uint32_t i = 0; i < n; i++) {
             p.a = i;
@@ -162,7 +163,7 @@ static double run(floor_ring *r, int v, uint32_t n)
             p.a = i;
             write_one(r, v, &p, head);
         }
-    return (bench_now_ns() - t0) / n;
+    return (bench_thread_cpu_ns() - t0) / n;
 }
 
 static int cmp_double(const void *a, const void *b)
