@@ -59,6 +59,20 @@ static inline uint64_t bench_quantile(uint64_t *v, size_t n, double q)
     return v[i < n ? i : n - 1];
 }
 
+/* The calling thread's CPU time in ns (Linux; elsewhere the wall clock):
+ * on a loaded machine, what a loop costs while it runs, without the time
+ * other processes held its CPU. */
+static inline double bench_thread_cpu_ns(void)
+{
+#if defined(__linux__)
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+#else
+    return bench_now_ns();
+#endif
+}
+
 /* Argument helpers: --name value. */
 static inline const char *bench_arg(int argc, char **argv, const char *name, const char *dflt)
 {

@@ -21,6 +21,9 @@
  *                   the pair measures scaling, not the scheduler
  *   petw-tracelogging  TraceLoggingWrite of the same 64 bytes (4 x UInt64 and
  *                   a 32-byte fixed array) into a memory session
+ *   floor-eventwrite  bench_floor's least EventWrite (bench_floor_min.h):
+ *                   the same call shape, checks and record into a 1 MB
+ *                   per-CPU ring that never fills; the targets' reference
  *   petw-memory-cputime  petw-memory with the provider enabled with
  *                   PETW_EVENT_ENABLE_PROPERTY_CPU_TIME: each event carries
  *                   the thread's CPU times (a getrusage system call per
@@ -55,6 +58,9 @@
 #endif
 
 #include <petw/petw.h>
+
+#include "bench_common.h"
+#include "bench_floor_min.h"
 
 #ifdef __linux__
 #include <pthread.h>
@@ -126,12 +132,14 @@ static __attribute__((noinline)) void baseline_write(ring *r, const payload *p, 
 }
 
 typedef struct job {
-    int kind; /* 0 baseline tsc, 1 baseline clock, 2 petw, 3 disabled, 4 TraceLogging */
+    int kind; /* 0 baseline tsc, 1 baseline clock, 2 petw, 3 disabled, 4 TraceLogging,
+               * 5 floor-eventwrite */
     uint32_t n;
     double ns;
     uint32_t failures;
     uint32_t chunk;    /* kind 2: bursts of this many events (0: one burst) */
     TRACEHANDLE flush; /* ...flushed between bursts, untimed */
+    double cpu_ns;     /* the thread's CPU time over the same (timed) events */
     double first_ns;   /* chunked: the first burst's time and events */
     uint32_t first_n;
     int cpu; /* the CPU this job's thread runs on */
@@ -171,15 +179,16 @@ static void run_job(void *arg)
     if (j->kind == 2 && j->chunk) {
         /* Bursts that fit the pool, each timed; the session is flushed
          * between them (not timed), so no burst finds the pool full. */
-        double ns = 0;
+        double ns = 0, cpu = 0;
         for (uint32_t done = 0; done < j->n;) {
             uint32_t end = j->n - done > j->chunk ? done + j->chunk : j->n;
-            double t0 = now_ns();
+            double c0 = bench_thread_cpu_ns(), t0 = now_ns();
             for (uint32_t i = done; i < end; i++) {
                 p.a = i;
                 fail += EventWrite(bench_reg, &d, 5, dd) != ERROR_SUCCESS;
             }
             ns += now_ns() - t0;
+            cpu += bench_thread_cpu_ns() - c0;
             if (done == 0) {
                 j->first_ns = ns;
                 j->first_n = end;
@@ -190,11 +199,12 @@ static void run_job(void *arg)
                 fprintf(stderr, "ControlTrace(FLUSH): %lu\n", (unsigned long)st);
         }
         j->ns = ns;
+        j->cpu_ns = cpu;
         j->failures = fail;
         free(r.mem);
         return;
     }
-    double t0 = now_ns();
+    double c0 = bench_thread_cpu_ns(), t0 = now_ns();
     switch (j->kind) {
     case 0:
     case 1:
@@ -215,6 +225,20 @@ static void run_job(void *arg)
             fail += EventWrite(idle_reg, &d, 5, dd) != ERROR_SUCCESS;
         }
         break;
+    case 5: {
+        const min_event md = {1, 0, 0, 4, 0, 0, 1};
+        const min_data mdd[5] = {{(uintptr_t)&p.a, 8, 0},
+                                 {(uintptr_t)&p.b, 8, 0},
+                                 {(uintptr_t)&p.c, 8, 0},
+                                 {(uintptr_t)&p.d, 8, 0},
+                                 {(uintptr_t)p.arr, 32, 0}};
+        const uint64_t handle = 3 | (uint64_t)7 << 32; /* min_enable's slot and generation */
+        for (uint32_t i = 0; i < j->n; i++) {
+            p.a = i;
+            fail += write_minimal(handle, &md, 5, mdd) != 0;
+        }
+        break;
+    }
     case 4:
         for (uint32_t i = 0; i < j->n; i++) {
             p.a = i;
@@ -226,9 +250,15 @@ static void run_job(void *arg)
         break;
     }
     j->ns = now_ns() - t0;
+    j->cpu_ns = bench_thread_cpu_ns() - c0;
     j->failures = fail;
     free(r.mem);
 }
+
+/* The last run's aggregate CPU ns per event: the CPU time of its slowest
+ * thread (Linux: CLOCK_THREAD_CPUTIME_ID), which time the thread spent
+ * waiting for a CPU held by other processes does not count. */
+static double last_cpu;
 
 /* Runs `threads` jobs at once; returns aggregate ns per event. With
  * `chunk` (one thread, kind 2), the events go in bursts of `chunk` with
@@ -239,15 +269,21 @@ static double run_chunked(int kind, int threads, uint32_t chunk, TRACEHANDLE flu
     job jobs[2];
     uv_thread_t th[2];
     for (int i = 0; i < threads; i++) {
-        jobs[i] = (job){kind, events / (uint32_t)threads, 0, 0, chunk, flush, 0, 0, i};
+        jobs[i] = (job){.kind = kind,
+                        .n = events / (uint32_t)threads,
+                        .chunk = chunk,
+                        .flush = flush,
+                        .cpu = i};
         uv_thread_create(&th[i], run_job, &jobs[i]);
     }
-    double wall = 0;
+    double wall = 0, cpu = 0;
     uint32_t f = 0;
     for (int i = 0; i < threads; i++) {
         uv_thread_join(&th[i]);
         if (jobs[i].ns > wall)
             wall = jobs[i].ns;
+        if (jobs[i].cpu_ns > cpu)
+            cpu = jobs[i].cpu_ns;
         f += jobs[i].failures;
     }
     if (failures)
@@ -256,6 +292,7 @@ static double run_chunked(int kind, int threads, uint32_t chunk, TRACEHANDLE flu
         *after_first = jobs[0].n > jobs[0].first_n
                            ? (jobs[0].ns - jobs[0].first_ns) / (double)(jobs[0].n - jobs[0].first_n)
                            : jobs[0].ns / (double)jobs[0].n;
+    last_cpu = cpu / (double)events;
     return wall / (double)events;
 }
 
@@ -462,12 +499,25 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define CONTENDERS 12
+#define CONTENDERS 13
 #define SHARED_FILE 10 /* runs together with petw-file (3) */
+#define FLOOR 12
 static const char *names[CONTENDERS] = {
-    "baseline-tsc",      "baseline-clock",    "petw-memory",      "petw-file",
-    "petw-disabled",     "baseline-tsc-2t",   "petw-memory-2t",   "petw-file-2t",
-    "baseline-clock-2t", "petw-tracelogging", "petw-file-shared", "petw-memory-cputime"};
+    "baseline-tsc",           "baseline-clock",    "petw-memory",      "petw-file",
+    "petw-disabled",          "baseline-tsc-2t",   "petw-memory-2t",   "petw-file-2t",
+    "baseline-clock-2t",      "petw-tracelogging", "petw-file-shared", "petw-memory-cputime",
+    "floor-eventwrite-paired"};
+
+/* The median of n paired ratios (sorted in place), with their spread. */
+typedef struct ratio {
+    double med, lo, hi;
+} ratio;
+
+static ratio paired_ratio(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return (ratio){v[n / 2], v[0], v[n - 1]};
+}
 
 int main(int argc, char **argv)
 {
@@ -519,6 +569,11 @@ int main(int argc, char **argv)
 #endif
     EventRegister(&BenchProvider, NULL, NULL, &bench_reg);
     EventRegister(&IdleProvider, NULL, NULL, &idle_reg);
+    /* floor-eventwrite's ring: 1 MB, touched once. */
+    uint8_t *floor_mem = calloc(1, 1u << 20);
+    if (!floor_mem)
+        return 1;
+    min_enable(floor_mem, 1u << 20);
     TraceLoggingRegister(g_bench_tl);
     char path[256];
     snprintf(path, sizeof(path), "%s/petw-bench-%d.etl",
@@ -535,9 +590,11 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
 #endif
 
-    double *samples[CONTENDERS];
-    for (int c = 0; c < CONTENDERS; c++)
+    double *samples[CONTENDERS], *cpu_samples[CONTENDERS];
+    for (int c = 0; c < CONTENDERS; c++) {
         samples[c] = calloc((size_t)reps, sizeof(double));
+        cpu_samples[c] = calloc((size_t)reps, sizeof(double));
+    }
     uint32_t lost = 0, failures = 0;
     account acct[CONTENDERS];
     memset(acct, 0, sizeof(acct));
@@ -567,6 +624,9 @@ int main(int argc, char **argv)
             case 4:
                 samples[c][r] = run(3, 1, &failures);
                 break;
+            case FLOOR:
+                samples[c][r] = run(5, 1, &failures);
+                break;
             case 2:
             case 6:
                 h = start_session("petw-bench-memory", NULL, 0);
@@ -595,6 +655,7 @@ int main(int argc, char **argv)
                     int at = shared ? SHARED_FILE : 3;
                     samples[at][r] =
                         file_case(shared, path, 1, chunk, &acct[at], &failures, &steady[shared][r]);
+                    cpu_samples[at][r] = last_cpu;
                 }
                 if (have_shared) {
                     pair_ratio[r] = samples[SHARED_FILE][r] / samples[3][r];
@@ -607,15 +668,37 @@ int main(int argc, char **argv)
             case SHARED_FILE:
                 break; /* with 3 */
             }
+            if (c != 3 && c != SHARED_FILE)
+                cpu_samples[c][r] = last_cpu;
         }
     }
     remove(path);
+    /* Paired ratios, per repetition (contenders of one repetition ran back
+     * to back), of CPU times: EventWrite (memory, file) over
+     * floor-eventwrite, TraceLoggingWrite over EventWrite, one thread over
+     * two. */
+    double *pr[4];
+    for (int k = 0; k < 4; k++)
+        pr[k] = calloc((size_t)reps, sizeof(double));
+    for (int r = 0; r < reps; r++) { /* in CPU time: see last_cpu */
+        pr[0][r] = cpu_samples[2][r] / cpu_samples[FLOOR][r];
+        pr[1][r] = cpu_samples[3][r] / cpu_samples[FLOOR][r];
+        pr[2][r] = cpu_samples[9][r] / cpu_samples[2][r];
+        pr[3][r] = cpu_samples[2][r] / cpu_samples[6][r];
+    }
+    const ratio memory_floor = paired_ratio(pr[0], reps), file_floor = paired_ratio(pr[1], reps),
+                tl_ew = paired_ratio(pr[2], reps), two_one = paired_ratio(pr[3], reps);
     double med[CONTENDERS], lo[CONTENDERS], hi[CONTENDERS];
+    double cmed[CONTENDERS], clo[CONTENDERS], chi[CONTENDERS];
     for (int c = 0; c < CONTENDERS; c++) {
         qsort(samples[c], (size_t)reps, sizeof(double), cmp_double);
         med[c] = samples[c][reps / 2];
         lo[c] = samples[c][0];
         hi[c] = samples[c][reps - 1];
+        qsort(cpu_samples[c], (size_t)reps, sizeof(double), cmp_double);
+        cmed[c] = cpu_samples[c][reps / 2];
+        clo[c] = cpu_samples[c][0];
+        chi[c] = cpu_samples[c][reps - 1];
     }
     qsort(pair_ratio, (size_t)reps, sizeof(double), cmp_double);
     double paired = pair_ratio[reps / 2];
@@ -638,8 +721,8 @@ int main(int argc, char **argv)
             if (c == SHARED_FILE && !have_shared)
                 continue;
             printf("{\"contender\":\"%s\",\"ns_per_event\":%.3f,\"min_ns\":%.3f,\"max_ns\":%.3f,"
-                   "\"reps\":%d",
-                   names[c], med[c], lo[c], hi[c], reps);
+                   "\"cpu_ns_per_event\":%.3f,\"cpu_min_ns\":%.3f,\"cpu_max_ns\":%.3f,\"reps\":%d",
+                   names[c], med[c], lo[c], hi[c], cmed[c], clo[c], chi[c], reps);
             if (c == 3 || c == 7 || c == SHARED_FILE)
                 printf(",\"written\":%llu,\"in_file\":%llu,\"lost\":%u",
                        (unsigned long long)acct[c].written, (unsigned long long)acct[c].in_file,
@@ -650,6 +733,14 @@ int main(int argc, char **argv)
             if (c == SHARED_FILE)
                 printf(",\"ratio_to_inproc\":%.4f,\"after_first_burst_ratio\":%.4f", paired,
                        steady_ratio[reps / 2]);
+            if (c == FLOOR) {
+                const ratio *rs[4] = {&memory_floor, &file_floor, &tl_ew, &two_one};
+                const char *rn[4] = {"memory_vs_floor", "file_vs_floor",
+                                     "tracelogging_vs_eventwrite", "two_threads_vs_one"};
+                for (int k = 0; k < 4; k++)
+                    printf(",\"%s\":%.4f,\"%s_min\":%.4f,\"%s_max\":%.4f", rn[k], rs[k]->med, rn[k],
+                           rs[k]->lo, rn[k], rs[k]->hi);
+            }
             printf("}\n");
         }
         return bad ? 1 : 0;
@@ -672,6 +763,18 @@ int main(int argc, char **argv)
     }
     printf("two threads vs one (petw-memory, CPUs 0 and 1): %.2fx throughput\n", med[2] / med[6]);
     printf("TraceLoggingWrite vs EventWrite (memory): %.2fx\n", med[9] / med[2]);
+    printf("CPU time (the threads' own, ns/event): median (min-max)\n");
+    for (int c = 0; c < CONTENDERS; c++)
+        if (c != SHARED_FILE || have_shared)
+            printf("  %-22s %8.2f (%.2f-%.2f)\n", names[c], cmed[c], clo[c], chi[c]);
+    printf("paired ratios of CPU times, median (min-max) of the %d repetitions:\n", reps);
+    printf("  petw-memory / floor-eventwrite   %.3fx (%.3f-%.3f)\n", memory_floor.med,
+           memory_floor.lo, memory_floor.hi);
+    printf("  petw-file / floor-eventwrite     %.3fx (%.3f-%.3f)\n", file_floor.med, file_floor.lo,
+           file_floor.hi);
+    printf("  petw-tracelogging / petw-memory  %.3fx (%.3f-%.3f)\n", tl_ew.med, tl_ew.lo, tl_ew.hi);
+    printf("  petw-memory / petw-memory-2t     %.3fx (%.3f-%.3f)\n", two_one.med, two_one.lo,
+           two_one.hi);
     printf("CPU times in the header (PETW_EVENT_ENABLE_PROPERTY_CPU_TIME): +%.2f ns/event\n",
            med[11] - med[2]);
     if (have_shared)

@@ -14,16 +14,18 @@
 
 static uint64_t events_per_thread;
 
+/* ns[0]: wall time, ns[1]: the thread's CPU time. */
 static void *throughput_job(void *arg)
 {
     double *ns = arg;
     bench_payload p = {1, 2, 3, 4, {0}};
-    double t0 = bench_now_ns();
+    double t0 = bench_now_ns(), c0 = bench_thread_cpu_ns();
     for (uint64_t i = 0; i < events_per_thread; i++) {
         p.a = i;
         lttng_ust_tracepoint(petw_bench, event64, p.a, p.b, p.c, p.d, p.arr);
     }
-    *ns = bench_now_ns() - t0;
+    ns[1] = bench_thread_cpu_ns() - c0;
+    ns[0] = bench_now_ns() - t0;
     return NULL;
 }
 
@@ -42,19 +44,23 @@ int main(int argc, char **argv)
         if (reps < 1 || reps > 64)
             return 2;
         events_per_thread = n / (uint64_t)threads;
-        uint64_t per_event[64];
+        uint64_t per_event[64], cpu_per_event[64];
         for (int r = 0; r < reps; r++) {
             pthread_t th[2];
-            double ns[2] = {0, 0};
+            double ns[2][2] = {{0, 0}, {0, 0}};
             for (int t = 0; t < threads; t++)
-                pthread_create(&th[t], NULL, throughput_job, &ns[t]);
+                pthread_create(&th[t], NULL, throughput_job, ns[t]);
             for (int t = 0; t < threads; t++)
                 pthread_join(th[t], NULL);
-            double wall = ns[0] > ns[1] ? ns[0] : ns[1];
+            double wall = ns[0][0] > ns[1][0] ? ns[0][0] : ns[1][0];
+            double cpu = ns[0][1] > ns[1][1] ? ns[0][1] : ns[1][1];
             per_event[r] = (uint64_t)(wall * 1000.0 / (double)n); /* picoseconds */
+            cpu_per_event[r] = (uint64_t)(cpu * 1000.0 / (double)n);
         }
-        printf("{\"contender\":\"%s%s\",\"ns_per_event\":%.3f}\n", label, threads == 2 ? "-2t" : "",
-               (double)bench_quantile(per_event, (size_t)reps, 0.5) / 1000.0);
+        printf("{\"contender\":\"%s%s\",\"ns_per_event\":%.3f,\"cpu_ns_per_event\":%.3f}\n", label,
+               threads == 2 ? "-2t" : "",
+               (double)bench_quantile(per_event, (size_t)reps, 0.5) / 1000.0,
+               (double)bench_quantile(cpu_per_event, (size_t)reps, 0.5) / 1000.0);
     } else if (!strcmp(mode, "latency")) {
         uint64_t *v = malloc(n * sizeof(uint64_t));
         if (!v)

@@ -109,6 +109,23 @@ for r in $(seq 1 "$ROUNDS"); do
         fi
         # Where an EventWrite's time goes: the baseline grown step by step.
         "$B/bench_floor" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
+        # Instructions per event under callgrind, which no load changes (once:
+        # they are the same every round).
+        if [ "$r" = 1 ] && command -v valgrind >/dev/null 2>&1; then
+            valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$B/bench_instr" \
+                --events 20000 --fake-rseq >/dev/null 2>&1 &&
+                callgrind_annotate --inclusive=yes "$work/cg.out" | python3 -c '
+import re, sys
+names = {"do_floor": "floor-eventwrite", "do_eventwrite": "petw-eventwrite",
+         "do_tracelogging": "petw-tracelogging"}
+for line in sys.stdin:
+    m = re.match(r"\s*([\d,]+) .*:(do_\w+) ", line)
+    if m and m.group(2) in names:
+        print("{\"contender\":\"instr-%s\",\"instructions_per_event\":%.1f}"
+              % (names[m.group(2)], int(m.group(1).replace(",", "")) / 20000))' |
+                while read -r l; do emit "$r" "$l"; done
+            rm -f "$work/cg.out"
+        fi
         # StartTrace would make its memory session a shared one (host process, the
         # user's runtime directory); this measures the in-process call.
         PETW_INPROC_SESSIONS=1 "$B/bench_latency" --events 1000000 | while read -r l; do emit "$r" "$l"; done

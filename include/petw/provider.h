@@ -115,6 +115,18 @@ int petw_event_write_tl(petw_provider_handle handle, const petw_event_descriptor
                         const petw_guid *related, uint64_t session_filter, uint32_t count,
                         const petw_data_descriptor *data);
 
+/* petw_event_write_tl with the schema as the record's whole extended item
+ * (<TraceLoggingProvider.h> builds it once per event site): `item` holds
+ * the u64 item header (u16 total size, u16 PETW_EXT_TYPE_EVENT_SCHEMA_TL,
+ * u16 linkage 0, u16 schema size), the schema, and zeros to `item_size`,
+ * a multiple of 8 (little-endian, as petw's records). Copied as it is.
+ * Same errors as petw_event_write_tl; PETW_EINVAL when the header does not
+ * describe `item_size` bytes. */
+int petw__event_write_tl_item(petw_provider_handle handle, const petw_event_descriptor *descriptor,
+                              const void *item, uint32_t item_size, const petw_guid *activity,
+                              const petw_guid *related, uint64_t session_filter, uint32_t count,
+                              const petw_data_descriptor *data);
+
 /* A classic (MOF) event, as TraceEvent and TraceMessage write them: the
  * record's provider GUID is `event_class` (the event class, not the
  * registered provider's), and it carries PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER
@@ -176,6 +188,10 @@ extern petw__provider_accepts petw__provider_accepts_table[PETW_MAX_PROVIDERS];
 int petw__event_write(petw_provider_handle handle, const petw_event_descriptor *descriptor,
                       const petw_guid *activity, const petw_guid *related, uint32_t count,
                       const petw_data_descriptor *data);
+/* petw__event_write with both activity IDs NULL (EventWrite's call): two
+ * arguments fewer for the out-of-line path to keep. */
+int petw__event_write_plain(petw_provider_handle handle, const petw_event_descriptor *descriptor,
+                            uint32_t count, const petw_data_descriptor *data);
 #define PETW__DATA_TYPE_EVENT_METADATA 1
 #define PETW__DATA_TYPE_PROVIDER_METADATA 2
 int petw__enabled_slow(petw_provider_handle handle, uint8_t level, uint64_t keyword);
@@ -205,6 +221,8 @@ static inline int petw_event_write(petw_provider_handle handle,
     if (petw__provider_state_load(handle) == (handle & ~(uint64_t)0xFFFFFFFFu) &&
         descriptor != NULL && count <= PETW_MAX_DATA_DESCRIPTORS && (count == 0 || data))
         return 0;
+    if (activity == NULL && related == NULL) /* constants at most call sites: folds */
+        return petw__event_write_plain(handle, descriptor, count, data);
     return petw__event_write(handle, descriptor, activity, related, count, data);
 }
 

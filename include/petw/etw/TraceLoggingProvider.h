@@ -1314,11 +1314,16 @@ template <> struct petw__tlg_tags<4> {
 #endif
 
 /* `emit` is (session filter, activity, related activity). The metadata
- * goes as one block (petw_event_write_tl), the descriptors are payload. */
+ * goes as one block, already the record's EVENT_SCHEMA_TL extended item:
+ * the static struct `petw__item`, whose first 8 bytes are the item's
+ * header (petw__event_write_tl_item), its tail padded with zeros to 8 by
+ * the struct's alignment. The descriptors are payload. */
+#define PETW__TLG_ITEM_HEAD(total, size)                                                           \
+    ((uint64_t)(total) | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) | ((uint64_t)(size) << 48))
 #define PETW__TLG_EMIT(filter, activity, related)                                                  \
-    (void)petw_event_write_tl(                                                                     \
-        petw__p->handle, (const petw_event_descriptor *)&petw__ed, &petw__meta,                    \
-        (uint32_t)sizeof(petw__meta), (const petw_guid *)(activity), (const petw_guid *)(related), \
+    (void)petw__event_write_tl_item(                                                               \
+        petw__p->handle, (const petw_event_descriptor *)&petw__ed, &petw__item,                    \
+        (uint32_t)sizeof(petw__item), (const petw_guid *)(activity), (const petw_guid *)(related), \
         (filter), petw__n, petw__n ? (const petw_data_descriptor *)petw__d : NULL)
 #define PETW__TLG_WRITE(emit, hprov, evname, ...)                                                  \
     do {                                                                                           \
@@ -1334,16 +1339,19 @@ template <> struct petw__tlg_tags<4> {
             (ULONGLONG)(0 PETW__TLG_FOREACH(PETW__TLG_M_KEYWORD, __VA_ARGS__));                    \
         PETW__TLG_TYPES(__VA_ARGS__)                                                               \
         PETW__TLG_PUSH                                                                             \
-        static const struct petw__tlg_meta {                                                       \
-            uint8_t size[2];                                                                       \
-            PETW__TLG_TAGS_MEMBER(petw__tags);                                                     \
-            char ename[sizeof(evname)];                                                            \
-            PETW__TLG_FOREACH(PETW__TLG_M_MEMBER, __VA_ARGS__)                                     \
-        } petw__meta = {                                                                           \
-            {sizeof(struct petw__tlg_meta) & 0xFF, sizeof(struct petw__tlg_meta) >> 8},            \
-            PETW__TLG_TAGS(petw__tags),                                                            \
-            evname,                                                                                \
-            PETW__TLG_FOREACH(PETW__TLG_M_INIT, __VA_ARGS__)};                                     \
+        static const struct petw__tlg_item {                                                       \
+            uint64_t head;                                                                         \
+            struct petw__tlg_meta {                                                                \
+                uint8_t size[2];                                                                   \
+                PETW__TLG_TAGS_MEMBER(petw__tags);                                                 \
+                char ename[sizeof(evname)];                                                        \
+                PETW__TLG_FOREACH(PETW__TLG_M_MEMBER, __VA_ARGS__)                                 \
+            } meta;                                                                                \
+        } petw__item = {PETW__TLG_ITEM_HEAD(sizeof(petw__item), sizeof(petw__item.meta)),          \
+                        {{sizeof(petw__item.meta) & 0xFF, sizeof(petw__item.meta) >> 8},           \
+                         PETW__TLG_TAGS(petw__tags),                                               \
+                         evname,                                                                   \
+                         PETW__TLG_FOREACH(PETW__TLG_M_INIT, __VA_ARGS__)}};                       \
         PETW__TLG_POP                                                                              \
         if (petw__p->handle &&                                                                     \
             petw__provider_accepts_load(petw__p->handle, petw__level, petw__keyword)) {            \

@@ -34,6 +34,40 @@
 #define PETW__ALIGN8(x) (((x) + 7u) & ~(uint32_t)7u)
 #define PETW__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Copies n bytes without a call (memcpy of a size unknown to the compiler
+ * is one): moves of 16, 8, 4 or 1 bytes, the last of each size overlapping
+ * the one before, so no byte outside either range is read or written. For
+ * the write path, where a call would make the compiler keep every value
+ * live across it on the stack; a plain loop of moves beyond 64 bytes. */
+static inline void petw__copy_inline(void *dst, const void *src, uint32_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    if (n > 32) {
+        for (uint32_t i = 0; i + 16 < n; i += 16) {
+            memcpy(d + i, s + i, 16);
+#if defined(__GNUC__) || defined(__clang__)
+            /* Compiler-only: keeps the loop a loop (not a memcpy call again). */
+            __asm__("" : "+r"(d));
+#endif
+        }
+        memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 16) {
+        memcpy(d, s, 16);
+        memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n != 0) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
 /* Error-path helpers in the spirit of zstd's RETURN_ERROR_IF: return the code
  * when the condition holds. Built with -Derror_trace=true (PETW_ERROR_TRACE),
  * each one also says where it fired: "petw: lib/x/y.c:42: cond: PETW_EINVAL". */

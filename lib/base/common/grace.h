@@ -99,6 +99,23 @@ static inline uint64_t petw__read_enter(void)
     return PETW__READER_DEPTH(w) == 0 ? w + PETW__READER_SEQ : w;
 }
 
+/* As petw__read_enter when this thread is registered (it has read before):
+ * opens the span, stores what petw__read_exit stores in *exit_word and
+ * returns 1. Else returns 0 and opens nothing (registering is a call: a
+ * caller that must not make one there takes its slow path). */
+static inline int petw__read_enter_fast(uint64_t *exit_word)
+{
+    /* relaxed: as in petw__read_enter. */
+    uint64_t w = atomic_load_explicit(&petw__tls_reader.word, memory_order_relaxed);
+    if (__builtin_expect(w == 0, 0))
+        return 0;
+    /* relaxed, and the compiler-only fence: as in petw__read_enter. */
+    atomic_store_explicit(&petw__tls_reader.word, w + 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    *exit_word = PETW__READER_DEPTH(w) == 0 ? w + PETW__READER_SEQ : w;
+    return 1;
+}
+
 static inline void petw__read_exit(uint64_t exit_word)
 {
     /* release: every use of what the span loaded happens before a poll

@@ -26,6 +26,13 @@ static inline uint32_t petw__thread_id(void)
     return t ? t : petw__thread_id_slow();
 }
 
+/* The thread's ID when it costs no call (cached), else 0: a caller that must
+ * not make a call there takes its slow path, which asks petw__thread_id. */
+static inline uint32_t petw__thread_id_cached(void)
+{
+    return petw__tls_tid;
+}
+
 /* The CPU number: glibc 2.35+ registers rseq for every thread, and the
  * kernel keeps the current CPU in it, so this is one load from the thread's
  * own memory. Elsewhere sched_getcpu() (vDSO) answers. */
@@ -54,6 +61,23 @@ static inline uint32_t petw__cpu_current(void)
 #endif
     int c = sched_getcpu();
     return c < 0 ? 0u : (uint32_t)c;
+}
+
+/* The CPU number in *cpu when it costs no call (the rseq area): 1; else 0,
+ * and a caller that must not make a call there takes its slow path, which
+ * asks petw__cpu_current. */
+static inline int petw__cpu_current_fast(uint32_t *cpu)
+{
+#ifdef PETW__HAVE_RSEQ
+    const ptrdiff_t off = petw__rseq_cpu_offset;
+    if (__builtin_expect(off != 0, 1)) {
+        int32_t c = *(const volatile int32_t *)((const char *)__builtin_thread_pointer() + off);
+        *cpu = (uint32_t)c;
+        return c >= 0;
+    }
+#endif
+    (void)cpu;
+    return 0;
 }
 
 /* Nonzero when the QPC-like clock reads the TSC directly: the CPU has an

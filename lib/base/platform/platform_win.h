@@ -22,11 +22,23 @@ static inline uint32_t petw__thread_id(void)
     return (uint32_t)GetCurrentThreadId();
 }
 
+static inline uint32_t petw__thread_id_cached(void)
+{
+    return petw__thread_id();
+}
+
 static inline uint32_t petw__cpu_current(void)
 {
     PROCESSOR_NUMBER pn;
     GetCurrentProcessorNumberEx(&pn);
     return (uint32_t)pn.Group * 64u + pn.Number;
+}
+
+/* As on Linux (platform_linux.h); here always the call. */
+static inline int petw__cpu_current_fast(uint32_t *cpu)
+{
+    *cpu = petw__cpu_current();
+    return 1;
 }
 
 extern int64_t petw__qpc_frequency;

@@ -263,7 +263,7 @@ static inline uint8_t *petw__etl_put_ext(uint8_t *out, uint16_t type, const void
      * item follows) and data size. */
     petw__wr64(out, (uint64_t)(uint16_t)total | ((uint64_t)type << 16) |
                         ((uint64_t)(more ? 1 : 0) << 32) | ((uint64_t)(uint16_t)size << 48));
-    memcpy(out + PETW__EXT_ITEM_HEADER, data, size);
+    petw__copy_inline(out + PETW__EXT_ITEM_HEADER, data, size);
     return out + total;
 }
 

@@ -176,10 +176,9 @@ typedef struct ext_ref {
 
 /* The event's identity, the same in every session's record. */
 typedef struct event_head {
-    uint64_t word1;   /* ThreadId | ProcessId << 32 */
     const void *guid; /* the provider's, or a classic event's class */
     const petw_event_descriptor *d;
-    const petw_guid *activity; /* the caller's, or the thread's */
+    const petw_guid *activity; /* the caller's; NULL: the thread's */
     uint16_t flags;            /* EVENT_HEADER flags but EXTENDED_INFO */
 } event_head;
 
@@ -269,34 +268,71 @@ static PETW__ALWAYS_INLINE uint8_t *copy_field(uint8_t *out, const petw_data_des
         memcpy(out, src, 16);
     else if (len == 32)
         memcpy(out, src, 32);
-    else if (len != 0) /* {NULL, 0} is a valid descriptor: nothing to copy */
-        memcpy(out, src, len);
+    else /* {NULL, 0} is a valid descriptor: nothing to copy */
+        petw__copy_inline(out, src, len);
     return out + len;
 }
 
+/* What put_record returns when its fast form (`fast`) cannot finish
+ * without a call: nothing was reserved or written, and the caller takes its
+ * slow path (never a petw error, which is negative, nor success). */
+#define WRITE_SLOW 1
+
+/* TraceLogging's extended items as the record holds them, built before the
+ * event: the provider's traits (traits_size 0: none) and the event site's
+ * schema, each a multiple of 8 bytes. */
+typedef struct item_images {
+    const uint8_t *traits;
+    uint32_t traits_size;
+    const uint8_t *schema;
+    uint32_t schema_size;
+} item_images;
+
 /* The one write loop: reserves a record of `rsize` bytes in the entry's
  * ring and writes it, header (format/'s layout; `cpu`: its CPU times, 0 but
- * for sessions that asked), `ni` extended items and the payload, then
+ * for sessions that asked), the item images `img` (NULL: none), `ni`
+ * extended items and the payload, then
  * commits. Returns 0, or the reserve's error (PETW_ENOBUFS: lost and
- * counted; a stopped session: 0). */
+ * counted; a stopped session: 0). With `fast` (a constant), it makes no
+ * call before its commit: when the thread's ID, the CPU number or the
+ * reserve would take one, it returns WRITE_SLOW instead, having changed
+ * nothing; so the compiler keeps the caller's values in registers. */
 static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_head *eh,
-                                          uint32_t rsize, const ext_ref *items, uint32_t ni,
-                                          const event_shape *sh, uint32_t count,
-                                          const petw_data_descriptor *data, uint64_t cpu)
+                                          uint32_t rsize, const item_images *img,
+                                          const ext_ref *items, uint32_t ni, uint32_t options,
+                                          uint32_t count, const petw_data_descriptor *data,
+                                          uint64_t cpu, const int fast)
 {
     const uint32_t asize = PETW__ALIGN8(rsize);
     petw__reservation res;
-    int r = petw__ring_reserve(e->ring, e->ring_gen, asize, &res);
-    if (PETW__UNLIKELY(r != 0))
-        return r < 0 ? r : 0;
+    uint32_t tid;
+    if (fast) {
+        tid = petw__thread_id_cached();
+        if (PETW__UNLIKELY(tid == 0))
+            return WRITE_SLOW;
+        int r = petw__ring_reserve_try(e->ring, e->ring_gen, asize, &res);
+        if (PETW__UNLIKELY(r != 0))
+            return r == PETW__RING_GONE ? 0 : WRITE_SLOW;
+    } else {
+        int r = petw__ring_reserve(e->ring, e->ring_gen, asize, &res);
+        if (PETW__UNLIKELY(r != 0))
+            return r < 0 ? r : 0;
+        tid = petw__thread_id();
+    }
     uint8_t *out = res.record;
     const uint64_t word0 = petw__etl_event_word0(
-        rsize, (uint16_t)(eh->flags | (ni ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0)));
+        rsize, (uint16_t)(eh->flags | (ni || img ? PETW_EVENT_HEADER_FLAG_EXTENDED_INFO : 0)));
     petw__etl_record_open(out, rsize, asize);
     out += PETW__EVENT_HEADER_SIZE;
+    if (img != NULL) { /* whole items: copied as they are */
+        petw__copy_inline(out, img->traits, img->traits_size);
+        out += img->traits_size;
+        petw__copy_inline(out, img->schema, img->schema_size);
+        out += img->schema_size;
+    }
     for (uint32_t j = 0; j < ni; j++)
         out = petw__etl_put_ext(out, items[j].type, items[j].data, items[j].size, j + 1 < ni);
-    if (PETW__LIKELY(!(sh->options & PROVIDER_USE_TYPES))) {
+    if (PETW__LIKELY(!(options & PROVIDER_USE_TYPES))) {
         for (uint32_t i = 0; i < count; i++)
             out = copy_field(out, &data[i]);
     } else {
@@ -311,8 +347,9 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
      * just seen another's event could stamp its own earlier (21 of 40 runs
      * of test_clock_cross_cpu failed); rdtscp, which waits, cost 12 ns.
      * Read after the payload's copy, which the CPU finishes meanwhile. */
-    petw__etl_event_fields(res.record, word0, eh->word1, petw__clock_read(e->ring->clock), eh->guid,
-                           eh->d, eh->activity, cpu);
+    const uint64_t word1 = (uint64_t)tid | ((uint64_t)petw__process_id() << 32);
+    petw__etl_event_fields(res.record, word0, word1, petw__ring_clock(e->ring), eh->guid, eh->d,
+                           eh->activity ? eh->activity : &tls_activity, cpu);
     petw__etl_record_close(res.record, (uint32_t)word0);
     petw__ring_commit(e->ring, &res);
     return 0;
@@ -393,7 +430,7 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
     if (PETW__UNLIKELY(rsize > 0xFFFF))
         return PETW_ETOOBIG;
     if (!(props & PETW__PROP_CPU_TIME))
-        return put_record(e, eh, (uint32_t)rsize, items, ni, sh, count, data, 0);
+        return put_record(e, eh, (uint32_t)rsize, NULL, items, ni, sh->options, count, data, 0, 0);
     /* The thread's CPU times, in the clock ticks the trace's header gives
      * as TimerResolution (Windows' units): one system call, which only
      * the sessions that asked pay. */
@@ -403,18 +440,72 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
     event_head timed = *eh;
     timed.flags = (uint16_t)(eh->flags & ~PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
     const uint64_t cpu = (uint32_t)(kernel / tick) | ((uint64_t)(uint32_t)(user / tick) << 32);
-    return put_record(e, &timed, (uint32_t)rsize, items, ni, sh, count, data, cpu);
+    return put_record(e, &timed, (uint32_t)rsize, NULL, items, ni, sh->options, count, data, cpu,
+                      0);
 }
 
-/* Every EventWrite variant: one dispatch-list load, then per matching
- * session one record (put_record). Inlined into each entry point, so the
- * arguments a variant does not take fold away. */
-static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_event_descriptor *d,
+/* Every session of the list: per matching session one record
+ * (put_record), or put_filtered's for a session with a filter or enable
+ * properties. */
+static int write_list(const dispatch_list *dl, const petw_event_descriptor *d,
+                      const petw_guid *activity, const petw_guid *related, uint64_t filter,
+                      uint16_t extra_flags, const petw_guid *event_class, const void *schema,
+                      uint32_t schema_size, uint32_t count, const petw_data_descriptor *data)
+{
+    event_shape sh;
+    int rc = measure_event(dl, related, schema, schema_size, count, data, &sh);
+    if (PETW__UNLIKELY(rc != 0))
+        return rc;
+    event_head eh;
+    /* a classic event names its class */
+    eh.guid = event_class != NULL ? (const void *)event_class : dl->guid;
+    eh.d = d;
+    eh.activity = activity;
+    eh.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags);
+    ext_ref items[3];
+    uint32_t ni = sh.ext != 0 ? shape_items(&sh, related, items, 0) : 0;
+    for (uint32_t k = 0; k < dl->count; k++) {
+        const dispatch_entry *e = &dl->entries[k];
+        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
+            PETW__UNLIKELY((filter >> e->position) & 1))
+            continue;
+        int r = PETW__UNLIKELY(e->filter != NULL)
+                    ? put_filtered(dl, e, &eh, &sh, related, count, data)
+                    : put_record(e, &eh, sh.rsize, NULL, items, ni, sh.options, count, data, 0, 0);
+        if (PETW__UNLIKELY(r != 0))
+            rc = merge_rc(rc, r);
+    }
+    return rc;
+}
+
+/* The checks every variant makes first: the handle's slot and generation
+ * against the dispatch list `dl` (loaded inside a read span), the
+ * descriptor and the data. */
+static PETW__ALWAYS_INLINE int check_call(petw_provider_handle h, const dispatch_list *dl,
+                                          const petw_event_descriptor *d, uint32_t count,
+                                          const petw_data_descriptor *data)
+{
+    if (PETW__UNLIKELY(dl == NULL || dl->gen != petw__handle_generation(h)))
+        return PETW_EBADHANDLE;
+    if (PETW__UNLIKELY(d == NULL || count > PETW_MAX_DATA_DESCRIPTORS || (count && !data)))
+        return PETW_EINVAL;
+    return 0;
+}
+
+/* The common case, without a call before the commit: the dispatch list
+ * holds one session without a filter (dispatch_list.solo, decided when the
+ * list was built), the event has no related activity ID, is not a classic
+ * one, and its descriptors are all payload (the provider does not use
+ * descriptor types, or a TraceLogging schema came as one block). Then the
+ * record goes to that session with no loop over sessions, its extended
+ * items at most the list's traits and the schema. Returns the result, or
+ * WRITE_SLOW (nothing written) for write_general. Inside a read span. */
+static PETW__ALWAYS_INLINE int write_solo(petw_provider_handle h, const petw_event_descriptor *d,
                                           const petw_guid *activity, const petw_guid *related,
                                           uint64_t filter, uint16_t extra_flags,
                                           const petw_guid *event_class, const void *schema,
-                                          uint32_t schema_size, uint32_t count,
-                                          const petw_data_descriptor *data)
+                                          uint32_t schema_size, const uint8_t *schema_item,
+                                          uint32_t count, const petw_data_descriptor *data)
 {
     uint32_t slot = petw__handle_slot(h);
     if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS))
@@ -422,69 +513,110 @@ static PETW__ALWAYS_INLINE int write_span(petw_provider_handle h, const petw_eve
     /* acquire: pairs with dispatch_publish's release store: the list's
      * contents (immutable from then on) before its pointer. */
     const dispatch_list *dl = atomic_load_explicit(&dispatch_table[slot], memory_order_acquire);
-    if (PETW__UNLIKELY(dl == NULL || dl->gen != petw__handle_generation(h)))
-        return PETW_EBADHANDLE;
-    if (PETW__UNLIKELY(d == NULL || count > PETW_MAX_DATA_DESCRIPTORS || (count && !data)))
-        return PETW_EINVAL;
-    if (dl->count == 0)
-        return 0;
-    event_shape sh;
-    int rc = measure_event(dl, related, schema, schema_size, count, data, &sh);
+    int rc = check_call(h, dl, d, count, data);
     if (PETW__UNLIKELY(rc != 0))
         return rc;
-    event_head eh;
-    eh.word1 = (uint64_t)petw__thread_id() | ((uint64_t)petw__process_id() << 32);
-    /* a classic event names its class */
-    eh.guid = PETW__UNLIKELY(event_class != NULL) ? (const void *)event_class : dl->guid;
-    eh.d = d;
-    eh.activity = activity ? activity : &tls_activity;
-    eh.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags);
-    ext_ref items[3];
-    uint32_t ni = PETW__UNLIKELY(sh.ext != 0) ? shape_items(&sh, related, items, 0) : 0;
+    if (PETW__UNLIKELY((schema != NULL ? dl->solo == 0 : dl->solo != SOLO_UNTYPED) ||
+                       related != NULL || event_class != NULL))
+        return WRITE_SLOW;
+    /* The descriptor walk: measure_event's untyped one. */
+    uint64_t payload = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        payload += data[i].size;
+        if (PETW__UNLIKELY(data[i].ptr == 0) && data[i].size)
+            return PETW_EINVAL;
+    }
+    if (PETW__UNLIKELY(schema_size > 0xFFF0))
+        return PETW_ETOOBIG;
+    const uint32_t ext =
+        dl->traits_item + (schema ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + schema_size) : 0);
+    const uint64_t rsize = PETW__EVENT_HEADER_SIZE + ext + payload;
+    if (PETW__UNLIKELY(rsize > 0xFFFF))
+        return PETW_ETOOBIG;
     const dispatch_entry *e = &dl->entries[0];
-    if (PETW__LIKELY(dl->count == 1 && e->filter == NULL)) {
-        /* One session and no filter, the common case: the same record,
-         * with no loop state kept across sessions. */
-        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
-            PETW__UNLIKELY((filter >> e->position) & 1))
-            return 0;
-        return put_record(e, &eh, sh.rsize, items, ni, &sh, count, data, 0);
+    if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
+        PETW__UNLIKELY(filter & 1))
+        return 0;
+    event_head eh;
+    eh.guid = dl->guid;
+    eh.d = d;
+    eh.activity = activity;
+    eh.flags = (uint16_t)(PETW_EVENT_HEADER_FLAG_NO_CPUTIME | extra_flags);
+    if (schema_item != NULL) {
+        /* Both items ready to copy: the traits' image in the list (its
+         * linkage says an item follows), the schema's from the event site. */
+        const item_images img = {dl->traits_image, dl->traits_item, schema_item,
+                                 PETW__ALIGN8(PETW__EXT_ITEM_HEADER + schema_size)};
+        return put_record(e, &eh, (uint32_t)rsize, &img, NULL, 0, 0, count, data, 0, 1);
     }
-    for (uint32_t k = 0; k < dl->count; k++) {
-        e = &dl->entries[k];
-        if (!level_keyword_match(d->level, d->keyword, e->level, e->match_any, e->match_all) ||
-            PETW__UNLIKELY((filter >> e->position) & 1))
-            continue;
-        int r = PETW__UNLIKELY(e->filter != NULL)
-                    ? put_filtered(dl, e, &eh, &sh, related, count, data)
-                    : put_record(e, &eh, sh.rsize, items, ni, &sh, count, data, 0);
-        if (PETW__UNLIKELY(r != 0))
-            rc = merge_rc(rc, r);
-    }
+    ext_ref items[2] = {{0, 0, NULL}, {0, 0, NULL}}; /* (for GCC's uninitialized warning) */
+    uint32_t ni = 0;
+    if (dl->traits)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_PROV_TRAITS, (uint16_t)dl->traits_size, dl->traits};
+    if (schema)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_EVENT_SCHEMA_TL, (uint16_t)schema_size, schema};
+    return put_record(e, &eh, (uint32_t)rsize, NULL, items, ni, 0, count, data, 0, 1);
+}
+
+/* Every case write_solo leaves, and its own (a thread's first event, the
+ * CPU number or thread ID a call away, a buffer switch): the read span,
+ * the dispatch list, write_list. Out of line: the common case makes no
+ * call before its commit. */
+static PETW__NOINLINE int write_general(petw_provider_handle h, const petw_event_descriptor *d,
+                                        const petw_guid *activity, const petw_guid *related,
+                                        uint64_t filter, uint16_t extra_flags,
+                                        const petw_guid *event_class, const void *schema,
+                                        uint32_t schema_size, uint32_t count,
+                                        const petw_data_descriptor *data)
+{
+    uint32_t slot = petw__handle_slot(h);
+    if (PETW__UNLIKELY(slot >= PETW_MAX_PROVIDERS))
+        return PETW_EBADHANDLE;
+    uint64_t rd = petw__read_enter(); /* the list is ours until the exit */
+    /* acquire: as in write_solo. */
+    const dispatch_list *dl = atomic_load_explicit(&dispatch_table[slot], memory_order_acquire);
+    int rc = check_call(h, dl, d, count, data);
+    if (rc == 0 && dl->count != 0)
+        rc = write_list(dl, d, activity, related, filter, extra_flags, event_class, schema,
+                        schema_size, count, data);
+    petw__read_exit(rd);
     return rc;
 }
 
-/* write_span inside a read span: the dispatch list it loads is not freed
- * before the span's exit (common/grace.h). */
+/* Every EventWrite variant: write_solo inside a read span (the dispatch
+ * list it loads is not freed before the span's exit, common/grace.h), or
+ * write_general. Inlined into each entry point, so the arguments a variant
+ * does not take fold away. */
 static PETW__ALWAYS_INLINE int write_event(petw_provider_handle h, const petw_event_descriptor *d,
                                            const petw_guid *activity, const petw_guid *related,
                                            uint64_t filter, uint16_t extra_flags,
                                            const petw_guid *event_class, const void *schema,
-                                           uint32_t schema_size, uint32_t count,
-                                           const petw_data_descriptor *data)
+                                           uint32_t schema_size, const uint8_t *schema_item,
+                                           uint32_t count, const petw_data_descriptor *data)
 {
-    uint64_t rd = petw__read_enter();
-    int rc = write_span(h, d, activity, related, filter, extra_flags, event_class, schema,
-                        schema_size, count, data);
-    petw__read_exit(rd);
-    return rc;
+    uint64_t rd;
+    if (PETW__LIKELY(petw__read_enter_fast(&rd))) {
+        int rc = write_solo(h, d, activity, related, filter, extra_flags, event_class, schema,
+                            schema_size, schema_item, count, data);
+        petw__read_exit(rd);
+        if (PETW__LIKELY(rc != WRITE_SLOW))
+            return rc;
+    }
+    return write_general(h, d, activity, related, filter, extra_flags, event_class, schema,
+                         schema_size, count, data);
 }
 
 int petw__event_write(petw_provider_handle h, const petw_event_descriptor *d,
                       const petw_guid *activity, const petw_guid *related, uint32_t count,
                       const petw_data_descriptor *data)
 {
-    return write_event(h, d, activity, related, 0, 0, NULL, NULL, 0, count, data);
+    return write_event(h, d, activity, related, 0, 0, NULL, NULL, 0, NULL, count, data);
+}
+
+int petw__event_write_plain(petw_provider_handle h, const petw_event_descriptor *d, uint32_t count,
+                            const petw_data_descriptor *data)
+{
+    return write_event(h, d, NULL, NULL, 0, 0, NULL, NULL, 0, NULL, count, data);
 }
 
 int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
@@ -493,7 +625,8 @@ int petw_event_write_ex(petw_provider_handle h, const petw_event_descriptor *d,
 {
     /* Only flags that describe the payload may be added. */
     PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_STRING_ONLY, PETW_EINVAL);
-    return write_event(h, d, activity, related, filter, header_flags, NULL, NULL, 0, count, data);
+    return write_event(h, d, activity, related, filter, header_flags, NULL, NULL, 0, NULL, count,
+                       data);
 }
 
 int petw_event_write_tl(petw_provider_handle h, const petw_event_descriptor *d, const void *schema,
@@ -501,7 +634,27 @@ int petw_event_write_tl(petw_provider_handle h, const petw_event_descriptor *d, 
                         uint64_t filter, uint32_t count, const petw_data_descriptor *data)
 {
     PETW__RETURN_IF(schema == NULL || schema_size < 2, PETW_EINVAL);
-    return write_event(h, d, activity, related, filter, 0, NULL, schema, schema_size, count, data);
+    return write_event(h, d, activity, related, filter, 0, NULL, schema, schema_size, NULL, count,
+                       data);
+}
+
+int petw__event_write_tl_item(petw_provider_handle h, const petw_event_descriptor *d,
+                              const void *item, uint32_t item_size, const petw_guid *activity,
+                              const petw_guid *related, uint64_t filter, uint32_t count,
+                              const petw_data_descriptor *data)
+{
+    PETW__RETURN_IF(item == NULL || item_size > 0xFFF8, PETW_EINVAL);
+    const uint8_t *it = item;
+    /* The header, one load: TotalSize item_size, the schema's type,
+     * linkage 0, DataSize at least 2 and padded to item_size. */
+    const uint64_t head = petw__rd64(it);
+    const uint32_t size = (uint32_t)(head >> 48);
+    PETW__RETURN_IF(head != ((uint64_t)item_size | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) |
+                             ((uint64_t)size << 48)) ||
+                        size < 2 || PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size) != item_size,
+                    PETW_EINVAL);
+    return write_event(h, d, activity, related, filter, 0, NULL, it + PETW__EXT_ITEM_HEADER, size,
+                       it, count, data);
 }
 
 int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_class,
@@ -512,7 +665,7 @@ int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_clas
     PETW__RETURN_IF(header_flags & ~(uint16_t)PETW_EVENT_HEADER_FLAG_TRACE_MESSAGE, PETW_EINVAL);
     return write_event(h, d, NULL, NULL, 0,
                        (uint16_t)(header_flags | PETW_EVENT_HEADER_FLAG_CLASSIC_HEADER),
-                       event_class, NULL, 0, count, data);
+                       event_class, NULL, 0, NULL, count, data);
 }
 
 /* ---- activity IDs ---- */

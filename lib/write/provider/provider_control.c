@@ -15,6 +15,7 @@
 
 #include "../../base/platform/platform.h"
 #include "../../base/common/filter.h"
+#include "../format/etl.h" /* the extended item's header size */
 #include "provider_dispatch.h"
 #include "provider_internal.h"
 
@@ -77,13 +78,18 @@ static void state_store(uint32_t slot, uint32_t gen, uint32_t mask)
 static int provider_sync(uint32_t slot)
 {
     petw__provider *p = &providers[slot];
-    dispatch_list *dl = calloc(1, sizeof(*dl));
+    const uint32_t traits_size = p->traits ? petw__rd16(p->traits) : 0;
+    const uint32_t traits_item = p->traits ? PETW__ALIGN8(PETW__EXT_ITEM_HEADER + traits_size) : 0;
+    dispatch_list *dl = calloc(1, sizeof(*dl) + traits_item);
     if (!dl)
         return PETW_ENOMEM;
     dl->gen = p->gen;
     dl->options = p->options;
     dl->traits = p->traits;
-    dl->traits_size = p->traits ? petw__rd16(p->traits) : 0;
+    dl->traits_size = traits_size;
+    dl->traits_item = traits_item;
+    if (p->traits)
+        petw__etl_put_ext(dl->traits_image, PETW_EXT_TYPE_PROV_TRAITS, p->traits, traits_size, 1);
     memcpy(dl->guid, &p->id, sizeof(dl->guid));
     uint32_t mask = 0, n = 0, level_plus1 = 0;
     uint64_t any = 0, all = ~(uint64_t)0;
@@ -106,6 +112,9 @@ static int provider_sync(uint32_t slot)
         all &= d->match_all;
     }
     dl->count = n;
+    dl->solo = n == 1 && dl->entries[0].filter == NULL
+                   ? ((dl->options & PROVIDER_USE_TYPES) ? SOLO_TYPED : SOLO_UNTYPED)
+                   : 0;
     petw__provider_dispatch_publish(slot, dl);
     accepts_store(slot, p->gen, level_plus1, any, n ? all : 0);
     state_store(slot, p->gen, mask);

@@ -36,13 +36,28 @@ typedef struct dispatch_list {
     uint32_t count;   /* entries in use */
     uint32_t options; /* PROVIDER_USE_TYPES */
     uint32_t traits_size;
+    /* Not 0 when an event goes to one session at most and needs neither a
+     * loop nor a filter: count is 1 and that session has no filter (nor
+     * enable properties); write_span's common case. SOLO_UNTYPED: every
+     * descriptor is payload; SOLO_TYPED: the provider uses descriptor
+     * types, so only a call with its schema as one block (TraceLogging's)
+     * takes that path. */
+    uint32_t solo;
+    /* The traits' extended item, header and padding included (0: none). */
+    uint32_t traits_item;
     uint64_t guid[2];
     const uint8_t *traits; /* interned, never freed; NULL: none */
     petw__retired retired; /* once replaced: waiting for its grace period */
     dispatch_entry entries[PETW_MAX_SESSIONS_PER_PROVIDER];
+    /* The traits' PROV_TRAITS item as a record holds it before a schema
+     * item (header with linkage 1, the blob, zero padding): traits_item
+     * bytes, which a TraceLogging event copies as they are. */
+    uint8_t traits_image[];
 } dispatch_list;
 
 #define PROVIDER_USE_TYPES 0x1u
+#define SOLO_UNTYPED 1u
+#define SOLO_TYPED 2u
 
 /* Replaces slot's dispatch list with `next` (NULL: unregistered); the old
  * one is freed after a grace period. Control lock held. */

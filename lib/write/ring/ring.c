@@ -168,6 +168,7 @@ static uint16_t next_gen(petw__ring *ring)
 /* Publishes `gen` in every CPU word of `cpus`. */
 static void publish(petw__ring *ring, petw__ring_cpu *cpus, uint16_t gen)
 {
+    ring->clock_tsc = (uint32_t)petw__clock_is_measured(ring->clock);
     atomic_store_explicit(&ring->gen, gen, memory_order_relaxed);
     for (uint32_t i = 0; i < ring->cpu_count; i++) {
         /* release: publishes pool, capacity, policy, counters and the pool's
@@ -175,6 +176,16 @@ static void publish(petw__ring *ring, petw__ring_cpu *cpus, uint16_t gen)
         atomic_store_explicit(&cpus[i].word, PETW__WORD(gen, PETW__BUF_NONE, 0),
                               memory_order_release);
     }
+}
+
+/* The ring's copies of where the pool's buffers and control words lie
+ * (see petw__ring.data), before the generation's release. */
+static void set_layout(petw__ring *ring, petw__pool *pool, uint64_t data_offset,
+                       uint64_t ctrl_offset, uint32_t buffer_size)
+{
+    ring->data = (uint8_t *)pool + data_offset;
+    ring->ctrl = (uint8_t *)pool + ctrl_offset;
+    ring->buffer_size = buffer_size;
 }
 
 int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_count,
@@ -206,6 +217,7 @@ int petw__ring_start(petw__ring *ring, uint32_t buffer_size, uint32_t buffer_cou
     atomic_store_explicit(&ring->own_counters.events_overwritten, 0, memory_order_relaxed);
     atomic_store_explicit(&ring->own_counters.overwrite_horizon, INT64_MIN, memory_order_relaxed);
     atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
+    set_layout(ring, pool, g.data, g.ctrl, g.buffer_size);
     /* release: a writer that loads the own words sees them (pairs with
      * petw__ring_reserve's acquire load of the pointer). */
     atomic_store_explicit(&ring->cpus, ring->own_cpus, memory_order_release);
@@ -224,6 +236,7 @@ int petw__ring_attach_shared(petw__ring *ring, petw__pool *pool, uint16_t *gen_o
                           memory_order_relaxed);
     ring->counters = &pool->counters;
     atomic_store_explicit(&ring->pool, pool, memory_order_relaxed);
+    set_layout(ring, pool, pool->data_offset, pool->ctrl_offset, pool->buffer_size);
     /* release: pairs with petw__ring_reserve's acquire load of the pointer;
      * the words behind it are published with release by publish(). */
     atomic_store_explicit(&ring->cpus, cpus, memory_order_release);
@@ -441,8 +454,7 @@ static void deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buffer, 
     if (buffering) {
         /* Keep it right here, so a writer can always recycle the oldest
          * without waiting for the flusher. */
-        atomic_store_explicit(&meta->sealed_timestamp,
-                              sealed ? sealed : petw__clock_read(ring->clock),
+        atomic_store_explicit(&meta->sealed_timestamp, sealed ? sealed : petw__ring_clock(ring),
                               memory_order_relaxed);
         retain(pool, buffer);
     } else {
@@ -535,6 +547,7 @@ static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t 
     res->buffer = buffer;
     res->size = size;
     res->record = petw__pool_buffer(pool, buffer) + offset;
+    res->ctrl = petw__pool_ctrl(pool, buffer);
 }
 
 /* One CAS loop over the CPU word's states (gone, plain reserve, full,

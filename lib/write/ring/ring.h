@@ -235,11 +235,30 @@ typedef struct petw__ring {
     petw__ring_ready_fn on_ready;      /* client: a buffer is ready */
     petw__ring_count_fn count_records; /* client: records in an imported buffer */
     void *owner;
+    /* The pool's first buffer, its first control word and its buffer
+     * size, set with `pool` (before the generation's release) from the
+     * geometry the ring started or attached with, and read by writers
+     * after a successful reserve, as `clock` is: one multiply to a record
+     * or its control word, with no load from the pool's header. */
+    uint8_t *data;
+    uint8_t *ctrl;
+    uint32_t buffer_size;
     /* The session's clock (PETW_CLOCK_*), read by writers after a
      * successful reserve, which orders it after the session's start. */
     uint32_t clock;
+    /* 1 when that clock reads the TSC (petw__clock_is_measured), so a writer
+     * reads it without choosing among the clocks; set by publish() from
+     * `clock`, before the generation's release. */
+    uint32_t clock_tsc;
     uint16_t logger_id;
 } petw__ring;
+
+/* The session's clock now (a writer: after its reserve, see above). */
+static PETW__ALWAYS_INLINE int64_t petw__ring_clock(const petw__ring *ring)
+{
+    return PETW__LIKELY(ring->clock_tsc) ? petw__clock_read(PETW_CLOCK_CYCLES)
+                                         : petw__clock_read(ring->clock);
+}
 
 /* The rings of the PETW_MAX_SESSIONS session slots; never freed. Writers
  * reach a ring by slot number from a provider's enable entry. */
@@ -248,7 +267,8 @@ extern petw__ring petw__ring_table[PETW__MAX_RINGS];
 
 typedef struct petw__reservation {
     petw__pool *pool;
-    uint8_t *record; /* where the record goes */
+    uint8_t *record;        /* where the record goes */
+    _Atomic uint64_t *ctrl; /* the buffer's control word */
     uint32_t buffer;
     uint32_t size; /* aligned size reserved */
 } petw__reservation;
@@ -394,14 +414,13 @@ uint32_t petw__ring_buffer_records(petw__pool *pool, uint32_t buffer);
 /* Returns a written buffer to the free stack. */
 void petw__ring_free_buffer(petw__pool *pool, uint32_t buffer);
 
-/* Reserves `size` bytes (a multiple of 8, <= capacity) on CPU `cpu`'s
- * buffer: the calling CPU's (petw__ring_reserve), or any CPU's (the system
- * provider writes each CPU's events into that CPU's buffer). Returns 0 with
- * *res filled, PETW__RING_GONE, or PETW_ENOBUFS (event lost and counted).
- * Lock-free: a CAS on that CPU's word, which any number of threads may
- * race on; the thread may migrate afterwards, the reservation stays valid. */
-static PETW__ALWAYS_INLINE int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t cpu,
-                                                     uint32_t size, petw__reservation *res)
+#define PETW__RING_SLOW 2 /* petw__ring_reserve_try: the slow path is needed */
+
+/* The fast path's CAS on CPU `cpu`'s word: 0 with *res filled,
+ * PETW__RING_GONE, or PETW__RING_SLOW when the CPU has no open buffer or
+ * this one is full (nothing changed: petw__ring_reserve_slow's turn). */
+static PETW__ALWAYS_INLINE int petw__ring_reserve_cas(petw__ring *ring, uint16_t gen, uint32_t cpu,
+                                                      uint32_t size, petw__reservation *res)
 {
     if (PETW__UNLIKELY(cpu >= ring->cpu_count))
         cpu %= ring->cpu_count;
@@ -419,7 +438,7 @@ static PETW__ALWAYS_INLINE int petw__ring_reserve_on(petw__ring *ring, uint16_t 
                            off + size >
                                atomic_load_explicit(&ring->capacity, memory_order_relaxed) +
                                    PETW__BUFFER_HEADER_SIZE))
-            return petw__ring_reserve_slow(ring, gen, cpu, size, res);
+            return PETW__RING_SLOW;
         /* acquire on success: same pairing as the load above. The CAS is on
          * this CPU's line only; another thread on the same CPU (or one that
          * migrated) simply retries. */
@@ -427,11 +446,11 @@ static PETW__ALWAYS_INLINE int petw__ring_reserve_on(petw__ring *ring, uint16_t 
                                                   memory_order_acquire)) {
             /* The buffer cannot be delivered (nor the pool freed) before we
              * commit, because committed < final until then. */
-            petw__pool *pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
-            res->pool = pool;
+            res->pool = atomic_load_explicit(&ring->pool, memory_order_relaxed);
             res->buffer = buf;
             res->size = size;
-            res->record = petw__pool_buffer(pool, buf) + off;
+            res->record = ring->data + (uint64_t)buf * ring->buffer_size + off;
+            res->ctrl = (_Atomic uint64_t *)(ring->ctrl + (uint64_t)buf * PETW__CTRL_STRIDE);
             /* Write-prefetch the lines a few records ahead: the commit's
              * locked RMW waits for this record's stores, so a cold line
              * there (a recycled buffer) would cost a whole memory latency
@@ -442,6 +461,41 @@ static PETW__ALWAYS_INLINE int petw__ring_reserve_on(petw__ring *ring, uint16_t 
             return 0;
         }
     }
+}
+
+/* Reserves `size` bytes (a multiple of 8, <= capacity) on CPU `cpu`'s
+ * buffer: the calling CPU's (petw__ring_reserve), or any CPU's (the system
+ * provider writes each CPU's events into that CPU's buffer). Returns 0 with
+ * *res filled, PETW__RING_GONE, or PETW_ENOBUFS (event lost and counted).
+ * Lock-free: a CAS on that CPU's word, which any number of threads may
+ * race on; the thread may migrate afterwards, the reservation stays valid. */
+static PETW__ALWAYS_INLINE int petw__ring_reserve_on(petw__ring *ring, uint16_t gen, uint32_t cpu,
+                                                     uint32_t size, petw__reservation *res)
+{
+    int rc = petw__ring_reserve_cas(ring, gen, cpu, size, res);
+    if (PETW__LIKELY(rc != PETW__RING_SLOW))
+        return rc;
+    /* Through a copy: *res, whose address never leaves the caller's
+     * inlined code, stays in registers on the fast path. */
+    petw__reservation slow;
+    rc = petw__ring_reserve_slow(ring, gen, cpu, size, &slow);
+    if (rc == 0)
+        *res = slow;
+    return rc;
+}
+
+/* petw__ring_reserve without any call: 0 with *res filled,
+ * PETW__RING_GONE, or PETW__RING_SLOW (nothing reserved) when the CPU
+ * number is not one load away or the slow path is needed; the caller then
+ * takes its own slow path, which calls petw__ring_reserve. A caller with
+ * nothing live across a call in its fast path keeps it in registers. */
+static PETW__ALWAYS_INLINE int petw__ring_reserve_try(petw__ring *ring, uint16_t gen, uint32_t size,
+                                                      petw__reservation *res)
+{
+    uint32_t cpu;
+    if (PETW__UNLIKELY(!petw__cpu_current_fast(&cpu)))
+        return PETW__RING_SLOW;
+    return petw__ring_reserve_cas(ring, gen, cpu, size, res);
 }
 
 static PETW__ALWAYS_INLINE int petw__ring_reserve(petw__ring *ring, uint16_t gen, uint32_t size,
@@ -461,8 +515,8 @@ static PETW__ALWAYS_INLINE void petw__ring_commit(petw__ring *ring, const petw__
      * acquire, for when we deliver: pairs with the other writers' commits on
      * this control word (a release sequence). */
     PETW__TSAN_RELEASE(&petw__pool_meta(res->pool)[res->buffer]); /* see its definition */
-    uint64_t old = atomic_fetch_add_explicit(petw__pool_ctrl(res->pool, res->buffer),
-                                             PETW__CTRL_RECORD(res->size), memory_order_acq_rel);
+    uint64_t old =
+        atomic_fetch_add_explicit(res->ctrl, PETW__CTRL_RECORD(res->size), memory_order_acq_rel);
     uint32_t final = PETW__CTRL_FINAL(old);
     if (PETW__UNLIKELY(final != 0 && PETW__CTRL_COMMITTED(old) + res->size == final))
         petw__ring_deliver(ring, res->pool, res->buffer);
