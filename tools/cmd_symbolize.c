@@ -223,7 +223,6 @@ typedef struct target {
 /* Opens FILE as a PDB, a PE image's PDB or an ELF file; 0, or -1 said. */
 static int open_target(target *t, const char *path)
 {
-    static char elf_path_buf[4096];
     FILE *fp = fopen(path, "rb");
     unsigned char magic[4] = {0};
     *t = (target){path, path, NULL, NULL, NULL};
@@ -253,6 +252,7 @@ static int open_target(target *t, const char *path)
     }
     /* The symbolizer opens an image by its absolute path, as traces record it. */
 #ifndef _WIN32
+    static char elf_path_buf[4096];
     if (realpath(path, elf_path_buf))
         t->elf_path = elf_path_buf;
 #endif

@@ -23,7 +23,7 @@ the SDK's own build switches are left out.
 compiler given after `--` and prints the names that do not appear (as a
 macro, or as a token of the preprocessed text). `generate` writes the
 macro and enum values as a C header of PETW_SDK_VALUE(name, value) lines
-that test/test_sdk_values.c turns into static assertions.
+that test/windows/test_sdk_names.c turns into static assertions.
 """
 import os
 import re
