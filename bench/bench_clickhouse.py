@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""bench_clickhouse.py PETW GEN_PROFILE_TRACE [MB]: a large trace (MB
+"""bench_clickhouse.py PETW GEN_PROFILE_TRACE [MB [WRITER]]: a large trace (MB
 megabytes of gen_profile_trace's `big` profile, 100 by default) loaded into
 a local ClickHouse server of the benchmark's own (test/clickhouse_server.py;
 a "skipped" line without one), side by side in one run:
@@ -14,8 +14,21 @@ a "skipped" line without one), side by side in one run:
 
 Each line: wall seconds, events per second, the CPU seconds of the client
 side (petw, or petw dump and clickhouse-client) and of the server, and the
-rows that landed (checked against petw info's count). Best of --reps runs
-(3), the server's tables dropped between runs."""
+rows that landed (checked against petw info's count). REPS runs of each
+(5; PETW_BENCH_REPS), interleaved (export, json, export, json, ...) so that
+the load of a shared machine falls on both alike, the server's tables
+dropped before each: the median and the spread (lowest to highest) of each,
+and the ratio of the medians, json's wall time over export's (above 1:
+petw export is the faster).
+
+With WRITER (bench_forward_writer), then `petw forward --spool` of a live
+real-time session into the same server while WRITER writes RATE events/s
+(PETW_BENCH_FORWARD_RATE, 1000000) for PETW_BENCH_FORWARD_SECONDS (5): the
+rate the writer achieved, the events the session wrote, lost (the
+session's real-time losses and the spool's overflow), and the rows that
+landed exactly once; the forwarder's own rate is the events over the time
+from the writer's start to the forwarder's end. PETW_BENCH_PARTS picks
+"export", "forward" or both (the default)."""
 import os
 import re
 import shutil
@@ -29,7 +42,9 @@ import clickhouse_server  # noqa: E402
 
 petw, gen = sys.argv[1], sys.argv[2]
 mb = int(sys.argv[3]) if len(sys.argv) > 3 else 100
-reps = 3
+writer = sys.argv[4] if len(sys.argv) > 4 else None
+parts = os.environ.get("PETW_BENCH_PARTS", "export,forward").split(",")
+reps = int(os.environ.get("PETW_BENCH_REPS", "5"))
 
 JSON_TABLE = """CREATE TABLE bench_json.events (timestamp String, provider String,
     provider_guid String, event Nullable(String), task_name Nullable(String),
@@ -67,7 +82,10 @@ def main():
     tmp = tempfile.mkdtemp(prefix="petw-bench-clickhouse-")
     server = clickhouse_server.start(tmp)
     try:
-        run(server, tmp)
+        if "export" in parts:
+            run(server, tmp)
+        if writer and "forward" in parts:
+            forward(server, tmp)
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -92,22 +110,80 @@ def run(server, tmp):
     }
     print("clickhouse: %d MB trace, %d events (%s)" % (os.path.getsize(etl) >> 20, events,
                                                      server.query("SELECT version()").strip()))
-    for name, (table, drop, command) in kinds.items():
-        best = None
-        for _ in range(reps):
+    results = {name: [] for name in kinds}
+    for _ in range(reps):
+        for name, (table, drop, command) in kinds.items():
             server.query(drop)
             if name == "json":
                 server.query("CREATE DATABASE bench_json")
                 server.query(JSON_TABLE)
-            result = timed(server, command)
+            results[name].append(timed(server, command))
             landed = int(server.query("SELECT count() FROM " + table))
             if landed != events:
                 sys.exit("clickhouse: %s landed %d rows of %d" % (name, landed, events))
-            best = result if best is None or result[0] < best[0] else best
-        wall, client, srv = best
-        print("  %-13s %6.2f s  %9.0f events/s  client CPU %5.2f s  server CPU %5.2f s" %
-              (name, wall, events / wall, client, srv))
-        server.query(drop)
+            server.query(drop)
+    median = {}
+    for name, runs in results.items():
+        walls = sorted(r[0] for r in runs)
+        mid = sorted(runs)[len(runs) // 2]
+        median[name] = mid[0]
+        print("  %-13s median %6.2f s (%5.2f-%5.2f)  %9.0f events/s  client CPU %5.2f s  "
+              "server CPU %5.2f s" % (name, mid[0], walls[0], walls[-1], events / mid[0],
+                                      mid[1], mid[2]))
+    print("  ratio json/export (medians): %.2f (%d runs each; above 1: petw export is faster)" %
+          (median["json"] / median["export"], reps))
+
+
+def forward(server, tmp):
+    rate = float(os.environ.get("PETW_BENCH_FORWARD_RATE", "1000000"))
+    seconds = float(os.environ.get("PETW_BENCH_FORWARD_SECONDS", "5"))
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    spool = os.path.join(tmp, "spool")
+    name = "petw-bench-forward"
+    subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Bench.Nobody",
+                    "--buffers", "64:256", "--flush-timer", "0.2"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    fw = None
+    try:
+        fw = subprocess.Popen([petw, "forward", name, "--spool", spool, "--to", "clickhouse",
+                               server.url("bench_fw")], env=env, stderr=subprocess.PIPE,
+                              text=True)
+        first = fw.stderr.readline()
+        if "forwarding session" not in first:
+            sys.exit("clickhouse: petw forward: " + first + fw.stderr.read())
+        w = subprocess.Popen([writer, "--rate", "%d" % rate, "--seconds", "%g" % seconds],
+                             env=env, stdout=subprocess.PIPE, text=True)
+        cpu0 = cpu_of(server.proc.pid)
+        t0 = time.time()
+        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000004"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        out, _ = w.communicate()
+        stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
+        _, err = fw.communicate(timeout=600)
+        wall = time.time() - t0
+        srv = cpu_of(server.proc.pid) - cpu0
+    finally:
+        if fw and fw.poll() is None:
+            fw.kill()
+        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+    written = int(re.search(r"Events written:\s+(\d+)", stop.stdout).group(1))
+    m = re.search(r"(\d+) events of session '[^']*' forwarded", err)
+    forwarded = int(m.group(1)) if m else 0
+    m = re.search(r"lost (\d+) events for real-time consumers", err)
+    rt_lost = int(m.group(1)) if m else 0
+    m = re.search(r"(\d+) events \(\d+ batches\) dropped", err)
+    dropped = int(m.group(1)) if m else 0
+    landed = int(server.query("SELECT count() FROM bench_fw.events FINAL"))
+    uniq = int(server.query("SELECT uniqExact(machine, trace_id, seq) FROM bench_fw.events"))
+    print("  forward: writer %s" % out.strip())
+    print("  forward: %d events written by the session, %d forwarded, %d landed (%d distinct), "
+          "lost %d (real-time %d, spool %d), exit %d" %
+          (written, forwarded, landed, uniq, rt_lost + dropped, rt_lost, dropped, fw.returncode))
+    print("  forward: %.2f s from the writer's start to the forwarder's end: %.0f events/s; "
+          "server CPU %.2f s" % (wall, landed / wall, srv))
+    if landed != written or uniq != written or rt_lost or dropped:
+        print("  forward: NOT every event exactly once: " + err.strip().replace("\n", "; "))
 
 
 main()

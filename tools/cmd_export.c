@@ -28,8 +28,8 @@ const char export_usage[] =
     "                       (credentials also from PETW_CLICKHOUSE_USER and\n"
     "                       PETW_CLICKHOUSE_PASSWORD; never printed)\n"
     "  --machine NAME       the machine the traces come from (default: this host's name)\n"
-    "  --batch-rows N       rows per insert at most (default 100000)\n"
-    "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
+    "  --batch-rows N       rows per insert at most (default 1000000)\n"
+    "  --batch-bytes N      bytes per insert at most (default 67108864)\n"
     "  --retries N          tries again after a transport failure (default 10)\n"
     "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
     "  --no-model           the events alone: no processes, threads, images, samples\n"
@@ -135,7 +135,7 @@ static int flush(exporter *x, batch *b)
         b->count = 0;
         return 0;
     }
-    if (clickhouse_insert(&x->ch, b->into, &b->rows)) { /* takes the rows */
+    if (clickhouse_insert_rows(&x->ch, b->into, &b->rows)) { /* takes the rows */
         x->failed = 1;
         return -1;
     }
@@ -669,8 +669,12 @@ static void exporter_init(exporter *x, common_args *a)
     memset(x, 0, sizeof(*x));
     memset(a, 0, sizeof(*a));
     petw_profile_config_init(&x->model.config);
-    x->max_rows = 100000;
-    x->max_bytes = 16u << 20;
+    /* Large batches: each insert is a part of every column's files on the
+     * server (one part per insert up to its max_insert_block_size, 1048576
+     * rows), and creating and merging parts was most of the server's time
+     * with 16 MB batches. */
+    x->max_rows = 1000000;
+    x->max_bytes = 64u << 20;
     a->retries = 10;
     a->parallel = 2;
 }
@@ -799,6 +803,51 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* forward --spool, after each session buffer: the events it brought are
+ * appended to the spool's open file before the next buffer is taken, so a
+ * kill of the forwarder loses none it consumed; the file becomes a batch
+ * to send once --flush-ms has passed or it reached --batch-rows or
+ * --batch-bytes. */
+static void spool_buffer(forwarder *f, int64_t now)
+{
+    exporter *x = f->x;
+    clickhouse_spool *s = x->spool;
+    batch *b = &x->batches[CLICKHOUSE_EVENTS];
+    if (b->count && !x->failed) {
+        int rc = b->rows.failed ? -2 : clickhouse_spool_append(s, b->into, &b->rows, b->count);
+        b->rows.len = 0;
+        if (rc < 0) {
+            snprintf(x->ch.error, sizeof(x->ch.error),
+                     rc == -2 ? "out of memory building a batch"
+                              : "cannot write in the spool directory %s",
+                     s->dir);
+            x->failed = 1;
+            return;
+        }
+        b->total += rc == 0 ? b->count : 0;
+        b->count = 0;
+    }
+    if (s->open && (now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_rows >= x->max_rows ||
+                    s->open_bytes >= x->max_bytes)) {
+        if (clickhouse_spool_seal(s)) {
+            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                     s->dir);
+            x->failed = 1;
+            return;
+        }
+        b->number++;
+        f->last_flush_ms = now;
+    }
+    if (s->files && now >= f->send_after_ms) {
+        /* Without waiting for the server, and without retrying (the
+         * spool is the retry): after a failure, again a second later. */
+        int rc = clickhouse_spool_pump(s, &x->ch);
+        if (rc < 0)
+            x->failed = 1;
+        f->send_after_ms = rc > 0 ? now + 1000 : 0;
+    }
+}
+
 /* After each buffer: what arrived goes out when --flush-ms has passed. */
 static int forward_buffer(petw_trace *t, void *context)
 {
@@ -806,17 +855,12 @@ static int forward_buffer(petw_trace *t, void *context)
     forwarder *f = context;
     exporter *x = f->x;
     int64_t now = now_ms();
-    if (x->batches[CLICKHOUSE_EVENTS].count && now - f->last_flush_ms >= (int64_t)f->flush_ms) {
+    if (x->spool) {
+        spool_buffer(f, now);
+    } else if (x->batches[CLICKHOUSE_EVENTS].count &&
+               now - f->last_flush_ms >= (int64_t)f->flush_ms) {
         flush(x, &x->batches[CLICKHOUSE_EVENTS]);
         f->last_flush_ms = now;
-    }
-    if (x->spool && x->spool->files && now >= f->send_after_ms && !x->failed) {
-        /* One try per file, so the session is not kept waiting for long;
-         * after a failure, the next try in a second. */
-        int rc = clickhouse_spool_send(x->spool, &x->ch, 0);
-        if (rc < 0)
-            x->failed = 1;
-        f->send_after_ms = rc > 0 ? now + 1000 : 0;
     }
     clickhouse_insert_poll(&x->ch);
     return !x->failed;
@@ -894,6 +938,7 @@ int cmd_forward(int argc, char **argv)
             fprintf(stderr, "petw: %" PRIu64 " events left in the spool %s delivered to %s (%s)\n",
                     spool.delivered_rows, spool.dir, x.ch.where, x.ch.database);
         exporter_end(&x);
+        clickhouse_spool_close(&spool);
         return rc ? 1 : 0;
     }
     if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
@@ -930,6 +975,9 @@ int cmd_forward(int argc, char **argv)
     }
     petw_logfile_info info = *petw_trace_info(t);
     x.boot_time = clickhouse_time(info.boot_time);
+    unsigned retries = x.ch.retries;
+    if (x.spool)
+        x.ch.retries = 0; /* while the session runs: the spool keeps what fails */
     fprintf(stderr, "petw: forwarding session '%s' to %s (%s)\n", name, x.ch.where, x.ch.database);
     fflush(stderr);
     f.last_flush_ms = started;
@@ -940,6 +988,7 @@ int cmd_forward(int argc, char **argv)
     petw_trace_close(t);
     if (process_rc == PETW_ECANCELED && !x.failed)
         process_rc = 0; /* Ctrl-C */
+    x.ch.retries = retries;
     char label[300];
     snprintf(label, sizeof(label), "session:%s", name);
     /* The events first (from the spool: all of it, so the traces row finds
@@ -973,6 +1022,8 @@ int cmd_forward(int argc, char **argv)
     if (process_rc && !x.failed)
         fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
     exporter_end(&x);
+    if (x.spool)
+        clickhouse_spool_close(&spool);
     return x.failed || process_rc || (x.spool && spool.dropped_rows) ? 1 : 0;
 }
 

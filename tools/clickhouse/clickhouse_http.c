@@ -159,6 +159,9 @@ void clickhouse_close(clickhouse *c)
         curl_easy_cleanup(c->curl);
     curl_slist_free_all(c->headers);
     sbuf_free(&c->response);
+    sbuf_free(&c->native);
+    for (int k = 0; k < 2 * CLICKHOUSE_MAX_COLUMNS; k++)
+        sbuf_free(&c->scratch[k]);
     memset(c, 0, sizeof(*c)); /* the password too */
 }
 
@@ -303,7 +306,7 @@ static void pump(clickhouse *c, int until)
     }
 }
 
-int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows)
+int clickhouse_insert(clickhouse *c, const char *into, const char *format, sbuf *rows)
 {
     if (c->parallel < 1 || c->parallel > CLICKHOUSE_MAX_PARALLEL)
         c->parallel = c->parallel < 1 ? 1 : CLICKHOUSE_MAX_PARALLEL;
@@ -319,7 +322,7 @@ int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows)
     if (c->insert_failed)
         return -1;
     char sql[1024];
-    int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT RowBinary", into);
+    int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT %s", into, format);
     if (n < 0 || (size_t)n >= sizeof(sql))
         return fail(c, "an INSERT statement too long");
     char *escaped = curl_easy_escape(r->easy, sql, n);
@@ -359,4 +362,12 @@ int clickhouse_insert_wait(clickhouse *c)
 {
     pump(c, UNTIL_ALL_ENDED);
     return c->insert_failed ? -1 : 0;
+}
+
+unsigned clickhouse_insert_busy(const clickhouse *c)
+{
+    unsigned busy = 0;
+    for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+        busy += c->inserts[k].busy != 0;
+    return busy;
 }
