@@ -28,7 +28,11 @@ rate the writer achieved, the events the session wrote, lost (the
 session's real-time losses and the spool's overflow), and the rows that
 landed exactly once; the forwarder's own rate is the events over the time
 from the writer's start to the forwarder's end. PETW_BENCH_PARTS picks
-"export", "forward" or both (the default)."""
+"export", "forward" or both (the default). With --jsonl, each run is also
+one JSON line on stdout (bench/run.sh's "clickhouse" part, which
+bench/report.py turns into docs/benchmarks.md's section), the text on
+stderr."""
+import json
 import os
 import re
 import shutil
@@ -39,6 +43,22 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test"))
 import clickhouse_server  # noqa: E402
+
+jsonl = "--jsonl" in sys.argv
+if jsonl:
+    sys.argv.remove("--jsonl")
+    text = sys.stderr
+else:
+    text = sys.stdout
+
+
+def say(line):
+    print(line, file=text, flush=True)
+
+
+def emit(obj):
+    if jsonl:
+        print(json.dumps(obj), flush=True)
 
 petw, gen = sys.argv[1], sys.argv[2]
 mb = int(sys.argv[3]) if len(sys.argv) > 3 else 100
@@ -77,7 +97,7 @@ def timed(server, command):
 
 def main():
     if not clickhouse_server.server_command() or not shutil.which("clickhouse-client"):
-        print("clickhouse: skipped (no clickhouse-server or clickhouse-client)")
+        say("clickhouse: skipped (no clickhouse-server or clickhouse-client)")
         return
     tmp = tempfile.mkdtemp(prefix="petw-bench-clickhouse-")
     server = clickhouse_server.start(tmp)
@@ -108,8 +128,8 @@ def run(server, tmp):
         "export-model": ("bench.events FINAL", "DROP DATABASE IF EXISTS bench",
                          "%s export %s --to clickhouse '%s'" % (petw, etl, url)),
     }
-    print("clickhouse: %d MB trace, %d events (%s)" % (os.path.getsize(etl) >> 20, events,
-                                                     server.query("SELECT version()").strip()))
+    version = server.query("SELECT version()").strip()
+    say("clickhouse: %d MB trace, %d events (%s)" % (os.path.getsize(etl) >> 20, events, version))
     results = {name: [] for name in kinds}
     for _ in range(reps):
         for name, (table, drop, command) in kinds.items():
@@ -118,6 +138,9 @@ def run(server, tmp):
                 server.query("CREATE DATABASE bench_json")
                 server.query(JSON_TABLE)
             results[name].append(timed(server, command))
+            wall, client, srv = results[name][-1]
+            emit({"contender": "clickhouse-" + name, "seconds": wall, "client_cpu_s": client,
+                  "server_cpu_s": srv, "events": events, "trace_mb": mb, "server": version})
             landed = int(server.query("SELECT count() FROM " + table))
             if landed != events:
                 sys.exit("clickhouse: %s landed %d rows of %d" % (name, landed, events))
@@ -127,10 +150,10 @@ def run(server, tmp):
         walls = sorted(r[0] for r in runs)
         mid = sorted(runs)[len(runs) // 2]
         median[name] = mid[0]
-        print("  %-13s median %6.2f s (%5.2f-%5.2f)  %9.0f events/s  client CPU %5.2f s  "
+        say("  %-13s median %6.2f s (%5.2f-%5.2f)  %9.0f events/s  client CPU %5.2f s  "
               "server CPU %5.2f s" % (name, mid[0], walls[0], walls[-1], events / mid[0],
                                       mid[1], mid[2]))
-    print("  ratio json/export (medians): %.2f (%d runs each; above 1: petw export is faster)" %
+    say("  ratio json/export (medians): %.2f (%d runs each; above 1: petw export is faster)" %
           (median["json"] / median["export"], reps))
 
 
@@ -141,8 +164,11 @@ def forward(server, tmp):
     env.pop("PETW_INPROC_SESSIONS", None)
     spool = os.path.join(tmp, "spool")
     name = "petw-bench-forward"
+    # 1024 buffers of 64 KB: what the session holds for the forwarder while
+    # it is not scheduled (about 0.45 s of events at 1 M/s).
+    buffers = int(os.environ.get("PETW_BENCH_FORWARD_BUFFERS", "1024"))
     subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Bench.Nobody",
-                    "--buffers", "64:256", "--flush-timer", "0.2"], env=env, check=True,
+                    "--buffers", "64:%d" % buffers, "--flush-timer", "0.2"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     fw = None
     try:
@@ -174,16 +200,27 @@ def forward(server, tmp):
     rt_lost = int(m.group(1)) if m else 0
     m = re.search(r"(\d+) events \(\d+ batches\) dropped", err)
     dropped = int(m.group(1)) if m else 0
+    m = re.search(r"Real-time lost:\s+(\d+) buffers", stop.stdout)
+    rt_buffers = int(m.group(1)) if m else 0
     landed = int(server.query("SELECT count() FROM bench_fw.events FINAL"))
     uniq = int(server.query("SELECT uniqExact(machine, trace_id, seq) FROM bench_fw.events"))
-    print("  forward: writer %s" % out.strip())
-    print("  forward: %d events written by the session, %d forwarded, %d landed (%d distinct), "
-          "lost %d (real-time %d, spool %d), exit %d" %
-          (written, forwarded, landed, uniq, rt_lost + dropped, rt_lost, dropped, fw.returncode))
-    print("  forward: %.2f s from the writer's start to the forwarder's end: %.0f events/s; "
+    say("  forward: writer %s" % out.strip())
+    say("  forward: petw stop: " + "; ".join(l.strip() for l in stop.stdout.splitlines()
+                                               if "lost" in l.lower() or "written" in l.lower()))
+    say("  forward: %d events written by the session, %d forwarded, %d landed (%d distinct); "
+        "lost: %d real-time buffers (petw stop), %d events the spool could not hold; exit %d" %
+        (written, forwarded, landed, uniq, rt_buffers, dropped, fw.returncode))
+    say("  forward: %.2f s from the writer's start to the forwarder's end: %.0f events/s; "
           "server CPU %.2f s" % (wall, landed / wall, srv))
-    if landed != written or uniq != written or rt_lost or dropped:
-        print("  forward: NOT every event exactly once: " + err.strip().replace("\n", "; "))
+    wrote = json.loads(out)
+    emit({"contender": "clickhouse-forward", "rate": rate, "achieved": wrote["achieved"],
+          "seconds_written": seconds, "written": written, "forwarded": forwarded,
+          "landed": landed, "distinct": uniq, "rt_lost_buffers": rt_buffers,
+          "rt_lost_events": rt_lost, "spool_dropped": dropped, "seconds": wall,
+          "events_per_s": landed / wall, "server_cpu_s": srv, "exit": fw.returncode,
+          "session_buffers": "64:%d" % buffers})
+    if landed != written or uniq != written or rt_buffers or dropped:
+        say("  forward: NOT every event exactly once: " + err.strip().replace("\n", "; "))
 
 
 main()

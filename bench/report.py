@@ -481,6 +481,47 @@ if tools:
         w(f"| `{c[len('petw-big-'):].replace('-', ' ', 1)}` | {fmt(med(c, 'seconds'))} | "
           f"{fmt(rate and rate / 1e6)} | {fmt(med(c, 'peak_rss_kb') / 1024, ' MB', 1)} |")
     w("")
+clickhouse = {k: [r for r in rows if r.get("contender") == "clickhouse-" + k]
+              for k in ("export", "json", "export-model", "forward")}
+if clickhouse["export"] and clickhouse["json"]:
+    first = clickhouse["export"][0]
+    w("## ClickHouse\n")
+    w("`bench_clickhouse.py` (docs/clickhouse.md, \"Cost\"): gen_profile_trace's "
+      f"{first['trace_mb']} MB profile ({first['events']:,} events) loaded into a local "
+      f"ClickHouse {first['server']} server, {len(clickhouse['export'])} runs of each way "
+      "interleaved (the tables dropped before each run): the median, with the fastest and "
+      "slowest run beside it. The client's CPU is petw's, or `petw dump` and "
+      "`clickhouse-client` together.\n")
+    w("| load | wall | events/s | CPU: client | CPU: server |")
+    w("|---|---|---|---|---|")
+    names = {"export": "`petw export --no-model` (every column, Native blocks)",
+             "json": "`petw dump --format json \\| clickhouse-client` (JSONEachRow, top-level "
+                     "members only)",
+             "export-model": "`petw export` (with the model's tables)"}
+    walls = {}
+    for k in ("export", "json", "export-model"):
+        runs = clickhouse[k]
+        if not runs:
+            continue
+        walls[k] = statistics.median(r["seconds"] for r in runs)
+        w(f"| {names[k]} | {fmt(walls[k], ' s')} ({fmt(min(r['seconds'] for r in runs), '')}-"
+          f"{fmt(max(r['seconds'] for r in runs), ' s')}) | "
+          f"{fmt(runs[0]['events'] / walls[k], '', 0)} | "
+          f"{fmt(statistics.median(r['client_cpu_s'] for r in runs), ' s')} | "
+          f"{fmt(statistics.median(r['server_cpu_s'] for r in runs), ' s')} |")
+    w("")
+    w(f"Ratio of the medians, the JSON load's wall time over `petw export`'s: "
+      f"**{fmt(walls['json'] / walls['export'], 'x')}** (above 1: petw export is the faster).\n")
+for r in clickhouse["forward"]:
+    w(f"`petw forward --spool` of a real-time session (buffers {r['session_buffers']} of 64 KB) "
+      f"that a provider process wrote at {fmt(r['achieved'] / 1e6, ' M events/s')} for "
+      f"{fmt(r['seconds_written'], ' s', 0)} ({r['written']:,} events): "
+      f"{r['landed']:,} landed ({r['distinct']:,} distinct identities), "
+      f"{r['rt_lost_buffers']:,} buffers the session lost for the forwarder, "
+      f"{r['spool_dropped']:,} events the spool could not hold; everything delivered "
+      f"{fmt(r['seconds'], ' s', 1)} after the writer started "
+      f"({fmt(r['events_per_s'] / 1e6, ' M events/s')} end to end; the server's CPU "
+      f"{fmt(r['server_cpu_s'], ' s', 1)}).\n")
 w("## What stands in the way of the targets not met\n")
 w("From `perf record` and `perf annotate` of `write_event` on this machine (see the notes in")
 w("docs/design.md):\n")

@@ -77,6 +77,9 @@ int cmd_forward(int argc, char **argv)
 
 #include <stdatomic.h>
 #include <time.h>
+#if !defined(_WIN32)
+#include <pthread.h>
+#endif
 
 #include "analysis/analysis_tool.h"
 #include "clickhouse/clickhouse.h"
@@ -110,6 +113,8 @@ typedef struct exporter {
     int failed;              /* an insert failed: stop reading */
     clickhouse_spool *spool; /* forward --spool: batches go there first */
     uint64_t undecodable;
+    petw_guid guid[2];     /* put_guid_text's last of each kind */
+    char guid_text[2][40]; /* their text; "" before the first */
 } exporter;
 
 static int flush(exporter *x, batch *b)
@@ -151,7 +156,7 @@ static void row_done(exporter *x, batch *b)
 {
     if (++b->count >= x->max_rows || b->rows.len >= x->max_bytes)
         flush(x, b);
-    else if ((b->count & 255) == 0)
+    else if ((b->count & 255) == 0 && !x->spool) /* forward --spool never inserts here */
         clickhouse_insert_poll(&x->ch);
 }
 
@@ -197,12 +202,18 @@ static uint64_t trace_identity(const petw_logfile_info *h)
 
 /* ---- events ---- */
 
-static void put_guid_text(sbuf *b, const petw_guid *g)
+/* A GUID as petw dump writes it: always 36 characters. The last one of
+ * each `kind` (0 providers, 1 activity IDs) is kept as text: runs of events
+ * share their provider's, and most activity IDs are zero. */
+static void put_guid_text(exporter *x, sbuf *b, const petw_guid *g, int k)
 {
-    sbuf tmp = {0};
-    sbuf_guid(&tmp, g);
-    rb_bytes(b, tmp.data, tmp.failed ? 0 : tmp.len);
-    sbuf_free(&tmp);
+    if (!x->guid_text[k][0] || memcmp(&x->guid[k], g, sizeof(*g)) != 0) {
+        sbuf t = {x->guid_text[k], 0, sizeof(x->guid_text[k]), 0};
+        sbuf_guid(&t, g); /* in place: 36 bytes fit */
+        x->guid[k] = *g;
+    }
+    rb_varint(b, 36);
+    sbuf_put(b, x->guid_text[k], 36);
 }
 
 /* A decoded top-level field as text: a string as it is, a map's label,
@@ -296,8 +307,8 @@ static void on_event(petw_event_record *r, void *context)
     if (provider)
         rb_string(b, provider);
     else
-        put_guid_text(b, &h->provider_id);
-    put_guid_text(b, &h->provider_id);
+        put_guid_text(x, b, &h->provider_id, 0);
+    put_guid_text(x, b, &h->provider_id, 0);
     rb_string(b, ev ? ev->event_name : NULL);
     rb_string(b, ev ? ev->task_name : NULL);
     rb_string(b, ev ? ev->opcode_name : NULL);
@@ -313,10 +324,10 @@ static void on_event(petw_event_record *r, void *context)
     rb_u32(b, h->process_id);
     rb_u32(b, h->thread_id);
     rb_u32(b, record_cpu(r));
-    put_guid_text(b, &h->activity_id);
+    put_guid_text(x, b, &h->activity_id, 1);
     petw_guid related;
     if (record_related(r, &related))
-        put_guid_text(b, &related);
+        put_guid_text(x, b, &related, 1);
     else
         rb_string(b, "");
     put_properties(b, r);
@@ -782,12 +793,36 @@ int cmd_export(int argc, char **argv)
 
 /* ---- petw forward: a live session's events as they come ---- */
 
+typedef struct sender sender;
+
 typedef struct forwarder {
     exporter *x;
     uint64_t flush_ms;
     int64_t last_flush_ms;
     int64_t send_after_ms; /* --spool: the server failed; try again then */
+    /* The session's real-time losses, asked every second while it runs
+     * (once it has stopped, it can no longer be asked). */
+    petw_session_handle session;
+    int64_t asked_ms;
+    uint64_t rt_events_lost; /* since the forwarder started */
+    uint32_t rt_buffers_lost;
+    uint64_t base_events; /* lost before it started */
+    uint32_t base_buffers;
+    sender *sender; /* --spool: the thread that sends, or NULL */
 } forwarder;
+
+/* Keeps the session's real-time losses so far. */
+static void ask_losses(forwarder *f)
+{
+    petw_session_stats st;
+    memset(&st, 0, sizeof(st));
+    if (petw_session_query(f->session, &st) != 0)
+        return;
+    if (st.real_time_events_lost > f->base_events + f->rt_events_lost)
+        f->rt_events_lost = st.real_time_events_lost - f->base_events;
+    if (st.real_time_buffers_lost > f->base_buffers + f->rt_buffers_lost)
+        f->rt_buffers_lost = st.real_time_buffers_lost - f->base_buffers;
+}
 
 static petw_trace *_Atomic forwarded;
 
@@ -803,6 +838,150 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* forward --spool: the spool's batches go out without waiting for the
+ * server, and without retrying (the spool is the retry): after a failure,
+ * again a second later. Returns -1 when the spool cannot be read. */
+static int spool_send_some(forwarder *f, int64_t now)
+{
+    exporter *x = f->x;
+    if (now < f->send_after_ms)
+        return 0;
+    int rc = clickhouse_spool_pump(x->spool, &x->ch);
+    if (rc < 0)
+        x->failed = 1;
+    f->send_after_ms = rc > 0 ? now + 1000 : 0;
+    return rc < 0 ? -1 : 0;
+}
+
+#if !defined(_WIN32)
+/* forward --spool's sender: a thread of its own sends the spool's batches
+ * (reading them back, building Native blocks, driving libcurl), so that
+ * the consumer only decodes and appends, and keeps up with a faster
+ * session. It alone uses the connection while the session runs. */
+struct sender {
+    forwarder *f;
+    pthread_t thread;
+    pthread_mutex_t lock; /* the spool's `files` and `bytes`; `stop` and `work` */
+    pthread_cond_t wake;
+    int stop, work;
+    atomic_int failed; /* the spool could not be read: f->x->ch.error says why */
+};
+
+static void sender_lock(void *context)
+{
+    pthread_mutex_lock(&((sender *)context)->lock);
+}
+
+static void sender_unlock(void *context)
+{
+    pthread_mutex_unlock(&((sender *)context)->lock);
+}
+
+/* A batch is ready (or the session ended). */
+static void sender_wake(sender *sd)
+{
+    pthread_mutex_lock(&sd->lock);
+    sd->work = 1;
+    pthread_cond_signal(&sd->wake);
+    pthread_mutex_unlock(&sd->lock);
+}
+
+static void *sender_main(void *arg)
+{
+    sender *sd = arg;
+    forwarder *f = sd->f;
+    clickhouse *c = &f->x->ch;
+    for (;;) {
+        if (spool_send_some(f, now_ms()) < 0) {
+            atomic_store(&sd->failed, 1); /* seq_cst: after c->error */
+            break;
+        }
+        if (clickhouse_insert_busy(c)) {
+            clickhouse_insert_wait_some(c, 20);
+            continue;
+        }
+        pthread_mutex_lock(&sd->lock);
+        if (!sd->work && !sd->stop) {
+            struct timespec until;
+            timespec_get(&until, TIME_UTC);
+            until.tv_nsec += 100000000L; /* at least every 0.1 s: a retry's time */
+            if (until.tv_nsec >= 1000000000L)
+                until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&sd->wake, &sd->lock, &until);
+        }
+        int stop = sd->stop;
+        sd->work = 0;
+        pthread_mutex_unlock(&sd->lock);
+        if (stop)
+            break;
+    }
+    return NULL;
+}
+
+/* Starts the sender: 0, or -1 (the consumer then sends itself). */
+static int sender_start(sender *sd, forwarder *f)
+{
+    memset(sd, 0, sizeof(*sd));
+    sd->f = f;
+    if (pthread_mutex_init(&sd->lock, NULL))
+        return -1;
+    if (pthread_cond_init(&sd->wake, NULL)) {
+        pthread_mutex_destroy(&sd->lock);
+        return -1;
+    }
+    clickhouse_spool *s = f->x->spool;
+    s->lock = sender_lock;
+    s->unlock = sender_unlock;
+    s->lock_context = sd;
+    if (pthread_create(&sd->thread, NULL, sender_main, sd)) {
+        s->lock = s->unlock = NULL;
+        pthread_cond_destroy(&sd->wake);
+        pthread_mutex_destroy(&sd->lock);
+        return -1;
+    }
+    f->sender = sd;
+    return 0;
+}
+
+/* Stops the sender (its inserts in flight stay, for the final send). */
+static void sender_stop(forwarder *f)
+{
+    sender *sd = f->sender;
+    if (!sd)
+        return;
+    pthread_mutex_lock(&sd->lock);
+    sd->stop = 1;
+    pthread_cond_signal(&sd->wake);
+    pthread_mutex_unlock(&sd->lock);
+    pthread_join(sd->thread, NULL);
+    if (atomic_load(&sd->failed))
+        f->x->failed = 1;
+    clickhouse_spool *s = f->x->spool;
+    s->lock = s->unlock = NULL;
+    pthread_cond_destroy(&sd->wake);
+    pthread_mutex_destroy(&sd->lock);
+    f->sender = NULL;
+}
+#else
+struct sender {
+    int unused;
+};
+static void sender_wake(sender *sd)
+{
+    (void)sd;
+}
+static int sender_start(sender *sd, forwarder *f)
+{
+    (void)sd;
+    (void)f;
+    return -1; /* the consumer sends itself */
+}
+static void sender_stop(forwarder *f)
+{
+    (void)f;
+}
+#endif
+
 /* forward --spool, after each session buffer: the events it brought are
  * appended to the spool's open file before the next buffer is taken, so a
  * kill of the forwarder loses none it consumed; the file becomes a batch
@@ -813,6 +992,7 @@ static void spool_buffer(forwarder *f, int64_t now)
     exporter *x = f->x;
     clickhouse_spool *s = x->spool;
     batch *b = &x->batches[CLICKHOUSE_EVENTS];
+    int sealed = 0;
     if (b->count && !x->failed) {
         int rc = b->rows.failed ? -2 : clickhouse_spool_append(s, b->into, &b->rows, b->count);
         b->rows.len = 0;
@@ -837,15 +1017,16 @@ static void spool_buffer(forwarder *f, int64_t now)
         }
         b->number++;
         f->last_flush_ms = now;
+        sealed = 1;
     }
-    if (s->files && now >= f->send_after_ms) {
-        /* Without waiting for the server, and without retrying (the
-         * spool is the retry): after a failure, again a second later. */
-        int rc = clickhouse_spool_pump(s, &x->ch);
-        if (rc < 0)
+    if (f->sender) {
+        if (sealed)
+            sender_wake(f->sender);
+        if (atomic_load(&f->sender->failed)) /* seq_cst: its c->error was written before */
             x->failed = 1;
-        f->send_after_ms = rc > 0 ? now + 1000 : 0;
+        return;
     }
+    spool_send_some(f, now);
 }
 
 /* After each buffer: what arrived goes out when --flush-ms has passed. */
@@ -855,6 +1036,10 @@ static int forward_buffer(petw_trace *t, void *context)
     forwarder *f = context;
     exporter *x = f->x;
     int64_t now = now_ms();
+    if (now - f->asked_ms >= 1000) {
+        ask_losses(f);
+        f->asked_ms = now;
+    }
     if (x->spool) {
         spool_buffer(f, now);
     } else if (x->batches[CLICKHOUSE_EVENTS].count &&
@@ -862,7 +1047,8 @@ static int forward_buffer(petw_trace *t, void *context)
         flush(x, &x->batches[CLICKHOUSE_EVENTS]);
         f->last_flush_ms = now;
     }
-    clickhouse_insert_poll(&x->ch);
+    if (!f->sender) /* else the sender alone uses the connection */
+        clickhouse_insert_poll(&x->ch);
     return !x->failed;
 }
 
@@ -876,7 +1062,8 @@ int cmd_forward(int argc, char **argv)
     static exporter x;
     common_args a;
     exporter_init(&x, &a);
-    forwarder f = {&x, 1000, 0, 0};
+    forwarder f = {&x, 1000, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
+    static sender sending;
     const char *name = NULL, *spool_dir = NULL;
     uint64_t spool_size = 1024u << 20;
     static clickhouse_spool spool;
@@ -951,6 +1138,9 @@ int cmd_forward(int argc, char **argv)
                 rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc));
         return 1;
     }
+    f.session = session;
+    f.base_events = st.real_time_events_lost;
+    f.base_buffers = st.real_time_buffers_lost;
     char host[256];
     if ((status = exporter_start(&x, &a, host, sizeof(host))))
         return status;
@@ -983,7 +1173,10 @@ int cmd_forward(int argc, char **argv)
     f.last_flush_ms = started;
     atomic_store(&forwarded, t);
     catch_interrupts(forward_interrupted);
+    if (x.spool)
+        sender_start(&sending, &f); /* or, failing, the consumer sends */
     int process_rc = petw_trace_process(&t, 1, 0, 0);
+    sender_stop(&f);
     atomic_store(&forwarded, NULL);
     petw_trace_close(t);
     if (process_rc == PETW_ECANCELED && !x.failed)
@@ -1015,16 +1208,21 @@ int cmd_forward(int argc, char **argv)
                 "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64
                 "\n",
                 x.batches[CLICKHOUSE_EVENTS].total, name, x.ch.where, x.ch.database, x.trace_id);
-    memset(&st, 0, sizeof(st));
-    if (petw_session_query(session, &st) == 0 && st.real_time_events_lost)
-        fprintf(stderr, "petw: session '%s' lost %" PRIu64 " events for real-time consumers\n",
-                name, st.real_time_events_lost);
+    ask_losses(&f); /* when the session is still there */
+    if (f.rt_events_lost || f.rt_buffers_lost)
+        fprintf(stderr,
+                "petw: session '%s' lost %" PRIu64 " events (%" PRIu32
+                " buffers) for real-time consumers: they were not forwarded\n",
+                name, f.rt_events_lost, f.rt_buffers_lost);
     if (process_rc && !x.failed)
         fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
     exporter_end(&x);
     if (x.spool)
         clickhouse_spool_close(&spool);
-    return x.failed || process_rc || (x.spool && spool.dropped_rows) ? 1 : 0;
+    return x.failed || process_rc || (x.spool && spool.dropped_rows) || f.rt_events_lost ||
+                   f.rt_buffers_lost
+               ? 1
+               : 0;
 }
 
 #endif /* PETW_HAVE_CURL */

@@ -83,6 +83,9 @@ int clickhouse_insert_rows(clickhouse *c, const char *into, sbuf *rows);
 /* Moves the inserts in flight on without waiting: call it often while
  * building the next rows (libcurl sends only when called). */
 void clickhouse_insert_poll(clickhouse *c);
+/* Waits up to `ms` for an insert in flight to move on (at once when none
+ * is in flight). */
+void clickhouse_insert_wait_some(clickhouse *c, int ms);
 /* Waits for every insert in flight to end. Returns 0, or -1 when one
  * failed (c->error says why). */
 int clickhouse_insert_wait(clickhouse *c);
@@ -112,6 +115,11 @@ typedef struct clickhouse_spool {
         uint64_t size, rows;
     } flight[CLICKHOUSE_MAX_PARALLEL];
     sbuf body; /* a file's rows being read */
+    /* When one thread appends and another sends (clickhouse_spool_pump):
+     * a lock taken around what both change. NULL: one thread. */
+    void (*lock)(void *context);
+    void (*unlock)(void *context);
+    void *lock_context;
 } clickhouse_spool;
 
 /* Opens (creating the directory when absent) the spool in `dir`, at most
@@ -139,7 +147,9 @@ int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows
  * removes the files they carried. Call it often. Returns 0, 1 (the server
  * failed: the files in flight stay, to be sent again; c->error says why)
  * or -1 (a spool file cannot be read or the head written). Only the spool
- * may have inserts on `c` while this is used. */
+ * may have inserts on `c` while this is used. With the spool's lock set,
+ * one thread may append and seal while another calls this (and only this:
+ * the fields other than `files` and `bytes` are each one side's). */
 int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c);
 /* Sends the spool's whole files in order, removing each once the server
  * has it, after the inserts clickhouse_spool_pump started have ended. Not

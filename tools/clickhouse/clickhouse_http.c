@@ -371,3 +371,10 @@ unsigned clickhouse_insert_busy(const clickhouse *c)
         busy += c->inserts[k].busy != 0;
     return busy;
 }
+
+void clickhouse_insert_wait_some(clickhouse *c, int ms)
+{
+    if (clickhouse_insert_busy(c))
+        curl_multi_wait(c->multi, NULL, 0, ms, NULL);
+    pump(c, ONCE);
+}

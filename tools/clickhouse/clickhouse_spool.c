@@ -32,6 +32,20 @@
 
 #include "clickhouse_schema.h"
 
+/* Around `files` and `bytes`, the fields both sides change (the side
+ * that appends and the one that sends may be two threads). */
+static void lock(clickhouse_spool *s)
+{
+    if (s->lock)
+        s->lock(s->lock_context);
+}
+
+static void unlock(clickhouse_spool *s)
+{
+    if (s->unlock)
+        s->unlock(s->lock_context);
+}
+
 static void file_name(const clickhouse_spool *s, uint64_t seq, const char *ext, char *out,
                       size_t size)
 {
@@ -194,11 +208,15 @@ int clickhouse_spool_seal(clickhouse_spool *s)
     file_name(s, s->next, "open", open_path, sizeof(open_path));
     if (!ok || rename(open_path, path) != 0) {
         remove(open_path);
+        lock(s);
         s->bytes -= s->open_bytes <= s->bytes ? s->open_bytes : s->bytes;
+        unlock(s);
         return -1;
     }
     s->next++;
+    lock(s);
     s->files++;
+    unlock(s);
     s->open_rows = s->open_bytes = 0;
     return 0;
 }
@@ -213,7 +231,10 @@ int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *r
     if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
         return -1;
     uint64_t add = (uint64_t)h + (uint64_t)c + rows->len;
-    if (s->bytes + add > s->limit) {
+    lock(s);
+    int full = s->bytes + add > s->limit;
+    unlock(s);
+    if (full) {
         s->dropped_rows += count;
         s->dropped_batches++;
         return 1;
@@ -237,7 +258,9 @@ int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *r
      * process then loses nothing of it (the file is the kernel's). */
     int ok = fwrite(chunk, 1, (size_t)c, f) == (size_t)c &&
              (!rows->len || fwrite(rows->data, 1, rows->len, f) == rows->len) && fflush(f) == 0;
+    lock(s);
     s->bytes += add;
+    unlock(s);
     s->open_bytes += add;
     s->open_rows += count;
     return ok ? 0 : -1;
@@ -256,8 +279,10 @@ static int delivered(clickhouse_spool *s, uint64_t size, uint64_t rows)
     file_name(s, s->head, "batch", path, sizeof(path));
     remove(path);
     s->head++;
+    lock(s);
     s->files--;
     s->bytes -= size <= s->bytes ? size : s->bytes;
+    unlock(s);
     s->delivered_rows += rows;
     return 0;
 }
@@ -297,7 +322,12 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
                         : c->parallel > CLICKHOUSE_MAX_PARALLEL ? CLICKHOUSE_MAX_PARALLEL
                                                                 : c->parallel;
     /* A round of at most `parallel` files, settled together. */
-    while (s->sent < s->head + s->files && s->sent - s->head < parallel) {
+    for (;;) {
+        lock(s);
+        uint64_t end = s->head + s->files; /* the whole files: they no longer change */
+        unlock(s);
+        if (s->sent >= end || s->sent - s->head >= parallel)
+            break;
         char into[1100];
         uint64_t rows;
         long size;
@@ -319,39 +349,22 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
 
 int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient)
 {
-    clickhouse_insert_wait(c); /* what clickhouse_spool_pump started */
-    int rc = settle(s, c);
-    if (rc < 0)
-        return rc;
-    if (rc > 0 && !patient)
-        return 1;
     unsigned retries = c->retries;
     if (!patient)
         c->retries = 0;
-    char into[1100];
-    rc = 0;
-    while (s->files) {
-        uint64_t count;
-        long size;
-        if (read_file(s, s->head, "batch", into, sizeof(into), &s->body, &count, &size)) {
-            snprintf(c->error, sizeof(c->error), "spool file %020" PRIu64 " in %s is unreadable",
-                     s->head, s->dir);
-            rc = -1;
+    int rc;
+    for (;;) {
+        /* Rounds of c->parallel files; an insert that failed was retried
+         * already (c->retries): the server is failing. */
+        rc = clickhouse_spool_pump(s, c);
+        if (rc || (!s->files && !clickhouse_insert_busy(c)))
             break;
-        }
-        if (clickhouse_insert_rows(c, into, &s->body) || clickhouse_insert_wait(c)) {
-            c->insert_failed = 0; /* tried again later */
-            rc = 1;
-            break;
-        }
-        delivered(s, (uint64_t)size, count);
-        if (write_head(s)) {
-            snprintf(c->error, sizeof(c->error), "cannot write in the spool directory %s", s->dir);
-            rc = -1;
-            break;
-        }
+        clickhouse_insert_wait_some(c, 100);
     }
-    s->sent = s->head;
+    if (rc > 0)
+        clickhouse_insert_wait(c); /* the round's others end; their files stay */
+    if (rc > 0)
+        c->insert_failed = 0, s->sent = s->head;
     c->retries = retries;
     return rc;
 }
