@@ -172,9 +172,11 @@ def forward(server, tmp):
                    stdout=subprocess.DEVNULL)
     fw = None
     try:
-        fw = subprocess.Popen([petw, "forward", name, "--spool", spool, "--to", "clickhouse",
-                               server.url("bench_fw")], env=env, stderr=subprocess.PIPE,
-                              text=True)
+        # A spool of 4 GiB: what the server has not taken yet waits there
+        # (about 215 bytes an event).
+        fw = subprocess.Popen([petw, "forward", name, "--spool", spool, "--spool-size",
+                               str(4 << 30), "--to", "clickhouse", server.url("bench_fw")],
+                              env=env, stderr=subprocess.PIPE, text=True)
         first = fw.stderr.readline()
         if "forwarding session" not in first:
             sys.exit("clickhouse: petw forward: " + first + fw.stderr.read())
@@ -218,7 +220,7 @@ def forward(server, tmp):
           "landed": landed, "distinct": uniq, "rt_lost_buffers": rt_buffers,
           "rt_lost_events": rt_lost, "spool_dropped": dropped, "seconds": wall,
           "events_per_s": landed / wall, "server_cpu_s": srv, "exit": fw.returncode,
-          "session_buffers": "64:%d" % buffers})
+          "session_buffers": "64:%d" % buffers, "spool_gib": 4})
     if landed != written or uniq != written or rt_buffers or dropped:
         say("  forward: NOT every event exactly once: " + err.strip().replace("\n", "; "))
 

@@ -513,7 +513,8 @@ if clickhouse["export"] and clickhouse["json"]:
     w(f"Ratio of the medians, the JSON load's wall time over `petw export`'s: "
       f"**{fmt(walls['json'] / walls['export'], 'x')}** (above 1: petw export is the faster).\n")
 for r in clickhouse["forward"]:
-    w(f"`petw forward --spool` of a real-time session (buffers {r['session_buffers']} of 64 KB) "
+    w(f"`petw forward --spool` (a spool of {r.get('spool_gib', 1)} GiB) of a real-time session "
+      f"(buffers {r['session_buffers']} of 64 KB) "
       f"that a provider process wrote at {fmt(r['achieved'] / 1e6, ' M events/s')} for "
       f"{fmt(r['seconds_written'], ' s', 0)} ({r['written']:,} events): "
       f"{r['landed']:,} landed ({r['distinct']:,} distinct identities), "

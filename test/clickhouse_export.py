@@ -161,6 +161,12 @@ def body(server, tmp):
     if exact(server, q, "one") != total or "%d events, 70 samples" % total not in err:
         fail("one export: %d rows, petw info %d; %s" % (exact(server, q, "one"), total, err))
 
+    # Gzip-compressed bodies (--compress) load the same rows.
+    export(server, "gz", etl, "--machine", "host-a", "--compress")
+    check_views(server, q, etl, "gz")
+    if exact(server, q, "gz") != total:
+        fail("--compress: %d rows, petw info %d" % (exact(server, q, "gz"), total))
+
     # The same trace twice (credentials from the environment the second
     # time): the documented counts stay exact, and so do the views.
     export(server, "twice", etl, "--machine", "host-a", "--batch-rows", "7")

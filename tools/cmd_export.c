@@ -32,6 +32,8 @@ const char export_usage[] =
     "  --batch-bytes N      bytes per insert at most (default 67108864)\n"
     "  --retries N          tries again after a transport failure (default 10)\n"
     "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
+    "  --compress           gzip the inserts' bodies (pays over a slow network;\n"
+    "                       on the server's own machine it costs more CPU than it saves)\n"
     "  --no-model           the events alone: no processes, threads, images, samples\n"
     "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
     "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
@@ -53,6 +55,7 @@ const char forward_usage[] =
     "  --spool DIR          keep batches on disk in DIR until the server has them\n"
     "  --spool-size N       bytes DIR holds at most (default 1073741824)\n"
     "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
+    "  --compress,\n"
     "  --manifest PATH, --tmf PATH   as for petw export\n";
 
 #if !defined(PETW_HAVE_CURL)
@@ -617,6 +620,7 @@ typedef struct common_args {
     const char *to, *url;
     uint64_t retries, parallel;
     int retries_set;
+    int compress;
 } common_args;
 
 /* Takes argv[*i] (and its values) when it is a shared option: 1 (and *i
@@ -624,6 +628,10 @@ typedef struct common_args {
 static int common_option(exporter *x, common_args *a, int argc, char **argv, int *i)
 {
     const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(o, "--compress")) {
+        a->compress = 1;
+        return 1;
+    }
     static const char *const names[] = {"--to",       "--machine", "--batch-rows", "--batch-bytes",
                                         "--parallel", "--retries", "--manifest",   "--tmf"};
     int known = 0;
@@ -708,6 +716,7 @@ static int exporter_start(exporter *x, const common_args *a, char *host, size_t 
     if (a->retries_set)
         x->ch.retries = (unsigned)(a->retries > 100 ? 100 : a->retries);
     x->ch.parallel = (unsigned)a->parallel;
+    x->ch.compress = a->compress;
     for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++) {
         x->batches[k].table = &clickhouse_tables[k];
         clickhouse_table_into(&x->ch, &clickhouse_tables[k], x->batches[k].into,

@@ -19,6 +19,7 @@ typedef struct clickhouse_request {
     sbuf body, response;
     unsigned attempt; /* tries made so far */
     int busy;
+    int gzipped; /* the body is gzip (Content-Encoding: gzip) */
 } clickhouse_request;
 
 #define CLICKHOUSE_MAX_PARALLEL 4
@@ -32,6 +33,7 @@ typedef struct clickhouse {
     void *curl;         /* CURL *, for statements */
     void *multi;        /* CURLM *, for the inserts in flight */
     void *headers;      /* struct curl_slist *, every request's */
+    void *headers_gzip; /* the same and Content-Encoding: gzip */
     char url[512];      /* scheme://host:port/ without credentials */
     char where[300];    /* host:port, for messages */
     char database[128]; /* from ?database=NAME; "default" */
@@ -46,6 +48,8 @@ typedef struct clickhouse {
     uint64_t retried;    /* requests made again after a transport failure */
     unsigned parallel;   /* inserts in flight at most, 1 to CLICKHOUSE_MAX_PARALLEL */
     int insert_failed;   /* an insert in flight failed: c->error says why */
+    int compress;        /* inserts' bodies go gzip-compressed */
+    sbuf gzip;           /* a body being compressed */
     clickhouse_request inserts[CLICKHOUSE_MAX_PARALLEL];
     sbuf native;                              /* a Native block being built */
     sbuf scratch[2 * CLICKHOUSE_MAX_COLUMNS]; /* its columns (and arrays' elements) */
