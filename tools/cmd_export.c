@@ -849,15 +849,14 @@ static int64_t now_ms(void)
 
 /* forward --spool: the spool's batches go out without waiting for the
  * server, and without retrying (the spool is the retry): after a failure,
- * again a second later. Returns -1 when the spool cannot be read. */
+ * again a second later. Returns -1 when the spool cannot be read
+ * (x->ch.error says why). */
 static int spool_send_some(forwarder *f, int64_t now)
 {
     exporter *x = f->x;
     if (now < f->send_after_ms)
         return 0;
     int rc = clickhouse_spool_pump(x->spool, &x->ch);
-    if (rc < 0)
-        x->failed = 1;
     f->send_after_ms = rc > 0 ? now + 1000 : 0;
     return rc < 0 ? -1 : 0;
 }
@@ -963,7 +962,7 @@ static void sender_stop(forwarder *f)
     pthread_cond_signal(&sd->wake);
     pthread_mutex_unlock(&sd->lock);
     pthread_join(sd->thread, NULL);
-    if (atomic_load(&sd->failed))
+    if (atomic_load(&sd->failed)) /* seq_cst, though the join orders it already */
         f->x->failed = 1;
     clickhouse_spool *s = f->x->spool;
     s->lock = s->unlock = NULL;
@@ -971,9 +970,9 @@ static void sender_stop(forwarder *f)
     pthread_mutex_destroy(&sd->lock);
     f->sender = NULL;
 }
-#else
+#else /* no threads here: the consumer sends */
 struct sender {
-    int unused;
+    atomic_int failed;
 };
 static void sender_wake(sender *sd)
 {
@@ -1035,7 +1034,8 @@ static void spool_buffer(forwarder *f, int64_t now)
             x->failed = 1;
         return;
     }
-    spool_send_some(f, now);
+    if (spool_send_some(f, now) < 0)
+        x->failed = 1;
 }
 
 /* After each buffer: what arrived goes out when --flush-ms has passed. */
