@@ -168,7 +168,9 @@ static int flush_all(exporter *x)
 {
     for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
         flush(x, &x->batches[k]);
-    if (!x->failed && clickhouse_insert_wait(&x->ch))
+    /* forward --spool: the spool's inserts in flight are the spool's to
+     * settle (clickhouse_spool_send). */
+    if (!x->failed && !x->spool && clickhouse_insert_wait(&x->ch))
         x->failed = 1;
     return x->failed ? -1 : 0;
 }

@@ -349,10 +349,15 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
 
 int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient)
 {
+    /* What clickhouse_spool_pump started (tried once): settled first, and
+     * a failure there is no reason not to try again here. */
+    clickhouse_insert_wait(c);
+    int rc = settle(s, c);
+    if (rc < 0 || (rc > 0 && !patient))
+        return rc;
     unsigned retries = c->retries;
     if (!patient)
         c->retries = 0;
-    int rc;
     for (;;) {
         /* Rounds of c->parallel files; an insert that failed was retried
          * already (c->retries): the server is failing. */
@@ -361,10 +366,8 @@ int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient)
             break;
         clickhouse_insert_wait_some(c, 100);
     }
-    if (rc > 0)
-        clickhouse_insert_wait(c); /* the round's others end; their files stay */
-    if (rc > 0)
-        c->insert_failed = 0, s->sent = s->head;
+    /* A failure (rc 1) was settled by the pump: nothing is in flight and
+     * the files stay, to be sent again. */
     c->retries = retries;
     return rc;
 }
