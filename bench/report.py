@@ -395,6 +395,20 @@ w("\n`-2t`: two threads writing at once, each pinned to its own CPU (the one-thr
 w("CPU 0), aggregate ns per event. `petw-tracelogging`:")
 w("`TraceLoggingWrite` of the same 64 bytes (4 x UInt64 and a 32-byte fixed array) into a")
 w("memory session; each event also carries its provider traits and event metadata.\n")
+# Measured by hand (bench_eventwrite's petw-memory-cputime), kept as written.
+w('CPU times in the event header (`petw-memory-cputime`, not in the table above: measured')
+w("later, on its own): `petw-memory` with the provider enabled with petw's")
+w("`PETW_EVENT_ENABLE_PROPERTY_CPU_TIME`, so that each event carries the writing thread's")
+w("`KernelTime` and `UserTime` as Windows' do. That takes a `getrusage(RUSAGE_THREAD)`")
+w('system call per event: `bench_eventwrite --events 200000 --reps 11` (debugoptimized build,')
+w('2-vCPU virtual machine, noisy) gave 882.6 ns/event (fastest repetition 520.0) against')
+w('61.2 (21.3) for `petw-memory` in the same run: +0.82 us at the median, +0.50 us at the')
+w('fastest. A standalone loop on the same machine: `getrusage(RUSAGE_THREAD)` 415-654 ns,')
+w('`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` 890-1020 ns. No user-space path exists there: a')
+w('self-monitoring task-clock perf event opens, but its page has `cap_user_time` 0 (the VM')
+w('exports no stable TSC to it), so reading it is a `read()` per event too. Hence opt-in')
+w("only; the default path's instructions are unchanged (`petw_event_write_ex` disassembles")
+w('the same before and after).\n')
 if ps is not None:
     w("`petw-file-shared`: the same EventWrite loop into the same file session, started by")
     w("`StartTrace` as a shared session: a session host process owns it, and the benchmark")
@@ -537,6 +551,48 @@ if tools:
         w(f"| `{c[len('petw-big-'):].replace('-', ' ', 1)}` | {fmt(med(c, 'seconds'))} | "
           f"{fmt(rate and rate / 1e6)} | {fmt(med(c, 'peak_rss_kb') / 1024, ' MB', 1)} |")
     w("")
+clickhouse = {k: [r for r in rows if r.get("contender") == "clickhouse-" + k]
+              for k in ("export", "json", "export-model", "forward")}
+if clickhouse["export"] and clickhouse["json"]:
+    first = clickhouse["export"][0]
+    w("## ClickHouse\n")
+    w("`bench_clickhouse.py` (docs/clickhouse.md, \"Cost\"): gen_profile_trace's "
+      f"{first['trace_mb']} MB profile ({first['events']:,} events) loaded into a local "
+      f"ClickHouse {first['server']} server, {len(clickhouse['export'])} runs of each way "
+      "interleaved (the tables dropped before each run): the median, with the fastest and "
+      "slowest run beside it. The client's CPU is petw's, or `petw dump` and "
+      "`clickhouse-client` together.\n")
+    w("| load | wall | events/s | CPU: client | CPU: server |")
+    w("|---|---|---|---|---|")
+    names = {"export": "`petw export --no-model` (every column, Native blocks)",
+             "json": "`petw dump --format json \\| clickhouse-client` (JSONEachRow, top-level "
+                     "members only)",
+             "export-model": "`petw export` (with the model's tables)"}
+    walls = {}
+    for k in ("export", "json", "export-model"):
+        runs = clickhouse[k]
+        if not runs:
+            continue
+        walls[k] = statistics.median(r["seconds"] for r in runs)
+        w(f"| {names[k]} | {fmt(walls[k], ' s')} ({fmt(min(r['seconds'] for r in runs), '')}-"
+          f"{fmt(max(r['seconds'] for r in runs), ' s')}) | "
+          f"{fmt(runs[0]['events'] / walls[k], '', 0)} | "
+          f"{fmt(statistics.median(r['client_cpu_s'] for r in runs), ' s')} | "
+          f"{fmt(statistics.median(r['server_cpu_s'] for r in runs), ' s')} |")
+    w("")
+    w(f"Ratio of the medians, the JSON load's wall time over `petw export`'s: "
+      f"**{fmt(walls['json'] / walls['export'], 'x')}** (above 1: petw export is the faster).\n")
+for r in clickhouse["forward"]:
+    w(f"`petw forward --spool` (a spool of {r.get('spool_gib', 1)} GiB) of a real-time session "
+      f"(buffers {r['session_buffers']} of 64 KB) "
+      f"that a provider process wrote at {fmt(r['achieved'] / 1e6, ' M events/s')} for "
+      f"{fmt(r['seconds_written'], ' s', 0)} ({r['written']:,} events): "
+      f"{r['landed']:,} landed ({r['distinct']:,} distinct identities), "
+      f"{r['rt_lost_buffers']:,} buffers the session lost for the forwarder, "
+      f"{r['spool_dropped']:,} events the spool could not hold; everything delivered "
+      f"{fmt(r['seconds'], ' s', 1)} after the writer started "
+      f"({fmt(r['events_per_s'] / 1e6, ' M events/s')} end to end; the server's CPU "
+      f"{fmt(r['server_cpu_s'], ' s', 1)}).\n")
 w("## What stands in the way of the targets not met\n")
 w("From `perf record` and `perf annotate` of `write_event` on this machine (see the notes in")
 w("docs/design.md):\n")

@@ -7,7 +7,7 @@
 # usage: bench/run.sh            (ROUNDS=3 by default; ROUNDS=5 bench/run.sh)
 #        PARTS="write perfetto" bench/run.sh
 #            only those steps (of: write, sustained, consumers, readers,
-#            analysis, perfetto; see the numbers below), merged into the last
+#            analysis, perfetto, clickhouse; see the numbers below), merged into the last
 #            run's bench/results/raw.jsonl: each kind of figure they measure
 #            replaces the earlier run's, the rest is kept, and the report says
 #            which figures are newer
@@ -23,8 +23,8 @@ EVENTS=${EVENTS:-200000}
 RATES=${RATES:-"1000000 2000000 4000000 6000000 8000000 12000000"}
 PARTS=${PARTS:-all}
 for p in $PARTS; do
-    case $p in all | write | sustained | consumers | readers | analysis | perfetto) ;;
-    *) echo "PARTS: all, or some of: write sustained consumers readers analysis perfetto" >&2; exit 2 ;;
+    case $p in all | write | sustained | consumers | readers | analysis | perfetto | clickhouse) ;;
+    *) echo "PARTS: all, or some of: write sustained consumers readers analysis perfetto clickhouse" >&2; exit 2 ;;
     esac
 done
 want() { # step name -> true when this run measures it
@@ -32,7 +32,8 @@ want() { # step name -> true when this run measures it
     return 1
 }
 
-scripts/setup-debian.sh lttng-tools liblttng-ust-dev babeltrace2 gnuplot-nox mingw-w64
+scripts/setup-debian.sh lttng-tools liblttng-ust-dev babeltrace2 gnuplot-nox mingw-w64 \
+    clickhouse-server clickhouse-client
 # A release build (-O3), as the write-path targets are stated for; an older
 # build-bench/ is switched over.
 if [ -d build-bench ]; then
@@ -195,6 +196,16 @@ for line in sys.stdin:
     fi
 
 done
+
+if want clickhouse; then
+    # 7. ClickHouse (docs/clickhouse.md), once, after the rounds: petw export
+    #    beside clickhouse-client loading petw's JSON dump of the same 100 MB
+    #    trace, ROUNDS runs of each interleaved in a server of the
+    #    benchmark's own; then petw forward of a session written at 1 M
+    #    events/s into it.
+    PETW_BENCH_REPS="$ROUNDS" python3 bench/bench_clickhouse.py build-bench/tools/petw \
+        "$B/bench_gen_profile" 100 "$B/bench_forward_writer" --jsonl | while read -r l; do emit 0 "$l"; done
+fi
 
 if ! want all; then
     # The earlier run's lines of every kind of figure this run did not

@@ -28,10 +28,12 @@ const char export_usage[] =
     "                       (credentials also from PETW_CLICKHOUSE_USER and\n"
     "                       PETW_CLICKHOUSE_PASSWORD; never printed)\n"
     "  --machine NAME       the machine the traces come from (default: this host's name)\n"
-    "  --batch-rows N       rows per insert at most (default 100000)\n"
-    "  --batch-bytes N      bytes per insert at most (default 16777216)\n"
+    "  --batch-rows N       rows per insert at most (default 1000000)\n"
+    "  --batch-bytes N      bytes per insert at most (default 67108864)\n"
     "  --retries N          tries again after a transport failure (default 10)\n"
     "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
+    "  --compress           gzip the inserts' bodies (pays over a slow network;\n"
+    "                       on the server's own machine it costs more CPU than it saves)\n"
     "  --no-model           the events alone: no processes, threads, images, samples\n"
     "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
     "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
@@ -53,6 +55,7 @@ const char forward_usage[] =
     "  --spool DIR          keep batches on disk in DIR until the server has them\n"
     "  --spool-size N       bytes DIR holds at most (default 1073741824)\n"
     "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
+    "  --compress,\n"
     "  --manifest PATH, --tmf PATH   as for petw export\n";
 
 #if !defined(PETW_HAVE_CURL)
@@ -77,6 +80,9 @@ int cmd_forward(int argc, char **argv)
 
 #include <stdatomic.h>
 #include <time.h>
+#if !defined(_WIN32)
+#include <pthread.h>
+#endif
 
 #include "analysis/analysis_tool.h"
 #include "clickhouse/clickhouse.h"
@@ -110,6 +116,8 @@ typedef struct exporter {
     int failed;              /* an insert failed: stop reading */
     clickhouse_spool *spool; /* forward --spool: batches go there first */
     uint64_t undecodable;
+    petw_guid guid[2];     /* put_guid_text's last of each kind */
+    char guid_text[2][40]; /* their text; "" before the first */
 } exporter;
 
 static int flush(exporter *x, batch *b)
@@ -135,7 +143,7 @@ static int flush(exporter *x, batch *b)
         b->count = 0;
         return 0;
     }
-    if (clickhouse_insert(&x->ch, b->into, &b->rows)) { /* takes the rows */
+    if (clickhouse_insert_rows(&x->ch, b->into, &b->rows)) { /* takes the rows */
         x->failed = 1;
         return -1;
     }
@@ -151,7 +159,7 @@ static void row_done(exporter *x, batch *b)
 {
     if (++b->count >= x->max_rows || b->rows.len >= x->max_bytes)
         flush(x, b);
-    else if ((b->count & 255) == 0)
+    else if ((b->count & 255) == 0 && !x->spool) /* forward --spool never inserts here */
         clickhouse_insert_poll(&x->ch);
 }
 
@@ -160,7 +168,9 @@ static int flush_all(exporter *x)
 {
     for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
         flush(x, &x->batches[k]);
-    if (!x->failed && clickhouse_insert_wait(&x->ch))
+    /* forward --spool: the spool's inserts in flight are the spool's to
+     * settle (clickhouse_spool_send). */
+    if (!x->failed && !x->spool && clickhouse_insert_wait(&x->ch))
         x->failed = 1;
     return x->failed ? -1 : 0;
 }
@@ -197,12 +207,18 @@ static uint64_t trace_identity(const petw_logfile_info *h)
 
 /* ---- events ---- */
 
-static void put_guid_text(sbuf *b, const petw_guid *g)
+/* A GUID as petw dump writes it: always 36 characters. The last one of
+ * each `kind` (0 providers, 1 activity IDs) is kept as text: runs of events
+ * share their provider's, and most activity IDs are zero. */
+static void put_guid_text(exporter *x, sbuf *b, const petw_guid *g, int k)
 {
-    sbuf tmp = {0};
-    sbuf_guid(&tmp, g);
-    rb_bytes(b, tmp.data, tmp.failed ? 0 : tmp.len);
-    sbuf_free(&tmp);
+    if (!x->guid_text[k][0] || memcmp(&x->guid[k], g, sizeof(*g)) != 0) {
+        sbuf t = {x->guid_text[k], 0, sizeof(x->guid_text[k]), 0};
+        sbuf_guid(&t, g); /* in place: 36 bytes fit */
+        x->guid[k] = *g;
+    }
+    rb_varint(b, 36);
+    sbuf_put(b, x->guid_text[k], 36);
 }
 
 /* A decoded top-level field as text: a string as it is, a map's label,
@@ -296,8 +312,8 @@ static void on_event(petw_event_record *r, void *context)
     if (provider)
         rb_string(b, provider);
     else
-        put_guid_text(b, &h->provider_id);
-    put_guid_text(b, &h->provider_id);
+        put_guid_text(x, b, &h->provider_id, 0);
+    put_guid_text(x, b, &h->provider_id, 0);
     rb_string(b, ev ? ev->event_name : NULL);
     rb_string(b, ev ? ev->task_name : NULL);
     rb_string(b, ev ? ev->opcode_name : NULL);
@@ -313,10 +329,10 @@ static void on_event(petw_event_record *r, void *context)
     rb_u32(b, h->process_id);
     rb_u32(b, h->thread_id);
     rb_u32(b, record_cpu(r));
-    put_guid_text(b, &h->activity_id);
+    put_guid_text(x, b, &h->activity_id, 1);
     petw_guid related;
     if (record_related(r, &related))
-        put_guid_text(b, &related);
+        put_guid_text(x, b, &related, 1);
     else
         rb_string(b, "");
     put_properties(b, r);
@@ -606,6 +622,7 @@ typedef struct common_args {
     const char *to, *url;
     uint64_t retries, parallel;
     int retries_set;
+    int compress;
 } common_args;
 
 /* Takes argv[*i] (and its values) when it is a shared option: 1 (and *i
@@ -613,6 +630,10 @@ typedef struct common_args {
 static int common_option(exporter *x, common_args *a, int argc, char **argv, int *i)
 {
     const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(o, "--compress")) {
+        a->compress = 1;
+        return 1;
+    }
     static const char *const names[] = {"--to",       "--machine", "--batch-rows", "--batch-bytes",
                                         "--parallel", "--retries", "--manifest",   "--tmf"};
     int known = 0;
@@ -669,8 +690,12 @@ static void exporter_init(exporter *x, common_args *a)
     memset(x, 0, sizeof(*x));
     memset(a, 0, sizeof(*a));
     petw_profile_config_init(&x->model.config);
-    x->max_rows = 100000;
-    x->max_bytes = 16u << 20;
+    /* Large batches: each insert is a part of every column's files on the
+     * server (one part per insert up to its max_insert_block_size, 1048576
+     * rows), and creating and merging parts was most of the server's time
+     * with 16 MB batches. */
+    x->max_rows = 1000000;
+    x->max_bytes = 64u << 20;
     a->retries = 10;
     a->parallel = 2;
 }
@@ -693,6 +718,7 @@ static int exporter_start(exporter *x, const common_args *a, char *host, size_t 
     if (a->retries_set)
         x->ch.retries = (unsigned)(a->retries > 100 ? 100 : a->retries);
     x->ch.parallel = (unsigned)a->parallel;
+    x->ch.compress = a->compress;
     for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++) {
         x->batches[k].table = &clickhouse_tables[k];
         clickhouse_table_into(&x->ch, &clickhouse_tables[k], x->batches[k].into,
@@ -778,12 +804,36 @@ int cmd_export(int argc, char **argv)
 
 /* ---- petw forward: a live session's events as they come ---- */
 
+typedef struct sender sender;
+
 typedef struct forwarder {
     exporter *x;
     uint64_t flush_ms;
     int64_t last_flush_ms;
     int64_t send_after_ms; /* --spool: the server failed; try again then */
+    /* The session's real-time losses, asked every second while it runs
+     * (once it has stopped, it can no longer be asked). */
+    petw_session_handle session;
+    int64_t asked_ms;
+    uint64_t rt_events_lost; /* since the forwarder started */
+    uint32_t rt_buffers_lost;
+    uint64_t base_events; /* lost before it started */
+    uint32_t base_buffers;
+    sender *sender; /* --spool: the thread that sends, or NULL */
 } forwarder;
+
+/* Keeps the session's real-time losses so far. */
+static void ask_losses(forwarder *f)
+{
+    petw_session_stats st;
+    memset(&st, 0, sizeof(st));
+    if (petw_session_query(f->session, &st) != 0)
+        return;
+    if (st.real_time_events_lost > f->base_events + f->rt_events_lost)
+        f->rt_events_lost = st.real_time_events_lost - f->base_events;
+    if (st.real_time_buffers_lost > f->base_buffers + f->rt_buffers_lost)
+        f->rt_buffers_lost = st.real_time_buffers_lost - f->base_buffers;
+}
 
 static petw_trace *_Atomic forwarded;
 
@@ -799,6 +849,197 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* forward --spool: the spool's batches go out without waiting for the
+ * server, and without retrying (the spool is the retry): after a failure,
+ * again a second later. Returns -1 when the spool cannot be read
+ * (x->ch.error says why). */
+static int spool_send_some(forwarder *f, int64_t now)
+{
+    exporter *x = f->x;
+    if (now < f->send_after_ms)
+        return 0;
+    int rc = clickhouse_spool_pump(x->spool, &x->ch);
+    f->send_after_ms = rc > 0 ? now + 1000 : 0;
+    return rc < 0 ? -1 : 0;
+}
+
+#if !defined(_WIN32)
+/* forward --spool's sender: a thread of its own sends the spool's batches
+ * (reading them back, building Native blocks, driving libcurl), so that
+ * the consumer only decodes and appends, and keeps up with a faster
+ * session. It alone uses the connection while the session runs. */
+struct sender {
+    forwarder *f;
+    pthread_t thread;
+    pthread_mutex_t lock; /* the spool's `files` and `bytes`; `stop` and `work` */
+    pthread_cond_t wake;
+    int stop, work;
+    atomic_int failed; /* the spool could not be read: f->x->ch.error says why */
+};
+
+static void sender_lock(void *context)
+{
+    pthread_mutex_lock(&((sender *)context)->lock);
+}
+
+static void sender_unlock(void *context)
+{
+    pthread_mutex_unlock(&((sender *)context)->lock);
+}
+
+/* A batch is ready (or the session ended). */
+static void sender_wake(sender *sd)
+{
+    pthread_mutex_lock(&sd->lock);
+    sd->work = 1;
+    pthread_cond_signal(&sd->wake);
+    pthread_mutex_unlock(&sd->lock);
+}
+
+static void *sender_main(void *arg)
+{
+    sender *sd = arg;
+    forwarder *f = sd->f;
+    clickhouse *c = &f->x->ch;
+    for (;;) {
+        if (spool_send_some(f, now_ms()) < 0) {
+            atomic_store(&sd->failed, 1); /* seq_cst: after c->error */
+            break;
+        }
+        if (clickhouse_insert_busy(c)) {
+            clickhouse_insert_wait_some(c, 20);
+            continue;
+        }
+        pthread_mutex_lock(&sd->lock);
+        if (!sd->work && !sd->stop) {
+            struct timespec until;
+            timespec_get(&until, TIME_UTC);
+            until.tv_nsec += 100000000L; /* at least every 0.1 s: a retry's time */
+            if (until.tv_nsec >= 1000000000L)
+                until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&sd->wake, &sd->lock, &until);
+        }
+        int stop = sd->stop;
+        sd->work = 0;
+        pthread_mutex_unlock(&sd->lock);
+        if (stop)
+            break;
+    }
+    return NULL;
+}
+
+/* Starts the sender: 0, or -1 (the consumer then sends itself). */
+static int sender_start(sender *sd, forwarder *f)
+{
+    memset(sd, 0, sizeof(*sd));
+    sd->f = f;
+    if (pthread_mutex_init(&sd->lock, NULL))
+        return -1;
+    if (pthread_cond_init(&sd->wake, NULL)) {
+        pthread_mutex_destroy(&sd->lock);
+        return -1;
+    }
+    clickhouse_spool *s = f->x->spool;
+    s->lock = sender_lock;
+    s->unlock = sender_unlock;
+    s->lock_context = sd;
+    if (pthread_create(&sd->thread, NULL, sender_main, sd)) {
+        s->lock = s->unlock = NULL;
+        pthread_cond_destroy(&sd->wake);
+        pthread_mutex_destroy(&sd->lock);
+        return -1;
+    }
+    f->sender = sd;
+    return 0;
+}
+
+/* Stops the sender (its inserts in flight stay, for the final send). */
+static void sender_stop(forwarder *f)
+{
+    sender *sd = f->sender;
+    if (!sd)
+        return;
+    pthread_mutex_lock(&sd->lock);
+    sd->stop = 1;
+    pthread_cond_signal(&sd->wake);
+    pthread_mutex_unlock(&sd->lock);
+    pthread_join(sd->thread, NULL);
+    if (atomic_load(&sd->failed)) /* seq_cst, though the join orders it already */
+        f->x->failed = 1;
+    clickhouse_spool *s = f->x->spool;
+    s->lock = s->unlock = NULL;
+    pthread_cond_destroy(&sd->wake);
+    pthread_mutex_destroy(&sd->lock);
+    f->sender = NULL;
+}
+#else /* no threads here: the consumer sends */
+struct sender {
+    atomic_int failed;
+};
+static void sender_wake(sender *sd)
+{
+    (void)sd;
+}
+static int sender_start(sender *sd, forwarder *f)
+{
+    (void)sd;
+    (void)f;
+    return -1; /* the consumer sends itself */
+}
+static void sender_stop(forwarder *f)
+{
+    (void)f;
+}
+#endif
+
+/* forward --spool, after each session buffer: the events it brought are
+ * appended to the spool's open file before the next buffer is taken, so a
+ * kill of the forwarder loses none it consumed; the file becomes a batch
+ * to send once --flush-ms has passed or it reached --batch-rows or
+ * --batch-bytes. */
+static void spool_buffer(forwarder *f, int64_t now)
+{
+    exporter *x = f->x;
+    clickhouse_spool *s = x->spool;
+    batch *b = &x->batches[CLICKHOUSE_EVENTS];
+    int sealed = 0;
+    if (b->count && !x->failed) {
+        int rc = b->rows.failed ? -2 : clickhouse_spool_append(s, b->into, &b->rows, b->count);
+        b->rows.len = 0;
+        if (rc < 0) {
+            snprintf(x->ch.error, sizeof(x->ch.error),
+                     rc == -2 ? "out of memory building a batch"
+                              : "cannot write in the spool directory %s",
+                     s->dir);
+            x->failed = 1;
+            return;
+        }
+        b->total += rc == 0 ? b->count : 0;
+        b->count = 0;
+    }
+    if (s->open && (now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_rows >= x->max_rows ||
+                    s->open_bytes >= x->max_bytes)) {
+        if (clickhouse_spool_seal(s)) {
+            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                     s->dir);
+            x->failed = 1;
+            return;
+        }
+        b->number++;
+        f->last_flush_ms = now;
+        sealed = 1;
+    }
+    if (f->sender) {
+        if (sealed)
+            sender_wake(f->sender);
+        if (atomic_load(&f->sender->failed)) /* seq_cst: its c->error was written before */
+            x->failed = 1;
+        return;
+    }
+    if (spool_send_some(f, now) < 0)
+        x->failed = 1;
+}
+
 /* After each buffer: what arrived goes out when --flush-ms has passed. */
 static int forward_buffer(petw_trace *t, void *context)
 {
@@ -806,19 +1047,19 @@ static int forward_buffer(petw_trace *t, void *context)
     forwarder *f = context;
     exporter *x = f->x;
     int64_t now = now_ms();
-    if (x->batches[CLICKHOUSE_EVENTS].count && now - f->last_flush_ms >= (int64_t)f->flush_ms) {
+    if (now - f->asked_ms >= 1000) {
+        ask_losses(f);
+        f->asked_ms = now;
+    }
+    if (x->spool) {
+        spool_buffer(f, now);
+    } else if (x->batches[CLICKHOUSE_EVENTS].count &&
+               now - f->last_flush_ms >= (int64_t)f->flush_ms) {
         flush(x, &x->batches[CLICKHOUSE_EVENTS]);
         f->last_flush_ms = now;
     }
-    if (x->spool && x->spool->files && now >= f->send_after_ms && !x->failed) {
-        /* One try per file, so the session is not kept waiting for long;
-         * after a failure, the next try in a second. */
-        int rc = clickhouse_spool_send(x->spool, &x->ch, 0);
-        if (rc < 0)
-            x->failed = 1;
-        f->send_after_ms = rc > 0 ? now + 1000 : 0;
-    }
-    clickhouse_insert_poll(&x->ch);
+    if (!f->sender) /* else the sender alone uses the connection */
+        clickhouse_insert_poll(&x->ch);
     return !x->failed;
 }
 
@@ -832,7 +1073,8 @@ int cmd_forward(int argc, char **argv)
     static exporter x;
     common_args a;
     exporter_init(&x, &a);
-    forwarder f = {&x, 1000, 0, 0};
+    forwarder f = {&x, 1000, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
+    static sender sending;
     const char *name = NULL, *spool_dir = NULL;
     uint64_t spool_size = 1024u << 20;
     static clickhouse_spool spool;
@@ -894,6 +1136,7 @@ int cmd_forward(int argc, char **argv)
             fprintf(stderr, "petw: %" PRIu64 " events left in the spool %s delivered to %s (%s)\n",
                     spool.delivered_rows, spool.dir, x.ch.where, x.ch.database);
         exporter_end(&x);
+        clickhouse_spool_close(&spool);
         return rc ? 1 : 0;
     }
     if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
@@ -906,6 +1149,9 @@ int cmd_forward(int argc, char **argv)
                 rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc));
         return 1;
     }
+    f.session = session;
+    f.base_events = st.real_time_events_lost;
+    f.base_buffers = st.real_time_buffers_lost;
     char host[256];
     if ((status = exporter_start(&x, &a, host, sizeof(host))))
         return status;
@@ -930,16 +1176,23 @@ int cmd_forward(int argc, char **argv)
     }
     petw_logfile_info info = *petw_trace_info(t);
     x.boot_time = clickhouse_time(info.boot_time);
+    unsigned retries = x.ch.retries;
+    if (x.spool)
+        x.ch.retries = 0; /* while the session runs: the spool keeps what fails */
     fprintf(stderr, "petw: forwarding session '%s' to %s (%s)\n", name, x.ch.where, x.ch.database);
     fflush(stderr);
     f.last_flush_ms = started;
     atomic_store(&forwarded, t);
     catch_interrupts(forward_interrupted);
+    if (x.spool)
+        sender_start(&sending, &f); /* or, failing, the consumer sends */
     int process_rc = petw_trace_process(&t, 1, 0, 0);
+    sender_stop(&f);
     atomic_store(&forwarded, NULL);
     petw_trace_close(t);
     if (process_rc == PETW_ECANCELED && !x.failed)
         process_rc = 0; /* Ctrl-C */
+    x.ch.retries = retries;
     char label[300];
     snprintf(label, sizeof(label), "session:%s", name);
     /* The events first (from the spool: all of it, so the traces row finds
@@ -966,14 +1219,21 @@ int cmd_forward(int argc, char **argv)
                 "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64
                 "\n",
                 x.batches[CLICKHOUSE_EVENTS].total, name, x.ch.where, x.ch.database, x.trace_id);
-    memset(&st, 0, sizeof(st));
-    if (petw_session_query(session, &st) == 0 && st.real_time_events_lost)
-        fprintf(stderr, "petw: session '%s' lost %" PRIu64 " events for real-time consumers\n",
-                name, st.real_time_events_lost);
+    ask_losses(&f); /* when the session is still there */
+    if (f.rt_events_lost || f.rt_buffers_lost)
+        fprintf(stderr,
+                "petw: session '%s' lost %" PRIu64 " events (%" PRIu32
+                " buffers) for real-time consumers: they were not forwarded\n",
+                name, f.rt_events_lost, f.rt_buffers_lost);
     if (process_rc && !x.failed)
         fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
     exporter_end(&x);
-    return x.failed || process_rc || (x.spool && spool.dropped_rows) ? 1 : 0;
+    if (x.spool)
+        clickhouse_spool_close(&spool);
+    return x.failed || process_rc || (x.spool && spool.dropped_rows) || f.rt_events_lost ||
+                   f.rt_buffers_lost
+               ? 1
+               : 0;
 }
 
 #endif /* PETW_HAVE_CURL */

@@ -19,9 +19,11 @@ typedef struct clickhouse_request {
     sbuf body, response;
     unsigned attempt; /* tries made so far */
     int busy;
+    int gzipped; /* the body is gzip (Content-Encoding: gzip) */
 } clickhouse_request;
 
 #define CLICKHOUSE_MAX_PARALLEL 4
+#define CLICKHOUSE_MAX_COLUMNS 40 /* a table's, for Native blocks */
 
 /* A connection: the server's address, the database, the credentials,
  * libcurl's handle for statements and the inserts in flight. Credentials
@@ -31,6 +33,7 @@ typedef struct clickhouse {
     void *curl;         /* CURL *, for statements */
     void *multi;        /* CURLM *, for the inserts in flight */
     void *headers;      /* struct curl_slist *, every request's */
+    void *headers_gzip; /* the same and Content-Encoding: gzip */
     char url[512];      /* scheme://host:port/ without credentials */
     char where[300];    /* host:port, for messages */
     char database[128]; /* from ?database=NAME; "default" */
@@ -45,7 +48,11 @@ typedef struct clickhouse {
     uint64_t retried;    /* requests made again after a transport failure */
     unsigned parallel;   /* inserts in flight at most, 1 to CLICKHOUSE_MAX_PARALLEL */
     int insert_failed;   /* an insert in flight failed: c->error says why */
+    int compress;        /* inserts' bodies go gzip-compressed */
+    sbuf gzip;           /* a body being compressed */
     clickhouse_request inserts[CLICKHOUSE_MAX_PARALLEL];
+    sbuf native;                              /* a Native block being built */
+    sbuf scratch[2 * CLICKHOUSE_MAX_COLUMNS]; /* its columns (and arrays' elements) */
 } clickhouse;
 
 /* Parses `url` (http[s]://[user:password@]host:port/?database=NAME) and
@@ -61,48 +68,98 @@ void clickhouse_close(clickhouse *c);
  * failures (no connection, a reset, a timeout) are retried c->retries
  * times with a growing pause; the server's refusals are not. */
 int clickhouse_query(clickhouse *c, const char *sql);
-/* Starts INSERT INTO `into` FORMAT RowBinary with the rows in `rows`
- * (that encoding): `into` is "db.table (col, ...)". The request takes the
- * rows; `rows` comes back empty (with memory to reuse). At most
- * c->parallel inserts are in flight: this first waits for one to end when
- * that many are. Transport failures are retried as clickhouse_query's.
- * Returns 0, or -1 when this or an earlier insert failed (c->error says
- * why). A retried insert may have landed in part before: the tables' keys
- * collapse the rows sent twice (docs/clickhouse.md, "Exactly once"). */
-int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows);
+/* Starts INSERT INTO `into` FORMAT `format` (RowBinary or Native) with
+ * the data in `rows` (that encoding): `into` is "db.table (col, ...)". The
+ * request takes the rows; `rows` comes back empty (with memory to reuse).
+ * At most c->parallel inserts are in flight: this first waits for one to
+ * end when that many are. Transport failures are retried as
+ * clickhouse_query's. Returns 0, or -1 when this or an earlier insert
+ * failed (c->error says why). A retried insert may have landed in part
+ * before: the tables' keys collapse the rows sent twice
+ * (docs/clickhouse.md, "Exactly once"). */
+int clickhouse_insert(clickhouse *c, const char *into, const char *format, sbuf *rows);
+/* clickhouse_native.c: as clickhouse_insert for RowBinary `rows` of one of
+ * petw's tables (`into` as clickhouse_table_into writes it), sent as one
+ * Native block; rows of any other `into` are sent as RowBinary. `rows`
+ * comes back empty. Returns as clickhouse_insert; -1 also when the rows
+ * do not match the table's columns. */
+int clickhouse_insert_rows(clickhouse *c, const char *into, sbuf *rows);
 /* Moves the inserts in flight on without waiting: call it often while
  * building the next rows (libcurl sends only when called). */
 void clickhouse_insert_poll(clickhouse *c);
+/* Waits up to `ms` for an insert in flight to move on (at once when none
+ * is in flight). */
+void clickhouse_insert_wait_some(clickhouse *c, int ms);
 /* Waits for every insert in flight to end. Returns 0, or -1 when one
  * failed (c->error says why). */
 int clickhouse_insert_wait(clickhouse *c);
+
+/* The inserts in flight now. */
+unsigned clickhouse_insert_busy(const clickhouse *c);
 
 /* ---- clickhouse_spool.c: batches kept on disk until the server has them
  * (petw forward --spool) ---- */
 
 typedef struct clickhouse_spool {
     char dir[512];
-    uint64_t head, next;                    /* the first file not delivered; the next to write */
-    uint64_t files;                         /* files in the spool */
-    uint64_t bytes;                         /* their size */
+    uint64_t head;                          /* the first file not delivered */
+    uint64_t next;                          /* the file being appended to, or the next to open */
+    uint64_t files;                         /* whole files in the spool (head..next-1) */
+    uint64_t bytes;                         /* the spool's size, the open file's too */
     uint64_t limit;                         /* the size at most */
     uint64_t dropped_rows, dropped_batches; /* refused: the spool was full */
     uint64_t delivered_rows;
+    void *open;           /* FILE * of file `next` while rows are appended to it, or NULL */
+    char open_into[1100]; /* the open file's table and columns */
+    uint64_t open_rows, open_bytes;
+    /* Sending without waiting (clickhouse_spool_pump): files head..sent-1
+     * are in flight, their sizes and rows in flight[]. */
+    uint64_t sent;
+    struct {
+        uint64_t size, rows;
+    } flight[CLICKHOUSE_MAX_PARALLEL];
+    sbuf body; /* a file's rows being read */
+    /* When one thread appends and another sends (clickhouse_spool_pump):
+     * a lock taken around what both change. NULL: one thread. */
+    void (*lock)(void *context);
+    void (*unlock)(void *context);
+    void *lock_context;
 } clickhouse_spool;
 
 /* Opens (creating the directory when absent) the spool in `dir`, at most
- * `limit` bytes, with the files a previous run left. Returns 0, or -1 with
- * the reason in `error`. */
+ * `limit` bytes, with the files a previous run left: a file it was still
+ * appending to when it was killed is closed and kept, up to its last whole
+ * chunk. Returns 0, or -1 with the reason in `error`. */
 int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, char *error,
                           size_t error_size);
-/* Writes a batch (`count` rows for `into`). Returns 0, 1 when the spool is
- * full (the batch is counted in dropped_rows, not written), or -1 when the
+/* Closes the file being appended to (kept for the next run) and frees. */
+void clickhouse_spool_close(clickhouse_spool *s);
+/* Appends `count` rows for `into` to the open file (opening one; closing
+ * the open one first when it holds another table's rows), written to the
+ * file (not merely to this process's memory) when this returns, so that a
+ * kill of the process loses none of them. Returns 0, 1 when the spool is
+ * full (the rows are counted in dropped_rows, not written), or -1 when the
  * file cannot be written. */
+int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *rows,
+                            uint64_t count);
+/* Closes the open file, which becomes a batch to send. Returns 0 or -1. */
+int clickhouse_spool_seal(clickhouse_spool *s);
+/* clickhouse_spool_append, then clickhouse_spool_seal. */
 int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count);
-/* Sends the spool's files in order, removing each once the server has it.
- * Not `patient`: stops at the first failure, without retrying. Returns 0
- * (the spool is empty), 1 (files are left: the server failed; c->error
- * says why) or -1 (a spool file cannot be read or the head written). */
+/* Sends the spool's whole files in order without waiting: starts inserts
+ * while fewer than c->parallel are in flight, and once none is in flight
+ * removes the files they carried. Call it often. Returns 0, 1 (the server
+ * failed: the files in flight stay, to be sent again; c->error says why)
+ * or -1 (a spool file cannot be read or the head written). Only the spool
+ * may have inserts on `c` while this is used. With the spool's lock set,
+ * one thread may append and seal while another calls this (and only this:
+ * the fields other than `files` and `bytes` are each one side's). */
+int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c);
+/* Sends the spool's whole files in order, removing each once the server
+ * has it, after the inserts clickhouse_spool_pump started have ended. Not
+ * `patient`: stops at the first failure, without retrying. Returns 0 (no
+ * whole file is left), 1 (files are left: the server failed; c->error says
+ * why) or -1 (a spool file cannot be read or the head written). */
 int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient);
 
 /* ---- RowBinary: little-endian numbers, strings as a LEB128 length and

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <curl/curl.h>
+#include <zlib.h>
 
 #include "clickhouse.h"
 
@@ -133,8 +134,13 @@ int clickhouse_open(clickhouse *c, const char *url)
         return fail(c, "libcurl could not start");
     /* No "Expect: 100-continue": libcurl would wait for an answer ClickHouse
      * does not give before every body over 1 MB. */
-    if (!(c->headers = curl_slist_append(NULL, "Expect:")))
+    struct curl_slist *gz = NULL;
+    if (!(c->headers = curl_slist_append(NULL, "Expect:")) ||
+        !(gz = curl_slist_append(NULL, "Expect:")) ||
+        !(c->headers_gzip = curl_slist_append(gz, "Content-Encoding: gzip"))) {
+        curl_slist_free_all(gz);
         return fail(c, "out of memory");
+    }
     for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
         if (!(c->inserts[k].easy = curl_easy_init()))
             return fail(c, "libcurl could not start");
@@ -158,7 +164,12 @@ void clickhouse_close(clickhouse *c)
     if (c->curl)
         curl_easy_cleanup(c->curl);
     curl_slist_free_all(c->headers);
+    curl_slist_free_all(c->headers_gzip);
+    sbuf_free(&c->gzip);
     sbuf_free(&c->response);
+    sbuf_free(&c->native);
+    for (int k = 0; k < 2 * CLICKHOUSE_MAX_COLUMNS; k++)
+        sbuf_free(&c->scratch[k]);
     memset(c, 0, sizeof(*c)); /* the password too */
 }
 
@@ -185,7 +196,7 @@ static void server_error(clickhouse *c, const sbuf *response, long status)
 /* Prepares `h` to POST `len` bytes of `body` to `url`, the answer into
  * `response`. */
 static void prepare(clickhouse *c, CURL *h, const char *url, const void *body, size_t len,
-                    sbuf *response)
+                    sbuf *response, int gzipped)
 {
     response->len = 0;
     response->failed = 0;
@@ -194,7 +205,8 @@ static void prepare(clickhouse *c, CURL *h, const char *url, const void *body, s
     curl_easy_setopt(h, CURLOPT_POST, 1L);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, len ? body : "");
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, (struct curl_slist *)c->headers);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER,
+                     (struct curl_slist *)(gzipped ? c->headers_gzip : c->headers));
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, response);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -238,7 +250,7 @@ static int outcome(clickhouse *c, CURL *h, CURLcode rc, const sbuf *response, si
 static int post(clickhouse *c, const char *url, const void *body, size_t len)
 {
     for (unsigned attempt = 0;; attempt++) {
-        prepare(c, c->curl, url, body, len, &c->response);
+        prepare(c, c->curl, url, body, len, &c->response, 0);
         int rc = outcome(c, c->curl, curl_easy_perform(c->curl), &c->response, len, attempt);
         if (rc <= 0)
             return rc;
@@ -248,6 +260,34 @@ static int post(clickhouse *c, const char *url, const void *body, size_t len)
 int clickhouse_query(clickhouse *c, const char *sql)
 {
     return post(c, c->url, sql, strlen(sql));
+}
+
+/* `in` compressed as one gzip member (zlib's fastest level: the body is
+ * compressed while the next is built, on the same thread) into `out`.
+ * Returns 0, or -1 (out of memory). */
+static int gzip(const sbuf *in, sbuf *out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof(z));
+    if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return -1;
+    out->len = 0;
+    out->failed = 0;
+    size_t bound = deflateBound(&z, (uLong)in->len);
+    char *at = sbuf_room(out, bound);
+    int rc = -1;
+    if (at && in->len <= (uInt)-1 && bound <= (uInt)-1) {
+        z.next_in = (Bytef *)in->data;
+        z.avail_in = (uInt)in->len;
+        z.next_out = (Bytef *)at;
+        z.avail_out = (uInt)bound;
+        if (deflate(&z, Z_FINISH) == Z_STREAM_END) {
+            out->len = z.total_out;
+            rc = 0;
+        }
+    }
+    deflateEnd(&z);
+    return rc;
 }
 
 enum { UNTIL_FREE, UNTIL_ALL_ENDED, ONCE };
@@ -285,7 +325,7 @@ static void pump(clickhouse *c, int until)
             int rc = outcome(c, r->easy, result, &r->response, r->body.len, r->attempt);
             if (rc > 0) {
                 r->attempt++;
-                prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response);
+                prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response, r->gzipped);
                 curl_multi_add_handle(c->multi, r->easy);
                 continue;
             }
@@ -303,7 +343,7 @@ static void pump(clickhouse *c, int until)
     }
 }
 
-int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows)
+int clickhouse_insert(clickhouse *c, const char *into, const char *format, sbuf *rows)
 {
     if (c->parallel < 1 || c->parallel > CLICKHOUSE_MAX_PARALLEL)
         c->parallel = c->parallel < 1 ? 1 : CLICKHOUSE_MAX_PARALLEL;
@@ -319,7 +359,7 @@ int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows)
     if (c->insert_failed)
         return -1;
     char sql[1024];
-    int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT RowBinary", into);
+    int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT %s", into, format);
     if (n < 0 || (size_t)n >= sizeof(sql))
         return fail(c, "an INSERT statement too long");
     char *escaped = curl_easy_escape(r->easy, sql, n);
@@ -340,8 +380,19 @@ int clickhouse_insert(clickhouse *c, const char *into, sbuf *rows)
     old.failed = 0;
     *rows = old;
     r->attempt = 0;
+    r->gzipped = 0;
+    if (c->compress && r->body.len) {
+        if (gzip(&r->body, &c->gzip)) {
+            r->body.len = 0;
+            return fail(c, "out of memory compressing a batch");
+        }
+        sbuf plain = r->body; /* the compressed body goes; the plain one is kept for reuse */
+        r->body = c->gzip;
+        c->gzip = plain;
+        r->gzipped = 1;
+    }
     r->busy = 1;
-    prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response);
+    prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response, r->gzipped);
     if (curl_multi_add_handle(c->multi, r->easy) != CURLM_OK) {
         r->busy = 0;
         return fail(c, "libcurl could not start a request");
@@ -359,4 +410,19 @@ int clickhouse_insert_wait(clickhouse *c)
 {
     pump(c, UNTIL_ALL_ENDED);
     return c->insert_failed ? -1 : 0;
+}
+
+unsigned clickhouse_insert_busy(const clickhouse *c)
+{
+    unsigned busy = 0;
+    for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+        busy += c->inserts[k].busy != 0;
+    return busy;
+}
+
+void clickhouse_insert_wait_some(clickhouse *c, int ms)
+{
+    if (clickhouse_insert_busy(c))
+        curl_multi_wait(c->multi, NULL, 0, ms, NULL);
+    pump(c, ONCE);
 }

@@ -39,6 +39,13 @@ extern const clickhouse_table clickhouse_tables[CLICKHOUSE_TABLE_COUNT];
  * does not fit in `size`. */
 int clickhouse_table_into(const clickhouse *c, const clickhouse_table *t, char *out, size_t size);
 
+/* clickhouse_native.c: `rows`, RowBinary rows of table `t`, as one Native
+ * block in `out`, its columns built in `scratch`. Returns 0, or -1 (rows
+ * cut or not of `t`'s columns, a column type it does not write, out of
+ * memory). */
+int clickhouse_native_block(const clickhouse_table *t, const sbuf *rows, sbuf *out,
+                            sbuf scratch[2 * CLICKHOUSE_MAX_COLUMNS]);
+
 /* Creates the database and every table that is absent, and checks that
  * those present have this version's columns. Returns 0, or -1 with the
  * reason in c->error. */

@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* clickhouse_spool.c - `petw forward --spool DIR`: batches kept on disk
- * until ClickHouse has them. Each batch is one file, NNNNNNNNNNNNNNNNNNNN.batch,
- * numbered in the order written, holding
+ * until ClickHouse has them. Each batch is one file, numbered in the order
+ * written: NNNNNNNNNNNNNNNNNNNN.open while rows are appended to it,
+ * renamed NNNNNNNNNNNNNNNNNNNN.batch once whole, holding
  *
- *     petw-spool 1\n<rows>\n<db.table (columns)>\n<the rows as RowBinary>
+ *     petw-spool 2\n<db.table (columns)>\n
+ *     then chunks: <rows> <bytes>\n<bytes of RowBinary rows>
  *
- * and DIR/head names the first one not yet delivered. A file is written
- * whole under another name and renamed, so a file of the spool is always
- * complete; it is removed only once the server has answered its insert, so
- * a batch may be sent twice (a kill between the answer and the removal),
- * which the tables' keys collapse. Only C's stdio, and mkdir. */
+ * (version 1, which earlier runs wrote whole under another name, was
+ * `petw-spool 1\n<rows>\n<db.table (columns)>\n<the rows>`: still read).
+ * The forwarder appends each session buffer's rows as one chunk before it
+ * takes the next buffer, so a kill loses no row it consumed: the next run
+ * keeps the .open file it finds, up to its last whole chunk (a chunk cut
+ * by the kill is a buffer the forwarder had not finished with). DIR/head
+ * names the first file not yet delivered. A file is removed only once the
+ * server has answered its insert, so a batch may be sent twice (a kill
+ * between the answer and the removal), which the tables' keys collapse.
+ * Only C's stdio, and mkdir. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +30,21 @@
 #define make_dir(p) mkdir((p), 0700)
 #endif
 
-#include "clickhouse.h"
+#include "clickhouse_schema.h"
+
+/* Around `files` and `bytes`, the fields both sides change (the side
+ * that appends and the one that sends may be two threads). */
+static void lock(clickhouse_spool *s)
+{
+    if (s->lock)
+        s->lock(s->lock_context);
+}
+
+static void unlock(clickhouse_spool *s)
+{
+    if (s->unlock)
+        s->unlock(s->lock_context);
+}
 
 static void file_name(const clickhouse_spool *s, uint64_t seq, const char *ext, char *out,
                       size_t size)
@@ -55,6 +76,68 @@ static int write_head(clickhouse_spool *s)
     return ok && rename(tmp, path) == 0 ? 0 : -1;
 }
 
+/* Reads spool file `seq`: its `into` and rows (into `body`, when not
+ * NULL), their count and the file's size. A version 2 file's cut last
+ * chunk is left out. Returns 0, or -1 (not a spool file). */
+static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, char *into,
+                     size_t into_size, sbuf *body, uint64_t *count, long *size)
+{
+    char path[600];
+    file_name(s, seq, ext, path, sizeof(path));
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char line[64];
+    int version = 0;
+    if (fgets(line, sizeof(line), f))
+        version = !strcmp(line, "petw-spool 1\n") ? 1 : !strcmp(line, "petw-spool 2\n") ? 2 : 0;
+    *count = 0;
+    int ok = version == 2 || (version == 1 && fscanf(f, "%" SCNu64 "\n", count) == 1);
+    ok = ok && fgets(into, (int)into_size, f);
+    size_t len = ok ? strlen(into) : 0;
+    ok = ok && len && into[len - 1] == '\n';
+    if (ok)
+        into[len - 1] = 0;
+    if (body)
+        body->len = 0;
+    char buf[65536];
+    while (ok && version == 1) {
+        size_t got = fread(buf, 1, sizeof(buf), f);
+        if (!got)
+            break;
+        if (body)
+            sbuf_put(body, buf, got);
+    }
+    while (ok && version == 2) { /* chunks, up to the last whole one */
+        uint64_t rows, bytes;
+        if (!fgets(line, sizeof(line), f) ||
+            sscanf(line, "%" SCNu64 " %" SCNu64, &rows, &bytes) != 2)
+            break;
+        size_t at = body ? body->len : 0;
+        uint64_t left = bytes;
+        while (left) {
+            size_t want = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+            size_t got = fread(buf, 1, want, f);
+            if (body)
+                sbuf_put(body, buf, got);
+            left -= got;
+            if (got < want)
+                break;
+        }
+        if (left) { /* cut by a kill: not a row of it counts */
+            if (body)
+                body->len = at;
+            break;
+        }
+        *count += rows;
+    }
+    ok = ok && !ferror(f) && !(body && body->failed);
+    fseek(f, 0, SEEK_END);
+    *size = ok ? ftell(f) : 0;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
 int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, char *error,
                           size_t error_size)
 {
@@ -82,6 +165,25 @@ int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, 
         s->bytes += (uint64_t)n;
         s->files++;
     }
+    /* The file a killed run was appending to: kept when it holds a whole
+     * chunk, as a batch like the others. */
+    char open_path[600];
+    file_name(s, s->next, "open", open_path, sizeof(open_path));
+    uint64_t rows;
+    long n;
+    if (read_file(s, s->next, "open", s->open_into, sizeof(s->open_into), NULL, &rows, &n) == 0 &&
+        rows) {
+        if (rename(open_path, path) != 0) {
+            snprintf(error, error_size, "cannot write in the spool directory %s", dir);
+            return -1;
+        }
+        s->bytes += (uint64_t)n;
+        s->files++;
+        s->next++;
+    } else {
+        remove(open_path);
+    }
+    s->sent = s->head;
     if (write_head(s)) {
         snprintf(error, error_size, "cannot write in the spool directory %s", dir);
         return -1;
@@ -89,99 +191,183 @@ int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, 
     return 0;
 }
 
-int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count)
+void clickhouse_spool_close(clickhouse_spool *s)
 {
-    char head[1200];
-    int n = snprintf(head, sizeof(head), "petw-spool 1\n%" PRIu64 "\n%s\n", count, into);
-    if (n < 0 || (size_t)n >= sizeof(head))
+    clickhouse_spool_seal(s);
+    sbuf_free(&s->body);
+}
+
+int clickhouse_spool_seal(clickhouse_spool *s)
+{
+    if (!s->open)
+        return 0;
+    int ok = fclose(s->open) == 0;
+    s->open = NULL;
+    char path[600], open_path[600];
+    file_name(s, s->next, "batch", path, sizeof(path));
+    file_name(s, s->next, "open", open_path, sizeof(open_path));
+    if (!ok || rename(open_path, path) != 0) {
+        remove(open_path);
+        lock(s);
+        s->bytes -= s->open_bytes <= s->bytes ? s->open_bytes : s->bytes;
+        unlock(s);
         return -1;
-    if (s->bytes + (uint64_t)n + rows->len > s->limit) {
+    }
+    s->next++;
+    lock(s);
+    s->files++;
+    unlock(s);
+    s->open_rows = s->open_bytes = 0;
+    return 0;
+}
+
+int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count)
+{
+    if (s->open && strcmp(into, s->open_into) != 0 && clickhouse_spool_seal(s))
+        return -1;
+    char head[1200], chunk[64];
+    int h = s->open ? 0 : snprintf(head, sizeof(head), "petw-spool 2\n%s\n", into);
+    int c = snprintf(chunk, sizeof(chunk), "%" PRIu64 " %zu\n", count, rows->len);
+    if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
+        return -1;
+    uint64_t add = (uint64_t)h + (uint64_t)c + rows->len;
+    lock(s);
+    int full = s->bytes + add > s->limit;
+    unlock(s);
+    if (full) {
         s->dropped_rows += count;
         s->dropped_batches++;
         return 1;
     }
-    char path[600], tmp[600];
-    file_name(s, s->next, "batch", path, sizeof(path));
-    file_name(s, s->next, "tmp", tmp, sizeof(tmp));
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return -1;
-    int ok = fwrite(head, 1, (size_t)n, f) == (size_t)n &&
-             (!rows->len || fwrite(rows->data, 1, rows->len, f) == rows->len);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return -1;
+    if (!s->open) {
+        char path[600];
+        file_name(s, s->next, "open", path, sizeof(path));
+        FILE *f = fopen(path, "wb");
+        if (!f)
+            return -1;
+        if (fwrite(head, 1, (size_t)h, f) != (size_t)h) {
+            fclose(f);
+            remove(path);
+            return -1;
+        }
+        s->open = f;
+        strcpy(s->open_into, into);
     }
-    s->next++;
-    s->files++;
-    s->bytes += (uint64_t)n + rows->len;
-    return 0;
+    FILE *f = s->open;
+    /* Written out of stdio's buffer before this returns: a kill of the
+     * process then loses nothing of it (the file is the kernel's). */
+    int ok = fwrite(chunk, 1, (size_t)c, f) == (size_t)c &&
+             (!rows->len || fwrite(rows->data, 1, rows->len, f) == rows->len) && fflush(f) == 0;
+    lock(s);
+    s->bytes += add;
+    unlock(s);
+    s->open_bytes += add;
+    s->open_rows += count;
+    return ok ? 0 : -1;
 }
 
-/* Reads the spool's first file: its `into` and rows (in `body`). */
-static int read_first(clickhouse_spool *s, char *into, size_t into_size, sbuf *body,
-                      uint64_t *count, long *size)
+int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count)
+{
+    int rc = clickhouse_spool_append(s, into, rows, count);
+    return rc ? rc : clickhouse_spool_seal(s);
+}
+
+/* The file `head` has been delivered: removed. */
+static int delivered(clickhouse_spool *s, uint64_t size, uint64_t rows)
 {
     char path[600];
     file_name(s, s->head, "batch", path, sizeof(path));
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    remove(path);
+    s->head++;
+    lock(s);
+    s->files--;
+    s->bytes -= size <= s->bytes ? size : s->bytes;
+    unlock(s);
+    s->delivered_rows += rows;
+    return 0;
+}
+
+/* After the inserts in flight ended: their files removed when they all
+ * landed, or to be sent again. Returns 0, 1 (one failed) or -1 (the head
+ * cannot be written). */
+static int settle(clickhouse_spool *s, clickhouse *c)
+{
+    if (s->sent == s->head)
+        return 0;
+    if (c->insert_failed) {
+        c->insert_failed = 0;
+        s->sent = s->head; /* all again: what landed collapses */
+        return 1;
+    }
+    for (uint64_t k = 0; s->sent > s->head; k++)
+        delivered(s, s->flight[k].size, s->flight[k].rows);
+    if (write_head(s)) {
+        snprintf(c->error, sizeof(c->error), "cannot write in the spool directory %s", s->dir);
         return -1;
-    char line[32];
-    int ok = fgets(line, sizeof(line), f) && !strcmp(line, "petw-spool 1\n") &&
-             fscanf(f, "%" SCNu64 "\n", count) == 1 && fgets(into, (int)into_size, f);
-    size_t len = ok ? strlen(into) : 0;
-    ok = ok && len && into[len - 1] == '\n';
-    if (ok)
-        into[len - 1] = 0;
-    body->len = 0;
-    char buf[65536];
-    size_t got;
-    while (ok && (got = fread(buf, 1, sizeof(buf), f)) > 0)
-        sbuf_put(body, buf, got);
-    ok = ok && !ferror(f) && !body->failed;
-    *size = ok ? ftell(f) : 0;
-    fclose(f);
-    return ok ? 0 : -1;
+    }
+    return 0;
+}
+
+int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
+{
+    clickhouse_insert_poll(c);
+    if (s->sent > s->head) {
+        if (clickhouse_insert_busy(c))
+            return 0;
+        int rc = settle(s, c);
+        if (rc)
+            return rc;
+    }
+    unsigned parallel = c->parallel < 1                         ? 1
+                        : c->parallel > CLICKHOUSE_MAX_PARALLEL ? CLICKHOUSE_MAX_PARALLEL
+                                                                : c->parallel;
+    /* A round of at most `parallel` files, settled together. */
+    for (;;) {
+        lock(s);
+        uint64_t end = s->head + s->files; /* the whole files: they no longer change */
+        unlock(s);
+        if (s->sent >= end || s->sent - s->head >= parallel)
+            break;
+        char into[1100];
+        uint64_t rows;
+        long size;
+        if (read_file(s, s->sent, "batch", into, sizeof(into), &s->body, &rows, &size)) {
+            snprintf(c->error, sizeof(c->error), "spool file %020" PRIu64 " in %s is unreadable",
+                     s->sent, s->dir);
+            return -1;
+        }
+        s->flight[s->sent - s->head].size = (uint64_t)size;
+        s->flight[s->sent - s->head].rows = rows;
+        s->sent++;
+        if (clickhouse_insert_rows(c, into, &s->body)) { /* a slot is free: does not wait */
+            c->insert_failed = 1; /* settled as a failure once the others end */
+            break;
+        }
+    }
+    return 0;
 }
 
 int clickhouse_spool_send(clickhouse_spool *s, clickhouse *c, int patient)
 {
+    /* What clickhouse_spool_pump started (tried once): settled first, and
+     * a failure there is no reason not to try again here. */
+    clickhouse_insert_wait(c);
+    int rc = settle(s, c);
+    if (rc < 0 || (rc > 0 && !patient))
+        return rc;
     unsigned retries = c->retries;
     if (!patient)
         c->retries = 0;
-    char into[1100];
-    sbuf body = {0};
-    int rc = 0;
-    while (s->files) {
-        uint64_t count;
-        long size;
-        if (read_first(s, into, sizeof(into), &body, &count, &size)) {
-            snprintf(c->error, sizeof(c->error), "spool file %020" PRIu64 " in %s is unreadable",
-                     s->head, s->dir);
-            rc = -1;
+    for (;;) {
+        /* Rounds of c->parallel files; an insert that failed was retried
+         * already (c->retries): the server is failing. */
+        rc = clickhouse_spool_pump(s, c);
+        if (rc || (!s->files && !clickhouse_insert_busy(c)))
             break;
-        }
-        if (clickhouse_insert(c, into, &body) || clickhouse_insert_wait(c)) {
-            c->insert_failed = 0; /* tried again later */
-            rc = 1;
-            break;
-        }
-        char path[600];
-        file_name(s, s->head, "batch", path, sizeof(path));
-        remove(path);
-        s->head++;
-        s->files--;
-        s->bytes -= (uint64_t)size <= s->bytes ? (uint64_t)size : s->bytes;
-        s->delivered_rows += count;
-        if (write_head(s)) {
-            snprintf(c->error, sizeof(c->error), "cannot write in the spool directory %s", s->dir);
-            rc = -1;
-            break;
-        }
+        clickhouse_insert_wait_some(c, 100);
     }
-    sbuf_free(&body);
+    /* A failure (rc 1) was settled by the pump: nothing is in flight and
+     * the files stay, to be sent again. */
     c->retries = retries;
     return rc;
 }
