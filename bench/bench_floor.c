@@ -151,7 +151,7 @@ static double run(floor_ring *r, int v, uint32_t n)
                             {(uintptr_t)&p.d, 8, 0},
                             {(uintptr_t)p.arr, 32, 0}};
     const uint64_t handle = 3 | (uint64_t)7 << 32; /* slot 3, generation 7 */
-    double t0 = bench_thread_cpu_ns(); /* the thread's CPU time: see bench_common.h */
+    double t0 = bench_thread_cpu_ns();             /* the thread's CPU time: see bench_common.h */
     if (v == EVENTWRITE)
         for (uint32_t i = 0; i < n; i++) {
             p.a = i;
