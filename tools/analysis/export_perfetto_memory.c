@@ -88,7 +88,7 @@ void perfetto_on_vm(void *context, const petw_profile_vm *v)
     size_t te = proto_begin(&x->b, 11);
     proto_field_varint(&x->b, 9, 4); /* TYPE_COUNTER */
     proto_field_varint(&x->b, 11, track);
-    proto_field_int(&x->b, 30, v->mapped_now); /* counter_value */
+    proto_field_double(&x->b, 44, (double)v->mapped_now); /* double_counter_value */
     proto_end(&x->b, te);
     perfetto_packet_end(x, at);
     x->memory_values++;
