@@ -340,7 +340,9 @@ uint32_t petw_profile_memory_count(const petw_profile *p);
 const petw_profile_memory *petw_profile_memory_at(const petw_profile *p, uint32_t index);
 uint32_t petw_profile_memory_file_count(const petw_profile *p);
 const petw_profile_memory_file *petw_profile_memory_file_at(const petw_profile *p, uint32_t index);
-/* PageFault records the model skipped: too short for their layout. */
+/* PageFault records the model skipped: too short for their layout, or a
+ * VirtualAlloc/VirtualFree size that is no region's (not whole 4 KB pages,
+ * or more than the address space). */
 uint64_t petw_profile_memory_skipped(const petw_profile *p);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);
 const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);

@@ -39,7 +39,7 @@ static int skipped_note(const petw_profile *p)
     if (n)
         fprintf(stderr,
                 "petw: report memory: %" PRIu64 " PageFault records skipped (too short "
-                "for their layout)\n",
+                "for their layout, or no region's size)\n",
                 n);
     return 0;
 }

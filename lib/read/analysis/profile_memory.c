@@ -240,7 +240,8 @@ static void on_virtual_alloc(petw_profile *p, const petw_event_record *r, int fr
         ps == 4 ? petw__rd32(d + PETW__VA_SIZE_AT(ps)) : petw__rd64(d + PETW__VA_SIZE_AT(ps));
     uint32_t pid = petw__rd32(d + PETW__VA_PID(ps));
     uint32_t flags = petw__rd32(d + PETW__VA_FLAGS(ps));
-    if (size > ((uint64_t)1 << 56)) { /* more than any address space: not a size */
+    /* Regions are whole pages (4 KB or larger), within an address space. */
+    if (size % 4096 || size > (ps == 4 ? (uint64_t)UINT32_MAX : (uint64_t)1 << 56)) {
         p->mem_skipped++;
         return;
     }
