@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* The NT Kernel Logger with the memory groups, as Microsoft's "Configuring
+ * and Starting the NT Kernel Logger Session" sample starts it: StartTrace
+ * with EnableFlags EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS,
+ * EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS and EVENT_TRACE_FLAG_VIRTUAL_ALLOC
+ * starts (no ERROR_NOT_SUPPORTED) and says it records them, and the file
+ * it writes holds this process's mmap of 7 pages as a VirtualAlloc of that
+ * base and size, its 7 first writes as DemandZeroFaults at those pages,
+ * and its munmap as a VirtualFree. TraceSetInformation's group mask takes
+ * them too. Skipped (77) where the OS refuses kernel events. */
+#define _GNU_SOURCE
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+DEFINE_GUID(PageFaultGuid, 0x3d6fa8d3, 0xfe05, 0x11d0, 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba,
+            0x7c);
+
+#define PAGES 7
+
+static uint64_t base, size;
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static int allocs, frees, faults;
+
+static void on_event(petw_event_record *r, void *ctx)
+{
+    (void)ctx;
+    if (memcmp(&r->header.provider_id, &PageFaultGuid, sizeof(GUID)) != 0)
+        return;
+    const uint8_t *d = r->user_data;
+    int op = r->header.descriptor.opcode;
+    if ((op == 98 || op == 99) && r->user_data_length >= 24 && rd64(d) == base &&
+        rd64(d + 8) == size && rd32(d + 16) == (uint32_t)getpid())
+        op == 98 ? allocs++ : frees++;
+    if (op == 11 && r->user_data_length >= 16 && rd64(d) >= base && rd64(d) < base + size &&
+        r->header.process_id == (uint32_t)getpid())
+        faults++;
+}
+
+int main(void)
+{
+    char path[512];
+    test_path(path, sizeof(path), "kernel-memory.etl");
+    test_props tp;
+    test_props_init(&tp, path);
+    const ULONG memory = EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS | EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS |
+                         EVENT_TRACE_FLAG_VIRTUAL_ALLOC;
+    tp.p.EnableFlags = EVENT_TRACE_FLAG_PROCESS | memory;
+    TRACEHANDLE h = 0;
+    ULONG st = test_start_trace(&h, KERNEL_LOGGER_NAMEA, &tp.p);
+    if (st == ERROR_ACCESS_DENIED) {
+        printf("kernel session refused by the OS (no perf events permission): skipped\n");
+        return SKIP_TEST;
+    }
+    CHECK_EQ(st, ERROR_SUCCESS);
+    CHECK_EQ(tp.p.EnableFlags, EVENT_TRACE_FLAG_PROCESS | memory);
+    ULONG mask[8] = {EVENT_TRACE_FLAG_PROCESS | memory};
+    CHECK_EQ(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, mask, sizeof(mask)),
+             ERROR_SUCCESS);
+    memset(mask, 0, sizeof(mask));
+    CHECK_EQ(TraceQueryInformation(h, TraceSystemTraceEnableFlagsInfo, mask, sizeof(mask), NULL),
+             ERROR_SUCCESS);
+    CHECK_EQ(mask[0], EVENT_TRACE_FLAG_PROCESS | memory);
+
+    long page = sysconf(_SC_PAGESIZE);
+    size = (uint64_t)PAGES * (uint64_t)page;
+    uint8_t *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(m != MAP_FAILED);
+    (void)madvise(m, size, MADV_NOHUGEPAGE);
+    base = (uint64_t)(uintptr_t)m;
+    for (uint64_t k = 0; k < size; k += (uint64_t)page)
+        m[k] = 1;
+    CHECK_EQ(munmap(m, size), 0);
+    usleep(50000); /* the recorder reads every 20 ms */
+    CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
+
+    petw_trace_config tc;
+    petw_trace_config_init(&tc);
+    tc.on_event = on_event;
+    petw_trace *t;
+    CHECK_EQ(petw_trace_open(path, &tc, &t), 0);
+    CHECK_EQ(petw_trace_process(&t, 1, 0, 0), 0);
+    petw_trace_close(t);
+    unlink(path);
+    CHECK_EQ(allocs, 1);
+    CHECK_EQ(frees, 1);
+    CHECK_EQ(faults, PAGES);
+    printf("NT Kernel Logger with the memory flags: %d VirtualAlloc, %d DemandZeroFault, %d "
+           "VirtualFree of this process's mapping\n",
+           allocs, faults, frees);
+    return 0;
+}
