@@ -31,9 +31,11 @@
 #include "system_internal.h"
 
 #define PS 8               /* the 64-bit layouts */
-#define THREAD_SLOTS 4096u /* threads in a memory call or a fault */
-#define PROC_SLOTS 8192u   /* processes whose mappings are followed */
-#define FILE_SLOTS 65536u  /* files seen mapped */
+#define THREAD_SLOTS 4096u /* threads in a memory call, threads in a fault */
+#define THREAD_PROBES 16u
+#define SLOT_GONE UINT32_MAX /* a thread slot freed (probing goes on past it) */
+#define PROC_SLOTS 8192u     /* processes whose mappings are followed */
+#define FILE_SLOTS 65536u    /* files seen mapped */
 #define MAX_MAPS_PER_PROC 65536u
 #define FILE_OBJECT_BASE 0xFFFFE00000000000ull /* a kernel-looking pointer per file */
 
@@ -50,13 +52,19 @@ typedef struct mem_proc {
     uint32_t count, cap;
 } mem_proc;
 
-typedef struct mem_thread {
-    uint32_t tid_plus_one;
-    uint32_t call_plus_one; /* PETW__SYS_VM_* + 1 in progress, 0: none */
+/* A thread in a memory call (its entry seen, its exit not yet). */
+typedef struct mem_call {
+    uint32_t tid_plus_one; /* first: see tid_slot */
+    uint32_t call;         /* PETW__SYS_VM_* */
     uint64_t args[6];
-    uint64_t fault_page; /* the latest fault's start */
-    int64_t fault_ns;
-} mem_thread;
+} mem_call;
+
+/* A thread in a fault (its start seen, its end not yet). */
+typedef struct mem_start {
+    uint32_t tid_plus_one; /* first: see tid_slot */
+    uint64_t page;
+    int64_t ns;
+} mem_start;
 
 typedef struct mem_file {
     char *path; /* NULL: empty */
@@ -70,7 +78,8 @@ struct petw__system_memory {
     void *ctx;
     uint64_t page;
     mem_proc *procs;
-    mem_thread *threads;
+    mem_call *calls;   /* THREAD_SLOTS */
+    mem_start *starts; /* THREAD_SLOTS */
     mem_file *files;
     uint32_t file_count;
     uint8_t payload[8200];
@@ -89,12 +98,13 @@ petw__system_memory *petw__system_memory_new(uint32_t flags, petw__system_emit_f
     m->page = petw__page_size();
     if (!m->page || (m->page & (m->page - 1)))
         m->page = 4096;
-    m->threads = calloc(THREAD_SLOTS, sizeof(*m->threads));
+    m->calls = calloc(THREAD_SLOTS, sizeof(*m->calls));
+    m->starts = calloc(THREAD_SLOTS, sizeof(*m->starts));
     if (flags & (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC))
         m->procs = calloc(PROC_SLOTS, sizeof(*m->procs));
     if (flags & (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS))
         m->files = calloc(FILE_SLOTS, sizeof(*m->files));
-    if (!m->threads || !m->procs ||
+    if (!m->calls || !m->starts || !m->procs ||
         (!m->files && (flags & (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS)))) {
         petw__system_memory_free(m);
         return NULL;
@@ -111,7 +121,8 @@ void petw__system_memory_free(petw__system_memory *m)
     for (uint32_t k = 0; m->files && k < FILE_SLOTS; k++)
         free(m->files[k].path);
     free(m->procs);
-    free(m->threads);
+    free(m->calls);
+    free(m->starts);
     free(m->files);
     free(m);
 }
@@ -154,14 +165,35 @@ static void proc_clear(mem_proc *p)
     p->brk = 0;
 }
 
-static mem_thread *thread_slot(petw__system_memory *m, uint32_t tid)
+/* Thread `tid`'s slot in `table` (THREAD_SLOTS items of `size` bytes, each
+ * beginning with its thread's id + 1; 0 never used, SLOT_GONE freed), or
+ * NULL; with `insert` a new one when it has none (cleared): the first free
+ * slot of its probes, else its first, whose thread then loses what it had
+ * (its call or fault start is not known, never wrong: the id is checked).
+ * Entries live from a call's entry (a fault's start) to its exit (end), so
+ * the tables hold the threads inside one, few. */
+static uint32_t *tid_slot(void *table, size_t size, uint32_t tid, int insert)
 {
-    /* One slot per hash: another thread there replaces it (its call or
-     * fault start is then not known, never wrong: the id is checked). */
-    mem_thread *t = &m->threads[(tid * 2654435761u) & (THREAD_SLOTS - 1)];
-    if (t->tid_plus_one != tid + 1)
-        memset(t, 0, sizeof(*t)), t->tid_plus_one = tid + 1;
-    return t;
+    if (tid >= UINT32_MAX - 1)
+        return NULL;
+    uint8_t *b = table;
+    uint32_t h = (tid * 2654435761u) & (THREAD_SLOTS - 1), *free_slot = NULL;
+    for (uint32_t k = 0; k < THREAD_PROBES; k++) {
+        uint32_t *t = (uint32_t *)(void *)(b + ((h + k) & (THREAD_SLOTS - 1)) * size);
+        if (*t == tid + 1)
+            return t;
+        if ((*t == 0 || *t == SLOT_GONE) && !free_slot)
+            free_slot = t;
+        if (*t == 0)
+            break;
+    }
+    if (!insert)
+        return NULL;
+    if (!free_slot)
+        free_slot = (uint32_t *)(void *)(b + h * size);
+    memset(free_slot, 0, size);
+    *free_slot = tid + 1;
+    return free_slot;
 }
 
 static uint32_t file_intern(petw__system_memory *m, const char *path)
@@ -274,12 +306,13 @@ static int failed(uint64_t ret)
 
 static void on_vm_exit(petw__system_memory *m, const petw__sys_record *r)
 {
-    mem_thread *t = thread_slot(m, r->tid);
-    uint32_t call = t->call_plus_one ? t->call_plus_one - 1 : UINT32_MAX;
-    t->call_plus_one = 0;
-    if (call != r->count)
+    mem_call *t = (mem_call *)(void *)tid_slot(m->calls, sizeof(*m->calls), r->tid, 0);
+    if (!t || t->call != r->count)
         return; /* its entry was not seen (before the session, or its slot was taken) */
-    const uint64_t *a = t->args;
+    t->tid_plus_one = SLOT_GONE;
+    uint32_t call = t->call;
+    uint64_t a[6];
+    memcpy(a, t->args, sizeof(a));
     uint64_t ret = r->addr;
     mem_proc *p = proc_slot(m, r->pid, 1);
     int va = (m->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0;
@@ -362,10 +395,19 @@ static void on_fault(petw__system_memory *m, const petw__sys_record *r)
 {
     uint64_t page = r->addr & ~(m->page - 1);
     if (r->flags & PETW__SYS_FAULT_START) {
-        mem_thread *t = thread_slot(m, r->tid);
-        t->fault_page = page;
-        t->fault_ns = r->time_ns;
+        mem_start *t = (mem_start *)(void *)tid_slot(m->starts, sizeof(*m->starts), r->tid, 1);
+        if (t) {
+            t->page = page;
+            t->ns = r->time_ns;
+        }
         return;
+    }
+    /* The fault is over: its thread's start goes (read below for a hard one). */
+    mem_start *t = (mem_start *)(void *)tid_slot(m->starts, sizeof(*m->starts), r->tid, 0);
+    mem_start begun = {0, 0, 0};
+    if (t) {
+        begun = *t;
+        t->tid_plus_one = SLOT_GONE;
     }
     mem_proc *p = proc_slot(m, r->pid, 0);
     const mapping *e = map_find(p, r->addr);
@@ -382,11 +424,9 @@ static void on_fault(petw__system_memory *m, const petw__sys_record *r)
     }
     if (!major || !(m->flags & PETW_SYSTEM_HARD_FAULTS))
         return;
-    mem_thread *t = thread_slot(m, r->tid);
     int64_t start = r->time_ns; /* its start unknown: no duration */
-    if (t->fault_ns && t->fault_page == page && t->fault_ns <= r->time_ns)
-        start = t->fault_ns;
-    t->fault_ns = 0;
+    if (begun.tid_plus_one && begun.page == page && begun.ns <= r->time_ns)
+        start = begun.ns;
     uint64_t object = e ? file_object(m, r, e->file) : 0;
     uint8_t *q = m->payload;
     petw__wr64(q + PETW__HF_INITIAL_TIME, (uint64_t)m->ticks(m->ctx, start));
@@ -427,7 +467,14 @@ void petw__system_memory_record(petw__system_memory *m, const petw__sys_record *
             proc_clear(p); /* a new program: new mappings and break follow */
         break;
     }
-    case PETW__SYSREC_EXIT:
+    case PETW__SYSREC_EXIT: {
+        /* A thread in a call or fault when it ended frees its slots. */
+        uint32_t *c = tid_slot(m->calls, sizeof(*m->calls), r->tid, 0),
+                 *f = tid_slot(m->starts, sizeof(*m->starts), r->tid, 0);
+        if (c)
+            *c = SLOT_GONE;
+        if (f)
+            *f = SLOT_GONE;
         if (r->pid == r->tid) {
             mem_proc *p = proc_slot(m, r->pid, 0);
             if (p) {
@@ -436,6 +483,7 @@ void petw__system_memory_record(petw__system_memory *m, const petw__sys_record *
             }
         }
         break;
+    }
     case PETW__SYSREC_MMAP:
     case PETW__SYSREC_MAP: {
         if (!m->files)
@@ -449,9 +497,11 @@ void petw__system_memory_record(petw__system_memory *m, const petw__sys_record *
         on_fault(m, r);
         break;
     case PETW__SYSREC_VM_ENTER: {
-        mem_thread *t = thread_slot(m, r->tid);
-        t->call_plus_one = (uint32_t)r->count + 1;
-        memcpy(t->args, r->args, sizeof(t->args));
+        mem_call *t = (mem_call *)(void *)tid_slot(m->calls, sizeof(*m->calls), r->tid, 1);
+        if (t) {
+            t->call = (uint32_t)r->count;
+            memcpy(t->args, r->args, sizeof(t->args));
+        }
         break;
     }
     case PETW__SYSREC_VM_EXIT:
