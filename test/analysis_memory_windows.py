@@ -10,7 +10,9 @@ InitialTime to their end), 229376 bytes mapped, 65536 unmapped, a peak of
 0.065 ms, longest 0.050; 1 in ntdll.dll, 8192 bytes), in CSV and JSON too;
 --pid filters it out; the hostile records (cut short, a size no region has)
 are skipped with a count on stderr, never a crash; the Perfetto export has
-the 18 faults as instants and the 4 mapped-bytes values. Then the shared
+the 18 faults as instants and the 4 mapped-bytes values, and so has the
+Chrome JSON export (a "Mapped bytes" counter of the process; the hostile
+size left out). Then the shared
 Windows samples: each reads, and a sample with no PageFault records gives an
 empty table (77 when the samples folder is absent: that part only)."""
 import csv
@@ -67,8 +69,21 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run([petw, "convert", etl, "--to", "perfetto", "-o", pft])
         if not re.search(r"\b18 page faults, 4 mapped-bytes values", r.stderr):
             fail("%s-bit: perfetto export: %s" % (bits, r.stderr))
+        js = os.path.join(tmp, "m%s.json" % bits)
+        run([petw, "convert", etl, "--to", "chrome", "-o", js])
+        with open(js) as f:
+            trace = json.load(f)["traceEvents"]
+        got = [(e["pid"], e["args"]["bytes"]) for e in trace
+               if e.get("ph") == "C" and e.get("name") == "Mapped bytes"]
+        want = [(1234, 65536), (1234, 196608), (1234, 131072), (1234, 163840)]
+        faults = sum(1 for e in trace if e.get("ph") == "i" and e["name"].startswith("PageFault/")
+                     and "Virtual" not in e["name"])
+        if got != want or faults < 18:
+            fail("%s-bit: chrome: counter %s (expected %s), %d fault instants"
+                 % (bits, got, want, faults))
         print("%s: %s-bit: 10 soft, 4 hard faults, the hard faults by file, 4 hostile records "
-              "skipped, 18 fault instants and 4 counter values in Perfetto" % (NAME, bits))
+              "skipped, 18 fault instants and 4 counter values in Perfetto and Chrome JSON"
+              % (NAME, bits))
 
 samples = os.environ.get("PETW_ETL_SAMPLES", "")
 if not samples or not os.path.isdir(samples):
