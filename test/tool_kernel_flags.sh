@@ -60,7 +60,7 @@ refused "no output" start --kernel cswitch,dispatcher --stacks CSwitch,ReadyThre
 refused "its DPC and INTERRUPT are not recorded" start --kernel Latency
 # The memory groups, petw's names and xperf's.
 refused "no output" start --kernel memory
-refused "no output" start --kernel PAGE_FAULTS,HARD_FAULTS,VIRT_ALLOC
+refused "no output" start --kernel PAGE_FAULTS,HARD_FAULTS,VIRT_ALLOC,ALL_FAULTS
 refused "no output" start k --kernel=all --stacks=profile
 test ! -e "$dir/run" || test -z "$(ls -A "$dir/run")"
 test ! -e k.etl

@@ -295,7 +295,9 @@ static const struct {
     {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
     {"disk_io", PETW_SYSTEM_DISK_IO, NULL},
     {"readythread", PETW_SYSTEM_DISPATCHER, NULL}, /* xperf's -stackwalk ReadyThread */
-    /* petw's memory: the PageFault class whole (xperf's MEMORY is its faults alone) */
+    {"all_faults", PETW_SYSTEM_PAGE_FAULTS, NULL}, /* xperf's name for every fault */
+    /* petw's memory: the PageFault class whole (xperf's MEMORY, "memory
+     * tracing", is another group: working sets, not these) */
     {"memory", PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC, NULL},
     {"sysprof",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
