@@ -723,7 +723,7 @@ int help_completion(FILE *f)
     fputs("_petw_kernel_groups=\"", f);
     for (int k = 0; system_flag_name(k); k++)
         fprintf(f, "%s%s", k ? " " : "", system_flag_name(k));
-    fputs("\"\n\n", f);
+    fputs(" memory\"\n\n", f); /* the PageFault class's three groups */
     fprintf(f, completion_body, sbuf_text(&cases));
     if (failed || text.failed || opts.failed || views.failed || cases.failed || names.failed)
         rc = 1;
