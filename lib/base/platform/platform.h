@@ -487,7 +487,8 @@ typedef struct petw__sys_config {
     uint64_t sample_ns;     /* SAMPLE every this many ns of CPU time; 0: none */
     int sample_stacks;      /* SAMPLE with call chains */
     uint32_t pages_per_cpu; /* ring size; 0: a default that fits the OS's limit */
-    int faults;             /* FAULT (MINOR and MAJOR), and MAP for every mapping */
+    int faults;             /* FAULT (MAJOR), and MAP for every mapping */
+    int minor_faults;       /* FAULT (MINOR) too */
     int fault_starts;       /* FAULT (START) too: a hard fault's duration */
     int vm;                 /* VM_ENTER, VM_EXIT */
 } petw__sys_config;

@@ -505,16 +505,18 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         }
     info->vm = c->vm && vm_all;
     if (c->faults) {
-        s->fault_on[FAULT_MIN] = s->fault_on[FAULT_MAJ] =
-            fault_open(s, c, FAULT_MIN) == 0 && fault_open(s, c, FAULT_MAJ) == 0;
-        if (!s->fault_on[FAULT_MIN])
+        /* Major faults always; minor ones when asked (the most numerous). */
+        s->fault_on[FAULT_MAJ] = fault_open(s, c, FAULT_MAJ) == 0 &&
+                                 (!c->minor_faults || fault_open(s, c, FAULT_MIN) == 0);
+        s->fault_on[FAULT_MIN] = s->fault_on[FAULT_MAJ] && c->minor_faults;
+        if (!s->fault_on[FAULT_MAJ])
             fault_close(s, FAULT_MIN), fault_close(s, FAULT_MAJ);
         s->fault_on[FAULT_ANY] =
-            s->fault_on[FAULT_MIN] && c->fault_starts && fault_open(s, c, FAULT_ANY) == 0;
+            s->fault_on[FAULT_MAJ] && c->fault_starts && fault_open(s, c, FAULT_ANY) == 0;
         if (!s->fault_on[FAULT_ANY])
             fault_close(s, FAULT_ANY);
     }
-    info->faults = s->fault_on[FAULT_MIN];
+    info->faults = s->fault_on[FAULT_MAJ];
     info->fault_starts = s->fault_on[FAULT_ANY];
     info->wakeups = s->tp_on[TP_WAKING];
     info->switch_stacks = s->tp_on[TP_SWITCH];
@@ -755,7 +757,7 @@ static void parse(petw__sys *s, sys_cpu *ring, const uint8_t *rec, uint32_t size
         /* Anonymous executable memory (a JIT): no image, as in the rundown. */
         int anon = body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0;
         int image = (prot & PROT_EXEC) && !anon;
-        if (!image && !s->fault_on[FAULT_MIN])
+        if (!image && !s->fault_on[FAULT_MAJ])
             return;
         trailer(rec, size, &r);
         r.kind = image ? PETW__SYSREC_MMAP : PETW__SYSREC_MAP;

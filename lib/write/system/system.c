@@ -612,6 +612,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
         .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
         .faults = (s->flags & FAULT_FLAGS) != 0,
+        .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
         .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
         .vm = (s->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0,
     };
