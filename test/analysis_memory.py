@@ -19,6 +19,10 @@ mapped bytes as a counter. With perf's fault events made absent
 (PETW_NO_FAULT_EVENTS=1) the recorder says in one line that it records no
 faults and still records the virtual memory calls exactly; with the
 syscalls' tracepoints absent, one line says so and the faults are recorded.
+And a run under strace (the workload's mmap, munmap, brk and mremap as
+strace saw them, counted as petw counts them: whole pages, the break's
+pages gained or lost, mremap's pages added or removed): the view's bytes
+mapped, unmapped and peak equal strace's.
 Exit 77 (skipped) where perf events are not allowed, or where the file's
 pages cannot be dropped (a file system without a page cache to drop)."""
 import json
@@ -93,6 +97,41 @@ def rows_of(doc):
             if r is not None:
                 return r
     return None
+
+
+def strace_bytes(path, page):
+    """Bytes mapped, unmapped and the peak of mapped less unmapped from an
+    strace log of mmap, munmap, brk and mremap, counted as petw counts them."""
+    up = lambda n: (n + page - 1) // page * page
+    mapped = unmapped = net = peak = 0
+    brk = None
+    for line in open(path):
+        m = re.match(r"(\w+)\((.*)\)\s+= (-?\w+)", line.strip())
+        if not m or m.group(3).startswith("-"):
+            continue
+        call, args, ret = m.group(1), [a.strip() for a in m.group(2).split(",")], \
+            int(m.group(3), 0)
+        gained = lost = 0
+        if call == "mmap":
+            gained = up(int(args[1], 0))
+        elif call == "munmap":
+            lost = up(int(args[1], 0))
+        elif call == "brk":
+            if brk is not None:
+                gained, lost = max(0, up(ret) - up(brk)), max(0, up(brk) - up(ret))
+            brk = ret
+        elif call == "mremap":
+            old, new = up(int(args[1], 0)), up(int(args[2], 0))
+            if ret == int(args[0], 0):
+                gained, lost = max(0, new - old), max(0, old - new)
+            else:
+                gained, lost = new, old
+        mapped += gained
+        net += gained
+        peak = max(peak, net)
+        unmapped += lost
+        net -= lost
+    return mapped, unmapped, peak
 
 
 def check_vm(evs, pid, ops, page):
@@ -272,6 +311,30 @@ def main():
                                                               vm_events))
             print("%s: perfetto (protoc): %d fault instants (%d HardFault), %d mapped-bytes "
                   "counter values" % (NAME, len(instants), len(hard), len(values)))
+
+        # strace on the same run: the bytes the view gives.
+        strace = shutil.which("strace")
+        if strace:
+            slog = os.path.join(tmp, "strace.txt")
+            etl4 = os.path.join(tmp, "strace.etl")
+            out4, ops4 = record(tmp, etl4, [strace, "-qq", "-o", slog, "-e",
+                                            "trace=mmap,munmap,brk,mremap"], env)
+            evs4 = events(etl4)
+            anon4 = dict((o, a) for o, a, s in ops4)["anon"]
+            pid4 = {e["fields"]["ProcessId"] for e in evs4 if e["provider"] == "PageFault"
+                    and e["event"] == "VirtualAlloc"
+                    and int(e["fields"]["BaseAddress"], 16) == anon4}
+            rows4 = [r for r in rows_of(report(etl4)) if int(r["PID"]) in pid4]
+            got4 = tuple(int(rows4[0][k]) for k in ("Mapped bytes", "Unmapped bytes",
+                                                     "Peak bytes")) if len(rows4) == 1 else None
+            want4 = strace_bytes(slog, page)
+            if got4 != want4:
+                fail("under strace: the view's mapped, unmapped, peak %s; strace's %s"
+                     % (got4, want4))
+            print("%s: strace on the same run: %d bytes mapped, %d unmapped, peak %d: equal"
+                  % ((NAME,) + want4))
+        else:
+            print("%s: strace is not installed: its comparison skipped" % NAME)
 
         # The OS's page-fault events absent: said in one line, the rest recorded.
         env2 = dict(env, PETW_NO_FAULT_EVENTS="1")
