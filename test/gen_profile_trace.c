@@ -1,36 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu]
- * [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a CPU
- * profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records;
- * with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers, addresses
- * below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content is known:
- * Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart C:\app\app.exe
- * at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid
- * 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe (PDB app.pdb, GUID
- * 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None, DbgID_NB10 (ntdll.dbg,
- * checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
- * FileVersion (6.2.9200.16384) as Windows 8 writes it; PerfInfo/CollectionStart: a 1 ms interval
- * (10000 x 100 ns). (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
- *   0x82000000.)
- *   CPU 1: 70 samples, each with its StackWalk (innermost first):
- *     40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000
- *     20 x tid 78  ntdll+0x9000, app+0x2100, ntdll+0x5000
- *     10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000
- *   CPU 0 (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77
- *     Waiting, UserRequest); 5000 ReadyThread 77 by 78; 6000 CSwitch 0 -> 77;
- *     8000 CSwitch 77 -> 0 (Waiting, UserRequest).
- *   DiskIo (process 0 in the header; the issuing thread says whose):
- *     Read 4096 bytes x 3 by tid 77 (response 0.1, 0.2, 0.3 ms), Write 8192
- *     bytes by tid 78 (0.05 ms).
- *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
- *     Stop 5000 on thread 77 (EVENT records without a schema).
- * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
- * `offcpu`, StackWalk events follow the ReadyThread (78's stack: app+0x2200,
- * ntdll+0x5000) and the CSwitch at 6000 (77's, where it had blocked:
- * ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows
- * records them with CSwitch and ReadyThread stack walking. With
- * `shift` (for diffs), the first two stacks come 20 and 40 times. With
- * `ntdll STAMP SIZE`, ntdll.dll's Image event has that PE time stamp and
+ * [memory] [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a
+ * CPU profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL
+ * records; with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers,
+ * addresses below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content
+ * is known: Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart
+ * C:\app\app.exe at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at
+ * 0xfffff80000000000 (pid 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
+ * (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None,
+ * DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100,
+ * 0x504d) and a version 0 FileVersion (6.2.9200.16384) as Windows 8 writes it;
+ * PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns). (32-bit: app.exe at 0x400000,
+ * ntdll.dll at 0x77000000, ntoskrnl.exe at 0x82000000.) CPU 1: 70 samples, each with its StackWalk
+ * (innermost first): 40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000 20 x tid 78  ntdll+0x9000,
+ * app+0x2100, ntdll+0x5000 10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000 CPU 0
+ * (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77 Waiting, UserRequest); 5000
+ * ReadyThread 77 by 78; 6000 CSwitch 0 -> 77; 8000 CSwitch 77 -> 0 (Waiting, UserRequest). DiskIo
+ * (process 0 in the header; the issuing thread says whose): Read 4096 bytes x 3 by tid 77 (response
+ * 0.1, 0.2, 0.3 ms), Write 8192 bytes by tid 78 (0.05 ms). Provider {6e0c3b5a-...}, task 5: Start
+ * 3000 / Stop 3500 and Start 4000 / Stop 5000 on thread 77 (EVENT records without a schema). So
+ * thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With `offcpu`, StackWalk events follow
+ * the ReadyThread (78's stack: app+0x2200, ntdll+0x5000) and the CSwitch at 6000 (77's, where it
+ * had blocked: ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows records them
+ * with CSwitch and ReadyThread stack walking. With `shift` (for diffs), the first two stacks come
+ * 20 and 40 times. With `ntdll STAMP SIZE`, ntdll.dll's Image event has that PE time stamp and
  * size, and a KernelTraceControl ImageID says them too.
  * With `idle`, the Idle process is there too, as Windows' rundown gives it (Process/DCStart pid 0
  * with no name, Thread/DCStart tid 0), and CPU 1 has 5 more samples in it (tid 0, ntoskrnl+0x3000).
@@ -62,6 +55,17 @@
  * stacks are frame-pointer walks. With `garbage`, the 10 samples of tid 77
  * through ntoskrnl have 0x7370616d2f ("/maps", in no image) between
  * app+0x1500 and app+0x2000.
+ * With `memory`, PageFault and FileIo records as Windows writes them (times
+ * in 100 ns ticks, the clock's): tid 77 takes 5 DemandZeroFault, 3
+ * TransitionFault, 2 CopyOnWrite and 4 HardPageFault; FileIo Name names
+ * FileObject 0xA000 "\Device\HarddiskVolume3\app\data.bin" and FileRundown
+ * 0xB000 "\Windows\System32\ntdll.dll"; HardFault (header process 0, TThreadId
+ * 77) in 0xA000 at 4500 from 4000 (4096 bytes), 4600 from 4550 (4096), 4800
+ * from 4700 (32768), in 0xB000 at 4900 from 4880 (8192); VirtualAlloc of
+ * process 1234 (ProcessId field, header process 0): alloc 0x10000, alloc
+ * 0x20000, free 0x10000, alloc 0x8000. And hostile ones, which the model
+ * skips: a HardFault of 10 bytes, a VirtualAlloc of 8, a fault of 4, a
+ * VirtualFree of RegionSize 2^64-1.
  * With `big MB` (the benchmarks' large traces), the samples are instead MB
  * megabytes of buffers streamed to the file: 1 kHz on each of the 2 CPUs,
  * each sample with a 30-frame stack, one of 20,000 distinct stacks over
@@ -246,6 +250,72 @@ static void cswitch(uint32_t new_tid, uint32_t old_tid, int64_t ts)
     p[12] = 6; /* OldThreadWaitReason: UserRequest */
     p[14] = 5; /* OldThreadState: Waiting */
     record(PETW__HDR_COMPACT64, 0x0524, 2, 0, new_tid, ts, p, 24);
+}
+
+static void page_fault(uint8_t op, uint32_t tid, uint64_t va, int64_t ts)
+{
+    uint8_t p[16];
+    uint32_t n = put_ptr(p, va);
+    n += put_ptr(p + n, 0x140001000ull); /* ProgramCounter */
+    record(PETW__HDR_SYSTEM64, (uint16_t)(0x0200 | op), 2, 1234, tid, ts, p, n);
+}
+
+static void file_name(uint8_t op, uint64_t object, const char *name, int64_t ts)
+{
+    uint8_t p[512];
+    uint32_t n = put_ptr(p, object);
+    n += put_utf16(p + n, name);
+    record(PETW__HDR_SYSTEM64, (uint16_t)(0x0400 | op), 2, 0, 0, ts, p, n);
+}
+
+static void hard_fault(uint64_t object, uint64_t offset, uint32_t bytes, int64_t start, int64_t ts)
+{
+    uint8_t p[48];
+    petw__wr64(p, (uint64_t)start); /* InitialTime, in clock ticks */
+    petw__wr64(p + 8, offset);      /* ReadOffset */
+    uint32_t n = 16 + put_ptr(p + 16, 0x7ff600010000ull + offset);
+    n += put_ptr(p + n, object);
+    petw__wr32(p + n, 77); /* TThreadId */
+    petw__wr32(p + n + 4, bytes);
+    record(PETW__HDR_SYSTEM64, 0x0220, 2, 0, 0, ts, p, n + 8);
+}
+
+static void virtual_alloc(int free_op, uint64_t base, uint64_t size, int64_t ts, uint32_t cut)
+{
+    uint8_t p[24];
+    uint32_t n = put_ptr(p, base);
+    n += put_ptr(p + n, size);
+    petw__wr32(p + n, 1234);
+    petw__wr32(p + n + 4, free_op ? 0x8000 : 0x3000);
+    record(PETW__HDR_SYSTEM64, free_op ? 0x0263 : 0x0262, 2, 0, 78, ts, p, cut ? cut : n + 8);
+}
+
+static void memory_records(void)
+{
+    for (int k = 0; k < 5; k++)
+        page_fault(11, 77, 0x20000000ull + 4096 * (uint64_t)k, 4010 + k);
+    for (int k = 0; k < 3; k++)
+        page_fault(10, 77, 0x30000000ull + 4096 * (uint64_t)k, 4020 + k);
+    for (int k = 0; k < 2; k++)
+        page_fault(12, 77, 0x31000000ull + 4096 * (uint64_t)k, 4030 + k);
+    for (int k = 0; k < 4; k++)
+        page_fault(14, 77, 0x7ff600010000ull + 4096 * (uint64_t)k, 4040 + k);
+    file_name(0, 0xA000, "\\Device\\HarddiskVolume3\\app\\data.bin", 4050);
+    file_name(36, 0xB000, "\\Windows\\System32\\ntdll.dll", 4051);
+    hard_fault(0xA000, 0, 4096, 4000, 4500);
+    hard_fault(0xA000, 4096, 4096, 4550, 4600);
+    hard_fault(0xA000, 65536, 32768, 4700, 4800);
+    hard_fault(0xB000, 8192, 8192, 4880, 4900);
+    virtual_alloc(0, 0x50000000, 0x10000, 4910, 0);
+    virtual_alloc(0, 0x50010000, 0x20000, 4920, 0);
+    virtual_alloc(1, 0x50000000, 0x10000, 4930, 0);
+    virtual_alloc(0, 0x60000000, 0x8000, 4940, 0);
+    /* Hostile: cut short, and a size no address space has. */
+    uint8_t cut[16] = {0};
+    record(PETW__HDR_SYSTEM64, 0x0220, 2, 0, 0, 4950, cut, 10);
+    virtual_alloc(0, 0x70000000, 0x1000, 4951, 8);
+    record(PETW__HDR_SYSTEM64, 0x020B, 2, 1234, 77, 4952, cut, 4);
+    virtual_alloc(1, 0x70000000, UINT64_MAX, 4953, 0);
 }
 
 static void ready(uint32_t tid, uint32_t by, int64_t ts)
@@ -509,7 +579,8 @@ static void ntdll_image_id(uint32_t pid, uint64_t base, int64_t ts)
 
 int main(int argc, char **argv)
 {
-    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0, offcpu = 0;
+    int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0, offcpu = 0,
+        memory = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -530,6 +601,8 @@ int main(int argc, char **argv)
             idle = 1;
         else if (!strcmp(argv[k], "offcpu"))
             offcpu = 1;
+        else if (!strcmp(argv[k], "memory"))
+            memory = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else if (!strcmp(argv[k], "ntdll") && k + 2 < argc) {
@@ -540,7 +613,7 @@ int main(int argc, char **argv)
     }
     if (argc < 2) {
         fprintf(stderr, "usage: gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] "
-                        "[garbage] [idle] [offcpu] [big MB] [ntdll STAMP SIZE]\n");
+                        "[garbage] [idle] [offcpu] [memory] [big MB] [ntdll STAMP SIZE]\n");
         return 2;
     }
     if (big && gen_stream(argv[1]))
@@ -602,6 +675,8 @@ int main(int argc, char **argv)
     if (offcpu) /* the stack thread 77 had blocked with */
         stackwalk(1234, 77, 6000,
                   (const uint64_t[]){nt + 0x3100, ntdll + 0x7000, app + 0x1800, ntdll + 0x5000}, 4);
+    if (memory)
+        memory_records();
     cswitch(0, 77, 8000);
     end_buffer();
     if (big) {

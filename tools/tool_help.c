@@ -53,7 +53,8 @@ const tool_command tool_commands[] = {
      "petw record -a --kernel profile --stacks profile -o all.etl -- sleep 10\n"
      "samples every process for ten seconds (needs the rights perf events need)\n",
      "report convert start"},
-    {"report", cmd_report, "where the time went: CPU, waits, disk, events, processes", report_help,
+    {"report", cmd_report, "where the time went: CPU, waits, disk, memory, events, processes",
+     report_help,
      "petw report cpu app.etl\n"
      "functions by self and inclusive samples\n"
      "petw report cpu app.etl --callers hot_func\n"
@@ -722,7 +723,7 @@ int help_completion(FILE *f)
     fputs("_petw_kernel_groups=\"", f);
     for (int k = 0; system_flag_name(k); k++)
         fprintf(f, "%s%s", k ? " " : "", system_flag_name(k));
-    fputs("\"\n\n", f);
+    fputs(" memory\"\n\n", f); /* the PageFault class's three groups */
     fprintf(f, completion_body, sbuf_text(&cases));
     if (failed || text.failed || opts.failed || views.failed || cases.failed || names.failed)
         rc = 1;

@@ -287,27 +287,33 @@ static const struct {
     {"profile", PETW_SYSTEM_PROFILE, NULL},
     {"disk", PETW_SYSTEM_DISK_IO, NULL},
     {"dispatcher", PETW_SYSTEM_DISPATCHER, NULL},
+    {"page_faults", PETW_SYSTEM_PAGE_FAULTS, NULL},
+    {"hard_faults", PETW_SYSTEM_HARD_FAULTS, NULL},
+    {"virt_alloc", PETW_SYSTEM_VIRTUAL_ALLOC, NULL},
     {"all", PETW_SYSTEM_SUPPORTED, NULL},
     {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD, NULL},
     {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
     {"disk_io", PETW_SYSTEM_DISK_IO, NULL},
     {"readythread", PETW_SYSTEM_DISPATCHER, NULL}, /* xperf's -stackwalk ReadyThread */
+    {"all_faults", PETW_SYSTEM_PAGE_FAULTS, NULL}, /* xperf's name for every fault */
+    /* petw's memory: the PageFault class whole (xperf's MEMORY, "memory
+     * tracing", is another group: working sets, not these) */
+    {"memory", PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC, NULL},
     {"sysprof",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
      NULL}, /* PROC_THREAD+LOADER+PROFILE */
     {"latency",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_DISK_IO |
-         PETW_SYSTEM_CSWITCH | PETW_SYSTEM_PROFILE,
-     "xperf's Latency group: PROC_THREAD, LOADER, DISK_IO, CSWITCH and PROFILE; its "
-     "HARD_FAULTS, DPC and INTERRUPT are not recorded (no source yet)"},
+         PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_CSWITCH | PETW_SYSTEM_PROFILE,
+     "xperf's Latency group: PROC_THREAD, LOADER, DISK_IO, HARD_FAULTS, CSWITCH and PROFILE; "
+     "its DPC and INTERRUPT are not recorded (no source yet)"},
 };
 
 /* xperf's kernel flags for classes petw does not record yet. */
 static const char *const system_names_missing[] = {
-    "hard_faults", "file_io",  "file_io_init", "networktrace", "virt_alloc",
-    "memory",      "registry", "dpc",          "interrupt",    "syscall",
-    "alpc",        "power",    "meminfo",      "file",         "net"};
-#define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
+    "file_io", "file_io_init", "networktrace", "registry", "dpc",  "interrupt",
+    "syscall", "alpc",         "power",        "meminfo",  "file", "net"};
+#define SYSTEM_NAMES_OWN 10 /* the first 10 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
 {
@@ -349,7 +355,7 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
         if (k < 0) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
-                    "cswitch, profile, disk, dispatcher or all, separated by commas)\n",
+                    "cswitch, profile, disk, dispatcher, memory or all, separated by commas)\n",
                     option, (int)n, p, list);
             return -1;
         }
@@ -428,6 +434,15 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
     if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS))
         printf(" (no cswitch stacks: the OS gives no sched_switch tracepoint)");
     printf("\n");
+    /* What of the memory groups the OS did not give: one line each. */
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FAULTS))
+        printf("Not recorded:      page_faults, hard_faults (the OS gives no page-fault "
+               "events: perf's software events refused)\n");
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC))
+        printf("Not recorded:      virt_alloc (the OS gives no syscalls:sys_enter/exit_mmap, "
+               "munmap, brk, mremap tracepoints)\n");
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FAULT_TIMES))
+        printf("Not recorded:      hard faults' durations (no page-fault start events)\n");
 }
 
 /* ---- options that start a session ---- */
@@ -460,9 +475,11 @@ const char start_options_usage[] =
     "  --kernel LIST          also records the NT Kernel Logger's events (the system\n"
     "                         provider: on Linux from perf events), in the classic\n"
     "                         kernel classes. LIST: process, thread, image, cswitch,\n"
-    "                         profile, disk, dispatcher, separated by commas, or all;\n"
+    "                         profile, disk, dispatcher, memory (page_faults,\n"
+    "                         hard_faults, virt_alloc), separated by commas, or all;\n"
     "                         xperf's names too (PROC_THREAD, LOADER, DISK_IO,\n"
-    "                         SysProf, Latency: what a group lacks here is said)\n"
+    "                         HARD_FAULTS, VIRT_ALLOC, SysProf, Latency: what a group\n"
+    "                         lacks here is said)\n"
     "  --stacks LIST          a StackWalk event (the call stack) after each event of\n"
     "                         these groups (of --kernel's): profile (the sampled\n"
     "                         thread's), cswitch (where the thread switched in had\n"

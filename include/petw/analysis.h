@@ -114,6 +114,29 @@ typedef struct petw_profile_disk_io { /* DiskIo Read or Write, when it completed
     uint64_t latency; /* 100 ns units (HighResResponseTime) */
 } petw_profile_disk_io;
 
+/* A page fault (PageFault's TransitionFault 10, DemandZeroFault 11,
+ * CopyOnWrite 12, GuardPageFault 13, HardPageFault 14, AccessViolation 15)
+ * or a hard fault's read (HardFault 32). */
+typedef struct petw_profile_fault {
+    int64_t time; /* a HardFault: its read's end */
+    uint32_t pid, tid;
+    uint8_t opcode;
+    uint64_t address;
+    uint64_t duration; /* HardFault: 100 ns units from the fault's start (0: not known) */
+    const char *file;  /* HardFault: the file read ("" when the trace names none) */
+    uint64_t offset;   /* HardFault: where in the file */
+} petw_profile_fault;
+
+/* A VirtualAlloc or VirtualFree (Linux: mmap, munmap, brk, mremap). */
+typedef struct petw_profile_vm {
+    int64_t time;
+    uint32_t pid, tid; /* pid: the process whose memory it is */
+    int free;          /* 1: VirtualFree */
+    uint64_t base, size;
+    uint32_t flags;     /* MEM_* */
+    int64_t mapped_now; /* the process's bytes mapped less unmapped after it (the trace's) */
+} petw_profile_vm;
+
 /* Called as the model reads, in time order, on the reading thread (each
  * may be NULL). `process` and `thread` see a process or thread start
  * (opcode 1 or 3) and end (2) once the model took it in; `event` sees every
@@ -129,6 +152,8 @@ typedef struct petw_profile_hooks {
     void (*sample)(void *context, const petw_profile_sample *s);
     void (*disk_io)(void *context, const petw_profile_disk_io *d);
     void (*event)(void *context, const petw_event_record *r);
+    void (*fault)(void *context, const petw_profile_fault *f);
+    void (*vm)(void *context, const petw_profile_vm *v);
 } petw_profile_hooks;
 
 typedef struct petw_profile_config {
@@ -229,6 +254,32 @@ typedef struct petw_profile_disk {
     uint64_t response_total, response_max; /* 100 ns units (HighResResponseTime) */
 } petw_profile_disk;
 
+/* Memory of one process (the PageFault class): its faults, soft (a page
+ * already in memory or zero-filled: transition, demand zero, copy on write,
+ * guard page) and hard (HardPageFault, or HardFault where the trace has only
+ * those), the hard faults' reads and their time, and what the process
+ * mapped and unmapped (VirtualAlloc and VirtualFree sizes, whatever their
+ * flags: on Windows a range reserved then committed counts twice), and the
+ * highest its mapped less unmapped bytes reached in the trace. */
+typedef struct petw_profile_memory {
+    uint32_t pid;
+    uint64_t soft_faults, hard_faults;
+    uint64_t transition, demand_zero, copy_on_write, guard_page, access_violation;
+    uint64_t hard_reads, hard_read_bytes;    /* HardFault events, their ByteCount */
+    uint64_t hard_time_total, hard_time_max; /* 100 ns units (a read's start known) */
+    uint64_t allocs, frees, mapped_bytes, unmapped_bytes;
+    int64_t net, peak; /* mapped less unmapped: at the end, at most */
+} petw_profile_memory;
+
+/* Hard faults of one process in one file (HardFault: the FileObject's name
+ * from FileIo's Name, FileCreate or FileRundown events; "" when none). */
+typedef struct petw_profile_memory_file {
+    const char *file;
+    uint32_t pid;
+    uint64_t hard_faults, bytes;
+    uint64_t time_total, time_max; /* 100 ns units */
+} petw_profile_memory_file;
+
 /* One kind of event (provider, event id or TraceLogging name, opcode,
  * version) and how many the trace held; for Start/Stop pairs (opcodes 1
  * and 2 of one task, or of one TraceLogging event name; by activity ID,
@@ -285,6 +336,14 @@ uint32_t petw_profile_offcpu_count(const petw_profile *p);
 const petw_profile_offcpu *petw_profile_offcpu_at(const petw_profile *p, uint32_t index);
 uint32_t petw_profile_disk_count(const petw_profile *p);
 const petw_profile_disk *petw_profile_disk_at(const petw_profile *p, uint32_t index);
+uint32_t petw_profile_memory_count(const petw_profile *p);
+const petw_profile_memory *petw_profile_memory_at(const petw_profile *p, uint32_t index);
+uint32_t petw_profile_memory_file_count(const petw_profile *p);
+const petw_profile_memory_file *petw_profile_memory_file_at(const petw_profile *p, uint32_t index);
+/* PageFault records the model skipped: too short for their layout, or a
+ * VirtualAlloc/VirtualFree size that is no region's (not whole 4 KB pages,
+ * or more than the address space). */
+uint64_t petw_profile_memory_skipped(const petw_profile *p);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);
 const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);
 

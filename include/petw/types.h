@@ -161,15 +161,33 @@ typedef struct petw_event_record {
 #define PETW_SYSTEM_CSWITCH 0x00000010u    /* Thread CSwitch */
 #define PETW_SYSTEM_DISK_IO 0x00000100u    /* DiskIo read/write completions (block layer) */
 #define PETW_SYSTEM_DISPATCHER 0x00000800u /* Thread ReadyThread (wake-ups) */
-#define PETW_SYSTEM_PROFILE 0x01000000u    /* PerfInfo SampledProfile (CPU samples) */
+/* PageFault faults (EVENT_TRACE_FLAG_MEMORY_PAGE_FAULTS): every fault's
+ * address and program counter (Linux: minor faults, and hard ones) */
+#define PETW_SYSTEM_PAGE_FAULTS 0x00001000u
+/* PageFault HardFault (EVENT_TRACE_FLAG_MEMORY_HARD_FAULTS): a fault that
+ * read its page, with the file, offset and duration */
+#define PETW_SYSTEM_HARD_FAULTS 0x00002000u
+/* PageFault VirtualAlloc/VirtualFree (EVENT_TRACE_FLAG_VIRTUAL_ALLOC): Linux's
+ * mmap, munmap, brk and mremap */
+#define PETW_SYSTEM_VIRTUAL_ALLOC 0x00004000u
+#define PETW_SYSTEM_PROFILE 0x01000000u /* PerfInfo SampledProfile (CPU samples) */
 #define PETW_SYSTEM_SUPPORTED                                                                      \
     (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
-     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE)
+     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE |                          \
+     PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC)
 
 /* What the OS left out of a system session (petw_session_stats). */
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
 /* CSwitch stacks were asked, the OS gives none (Linux: no sched_switch tracepoint) */
 #define PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS 0x2u
+/* Page faults were asked, the OS gives no page-fault events (Linux: perf's
+ * software events refused): no faults, no hard faults */
+#define PETW_SYSTEM_LIMIT_NO_FAULTS 0x4u
+/* Virtual memory was asked, the OS gives no record of its calls (Linux: no
+ * syscalls:sys_enter/exit_mmap, munmap, brk, mremap tracepoints) */
+#define PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC 0x8u
+/* Hard faults are recorded without their start (InitialTime is their end) */
+#define PETW_SYSTEM_LIMIT_NO_FAULT_TIMES 0x10u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

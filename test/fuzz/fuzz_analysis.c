@@ -49,6 +49,14 @@ static void on_event(void *c, const petw_event_record *r)
 {
     seen += (uint64_t)c + (uint64_t)petw_profile_event_pairs(r, NULL);
 }
+static void on_fault(void *c, const petw_profile_fault *f)
+{
+    seen += (uint64_t)c + f->address + f->duration + f->offset + (f->file ? strlen(f->file) : 0);
+}
+static void on_vm(void *c, const petw_profile_vm *v)
+{
+    seen += (uint64_t)c + v->base + v->size + (uint64_t)v->mapped_now;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -73,6 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)report_disk(p, &a);
         (void)report_events(p, &a);
         (void)report_diff(p, p, &a);
+        a.by = NULL;
+        (void)report_memory(p, &a);
+        a.by = "file";
+        (void)report_memory(p, &a);
+        a.by = "thread";
         if (petw_profile_location_count(p)) {
             a.callers_of = petw_profile_location_at(p, 0)->name;
             (void)report_cpu(p, &a);
@@ -88,8 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(text);
     uint32_t stacks = petw_profile_stack_count(p);
     petw_profile_free(p);
-    static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup,
-                                             on_sample,  on_disk,   on_event};
+    static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup, on_sample,
+                                             on_disk,    on_event,  on_fault,  on_vm};
     c.hooks = &hooks;
     if (petw_profile_read_memory(data, size, &c, &p) == 0) {
         if (petw_profile_stack_count(p) != stacks)

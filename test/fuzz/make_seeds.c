@@ -487,12 +487,25 @@ static int write_kernel_seeds(const char *dir)
      * the creation time. */
     static const uint8_t defunct[56] = {[8] = 42, [40] = 'p', [55] = 0x01};
     static const uint8_t defunct_head[4] = {0x03, 0x27, 5, 0};
+    /* PageFault HardFault v2: InitialTime, ReadOffset, VirtualAddress,
+     * FileObject, TThreadId 77, ByteCount 4096; VirtualAlloc v2 (32-bit):
+     * BaseAddress, RegionSize, ProcessId, Flags; DemandZeroFault v2. */
+    static const uint8_t hard[40] = {
+        0x10, 0x27, [8] = 0x10, [17] = 0x10, [24] = 0xA0, [32] = 77, [37] = 0x10};
+    static const uint8_t hard_head[4] = {0x02, 0x20, 2, 0};
+    static const uint8_t valloc[16] = {[2] = 0x40, [5] = 0x10, [8] = 0xD2, [9] = 0x04, [13] = 0x30};
+    static const uint8_t valloc_head[4] = {0x02, 0x62, 2, 1};
+    static const uint8_t fault[16] = {[1] = 0x10, [2] = 0x20, [9] = 0x10, [12] = 0x40, [13] = 1};
+    static const uint8_t fault_head[4] = {0x02, 0x0b, 2, 0};
     return write_kernel_seed(dir, "kernel-image.bin", image_head, image, sizeof(image)) |
            write_kernel_seed(dir, "kernel-cswitch.bin", cswitch_head, cswitch, sizeof(cswitch)) |
            write_kernel_seed(dir, "kernel-sample.bin", sample_head, sample, sizeof(sample)) |
            write_kernel_seed(dir, "kernel-pnp.bin", pnp_head, pnp, sizeof(pnp)) |
            write_kernel_seed(dir, "kernel-numa32.bin", numa_head, numa, sizeof(numa)) |
-           write_kernel_seed(dir, "kernel-defunct.bin", defunct_head, defunct, sizeof(defunct));
+           write_kernel_seed(dir, "kernel-defunct.bin", defunct_head, defunct, sizeof(defunct)) |
+           write_kernel_seed(dir, "kernel-hardfault.bin", hard_head, hard, sizeof(hard)) |
+           write_kernel_seed(dir, "kernel-valloc32.bin", valloc_head, valloc, sizeof(valloc)) |
+           write_kernel_seed(dir, "kernel-fault.bin", fault_head, fault, sizeof(fault));
 }
 
 int main(int argc, char **argv)

@@ -57,7 +57,10 @@ refused "no output" start --kernel proc_thread,loader,disk_io
 refused "no output" start --kernel SysProf --stacks Profile
 refused "no output" start --kernel cswitch,dispatcher --stacks CSwitch,ReadyThread
 # xperf's Latency group: what it maps to, and what it lacks here, said.
-refused "HARD_FAULTS, DPC and INTERRUPT are not recorded" start --kernel Latency
+refused "its DPC and INTERRUPT are not recorded" start --kernel Latency
+# The memory groups, petw's names and xperf's.
+refused "no output" start --kernel memory
+refused "no output" start --kernel PAGE_FAULTS,HARD_FAULTS,VIRT_ALLOC,ALL_FAULTS
 refused "no output" start k --kernel=all --stacks=profile
 test ! -e "$dir/run" || test -z "$(ls -A "$dir/run")"
 test ! -e k.etl

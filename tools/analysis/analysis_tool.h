@@ -192,6 +192,9 @@ int report_wait(const petw_profile *p, const view_args *a);
 int report_offcpu(const petw_profile *p, const view_args *a);
 int report_processes(const petw_profile *p, const view_args *a);
 int report_disk(const petw_profile *p, const view_args *a);
+/* `petw report memory` (report_memory.c): faults and mappings by process;
+ * --by file: hard faults by process and file. */
+int report_memory(const petw_profile *p, const view_args *a);
 int report_events(const petw_profile *p, const view_args *a);
 
 /* What a stack weighs in the profile exports (--value): its CPU samples,

@@ -21,6 +21,7 @@ enum { SEQ_TRACKS = 1, SEQ_SAMPLES = 2, SEQ_SCHED = 3 };
 #define TRACK_DISK(disk, lane) (3ull << 56 | (uint64_t)(disk) << 8 | (lane))
 #define TRACK_ACTIVITY(hash) (4ull << 56 | ((hash)&0xFFFFFFFFFFFFFFull))
 #define TRACK_COUNTER(index) (5ull << 56 | (uint64_t)(index))
+#define TRACK_MEMORY(pid) (6ull << 56 | (uint64_t)(pid))
 
 /* A set of 32-bit ids (the processes and threads described so far). */
 typedef struct id_set {
@@ -64,6 +65,8 @@ typedef struct perfetto {
     pending_start *starts; /* open addressing */
     uint32_t start_cap, start_used, start_count;
     uint64_t switches, wakeups, samples, events, slices, disk_ios, counter_values;
+    id_set memory_tracks; /* the processes whose mapped-bytes track was written */
+    uint64_t faults, memory_values;
 } perfetto;
 
 /* FILETIME to the trace's nanoseconds (Unix time). */
@@ -92,5 +95,10 @@ void perfetto_on_event(void *context, const petw_event_record *r);
 void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d);
 /* Writes the Starts never stopped (as instants) and frees what is held. */
 void perfetto_events_end(perfetto *x);
+
+/* export_perfetto_memory.c: faults as instants on their thread's track,
+ * each process's mapped bytes as a counter track. */
+void perfetto_on_fault(void *context, const petw_profile_fault *f);
+void perfetto_on_vm(void *context, const petw_profile_vm *v);
 
 #endif

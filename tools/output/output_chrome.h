@@ -23,8 +23,9 @@
  * process's image name. */
 typedef struct id_entry {
     uint32_t id, used;
-    uint32_t pid; /* threads: its process */
-    char *name;   /* processes: ImageFileName */
+    uint32_t pid;   /* threads: its process */
+    char *name;     /* processes: ImageFileName */
+    int64_t mapped; /* memory: the process's VirtualAlloc less VirtualFree bytes */
 } id_entry;
 
 typedef struct id_map {
@@ -55,6 +56,7 @@ typedef struct chrome_state {
     size_t pid_count;
     /* Kernel records. */
     id_map threads, processes;
+    id_map memory;        /* processes with VirtualAlloc or VirtualFree records */
     uint8_t *cpu_running; /* per CPU: 1 while a thread's slice is open */
     size_t cpu_count;     /* CPUs seen (cpu_running's size) */
     pending_sample pending[MAX_PENDING_SAMPLES];

@@ -339,6 +339,33 @@ static int stack_walk(output *o, chrome_state *c, const petw_event_record *r,
 
 /* Renders a kernel record its own way. Returns 1 when done, 0 to show it
  * as any other record (an instant). */
+/* VirtualAlloc, VirtualFree: the process's bytes mapped less unmapped as
+ * a counter record (C) "Mapped bytes"; the record stays an instant too. */
+static void virtual_alloc(output *o, chrome_state *c, const petw_event_record *r,
+                          const petw_decoded_event *ev, int free_op)
+{
+    uint64_t pid, size;
+    if (!field_uint(ev, "ProcessId", &pid) || !field_uint(ev, "RegionSize", &size) ||
+        pid > UINT32_MAX || size % 4096 || size > (uint64_t)1 << 56)
+        return; /* no region's size (whole pages within an address space) */
+    id_entry *e = id_add(&c->memory, (uint32_t)pid);
+    if (!e)
+        return;
+    e->mapped += free_op ? -(int64_t)size : (int64_t)size;
+    sbuf *b = &o->line;
+    sbuf_puts(b, ",\n{\"ph\":\"C\",\"name\":\"Mapped bytes\",\"ts\":");
+    chrome_put_ts(b, c->last_ts);
+    sbuf_puts(b, ",\"pid\":");
+    sbuf_u64(b, pid);
+    sbuf_puts(b, ",\"tid\":0,\"args\":{\"bytes\":");
+    char num[32];
+    snprintf(num, sizeof(num), "%lld", (long long)e->mapped);
+    sbuf_puts(b, num);
+    sbuf_puts(b, "}}");
+    o->records++;
+    (void)r;
+}
+
 int chrome_kernel_event(output *o, chrome_state *c, const petw_event_record *r,
                         const petw_decoded_event *ev)
 {
@@ -370,6 +397,9 @@ int chrome_kernel_event(output *o, chrome_state *c, const petw_event_record *r,
         return profile_sample(o, c, r, ev, &s);
     } else if (!strcmp(class, "StackWalk") && !strcmp(event, "Stack"))
         return stack_walk(o, c, r, ev);
+    else if (!strcmp(class, "PageFault") &&
+             (!strcmp(event, "VirtualAlloc") || !strcmp(event, "VirtualFree")))
+        virtual_alloc(o, c, r, ev, !strcmp(event, "VirtualFree"));
     return 0;
 }
 
@@ -386,5 +416,6 @@ void chrome_kernel_free(chrome_state *c)
 {
     id_map_free(&c->threads);
     id_map_free(&c->processes);
+    id_map_free(&c->memory);
     free(c->cpu_running);
 }

@@ -107,6 +107,22 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_CONFIG_CPU 10
 #define PETW__OP_CONFIG_PHYDISK 11
 #define PETW__OP_CONFIG_LOGDISK 12
+/* PageFault: soft faults (transition, demand zero, copy on write, guard
+ * page), a hard fault's fault and its HardFault (the read, at its end),
+ * VirtualAlloc and VirtualFree. */
+#define PETW__OP_PF_TRANSITION 10
+#define PETW__OP_PF_DEMAND_ZERO 11
+#define PETW__OP_PF_COPY_ON_WRITE 12
+#define PETW__OP_PF_GUARD_PAGE 13
+#define PETW__OP_PF_HARD_PAGE_FAULT 14
+#define PETW__OP_PF_ACCESS_VIOLATION 15
+#define PETW__OP_PF_HARD_FAULT 32
+#define PETW__OP_PF_VIRTUAL_ALLOC 98
+#define PETW__OP_PF_VIRTUAL_FREE 99
+/* FileIo's Name (FileObject, then the file's path): what a FileObject
+ * elsewhere (a HardFault's) names. FileRundown: the same, at a rundown. */
+#define PETW__OP_FILE_NAME 0
+#define PETW__OP_FILE_RUNDOWN 36
 
 #define PETW__HOOK(group, opcode) ((uint16_t)((group) << 8 | (opcode)))
 /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE: image loads in the process group. */
@@ -123,7 +139,9 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__VERSION_PERFINFO 2
 #define PETW__VERSION_COLLECTION 3 /* PerfInfo CollectionStart v3 */
 #define PETW__VERSION_STACKWALK 2
-#define PETW__VERSION_CONFIG 2 /* SystemConfig_V2_* */
+#define PETW__VERSION_CONFIG 2     /* SystemConfig_V2_* */
+#define PETW__VERSION_PAGE_FAULT 2 /* PageFault_TypeGroup1, _HardFault, _VirtualAlloc */
+#define PETW__VERSION_FILE_NAME 2  /* FileIo_Name */
 
 /* ---- Fixed layouts (byte offsets; PS: the pointer size, 4 or 8) ---- */
 
@@ -167,5 +185,38 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__DISK_RESPONSE_TIME(ps) (24 + 2 * (ps))
 #define PETW__DISK_ISSUING_TID(ps) (32 + 2 * (ps))
 #define PETW__DISK_SIZE(ps) (36 + 2 * (ps))
+
+/* PageFault_TypeGroup1 v2 (faults): VirtualAddress, ProgramCounter (PS each). */
+#define PETW__PF_VA 0
+#define PETW__PF_PC(ps) (ps)
+#define PETW__PF_SIZE(ps) (2 * (ps))
+
+/* PageFault_HardFault v2: InitialTime (i64, the fault's start in clock
+ * ticks), ReadOffset (u64), VirtualAddress, FileObject (PS each),
+ * TThreadId, ByteCount. The record's own time is the read's end. */
+#define PETW__HF_INITIAL_TIME 0
+#define PETW__HF_READ_OFFSET 8
+#define PETW__HF_VA 16
+#define PETW__HF_FILE_OBJECT(ps) (16 + (ps))
+#define PETW__HF_TID(ps) (16 + 2 * (ps))
+#define PETW__HF_BYTE_COUNT(ps) (20 + 2 * (ps))
+#define PETW__HF_SIZE(ps) (24 + 2 * (ps))
+
+/* PageFault_VirtualAlloc v2 (VirtualAlloc, VirtualFree): BaseAddress,
+ * RegionSize (PS each), ProcessId, Flags (MEM_* of VirtualAllocEx and
+ * VirtualFreeEx). */
+#define PETW__VA_BASE 0
+#define PETW__VA_SIZE_AT(ps) (ps)
+#define PETW__VA_PID(ps) (2 * (ps))
+#define PETW__VA_FLAGS(ps) (4 + 2 * (ps))
+#define PETW__VA_SIZE(ps) (8 + 2 * (ps))
+#define PETW__MEM_COMMIT 0x1000u
+#define PETW__MEM_RESERVE 0x2000u
+#define PETW__MEM_DECOMMIT 0x4000u
+#define PETW__MEM_RELEASE 0x8000u
+
+/* FileIo_Name v2: FileObject (PS), then FileName (UTF-16, NUL-terminated). */
+#define PETW__FILE_NAME_OBJECT 0
+#define PETW__FILE_NAME_TEXT(ps) (ps)
 
 #endif /* PETW_KERNEL_CLASS_H */

@@ -429,6 +429,13 @@ enum {
     PETW__SYSREC_DISK,         /* a block request completed */
     PETW__SYSREC_LOST,         /* the OS lost `count` records */
     PETW__SYSREC_SWITCH_STACK, /* `tid` is about to leave the CPU: its call chain (sched_switch) */
+    PETW__SYSREC_FAULT,        /* a page fault of `tid` at `addr`, program counter `ip`
+                                * (PETW__SYS_FAULT_*) */
+    PETW__SYSREC_MAP,          /* a mapping that is not an executable file's (MMAP's fields;
+                                * `text` "//anon", "[heap]"... for anonymous memory) */
+    PETW__SYSREC_VM_ENTER,     /* `tid` called mmap, munmap, brk or mremap (`count`:
+                                * PETW__SYS_VM_*): its arguments in `args` */
+    PETW__SYSREC_VM_EXIT,      /* that call returned `addr` */
 };
 
 #define PETW__SYS_SWITCH_OUT 0x1u     /* SWITCH: the thread left the CPU */
@@ -437,7 +444,14 @@ enum {
 #define PETW__SYS_BUILD_ID_MAX 20u /* a GNU build-id: SHA-1's 20 bytes at most */
 #define PETW__SYS_DISK_READ 0u
 #define PETW__SYS_DISK_WRITE 1u
-#define PETW__SYS_DISK_OTHER 2u /* a flush or discard */
+#define PETW__SYS_DISK_OTHER 2u    /* a flush or discard */
+#define PETW__SYS_FAULT_MINOR 0x1u /* FAULT: resolved without reading (at its end) */
+#define PETW__SYS_FAULT_MAJOR 0x2u /* FAULT: resolved by reading its page (at its end) */
+#define PETW__SYS_FAULT_START 0x4u /* FAULT: a fault begins (asked with hard_faults) */
+#define PETW__SYS_VM_MMAP 0u       /* args: addr, len, prot, flags, fd, offset */
+#define PETW__SYS_VM_MUNMAP 1u     /* args: addr, len */
+#define PETW__SYS_VM_BRK 2u        /* args: the new break (0: a query) */
+#define PETW__SYS_VM_MREMAP 3u     /* args: addr, old_len, new_len, flags, new_addr */
 
 typedef struct petw__sys_record {
     uint32_t kind; /* PETW__SYSREC_* */
@@ -457,6 +471,8 @@ typedef struct petw__sys_record {
     const uint8_t *build_id; /* MMAP: the file's GNU build-id (the kernel's, or read
                               * from the file), build_id_size bytes; 0 when none */
     uint32_t build_id_size;
+    uint64_t ip;      /* FAULT: the program counter */
+    uint64_t args[6]; /* VM_ENTER: the call's arguments */
 } petw__sys_record;
 
 typedef struct petw__sys_config {
@@ -471,6 +487,10 @@ typedef struct petw__sys_config {
     uint64_t sample_ns;     /* SAMPLE every this many ns of CPU time; 0: none */
     int sample_stacks;      /* SAMPLE with call chains */
     uint32_t pages_per_cpu; /* ring size; 0: a default that fits the OS's limit */
+    int faults;             /* FAULT (MAJOR), and MAP for every mapping */
+    int minor_faults;       /* FAULT (MINOR) too */
+    int fault_starts;       /* FAULT (START) too: a hard fault's duration */
+    int vm;                 /* VM_ENTER, VM_EXIT */
 } petw__sys_config;
 
 /* What was granted (the OS may give less than asked). */
@@ -478,6 +498,9 @@ typedef struct petw__sys_info {
     int kernel_excluded; /* kernel code neither sampled nor in call chains */
     int wakeups, disk;   /* granted (they need tracepoints) */
     int switch_stacks;
+    int faults;       /* granted (perf's page-fault software events) */
+    int fault_starts; /* granted: hard faults have their start */
+    int vm;           /* granted (the syscalls' tracepoints) */
 } petw__sys_info;
 
 typedef struct petw__sys petw__sys;

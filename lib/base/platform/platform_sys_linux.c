@@ -45,17 +45,35 @@
 
 /* Tracepoints (tracefs): what is read of each, at the offsets its format
  * file gives (they change between kernel versions). */
-enum { TP_WAKING, TP_ISSUE, TP_COMPLETE, TP_SWITCH, TP_COUNT };
-static const char *const tp_names[TP_COUNT] = {"sched/sched_waking", "block/block_rq_issue",
-                                               "block/block_rq_complete", "sched/sched_switch"};
+enum {
+    TP_WAKING,
+    TP_ISSUE,
+    TP_COMPLETE,
+    TP_SWITCH,
+    /* The virtual memory calls: each one's entry, then its exit (in PETW__SYS_VM_* order). */
+    TP_VM_FIRST,
+    TP_VM_LAST = TP_VM_FIRST + 7,
+    TP_COUNT
+};
+static const char *const tp_names[TP_COUNT] = {
+    "sched/sched_waking",        "block/block_rq_issue",      "block/block_rq_complete",
+    "sched/sched_switch",        "syscalls/sys_enter_mmap",   "syscalls/sys_exit_mmap",
+    "syscalls/sys_enter_munmap", "syscalls/sys_exit_munmap",  "syscalls/sys_enter_brk",
+    "syscalls/sys_exit_brk",     "syscalls/sys_enter_mremap", "syscalls/sys_exit_mremap"};
+#define VM_ARGS 6
 typedef struct tp_layout {
     uint64_t id;         /* the tracepoint's id (perf config) */
     int32_t pid;         /* sched_waking: the woken thread */
     int32_t dev, sector; /* block: device, first sector */
     int32_t nr_sector, rwbs;
+    int32_t arg[VM_ARGS]; /* syscalls: the fields after __syscall_nr, in order (exit: ret) */
+    uint32_t args;
 } tp_layout;
 
-#define MAX_TP_FDS 4
+#define MAX_TP_FDS TP_COUNT
+/* perf's page-fault software events: minor and major faults (each at its
+ * end, with the address), and every fault at its start. */
+enum { FAULT_MIN, FAULT_MAJ, FAULT_ANY, FAULT_COUNT };
 
 typedef struct sys_cpu {
     int fd;        /* the side-band event: owns the ring */
@@ -63,7 +81,9 @@ typedef struct sys_cpu {
     int tp_fd[MAX_TP_FDS];
     uint64_t tp_id[MAX_TP_FDS];   /* each tracepoint event's sample id here */
     uint64_t tp_seen[MAX_TP_FDS]; /* its samples read (its count says how many fired) */
-    uint8_t *base;                /* the ring's mapping: metadata page, then data */
+    int fault_fd[FAULT_COUNT];
+    uint64_t fault_id[FAULT_COUNT], fault_seen[FAULT_COUNT];
+    uint8_t *base; /* the ring's mapping: metadata page, then data */
     uint64_t data_size;
     uint64_t head, tail; /* during a read: what is there, and how far read */
 } sys_cpu;
@@ -73,6 +93,7 @@ struct petw__sys {
     tp_layout tp[TP_COUNT];
     int tp_on[TP_COUNT];
     int tp_stacks[TP_COUNT]; /* its samples carry the call chain of the thread it fired in */
+    int fault_on[FAULT_COUNT];
     sys_cpu *cpus;
     struct pollfd *polls;
     uint8_t *scratch; /* one record copied out of a wrapped ring */
@@ -137,9 +158,10 @@ static int open_cpu(sys_cpu *sc, const petw__sys_config *c, int cpu, int exclude
     a.task = (uint64_t)(c->tasks != 0);
     a.comm = (uint64_t)(c->tasks != 0);
     a.comm_exec = (uint64_t)(c->tasks != 0);
-    a.mmap = (uint64_t)(c->mmaps != 0);
-    a.mmap2 = (uint64_t)(c->mmaps != 0);
-    a.build_id = (uint64_t)(c->mmaps != 0); /* MMAP2 carries the file's build-id (5.12+) */
+    a.mmap = (uint64_t)(c->mmaps || c->faults);
+    a.mmap2 = (uint64_t)(c->mmaps || c->faults);
+    a.mmap_data = (uint64_t)(c->faults != 0); /* every mapping: a fault's file and offset */
+    a.build_id = (uint64_t)(c->mmaps != 0);   /* MMAP2 carries the file's build-id (5.12+) */
     a.context_switch = (uint64_t)(c->switches != 0);
     a.watermark = 1;
     a.wakeup_watermark = (uint32_t)((uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE) / 4);
@@ -220,7 +242,8 @@ static int tp_load(const char *name, tp_layout *l)
     fclose(f);
     if (!ok)
         return -1;
-    *l = (tp_layout){id, -1, -1, -1, -1, -1};
+    *l = (tp_layout){id, -1, -1, -1, -1, -1, {-1, -1, -1, -1, -1, -1}, 0};
+    int after_nr = 0;
     snprintf(path, sizeof(path), "%s/events/%s/format", dir, name);
     if (!(f = fopen(path, "re")))
         return -1;
@@ -244,6 +267,10 @@ static int tp_load(const char *name, tp_layout *l)
             l->nr_sector = at;
         else if (!strcmp(word, "rwbs"))
             l->rwbs = at;
+        else if (after_nr && l->args < VM_ARGS)
+            l->arg[l->args++] = at;
+        if (!strcmp(word, "__syscall_nr"))
+            after_nr = 1;
     }
     fclose(f);
     return 0;
@@ -292,6 +319,9 @@ static void close_cpu(sys_cpu *sc)
     for (int k = 0; k < MAX_TP_FDS; k++)
         if (sc->tp_fd[k] >= 0)
             close(sc->tp_fd[k]);
+    for (int k = 0; k < FAULT_COUNT; k++)
+        if (sc->fault_fd[k] >= 0)
+            close(sc->fault_fd[k]);
     if (sc->base)
         munmap(sc->base, sc->data_size + (size_t)sysconf(_SC_PAGESIZE));
     if (sc->sample_fd >= 0)
@@ -302,12 +332,63 @@ static void close_cpu(sys_cpu *sc)
     sc->fd = sc->sample_fd = -1;
     for (int k = 0; k < MAX_TP_FDS; k++)
         sc->tp_fd[k] = -1;
+    for (int k = 0; k < FAULT_COUNT; k++)
+        sc->fault_fd[k] = -1;
 }
 
 static void close_all(petw__sys *s)
 {
     for (uint32_t i = 0; i < s->cpu_count; i++)
         close_cpu(&s->cpus[i]);
+}
+
+/* PETW_NO_FAULT_EVENTS=1 makes perf's page-fault events absent, so that
+ * the tests see what a kernel or a sandbox without them records. */
+static int faults_forbidden(void)
+{
+    const char *v = getenv("PETW_NO_FAULT_EVENTS");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void fault_close(petw__sys *s, int k)
+{
+    for (uint32_t i = 0; i < s->cpu_count; i++)
+        if (s->cpus[i].fault_fd[k] >= 0) {
+            close(s->cpus[i].fault_fd[k]);
+            s->cpus[i].fault_fd[k] = -1;
+        }
+}
+
+/* Opens page-fault event k on every CPU (into each CPU's ring), each
+ * sample with the fault's address; 0, or -1 with nothing left open. */
+static int fault_open(petw__sys *s, const petw__sys_config *c, int k)
+{
+    static const uint64_t config[FAULT_COUNT] = {
+        PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_PAGE_FAULTS};
+    if (faults_forbidden())
+        return -1;
+    pid_t pid = c->target_pid ? (pid_t)c->target_pid : -1;
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
+        sys_cpu *sc = &s->cpus[i];
+        if (!sc->base)
+            continue;
+        struct perf_event_attr a;
+        base_attr(&a, c, 0); /* a fault the kernel takes on a user address counts too */
+        a.config = config[k];
+        a.sample_period = 1;
+        a.sample_type |= PERF_SAMPLE_ADDR;
+        sc->fault_fd[k] = perf_open(&a, pid, (int)i);
+        if (sc->fault_fd[k] < 0 && (errno == EACCES || errno == EPERM)) {
+            a.exclude_kernel = a.exclude_hv = 1; /* perf_event_paranoid 2: user mode's */
+            sc->fault_fd[k] = perf_open(&a, pid, (int)i);
+        }
+        if (sc->fault_fd[k] < 0 || ioctl(sc->fault_fd[k], PERF_EVENT_IOC_SET_OUTPUT, sc->fd) != 0 ||
+            ioctl(sc->fault_fd[k], PERF_EVENT_IOC_ID, &sc->fault_id[k]) != 0) {
+            fault_close(s, k);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static uint32_t default_pages(uint32_t cpus)
@@ -355,8 +436,14 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     int rc = 0;
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
-        for (uint32_t i = 0; i < cpus; i++)
-            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1, -1}, {0}, {0}, NULL, 0, 0, 0};
+        for (uint32_t i = 0; i < cpus; i++) {
+            memset(&s->cpus[i], 0, sizeof(s->cpus[i]));
+            s->cpus[i].fd = s->cpus[i].sample_fd = -1;
+            for (int k = 0; k < MAX_TP_FDS; k++)
+                s->cpus[i].tp_fd[k] = -1;
+            for (int k = 0; k < FAULT_COUNT; k++)
+                s->cpus[i].fault_fd[k] = -1;
+        }
         uint32_t opened = 0;
         for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
             int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
@@ -386,6 +473,8 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     }
     /* Tracepoints: what the OS refuses (or lacks) is not granted. */
     int want[TP_COUNT] = {c->wakeups, c->disk, c->disk, c->switch_stacks};
+    for (int k = TP_VM_FIRST; k <= TP_VM_LAST; k++)
+        want[k] = c->vm;
     s->tp_stacks[TP_WAKING] = c->wakeup_stacks;
     s->tp_stacks[TP_SWITCH] = 1;
     for (int k = 0; k < TP_COUNT; k++)
@@ -400,6 +489,35 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
                 }
         s->tp_on[TP_ISSUE] = s->tp_on[TP_COMPLETE] = 0;
     }
+    /* The memory calls: all eight, or none (an entry without its exit
+     * says nothing of what was mapped). */
+    int vm_all = 1;
+    for (int k = TP_VM_FIRST; k <= TP_VM_LAST; k++)
+        vm_all &= s->tp_on[k];
+    if (c->vm && !vm_all)
+        for (int k = TP_VM_FIRST; k <= TP_VM_LAST; k++) {
+            for (uint32_t i = 0; i < cpus && s->tp_on[k]; i++)
+                if (s->cpus[i].tp_fd[k] >= 0) {
+                    close(s->cpus[i].tp_fd[k]);
+                    s->cpus[i].tp_fd[k] = -1;
+                }
+            s->tp_on[k] = 0;
+        }
+    info->vm = c->vm && vm_all;
+    if (c->faults) {
+        /* Major faults always; minor ones when asked (the most numerous). */
+        s->fault_on[FAULT_MAJ] = fault_open(s, c, FAULT_MAJ) == 0 &&
+                                 (!c->minor_faults || fault_open(s, c, FAULT_MIN) == 0);
+        s->fault_on[FAULT_MIN] = s->fault_on[FAULT_MAJ] && c->minor_faults;
+        if (!s->fault_on[FAULT_MAJ])
+            fault_close(s, FAULT_MIN), fault_close(s, FAULT_MAJ);
+        s->fault_on[FAULT_ANY] =
+            s->fault_on[FAULT_MAJ] && c->fault_starts && fault_open(s, c, FAULT_ANY) == 0;
+        if (!s->fault_on[FAULT_ANY])
+            fault_close(s, FAULT_ANY);
+    }
+    info->faults = s->fault_on[FAULT_MAJ];
+    info->fault_starts = s->fault_on[FAULT_ANY];
     info->wakeups = s->tp_on[TP_WAKING];
     info->switch_stacks = s->tp_on[TP_SWITCH];
     info->disk = s->tp_on[TP_COMPLETE];
@@ -409,6 +527,9 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         for (int k = 0; k < TP_COUNT; k++)
             if (s->cpus[i].tp_fd[k] >= 0)
                 ioctl(s->cpus[i].tp_fd[k], PERF_EVENT_IOC_ENABLE, 0);
+        for (int k = 0; k < FAULT_COUNT; k++)
+            if (s->cpus[i].fault_fd[k] >= 0)
+                ioctl(s->cpus[i].fault_fd[k], PERF_EVENT_IOC_ENABLE, 0);
         if (s->cpus[i].sample_fd >= 0)
             ioctl(s->cpus[i].sample_fd, PERF_EVENT_IOC_ENABLE, 0);
         if (s->cpus[i].fd >= 0)
@@ -486,7 +607,21 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
     r.time_ns = (int64_t)rd64(p + 24);
     r.cpu = rd32(p + 32);
 #define FIELD_OK(off, n) ((off) >= 0 && (uint32_t)(off) + (n) <= raw_size)
-    if (k == TP_SWITCH) {
+    if (k >= TP_VM_FIRST && k <= TP_VM_LAST) {
+        int exit = (k - TP_VM_FIRST) & 1;
+        r.kind = exit ? PETW__SYSREC_VM_EXIT : PETW__SYSREC_VM_ENTER;
+        r.count = (uint64_t)(k - TP_VM_FIRST) / 2;
+        for (uint32_t j = 0; j < l->args; j++)
+            if (!FIELD_OK(l->arg[j], 8))
+                return;
+        if (exit) {
+            if (!l->args)
+                return;
+            r.addr = rd64(raw + l->arg[0]);
+        }
+        for (uint32_t j = 0; !exit && j < l->args; j++)
+            r.args[j] = rd64(raw + l->arg[j]);
+    } else if (k == TP_SWITCH) {
         r.kind = PETW__SYSREC_SWITCH_STACK; /* the thread it fired in leaves the CPU */
     } else if (k == TP_WAKING) {
         if (!FIELD_OK(l->pid, 4))
@@ -514,7 +649,28 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
     fn(ctx, &r);
 }
 
-static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn fn, void *ctx)
+/* A page-fault event's sample: identifier, ip, {pid, tid}, time, addr, {cpu, res}. */
+static void fault(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sys_fn fn, void *ctx)
+{
+    static const uint32_t kinds[FAULT_COUNT] = {PETW__SYS_FAULT_MINOR, PETW__SYS_FAULT_MAJOR,
+                                                PETW__SYS_FAULT_START};
+    if (body < 48)
+        return;
+    petw__sys_record r;
+    memset(&r, 0, sizeof(r));
+    r.kind = PETW__SYSREC_FAULT;
+    r.flags = kinds[k];
+    r.ip = rd64(p + 8);
+    r.pid = rd32(p + 16);
+    r.tid = rd32(p + 20);
+    r.time_ns = (int64_t)rd64(p + 24);
+    r.addr = rd64(p + 32);
+    r.cpu = rd32(p + 40);
+    fn(ctx, &r);
+}
+
+static void parse(petw__sys *s, sys_cpu *ring, const uint8_t *rec, uint32_t size, petw__sys_fn fn,
+                  void *ctx)
 {
     const struct perf_event_header *h = (const void *)rec;
     petw__sys_record r;
@@ -527,6 +683,12 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
          * {size, raw data} or the sampler's [nr, ips[nr]] */
         if (body < 40)
             return;
+        for (int k = 0; k < FAULT_COUNT; k++) /* their address moves the CPU: by the ring */
+            if (s->fault_on[k] && ring->fault_id[k] == rd64(p)) {
+                ring->fault_seen[k]++;
+                fault(s, k, p, body, fn, ctx);
+                return;
+            }
         uint32_t cpu = rd32(p + 32);
         if (cpu < s->cpu_count) {
             uint64_t id = rd64(p);
@@ -592,12 +754,13 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
         if (body < fixed + TRAILER_BYTES)
             return;
         uint32_t prot = rd32(p + 56);
-        if (!(prot & PROT_EXEC))
+        /* Anonymous executable memory (a JIT): no image, as in the rundown. */
+        int anon = body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0;
+        int image = (prot & PROT_EXEC) && !anon;
+        if (!image && !s->fault_on[FAULT_MAJ])
             return;
-        if (body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0)
-            return; /* anonymous executable memory (a JIT): no image, as in the rundown */
         trailer(rec, size, &r);
-        r.kind = PETW__SYSREC_MMAP;
+        r.kind = image ? PETW__SYSREC_MMAP : PETW__SYSREC_MAP;
         r.pid = rd32(p);
         r.tid = rd32(p + 4);
         r.addr = rd64(p + 8);
@@ -611,6 +774,10 @@ static void parse(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_fn 
         r.text = s->text;
         /* With the kernel's build-id (misc bit), {maj, min, ino, ino_gen}
          * is {u8 size, u8, u16, u8 build_id[20]}; else it comes from the file. */
+        if (!image) {
+            r.build_id = s->build_id;
+            break;
+        }
         if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[32] && p[32] <= 20) {
             memcpy(s->build_id, p + 36, p[32]);
             r.build_id_size = p[32];
@@ -722,7 +889,7 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
             ring_copy(best, best->tail, s->scratch, bh.size);
             rec = s->scratch;
         }
-        parse(s, rec, bh.size, fn, ctx);
+        parse(s, best, rec, bh.size, fn, ctx);
         best->tail += bh.size;
         n++;
     }
@@ -745,6 +912,9 @@ static void disable_all(petw__sys *s)
         for (int k = 0; k < TP_COUNT; k++)
             if (s->cpus[i].tp_fd[k] >= 0)
                 ioctl(s->cpus[i].tp_fd[k], PERF_EVENT_IOC_DISABLE, 0);
+        for (int k = 0; k < FAULT_COUNT; k++)
+            if (s->cpus[i].fault_fd[k] >= 0)
+                ioctl(s->cpus[i].fault_fd[k], PERF_EVENT_IOC_DISABLE, 0);
         if (s->cpus[i].fd >= 0)
             ioctl(s->cpus[i].fd, PERF_EVENT_IOC_DISABLE, 0);
         if (s->cpus[i].sample_fd >= 0)
@@ -770,6 +940,14 @@ void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
                 read(s->cpus[i].tp_fd[k], &count, sizeof(count)) == (ssize_t)sizeof(count) &&
                 count > s->cpus[i].tp_seen[k])
                 unseen += count - s->cpus[i].tp_seen[k];
+        }
+    for (uint32_t i = 0; i < s->cpu_count; i++)
+        for (int k = 0; k < FAULT_COUNT; k++) {
+            uint64_t count;
+            if (s->cpus[i].fault_fd[k] >= 0 &&
+                read(s->cpus[i].fault_fd[k], &count, sizeof(count)) == (ssize_t)sizeof(count) &&
+                count > s->cpus[i].fault_seen[k])
+                unseen += count - s->cpus[i].fault_seen[k];
         }
     if (unseen) {
         petw__sys_record r;

@@ -244,6 +244,18 @@ struct petw_profile {
     petw__map disk_by_pid;
     double disk_ticks_per_100ns; /* HighResResponseTime's clock */
 
+    petw_profile_memory *mems; /* profile_memory.c */
+    uint32_t mem_count, mem_cap;
+    petw__map mem_by_pid;
+    petw_profile_memory_file *mem_files;
+    uint32_t mem_file_count, mem_file_cap;
+    petw__map mem_file_by_key;     /* (pid, interned name) */
+    petw__map file_name_by_object; /* FileObject -> index into file_names */
+    const char **file_names;
+    uint32_t file_name_count, file_name_cap;
+    uint64_t mem_skipped;
+    const struct petw_trace *mem_trace; /* HardFault's InitialTime: this trace's clock */
+
     petw_profile_event_kind *kinds;
     uint32_t kind_count, kind_cap;
     petw__map kind_by_key;
@@ -336,6 +348,12 @@ void petw__profile_on_thread(petw_profile *p, const petw_event_record *r, int op
 /* profile_events.c: DiskIo Read and Write; every event, by kind. */
 void petw__profile_on_disk(petw_profile *p, const petw_event_record *r, int write, int ptr4);
 void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r);
+
+/* profile_memory.c: PageFault (faults, HardFault, VirtualAlloc and
+ * VirtualFree) by process and by file; FileIo's names of FileObjects. */
+void petw__profile_on_page_fault(petw_profile *p, const petw_event_record *r, int ptr4);
+void petw__profile_on_file_name(petw_profile *p, const petw_event_record *r, int ptr4);
+void petw__profile_memory_free(petw_profile *p);
 
 /* profile_clr.c: the .NET runtime's method and module events, petw's
  * symbol events (ImageId, JitSymbol, KernelSymbol); at the end, each .NET

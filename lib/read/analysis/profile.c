@@ -35,6 +35,8 @@
 #define PerfInfoGuid (*PETW__KC_GUID(PETW__KC_PERFINFO))
 #define StackWalkGuid (*PETW__KC_GUID(PETW__KC_STACKWALK))
 #define DiskIoGuid (*PETW__KC_GUID(PETW__KC_DISK_IO))
+#define PageFaultGuid (*PETW__KC_GUID(PETW__KC_PAGE_FAULT))
+#define FileIoGuid (*PETW__KC_GUID(PETW__KC_FILE_IO))
 #define KernelTraceControlGuid (*PETW__KC_GUID(PETW__KC_KERNEL_TRACE_CONTROL))
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
@@ -109,6 +111,12 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
         if (opcode == PETW__OP_DISK_READ || opcode == PETW__OP_DISK_WRITE)
             petw__profile_on_disk(p, r, opcode == PETW__OP_DISK_WRITE, ptr4);
+    } else if (petw_guid_equal(g, &PageFaultGuid)) {
+        petw__profile_on_page_fault(p, r, ptr4);
+    } else if (petw_guid_equal(g, &FileIoGuid)) {
+        petw__profile_on_file_name(p, r, ptr4); /* the names HardFault's FileObjects have */
+        if (p->hooks->event)
+            p->hooks->event(p->c.hooks_context, r);
     } else if (p->hooks->event) {
         p->hooks->event(p->c.hooks_context, r);
     }
@@ -151,6 +159,7 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
                                               : (double)li->perf_freq;
         if (hz > 0)
             p->disk_ticks_per_100ns = hz / 1e7;
+        p->mem_trace = traces[0];
         for (uint32_t k = 0; k < count; k++) {
             p->events_lost += petw_trace_info(traces[k])->events_lost;
             p->buffers_lost += petw_trace_info(traces[k])->buffers_lost;
@@ -158,6 +167,7 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     }
     if (rc == 0)
         rc = petw_trace_process(traces, count, 0, 0);
+    p->mem_trace = NULL; /* the traces close below */
     for (uint32_t k = 0; k < count; k++)
         petw_trace_close(traces[k]);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
@@ -244,6 +254,7 @@ void petw_profile_free(petw_profile *p)
     free(p->keyed_threads);
     petw__stackkeys_free(p->stackkeys);
     petw__map_free(&p->disk_by_pid);
+    petw__profile_memory_free(p);
     petw__map_free(&p->kind_by_key);
     petw__map_free(&p->pending_start);
     petw__map_free(&p->process_by_pid);
@@ -337,6 +348,31 @@ uint32_t petw_profile_offcpu_count(const petw_profile *p)
 const petw_profile_offcpu *petw_profile_offcpu_at(const petw_profile *p, uint32_t index)
 {
     return index < p->offcpu_count ? &p->offcpu[index] : NULL;
+}
+
+uint32_t petw_profile_memory_count(const petw_profile *p)
+{
+    return p->mem_count;
+}
+
+const petw_profile_memory *petw_profile_memory_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->mem_count ? &p->mems[index] : NULL;
+}
+
+uint32_t petw_profile_memory_file_count(const petw_profile *p)
+{
+    return p->mem_file_count;
+}
+
+const petw_profile_memory_file *petw_profile_memory_file_at(const petw_profile *p, uint32_t index)
+{
+    return index < p->mem_file_count ? &p->mem_files[index] : NULL;
+}
+
+uint64_t petw_profile_memory_skipped(const petw_profile *p)
+{
+    return p->mem_skipped;
 }
 
 uint32_t petw_profile_disk_count(const petw_profile *p)

@@ -30,7 +30,10 @@ void petw__profile_on_disk(petw_profile *p, const petw_event_record *r, int writ
             pid = p->threads[t].pid;
     }
     uint64_t bytes = petw__rd32(d + 8);
-    uint64_t t100 = (uint64_t)((double)petw__rd64(d + at_time) / p->disk_ticks_per_100ns);
+    /* An absurd response time (a clock slower than 100 ns, a hostile
+     * record) stops at the largest count, never past it (undefined). */
+    double response = (double)petw__rd64(d + at_time) / p->disk_ticks_per_100ns;
+    uint64_t t100 = response < 1.8e19 ? (uint64_t)response : UINT64_MAX;
     if (p->hooks->disk_io) {
         petw_profile_disk_io e = {r->header.timestamp, petw__rd32(d), pid, tid, write, bytes,
                                   petw__rd64(d + 16),  t100};

@@ -75,6 +75,7 @@ struct petw__system {
     disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
     blocked_stack *blocked;   /* with CSwitch stacks */
     petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
+    petw__system_memory *mem; /* with the PageFault class's groups */
     uint8_t payload[0xFFFF];
 };
 
@@ -113,6 +114,21 @@ static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uin
     petw__etl_record_close(r, petw__etl_system_head(type, version));
     petw__ring_commit(ring, &res);
 }
+
+/* emit and session_time for system_memory.c. */
+static void emit_cb(void *ctx, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
+                    uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
+{
+    emit(ctx, cpu, type, hook, version, pid, tid, ns, payload, n);
+}
+
+static int64_t ticks_cb(void *ctx, int64_t ns)
+{
+    return session_time(ctx, ns);
+}
+
+#define MEMORY_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC)
+#define FAULT_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS)
 
 /* ---- Process names (the rundown's and exec's, inherited at fork) ---- */
 
@@ -287,6 +303,8 @@ static void on_record(void *ctx, const petw__sys_record *r)
 {
     petw__system *s = ctx;
     uint32_t f = s->flags;
+    if (s->mem)
+        petw__system_memory_record(s->mem, r);
     switch (r->kind) {
     case PETW__SYSREC_FORK: {
         int process = r->pid == r->tid;
@@ -443,6 +461,8 @@ static void on_rundown(void *ctx, const petw__sys_record *r)
     petw__system *s = ctx;
     uint32_t f = s->flags, cpu = 0;
     int end = s->rundown_end;
+    if (s->mem && !end && r->kind != PETW__SYSREC_FORK)
+        petw__system_memory_record(s->mem, r); /* the mappings faults fall in */
     if (r->kind == PETW__SYSREC_FORK) {
         if (r->pid == r->tid) {
             if (!end)
@@ -591,6 +611,10 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
         .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
         .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
+        .faults = (s->flags & FAULT_FLAGS) != 0,
+        .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
+        .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
+        .vm = (s->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0,
     };
     if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
         (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
@@ -606,14 +630,21 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         s->flags &= ~PETW_SYSTEM_DISPATCHER;
     if (rc == 0 && !info.disk)
         s->flags &= ~PETW_SYSTEM_DISK_IO;
+    if (rc == 0 && !info.faults)
+        s->flags &= ~FAULT_FLAGS;
+    if (rc == 0 && !info.vm)
+        s->flags &= ~PETW_SYSTEM_VIRTUAL_ALLOC;
     if (rc == 0 && !s->flags)
         rc = PETW_ENOTSUP;
-    if (rc == 0 &&
-        (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD))) {
+    if (rc == 0 && (s->flags & MEMORY_FLAGS) &&
+        !(s->mem = petw__system_memory_new(s->flags & MEMORY_FLAGS, emit_cb, ticks_cb, s)))
+        rc = PETW_ENOMEM;
+    if (rc == 0 && (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD |
+                                FAULT_FLAGS))) {
         /* After the OS started recording, so nothing falls between the two
          * (what starts meanwhile may appear in both, as on Windows). */
         anchor(s);
-        rc = petw__system_rundown(c->target_pid, on_rundown, s);
+        rc = petw__system_rundown(c->target_pid, (s->flags & FAULT_FLAGS) != 0, on_rundown, s);
     }
     if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE)) {
         /* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
@@ -636,6 +667,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         rc = PETW_ENOMEM;
     if (rc != 0) {
         petw__sys_close(s->sys);
+        petw__system_memory_free(s->mem);
         free(s->names);
         free(s->disk);
         free(s->blocked);
@@ -643,8 +675,13 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         return rc;
     }
     *granted = s->flags;
-    *limits = (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
-              (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0);
+    *limits =
+        (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
+        (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0) |
+        (sc.faults && !info.faults ? PETW_SYSTEM_LIMIT_NO_FAULTS : 0) |
+        (sc.vm && !info.vm ? PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC : 0) |
+        (sc.fault_starts && info.faults && !info.fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
+                                                              : 0);
     *out = s;
     return 0;
 }
@@ -660,7 +697,7 @@ void petw__system_stop(petw__system *s, int end)
         anchor(s);
         if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD)) {
             s->rundown_end = 1;
-            (void)petw__system_rundown(s->c.target_pid, on_rundown, s);
+            (void)petw__system_rundown(s->c.target_pid, 0, on_rundown, s);
         }
         petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
                                   session_time(s, petw__monotonic_ns()));
@@ -672,6 +709,7 @@ void petw__system_stop(petw__system *s, int end)
         write_config(s);
     }
     free(s->ident.kernel);
+    petw__system_memory_free(s->mem);
     free(s->names);
     free(s->disk);
     free(s->blocked);

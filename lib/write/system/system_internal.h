@@ -47,9 +47,10 @@ void petw__system_ident_kernel(petw__system_ident *id, petw__ring *ring, uint16_
 /* system_proc.c: the rundown. Every process (`fn` with FORK: pid, its
  * parent in other_pid, `text` its program name), each of its threads (FORK
  * with tid != pid) and its executable mappings (MMAP), as they are now;
- * `target_pid` 0 for all, else that process and its descendants. Processes
- * that vanish meanwhile are skipped. 0, or PETW_ENOTSUP (no /proc). */
-int petw__system_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx);
+ * `target_pid` 0 for all, else that process and its descendants; with
+ * `all_maps` its other mappings too (MAP: data, anonymous memory, heap).
+ * Processes that vanish meanwhile are skipped. 0, or PETW_ENOTSUP (no /proc). */
+int petw__system_rundown(uint32_t target_pid, int all_maps, petw__sys_fn fn, void *ctx);
 /* system_proc.c: the kernel's text symbols in address order (/proc/kallsyms,
  * its modules included): `fn` gets each symbol's start, the next symbol's
  * start, its name and its module ("" for the kernel itself). Returns 0,
@@ -58,5 +59,24 @@ int petw__system_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx);
 typedef void (*petw__system_ksym_fn)(void *ctx, uint64_t start, uint64_t end, const char *name,
                                      const char *module);
 int petw__system_kernel_symbols(petw__system_ksym_fn fn, void *ctx);
+
+/* system_memory.c: the PageFault class (faults, hard faults, VirtualAlloc
+ * and VirtualFree) from the OS's fault, mapping and memory-call records.
+ * It writes through `emit` (system.c's: a record of `type` with `hook`,
+ * `version`, the thread, time `ns` and payload) and converts times with
+ * `ticks` (ns to session clock ticks). */
+typedef void (*petw__system_emit_fn)(void *ctx, uint32_t cpu, uint8_t type, uint16_t hook,
+                                     uint8_t version, uint32_t pid, uint32_t tid, int64_t ns,
+                                     const uint8_t *payload, uint32_t n);
+typedef int64_t (*petw__system_ticks_fn)(void *ctx, int64_t ns);
+typedef struct petw__system_memory petw__system_memory;
+/* For `flags` (PETW_SYSTEM_PAGE_FAULTS, _HARD_FAULTS, _VIRTUAL_ALLOC); NULL
+ * when out of memory. */
+petw__system_memory *petw__system_memory_new(uint32_t flags, petw__system_emit_fn emit,
+                                             petw__system_ticks_fn ticks, void *ctx);
+/* One of the OS's records (processes, mappings, faults, memory calls; the
+ * rundown's too): the events it makes, if any. */
+void petw__system_memory_record(petw__system_memory *m, const petw__sys_record *r);
+void petw__system_memory_free(petw__system_memory *m);
 
 #endif /* PETW_SYSTEM_INTERNAL_H */

@@ -60,6 +60,7 @@ typedef struct rundown_walk {
     void *ctx;
     petw__sys_record r;
     unsigned long pid; /* the process being listed */
+    int all_maps;      /* every mapping too (MAP), not only executable files' */
 } rundown_walk;
 
 /* One line of /proc/PID/maps: an executable file mapping is an MMAP. */
@@ -70,13 +71,25 @@ static int maps_line(char *line, void *ctx)
     unsigned long long lo, hi, off;
     char perms[8];
     int name_at = 0;
-    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4 ||
-        perms[2] != 'x' || !name_at)
+    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4)
         return 0;
     char *name = line + name_at;
-    name[strcspn(name, "\n")] = 0;
-    if (!name[0])
-        return 0; /* anonymous executable memory (a JIT): no image */
+    if (name_at)
+        name[strcspn(name, "\n")] = 0;
+    if (!name_at || perms[2] != 'x' || !name[0]) {
+        /* Not an image (anonymous executable memory, a JIT, is none either). */
+        if (w->all_maps) {
+            r->kind = PETW__SYSREC_MAP;
+            r->addr = lo;
+            r->len = hi - lo;
+            r->pgoff = off;
+            r->text = name_at && name[0] ? name : "//anon";
+            r->build_id = NULL;
+            r->build_id_size = 0;
+            w->fn(w->ctx, r);
+        }
+        return 0;
+    }
     uint8_t id[PETW__SYS_BUILD_ID_MAX];
     r->kind = PETW__SYSREC_MMAP;
     r->addr = lo;
@@ -140,11 +153,12 @@ static int process_entry(const char *name, void *ctx)
     return 0;
 }
 
-int petw__system_rundown(uint32_t target_pid, petw__sys_fn fn, void *ctx)
+int petw__system_rundown(uint32_t target_pid, int all_maps, petw__sys_fn fn, void *ctx)
 {
     rundown_walk w;
     memset(&w, 0, sizeof(w));
     w.target = target_pid;
+    w.all_maps = all_maps;
     w.fn = fn;
     w.ctx = ctx;
     return petw__dir_each("/proc", "", process_entry, &w) == 0 ? 0 : PETW_ENOTSUP;
