@@ -287,11 +287,16 @@ static const struct {
     {"profile", PETW_SYSTEM_PROFILE, NULL},
     {"disk", PETW_SYSTEM_DISK_IO, NULL},
     {"dispatcher", PETW_SYSTEM_DISPATCHER, NULL},
-    {"all", PETW_SYSTEM_SUPPORTED, NULL},
+    {"file", PETW_SYSTEM_FILE_IO, NULL},
+    {"all", PETW_SYSTEM_SUPPORTED & ~(PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO), NULL},
     {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD, NULL},
     {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
     {"disk_io", PETW_SYSTEM_DISK_IO, NULL},
     {"readythread", PETW_SYSTEM_DISPATCHER, NULL}, /* xperf's -stackwalk ReadyThread */
+    {"file_io", PETW_SYSTEM_FILE_IO, NULL},
+    {"file_io_init", PETW_SYSTEM_FILE_IO, NULL}, /* petw logs each operation at its start */
+    {"disk_file_io", PETW_SYSTEM_DISK_IO | PETW_SYSTEM_FILE_IO, NULL},
+    {"filename", PETW_SYSTEM_FILE_IO, NULL},
     {"sysprof",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
      NULL}, /* PROC_THREAD+LOADER+PROFILE */
@@ -304,10 +309,9 @@ static const struct {
 
 /* xperf's kernel flags for classes petw does not record yet. */
 static const char *const system_names_missing[] = {
-    "hard_faults", "file_io",  "file_io_init", "networktrace", "virt_alloc",
-    "memory",      "registry", "dpc",          "interrupt",    "syscall",
-    "alpc",        "power",    "meminfo",      "file",         "net"};
-#define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
+    "hard_faults", "networktrace", "virt_alloc", "memory", "registry", "dpc",
+    "interrupt",   "syscall",      "alpc",       "power",  "meminfo",  "net"};
+#define SYSTEM_NAMES_OWN 8 /* the first 8 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
 {
@@ -340,7 +344,7 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
         if (k == sizeof(system_names) / sizeof(system_names[0])) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
-                    "cswitch, profile, disk, dispatcher or all, separated by commas)\n",
+                    "cswitch, profile, disk, dispatcher, file or all, separated by commas)\n",
                     option, (int)n, p, list);
             return -1;
         }
@@ -401,6 +405,10 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
     if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS))
         printf(" (no cswitch stacks: the OS gives no sched_switch tracepoint)");
     printf("\n");
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FILE_IO))
+        fprintf(stderr, "petw: file I/O not recorded: it needs BPF (a build with libbpf, a kernel "
+                        "with BPF ring buffers and BTF, root or CAP_BPF with CAP_PERFMON); the "
+                        "rest is recorded\n");
 }
 
 /* ---- options that start a session ---- */

@@ -162,14 +162,26 @@ typedef struct petw_event_record {
 #define PETW_SYSTEM_DISK_IO 0x00000100u    /* DiskIo read/write completions (block layer) */
 #define PETW_SYSTEM_DISPATCHER 0x00000800u /* Thread ReadyThread (wake-ups) */
 #define PETW_SYSTEM_PROFILE 0x01000000u    /* PerfInfo SampledProfile (CPU samples) */
+/* FileIo: every file operation with its OperationEnd, and the FileName
+ * events (Linux: a BPF program on the file system calls). */
+#define PETW_SYSTEM_FILE_IO 0x02000000u
+/* FileIo's operations are logged at their start (FILE_IO_INIT); with
+ * FILE_IO, petw logs them so already: the same events. */
+#define PETW_SYSTEM_FILE_IO_INIT 0x04000000u
+/* DiskIo's file names (DISK_FILE_IO: the FileName events): with FILE_IO. */
+#define PETW_SYSTEM_DISK_FILE_IO 0x00000200u
 #define PETW_SYSTEM_SUPPORTED                                                                      \
     (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
-     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE)
+     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE | PETW_SYSTEM_FILE_IO |    \
+     PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO)
 
 /* What the OS left out of a system session (petw_session_stats). */
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
 /* CSwitch stacks were asked, the OS gives none (Linux: no sched_switch tracepoint) */
 #define PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS 0x2u
+/* File I/O was asked, the OS gives none (no BPF in the build or the
+ * kernel, or not the rights: root or CAP_BPF with CAP_PERFMON) */
+#define PETW_SYSTEM_LIMIT_NO_FILE_IO 0x4u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */
