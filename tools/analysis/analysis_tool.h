@@ -76,7 +76,7 @@ typedef struct table_format {
     void (*end)(table *t);
 } table_format;
 
-#define TABLE_MAX_COLUMNS 16
+#define TABLE_MAX_COLUMNS 24
 struct table {
     const table_format *format;
     FILE *file;
@@ -192,6 +192,8 @@ int report_wait(const petw_profile *p, const view_args *a);
 int report_offcpu(const petw_profile *p, const view_args *a);
 int report_processes(const petw_profile *p, const view_args *a);
 int report_disk(const petw_profile *p, const view_args *a);
+/* `petw report file` (report_file.c): file I/O by file, process or both. */
+int report_file(const petw_profile *p, const view_args *a);
 int report_events(const petw_profile *p, const view_args *a);
 
 /* What a stack weighs in the profile exports (--value): its CPU samples,
