@@ -145,7 +145,10 @@ static void count(petw_profile *p, petw__profile_files *f, const pending_op *op,
         return;
     file_row *row = &f->rows[op->row];
     row->ops[op->kind]++;
-    uint64_t bytes = ended ? moved : op->asked;
+    /* Without its end, the size asked (WPA's IoSize), unless absurd. */
+    uint64_t bytes = ended ? moved : op->asked < 0x80000000u ? op->asked : 0;
+    if (!ended && op->asked >= 0x80000000u)
+        f->skipped++;
     if (op->kind == PETW_FILE_OP_READ)
         row->read_bytes += bytes;
     else if (op->kind == PETW_FILE_OP_WRITE)
