@@ -16,7 +16,10 @@ the median, min and max, the slowdown against untraced, and the events each
 recorder lost (petw: its summary's "Events lost"; perf: LOST records of
 perf report --stats). Needs root (BPF and tracepoints).
 Usage: bench_io_overhead.py PETW IO_WORKLOAD [--classes file[,net]] [--iters N]
-       [--runs R] [--markdown]"""
+       [--runs R] [--markdown | --jsonl]
+--jsonl: one JSON line per recorder (bench/run.sh's part "io", which
+docs/benchmarks.md's "Recording file I/O" section is made of)."""
+import json
 import argparse
 import os
 import re
@@ -92,6 +95,7 @@ def main():
     ap.add_argument("--iters", type=int, default=200000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--jsonl", action="store_true")
     a = ap.parse_args()
     if os.geteuid() != 0:
         print("bench_io_overhead: skipped: needs root (BPF, tracepoints)")
@@ -116,7 +120,13 @@ def main():
         rows.append((k, med, min(times[k]), max(times[k]), med / base, ops / med, losts[k]))
     title = ("io_workload, %d rounds (%d system calls), %d runs each, --kernel %s"
              % (a.iters, ops, a.runs, a.classes))
-    if a.markdown:
+    if a.jsonl:
+        for r in rows:
+            print(json.dumps({"contender": "io-" + r[0], "classes": a.classes,
+                              "iters": a.iters, "calls": ops, "runs": a.runs,
+                              "median_s": r[1], "min_s": r[2], "max_s": r[3],
+                              "slowdown": r[4], "calls_per_s": r[5], "lost": r[6]}))
+    elif a.markdown:
         print("| %s | median s | min s | max s | slowdown | calls/s | events lost |" % "recorder")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for r in rows:
