@@ -25,9 +25,10 @@
 #include "../../base/platform/platform.h"
 #include "system_internal.h"
 
-#define KEY_SLOTS 65536u /* files named: beyond, more FileRundown events */
-#define FD_SLOTS 4096u   /* descriptors open at the start */
-#define CWD_SLOTS 4096u  /* processes' working directories */
+#define KEY_SLOTS 65536u    /* files named: beyond, more FileRundown events */
+#define FD_SLOTS 4096u      /* descriptors open at the start */
+#define CWD_SLOTS 4096u     /* processes' working directories */
+#define OBJECT_SLOTS 65536u /* open files seen: their inode when last seen */
 #define PROBES 32u
 
 typedef struct key_name {
@@ -42,6 +43,10 @@ typedef struct fd_name {
     char *name;
 } fd_name;
 
+typedef struct object_key {
+    uint64_t file, inode; /* file 0: empty */
+} object_key;
+
 typedef struct pid_cwd {
     uint32_t pid; /* 0: empty */
     char *dir;
@@ -51,6 +56,7 @@ struct petw__system_file {
     petw__system *s;
     uint32_t target_pid;
     pid_cwd *cwds;
+    object_key *objects;
     petw__sys_files *src;
     uint64_t irp;
     key_name *keys;
@@ -234,12 +240,25 @@ static const char *absolute(petw__system_file *f, uint32_t pid, int32_t fd, cons
     return f->path;
 }
 
-/* The key of descriptor `fd`'s file, named (FileRundown) if not yet. */
+static object_key *object_slot(petw__system_file *f, uint64_t file)
+{
+    return &f->objects[((file * 0x9E3779B97F4A7C15ull) >> 40) & (OBJECT_SLOTS - 1)];
+}
+
+/* The key of descriptor `fd`'s file, named (FileRundown) when this open
+ * file was not seen with it before: the kernel reuses the addresses of
+ * freed inodes and files, so a key's name holds for the files it was seen
+ * with (at their open, or here). */
 static uint64_t key_for_fd(petw__system_file *f, const petw__sys_file_op *op)
 {
     uint64_t key = op->inode;
-    if (!key || key_slot(f, key, 0))
+    if (!key)
         return key;
+    object_key *o = op->file ? object_slot(f, op->file) : NULL;
+    if (o && o->file == op->file && o->inode == key && key_slot(f, key, 0))
+        return key;
+    if (o)
+        *o = (object_key){op->file, key};
     fd_name *e = fd_slot(f, op->pid, op->fd, 0);
     if (!e) /* a descendant's, inherited from the command */
         e = fd_slot(f, f->target_pid, op->fd, 0);
@@ -247,8 +266,9 @@ static uint64_t key_for_fd(petw__system_file *f, const petw__sys_file_op *op)
     const char *name = e ? e->name : NULL;
     if (!name && petw__sys_fd_path(op->pid, op->fd, now, sizeof(now)) == 0)
         name = now;
-    if (name)
-        name_key(f, PETW__OP_FILE_RUNDOWN, op->cpu, op->start_ns, key, name);
+    /* Not known (the process is gone): an empty name, rather than the one a
+     * file that had this inode's address before was given. */
+    name_key(f, PETW__OP_FILE_RUNDOWN, op->cpu, op->start_ns, key, name ? name : "");
     return key;
 }
 
@@ -360,6 +380,8 @@ static void on_create(petw__system_file *f, const petw__sys_file_op *op)
     petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64,
                       PETW__HOOK(PETW__GROUP_FILE_IO, PETW__OP_FILE_CREATE), PETW__VERSION_FILE_IO,
                       op->pid, op->tid, op->start_ns, p, 32 + 2 * ((uint32_t)units + 1));
+    if (op->result >= 0 && op->file && op->inode)
+        *object_slot(f, op->file) = (object_key){op->file, op->inode};
     if (op->result >= 0 && op->inode)
         name_key(f, (o & 0100) ? PETW__OP_FILE_FILE_CREATE : PETW__OP_FILE_NAME, op->cpu,
                  op->start_ns, op->inode, name);
@@ -483,13 +505,15 @@ int petw__system_file_start(petw__system *s, uint32_t target_pid, petw__system_f
     f->keys = calloc(KEY_SLOTS, sizeof(*f->keys));
     f->fds = calloc(FD_SLOTS, sizeof(*f->fds));
     f->cwds = calloc(CWD_SLOTS, sizeof(*f->cwds));
-    int rc = f->keys && f->fds && f->cwds ? 0 : PETW_ENOMEM;
+    f->objects = calloc(OBJECT_SLOTS, sizeof(*f->objects));
+    int rc = f->keys && f->fds && f->cwds && f->objects ? 0 : PETW_ENOMEM;
     if (rc == 0)
         rc = petw__sys_files_open(target_pid, &f->src, why, why_size);
     if (rc != 0) {
         free(f->keys);
         free(f->fds);
         free(f->cwds);
+        free(f->objects);
         free(f);
         return rc;
     }
@@ -526,5 +550,6 @@ void petw__system_file_stop(petw__system_file *f)
     free(f->keys);
     free(f->fds);
     free(f->cwds);
+    free(f->objects);
     free(f);
 }
