@@ -6,19 +6,25 @@ FileCreate, disk I/O whose FileObject is the file's FileKey, System's lazy
 writer, disk I/O of no file) gives each file's operations, bytes and times
 and its disk bytes, the disk bytes of all rows summing to `petw report
 disk`'s total; its hostile records (truncated, an absurd size never ended,
-an OperationEnd of nothing) are skipped and counted. Then every real trace
+an OperationEnd of nothing) are skipped and counted; `petw convert --to
+perfetto` lays each operation as a slice on its thread's track, from the
+operation to its OperationEnd, with the file, bytes and status (decoded by
+protoc against test/perfetto_trace.proto; skipped without protoc). Then
+every real trace
 in PETW_ETL_SAMPLES and PETW_PUBLIC_TRACES that has DiskIo: disk bytes by
 file sum to the DiskIo total (none: said, not failed)."""
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
+from perfetto_decode import decode, one
 from petw_cli import Cli
 
-petw, gen = sys.argv[1], sys.argv[2]
+petw, gen, proto = sys.argv[1], sys.argv[2], sys.argv[3]
 cli = Cli("analysis_file_windows", petw)
 fail, run = cli.fail, cli.run
 
@@ -62,6 +68,38 @@ def synthetic():
             fail("hostile records not counted: %r" % r.stderr)
         print("analysis_file_windows: FileIo v3 and DiskIo by FileKey as written, "
               "disk bytes by file = DiskIo total, hostile records counted")
+        if shutil.which("protoc"):
+            perfetto(etl, os.path.join(tmp, "fileio.pftrace"))
+        else:
+            print("analysis_file_windows: no protoc: the Perfetto slices not checked")
+
+
+def perfetto(etl, out):
+    r = subprocess.run([petw, "convert", etl, "--to", "perfetto", "-o", out],
+                       capture_output=True, text=True)
+    if r.returncode != 0 or "4 file I/Os" not in r.stderr:
+        fail("petw convert --to perfetto: %s" % r.stderr)
+    open_at, done = {}, []
+    for p in decode(out, proto, fail):
+        for e in p.get("track_event", []):
+            track = one(e, "track_uuid")
+            if one(e, "categories") == "FileIo":
+                args = {one(a, "name"): one(a, "uint_value") or one(a, "string_value")
+                        for a in e.get("debug_annotations", [])}
+                open_at[track] = (int(one(p, "timestamp")), one(e, "name"), args)
+            elif one(e, "type") == "TYPE_SLICE_END" and track in open_at:
+                begin, name, args = open_at.pop(track)
+                done.append((track, name, args.get("file"), args.get("bytes"),
+                             (int(one(p, "timestamp")) - begin) // 1000))
+    tracks = {t for t, *_ in done}
+    got = sorted(d[1:] for d in done)
+    want = [("File Cleanup", "C:\\data\\b.txt", "0", 1),
+            ("File Read", "C:\\data\\a.txt", "4096", 20),
+            ("File Write", "C:\\data\\b.txt", "0", 0),
+            ("File Write", "C:\\data\\b.txt", "100", 10)]
+    if got != want or len(tracks) != 1:
+        fail("file slices %s on %d tracks, expected %s on thread 77's" % (got, len(tracks), want))
+    print("analysis_file_windows: Perfetto: each file operation a slice on its thread's track")
 
 
 def real():

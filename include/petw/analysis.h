@@ -142,6 +142,7 @@ typedef struct petw_profile_file_io {
     uint32_t pid, tid;
     int kind;         /* PETW_FILE_OP_* */
     const char *name; /* the file's name then ("" if not yet known) */
+    uint64_t key;     /* the file's key (FileKey; 0: none): petw_profile_file_name() */
     uint64_t offset, bytes;
     uint32_t status; /* NtStatus */
 } petw_profile_file_io;
@@ -334,6 +335,9 @@ uint32_t petw_profile_file_count(const petw_profile *p);
 const petw_profile_file *petw_profile_file_at(const petw_profile *p, uint32_t index);
 /* FileIo records the model skipped as malformed (too short, a name that is
  * not UTF-16), and operations whose OperationEnd never came. */
+/* The last name the trace gives file `key` (petw_profile_file_io.key),
+ * or NULL: a model read to the end names what a hook saw unnamed. */
+const char *petw_profile_file_name(const petw_profile *p, uint64_t key);
 uint64_t petw_profile_file_skipped(const petw_profile *p);
 uint64_t petw_profile_file_unended(const petw_profile *p);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);

@@ -463,7 +463,8 @@ void perfetto_on_file_io(void *context, const petw_profile_file_io *f)
             proto_field_string(&x->b, 23, name);
             size_t a = proto_begin(&x->b, 4);
             proto_field_string(&x->b, 10, "file");
-            proto_field_string(&x->b, 6, f->name);
+            const char *later = f->name[0] ? NULL : petw_profile_file_name(x->model, f->key);
+            proto_field_string(&x->b, 6, later ? later : f->name);
             proto_end(&x->b, a);
             struct {
                 const char *name;

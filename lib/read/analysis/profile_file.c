@@ -39,6 +39,7 @@ typedef struct file_row {
 
 typedef struct pending_op {
     uint64_t irp; /* 0: free */
+    uint64_t key; /* its file's key id (0: none) */
     int64_t start;
     uint32_t row, tid, pid;
     int kind;
@@ -160,11 +161,18 @@ static void count(petw_profile *p, petw__profile_files *f, const pending_op *op,
             row->time_max = d;
     }
     if (p->hooks->file_io) {
-        petw_profile_file_io e = {op->start,  ended && end >= op->start ? end : op->start,
-                                  op->pid,    op->tid,
-                                  op->kind,   op->name ? op->name : "",
-                                  op->offset, bytes,
-                                  status};
+        petw_profile_file_io e;
+        memset(&e, 0, sizeof(e));
+        e.start = op->start;
+        e.end = ended && end >= op->start ? end : op->start;
+        e.pid = op->pid;
+        e.tid = op->tid;
+        e.kind = op->kind;
+        e.name = op->name ? op->name : "";
+        e.key = op->key;
+        e.offset = op->offset;
+        e.bytes = bytes;
+        e.status = status;
         p->hooks->file_io(p->c.hooks_context, &e);
     }
 }
@@ -187,7 +195,11 @@ static void begin(petw_profile *p, petw__profile_files *f, const petw_event_reco
     if (k == PETW__MAP_NONE && object)
         k = petw__map_get(&f->object_key, object);
     const char *name = k != PETW__MAP_NONE ? f->keys[k].name : hint;
-    pending_op op = {irp, t, row_index(p, f, k, name, pid), tid, pid, kind, asked, offset, name};
+    pending_op op = {irp,    k != PETW__MAP_NONE ? f->keys[k].key : 0,
+                     t,      row_index(p, f, k, name, pid),
+                     tid,    pid,
+                     kind,   asked,
+                     offset, name};
     if (p->error)
         return;
     if (!irp) {
@@ -458,6 +470,14 @@ uint32_t petw_profile_file_count(const petw_profile *p)
 const petw_profile_file *petw_profile_file_at(const petw_profile *p, uint32_t index)
 {
     return p && p->fileio && index < p->fileio->out_count ? &p->fileio->out[index] : NULL;
+}
+
+const char *petw_profile_file_name(const petw_profile *p, uint64_t key)
+{
+    if (!p || !p->fileio || !key)
+        return NULL;
+    uint32_t k = petw__map_get(&p->fileio->key_by_id, key);
+    return k == PETW__MAP_NONE ? NULL : p->fileio->keys[k].name;
 }
 
 uint64_t petw_profile_file_skipped(const petw_profile *p)
