@@ -37,7 +37,7 @@ int on_getppid(void *ctx)
         return 0;
     r->tgid = tgid;
     r->tid = (__u32)id;
-    r->n = __sync_fetch_and_add(&count, 1);
+    r->n = __sync_fetch_and_add(&count, 1); /* orders nothing: a sequence number */
     bpf_ringbuf_submit(r, 0);
     return 0;
 }

@@ -178,7 +178,7 @@ static __always_inline void lost(void)
 {
     __u32 k = PETW__FILE_BPF_LOST;
     __u64 *n = bpf_map_lookup_elem(&counters, &k);
-    if (n)
+    if (n) /* orders nothing: a counter, read by user space after detaching */
         __sync_fetch_and_add(n, 1);
 }
 
