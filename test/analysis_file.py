@@ -6,7 +6,8 @@ file's opens, reads, writes, bytes, closes, deletes, renames and other
 operations exactly as the workload made them and as strace saw them, the
 names right for a file opened before the recording (descriptor 3), a file
 opened by a relative path, a renamed file, a second thread's and a child
-process's files. Then the same with BPF made unavailable (PETW_NO_BPF=1):
+process's files, a FIFO; and the time of a read that blocks 200 ms within
+5% of the time the workload measured around it. Then the same with BPF made unavailable (PETW_NO_BPF=1):
 one line says file I/O is not recorded, the rest is; and with tracepoints
 made absent (PETW_NO_TRACEPOINTS, as on an older kernel): their calls left
 out, the rest recorded. Skips (77) without the rights or BPF."""
@@ -31,7 +32,8 @@ WANT = {"a.dat": (2, 43, 41060, 10, 40960, 2, 0, 1, 1),
         "b.dat": (1, 1, 8192, 0, 0, 1, 1, 0, 1),
         "c.dat": (1, 0, 0, 3, 9000, 1, 0, 0, 0),
         "d.dat": (1, 0, 0, 2, 1000, 1, 0, 0, 0),
-        "pre.txt": (0, 1, 123, 0, 0, 1, 0, 0, 0)}
+        "pre.txt": (0, 1, 123, 0, 0, 1, 0, 0, 0),
+        "f.fifo": (2, 1, 10, 1, 10, 2, 1, 0, 0)}
 COLS = ("Opens", "Reads", "Read bytes", "Writes", "Write bytes", "Closes", "Deletes",
         "Renames", "Other")
 
@@ -55,7 +57,10 @@ def record(tmp, name, env=None, strace=False):
     os.close(3)
     if r.returncode != 0:
         fail("petw record: %s%s" % (r.stdout, r.stderr))
-    return work, etl, r.stderr
+    m = re.search(r"fifo_read_ms ([0-9.]+)", r.stdout)
+    if not m:
+        fail("the workload did not say how long its FIFO read took: %s" % r.stdout)
+    return work, etl, r.stderr, float(m.group(1))
 
 
 def view(etl, work, pre):
@@ -111,7 +116,8 @@ def strace_counts(tmp, work, pre):
                     c[5] += 1
             elif name in ("unlink", "unlinkat", "rename", "renameat", "renameat2"):
                 first = re.search(r'"([^"]*)"', args)
-                c = at(first.group(1)) if first else None
+                # A relative path: the workload's working directory is work.
+                c = at(os.path.join(work, first.group(1))) if first else None
                 if c:
                     c[6 if name.startswith("unlink") else 7] += 1
             elif name in ("fsync", "fdatasync", "ftruncate") and path:
@@ -131,7 +137,7 @@ def main():
         with open(pre, "wb") as f:
             f.write(b"p" * 1000)
         strace = shutil.which("strace") is not None
-        work, etl, err = record(tmp, "work", strace=strace)
+        work, etl, err, fifo_ms = record(tmp, "work", strace=strace)
         if "file I/O not recorded" in err:
             print("analysis_file: skipped: %s" % err.strip())
             sys.exit(77)
@@ -149,6 +155,13 @@ def main():
             if float(got[k]["Total ms"]) <= 0 or float(got[k]["Max ms"]) > \
                     float(got[k]["Total ms"]):
                 fail("%s: times %s, %s" % (k, got[k]["Total ms"], got[k]["Max ms"]))
+        # Times: the FIFO read blocked ~200 ms, as the workload measured it.
+        took = float(got["f.fifo"]["Max ms"])
+        if abs(took - fifo_ms) > 0.05 * fifo_ms:
+            fail("the FIFO read took %.3f ms as the workload measured it, %.3f in petw's view"
+                 % (fifo_ms, took))
+        print("analysis_file: the FIFO read: %.3f ms in petw's view, %.3f as the workload "
+              "measured it" % (took, fifo_ms))
         print("analysis_file: petw report file == the workload: %s" % table)
         if strace:
             st = strace_counts(tmp, work, pre)
@@ -159,7 +172,7 @@ def main():
             print("analysis_file: no strace: the second tool not compared")
 
         # BPF unavailable: one line, the rest recorded.
-        work2, etl2, err2 = record(tmp, "nobpf", env={"PETW_NO_BPF": "1"})
+        work2, etl2, err2, _ = record(tmp, "nobpf", env={"PETW_NO_BPF": "1"})
         lines = [l for l in err2.splitlines() if "file I/O not recorded" in l]
         if len(lines) != 1:
             fail("PETW_NO_BPF=1: wanted one line saying file I/O is not recorded:\n%s" % err2)
@@ -171,7 +184,7 @@ def main():
         print("analysis_file: without BPF: %s" % lines[0])
 
         # An older kernel's tracepoints: pread64's left out, the rest recorded.
-        work3, etl3, err3 = record(tmp, "notp", env={
+        work3, etl3, err3, _ = record(tmp, "notp", env={
             "PETW_NO_TRACEPOINTS": "syscalls/sys_enter_pread64,syscalls/sys_exit_pread64"})
         got3 = view(etl3, work3, pre)
         t3 = {k: tuple(int(got3[k][c]) for c in COLS) for k in got3}

@@ -11,14 +11,19 @@
  *   c.dat  by a second thread: 3 writes of 3000 bytes, closed;
  *   d.dat  by a child process: 2 writes of 500 bytes, closed;
  *   descriptor 3, opened by the caller before the recording began: one
- *          read of 123 bytes, closed.
+ *          read of 123 bytes, closed;
+ *   f.fifo a FIFO: a second thread opens it for writing, sleeps 200 ms and
+ *          writes 10 bytes; the main thread's read of them blocks that long
+ *          (it prints "fifo_read_ms N", the read's time as it measured it).
  * Exit status 0 when every call did what it should. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char buf[8192];
@@ -38,6 +43,23 @@ static void *thread_main(void *arg)
 {
     (void)arg;
     return write_n("c.dat", 3, 3000) == 0 ? NULL : (void *)1;
+}
+
+static void *fifo_writer(void *arg)
+{
+    (void)arg;
+    int fd = open("f.fifo", O_WRONLY);
+    if (fd < 0)
+        return (void *)1;
+    usleep(200 * 1000);
+    return write(fd, "0123456789", 10) == 10 && close(fd) == 0 ? NULL : (void *)1;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 int main(int argc, char **argv)
@@ -80,5 +102,14 @@ int main(int argc, char **argv)
         return 11;
     if (read(3, buf, 123) != 123 || close(3) != 0)
         return 12;
+    if (mkfifo("f.fifo", 0600) != 0 || pthread_create(&t, NULL, fifo_writer, NULL) != 0 ||
+        (fd = open("f.fifo", O_RDONLY)) < 0)
+        return 13;
+    double before = now_ms();
+    n = read(fd, buf, 10);
+    double took = now_ms() - before;
+    if (n != 10 || close(fd) != 0 || pthread_join(t, &r) != 0 || r || unlink("f.fifo") != 0)
+        return 14;
+    printf("fifo_read_ms %.3f\n", took);
     return 0;
 }
