@@ -593,6 +593,30 @@ for r in clickhouse["forward"]:
       f"{fmt(r['seconds'], ' s', 1)} after the writer started "
       f"({fmt(r['events_per_s'] / 1e6, ' M events/s')} end to end; the server's CPU "
       f"{fmt(r['server_cpu_s'], ' s', 1)}).\n")
+
+io = [c for c in ("io-untraced", "io-petw", "io-petw-64k", "io-perf")
+      if any(r.get("contender") == c for r in rows)]
+if io:
+    first = next(r for r in rows if r.get("contender") == io[0])
+    w("## Recording file I/O\n")
+    w("`bench/bench_io_overhead.py` (run.sh's part `io`, root): `bench/io_workload` makes "
+      f"{first['iters']:,} rounds of a 64-byte `pwrite` and `pread` on a file and, every eighth "
+      f"round, a 64-byte echo over loopback TCP ({first['calls']:,} system calls), untraced, "
+      f"under `petw record --kernel {first['classes']} --kernel-scope process` (1 MB buffers, "
+      "16 to 64 of them; and with the default 64 KB ones: `petw-64k`) and under `perf record "
+      "-e` of the same calls' syscall tracepoints (enter and exit), alternated, "
+      f"{first['runs']} runs each per round. The workload's own loop time: the median over "
+      "the rounds' medians, the fastest and slowest run, the slowdown against untraced, and "
+      "the events each recorder lost (petw's summary; perf's LOST records), summed.\n")
+    w("| recorder | median s | min s | max s | slowdown | calls/s | events lost |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
+    for c in io:
+        got = [r for r in rows if r.get("contender") == c]
+        w(f"| {c[3:]} | {fmt(med(c, 'median_s'), '', 3)} | "
+          f"{fmt(min(r['min_s'] for r in got), '', 3)} | {fmt(max(r['max_s'] for r in got), '', 3)} | "
+          f"{fmt(med(c, 'slowdown'))}x | {fmt(med(c, 'calls_per_s'), '', 0)} | "
+          f"{sum(r['lost'] for r in got)} |")
+    w("")
 w("## What stands in the way of the targets not met\n")
 w("From `perf record` and `perf annotate` of `write_event` on this machine (see the notes in")
 w("docs/design.md):\n")

@@ -23,8 +23,8 @@ EVENTS=${EVENTS:-200000}
 RATES=${RATES:-"1000000 2000000 4000000 6000000 8000000 12000000"}
 PARTS=${PARTS:-all}
 for p in $PARTS; do
-    case $p in all | write | sustained | consumers | readers | analysis | perfetto | clickhouse) ;;
-    *) echo "PARTS: all, or some of: write sustained consumers readers analysis perfetto clickhouse" >&2; exit 2 ;;
+    case $p in all | write | sustained | consumers | readers | analysis | perfetto | clickhouse | io) ;;
+    *) echo "PARTS: all, or some of: write sustained consumers readers analysis perfetto clickhouse io" >&2; exit 2 ;;
     esac
 done
 want() { # step name -> true when this run measures it
@@ -188,6 +188,13 @@ for line in sys.stdin:
         #    view and export over a 2 GB profile (both made once, kept for the rounds).
         python3 bench/bench_report.py build-bench/tools/petw "$B/bench_gen_profile" \
             "$B/report_workload" "$B/peak_rss" "$work/report" --reps "$REPS" | while read -r l; do emit "$r" "$l"; done
+    fi
+    if want io; then
+        # 7. Recording file I/O (root: BPF): an I/O-heavy workload untraced,
+        #    under petw record --kernel file and under perf record of the
+        #    same syscall tracepoints, interleaved.
+        python3 bench/bench_io_overhead.py build-bench/tools/petw "$B/io_workload" --runs "$REPS" \
+            --jsonl | grep '^{' | while read -r l; do emit "$r" "$l"; done
     fi
     if want perfetto; then
         # 6. petw convert --to perfetto on a 2 GB trace of a kernel mix: events/s and peak RSS.

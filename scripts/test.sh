@@ -20,9 +20,11 @@ started=$(date +%s)
 # and its undecorated public names with llvm-undname's (llvm-pdbutil lists them);
 # gcab: the symbol server test writes a compressed .pd_ (a cabinet);
 # clickhouse-server, clickhouse-client: the clickhouse suite loads traces
-# into a server of its own (`petw export --to clickhouse`).
+# into a server of its own (`petw export --to clickhouse`);
+# strace: analysis_file compares `petw report file` with strace -f's logs of
+# the same run.
 scripts/setup-debian.sh chromium golang-go linux-perf binutils groff-base clang-tools-14 \
-    lld-14 llvm-14 llvm-16 gcab clickhouse-server clickhouse-client
+    lld-14 llvm-14 llvm-16 gcab clickhouse-server clickhouse-client strace
 # Public Windows traces (PerfView's and others' test inputs) for the compat
 # test public_traces: fetched once when the network allows; without them
 # that test is skipped.

@@ -253,6 +253,8 @@ int cmd_record(int argc, char **argv)
     if (process_scope == SCOPE_UNSET)
         process_scope = SCOPE_PROCESS;
     o.system_flags |= o.system_flags ? PETW_SYSTEM_PROCESS : 0;
+    /* A FileIo event names its thread alone: Thread events give its process. */
+    o.system_flags |= (o.system_flags & PETW_SYSTEM_FILE_IO) ? PETW_SYSTEM_THREAD : 0;
     if (!o.file && !o.realtime && (!o.mode || strcmp(o.mode, "buffering")))
         o.file = "petw-record.etl";
     static char name[PETW_MAX_NAME];

@@ -24,6 +24,8 @@ const char report_usage[] =
     "  disk       disk I/O by process: requests, bytes, mean and longest response\n"
     "  memory     per process: soft and hard faults, hard fault time, bytes mapped and\n"
     "             unmapped, peak (PageFault); --by file: hard faults by file\n"
+    "  file       file I/O by file (--by process, --by both): operations, bytes read and\n"
+    "             written, total and longest time; disk bytes by file (Windows traces)\n"
     "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
     "  diff       BASE NEW: each function's CPU share in both and how far it moved\n"
     "             (--by module for modules)\n"
@@ -49,7 +51,8 @@ int cmd_report(int argc, char **argv)
     } views[] = {{"cpu", report_cpu},       {"wait", report_wait},
                  {"offcpu", report_offcpu}, {"processes", report_processes},
                  {"disk", report_disk},     {"events", report_events},
-                 {"memory", report_memory}};
+                 {"memory", report_memory},
+                 {"file", report_file}};
     if (argc < 1) {
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;
@@ -60,14 +63,14 @@ int cmd_report(int argc, char **argv)
         if (!strcmp(argv[0], views[k].name))
             fn = views[k].fn;
     if (!fn && !diff && argv[0][0] == '-')
-        return command_usage_error(
-            "report",
-            "the VIEW goes first, before '%s' (cpu, wait, processes, disk, memory, events or "
-            "diff)",
-            argv[0]);
+        return command_usage_error("report",
+                                   "the VIEW goes first, before '%s' (cpu, wait, offcpu, "
+                                   "processes, disk, file, memory, events or diff)",
+                                   argv[0]);
     if (!fn && !diff)
         return command_usage_error(
-            "report", "unknown view '%s' (cpu, wait, processes, disk, memory, events or diff)",
+            "report",
+            "unknown view '%s' (cpu, wait, offcpu, processes, disk, file, memory, events or diff)",
             argv[0]);
     model_args m;
     memset(&m, 0, sizeof(m));
@@ -129,7 +132,7 @@ int cmd_report(int argc, char **argv)
     a.tid = m.config.tid;
     a.process = m.config.process_name;
     if (fn == report_wait || fn == report_processes || fn == report_disk || fn == report_events ||
-        fn == report_memory)
+        fn == report_memory || fn == report_file)
         m.config.no_symbols = 1; /* these name no code */
     if (diff && m.nfiles != 2) {
         fprintf(stderr, "petw: report diff takes two traces: BASE NEW\n");

@@ -290,7 +290,8 @@ static const struct {
     {"page_faults", PETW_SYSTEM_PAGE_FAULTS, NULL},
     {"hard_faults", PETW_SYSTEM_HARD_FAULTS, NULL},
     {"virt_alloc", PETW_SYSTEM_VIRTUAL_ALLOC, NULL},
-    {"all", PETW_SYSTEM_SUPPORTED, NULL},
+    {"file", PETW_SYSTEM_FILE_IO, NULL},
+    {"all", PETW_SYSTEM_SUPPORTED & ~(PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO), NULL},
     {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD, NULL},
     {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
     {"disk_io", PETW_SYSTEM_DISK_IO, NULL},
@@ -299,6 +300,10 @@ static const struct {
     /* petw's memory: the PageFault class whole (xperf's MEMORY, "memory
      * tracing", is another group: working sets, not these) */
     {"memory", PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC, NULL},
+    {"file_io", PETW_SYSTEM_FILE_IO, NULL},
+    {"file_io_init", PETW_SYSTEM_FILE_IO, NULL}, /* petw logs each operation at its start */
+    {"disk_file_io", PETW_SYSTEM_DISK_IO | PETW_SYSTEM_FILE_IO, NULL},
+    {"filename", PETW_SYSTEM_FILE_IO, NULL},
     {"sysprof",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
      NULL}, /* PROC_THREAD+LOADER+PROFILE */
@@ -311,9 +316,9 @@ static const struct {
 
 /* xperf's kernel flags for classes petw does not record yet. */
 static const char *const system_names_missing[] = {
-    "file_io", "file_io_init", "networktrace", "registry", "dpc",  "interrupt",
-    "syscall", "alpc",         "power",        "meminfo",  "file", "net"};
-#define SYSTEM_NAMES_OWN 10 /* the first 10 name one group each, in flag order for the text */
+    "networktrace", "registry", "dpc", "interrupt", "syscall",
+    "alpc",         "power",    "meminfo", "net"};
+#define SYSTEM_NAMES_OWN 11 /* the first 11 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
 {
@@ -355,7 +360,7 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
         if (k < 0) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
-                    "cswitch, profile, disk, dispatcher, memory or all, separated by commas)\n",
+                    "cswitch, profile, disk, dispatcher, memory, file or all, separated by commas)\n",
                     option, (int)n, p, list);
             return -1;
         }
@@ -443,6 +448,10 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
                "munmap, brk, mremap tracepoints)\n");
     if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FAULT_TIMES))
         printf("Not recorded:      hard faults' durations (no page-fault start events)\n");
+    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FILE_IO))
+        fprintf(stderr, "petw: file I/O not recorded: it needs BPF (a build with libbpf, a kernel "
+                        "with BPF ring buffers and BTF, root or CAP_BPF with CAP_PERFMON); the "
+                        "rest is recorded\n");
 }
 
 /* ---- options that start a session ---- */

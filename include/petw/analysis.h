@@ -106,6 +106,47 @@ typedef struct petw_profile_sample { /* a CPU sample the model counted */
     uint32_t stack; /* its distinct stack: petw_profile_stack_at() of the model */
 } petw_profile_sample;
 
+/* The kinds of file operation (petw_profile_file.ops[]). */
+enum {
+    PETW_FILE_OP_CREATE,  /* Create: an open */
+    PETW_FILE_OP_READ,    /* Read */
+    PETW_FILE_OP_WRITE,   /* Write */
+    PETW_FILE_OP_CLOSE,   /* Close (the file object released) */
+    PETW_FILE_OP_FLUSH,   /* Flush */
+    PETW_FILE_OP_SETINFO, /* SetInfo (a truncate), QueryInfo, FSControl */
+    PETW_FILE_OP_DELETE,  /* Delete */
+    PETW_FILE_OP_RENAME,  /* Rename */
+    PETW_FILE_OP_OTHER,   /* DirEnum, DirNotify */
+    PETW_FILE_OP_CLEANUP, /* Cleanup (the last handle closed) */
+    PETW_FILE_OP_KINDS
+};
+
+/* The file I/O of one process on one file (the file's name at the time of
+ * each operation: a renamed file is two rows). On Windows traces, the disk
+ * I/O that DiskIo's FileObject (the file's FileKey) lays at the file's
+ * door, by the DiskIo event's process (the issuing thread's, else the
+ * header's: often System for the lazy writer); every DiskIo Read and Write
+ * is in one row, so the rows' disk bytes sum to the DiskIo total. */
+typedef struct petw_profile_file {
+    const char *name; /* the path the trace gives, or "" when no event named the file */
+    uint32_t pid;     /* its process (UINT32_MAX: not known) */
+    uint64_t ops[PETW_FILE_OP_KINDS];
+    uint64_t read_bytes, write_bytes; /* moved (OperationEnd's ExtraInfo, else the size asked) */
+    uint64_t time_total, time_max;    /* 100 ns units: each operation to its OperationEnd */
+    uint64_t disk_reads, disk_writes, disk_read_bytes, disk_write_bytes;
+} petw_profile_file;
+
+/* One file operation, as the model counts it (petw_profile_hooks.file_io). */
+typedef struct petw_profile_file_io {
+    int64_t start, end; /* end == start when it never ended */
+    uint32_t pid, tid;
+    int kind;         /* PETW_FILE_OP_* */
+    const char *name; /* the file's name then ("" if not yet known) */
+    uint64_t key;     /* the file's key (FileKey; 0: none): petw_profile_file_name() */
+    uint64_t offset, bytes;
+    uint32_t status; /* NtStatus */
+} petw_profile_file_io;
+
 typedef struct petw_profile_disk_io { /* DiskIo Read or Write, when it completed */
     int64_t time;
     uint32_t disk, pid, tid; /* pid, tid: the issuing thread's, when the event names it */
@@ -154,6 +195,7 @@ typedef struct petw_profile_hooks {
     void (*event)(void *context, const petw_event_record *r);
     void (*fault)(void *context, const petw_profile_fault *f);
     void (*vm)(void *context, const petw_profile_vm *v);
+    void (*file_io)(void *context, const petw_profile_file_io *f);
 } petw_profile_hooks;
 
 typedef struct petw_profile_config {
@@ -344,6 +386,19 @@ const petw_profile_memory_file *petw_profile_memory_file_at(const petw_profile *
  * VirtualAlloc/VirtualFree size that is no region's (not whole 4 KB pages,
  * or more than the address space). */
 uint64_t petw_profile_memory_skipped(const petw_profile *p);
+/* File I/O (the FileIo class) by file and process, as WPA's File I/O and
+ * "Disk Usage by file" tables count it; rows in no particular order. Each
+ * operation is counted when its OperationEnd comes (matched by IrpPtr;
+ * one that never ends is counted at the trace's end without a time). */
+uint32_t petw_profile_file_count(const petw_profile *p);
+const petw_profile_file *petw_profile_file_at(const petw_profile *p, uint32_t index);
+/* FileIo records the model skipped as malformed (too short, a name that is
+ * not UTF-16), and operations whose OperationEnd never came. */
+/* The last name the trace gives file `key` (petw_profile_file_io.key),
+ * or NULL: a model read to the end names what a hook saw unnamed. */
+const char *petw_profile_file_name(const petw_profile *p, uint64_t key);
+uint64_t petw_profile_file_skipped(const petw_profile *p);
+uint64_t petw_profile_file_unended(const petw_profile *p);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);
 const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);
 

@@ -171,10 +171,19 @@ typedef struct petw_event_record {
  * mmap, munmap, brk and mremap */
 #define PETW_SYSTEM_VIRTUAL_ALLOC 0x00004000u
 #define PETW_SYSTEM_PROFILE 0x01000000u /* PerfInfo SampledProfile (CPU samples) */
+/* FileIo: every file operation with its OperationEnd, and the FileName
+ * events (Linux: a BPF program on the file system calls). */
+#define PETW_SYSTEM_FILE_IO 0x02000000u
+/* FileIo's operations are logged at their start (FILE_IO_INIT); with
+ * FILE_IO, petw logs them so already: the same events. */
+#define PETW_SYSTEM_FILE_IO_INIT 0x04000000u
+/* DiskIo's file names (DISK_FILE_IO: the FileName events): with FILE_IO. */
+#define PETW_SYSTEM_DISK_FILE_IO 0x00000200u
 #define PETW_SYSTEM_SUPPORTED                                                                      \
     (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
      PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE |                          \
-     PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC)
+     PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC |              \
+     PETW_SYSTEM_FILE_IO | PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO)
 
 /* What the OS left out of a system session (petw_session_stats). */
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
@@ -188,6 +197,9 @@ typedef struct petw_event_record {
 #define PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC 0x8u
 /* Hard faults are recorded without their start (InitialTime is their end) */
 #define PETW_SYSTEM_LIMIT_NO_FAULT_TIMES 0x10u
+/* File I/O was asked, the OS gives none (no BPF in the build or the
+ * kernel, or not the rights: root or CAP_BPF with CAP_PERFMON) */
+#define PETW_SYSTEM_LIMIT_NO_FILE_IO 0x20u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

@@ -45,6 +45,13 @@ static void on_disk(void *c, const petw_profile_disk_io *d)
 {
     seen += (uint64_t)c + d->bytes + d->offset + d->latency + d->disk;
 }
+static void on_file(void *c, const petw_profile_file_io *f)
+{
+    (void)c;
+    if (f->end < f->start || !f->name || f->kind < 0 || f->kind >= PETW_FILE_OP_KINDS)
+        abort(); /* the model hands out operations that end after they begin */
+}
+
 static void on_event(void *c, const petw_event_record *r)
 {
     seen += (uint64_t)c + (uint64_t)petw_profile_event_pairs(r, NULL);
@@ -79,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)report_offcpu(p, &a);
         (void)report_processes(p, &a);
         (void)report_disk(p, &a);
+        (void)report_file(p, &a);
         (void)report_events(p, &a);
         (void)report_diff(p, p, &a);
         a.by = NULL;
@@ -102,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t stacks = petw_profile_stack_count(p);
     petw_profile_free(p);
     static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup, on_sample,
-                                             on_disk,    on_event,  on_fault,  on_vm};
+                                             on_disk,    on_event,  on_fault,  on_vm,     on_file};
     c.hooks = &hooks;
     if (petw_profile_read_memory(data, size, &c, &p) == 0) {
         if (petw_profile_stack_count(p) != stacks)

@@ -487,6 +487,15 @@ static int write_kernel_seeds(const char *dir)
      * the creation time. */
     static const uint8_t defunct[56] = {[8] = 42, [40] = 'p', [55] = 0x01};
     static const uint8_t defunct_head[4] = {0x03, 0x27, 5, 0};
+    /* FileIo Create v3: IrpPtr, FileObject, TTID, options, attributes,
+     * share, OpenPath "/a"; Read v3: offset, IrpPtr, FileObject, FileKey,
+     * TTID, IoSize, IoFlags; OperationEnd: IrpPtr, ExtraInfo, NtStatus. */
+    static const uint8_t fcreate[38] = {[0] = 1, [8] = 0x40, [16] = 9, [32] = '/', [34] = 'a'};
+    static const uint8_t fcreate_head[4] = {0x04, 0x40, 3, 0};
+    static const uint8_t fread[44] = {[8] = 2, [16] = 0x40, [24] = 0x80, [32] = 9, [36] = 0x10};
+    static const uint8_t fread_head[4] = {0x04, 0x43, 3, 0};
+    static const uint8_t fend[20] = {[0] = 2, [8] = 0x10};
+    static const uint8_t fend_head[4] = {0x04, 0x4c, 3, 0};
     /* PageFault HardFault v2: InitialTime, ReadOffset, VirtualAddress,
      * FileObject, TThreadId 77, ByteCount 4096; VirtualAlloc v2 (32-bit):
      * BaseAddress, RegionSize, ProcessId, Flags; DemandZeroFault v2. */
@@ -497,7 +506,11 @@ static int write_kernel_seeds(const char *dir)
     static const uint8_t valloc_head[4] = {0x02, 0x62, 2, 1};
     static const uint8_t fault[16] = {[1] = 0x10, [2] = 0x20, [9] = 0x10, [12] = 0x40, [13] = 1};
     static const uint8_t fault_head[4] = {0x02, 0x0b, 2, 0};
-    return write_kernel_seed(dir, "kernel-image.bin", image_head, image, sizeof(image)) |
+    return write_kernel_seed(dir, "kernel-file-create.bin", fcreate_head, fcreate,
+                             sizeof(fcreate)) |
+           write_kernel_seed(dir, "kernel-file-read.bin", fread_head, fread, sizeof(fread)) |
+           write_kernel_seed(dir, "kernel-file-end.bin", fend_head, fend, sizeof(fend)) |
+           write_kernel_seed(dir, "kernel-image.bin", image_head, image, sizeof(image)) |
            write_kernel_seed(dir, "kernel-cswitch.bin", cswitch_head, cswitch, sizeof(cswitch)) |
            write_kernel_seed(dir, "kernel-sample.bin", sample_head, sample, sizeof(sample)) |
            write_kernel_seed(dir, "kernel-pnp.bin", pnp_head, pnp, sizeof(pnp)) |

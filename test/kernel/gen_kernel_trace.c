@@ -19,7 +19,22 @@
  *   CPU 1: ts 2500 CSwitch 0 -> 88, 3500 SampledProfile 88 (no stack),
  *          5000 CSwitch 88 -> 77, 5500 SampledProfile 77 + StackWalk
  *          (2 frames), 6000 Process/Start v4 pid 4321 "renamed.exe" (a
- *          process that runs a new program, as Linux's exec) */
+ *          process that runs a new program, as Linux's exec)
+ * With `fileio`, file and disk I/O as a Windows trace has them (FileIo v3,
+ * DiskIo v3 whose FileObject is a FileKey), and hostile FileIo records:
+ *   ts 1000  Process/DCStart app.exe (1234), System (4); Thread/DCStart 77
+ *            (1234), 8 (4)
+ *   ts 2000  FileCreate  key 0xA1 "C:\data\b.txt"
+ *   ts 2100  Read  irp 0x100 key 0xA0 (named at the end) 4096 by 77
+ *   ts 2300  OperationEnd irp 0x100, 4096 bytes (200 ticks: 20 us)
+ *   ts 2400  Write irp 0x200 key 0xA1 100 by 77; ts 2500 its end, 100
+ *   ts 2600  Cleanup irp 0x300 key 0xA1 by 77; ts 2610 its end
+ *   ts 3000  DiskIo Read 8192 of 0xA0 by 77; DiskIo Write 4096 of 0xA1 by
+ *            8 (System's lazy writer); DiskIo Read 512 of no file by 77
+ *   hostile: a Read of 10 bytes (truncated), a Name of 4 bytes, a Write
+ *            of 0xA1 asking 0xFFFFFFFF bytes that never ends, an
+ *            OperationEnd of an IrpPtr never seen
+ *   ts 9000  FileRundown key 0xA0 "C:\data\a.txt" (the session's end) */
 #define GEN_BUF 4096
 #define GEN_MAX_BUFFERS 3
 #include "gen_trace.h"
@@ -155,15 +170,96 @@ static void timeline(void)
     end_buffer();
 }
 
+static void file_name(uint8_t opcode, uint64_t key, const char *name, int64_t ts)
+{
+    uint8_t p[256];
+    petw__wr64(p, key);
+    record(PETW__HDR_PERFINFO64, (uint16_t)(0x0400 | opcode), 3, 0, 0, ts, p,
+           8 + put_utf16(p + 8, name));
+}
+
+/* FileIo_ReadWrite v3: Offset, IrpPtr, FileObject, FileKey, TTID, IoSize, IoFlags. */
+static void file_rw(int write, uint64_t irp, uint64_t key, uint32_t tid, uint32_t size, int64_t ts)
+{
+    uint8_t p[44];
+    memset(p, 0, sizeof(p));
+    petw__wr64(p + 8, irp);
+    petw__wr64(p + 16, key + 0x1000); /* FileObject */
+    petw__wr64(p + 24, key);
+    petw__wr32(p + 32, tid);
+    petw__wr32(p + 36, size);
+    record(PETW__HDR_PERFINFO64, write ? 0x0444 : 0x0443, 3, 0, 0, ts, p, 44);
+}
+
+static void file_end(uint64_t irp, uint64_t bytes, int64_t ts)
+{
+    uint8_t p[20];
+    petw__wr64(p, irp);
+    petw__wr64(p + 8, bytes);
+    petw__wr32(p + 16, 0);
+    record(PETW__HDR_PERFINFO64, 0x044C, 3, 0, 0, ts, p, 20);
+}
+
+/* DiskIo_TypeGroup1 v3: DiskNumber, IrpFlags, TransferSize, Reserved,
+ * ByteOffset, FileObject, Irp, HighResResponseTime, IssuingThreadId. */
+static void disk_io(int write, uint64_t key, uint32_t tid, uint32_t bytes, int64_t ts)
+{
+    uint8_t p[52];
+    memset(p, 0, sizeof(p));
+    petw__wr32(p + 8, bytes);
+    petw__wr64(p + 24, key);
+    petw__wr64(p + 32, 0xffff0000u + (uint64_t)ts);
+    petw__wr64(p + 40, 100);
+    petw__wr32(p + 48, tid);
+    record(PETW__HDR_SYSTEM64, write ? 0x010B : 0x010A, 3, 0, 0, ts, p, 52);
+}
+
+static void fileio(void)
+{
+    uint8_t p[64];
+    begin_buffer(0);
+    process_rundown(1234, "app.exe", 1000);
+    process_rundown(4, "System", 1000);
+    thread_rundown(1234, 77, 1000);
+    thread_rundown(4, 8, 1000);
+    file_name(32, 0xA1, "C:\\data\\b.txt", 2000);
+    file_rw(0, 0x100, 0xA0, 77, 4096, 2100);
+    file_end(0x100, 4096, 2300);
+    file_rw(1, 0x200, 0xA1, 77, 100, 2400);
+    file_end(0x200, 100, 2500);
+    /* Cleanup v3: IrpPtr, FileObject, FileKey, TTID. */
+    memset(p, 0, sizeof(p));
+    petw__wr64(p, 0x300);
+    petw__wr64(p + 8, 0xA1 + 0x1000);
+    petw__wr64(p + 16, 0xA1);
+    petw__wr32(p + 24, 77);
+    record(PETW__HDR_PERFINFO64, 0x0441, 3, 0, 0, 2600, p, 28);
+    file_end(0x300, 0, 2610);
+    disk_io(0, 0xA0, 77, 8192, 3000);
+    disk_io(1, 0xA1, 8, 4096, 3001);
+    disk_io(0, 0, 77, 512, 3002);
+    /* Hostile: truncated records, an absurd size never ended, a stray end. */
+    memset(p, 0xEE, sizeof(p));
+    record(PETW__HDR_PERFINFO64, 0x0443, 3, 0, 0, 4000, p, 10);
+    record(PETW__HDR_PERFINFO64, 0x0400, 3, 0, 0, 4001, p, 4);
+    file_rw(1, 0x400, 0xA1, 77, 0xFFFFFFFFu, 4002);
+    file_end(0xBAD, 7, 4003);
+    file_name(36, 0xA0, "C:\\data\\a.txt", 9000);
+    end_buffer();
+}
+
 int main(int argc, char **argv)
 {
     int with_timeline = argc == 3 && !strcmp(argv[2], "timeline");
-    if (argc != 2 && !with_timeline) {
-        fprintf(stderr, "usage: gen_kernel_trace FILE [timeline]\n");
+    int with_fileio = argc == 3 && !strcmp(argv[2], "fileio");
+    if (argc != 2 && !with_timeline && !with_fileio) {
+        fprintf(stderr, "usage: gen_kernel_trace FILE [timeline|fileio]\n");
         return 2;
     }
     if (with_timeline)
         timeline();
+    else if (with_fileio)
+        fileio();
     else
         one_of_each();
     return write_trace(argv[1]);

@@ -46,14 +46,15 @@ refused "--kernel-scope: 'thread' is not system or process" \
 refused "option '--kernel' needs a value" start k -o k.etl --kernel
 refused "--stacks dispatcher: not in --kernel" \
     record --kernel cswitch --stacks cswitch,readythread -o k.etl -- true
-refused "'FILE_IO': petw does not record that kernel class yet" \
-    start k --kernel proc_thread,FILE_IO -o k.etl
+refused "'REGISTRY': petw does not record that kernel class yet" \
+    start k --kernel proc_thread,REGISTRY -o k.etl
 
 # Every name (any case, xperf's too) and `all` pass: what stops these is
 # the missing output, checked after the options.
 refused "no output" start --kernel Process,THREAD,image,cswitch,profile,disk,dispatcher
 refused "no output" start --kernel all --stacks profile,cswitch --profile-interval-us 250
 refused "no output" start --kernel proc_thread,loader,disk_io
+refused "no output" start --kernel file,FILE_IO,File_IO_Init,DISK_FILE_IO,FileName
 refused "no output" start --kernel SysProf --stacks Profile
 refused "no output" start --kernel cswitch,dispatcher --stacks CSwitch,ReadyThread
 # xperf's Latency group: what it maps to, and what it lacks here, said.

@@ -76,7 +76,7 @@ typedef struct table_format {
     void (*end)(table *t);
 } table_format;
 
-#define TABLE_MAX_COLUMNS 16
+#define TABLE_MAX_COLUMNS 24
 struct table {
     const table_format *format;
     FILE *file;
@@ -195,6 +195,8 @@ int report_disk(const petw_profile *p, const view_args *a);
 /* `petw report memory` (report_memory.c): faults and mappings by process;
  * --by file: hard faults by process and file. */
 int report_memory(const petw_profile *p, const view_args *a);
+/* `petw report file` (report_file.c): file I/O by file, process or both. */
+int report_file(const petw_profile *p, const view_args *a);
 int report_events(const petw_profile *p, const view_args *a);
 
 /* What a stack weighs in the profile exports (--value): its CPU samples,

@@ -439,3 +439,46 @@ void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d)
     }
     x->disk_ios++;
 }
+
+/* File I/O: each operation a slice on its thread's track, from its start
+ * to its OperationEnd, named by its kind, with the file, bytes, offset and
+ * NtStatus as annotations. */
+void perfetto_on_file_io(void *context, const petw_profile_file_io *f)
+{
+    static const char *const kinds[PETW_FILE_OP_KINDS] = {"Create", "Read",    "Write",  "Close",
+                                                          "Flush",  "SetInfo", "Delete", "Rename",
+                                                          "Other",  "Cleanup"};
+    perfetto *x = context;
+    uint64_t track = thread_track(x, f->tid, f->pid);
+    for (int end = 0; end < 2; end++) {
+        size_t at = perfetto_packet_begin(x, SEQ_TRACKS, end ? f->end : f->start);
+        size_t te = proto_begin(&x->b, 11);
+        proto_field_varint(&x->b, 9, end ? 2 : 1);
+        proto_field_varint(&x->b, 11, track);
+        if (!end) {
+            proto_field_string(&x->b, 22, "FileIo");
+            char name[32];
+            snprintf(name, sizeof(name), "File %s",
+                     f->kind >= 0 && f->kind < PETW_FILE_OP_KINDS ? kinds[f->kind] : "?");
+            proto_field_string(&x->b, 23, name);
+            size_t a = proto_begin(&x->b, 4);
+            proto_field_string(&x->b, 10, "file");
+            const char *later = f->name[0] ? NULL : petw_profile_file_name(x->model, f->key);
+            proto_field_string(&x->b, 6, later ? later : f->name);
+            proto_end(&x->b, a);
+            struct {
+                const char *name;
+                uint64_t v;
+            } u[] = {{"bytes", f->bytes}, {"offset", f->offset}, {"status", f->status}};
+            for (size_t k = 0; k < sizeof(u) / sizeof(u[0]); k++) {
+                a = proto_begin(&x->b, 4);
+                proto_field_string(&x->b, 10, u[k].name);
+                proto_field_varint(&x->b, 3, u[k].v);
+                proto_end(&x->b, a);
+            }
+        }
+        proto_end(&x->b, te);
+        perfetto_packet_end(x, at);
+    }
+    x->file_ios++;
+}

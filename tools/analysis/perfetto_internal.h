@@ -64,7 +64,7 @@ typedef struct perfetto {
     sbuf scratch, body;
     pending_start *starts; /* open addressing */
     uint32_t start_cap, start_used, start_count;
-    uint64_t switches, wakeups, samples, events, slices, disk_ios, counter_values;
+    uint64_t switches, wakeups, samples, events, slices, disk_ios, counter_values, file_ios;
     id_set memory_tracks; /* the processes whose mapped-bytes track was written */
     uint64_t faults, memory_values;
 } perfetto;
@@ -93,6 +93,7 @@ void perfetto_describe_thread(perfetto *x, uint32_t tid, uint32_t pid, const cha
  * flows and counters; disk I/O on per-disk tracks. */
 void perfetto_on_event(void *context, const petw_event_record *r);
 void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d);
+void perfetto_on_file_io(void *context, const petw_profile_file_io *f);
 /* Writes the Starts never stopped (as instants) and frees what is held. */
 void perfetto_events_end(perfetto *x);
 

@@ -102,6 +102,24 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_STACKWALK_KEY_USER 38
 #define PETW__OP_DISK_READ 10
 #define PETW__OP_DISK_WRITE 11
+#define PETW__OP_FILE_NAME 0 /* FileIo: the name events, keyed by FileKey */
+#define PETW__OP_FILE_FILE_CREATE 32
+#define PETW__OP_FILE_FILE_DELETE 35
+#define PETW__OP_FILE_RUNDOWN 36
+#define PETW__OP_FILE_CREATE 64 /* FileIo: the operations, then their OperationEnd */
+#define PETW__OP_FILE_CLEANUP 65
+#define PETW__OP_FILE_CLOSE 66
+#define PETW__OP_FILE_READ 67
+#define PETW__OP_FILE_WRITE 68
+#define PETW__OP_FILE_SET_INFO 69
+#define PETW__OP_FILE_DELETE 70
+#define PETW__OP_FILE_RENAME 71
+#define PETW__OP_FILE_DIR_ENUM 72
+#define PETW__OP_FILE_FLUSH 73
+#define PETW__OP_FILE_QUERY_INFO 74
+#define PETW__OP_FILE_FS_CONTROL 75
+#define PETW__OP_FILE_OP_END 76
+#define PETW__OP_FILE_DIR_NOTIFY 77
 #define PETW__OP_KTC_IMAGE_ID 0 /* KernelTraceControl: ImageID, then DbgID_* beside it */
 #define PETW__OP_KTC_DBGID_RSDS 36
 #define PETW__OP_CONFIG_CPU 10
@@ -119,10 +137,6 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_PF_HARD_FAULT 32
 #define PETW__OP_PF_VIRTUAL_ALLOC 98
 #define PETW__OP_PF_VIRTUAL_FREE 99
-/* FileIo's Name (FileObject, then the file's path): what a FileObject
- * elsewhere (a HardFault's) names. FileRundown: the same, at a rundown. */
-#define PETW__OP_FILE_NAME 0
-#define PETW__OP_FILE_RUNDOWN 36
 
 #define PETW__HOOK(group, opcode) ((uint16_t)((group) << 8 | (opcode)))
 /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE: image loads in the process group. */
@@ -142,6 +156,8 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__VERSION_CONFIG 2     /* SystemConfig_V2_* */
 #define PETW__VERSION_PAGE_FAULT 2 /* PageFault_TypeGroup1, _HardFault, _VirtualAlloc */
 #define PETW__VERSION_FILE_NAME 2  /* FileIo_Name */
+#define PETW__VERSION_CONFIG 2  /* SystemConfig_V2_* */
+#define PETW__VERSION_FILE_IO 3 /* FileIo_* v3 */
 
 /* ---- Fixed layouts (byte offsets; PS: the pointer size, 4 or 8) ---- */
 
@@ -215,8 +231,36 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__MEM_DECOMMIT 0x4000u
 #define PETW__MEM_RELEASE 0x8000u
 
-/* FileIo_Name v2: FileObject (PS), then FileName (UTF-16, NUL-terminated). */
-#define PETW__FILE_NAME_OBJECT 0
+/* FileIo v3 (v2 logs TTID as a pointer after IrpPtr: the model reads v3
+ * and v2 by these with `v2` 1, the thread then at PETW__FILE_V2_TTID).
+ * Name, FileCreate, FileDelete, FileRundown: FileObject (the FileKey, as
+ * Windows logs it), FileName (UTF-16). */
+#define PETW__FILE_NAME_KEY 0
 #define PETW__FILE_NAME_TEXT(ps) (ps)
+/* Create: IrpPtr, FileObject, TTID, CreateOptions, FileAttributes, ShareAccess, OpenPath. */
+#define PETW__FILE_CREATE_IRP 0
+#define PETW__FILE_CREATE_OBJECT(ps) (ps)
+#define PETW__FILE_CREATE_TTID(ps) (2 * (ps))
+#define PETW__FILE_CREATE_PATH(ps) (2 * (ps) + 16)
+/* Cleanup, Close, Flush: IrpPtr, FileObject, FileKey, TTID. SetInfo,
+ * Delete, Rename, QueryInfo, FSControl: then ExtraInfo before TTID, and
+ * InfoClass. DirEnum, DirNotify: IrpPtr, FileObject, FileKey, TTID, ... */
+#define PETW__FILE_OP_IRP 0
+#define PETW__FILE_OP_OBJECT(ps) (ps)
+#define PETW__FILE_OP_KEY(ps) (2 * (ps))
+#define PETW__FILE_SIMPLE_TTID(ps) (3 * (ps))
+#define PETW__FILE_INFO_TTID(ps) (4 * (ps))
+/* Read, Write: Offset (u64), IrpPtr, FileObject, FileKey, TTID, IoSize, IoFlags. */
+#define PETW__FILE_RW_OFFSET 0
+#define PETW__FILE_RW_IRP 8
+#define PETW__FILE_RW_OBJECT(ps) (8 + (ps))
+#define PETW__FILE_RW_KEY(ps) (8 + 2 * (ps))
+#define PETW__FILE_RW_TTID(ps) (8 + 3 * (ps))
+#define PETW__FILE_RW_SIZE(ps) (12 + 3 * (ps))
+/* OperationEnd: IrpPtr, ExtraInfo (the bytes moved, for a read or write), NtStatus. */
+#define PETW__FILE_END_IRP 0
+#define PETW__FILE_END_EXTRA 8
+#define PETW__FILE_END_STATUS 16
+#define PETW__FILE_END_SIZE 20
 
 #endif /* PETW_KERNEL_CLASS_H */

@@ -194,6 +194,8 @@ typedef struct petw__kernel_symbol {
     uint64_t module_id; /* .NET methods: their module's ModuleID, named at the end */
 } petw__kernel_symbol;
 
+typedef struct petw__profile_files petw__profile_files;
+
 struct petw_profile {
     petw_profile_config c;
     petw__strings strings;
@@ -239,6 +241,7 @@ struct petw_profile {
     uint32_t offcpu_count, offcpu_cap;
     petw__map offcpu_by_hash;
 
+    petw__profile_files *fileio; /* profile_file.c's tables, when the trace has FileIo */
     petw_profile_disk *disks;
     uint32_t disk_count, disk_cap;
     petw__map disk_by_pid;
@@ -347,6 +350,14 @@ void petw__profile_on_thread(petw_profile *p, const petw_event_record *r, int op
 
 /* profile_events.c: DiskIo Read and Write; every event, by kind. */
 void petw__profile_on_disk(petw_profile *p, const petw_event_record *r, int write, int ptr4);
+/* profile_file.c: FileIo events; DiskIo's bytes for the file `key` (its
+ * FileObject field); the end (operations never ended counted, rows by
+ * name); freeing. */
+void petw__profile_on_file(petw_profile *p, const petw_event_record *r, int opcode, int ptr4);
+void petw__profile_on_disk_file(petw_profile *p, uint64_t key, uint32_t pid, int write,
+                                uint64_t bytes);
+void petw__profile_files_finish(petw_profile *p);
+void petw__profile_files_free(petw_profile *p);
 void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r);
 
 /* profile_memory.c: PageFault (faults, HardFault, VirtualAlloc and

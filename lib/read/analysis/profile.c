@@ -113,10 +113,9 @@ static void on_event(petw_event_record *r, void *context)
             petw__profile_on_disk(p, r, opcode == PETW__OP_DISK_WRITE, ptr4);
     } else if (petw_guid_equal(g, &PageFaultGuid)) {
         petw__profile_on_page_fault(p, r, ptr4);
-    } else if (petw_guid_equal(g, &FileIoGuid)) {
+    } else if (petw_guid_equal(g, PETW__KC_GUID(PETW__KC_FILE_IO))) {
         petw__profile_on_file_name(p, r, ptr4); /* the names HardFault's FileObjects have */
-        if (p->hooks->event)
-            p->hooks->event(p->c.hooks_context, r);
+        petw__profile_on_file(p, r, opcode, ptr4);
     } else if (p->hooks->event) {
         p->hooks->event(p->c.hooks_context, r);
     }
@@ -177,6 +176,8 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     }
     if (rc == 0)
         petw__stackkeys_finish(p->stackkeys, petw__profile_add_keyed, p);
+    if (rc == 0)
+        petw__profile_files_finish(p);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
         /* The threads' last states end with the trace; readiers ranked. */
         petw__profile_leave_state(p, t, p->last);
@@ -247,6 +248,7 @@ void petw_profile_free(petw_profile *p)
     free(p->ksyms);
     free(p->lines);
     free(p->disks);
+    petw__profile_files_free(p);
     free(p->offcpu);
     petw__map_free(&p->offcpu_by_hash);
     free(p->kinds);

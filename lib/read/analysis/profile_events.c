@@ -42,6 +42,10 @@ void petw__profile_on_disk(petw_profile *p, const petw_event_record *r, int writ
     if (pid == UINT32_MAX || !petw__profile_pid_wanted(p, pid) ||
         !petw__profile_in_time(p, r->header.timestamp))
         return;
+    /* By file: FileObject (a FileKey on Windows 8 and later, which the
+     * FileName events name; 0: no file, such as metadata or paging). */
+    petw__profile_on_disk_file(p, ptr4 ? petw__rd32(d + 24) : petw__rd64(d + 24), pid, write,
+                               bytes);
     uint32_t k = petw__map_get(&p->disk_by_pid, pid);
     if (k == PETW__MAP_NONE) {
         if (petw__grow((void **)&p->disks, &p->disk_cap, p->disk_count + 1, sizeof(*p->disks)) ||

@@ -188,7 +188,8 @@ void petw__profile_on_process(petw_profile *p, const petw_event_record *r, int o
                 petw__process_state *pp = &p->pstate[from];
                 if (petw__grow((void **)&ps->images, &ps->image_cap, pp->image_count,
                                sizeof(*ps->images)) == 0) {
-                    memcpy(ps->images, pp->images, pp->image_count * sizeof(*ps->images));
+                    if (pp->image_count) /* none: ps->images may be NULL */
+                        memcpy(ps->images, pp->images, pp->image_count * sizeof(*ps->images));
                     ps->image_count = pp->image_count;
                 } else {
                     p->error = PETW_ENOMEM;

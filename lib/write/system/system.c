@@ -76,6 +76,7 @@ struct petw__system {
     blocked_stack *blocked;   /* with CSwitch stacks */
     petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
     petw__system_memory *mem; /* with the PageFault class's groups */
+    petw__system_file *file;  /* with PETW_SYSTEM_FILE_IO */
     uint8_t payload[0xFFFF];
 };
 
@@ -129,6 +130,21 @@ static int64_t ticks_cb(void *ctx, int64_t ns)
 
 #define MEMORY_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC)
 #define FAULT_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS)
+
+void petw__system_emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
+                       uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
+{
+    emit(s, cpu, type, hook, version, pid, tid, ns, payload, n);
+}
+
+void petw__system_lost(petw__system *s, uint64_t n)
+{
+    /* relaxed: counters, as the ring's own. */
+    petw__ring_counters *k = s->c.ring->counters;
+    atomic_fetch_add_explicit(&k->events_lost, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
+                              memory_order_relaxed);
+    atomic_store_explicit(&k->lost_pending, 1, memory_order_relaxed);
+}
 
 /* ---- Process names (the rundown's and exec's, inherited at fork) ---- */
 
@@ -565,12 +581,20 @@ static void thread_main(void *arg)
     petw__system *s = arg;
     /* relaxed: see the field; the last pass below reads what is left. */
     while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-        petw__sys_wait(s->sys, POLL_MS);
+        if (s->sys)
+            petw__sys_wait(s->sys, POLL_MS);
+        else
+            petw__sleep_ms(POLL_MS);
         anchor(s);
-        petw__sys_read(s->sys, on_record, s);
+        if (s->sys)
+            petw__sys_read(s->sys, on_record, s);
+        petw__system_file_read(s->file);
     }
     anchor(s);
-    petw__sys_drain(s->sys, on_record, s);
+    if (s->sys)
+        petw__sys_drain(s->sys, on_record, s);
+    petw__system_file_stop(s->file);
+    s->file = NULL;
 }
 
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
@@ -624,7 +648,20 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         return PETW_ENOMEM;
     }
     petw__sys_info info;
-    int rc = petw__sys_open(&sc, &s->sys, &info);
+    memset(&info, 0, sizeof(info));
+    int need_sys = sc.tasks || sc.mmaps || sc.switches || sc.sample_ns || sc.wakeups || sc.disk;
+    int rc = need_sys ? petw__sys_open(&sc, &s->sys, &info) : 0;
+    uint32_t file_limit = 0;
+    const uint32_t file_flags =
+        PETW_SYSTEM_FILE_IO | PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO;
+    if (rc == 0 && (s->flags & file_flags)) {
+        /* Without BPF (or its rights) file I/O is not recorded, the rest is. */
+        char why[256];
+        if (petw__system_file_start(s, c->target_pid, &s->file, why, sizeof(why)) != 0) {
+            s->flags &= ~file_flags;
+            file_limit = PETW_SYSTEM_LIMIT_NO_FILE_IO;
+        }
+    }
     /* Tracepoint groups the OS refused or lacks are not recorded. */
     if (rc == 0 && !info.wakeups)
         s->flags &= ~PETW_SYSTEM_DISPATCHER;
@@ -666,6 +703,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
         rc = PETW_ENOMEM;
     if (rc != 0) {
+        petw__system_file_stop(s->file);
         petw__sys_close(s->sys);
         petw__system_memory_free(s->mem);
         free(s->names);
@@ -681,7 +719,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         (sc.faults && !info.faults ? PETW_SYSTEM_LIMIT_NO_FAULTS : 0) |
         (sc.vm && !info.vm ? PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC : 0) |
         (sc.fault_starts && info.faults && !info.fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
-                                                              : 0);
+                                                              : 0) |
+        file_limit;
     *out = s;
     return 0;
 }

@@ -380,7 +380,7 @@ static uint64_t file_object(petw__system_memory *m, const petw__sys_record *r, u
     uint64_t object = FILE_OBJECT_BASE | (uint64_t)file << 4;
     if (!f->named) {
         uint8_t *p = m->payload;
-        petw__wr64(p + PETW__FILE_NAME_OBJECT, object);
+        petw__wr64(p + PETW__FILE_NAME_KEY, object);
         size_t units = petw__utf8_to_utf16le(f->path, p + PETW__FILE_NAME_TEXT(PS), 4000);
         m->emit(m->ctx, r->cpu, PETW__HDR_SYSTEM64,
                 PETW__HOOK(PETW__GROUP_FILE_IO, PETW__OP_FILE_NAME), PETW__VERSION_FILE_NAME,
