@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from petw_cli import Cli
 
 petw, workload = sys.argv[1], sys.argv[2]
