@@ -287,11 +287,13 @@ static const struct {
     {"profile", PETW_SYSTEM_PROFILE, NULL},
     {"disk", PETW_SYSTEM_DISK_IO, NULL},
     {"dispatcher", PETW_SYSTEM_DISPATCHER, NULL},
+    {"net", PETW_SYSTEM_NETWORK_TCPIP, NULL},
     {"all", PETW_SYSTEM_SUPPORTED, NULL},
     {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD, NULL},
     {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
     {"disk_io", PETW_SYSTEM_DISK_IO, NULL},
     {"readythread", PETW_SYSTEM_DISPATCHER, NULL}, /* xperf's -stackwalk ReadyThread */
+    {"networktrace", PETW_SYSTEM_NETWORK_TCPIP, NULL},
     {"sysprof",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
      NULL}, /* PROC_THREAD+LOADER+PROFILE */
@@ -304,10 +306,9 @@ static const struct {
 
 /* xperf's kernel flags for classes petw does not record yet. */
 static const char *const system_names_missing[] = {
-    "hard_faults", "file_io",  "file_io_init", "networktrace", "virt_alloc",
-    "memory",      "registry", "dpc",          "interrupt",    "syscall",
-    "alpc",        "power",    "meminfo",      "file",         "net"};
-#define SYSTEM_NAMES_OWN 7 /* the first 7 name one group each, in flag order for the text */
+    "hard_faults", "file_io", "file_io_init", "virt_alloc", "memory",  "registry", "dpc",
+    "interrupt",   "syscall", "alpc",         "power",      "meminfo", "file"};
+#define SYSTEM_NAMES_OWN 8 /* the first 8 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
 {
@@ -340,7 +341,7 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
         if (k == sizeof(system_names) / sizeof(system_names[0])) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
-                    "cswitch, profile, disk, dispatcher or all, separated by commas)\n",
+                    "cswitch, profile, disk, dispatcher, net or all, separated by commas)\n",
                     option, (int)n, p, list);
             return -1;
         }
@@ -401,6 +402,20 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
     if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS))
         printf(" (no cswitch stacks: the OS gives no sched_switch tracepoint)");
     printf("\n");
+    /* Network recorded in part: one line each for what is missing. */
+    uint32_t lim = st ? st->system_limits : 0;
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_BYTES)
+        fprintf(stderr, "petw: net: bytes sent and received not recorded (no "
+                        "sock_send_length/sock_recv_length tracepoints: Linux 6.3+)\n");
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS)
+        fprintf(stderr, "petw: net: TCP connects, accepts, disconnects and addresses not "
+                        "recorded (no inet_sock_set_state tracepoint)\n");
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS)
+        fprintf(stderr, "petw: net: TCP retransmits not recorded (no tcp_retransmit_skb "
+                        "tracepoint)\n");
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES)
+        fprintf(stderr, "petw: net: UDP datagrams recorded without addresses and ports (no "
+                        "tracepoint carries them)\n");
 }
 
 /* ---- options that start a session ---- */
@@ -430,9 +445,10 @@ const char start_options_usage[] =
     "  --kernel LIST          also records the NT Kernel Logger's events (the system\n"
     "                         provider: on Linux from perf events), in the classic\n"
     "                         kernel classes. LIST: process, thread, image, cswitch,\n"
-    "                         profile, disk, dispatcher, separated by commas, or all;\n"
-    "                         xperf's names too (PROC_THREAD, LOADER, DISK_IO,\n"
-    "                         SysProf, Latency: what a group lacks here is said)\n"
+    "                         profile, disk, dispatcher, net (TCP/UDP), separated by\n"
+    "                         commas, or all; xperf's names too (PROC_THREAD, LOADER,\n"
+    "                         DISK_IO, NETWORKTRACE, SysProf, Latency: what a group\n"
+    "                         lacks here is said)\n"
     "  --stacks LIST          a StackWalk event (the call stack) after each event of\n"
     "                         these groups (of --kernel's): profile (the sampled\n"
     "                         thread's), cswitch (where the thread switched in had\n"

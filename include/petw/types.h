@@ -161,15 +161,30 @@ typedef struct petw_event_record {
 #define PETW_SYSTEM_CSWITCH 0x00000010u    /* Thread CSwitch */
 #define PETW_SYSTEM_DISK_IO 0x00000100u    /* DiskIo read/write completions (block layer) */
 #define PETW_SYSTEM_DISPATCHER 0x00000800u /* Thread ReadyThread (wake-ups) */
-#define PETW_SYSTEM_PROFILE 0x01000000u    /* PerfInfo SampledProfile (CPU samples) */
+/* TcpIp and UdpIp: send, receive, connect, accept, disconnect, retransmit
+ * (EVENT_TRACE_FLAG_NETWORK_TCPIP); docs/kernel-events.md says what each
+ * kernel gives. */
+#define PETW_SYSTEM_NETWORK_TCPIP 0x00010000u
+#define PETW_SYSTEM_PROFILE 0x01000000u /* PerfInfo SampledProfile (CPU samples) */
 #define PETW_SYSTEM_SUPPORTED                                                                      \
     (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
-     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE)
+     PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE |                          \
+     PETW_SYSTEM_NETWORK_TCPIP)
 
 /* What the OS left out of a system session (petw_session_stats). */
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
 /* CSwitch stacks were asked, the OS gives none (Linux: no sched_switch tracepoint) */
 #define PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS 0x2u
+/* Network (PETW_SYSTEM_NETWORK_TCPIP) recorded in part. No Send and Recv
+ * (Linux before 6.3: no sock_send_length and sock_recv_length tracepoints). */
+#define PETW_SYSTEM_LIMIT_NET_NO_BYTES 0x4u
+/* No Connect, Accept, Disconnect, and TCP sends without their addresses
+ * (no inet_sock_set_state tracepoint). */
+#define PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS 0x8u
+/* No Retransmit (no tcp_retransmit_skb tracepoint). */
+#define PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS 0x10u
+/* UDP datagrams without their addresses and ports (no tracepoint carries them). */
+#define PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES 0x20u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

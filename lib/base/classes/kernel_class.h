@@ -107,6 +107,17 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_CONFIG_CPU 10
 #define PETW__OP_CONFIG_PHYDISK 11
 #define PETW__OP_CONFIG_LOGDISK 12
+/* TcpIp and UdpIp: the IPv6 event of each is its IPv4 opcode + 16. */
+#define PETW__OP_NET_SEND 10
+#define PETW__OP_NET_RECV 11
+#define PETW__OP_TCP_CONNECT 12
+#define PETW__OP_TCP_DISCONNECT 13
+#define PETW__OP_TCP_RETRANSMIT 14
+#define PETW__OP_TCP_ACCEPT 15
+#define PETW__OP_TCP_RECONNECT 16
+#define PETW__OP_NET_FAIL 17
+#define PETW__OP_TCP_COPY 18
+#define PETW__OP_NET_IPV6 16 /* added to an IPv4 opcode (Send 10: SendIPV6 26) */
 
 #define PETW__HOOK(group, opcode) ((uint16_t)((group) << 8 | (opcode)))
 /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE: image loads in the process group. */
@@ -124,6 +135,7 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__VERSION_COLLECTION 3 /* PerfInfo CollectionStart v3 */
 #define PETW__VERSION_STACKWALK 2
 #define PETW__VERSION_CONFIG 2 /* SystemConfig_V2_* */
+#define PETW__VERSION_NET 2    /* TcpIp_*, UdpIp_* v2 */
 
 /* ---- Fixed layouts (byte offsets; PS: the pointer size, 4 or 8) ---- */
 
@@ -167,5 +179,35 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__DISK_RESPONSE_TIME(ps) (24 + 2 * (ps))
 #define PETW__DISK_ISSUING_TID(ps) (32 + 2 * (ps))
 #define PETW__DISK_SIZE(ps) (36 + 2 * (ps))
+
+/* TcpIp and UdpIp v2 (TcpIp_TypeGroup1..4, TcpIp_SendIPV4/6,
+ * UdpIp_TypeGroup1/2): PID and size (bytes), then the remote (daddr) and
+ * local (saddr) addresses (4 bytes, or 16 for IPv6) and ports, network
+ * byte order; after the ports what each event adds: Send and Retransmit
+ * the start and end time (u32), then seqnum and connid; Recv, Disconnect,
+ * Reconnect, TCPCopy connid then seqnum; Connect and Accept the options
+ * (mss, sackopt, tsopt, wsopt u16; rcvwin u32; rcvwinscale, sndwinscale
+ * i16), seqnum, connid; UdpIp seqnum then connid. connid is PS wide.
+ * PETW__NET_A: the address size (4 or 16). */
+#define PETW__NET_PID 0
+#define PETW__NET_SIZE 4
+#define PETW__NET_DADDR 8
+#define PETW__NET_SADDR(a) (8 + (a))
+#define PETW__NET_DPORT(a) (8 + 2 * (a))
+#define PETW__NET_SPORT(a) (10 + 2 * (a))
+#define PETW__NET_TAIL(a) (12 + 2 * (a)) /* where each event's own fields start */
+/* Send (TcpIp_SendIPV4/6): startime, endtime, seqnum, connid. */
+#define PETW__NET_SEND_CONNID(a) (PETW__NET_TAIL(a) + 12)
+#define PETW__NET_SEND_SIZE(a, ps) (PETW__NET_TAIL(a) + 12 + (ps))
+/* Recv, Disconnect, Retransmit (TcpIp_TypeGroup1/3): connid, seqnum. */
+#define PETW__NET_G1_CONNID(a) PETW__NET_TAIL(a)
+#define PETW__NET_G1_SIZE(a, ps) (PETW__NET_TAIL(a) + (ps) + 4)
+/* Connect, Accept (TcpIp_TypeGroup2/4): mss ... seqnum, then connid. */
+#define PETW__NET_G2_MSS(a) PETW__NET_TAIL(a)
+#define PETW__NET_G2_CONNID(a) (PETW__NET_TAIL(a) + 20)
+#define PETW__NET_G2_SIZE(a, ps) (PETW__NET_TAIL(a) + 20 + (ps))
+/* UdpIp (UdpIp_TypeGroup1/2): seqnum, connid. */
+#define PETW__NET_UDP_CONNID(a) (PETW__NET_TAIL(a) + 4)
+#define PETW__NET_UDP_SIZE(a, ps) (PETW__NET_TAIL(a) + 4 + (ps))
 
 #endif /* PETW_KERNEL_CLASS_H */

@@ -45,17 +45,33 @@
 
 /* Tracepoints (tracefs): what is read of each, at the offsets its format
  * file gives (they change between kernel versions). */
-enum { TP_WAKING, TP_ISSUE, TP_COMPLETE, TP_SWITCH, TP_COUNT };
-static const char *const tp_names[TP_COUNT] = {"sched/sched_waking", "block/block_rq_issue",
-                                               "block/block_rq_complete", "sched/sched_switch"};
+enum {
+    TP_WAKING,
+    TP_ISSUE,
+    TP_COMPLETE,
+    TP_SWITCH,
+    TP_SOCK_STATE,
+    TP_SOCK_SEND,
+    TP_SOCK_RECV,
+    TP_TCP_RETRANSMIT,
+    TP_COUNT
+};
+static const char *const tp_names[TP_COUNT] = {
+    "sched/sched_waking",    "block/block_rq_issue",     "block/block_rq_complete",
+    "sched/sched_switch",    "sock/inet_sock_set_state", "sock/sock_send_length",
+    "sock/sock_recv_length", "tcp/tcp_retransmit_skb"};
 typedef struct tp_layout {
     uint64_t id;         /* the tracepoint's id (perf config) */
     int32_t pid;         /* sched_waking: the woken thread */
     int32_t dev, sector; /* block: device, first sector */
     int32_t nr_sector, rwbs;
+    /* sock, tcp: the socket (skaddr or sk), states, ports, family,
+     * protocol, addresses, a call's result and flags */
+    int32_t sk, oldstate, newstate, sport, dport, family, protocol;
+    int32_t saddr, daddr, saddr_v6, daddr_v6, ret, flags;
 } tp_layout;
 
-#define MAX_TP_FDS 4
+#define MAX_TP_FDS TP_COUNT
 
 typedef struct sys_cpu {
     int fd;        /* the side-band event: owns the ring */
@@ -79,6 +95,7 @@ struct petw__sys {
     uint64_t frames[PETW__SYS_MAX_FRAMES];
     char text[4096 + 8];
     uint8_t build_id[PETW__SYS_BUILD_ID_MAX];
+    petw__sys_net net;
 };
 
 /* The record layouts this file asks for (sample_type below). */
@@ -220,7 +237,7 @@ static int tp_load(const char *name, tp_layout *l)
     fclose(f);
     if (!ok)
         return -1;
-    *l = (tp_layout){id, -1, -1, -1, -1, -1};
+    *l = (tp_layout){id, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     snprintf(path, sizeof(path), "%s/events/%s/format", dir, name);
     if (!(f = fopen(path, "re")))
         return -1;
@@ -244,6 +261,32 @@ static int tp_load(const char *name, tp_layout *l)
             l->nr_sector = at;
         else if (!strcmp(word, "rwbs"))
             l->rwbs = at;
+        else if (!strcmp(word, "skaddr") || !strcmp(word, "sk"))
+            l->sk = at;
+        else if (!strcmp(word, "oldstate"))
+            l->oldstate = at;
+        else if (!strcmp(word, "newstate"))
+            l->newstate = at;
+        else if (!strcmp(word, "sport"))
+            l->sport = at;
+        else if (!strcmp(word, "dport"))
+            l->dport = at;
+        else if (!strcmp(word, "family"))
+            l->family = at;
+        else if (!strcmp(word, "protocol"))
+            l->protocol = at;
+        else if (!strcmp(word, "saddr"))
+            l->saddr = at;
+        else if (!strcmp(word, "daddr"))
+            l->daddr = at;
+        else if (!strcmp(word, "saddr_v6"))
+            l->saddr_v6 = at;
+        else if (!strcmp(word, "daddr_v6"))
+            l->daddr_v6 = at;
+        else if (!strcmp(word, "ret"))
+            l->ret = at;
+        else if (!strcmp(word, "flags"))
+            l->flags = at;
     }
     fclose(f);
     return 0;
@@ -355,8 +398,11 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     int rc = 0;
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
-        for (uint32_t i = 0; i < cpus; i++)
-            s->cpus[i] = (sys_cpu){-1, -1, {-1, -1, -1, -1}, {0}, {0}, NULL, 0, 0, 0};
+        for (uint32_t i = 0; i < cpus; i++) {
+            s->cpus[i] = (sys_cpu){-1, -1, {0}, {0}, {0}, NULL, 0, 0, 0};
+            for (int k = 0; k < MAX_TP_FDS; k++)
+                s->cpus[i].tp_fd[k] = -1;
+        }
         uint32_t opened = 0;
         for (uint32_t i = 0; i < cpus && rc <= 0; i++) {
             int r = open_cpu(&s->cpus[i], c, (int)i, exclude, pages);
@@ -385,7 +431,8 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         return rc;
     }
     /* Tracepoints: what the OS refuses (or lacks) is not granted. */
-    int want[TP_COUNT] = {c->wakeups, c->disk, c->disk, c->switch_stacks};
+    int want[TP_COUNT] = {c->wakeups, c->disk, c->disk, c->switch_stacks,
+                          c->net,     c->net,  c->net,  c->net};
     s->tp_stacks[TP_WAKING] = c->wakeup_stacks;
     s->tp_stacks[TP_SWITCH] = 1;
     for (int k = 0; k < TP_COUNT; k++)
@@ -403,6 +450,9 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     info->wakeups = s->tp_on[TP_WAKING];
     info->switch_stacks = s->tp_on[TP_SWITCH];
     info->disk = s->tp_on[TP_COMPLETE];
+    info->net_states = s->tp_on[TP_SOCK_STATE];
+    info->net_bytes = s->tp_on[TP_SOCK_SEND] && s->tp_on[TP_SOCK_RECV];
+    info->net_retransmits = s->tp_on[TP_TCP_RETRANSMIT];
     for (uint32_t i = 0; i < cpus; i++) {
         s->polls[i].fd = s->cpus[i].fd;
         s->polls[i].events = POLLIN;
@@ -452,6 +502,59 @@ static void trailer(const uint8_t *rec, uint32_t size, petw__sys_record *r)
     r->cpu = rd32(t + 16);
 }
 
+/* A sock or tcp tracepoint's raw record as a NET record (0: not one: a
+ * field missing or out of bounds, another family or protocol, a failed
+ * call, a peek). */
+static int sock_record(petw__sys *s, int k, const uint8_t *raw, uint32_t raw_size,
+                       petw__sys_record *r)
+{
+    const tp_layout *l = &s->tp[k];
+    petw__sys_net *n = &s->net;
+    memset(n, 0, sizeof(*n));
+#define OK(off, size) ((off) >= 0 && (uint32_t)(off) + (size) <= raw_size)
+    if (!OK(l->sk, 8) || !OK(l->family, 2))
+        return 0;
+    n->sk = rd64(raw + l->sk);
+    n->family = rd16(raw + l->family);
+    n->protocol = OK(l->protocol, 2) ? rd16(raw + l->protocol) : 6 /* tcp/: TCP's */;
+    if ((n->family != 2 && n->family != 10) || (n->protocol != 6 && n->protocol != 17))
+        return 0;
+    if (k == TP_SOCK_SEND || k == TP_SOCK_RECV) {
+        if (!OK(l->ret, 4))
+            return 0;
+        int32_t ret = (int32_t)rd32(raw + l->ret);
+        int32_t flags = OK(l->flags, 4) ? (int32_t)rd32(raw + l->flags) : 0;
+        if (ret <= 0 || (k == TP_SOCK_RECV && (flags & 2 /* MSG_PEEK */)))
+            return 0; /* an error, nothing moved, or a look that leaves the bytes queued */
+        n->op = k == TP_SOCK_SEND ? PETW__SYS_NET_SEND : PETW__SYS_NET_RECV;
+        n->bytes = (uint64_t)ret;
+    } else {
+        int v6 = n->family == 10;
+        int32_t sa = v6 ? l->saddr_v6 : l->saddr, da = v6 ? l->daddr_v6 : l->daddr;
+        uint32_t as = v6 ? 16 : 4;
+        if (!OK(l->sport, 2) || !OK(l->dport, 2) || !OK(sa, as) || !OK(da, as))
+            return 0;
+        n->tuple = 1;
+        n->sport = rd16(raw + l->sport);
+        n->dport = rd16(raw + l->dport);
+        memcpy(n->saddr, raw + sa, as);
+        memcpy(n->daddr, raw + da, as);
+        if (k == TP_SOCK_STATE) {
+            if (!OK(l->oldstate, 4) || !OK(l->newstate, 4))
+                return 0;
+            n->op = PETW__SYS_NET_STATE;
+            n->old_state = (int32_t)rd32(raw + l->oldstate);
+            n->new_state = (int32_t)rd32(raw + l->newstate);
+        } else {
+            n->op = PETW__SYS_NET_RETRANSMIT;
+        }
+    }
+#undef OK
+    r->kind = PETW__SYSREC_NET;
+    r->net = n;
+    return 1;
+}
+
 /* A tracepoint's sample: {pid, tid} of the thread it fired in, its time
  * and CPU, then the raw record at the offsets its format gave. */
 static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sys_fn fn,
@@ -486,7 +589,10 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
     r.time_ns = (int64_t)rd64(p + 24);
     r.cpu = rd32(p + 32);
 #define FIELD_OK(off, n) ((off) >= 0 && (uint32_t)(off) + (n) <= raw_size)
-    if (k == TP_SWITCH) {
+    if (k >= TP_SOCK_STATE) {
+        if (!sock_record(s, k, raw, raw_size, &r))
+            return;
+    } else if (k == TP_SWITCH) {
         r.kind = PETW__SYSREC_SWITCH_STACK; /* the thread it fired in leaves the CPU */
     } else if (k == TP_WAKING) {
         if (!FIELD_OK(l->pid, 4))

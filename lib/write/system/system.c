@@ -20,6 +20,7 @@
 #include "../../base/platform/platform.h"
 #include "system.h"
 #include "system_internal.h"
+#include "system_net.h"
 
 /* HookIds, of the classes' table (classes/kernel_class.h). */
 #define HOOK_PROCESS(op) PETW__HOOK(PETW__GROUP_PROCESS, PETW__OP_##op)
@@ -75,6 +76,7 @@ struct petw__system {
     disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
     blocked_stack *blocked;   /* with CSwitch stacks */
     petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
+    petw__system_net *net;    /* with PETW_SYSTEM_NETWORK_TCPIP */
     uint8_t payload[0xFFFF];
 };
 
@@ -422,6 +424,16 @@ static void on_record(void *ctx, const petw__sys_record *r)
         if (f & PETW_SYSTEM_DISK_IO)
             on_disk(s, r);
         break;
+    case PETW__SYSREC_NET:
+        if (s->net) {
+            uint16_t hook;
+            uint32_t pid;
+            uint32_t n = petw__system_net_event(s->net, r, s->payload, &hook, &pid);
+            if (n)
+                emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid, r->tid,
+                     r->time_ns, s->payload, n);
+        }
+        break;
     case PETW__SYSREC_LOST: {
         /* The OS dropped records before petw saw them: lost events, one
          * per record (relaxed: counters, as the ring's own). */
@@ -591,10 +603,13 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
         .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
         .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
+        .net = (s->flags & PETW_SYSTEM_NETWORK_TCPIP) != 0,
     };
     if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
+        (sc.net && !(s->net = calloc(1, sizeof(*s->net)))) ||
         (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
         free(s->disk);
+        free(s->net);
         free(s->names);
         free(s);
         return PETW_ENOMEM;
@@ -606,6 +621,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         s->flags &= ~PETW_SYSTEM_DISPATCHER;
     if (rc == 0 && !info.disk)
         s->flags &= ~PETW_SYSTEM_DISK_IO;
+    if (rc == 0 && !(info.net_states || info.net_bytes || info.net_retransmits))
+        s->flags &= ~PETW_SYSTEM_NETWORK_TCPIP;
     if (rc == 0 && !s->flags)
         rc = PETW_ENOTSUP;
     if (rc == 0 &&
@@ -638,6 +655,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         petw__sys_close(s->sys);
         free(s->names);
         free(s->disk);
+        free(s->net);
         free(s->blocked);
         free(s);
         return rc;
@@ -645,6 +663,11 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     *granted = s->flags;
     *limits = (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
               (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0);
+    if (s->flags & PETW_SYSTEM_NETWORK_TCPIP)
+        *limits |= (info.net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
+                   (info.net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
+                   (info.net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
+                   PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES;
     *out = s;
     return 0;
 }
@@ -674,6 +697,7 @@ void petw__system_stop(petw__system *s, int end)
     free(s->ident.kernel);
     free(s->names);
     free(s->disk);
+    free(s->net);
     free(s->blocked);
     free(s);
 }
