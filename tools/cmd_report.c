@@ -22,6 +22,8 @@ const char report_usage[] =
     "             stacks); --callers FUNC: the callers and callees of FUNC in them\n"
     "  processes  the processes the trace saw, their samples and command lines\n"
     "  disk       disk I/O by process: requests, bytes, mean and longest response\n"
+    "  net        TCP and UDP per connection and per process: sends, receives and bytes\n"
+    "             each way, retransmits, how long each connection was open\n"
     "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
     "  diff       BASE NEW: each function's CPU share in both and how far it moved\n"
     "             (--by module for modules)\n"
@@ -46,7 +48,8 @@ int cmd_report(int argc, char **argv)
         view_fn fn;
     } views[] = {{"cpu", report_cpu},       {"wait", report_wait},
                  {"offcpu", report_offcpu}, {"processes", report_processes},
-                 {"disk", report_disk},     {"events", report_events}};
+                 {"disk", report_disk},     {"events", report_events},
+                 {"net", report_net}};
     if (argc < 1) {
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;
@@ -59,11 +62,12 @@ int cmd_report(int argc, char **argv)
     if (!fn && !diff && argv[0][0] == '-')
         return command_usage_error(
             "report",
-            "the VIEW goes first, before '%s' (cpu, wait, processes, disk, events or diff)",
+            "the VIEW goes first, before '%s' (cpu, wait, processes, disk, net, events or diff)",
             argv[0]);
     if (!fn && !diff)
         return command_usage_error(
-            "report", "unknown view '%s' (cpu, wait, processes, disk, events or diff)", argv[0]);
+            "report", "unknown view '%s' (cpu, wait, processes, disk, net, events or diff)",
+            argv[0]);
     model_args m;
     memset(&m, 0, sizeof(m));
     petw_profile_config_init(&m.config);
@@ -123,7 +127,8 @@ int cmd_report(int argc, char **argv)
     a.pid = m.config.pid;
     a.tid = m.config.tid;
     a.process = m.config.process_name;
-    if (fn == report_wait || fn == report_processes || fn == report_disk || fn == report_events)
+    if (fn == report_wait || fn == report_processes || fn == report_disk || fn == report_events ||
+        fn == report_net)
         m.config.no_symbols = 1; /* these name no code */
     if (diff && m.nfiles != 2) {
         fprintf(stderr, "petw: report diff takes two traces: BASE NEW\n");

@@ -45,6 +45,10 @@ static void on_disk(void *c, const petw_profile_disk_io *d)
 {
     seen += (uint64_t)c + d->bytes + d->offset + d->latency + d->disk;
 }
+static void on_net(void *c, const petw_profile_net_op *o)
+{
+    seen += (uint64_t)c + o->bytes + o->connid + o->local_port + o->remote[15];
+}
 static void on_event(void *c, const petw_event_record *r)
 {
     seen += (uint64_t)c + (uint64_t)petw_profile_event_pairs(r, NULL);
@@ -71,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)report_offcpu(p, &a);
         (void)report_processes(p, &a);
         (void)report_disk(p, &a);
+        (void)report_net(p, &a);
         (void)report_events(p, &a);
         (void)report_diff(p, p, &a);
         if (petw_profile_location_count(p)) {
@@ -89,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t stacks = petw_profile_stack_count(p);
     petw_profile_free(p);
     static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup,
-                                             on_sample,  on_disk,   on_event};
+                                             on_sample,  on_disk,   on_event,  on_net};
     c.hooks = &hooks;
     if (petw_profile_read_memory(data, size, &c, &p) == 0) {
         if (petw_profile_stack_count(p) != stacks)

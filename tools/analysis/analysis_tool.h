@@ -192,6 +192,8 @@ int report_wait(const petw_profile *p, const view_args *a);
 int report_offcpu(const petw_profile *p, const view_args *a);
 int report_processes(const petw_profile *p, const view_args *a);
 int report_disk(const petw_profile *p, const view_args *a);
+/* report_net.c: TcpIp and UdpIp per connection and per process. */
+int report_net(const petw_profile *p, const view_args *a);
 int report_events(const petw_profile *p, const view_args *a);
 
 /* What a stack weighs in the profile exports (--value): its CPU samples,

@@ -64,6 +64,7 @@ typedef struct perfetto {
     pending_start *starts; /* open addressing */
     uint32_t start_cap, start_used, start_count;
     uint64_t switches, wakeups, samples, events, slices, disk_ios, counter_values;
+    uint64_t net_ops; /* TcpIp and UdpIp events */
 } perfetto;
 
 /* FILETIME to the trace's nanoseconds (Unix time). */
@@ -90,6 +91,8 @@ void perfetto_describe_thread(perfetto *x, uint32_t tid, uint32_t pid, const cha
  * flows and counters; disk I/O on per-disk tracks. */
 void perfetto_on_event(void *context, const petw_event_record *r);
 void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d);
+/* TcpIp and UdpIp events as instants on their thread's track. */
+void perfetto_on_net(void *context, const petw_profile_net_op *o);
 /* Writes the Starts never stopped (as instants) and frees what is held. */
 void perfetto_events_end(perfetto *x);
 

@@ -244,6 +244,11 @@ struct petw_profile {
     petw__map disk_by_pid;
     double disk_ticks_per_100ns; /* HighResResponseTime's clock */
 
+    petw_profile_net_connection *nets;
+    uint32_t net_count, net_cap;
+    petw__map net_by_key; /* hash of the connection's key */
+    uint64_t net_skipped;
+
     petw_profile_event_kind *kinds;
     uint32_t kind_count, kind_cap;
     petw__map kind_by_key;
@@ -336,6 +341,9 @@ void petw__profile_on_thread(petw_profile *p, const petw_event_record *r, int op
 /* profile_events.c: DiskIo Read and Write; every event, by kind. */
 void petw__profile_on_disk(petw_profile *p, const petw_event_record *r, int write, int ptr4);
 void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r);
+
+/* profile_net.c: TcpIp and UdpIp events (`udp` for UdpIp's). */
+void petw__profile_on_net(petw_profile *p, const petw_event_record *r, int udp, int ptr4);
 
 /* profile_clr.c: the .NET runtime's method and module events, petw's
  * symbol events (ImageId, JitSymbol, KernelSymbol); at the end, each .NET

@@ -35,6 +35,8 @@
 #define PerfInfoGuid (*PETW__KC_GUID(PETW__KC_PERFINFO))
 #define StackWalkGuid (*PETW__KC_GUID(PETW__KC_STACKWALK))
 #define DiskIoGuid (*PETW__KC_GUID(PETW__KC_DISK_IO))
+#define TcpIpGuid (*PETW__KC_GUID(PETW__KC_TCPIP))
+#define UdpIpGuid (*PETW__KC_GUID(PETW__KC_UDPIP))
 #define KernelTraceControlGuid (*PETW__KC_GUID(PETW__KC_KERNEL_TRACE_CONTROL))
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
@@ -109,6 +111,8 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, &DiskIoGuid)) {
         if (opcode == PETW__OP_DISK_READ || opcode == PETW__OP_DISK_WRITE)
             petw__profile_on_disk(p, r, opcode == PETW__OP_DISK_WRITE, ptr4);
+    } else if (petw_guid_equal(g, &TcpIpGuid) || petw_guid_equal(g, &UdpIpGuid)) {
+        petw__profile_on_net(p, r, petw_guid_equal(g, &UdpIpGuid), ptr4);
     } else if (p->hooks->event) {
         p->hooks->event(p->c.hooks_context, r);
     }
@@ -244,6 +248,8 @@ void petw_profile_free(petw_profile *p)
     free(p->keyed_threads);
     petw__stackkeys_free(p->stackkeys);
     petw__map_free(&p->disk_by_pid);
+    free(p->nets);
+    petw__map_free(&p->net_by_key);
     petw__map_free(&p->kind_by_key);
     petw__map_free(&p->pending_start);
     petw__map_free(&p->process_by_pid);

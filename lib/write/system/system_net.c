@@ -14,8 +14,8 @@
  * listening on the port (the state change comes in the kernel's softirq,
  * in whatever thread it interrupted); for Disconnect and Retransmit the
  * connection's. The addresses and ports of a TCP socket come from its
- * state changes (kept per socket while it lives: bounded, a full table
- * forgets the oldest guess); a socket never seen changing state (opened
+ * state changes (kept per socket until another socket takes its place:
+ * bounded, a full table forgets the oldest guess); a socket never seen changing state (opened
  * before the trace, or UDP, which has no such record) is written with
  * zero addresses and its identity in connid. */
 #include <string.h>
@@ -131,11 +131,14 @@ uint32_t petw__system_net_event(petw__system_net *n, const petw__sys_record *r, 
         }
         if (x->new_state != TCP_CLOSE)
             return 0;
+        /* Kept: the receive calls after the peer's FIN (TIME_WAIT closes
+         * the socket) still drain it; a new socket at the same address
+         * starts with a state change of its own, which replaces it. */
         int established = e->established;
         uint32_t owner = e->pid;
-        e->sk = 0; /* its memory may be another socket's next */
+        e->established = 0;
         if (!established)
-            return 0; /* a connection that never was (refused, timed out) */
+            return 0; /* a connection that never was (refused, timed out), or said */
         *pid = owner ? owner : r->pid;
         op = PETW__OP_TCP_DISCONNECT;
         break;
