@@ -11,7 +11,9 @@
  *   net PID PROTO LOCAL_PORT REMOTE_PORT SENT_BYTES SENDS RECEIVED_BYTES RECEIVES
  * (REMOTE_PORT 0 for UDP sockets, which are not connected). Exits 0, or 1
  * with a message when a call fails (no IPv6 on loopback: "no ipv6"). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
