@@ -28,7 +28,8 @@ root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file
 LIBS = {"libuv": "uv.h", "zstd": "zstd.h", "xxHash": "xxhash.h", "expat": "expat.h"}
 # Libraries with several headers (elfutils: libdwfl, libdw's DWARF constants, libelf's gelf).
 LIB_HEADERS = {"elfutils/libdwfl.h": "libdw", "elfutils/libdw.h": "libdw", "dwarf.h": "libdw",
-               "gelf.h": "libdw", "curl/curl.h": "libcurl", "mspack.h": "libmspack"}
+               "gelf.h": "libdw", "curl/curl.h": "libcurl", "mspack.h": "libmspack",
+               "bpf/libbpf.h": "libbpf", "bpf/bpf.h": "libbpf"}
 for _h, _lib in LIB_HEADERS.items():
     LIBS.setdefault(_lib, _h)
 STD = {"assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* platform.h - the one interface between petw and the operating system.
  *
- * Allowed dependencies: none. Besides the OS, it speaks only the shared
+ * Allowed dependencies: libbpf. Besides the OS (and libbpf, which loads
+ * BPF programs where the build has it), it speaks only the shared
  * vocabulary (petw/types.h, petw/error.h).
  *
  * Clocks, CPU number, process/thread ids, files, and sleeping. Everything
@@ -535,6 +536,44 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx);
 void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx);
 /* Frees (records not read are lost and not counted: drain first). */
 void petw__sys_close(petw__sys *s);
+
+/* ---- BPF programs (Linux with libbpf; other builds have none) ----
+ * An object compiled for the BPF target by the build (a `*.bpf.c` file
+ * through meson's bpf_embed rule: clang -target bpf with BTF, so CO-RE
+ * relocates the kernel structures it reads) and embedded in the library. */
+typedef struct petw__bpf petw__bpf;
+/* Opens and loads the object `obj` (`size` bytes; `name` names it in
+ * messages). Its tracepoint programs (SEC("tracepoint/GROUP/NAME")) whose
+ * tracepoint this kernel lacks, or PETW_NO_TRACEPOINTS names, are left
+ * out (petw__bpf_attach lists them). PETW_NO_BPF=1 makes BPF unavailable.
+ * Returns 0, PETW_ENOTSUP (no BPF in this build, PETW_NO_BPF, or the
+ * kernel refuses the object: no BPF, BTF or ring buffer), PETW_EACCES
+ * (neither root nor CAP_BPF with CAP_PERFMON), PETW_ENOMEM; `why` (may be
+ * NULL) gets one line saying why not. */
+int petw__bpf_load(const uint8_t *obj, size_t size, const char *name, petw__bpf **out, char *why,
+                   size_t why_size);
+/* Writes `key` -> `value` into the object's map `map` (sizes as the map
+ * declares them). 0, PETW_EINVAL (no such map), PETW_EACCES, PETW_ENOMEM,
+ * PETW_ENOTSUP. */
+int petw__bpf_map_update(petw__bpf *b, const char *map, const void *key, const void *value);
+/* Reads `key`'s value from map `map`: 0, PETW_ENOENT, PETW_EINVAL. */
+int petw__bpf_map_lookup(petw__bpf *b, const char *map, const void *key, void *value);
+/* Attaches every loaded program; *attached counts them. `why` lists the
+ * tracepoints left out ("" when none). 0, or PETW_EACCES/PETW_ENOTSUP
+ * (`why` names the program the kernel refused; those attached stay). */
+int petw__bpf_attach(petw__bpf *b, uint32_t *attached, char *why, size_t why_size);
+/* The object's ring buffer map `map` is read into `fn` (each record as
+ * the program wrote it, valid until `fn` returns) by petw__bpf_poll.
+ * 0, PETW_EINVAL (no such map, or a ring already set), PETW_ENOMEM. */
+typedef void (*petw__bpf_fn)(void *ctx, const void *data, size_t size);
+int petw__bpf_ring(petw__bpf *b, const char *map, petw__bpf_fn fn, void *ctx);
+/* Waits up to `timeout_ms` for records (0: does not wait), reads every
+ * record ready; returns how many, or a PETW_E* code. */
+int petw__bpf_poll(petw__bpf *b, uint32_t timeout_ms);
+/* Detaches the programs (the ring keeps what they wrote: poll it after). */
+void petw__bpf_detach(petw__bpf *b);
+/* Detaches, unloads and frees (NULL is fine). */
+void petw__bpf_close(petw__bpf *b);
 
 /* A process's command line, arguments separated by spaces ("" when gone). */
 void petw__sys_cmdline(uint32_t pid, char *buf, size_t size);

@@ -11,4 +11,8 @@
  * PETW_ENAMETOOLONG, PETW_EBADHANDLE (EBADF); anything else PETW_EIO. */
 int petw__linux_error(int e);
 
+/* platform_sys_linux.c: whether the kernel has tracepoint `name`
+ * ("group/event") in tracefs, and PETW_NO_TRACEPOINTS does not name it. */
+int petw__tracepoint_exists(const char *name);
+
 #endif

@@ -42,6 +42,7 @@
 
 #include "platform.h"
 #include "petw/error.h"
+#include "platform_linux_internal.h"
 
 /* Tracepoints (tracefs): what is read of each, at the offsets its format
  * file gives (they change between kernel versions). */
@@ -290,6 +291,12 @@ static int tp_load(const char *name, tp_layout *l)
     }
     fclose(f);
     return 0;
+}
+
+int petw__tracepoint_exists(const char *name)
+{
+    tp_layout l;
+    return tp_load(name, &l) == 0;
 }
 
 /* Opens tracepoint k on every CPU (into each CPU's ring); 0, or -1 with
