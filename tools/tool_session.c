@@ -405,17 +405,21 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
     /* Network recorded in part: one line each for what is missing. */
     uint32_t lim = st ? st->system_limits : 0;
     if (lim & PETW_SYSTEM_LIMIT_NET_NO_BYTES)
-        fprintf(stderr, "petw: net: bytes sent and received not recorded (no "
-                        "sock_send_length/sock_recv_length tracepoints: Linux 6.3+)\n");
+        fprintf(stderr,
+                "petw: net: %sbytes sent and received not recorded (no "
+                "sock_send_length/sock_recv_length tracepoints: Linux 6.3+%s)\n",
+                lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES ? "" : "TCP ",
+                lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES ? "; UDP's need BPF" : "");
     if (lim & PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS)
         fprintf(stderr, "petw: net: TCP connects, accepts, disconnects and addresses not "
                         "recorded (no inet_sock_set_state tracepoint)\n");
     if (lim & PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS)
         fprintf(stderr, "petw: net: TCP retransmits not recorded (no tcp_retransmit_skb "
                         "tracepoint)\n");
-    if (lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES)
+    if ((lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES) && !(lim & PETW_SYSTEM_LIMIT_NET_NO_BYTES))
         fprintf(stderr, "petw: net: UDP datagrams recorded without addresses and ports (no "
-                        "tracepoint carries them)\n");
+                        "tracepoint carries them; BPF needs root or CAP_BPF and CAP_PERFMON, "
+                        "and a kernel with BTF)\n");
 }
 
 /* ---- options that start a session ---- */

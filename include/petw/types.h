@@ -175,15 +175,17 @@ typedef struct petw_event_record {
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
 /* CSwitch stacks were asked, the OS gives none (Linux: no sched_switch tracepoint) */
 #define PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS 0x2u
-/* Network (PETW_SYSTEM_NETWORK_TCPIP) recorded in part. No Send and Recv
- * (Linux before 6.3: no sock_send_length and sock_recv_length tracepoints). */
+/* Network (PETW_SYSTEM_NETWORK_TCPIP) recorded in part. No TCP Send and
+ * Recv (Linux before 6.3: no sock_send_length and sock_recv_length
+ * tracepoints), nor UDP's without BPF. */
 #define PETW_SYSTEM_LIMIT_NET_NO_BYTES 0x4u
 /* No Connect, Accept, Disconnect, and TCP sends without their addresses
  * (no inet_sock_set_state tracepoint). */
 #define PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS 0x8u
 /* No Retransmit (no tcp_retransmit_skb tracepoint). */
 #define PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS 0x10u
-/* UDP datagrams without their addresses and ports (no tracepoint carries them). */
+/* UDP datagrams without their addresses and ports (no tracepoint carries
+ * them; the BPF program that reads them could not be loaded). */
 #define PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES 0x20u
 
 /* What a writer does when every buffer is in use. */

@@ -506,6 +506,10 @@ typedef struct petw__sys_info {
      * received (sock_send_length, sock_recv_length: Linux 6.3+), TCP
      * retransmits (tcp_retransmit_skb). */
     int net_states, net_bytes, net_retransmits;
+    /* UDP datagrams with their endpoints, from the BPF program
+     * platform_net.bpf.c; net_bpf_why says why not. */
+    int net_bpf;
+    char net_bpf_why[160];
 } petw__sys_info;
 
 typedef struct petw__sys petw__sys;

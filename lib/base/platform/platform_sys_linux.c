@@ -44,6 +44,10 @@
 #include "petw/error.h"
 #include "platform_linux_internal.h"
 
+#include <linux/types.h>
+
+#include "platform_net_bpf.h"
+
 /* Tracepoints (tracefs): what is read of each, at the offsets its format
  * file gives (they change between kernel versions). */
 enum {
@@ -97,7 +101,40 @@ struct petw__sys {
     char text[4096 + 8];
     uint8_t build_id[PETW__SYS_BUILD_ID_MAX];
     petw__sys_net net;
+    petw__bpf *net_bpf;  /* platform_net.bpf.c: UDP datagrams with their endpoints */
+    petw__sys_fn bpf_fn; /* where a read pass sends its records */
+    void *bpf_ctx;
 };
+
+/* A record of the network BPF program as a NET record. */
+static void on_net_bpf(void *ctx, const void *data, size_t size)
+{
+    petw__sys *s = ctx;
+    const petw__net_bpf_record *b = data;
+    if (size < sizeof(*b) || !s->bpf_fn)
+        return;
+    petw__sys_record r;
+    memset(&r, 0, sizeof(r));
+    petw__sys_net *n = &s->net;
+    memset(n, 0, sizeof(*n));
+    n->op = b->op == PETW__NET_BPF_SEND ? PETW__SYS_NET_SEND : PETW__SYS_NET_RECV;
+    n->sk = b->sk;
+    n->family = b->family;
+    n->protocol = b->protocol;
+    n->bytes = b->bytes;
+    n->tuple = b->tuple != 0;
+    n->sport = b->sport;
+    n->dport = b->dport;
+    memcpy(n->saddr, b->saddr, 16);
+    memcpy(n->daddr, b->daddr, 16);
+    r.kind = PETW__SYSREC_NET;
+    r.net = n;
+    r.cpu = b->cpu;
+    r.pid = b->pid;
+    r.tid = b->tid;
+    r.time_ns = (int64_t)b->time_ns;
+    s->bpf_fn(s->bpf_ctx, &r);
+}
 
 /* The record layouts this file asks for (sample_type below). */
 #define SAMPLE_TYPE                                                                                \
@@ -460,6 +497,10 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     info->net_states = s->tp_on[TP_SOCK_STATE];
     info->net_bytes = s->tp_on[TP_SOCK_SEND] && s->tp_on[TP_SOCK_RECV];
     info->net_retransmits = s->tp_on[TP_TCP_RETRANSMIT];
+    /* UDP's endpoints need BPF: no tracepoint has them. */
+    if (c->net && petw__net_bpf_open(c->target_pid, on_net_bpf, s, &s->net_bpf, info->net_bpf_why,
+                                     sizeof(info->net_bpf_why)) == 0)
+        info->net_bpf = 1;
     for (uint32_t i = 0; i < cpus; i++) {
         s->polls[i].fd = s->cpus[i].fd;
         s->polls[i].events = POLLIN;
@@ -533,6 +574,8 @@ static int sock_record(petw__sys *s, int k, const uint8_t *raw, uint32_t raw_siz
         int32_t flags = OK(l->flags, 4) ? (int32_t)rd32(raw + l->flags) : 0;
         if (ret <= 0 || (k == TP_SOCK_RECV && (flags & 2 /* MSG_PEEK */)))
             return 0; /* an error, nothing moved, or a look that leaves the bytes queued */
+        if (n->protocol == 17 && s->net_bpf)
+            return 0; /* the BPF program's (sendto, recvfrom, sendmsg, recvmsg), with endpoints */
         n->op = k == TP_SOCK_SEND ? PETW__SYS_NET_SEND : PETW__SYS_NET_RECV;
         n->bytes = (uint64_t)ret;
     } else {
@@ -839,6 +882,13 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
         best->tail += bh.size;
         n++;
     }
+    if (s->net_bpf) { /* the BPF program's records, after the pass's */
+        s->bpf_fn = fn;
+        s->bpf_ctx = ctx;
+        int got = petw__bpf_poll(s->net_bpf, 0);
+        n += got > 0 ? (uint64_t)got : 0;
+        s->bpf_fn = NULL;
+    }
     for (uint32_t i = 0; i < s->cpu_count; i++) {
         sys_cpu *sc = &s->cpus[i];
         if (!sc->base)
@@ -868,6 +918,7 @@ static void disable_all(petw__sys *s)
 void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
 {
     disable_all(s);
+    petw__bpf_detach(s->net_bpf);
     petw__sys_read(s, fn, ctx);
     /* A tracepoint event counts every hit, and a sample may still not be
      * written: on an idle CPU under NO_HZ, the kernels tried drop the
@@ -900,6 +951,7 @@ void petw__sys_close(petw__sys *s)
         return;
     disable_all(s);
     close_all(s);
+    petw__bpf_close(s->net_bpf);
     free(s->cpus);
     free(s->polls);
     free(s->scratch);

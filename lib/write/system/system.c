@@ -667,7 +667,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         *limits |= (info.net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
                    (info.net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
                    (info.net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
-                   PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES;
+                   (info.net_bpf ? 0 : PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES);
     *out = s;
     return 0;
 }

@@ -16,8 +16,10 @@
  * connection's. The addresses and ports of a TCP socket come from its
  * state changes (kept per socket until another socket takes its place:
  * bounded, a full table forgets the oldest guess); a socket never seen changing state (opened
- * before the trace, or UDP, which has no such record) is written with
- * zero addresses and its identity in connid. */
+ * before the trace) is written with zero addresses and its identity in
+ * connid, unless the record has them itself (the BPF program's: UDP's,
+ * and TCP's where the kernel lacks the sock_*_length tracepoints); so
+ * is a UDP datagram without BPF. */
 #include <string.h>
 
 #include "../../base/classes/kernel_class.h"
@@ -146,11 +148,11 @@ uint32_t petw__system_net_event(petw__system_net *n, const petw__sys_record *r, 
     case PETW__SYS_NET_SEND:
     case PETW__SYS_NET_RECV: {
         petw__net_socket *e = tcp ? socket_slot(n, x->sk, 0) : NULL;
-        tuple = e ? &e->tuple : NULL;
+        tuple = e ? &e->tuple : x->tuple ? x : NULL; /* BPF's records have their own */
         size = x->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)x->bytes;
         op = x->op == PETW__SYS_NET_SEND ? PETW__OP_NET_SEND : PETW__OP_NET_RECV;
         if (!tcp) {
-            at = head(p, *pid, size, NULL, a);
+            at = head(p, *pid, size, tuple, a);
             petw__wr32(p + at, 0); /* seqnum */
             petw__wr64(p + PETW__NET_UDP_CONNID(a), connid);
             *hook = PETW__HOOK(group, op + (v6 ? PETW__OP_NET_IPV6 : 0));
