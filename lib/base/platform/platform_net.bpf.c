@@ -2,14 +2,14 @@
 /* platform_net.bpf.c - the UDP datagrams of the processes in scope, each
  * with its bytes and both endpoints, from the syscall tracepoints (which
  * every kernel with BPF has; kprobes and BPF trampolines may be missing):
- * at the entry of sendto, recvfrom, sendmsg and recvmsg the descriptor and
- * the caller's address buffer (sendto's destination, recvfrom's source,
- * a msghdr's msg_name), at the return, when the descriptor is a UDP
+ * at the entry of sendto, recvfrom, sendmsg, recvmsg, write and read the
+ * descriptor and the caller's address buffer (sendto's destination,
+ * recvfrom's source, a msghdr's msg_name), at the return, when the descriptor is a UDP
  * socket and bytes moved, one record (platform_net_bpf.h) into the ring
  * buffer `events`: the remote endpoint from that buffer (read then, when
  * the kernel has filled it), else the connected peer's; the local one
- * the socket's. Other calls on a UDP socket (write, read, sendmmsg,
- * recvmmsg) are not seen here.
+ * the socket's. Other calls on a UDP socket (writev, readv, sendmmsg,
+ * recvmmsg, sendfile) are not seen here.
  *
  * The scope: `scope` holds the process ids followed (the recorded command,
  * then every process one of them forks), or config[ALL] every process but
@@ -260,6 +260,31 @@ int on_recvmsg(struct sys_enter *ctx)
 }
 SEC("tracepoint/syscalls/sys_exit_recvmsg")
 int on_recvmsg_exit(struct sys_exit *ctx)
+{
+    leave(ctx->ret, PETW__NET_BPF_RECV);
+    return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_write")
+int on_write(struct sys_enter *ctx)
+{
+    enter((long)ctx->args[0], 0, 0, 0);
+    return 0;
+}
+SEC("tracepoint/syscalls/sys_exit_write")
+int on_write_exit(struct sys_exit *ctx)
+{
+    leave(ctx->ret, PETW__NET_BPF_SEND);
+    return 0;
+}
+SEC("tracepoint/syscalls/sys_enter_read")
+int on_read(struct sys_enter *ctx)
+{
+    enter((long)ctx->args[0], 0, 0, 0);
+    return 0;
+}
+SEC("tracepoint/syscalls/sys_exit_read")
+int on_read_exit(struct sys_exit *ctx)
 {
     leave(ctx->ret, PETW__NET_BPF_RECV);
     return 0;
