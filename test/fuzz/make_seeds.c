@@ -485,12 +485,29 @@ static int write_kernel_seeds(const char *dir)
      * the creation time. */
     static const uint8_t defunct[56] = {[8] = 42, [40] = 'p', [55] = 0x01};
     static const uint8_t defunct_head[4] = {0x03, 0x27, 5, 0};
+    /* TcpIp SendIPV6 v2 (64-bit): PID 9, size 400, daddr, saddr (::1),
+     * dport 443, sport 50000, times, seqnum, connid. */
+    static const uint8_t tcp6[64] = {
+        9, [4] = 0x90, 1, [23] = 1, [39] = 1, [40] = 1, 0xbb, 0xc3, 0x50, [56] = 0x40};
+    static const uint8_t tcp6_head[4] = {0x06, 26, 2, 0};
+    /* UdpIp Recv v2 (32-bit): PID 9, size 50, 224.0.0.251 from 10.0.0.5,
+     * ports 5353, seqnum, connid. */
+    static const uint8_t udp32[28] = {9, [4] = 50, [8] = 224, 0,    0,    251,  10,
+                                      0, 0,        5,         0x14, 0xe9, 0x14, 0xe9};
+    static const uint8_t udp32_head[4] = {0x08, 11, 2, 1};
+    /* TcpIp Connect v2 cut to 10 bytes (hostile: shorter than its layout). */
+    static const uint8_t connect_cut[10] = {9, [8] = 127};
+    static const uint8_t connect_head[4] = {0x06, 12, 2, 0};
     return write_kernel_seed(dir, "kernel-image.bin", image_head, image, sizeof(image)) |
            write_kernel_seed(dir, "kernel-cswitch.bin", cswitch_head, cswitch, sizeof(cswitch)) |
            write_kernel_seed(dir, "kernel-sample.bin", sample_head, sample, sizeof(sample)) |
            write_kernel_seed(dir, "kernel-pnp.bin", pnp_head, pnp, sizeof(pnp)) |
            write_kernel_seed(dir, "kernel-numa32.bin", numa_head, numa, sizeof(numa)) |
-           write_kernel_seed(dir, "kernel-defunct.bin", defunct_head, defunct, sizeof(defunct));
+           write_kernel_seed(dir, "kernel-defunct.bin", defunct_head, defunct, sizeof(defunct)) |
+           write_kernel_seed(dir, "kernel-tcp6-send.bin", tcp6_head, tcp6, sizeof(tcp6)) |
+           write_kernel_seed(dir, "kernel-udp32-recv.bin", udp32_head, udp32, sizeof(udp32)) |
+           write_kernel_seed(dir, "kernel-tcp-connect-cut.bin", connect_head, connect_cut,
+                             sizeof(connect_cut));
 }
 
 int main(int argc, char **argv)
