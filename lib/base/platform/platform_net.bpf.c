@@ -108,6 +108,8 @@ static __always_inline void emit(struct sock *sk, void *addr, long ret, __u16 op
     __u64 id = bpf_get_current_pid_tgid();
     petw__net_bpf_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
+        /* A count alone (the BPF target has no relaxed form): orders
+         * nothing, no pair; read once the programs are detached. */
         __sync_fetch_and_add(&lost, 1);
         return;
     }
