@@ -429,9 +429,12 @@ static void on_record(void *ctx, const petw__sys_record *r)
             uint16_t hook;
             uint32_t pid;
             uint32_t n = petw__system_net_event(s->net, r, s->payload, &hook, &pid);
+            /* An event of another process than the thread it came in (an
+             * Accept or Disconnect the kernel made in a softirq): no thread
+             * in the header, as Windows logs those from a DPC. */
             if (n)
-                emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid, r->tid,
-                     r->time_ns, s->payload, n);
+                emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid,
+                     pid == r->pid ? r->tid : UINT32_MAX, r->time_ns, s->payload, n);
         }
         break;
     case PETW__SYSREC_LOST: {
