@@ -88,7 +88,13 @@ struct {
     __uint(max_entries, 1 << 22);
 } events SEC(".maps");
 
-__u64 lost; /* records the ring had no room for */
+/* counters[0]: records the ring had no room for (read at the end). */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, __u64);
+} counters SEC(".maps");
 
 static __always_inline __u32 config_of(__u32 k)
 {
@@ -108,9 +114,12 @@ static __always_inline void emit(struct sock *sk, void *addr, long ret, __u16 op
     __u64 id = bpf_get_current_pid_tgid();
     petw__net_bpf_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
+        __u32 zero = 0;
+        __u64 *lost = bpf_map_lookup_elem(&counters, &zero);
         /* A count alone (the BPF target has no relaxed form): orders
          * nothing, no pair; read once the programs are detached. */
-        __sync_fetch_and_add(&lost, 1);
+        if (lost)
+            __sync_fetch_and_add(lost, 1);
         return;
     }
     __builtin_memset(r, 0, sizeof(*r));

@@ -935,6 +935,10 @@ void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
                 count > s->cpus[i].tp_seen[k])
                 unseen += count - s->cpus[i].tp_seen[k];
         }
+    uint32_t zero = 0;
+    uint64_t bpf_lost = 0; /* the network BPF ring's records that found no room */
+    if (s->net_bpf && petw__bpf_map_lookup(s->net_bpf, "counters", &zero, &bpf_lost) == 0)
+        unseen += bpf_lost;
     if (unseen) {
         petw__sys_record r;
         memset(&r, 0, sizeof(r));
