@@ -1,29 +1,44 @@
 /* SPDX-License-Identifier: MIT */
-/* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu]
- * [memory] [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a
- * CPU profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL
- * records; with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers,
- * addresses below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content
- * is known: Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart
- * C:\app\app.exe at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at
- * 0xfffff80000000000 (pid 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
- * (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None,
- * DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100,
- * 0x504d) and a version 0 FileVersion (6.2.9200.16384) as Windows 8 writes it;
- * PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns). (32-bit: app.exe at 0x400000,
- * ntdll.dll at 0x77000000, ntoskrnl.exe at 0x82000000.) CPU 1: 70 samples, each with its StackWalk
- * (innermost first): 40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000 20 x tid 78  ntdll+0x9000,
- * app+0x2100, ntdll+0x5000 10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000 CPU 0
- * (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77 Waiting, UserRequest); 5000
- * ReadyThread 77 by 78; 6000 CSwitch 0 -> 77; 8000 CSwitch 77 -> 0 (Waiting, UserRequest). DiskIo
- * (process 0 in the header; the issuing thread says whose): Read 4096 bytes x 3 by tid 77 (response
- * 0.1, 0.2, 0.3 ms), Write 8192 bytes by tid 78 (0.05 ms). Provider {6e0c3b5a-...}, task 5: Start
- * 3000 / Stop 3500 and Start 4000 / Stop 5000 on thread 77 (EVENT records without a schema). So
- * thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With `offcpu`, StackWalk events follow
- * the ReadyThread (78's stack: app+0x2200, ntdll+0x5000) and the CSwitch at 6000 (77's, where it
- * had blocked: ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows records them
- * with CSwitch and ReadyThread stack walking. With `shift` (for diffs), the first two stacks come
- * 20 and 40 times. With `ntdll STAMP SIZE`, ntdll.dll's Image event has that PE time stamp and
+/* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu] [memory]
+ * [net] [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a CPU
+ * profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records;
+ * with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers, addresses
+ * below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content is known:
+ * Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart C:\app\app.exe
+ * at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid
+ * 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe (PDB app.pdb, GUID
+ * 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None, DbgID_NB10 (ntdll.dbg,
+ * checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
+ * FileVersion (6.2.9200.16384) as Windows 8 writes it; PerfInfo/CollectionStart: a 1 ms interval
+ * (10000 x 100 ns). (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
+ *   0x82000000.)
+ *   CPU 1: 70 samples, each with its StackWalk (innermost first):
+ *     40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000
+ *     20 x tid 78  ntdll+0x9000, app+0x2100, ntdll+0x5000
+ *     10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000
+ *   CPU 0 (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77
+ *     Waiting, UserRequest); 5000 ReadyThread 77 by 78; 6000 CSwitch 0 -> 77;
+ *     8000 CSwitch 77 -> 0 (Waiting, UserRequest).
+ *   DiskIo (process 0 in the header; the issuing thread says whose):
+ *     Read 4096 bytes x 3 by tid 77 (response 0.1, 0.2, 0.3 ms), Write 8192
+ *     bytes by tid 78 (0.05 ms).
+ *   With `net`, TcpIp and UdpIp v2 records of pid 1234 (thread 77) from
+ *     4450 to 4730: TCP 10.0.0.5:50000 to 93.184.216.34:443 Connect,
+ *     3 Send of 1000 bytes, 2 Recv of 1500 (header without a process or
+ *     thread, as from a DPC), a Retransmit, Disconnect at 4550; a Send
+ *     cut to 10 bytes and a Recv of version 9 (hostile: skipped); TCP
+ *     [2001:db8::1]:50001 to [2001:db8::1:0:0:2]:8080 2 SendIPV6 of 400
+ *     bytes, a RecvIPV6 of 700; UDP 10.0.0.5:5353 to 224.0.0.251:5353 2
+ *     Send of 100 bytes, a Recv of 50.
+ *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
+ *     Stop 5000 on thread 77 (EVENT records without a schema).
+ * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
+ * `offcpu`, StackWalk events follow the ReadyThread (78's stack: app+0x2200,
+ * ntdll+0x5000) and the CSwitch at 6000 (77's, where it had blocked:
+ * ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows
+ * records them with CSwitch and ReadyThread stack walking. With
+ * `shift` (for diffs), the first two stacks come 20 and 40 times. With
+ * `ntdll STAMP SIZE`, ntdll.dll's Image event has that PE time stamp and
  * size, and a KernelTraceControl ImageID says them too.
  * With `idle`, the Idle process is there too, as Windows' rundown gives it (Process/DCStart pid 0
  * with no name, Thread/DCStart tid 0), and CPU 1 has 5 more samples in it (tid 0, ntoskrnl+0x3000).
@@ -338,6 +353,63 @@ static void disk(int write, uint32_t tid, uint32_t bytes, uint64_t response, int
     record(PETW__HDR_SYSTEM64, write ? 0x010B : 0x010A, 3, 0, 0, ts, p, n + 12);
 }
 
+/* A TcpIp (group 6) or UdpIp (8) v2 record of process 1234's thread 77
+ * (the header's: `hpid`, `htid`) in Windows' layout: PID, size, daddr,
+ * saddr, dport, sport (network order), then per opcode's template:
+ * Send startime, endtime, seqnum, connid; Connect and Accept options,
+ * seqnum, connid; Recv, Disconnect, Retransmit connid, seqnum; UdpIp
+ * seqnum, connid. `cut`: the payload's size instead (a hostile record). */
+static void net(uint8_t group, uint8_t op, uint8_t version, uint32_t hpid, uint32_t htid,
+                uint32_t size, const uint8_t *remote, const uint8_t *local, uint16_t rport,
+                uint16_t lport, int64_t ts, uint32_t cut)
+{
+    uint8_t p[128];
+    memset(p, 0, sizeof(p));
+    uint32_t a = op >= 26 ? 16 : 4, base = op >= 26 ? op - 16u : op, n;
+    petw__wr32(p, 1234);
+    petw__wr32(p + 4, size);
+    memcpy(p + 8, remote, a);
+    memcpy(p + 8 + a, local, a);
+    n = 8 + 2 * a;
+    p[n] = (uint8_t)(rport >> 8), p[n + 1] = (uint8_t)rport;
+    p[n + 2] = (uint8_t)(lport >> 8), p[n + 3] = (uint8_t)lport;
+    n += 4;
+    if (group == 8)
+        n += 4 + put_ptr(p + n + 4, 0xffffb00000002000ull);
+    else if (base == 10)
+        n += 12 + put_ptr(p + n + 12, 0xffffb00000001000ull + a);
+    else if (base == 12 || base == 15)
+        n += 20 + put_ptr(p + n + 20, 0xffffb00000001000ull + a);
+    else
+        n += put_ptr(p + n, 0xffffb00000001000ull + a) + 4;
+    record(PETW__HDR_SYSTEM64, (uint16_t)(group << 8 | op), version, hpid, htid, ts, p,
+           cut ? cut : n);
+}
+
+/* The `net` option's records (see the top of the file). */
+static void net_records(void)
+{
+    static const uint8_t remote4[4] = {93, 184, 216, 34}, local4[4] = {10, 0, 0, 5},
+                         mdns[4] = {224, 0, 0, 251};
+    static const uint8_t remote6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2};
+    static const uint8_t local6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    net(6, 12, 2, 1234, 77, 0, remote4, local4, 443, 50000, 4450, 0); /* Connect */
+    for (int k = 0; k < 3; k++)                                       /* Send */
+        net(6, 10, 2, 1234, 77, 1000, remote4, local4, 443, 50000, 4460 + 10 * k, 0);
+    for (int k = 0; k < 2; k++) /* Recv, from a DPC: no process or thread in the header */
+        net(6, 11, 2, UINT32_MAX, UINT32_MAX, 1500, remote4, local4, 443, 50000, 4490 + 10 * k, 0);
+    net(6, 14, 2, 1234, 77, 0, remote4, local4, 443, 50000, 4510, 0);     /* Retransmit */
+    net(6, 10, 2, 1234, 77, 1000, remote4, local4, 443, 50000, 4520, 10); /* cut short */
+    net(6, 11, 9, 1234, 77, 1000, remote4, local4, 443, 50000, 4530, 0);  /* unknown version */
+    net(6, 13, 2, 1234, 77, 0, remote4, local4, 443, 50000, 4550, 0);     /* Disconnect */
+    for (int k = 0; k < 2; k++)                                           /* SendIPV6 */
+        net(6, 26, 2, 1234, 77, 400, remote6, local6, 8080, 50001, 4600 + 10 * k, 0);
+    net(6, 27, 2, 1234, 77, 700, remote6, local6, 8080, 50001, 4630, 0); /* RecvIPV6 */
+    for (int k = 0; k < 2; k++)                                          /* UdpIp Send */
+        net(8, 10, 2, 1234, 77, 100, mdns, local4, 5353, 5353, 4700 + 10 * k, 0);
+    net(8, 11, 2, 1234, 77, 50, mdns, local4, 5353, 5353, 4730, 0); /* UdpIp Recv */
+}
+
 /* An EVENT (EVENT_HEADER) record: a manifest provider's event, no payload. */
 /* An EVENT (EVENT_HEADER) record of process 1234: a manifest provider's
  * event with `n` payload bytes. */
@@ -580,7 +652,7 @@ static void ntdll_image_id(uint32_t pid, uint64_t base, int64_t ts)
 int main(int argc, char **argv)
 {
     int shift = 0, keys = 0, clr = 0, child = 0, elf = 0, garbage = 0, idle = 0, offcpu = 0,
-        memory = 0;
+        memory = 0, network = 0;
     uint64_t big = 0;
     for (int k = 2; k < argc; k++) {
         if (!strcmp(argv[k], "32"))
@@ -603,6 +675,8 @@ int main(int argc, char **argv)
             offcpu = 1;
         else if (!strcmp(argv[k], "memory"))
             memory = 1;
+        else if (!strcmp(argv[k], "net"))
+            network = 1;
         else if (!strcmp(argv[k], "big") && k + 1 < argc && (big = strtoull(argv[++k], NULL, 10)))
             continue;
         else if (!strcmp(argv[k], "ntdll") && k + 2 < argc) {
@@ -667,6 +741,8 @@ int main(int argc, char **argv)
     disk(0, 77, 4096, 2000, 4200);
     disk(0, 77, 4096, 3000, 4300);
     disk(1, 78, 8192, 500, 4400);
+    if (network)
+        net_records();
     ready(77, 78, 5000);
     if (offcpu) /* the readying thread's stack */
         stackwalk(1234, 78, 5000, (const uint64_t[]){app + 0x2200, ntdll + 0x5000}, 2);

@@ -26,6 +26,8 @@ const char report_usage[] =
     "             unmapped, peak (PageFault); --by file: hard faults by file\n"
     "  file       file I/O by file (--by process, --by both): operations, bytes read and\n"
     "             written, total and longest time; disk bytes by file (Windows traces)\n"
+    "  net        TCP and UDP per connection and per process: sends, receives and bytes\n"
+    "             each way, retransmits, how long each connection was open\n"
     "  events     every kind of event: count, rate, first and last; Start/Stop durations\n"
     "  diff       BASE NEW: each function's CPU share in both and how far it moved\n"
     "             (--by module for modules)\n"
@@ -52,7 +54,8 @@ int cmd_report(int argc, char **argv)
                  {"offcpu", report_offcpu}, {"processes", report_processes},
                  {"disk", report_disk},     {"events", report_events},
                  {"memory", report_memory},
-                 {"file", report_file}};
+                 {"file", report_file},
+                 {"net", report_net}};
     if (argc < 1) {
         fprintf(stderr, "%s%s", report_usage, model_options_help);
         return 2;
@@ -65,12 +68,12 @@ int cmd_report(int argc, char **argv)
     if (!fn && !diff && argv[0][0] == '-')
         return command_usage_error("report",
                                    "the VIEW goes first, before '%s' (cpu, wait, offcpu, "
-                                   "processes, disk, file, memory, events or diff)",
+                                   "processes, disk, file, memory, net, events or diff)",
                                    argv[0]);
     if (!fn && !diff)
-        return command_usage_error(
-            "report",
-            "unknown view '%s' (cpu, wait, offcpu, processes, disk, file, memory, events or diff)",
+        return command_usage_error("report",
+                                   "unknown view '%s' (cpu, wait, offcpu, processes, disk, file, "
+                                   "memory, net, events or diff)",
             argv[0]);
     model_args m;
     memset(&m, 0, sizeof(m));
@@ -132,7 +135,7 @@ int cmd_report(int argc, char **argv)
     a.tid = m.config.tid;
     a.process = m.config.process_name;
     if (fn == report_wait || fn == report_processes || fn == report_disk || fn == report_events ||
-        fn == report_memory || fn == report_file)
+        fn == report_memory || fn == report_file || fn == report_net)
         m.config.no_symbols = 1; /* these name no code */
     if (diff && m.nfiles != 2) {
         fprintf(stderr, "petw: report diff takes two traces: BASE NEW\n");

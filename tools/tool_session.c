@@ -291,6 +291,7 @@ static const struct {
     {"hard_faults", PETW_SYSTEM_HARD_FAULTS, NULL},
     {"virt_alloc", PETW_SYSTEM_VIRTUAL_ALLOC, NULL},
     {"file", PETW_SYSTEM_FILE_IO, NULL},
+    {"net", PETW_SYSTEM_NETWORK_TCPIP, NULL},
     {"all", PETW_SYSTEM_SUPPORTED & ~(PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO), NULL},
     {"proc_thread", PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD, NULL},
     {"loader", PETW_SYSTEM_IMAGE_LOAD, NULL},
@@ -304,6 +305,7 @@ static const struct {
     {"file_io_init", PETW_SYSTEM_FILE_IO, NULL}, /* petw logs each operation at its start */
     {"disk_file_io", PETW_SYSTEM_DISK_IO | PETW_SYSTEM_FILE_IO, NULL},
     {"filename", PETW_SYSTEM_FILE_IO, NULL},
+    {"networktrace", PETW_SYSTEM_NETWORK_TCPIP, NULL},
     {"sysprof",
      PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_PROFILE,
      NULL}, /* PROC_THREAD+LOADER+PROFILE */
@@ -316,9 +318,8 @@ static const struct {
 
 /* xperf's kernel flags for classes petw does not record yet. */
 static const char *const system_names_missing[] = {
-    "networktrace", "registry", "dpc", "interrupt", "syscall",
-    "alpc",         "power",    "meminfo", "net"};
-#define SYSTEM_NAMES_OWN 11 /* the first 11 name one group each, in flag order for the text */
+    "registry", "dpc", "interrupt", "syscall", "alpc", "power", "meminfo"};
+#define SYSTEM_NAMES_OWN 12 /* the first 12 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
 {
@@ -360,7 +361,7 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
         if (k < 0) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
-                    "cswitch, profile, disk, dispatcher, memory, file or all, separated by commas)\n",
+                    "cswitch, profile, disk, dispatcher, memory, file, net or all, separated by commas)\n",
                     option, (int)n, p, list);
             return -1;
         }
@@ -452,6 +453,24 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
         fprintf(stderr, "petw: file I/O not recorded: it needs BPF (a build with libbpf, a kernel "
                         "with BPF ring buffers and BTF, root or CAP_BPF with CAP_PERFMON); the "
                         "rest is recorded\n");
+    /* Network recorded in part: one line each for what is missing. */
+    uint32_t lim = st ? st->system_limits : 0;
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_BYTES)
+        fprintf(stderr,
+                "petw: net: %sbytes sent and received not recorded (no "
+                "sock_send_length/sock_recv_length tracepoints: Linux 6.3+%s)\n",
+                lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES ? "" : "TCP ",
+                lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES ? "; UDP's need BPF" : "");
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS)
+        fprintf(stderr, "petw: net: TCP connects, accepts, disconnects and addresses not "
+                        "recorded (no inet_sock_set_state tracepoint)\n");
+    if (lim & PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS)
+        fprintf(stderr, "petw: net: TCP retransmits not recorded (no tcp_retransmit_skb "
+                        "tracepoint)\n");
+    if ((lim & PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES) && !(lim & PETW_SYSTEM_LIMIT_NET_NO_BYTES))
+        fprintf(stderr, "petw: net: UDP datagrams recorded without addresses and ports (no "
+                        "tracepoint carries them; BPF needs root or CAP_BPF and CAP_PERFMON, "
+                        "and a kernel with BTF)\n");
 }
 
 /* ---- options that start a session ---- */
@@ -485,9 +504,10 @@ const char start_options_usage[] =
     "                         provider: on Linux from perf events), in the classic\n"
     "                         kernel classes. LIST: process, thread, image, cswitch,\n"
     "                         profile, disk, dispatcher, memory (page_faults,\n"
-    "                         hard_faults, virt_alloc), separated by commas, or all;\n"
-    "                         xperf's names too (PROC_THREAD, LOADER, DISK_IO,\n"
-    "                         HARD_FAULTS, VIRT_ALLOC, SysProf, Latency: what a group\n"
+    "                         hard_faults, virt_alloc), file, net (TCP/UDP), separated\n"
+    "                         by commas, or all; xperf's names too (PROC_THREAD, LOADER,\n"
+    "                         DISK_IO, HARD_FAULTS, VIRT_ALLOC, FILE_IO, NETWORKTRACE,\n"
+    "                         SysProf, Latency: what a group\n"
     "                         lacks here is said)\n"
     "  --stacks LIST          a StackWalk event (the call stack) after each event of\n"
     "                         these groups (of --kernel's): profile (the sampled\n"

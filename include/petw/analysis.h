@@ -177,6 +177,28 @@ typedef struct petw_profile_vm {
     uint32_t flags;     /* MEM_* */
     int64_t mapped_now; /* the process's bytes mapped less unmapped after it (the trace's) */
 } petw_profile_vm;
+/* A TcpIp or UdpIp event (Windows' and petw's, v2), as the model read it. */
+enum {
+    PETW_PROFILE_NET_SEND = 1,
+    PETW_PROFILE_NET_RECV,
+    PETW_PROFILE_NET_CONNECT,
+    PETW_PROFILE_NET_ACCEPT,
+    PETW_PROFILE_NET_DISCONNECT,
+    PETW_PROFILE_NET_RETRANSMIT,
+    PETW_PROFILE_NET_RECONNECT,
+};
+typedef struct petw_profile_net_op {
+    int64_t time;
+    uint32_t pid;                     /* the event's PID field: the socket's process */
+    uint32_t tid;                     /* the record's thread (UINT32_MAX or 0 when it names none) */
+    uint8_t op;                       /* PETW_PROFILE_NET_* */
+    uint8_t protocol;                 /* 6 TCP, 17 UDP */
+    uint8_t family;                   /* 4 or 6 */
+    uint32_t bytes;                   /* the event's size */
+    uint8_t local[16], remote[16];    /* saddr and daddr, network order (IPv4: 4 bytes) */
+    uint16_t local_port, remote_port; /* sport and dport */
+    uint64_t connid;                  /* the connection's (socket's) identity, or 0 */
+} petw_profile_net_op;
 
 /* Called as the model reads, in time order, on the reading thread (each
  * may be NULL). `process` and `thread` see a process or thread start
@@ -196,6 +218,7 @@ typedef struct petw_profile_hooks {
     void (*fault)(void *context, const petw_profile_fault *f);
     void (*vm)(void *context, const petw_profile_vm *v);
     void (*file_io)(void *context, const petw_profile_file_io *f);
+    void (*net)(void *context, const petw_profile_net_op *o); /* TcpIp and UdpIp */
 } petw_profile_hooks;
 
 typedef struct petw_profile_config {
@@ -321,6 +344,20 @@ typedef struct petw_profile_memory_file {
     uint64_t hard_faults, bytes;
     uint64_t time_total, time_max; /* 100 ns units */
 } petw_profile_memory_file;
+/* Network traffic of one connection of one process (TcpIp and UdpIp:
+ * one endpoint, by protocol, addresses and ports; a socket whose
+ * addresses the trace does not give, all zero, by its connid). */
+typedef struct petw_profile_net_connection {
+    uint32_t pid;
+    uint8_t protocol, family; /* 6 TCP or 17 UDP; 4 or 6 */
+    uint8_t local[16], remote[16];
+    uint16_t local_port, remote_port;
+    uint64_t connid; /* 0 unless the addresses are unknown */
+    uint64_t sends, send_bytes, receives, receive_bytes, retransmits;
+    uint64_t connects, accepts, disconnects;
+    int64_t first, last;    /* FILETIMEs of its first and last event */
+    int64_t opened, closed; /* its (last) Connect or Accept, Disconnect; 0: not in the trace */
+} petw_profile_net_connection;
 
 /* One kind of event (provider, event id or TraceLogging name, opcode,
  * version) and how many the trace held; for Start/Stop pairs (opcodes 1
@@ -399,6 +436,11 @@ const petw_profile_file *petw_profile_file_at(const petw_profile *p, uint32_t in
 const char *petw_profile_file_name(const petw_profile *p, uint64_t key);
 uint64_t petw_profile_file_skipped(const petw_profile *p);
 uint64_t petw_profile_file_unended(const petw_profile *p);
+uint32_t petw_profile_net_count(const petw_profile *p);
+const petw_profile_net_connection *petw_profile_net_at(const petw_profile *p, uint32_t index);
+/* TcpIp and UdpIp records the model skipped: shorter than their layout,
+ * or of a version it does not read. */
+uint64_t petw_profile_net_skipped(const petw_profile *p);
 uint32_t petw_profile_event_kind_count(const petw_profile *p);
 const petw_profile_event_kind *petw_profile_event_kind_at(const petw_profile *p, uint32_t index);
 

@@ -179,11 +179,16 @@ typedef struct petw_event_record {
 #define PETW_SYSTEM_FILE_IO_INIT 0x04000000u
 /* DiskIo's file names (DISK_FILE_IO: the FileName events): with FILE_IO. */
 #define PETW_SYSTEM_DISK_FILE_IO 0x00000200u
+/* TcpIp and UdpIp: send, receive, connect, accept, disconnect, retransmit
+ * (EVENT_TRACE_FLAG_NETWORK_TCPIP); docs/kernel-events.md says what each
+ * kernel gives. */
+#define PETW_SYSTEM_NETWORK_TCPIP 0x00010000u
 #define PETW_SYSTEM_SUPPORTED                                                                      \
     (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD | PETW_SYSTEM_CSWITCH |     \
      PETW_SYSTEM_DISK_IO | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_PROFILE |                          \
      PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC |              \
-     PETW_SYSTEM_FILE_IO | PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO)
+     PETW_SYSTEM_FILE_IO | PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO |                  \
+     PETW_SYSTEM_NETWORK_TCPIP)
 
 /* What the OS left out of a system session (petw_session_stats). */
 #define PETW_SYSTEM_LIMIT_USER_ONLY 0x1u /* no kernel code in samples and stacks */
@@ -200,6 +205,18 @@ typedef struct petw_event_record {
 /* File I/O was asked, the OS gives none (no BPF in the build or the
  * kernel, or not the rights: root or CAP_BPF with CAP_PERFMON) */
 #define PETW_SYSTEM_LIMIT_NO_FILE_IO 0x20u
+/* Network (PETW_SYSTEM_NETWORK_TCPIP) recorded in part. No TCP Send and
+ * Recv (Linux before 6.3: no sock_send_length and sock_recv_length
+ * tracepoints), nor UDP's without BPF. */
+#define PETW_SYSTEM_LIMIT_NET_NO_BYTES 0x40u
+/* No Connect, Accept, Disconnect, and TCP sends without their addresses
+ * (no inet_sock_set_state tracepoint). */
+#define PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS 0x80u
+/* No Retransmit (no tcp_retransmit_skb tracepoint). */
+#define PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS 0x100u
+/* UDP datagrams without their addresses and ports (no tracepoint carries
+ * them; the BPF program that reads them could not be loaded). */
+#define PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES 0x200u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

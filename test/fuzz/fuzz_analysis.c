@@ -52,6 +52,10 @@ static void on_file(void *c, const petw_profile_file_io *f)
         abort(); /* the model hands out operations that end after they begin */
 }
 
+static void on_net(void *c, const petw_profile_net_op *o)
+{
+    seen += (uint64_t)c + o->bytes + o->connid + o->local_port + o->remote[15];
+}
 static void on_event(void *c, const petw_event_record *r)
 {
     seen += (uint64_t)c + (uint64_t)petw_profile_event_pairs(r, NULL);
@@ -87,6 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)report_processes(p, &a);
         (void)report_disk(p, &a);
         (void)report_file(p, &a);
+        (void)report_net(p, &a);
         (void)report_events(p, &a);
         (void)report_diff(p, p, &a);
         a.by = NULL;
@@ -110,7 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t stacks = petw_profile_stack_count(p);
     petw_profile_free(p);
     static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup, on_sample,
-                                             on_disk,    on_event,  on_fault,  on_vm,     on_file};
+                                             on_disk,    on_event,  on_fault,  on_vm,     on_file,
+                                             on_net};
     c.hooks = &hooks;
     if (petw_profile_read_memory(data, size, &c, &p) == 0) {
         if (petw_profile_stack_count(p) != stacks)

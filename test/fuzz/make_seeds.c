@@ -506,6 +506,19 @@ static int write_kernel_seeds(const char *dir)
     static const uint8_t valloc_head[4] = {0x02, 0x62, 2, 1};
     static const uint8_t fault[16] = {[1] = 0x10, [2] = 0x20, [9] = 0x10, [12] = 0x40, [13] = 1};
     static const uint8_t fault_head[4] = {0x02, 0x0b, 2, 0};
+    /* TcpIp SendIPV6 v2 (64-bit): PID 9, size 400, daddr, saddr (::1),
+     * dport 443, sport 50000, times, seqnum, connid. */
+    static const uint8_t tcp6[64] = {
+        9, [4] = 0x90, 1, [23] = 1, [39] = 1, [40] = 1, 0xbb, 0xc3, 0x50, [56] = 0x40};
+    static const uint8_t tcp6_head[4] = {0x06, 26, 2, 0};
+    /* UdpIp Recv v2 (32-bit): PID 9, size 50, 224.0.0.251 from 10.0.0.5,
+     * ports 5353, seqnum, connid. */
+    static const uint8_t udp32[28] = {9, [4] = 50, [8] = 224, 0,    0,    251,  10,
+                                      0, 0,        5,         0x14, 0xe9, 0x14, 0xe9};
+    static const uint8_t udp32_head[4] = {0x08, 11, 2, 1};
+    /* TcpIp Connect v2 cut to 10 bytes (hostile: shorter than its layout). */
+    static const uint8_t connect_cut[10] = {9, [8] = 127};
+    static const uint8_t connect_head[4] = {0x06, 12, 2, 0};
     return write_kernel_seed(dir, "kernel-file-create.bin", fcreate_head, fcreate,
                              sizeof(fcreate)) |
            write_kernel_seed(dir, "kernel-file-read.bin", fread_head, fread, sizeof(fread)) |
@@ -518,7 +531,11 @@ static int write_kernel_seeds(const char *dir)
            write_kernel_seed(dir, "kernel-defunct.bin", defunct_head, defunct, sizeof(defunct)) |
            write_kernel_seed(dir, "kernel-hardfault.bin", hard_head, hard, sizeof(hard)) |
            write_kernel_seed(dir, "kernel-valloc32.bin", valloc_head, valloc, sizeof(valloc)) |
-           write_kernel_seed(dir, "kernel-fault.bin", fault_head, fault, sizeof(fault));
+           write_kernel_seed(dir, "kernel-fault.bin", fault_head, fault, sizeof(fault)) |
+           write_kernel_seed(dir, "kernel-tcp6-send.bin", tcp6_head, tcp6, sizeof(tcp6)) |
+           write_kernel_seed(dir, "kernel-udp32-recv.bin", udp32_head, udp32, sizeof(udp32)) |
+           write_kernel_seed(dir, "kernel-tcp-connect-cut.bin", connect_head, connect_cut,
+                             sizeof(connect_cut));
 }
 
 int main(int argc, char **argv)

@@ -11,8 +11,9 @@
  * KERNEL_LOGGER_NAME, _getch() until a key, then ControlTrace(STOP) by
  * handle and name. Written for petw's tests from that page's steps, with
  * the two things the page leaves to its reader filled in: the enable flags
- * are the process, thread, image-load and context-switch groups (the page
- * asks for TCP/IP), and the log file is kernel.etl in the working
+ * (SAMPLE_ENABLE_FLAGS: the page's TCP/IP group for
+ * test/kernel_logger_net.py, else the process, thread, image-load and
+ * context-switch groups), and the log file is kernel.etl in the working
  * directory. Nothing here is specific to petw; it builds with -DUNICODE,
  * as a Visual Studio project does. test/kernel/kernel_logger_sample.sh runs it. */
 #define INITGUID // SystemTraceControlGuid is defined, not only declared
@@ -25,6 +26,13 @@
 #include <evntrace.h>
 
 #define LOGFILE_PATH L"kernel.etl"
+// The page's flags are EVENT_TRACE_FLAG_NETWORK_TCPIP (the network test's
+// build says so); the other test's, process, thread, image and CSwitch.
+#ifndef SAMPLE_ENABLE_FLAGS
+#define SAMPLE_ENABLE_FLAGS                                                                        \
+    (EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD | EVENT_TRACE_FLAG_IMAGE_LOAD |            \
+     EVENT_TRACE_FLAG_CSWITCH)
+#endif
 
 void wmain(void)
 {
@@ -47,8 +55,7 @@ void wmain(void)
     pSessionProperties->Wnode.Flags = WNODE_FLAG_TRACED_GUID;
     pSessionProperties->Wnode.ClientContext = 1; // QPC timestamps
     pSessionProperties->Wnode.Guid = SystemTraceControlGuid;
-    pSessionProperties->EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD |
-                                      EVENT_TRACE_FLAG_IMAGE_LOAD | EVENT_TRACE_FLAG_CSWITCH;
+    pSessionProperties->EnableFlags = SAMPLE_ENABLE_FLAGS;
     pSessionProperties->LogFileMode = EVENT_TRACE_FILE_MODE_CIRCULAR;
     pSessionProperties->MaximumFileSize = 5; // MB
     pSessionProperties->LoggerNameOffset = sizeof(EVENT_TRACE_PROPERTIES);

@@ -30,7 +30,7 @@ static void kernel_rules(void)
     /* Only groups petw has no source for. */
     test_props_init(&tp, NULL);
     tp.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-    tp.p.EnableFlags = EVENT_TRACE_FLAG_NETWORK_TCPIP | EVENT_TRACE_FLAG_REGISTRY;
+    tp.p.EnableFlags = EVENT_TRACE_FLAG_ALPC | EVENT_TRACE_FLAG_REGISTRY;
     CHECK_EQ(StartTraceA(&h, KERNEL_LOGGER_NAMEA, &tp.p), ERROR_NOT_SUPPORTED);
     test_props_w tpw;
     test_props_w_init(&tpw, NULL);
@@ -70,7 +70,7 @@ static void kernel_rules(void)
     /* A kernel session with a group petw records, and one it does not. */
     test_props_init(&tp, NULL);
     tp.p.LogFileMode = EVENT_TRACE_REAL_TIME_MODE;
-    tp.p.EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_NETWORK_TCPIP;
+    tp.p.EnableFlags = EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_REGISTRY;
     ULONG st = StartTraceA(&h, KERNEL_LOGGER_NAMEA, &tp.p);
 #if defined(_WIN32)
     CHECK_EQ(st, ERROR_NOT_SUPPORTED);
@@ -108,7 +108,7 @@ static void kernel_rules(void)
     CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY), ERROR_SUCCESS);
     CHECK_EQ(tp.p.EnableFlags, EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD);
     /* Groups petw cannot record: refused, and the session records as before. */
-    tp.p.EnableFlags = EVENT_TRACE_FLAG_NETWORK_TCPIP;
+    tp.p.EnableFlags = EVENT_TRACE_FLAG_REGISTRY;
     CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_UPDATE), ERROR_NOT_SUPPORTED);
     CHECK_EQ(ControlTraceA(h, NULL, &tp.p, EVENT_TRACE_CONTROL_QUERY), ERROR_SUCCESS);
     CHECK_EQ(tp.p.EnableFlags, EVENT_TRACE_FLAG_PROCESS | EVENT_TRACE_FLAG_THREAD);

@@ -83,7 +83,7 @@ static int run(int shared, child kid)
     CHECK_EQ(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, masks, sizeof(masks)),
              ERROR_NOT_SUPPORTED);
     masks[4] = 0;
-    masks[0] = EVENT_TRACE_FLAG_NETWORK_TCPIP;
+    masks[0] = EVENT_TRACE_FLAG_REGISTRY;
     CHECK_EQ(TraceSetInformation(h, TraceSystemTraceEnableFlagsInfo, masks, sizeof(masks)),
              ERROR_NOT_SUPPORTED);
     masks[0] = 0; /* all zero, as tools set it first */

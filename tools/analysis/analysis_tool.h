@@ -197,6 +197,8 @@ int report_disk(const petw_profile *p, const view_args *a);
 int report_memory(const petw_profile *p, const view_args *a);
 /* `petw report file` (report_file.c): file I/O by file, process or both. */
 int report_file(const petw_profile *p, const view_args *a);
+/* report_net.c: TcpIp and UdpIp per connection and per process. */
+int report_net(const petw_profile *p, const view_args *a);
 int report_events(const petw_profile *p, const view_args *a);
 
 /* What a stack weighs in the profile exports (--value): its CPU samples,

@@ -377,8 +377,9 @@ static void write_stats(perfetto *x)
 static int stream(perfetto *x, model_args *m)
 {
     static const petw_profile_hooks hooks = {
-        on_process,          on_thread,         on_cswitch,        on_wakeup,     on_sample,
-        perfetto_on_disk_io, perfetto_on_event, perfetto_on_fault, perfetto_on_vm, perfetto_on_file_io};
+        on_process,          on_thread,         on_cswitch,        on_wakeup,      on_sample,
+        perfetto_on_disk_io, perfetto_on_event, perfetto_on_fault, perfetto_on_vm, perfetto_on_file_io,
+        perfetto_on_net};
     petw_profile_config c = m->config;
     c.no_symbols = 1;
     c.hooks = &hooks;
@@ -426,6 +427,8 @@ int export_perfetto(model_args *m, const petw_profile *p, const perfetto_args *a
                 " file I/Os\n",
                 x.switches, x.wakeups, x.samples, x.events, x.slices, x.disk_ios, x.counter_values,
                 x.faults, x.memory_values, x.file_ios);
+    if (!rc && !x.error && x.net_ops)
+        fprintf(stderr, "petw: %" PRIu64 " network events (TcpIp, UdpIp)\n", x.net_ops);
     for (uint32_t k = 0; k < x.cpu_count; k++)
         sbuf_free(&x.cpus[k]);
     free(x.cpus);

@@ -481,4 +481,80 @@ void perfetto_on_file_io(void *context, const petw_profile_file_io *f)
         perfetto_packet_end(x, at);
     }
     x->file_ios++;
+/* ---- Network (TcpIp, UdpIp) ---- */
+
+static void net_endpoint(char *out, size_t size, int family, const uint8_t *a, uint16_t port)
+{
+    if (family == 6) {
+        /* Hex words, the first longest zero run (two or more) as "::". */
+        unsigned w[8];
+        int gap = -1, gap_len = 1;
+        for (int i = 0; i < 8; i++)
+            w[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
+        for (int i = 0; i < 8;) {
+            int len = 0;
+            while (i + len < 8 && w[i + len] == 0)
+                len++;
+            if (len > gap_len)
+                gap = i, gap_len = len;
+            i += len ? len : 1;
+        }
+        size_t at = (size_t)snprintf(out, size, "[");
+        for (int i = 0; i < 8 && at < size;) {
+            if (i == gap) {
+                i += gap_len;
+                at += (size_t)snprintf(out + at, size - at, "%s", i == 8 ? "::" : ":");
+                continue;
+            }
+            at += (size_t)snprintf(out + at, size - at, "%s%x", i > 0 ? ":" : "", w[i]);
+            i++;
+        }
+        if (at < size)
+            snprintf(out + at, size - at, "]:%u", port);
+    } else {
+        snprintf(out, size, "%u.%u.%u.%u:%u", a[0], a[1], a[2], a[3], port);
+    }
+}
+
+/* A send, receive, connect, accept, disconnect or retransmit: an instant
+ * on its thread's track ("TCP Send", ...), with its process, bytes and
+ * both endpoints as annotations. */
+void perfetto_on_net(void *context, const petw_profile_net_op *o)
+{
+    static const char *const names[] = {"",       "Send",       "Recv",       "Connect",
+                                        "Accept", "Disconnect", "Retransmit", "Reconnect"};
+    perfetto *x = context;
+    char name[32], local[64], remote[64];
+    snprintf(name, sizeof(name), "%s %s", o->protocol == 17 ? "UDP" : "TCP",
+             o->op < sizeof(names) / sizeof(names[0]) ? names[o->op] : "?");
+    net_endpoint(local, sizeof(local), o->family, o->local, o->local_port);
+    net_endpoint(remote, sizeof(remote), o->family, o->remote, o->remote_port);
+    sbuf *b = &x->body;
+    b->len = 0;
+    proto_field_string(b, 22, o->protocol == 17 ? "UdpIp" : "TcpIp"); /* categories */
+    proto_field_string(b, 23, name);
+    struct {
+        const char *name;
+        uint64_t v;
+    } u[] = {{"pid", o->pid}, {"bytes", o->bytes}, {"connid", o->connid}};
+    for (size_t k = 0; k < sizeof(u) / sizeof(u[0]); k++) {
+        size_t at = proto_begin(b, 4);
+        proto_field_string(b, 10, u[k].name);
+        proto_field_varint(b, 3, u[k].v);
+        proto_end(b, at);
+    }
+    const char *s[][2] = {{"local", local}, {"remote", remote}};
+    for (size_t k = 0; k < 2; k++) {
+        size_t at = proto_begin(b, 4);
+        proto_field_string(b, 10, s[k][0]);
+        proto_field_string(b, 6, s[k][1]);
+        proto_end(b, at);
+    }
+    if (b->failed)
+        x->error = 1;
+    /* Windows logs some from a DPC (no thread): the socket's process
+     * then, on the track of events without a thread. */
+    uint32_t tid = o->tid == 0 && o->pid != 0 ? UINT32_MAX : o->tid;
+    track_event(x, o->time, 3, thread_track(x, tid, o->pid), b->data, b->len);
+    x->net_ops++;
 }

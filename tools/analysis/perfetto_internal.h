@@ -67,6 +67,7 @@ typedef struct perfetto {
     uint64_t switches, wakeups, samples, events, slices, disk_ios, counter_values, file_ios;
     id_set memory_tracks; /* the processes whose mapped-bytes track was written */
     uint64_t faults, memory_values;
+    uint64_t net_ops; /* TcpIp and UdpIp events */
 } perfetto;
 
 /* FILETIME to the trace's nanoseconds (Unix time). */
@@ -94,6 +95,8 @@ void perfetto_describe_thread(perfetto *x, uint32_t tid, uint32_t pid, const cha
 void perfetto_on_event(void *context, const petw_event_record *r);
 void perfetto_on_disk_io(void *context, const petw_profile_disk_io *d);
 void perfetto_on_file_io(void *context, const petw_profile_file_io *f);
+/* TcpIp and UdpIp events as instants on their thread's track. */
+void perfetto_on_net(void *context, const petw_profile_net_op *o);
 /* Writes the Starts never stopped (as instants) and frees what is held. */
 void perfetto_events_end(perfetto *x);
 

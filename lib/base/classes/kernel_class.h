@@ -137,6 +137,17 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__OP_PF_HARD_FAULT 32
 #define PETW__OP_PF_VIRTUAL_ALLOC 98
 #define PETW__OP_PF_VIRTUAL_FREE 99
+/* TcpIp and UdpIp: the IPv6 event of each is its IPv4 opcode + 16. */
+#define PETW__OP_NET_SEND 10
+#define PETW__OP_NET_RECV 11
+#define PETW__OP_TCP_CONNECT 12
+#define PETW__OP_TCP_DISCONNECT 13
+#define PETW__OP_TCP_RETRANSMIT 14
+#define PETW__OP_TCP_ACCEPT 15
+#define PETW__OP_TCP_RECONNECT 16
+#define PETW__OP_NET_FAIL 17
+#define PETW__OP_TCP_COPY 18
+#define PETW__OP_NET_IPV6 16 /* added to an IPv4 opcode (Send 10: SendIPV6 26) */
 
 #define PETW__HOOK(group, opcode) ((uint16_t)((group) << 8 | (opcode)))
 /* WMI_LOG_TYPE_PROCESS_LOAD_IMAGE: image loads in the process group. */
@@ -156,8 +167,8 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__VERSION_CONFIG 2     /* SystemConfig_V2_* */
 #define PETW__VERSION_PAGE_FAULT 2 /* PageFault_TypeGroup1, _HardFault, _VirtualAlloc */
 #define PETW__VERSION_FILE_NAME 2  /* FileIo_Name */
-#define PETW__VERSION_CONFIG 2  /* SystemConfig_V2_* */
-#define PETW__VERSION_FILE_IO 3 /* FileIo_* v3 */
+#define PETW__VERSION_FILE_IO 3    /* FileIo_* v3 */
+#define PETW__VERSION_NET 2        /* TcpIp_*, UdpIp_* v2 */
 
 /* ---- Fixed layouts (byte offsets; PS: the pointer size, 4 or 8) ---- */
 
@@ -262,5 +273,34 @@ const petw__kernel_class *petw__kernel_class_by_hook(uint16_t hook);
 #define PETW__FILE_END_EXTRA 8
 #define PETW__FILE_END_STATUS 16
 #define PETW__FILE_END_SIZE 20
+/* TcpIp and UdpIp v2 (TcpIp_TypeGroup1..4, TcpIp_SendIPV4/6,
+ * UdpIp_TypeGroup1/2): PID and size (bytes), then the remote (daddr) and
+ * local (saddr) addresses (4 bytes, or 16 for IPv6) and ports, network
+ * byte order; after the ports what each event adds: Send and Retransmit
+ * the start and end time (u32), then seqnum and connid; Recv, Disconnect,
+ * Reconnect, TCPCopy connid then seqnum; Connect and Accept the options
+ * (mss, sackopt, tsopt, wsopt u16; rcvwin u32; rcvwinscale, sndwinscale
+ * i16), seqnum, connid; UdpIp seqnum then connid. connid is PS wide.
+ * PETW__NET_A: the address size (4 or 16). */
+#define PETW__NET_PID 0
+#define PETW__NET_SIZE 4
+#define PETW__NET_DADDR 8
+#define PETW__NET_SADDR(a) (8 + (a))
+#define PETW__NET_DPORT(a) (8 + 2 * (a))
+#define PETW__NET_SPORT(a) (10 + 2 * (a))
+#define PETW__NET_TAIL(a) (12 + 2 * (a)) /* where each event's own fields start */
+/* Send (TcpIp_SendIPV4/6): startime, endtime, seqnum, connid. */
+#define PETW__NET_SEND_CONNID(a) (PETW__NET_TAIL(a) + 12)
+#define PETW__NET_SEND_SIZE(a, ps) (PETW__NET_TAIL(a) + 12 + (ps))
+/* Recv, Disconnect, Retransmit (TcpIp_TypeGroup1/3): connid, seqnum. */
+#define PETW__NET_G1_CONNID(a) PETW__NET_TAIL(a)
+#define PETW__NET_G1_SIZE(a, ps) (PETW__NET_TAIL(a) + (ps) + 4)
+/* Connect, Accept (TcpIp_TypeGroup2/4): mss ... seqnum, then connid. */
+#define PETW__NET_G2_MSS(a) PETW__NET_TAIL(a)
+#define PETW__NET_G2_CONNID(a) (PETW__NET_TAIL(a) + 20)
+#define PETW__NET_G2_SIZE(a, ps) (PETW__NET_TAIL(a) + 20 + (ps))
+/* UdpIp (UdpIp_TypeGroup1/2): seqnum, connid. */
+#define PETW__NET_UDP_CONNID(a) (PETW__NET_TAIL(a) + 4)
+#define PETW__NET_UDP_SIZE(a, ps) (PETW__NET_TAIL(a) + 4 + (ps))
 
 #endif /* PETW_KERNEL_CLASS_H */

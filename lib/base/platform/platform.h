@@ -437,6 +437,7 @@ enum {
     PETW__SYSREC_VM_ENTER,     /* `tid` called mmap, munmap, brk or mremap (`count`:
                                 * PETW__SYS_VM_*): its arguments in `args` */
     PETW__SYSREC_VM_EXIT,      /* that call returned `addr` */
+    PETW__SYSREC_NET,          /* a socket's state change, send, receive or retransmit (`net`) */
 };
 
 #define PETW__SYS_SWITCH_OUT 0x1u     /* SWITCH: the thread left the CPU */
@@ -453,6 +454,25 @@ enum {
 #define PETW__SYS_VM_MUNMAP 1u     /* args: addr, len */
 #define PETW__SYS_VM_BRK 2u        /* args: the new break (0: a query) */
 #define PETW__SYS_VM_MREMAP 3u     /* args: addr, old_len, new_len, flags, new_addr */
+
+/* NET records: what happened to an IPv4 or IPv6 TCP or UDP socket. */
+enum {
+    PETW__SYS_NET_STATE = 1,  /* a TCP state change (old_state to new_state, TCP_* of Linux) */
+    PETW__SYS_NET_SEND,       /* bytes a send call queued */
+    PETW__SYS_NET_RECV,       /* bytes a receive call returned */
+    PETW__SYS_NET_RETRANSMIT, /* a TCP segment sent again (bytes unknown: 0) */
+};
+typedef struct petw__sys_net {
+    uint32_t op;                  /* PETW__SYS_NET_* */
+    uint64_t sk;                  /* the kernel's socket: its identity */
+    uint16_t family, protocol;    /* AF_INET (2) or AF_INET6 (10); IPPROTO_TCP (6) or UDP (17) */
+    int32_t old_state, new_state; /* STATE */
+    uint64_t bytes;               /* SEND, RECV */
+    int tuple;                    /* 1: the addresses and ports below are known */
+    uint16_t sport, dport;        /* the local and remote ports (host order) */
+    uint8_t saddr[16], daddr[16]; /* local and remote addresses (network order;
+                                   * IPv4's in the first 4 bytes) */
+} petw__sys_net;
 
 typedef struct petw__sys_record {
     uint32_t kind; /* PETW__SYSREC_* */
@@ -474,6 +494,7 @@ typedef struct petw__sys_record {
     uint32_t build_id_size;
     uint64_t ip;      /* FAULT: the program counter */
     uint64_t args[6]; /* VM_ENTER: the call's arguments */
+    const petw__sys_net *net; /* NET */
 } petw__sys_record;
 
 typedef struct petw__sys_config {
@@ -485,6 +506,7 @@ typedef struct petw__sys_config {
     int wakeup_stacks;      /* WAKEUP with the waker's call chain */
     int switch_stacks;      /* SWITCH_STACK (the sched_switch tracepoint) */
     int disk;               /* DISK */
+    int net;                /* NET */
     uint64_t sample_ns;     /* SAMPLE every this many ns of CPU time; 0: none */
     int sample_stacks;      /* SAMPLE with call chains */
     uint32_t pages_per_cpu; /* ring size; 0: a default that fits the OS's limit */
@@ -502,6 +524,15 @@ typedef struct petw__sys_info {
     int faults;       /* granted (perf's page-fault software events) */
     int fault_starts; /* granted: hard faults have their start */
     int vm;           /* granted (the syscalls' tracepoints) */
+    /* NET, granted in parts (tracepoints of different kernels): TCP state
+     * changes with their addresses (inet_sock_set_state), bytes sent and
+     * received (sock_send_length, sock_recv_length: Linux 6.3+), TCP
+     * retransmits (tcp_retransmit_skb). */
+    int net_states, net_bytes, net_retransmits;
+    /* UDP datagrams with their endpoints, from the BPF program
+     * platform_net.bpf.c; net_bpf_why says why not. */
+    int net_bpf;
+    char net_bpf_why[160];
 } petw__sys_info;
 
 typedef struct petw__sys petw__sys;

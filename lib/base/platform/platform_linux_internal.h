@@ -15,4 +15,12 @@ int petw__linux_error(int e);
  * ("group/event") in tracefs, and PETW_NO_TRACEPOINTS does not name it. */
 int petw__tracepoint_exists(const char *name);
 
+/* platform_net_linux.c (platform_net_none.c without BPF): the network BPF
+ * program (UDP datagrams with their endpoints) loaded and attached,
+ * following `target_pid` and its descendants (0: every process but this
+ * one); its ring's records (platform_net_bpf.h) go to `fn` at each
+ * petw__bpf_poll. 0, or a PETW_E* code with one line in `why`. */
+int petw__net_bpf_open(uint32_t target_pid, petw__bpf_fn fn, void *ctx, petw__bpf **out, char *why,
+                       size_t why_size);
+
 #endif

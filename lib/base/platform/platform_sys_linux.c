@@ -44,6 +44,10 @@
 #include "petw/error.h"
 #include "platform_linux_internal.h"
 
+#include <linux/types.h>
+
+#include "platform_net_bpf.h"
+
 /* Tracepoints (tracefs): what is read of each, at the offsets its format
  * file gives (they change between kernel versions). */
 enum {
@@ -54,13 +58,19 @@ enum {
     /* The virtual memory calls: each one's entry, then its exit (in PETW__SYS_VM_* order). */
     TP_VM_FIRST,
     TP_VM_LAST = TP_VM_FIRST + 7,
+    TP_SOCK_STATE, /* the network's: the last ones */
+    TP_SOCK_SEND,
+    TP_SOCK_RECV,
+    TP_TCP_RETRANSMIT,
     TP_COUNT
 };
 static const char *const tp_names[TP_COUNT] = {
     "sched/sched_waking",        "block/block_rq_issue",      "block/block_rq_complete",
     "sched/sched_switch",        "syscalls/sys_enter_mmap",   "syscalls/sys_exit_mmap",
     "syscalls/sys_enter_munmap", "syscalls/sys_exit_munmap",  "syscalls/sys_enter_brk",
-    "syscalls/sys_exit_brk",     "syscalls/sys_enter_mremap", "syscalls/sys_exit_mremap"};
+    "syscalls/sys_exit_brk",     "syscalls/sys_enter_mremap", "syscalls/sys_exit_mremap",
+    "sock/inet_sock_set_state",  "sock/sock_send_length",     "sock/sock_recv_length",
+    "tcp/tcp_retransmit_skb"};
 #define VM_ARGS 6
 typedef struct tp_layout {
     uint64_t id;         /* the tracepoint's id (perf config) */
@@ -69,6 +79,10 @@ typedef struct tp_layout {
     int32_t nr_sector, rwbs;
     int32_t arg[VM_ARGS]; /* syscalls: the fields after __syscall_nr, in order (exit: ret) */
     uint32_t args;
+    /* sock, tcp: the socket (skaddr or sk), states, ports, family,
+     * protocol, addresses, a call's result and flags */
+    int32_t sk, oldstate, newstate, sport, dport, family, protocol;
+    int32_t saddr, daddr, saddr_v6, daddr_v6, ret, flags;
 } tp_layout;
 
 #define MAX_TP_FDS TP_COUNT
@@ -101,7 +115,41 @@ struct petw__sys {
     uint64_t frames[PETW__SYS_MAX_FRAMES];
     char text[4096 + 8];
     uint8_t build_id[PETW__SYS_BUILD_ID_MAX];
+    petw__sys_net net;
+    petw__bpf *net_bpf;  /* platform_net.bpf.c: UDP datagrams with their endpoints */
+    petw__sys_fn bpf_fn; /* where a read pass sends its records */
+    void *bpf_ctx;
 };
+
+/* A record of the network BPF program as a NET record. */
+static void on_net_bpf(void *ctx, const void *data, size_t size)
+{
+    petw__sys *s = ctx;
+    const petw__net_bpf_record *b = data;
+    if (size < sizeof(*b) || !s->bpf_fn)
+        return;
+    petw__sys_record r;
+    memset(&r, 0, sizeof(r));
+    petw__sys_net *n = &s->net;
+    memset(n, 0, sizeof(*n));
+    n->op = b->op == PETW__NET_BPF_SEND ? PETW__SYS_NET_SEND : PETW__SYS_NET_RECV;
+    n->sk = b->sk;
+    n->family = b->family;
+    n->protocol = b->protocol;
+    n->bytes = b->bytes;
+    n->tuple = b->tuple != 0;
+    n->sport = b->sport;
+    n->dport = b->dport;
+    memcpy(n->saddr, b->saddr, 16);
+    memcpy(n->daddr, b->daddr, 16);
+    r.kind = PETW__SYSREC_NET;
+    r.net = n;
+    r.cpu = b->cpu;
+    r.pid = b->pid;
+    r.tid = b->tid;
+    r.time_ns = (int64_t)b->time_ns;
+    s->bpf_fn(s->bpf_ctx, &r);
+}
 
 /* The record layouts this file asks for (sample_type below). */
 #define SAMPLE_TYPE                                                                                \
@@ -243,7 +291,11 @@ static int tp_load(const char *name, tp_layout *l)
     fclose(f);
     if (!ok)
         return -1;
-    *l = (tp_layout){id, -1, -1, -1, -1, -1, {-1, -1, -1, -1, -1, -1}, 0};
+    *l = (tp_layout){.id = id, .pid = -1, .dev = -1, .sector = -1, .nr_sector = -1, .rwbs = -1,
+                     .arg = {-1, -1, -1, -1, -1, -1}, .args = 0, .sk = -1, .oldstate = -1,
+                     .newstate = -1, .sport = -1, .dport = -1, .family = -1, .protocol = -1,
+                     .saddr = -1, .daddr = -1, .saddr_v6 = -1, .daddr_v6 = -1, .ret = -1,
+                     .flags = -1};
     int after_nr = 0;
     snprintf(path, sizeof(path), "%s/events/%s/format", dir, name);
     if (!(f = fopen(path, "re")))
@@ -270,6 +322,32 @@ static int tp_load(const char *name, tp_layout *l)
             l->rwbs = at;
         else if (after_nr && l->args < VM_ARGS)
             l->arg[l->args++] = at;
+        else if (!strcmp(word, "skaddr") || !strcmp(word, "sk"))
+            l->sk = at;
+        else if (!strcmp(word, "oldstate"))
+            l->oldstate = at;
+        else if (!strcmp(word, "newstate"))
+            l->newstate = at;
+        else if (!strcmp(word, "sport"))
+            l->sport = at;
+        else if (!strcmp(word, "dport"))
+            l->dport = at;
+        else if (!strcmp(word, "family"))
+            l->family = at;
+        else if (!strcmp(word, "protocol"))
+            l->protocol = at;
+        else if (!strcmp(word, "saddr"))
+            l->saddr = at;
+        else if (!strcmp(word, "daddr"))
+            l->daddr = at;
+        else if (!strcmp(word, "saddr_v6"))
+            l->saddr_v6 = at;
+        else if (!strcmp(word, "daddr_v6"))
+            l->daddr_v6 = at;
+        else if (!strcmp(word, "ret"))
+            l->ret = at;
+        else if (!strcmp(word, "flags"))
+            l->flags = at;
         if (!strcmp(word, "__syscall_nr"))
             after_nr = 1;
     }
@@ -482,6 +560,8 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     int want[TP_COUNT] = {c->wakeups, c->disk, c->disk, c->switch_stacks};
     for (int k = TP_VM_FIRST; k <= TP_VM_LAST; k++)
         want[k] = c->vm;
+    for (int k = TP_SOCK_STATE; k <= TP_TCP_RETRANSMIT; k++)
+        want[k] = c->net;
     s->tp_stacks[TP_WAKING] = c->wakeup_stacks;
     s->tp_stacks[TP_SWITCH] = 1;
     for (int k = 0; k < TP_COUNT; k++)
@@ -528,6 +608,13 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
     info->wakeups = s->tp_on[TP_WAKING];
     info->switch_stacks = s->tp_on[TP_SWITCH];
     info->disk = s->tp_on[TP_COMPLETE];
+    info->net_states = s->tp_on[TP_SOCK_STATE];
+    info->net_bytes = s->tp_on[TP_SOCK_SEND] && s->tp_on[TP_SOCK_RECV];
+    info->net_retransmits = s->tp_on[TP_TCP_RETRANSMIT];
+    /* UDP's endpoints need BPF: no tracepoint has them. */
+    if (c->net && petw__net_bpf_open(c->target_pid, on_net_bpf, s, &s->net_bpf, info->net_bpf_why,
+                                     sizeof(info->net_bpf_why)) == 0)
+        info->net_bpf = 1;
     for (uint32_t i = 0; i < cpus; i++) {
         s->polls[i].fd = s->cpus[i].fd;
         s->polls[i].events = POLLIN;
@@ -580,6 +667,61 @@ static void trailer(const uint8_t *rec, uint32_t size, petw__sys_record *r)
     r->cpu = rd32(t + 16);
 }
 
+/* A sock or tcp tracepoint's raw record as a NET record (0: not one: a
+ * field missing or out of bounds, another family or protocol, a failed
+ * call, a peek). */
+static int sock_record(petw__sys *s, int k, const uint8_t *raw, uint32_t raw_size,
+                       petw__sys_record *r)
+{
+    const tp_layout *l = &s->tp[k];
+    petw__sys_net *n = &s->net;
+    memset(n, 0, sizeof(*n));
+#define OK(off, size) ((off) >= 0 && (uint32_t)(off) + (size) <= raw_size)
+    if (!OK(l->sk, 8) || !OK(l->family, 2))
+        return 0;
+    n->sk = rd64(raw + l->sk);
+    n->family = rd16(raw + l->family);
+    n->protocol = OK(l->protocol, 2) ? rd16(raw + l->protocol) : 6 /* tcp/: TCP's */;
+    if ((n->family != 2 && n->family != 10) || (n->protocol != 6 && n->protocol != 17))
+        return 0;
+    if (k == TP_SOCK_SEND || k == TP_SOCK_RECV) {
+        if (!OK(l->ret, 4))
+            return 0;
+        int32_t ret = (int32_t)rd32(raw + l->ret);
+        int32_t flags = OK(l->flags, 4) ? (int32_t)rd32(raw + l->flags) : 0;
+        if (ret <= 0 || (k == TP_SOCK_RECV && (flags & 2 /* MSG_PEEK */)))
+            return 0; /* an error, nothing moved, or a look that leaves the bytes queued */
+        if (n->protocol == 17 && s->net_bpf)
+            return 0; /* the BPF program's (sendto, recvfrom, sendmsg, recvmsg), with endpoints */
+        n->op = k == TP_SOCK_SEND ? PETW__SYS_NET_SEND : PETW__SYS_NET_RECV;
+        n->bytes = (uint64_t)ret;
+    } else {
+        int v6 = n->family == 10;
+        int32_t sa = v6 ? l->saddr_v6 : l->saddr, da = v6 ? l->daddr_v6 : l->daddr;
+        uint32_t as = v6 ? 16 : 4;
+        if (!OK(l->sport, 2) || !OK(l->dport, 2) || !OK(sa, as) || !OK(da, as))
+            return 0;
+        n->tuple = 1;
+        n->sport = rd16(raw + l->sport);
+        n->dport = rd16(raw + l->dport);
+        memcpy(n->saddr, raw + sa, as);
+        memcpy(n->daddr, raw + da, as);
+        if (k == TP_SOCK_STATE) {
+            if (!OK(l->oldstate, 4) || !OK(l->newstate, 4))
+                return 0;
+            n->op = PETW__SYS_NET_STATE;
+            n->old_state = (int32_t)rd32(raw + l->oldstate);
+            n->new_state = (int32_t)rd32(raw + l->newstate);
+        } else {
+            n->op = PETW__SYS_NET_RETRANSMIT;
+        }
+    }
+#undef OK
+    r->kind = PETW__SYSREC_NET;
+    r->net = n;
+    return 1;
+}
+
 /* A tracepoint's sample: {pid, tid} of the thread it fired in, its time
  * and CPU, then the raw record at the offsets its format gave. */
 static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sys_fn fn,
@@ -628,6 +770,9 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
         }
         for (uint32_t j = 0; !exit && j < l->args; j++)
             r.args[j] = rd64(raw + l->arg[j]);
+    } else if (k >= TP_SOCK_STATE) {
+        if (!sock_record(s, k, raw, raw_size, &r))
+            return;
     } else if (k == TP_SWITCH) {
         r.kind = PETW__SYSREC_SWITCH_STACK; /* the thread it fired in leaves the CPU */
     } else if (k == TP_WAKING) {
@@ -900,6 +1045,13 @@ uint64_t petw__sys_read(petw__sys *s, petw__sys_fn fn, void *ctx)
         best->tail += bh.size;
         n++;
     }
+    if (s->net_bpf) { /* the BPF program's records, after the pass's */
+        s->bpf_fn = fn;
+        s->bpf_ctx = ctx;
+        int got = petw__bpf_poll(s->net_bpf, 0);
+        n += got > 0 ? (uint64_t)got : 0;
+        s->bpf_fn = NULL;
+    }
     for (uint32_t i = 0; i < s->cpu_count; i++) {
         sys_cpu *sc = &s->cpus[i];
         if (!sc->base)
@@ -932,6 +1084,7 @@ static void disable_all(petw__sys *s)
 void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
 {
     disable_all(s);
+    petw__bpf_detach(s->net_bpf);
     petw__sys_read(s, fn, ctx);
     /* A tracepoint event counts every hit, and a sample may still not be
      * written: on an idle CPU under NO_HZ, the kernels tried drop the
@@ -956,6 +1109,10 @@ void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
                 count > s->cpus[i].fault_seen[k])
                 unseen += count - s->cpus[i].fault_seen[k];
         }
+    uint32_t zero = 0;
+    uint64_t bpf_lost = 0; /* the network BPF ring's records that found no room */
+    if (s->net_bpf && petw__bpf_map_lookup(s->net_bpf, "counters", &zero, &bpf_lost) == 0)
+        unseen += bpf_lost;
     if (unseen) {
         petw__sys_record r;
         memset(&r, 0, sizeof(r));
@@ -972,6 +1129,7 @@ void petw__sys_close(petw__sys *s)
         return;
     disable_all(s);
     close_all(s);
+    petw__bpf_close(s->net_bpf);
     free(s->cpus);
     free(s->polls);
     free(s->scratch);

@@ -258,6 +258,10 @@ struct petw_profile {
     uint32_t file_name_count, file_name_cap;
     uint64_t mem_skipped;
     const struct petw_trace *mem_trace; /* HardFault's InitialTime: this trace's clock */
+    petw_profile_net_connection *nets;
+    uint32_t net_count, net_cap;
+    petw__map net_by_key; /* hash of the connection's key */
+    uint64_t net_skipped;
 
     petw_profile_event_kind *kinds;
     uint32_t kind_count, kind_cap;
@@ -365,6 +369,8 @@ void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r);
 void petw__profile_on_page_fault(petw_profile *p, const petw_event_record *r, int ptr4);
 void petw__profile_on_file_name(petw_profile *p, const petw_event_record *r, int ptr4);
 void petw__profile_memory_free(petw_profile *p);
+/* profile_net.c: TcpIp and UdpIp events (`udp` for UdpIp's). */
+void petw__profile_on_net(petw_profile *p, const petw_event_record *r, int udp, int ptr4);
 
 /* profile_clr.c: the .NET runtime's method and module events, petw's
  * symbol events (ImageId, JitSymbol, KernelSymbol); at the end, each .NET

@@ -37,6 +37,8 @@
 #define DiskIoGuid (*PETW__KC_GUID(PETW__KC_DISK_IO))
 #define PageFaultGuid (*PETW__KC_GUID(PETW__KC_PAGE_FAULT))
 #define FileIoGuid (*PETW__KC_GUID(PETW__KC_FILE_IO))
+#define TcpIpGuid (*PETW__KC_GUID(PETW__KC_TCPIP))
+#define UdpIpGuid (*PETW__KC_GUID(PETW__KC_UDPIP))
 #define KernelTraceControlGuid (*PETW__KC_GUID(PETW__KC_KERNEL_TRACE_CONTROL))
 static const petw_guid PetwSymbolsGuid = {
     0x784dcbca, 0x471e, 0x55a0, {0xb9, 0xf9, 0x8b, 0x37, 0xe7, 0x96, 0x54, 0x17}};
@@ -116,6 +118,8 @@ static void on_event(petw_event_record *r, void *context)
     } else if (petw_guid_equal(g, PETW__KC_GUID(PETW__KC_FILE_IO))) {
         petw__profile_on_file_name(p, r, ptr4); /* the names HardFault's FileObjects have */
         petw__profile_on_file(p, r, opcode, ptr4);
+    } else if (petw_guid_equal(g, &TcpIpGuid) || petw_guid_equal(g, &UdpIpGuid)) {
+        petw__profile_on_net(p, r, petw_guid_equal(g, &UdpIpGuid), ptr4);
     } else if (p->hooks->event) {
         p->hooks->event(p->c.hooks_context, r);
     }
@@ -257,6 +261,8 @@ void petw_profile_free(petw_profile *p)
     petw__stackkeys_free(p->stackkeys);
     petw__map_free(&p->disk_by_pid);
     petw__profile_memory_free(p);
+    free(p->nets);
+    petw__map_free(&p->net_by_key);
     petw__map_free(&p->kind_by_key);
     petw__map_free(&p->pending_start);
     petw__map_free(&p->process_by_pid);

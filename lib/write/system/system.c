@@ -20,6 +20,7 @@
 #include "../../base/platform/platform.h"
 #include "system.h"
 #include "system_internal.h"
+#include "system_net.h"
 
 /* HookIds, of the classes' table (classes/kernel_class.h). */
 #define HOOK_PROCESS(op) PETW__HOOK(PETW__GROUP_PROCESS, PETW__OP_##op)
@@ -77,6 +78,7 @@ struct petw__system {
     petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
     petw__system_memory *mem; /* with the PageFault class's groups */
     petw__system_file *file;  /* with PETW_SYSTEM_FILE_IO */
+    petw__system_net *net;    /* with PETW_SYSTEM_NETWORK_TCPIP */
     uint8_t payload[0xFFFF];
 };
 
@@ -456,6 +458,19 @@ static void on_record(void *ctx, const petw__sys_record *r)
         if (f & PETW_SYSTEM_DISK_IO)
             on_disk(s, r);
         break;
+    case PETW__SYSREC_NET:
+        if (s->net) {
+            uint16_t hook;
+            uint32_t pid;
+            uint32_t n = petw__system_net_event(s->net, r, s->payload, &hook, &pid);
+            /* An event of another process than the thread it came in (an
+             * Accept or Disconnect the kernel made in a softirq): no thread
+             * in the header, as Windows logs those from a DPC. */
+            if (n)
+                emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid,
+                     pid == r->pid ? r->tid : UINT32_MAX, r->time_ns, s->payload, n);
+        }
+        break;
     case PETW__SYSREC_LOST: {
         /* The OS dropped records before petw saw them: lost events, one
          * per record (relaxed: counters, as the ring's own). */
@@ -639,10 +654,13 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
         .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
         .vm = (s->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0,
+        .net = (s->flags & PETW_SYSTEM_NETWORK_TCPIP) != 0,
     };
     if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
+        (sc.net && !(s->net = calloc(1, sizeof(*s->net)))) ||
         (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
         free(s->disk);
+        free(s->net);
         free(s->names);
         free(s);
         return PETW_ENOMEM;
@@ -671,6 +689,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         s->flags &= ~FAULT_FLAGS;
     if (rc == 0 && !info.vm)
         s->flags &= ~PETW_SYSTEM_VIRTUAL_ALLOC;
+    if (rc == 0 && !(info.net_states || info.net_bytes || info.net_retransmits))
+        s->flags &= ~PETW_SYSTEM_NETWORK_TCPIP;
     if (rc == 0 && !s->flags)
         rc = PETW_ENOTSUP;
     if (rc == 0 && (s->flags & MEMORY_FLAGS) &&
@@ -708,6 +728,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         petw__system_memory_free(s->mem);
         free(s->names);
         free(s->disk);
+        free(s->net);
         free(s->blocked);
         free(s);
         return rc;
@@ -721,6 +742,11 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         (sc.fault_starts && info.faults && !info.fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
                                                               : 0) |
         file_limit;
+    if (s->flags & PETW_SYSTEM_NETWORK_TCPIP)
+        *limits |= (info.net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
+                   (info.net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
+                   (info.net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
+                   (info.net_bpf ? 0 : PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES);
     *out = s;
     return 0;
 }
@@ -751,6 +777,7 @@ void petw__system_stop(petw__system *s, int end)
     petw__system_memory_free(s->mem);
     free(s->names);
     free(s->disk);
+    free(s->net);
     free(s->blocked);
     free(s);
 }
