@@ -1,38 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /* gen_profile_trace FILE [32] [shift] [keys] [clr] [child] [elf] [garbage] [idle] [offcpu] [memory]
- * [net] [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a CPU
- * profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL records;
- * with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers, addresses
- * below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content is known:
- * Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart C:\app\app.exe
- * at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at 0xfffff80000000000 (pid
- * 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe (PDB app.pdb, GUID
- * 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None, DbgID_NB10 (ntdll.dbg,
- * checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100, 0x504d) and a version 0
- * FileVersion (6.2.9200.16384) as Windows 8 writes it; PerfInfo/CollectionStart: a 1 ms interval
- * (10000 x 100 ns). (32-bit: app.exe at 0x400000, ntdll.dll at 0x77000000, ntoskrnl.exe at
- *   0x82000000.)
- *   CPU 1: 70 samples, each with its StackWalk (innermost first):
- *     40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000
- *     20 x tid 78  ntdll+0x9000, app+0x2100, ntdll+0x5000
- *     10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000
- *   CPU 0 (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77
- *     Waiting, UserRequest); 5000 ReadyThread 77 by 78; 6000 CSwitch 0 -> 77;
- *     8000 CSwitch 77 -> 0 (Waiting, UserRequest).
- *   DiskIo (process 0 in the header; the issuing thread says whose):
- *     Read 4096 bytes x 3 by tid 77 (response 0.1, 0.2, 0.3 ms), Write 8192
- *     bytes by tid 78 (0.05 ms).
- *   With `net`, TcpIp and UdpIp v2 records of pid 1234 (thread 77) from
- *     4450 to 4730: TCP 10.0.0.5:50000 to 93.184.216.34:443 Connect,
- *     3 Send of 1000 bytes, 2 Recv of 1500 (header without a process or
- *     thread, as from a DPC), a Retransmit, Disconnect at 4550; a Send
- *     cut to 10 bytes and a Recv of version 9 (hostile: skipped); TCP
- *     [2001:db8::1]:50001 to [2001:db8::1:0:0:2]:8080 2 SendIPV6 of 400
- *     bytes, a RecvIPV6 of 700; UDP 10.0.0.5:5353 to 224.0.0.251:5353 2
- *     Send of 100 bytes, a Recv of 50.
- *   Provider {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 /
- *     Stop 5000 on thread 77 (EVENT records without a schema).
- * So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
+ * [net] [big MB] [ntdll STAMP SIZE]: writes a small .etl file as Windows' kernel logger writes a
+ * CPU profile (logfile header buffer, then data buffers of SYSTEM, COMPACT, PERFINFO and FULL
+ * records; with `32`, the records of a 32-bit system: 32-bit header types and 4-byte pointers,
+ * addresses below 4 GB), for the tests of `petw report` and `petw convert`'s profiles. Its content
+ * is known: Process/DCStart pid 1234 "app.exe"; Thread/DCStart tids 77 and 78; Image/DCStart
+ * C:\app\app.exe at 0x140000000, ntdll.dll at 0x7ffb10000000 (pid 1234), ntoskrnl.exe at
+ * 0xfffff80000000000 (pid 0); KernelTraceControl ImageID, DbgID_RSDS and FileVersion for app.exe
+ * (PDB app.pdb, GUID 01020304-0506-0708-090a-0b0c0d0e0f10, age 3), and for ntdll.dll None,
+ * DbgID_NB10 (ntdll.dbg, checksum 0x1f2a3b, timestamp 0x5010ae7a, size 0x1f0000), DbgPPDB (0x0100,
+ * 0x504d) and a version 0 FileVersion (6.2.9200.16384) as Windows 8 writes it;
+ * PerfInfo/CollectionStart: a 1 ms interval (10000 x 100 ns). (32-bit: app.exe at 0x400000,
+ * ntdll.dll at 0x77000000, ntoskrnl.exe at 0x82000000.) CPU 1: 70 samples, each with its StackWalk
+ * (innermost first): 40 x tid 77  app+0x1010, app+0x2000, ntdll+0x5000 20 x tid 78  ntdll+0x9000,
+ * app+0x2100, ntdll+0x5000 10 x tid 77  ntoskrnl+0x3000, app+0x1500, app+0x2000, ntdll+0x5000 CPU 0
+ * (100 ns ticks): 2000 CSwitch 0 -> 77; 4000 CSwitch 77 -> 0 (77 Waiting, UserRequest); 5000
+ * ReadyThread 77 by 78; 6000 CSwitch 0 -> 77; 8000 CSwitch 77 -> 0 (Waiting, UserRequest). DiskIo
+ * (process 0 in the header; the issuing thread says whose): Read 4096 bytes x 3 by tid 77 (response
+ * 0.1, 0.2, 0.3 ms), Write 8192 bytes by tid 78 (0.05 ms). With `net`, TcpIp and UdpIp v2 records
+ * of pid 1234 (thread 77) from 4450 to 4730: TCP 10.0.0.5:50000 to 93.184.216.34:443 Connect, 3
+ * Send of 1000 bytes, 2 Recv of 1500 (header without a process or thread, as from a DPC), a
+ * Retransmit, Disconnect at 4550; a Send cut to 10 bytes and a Recv of version 9 (hostile:
+ * skipped); TCP [2001:db8::1]:50001 to [2001:db8::1:0:0:2]:8080 2 SendIPV6 of 400 bytes, a RecvIPV6
+ * of 700; UDP 10.0.0.5:5353 to 224.0.0.251:5353 2 Send of 100 bytes, a Recv of 50. Provider
+ * {6e0c3b5a-...}, task 5: Start 3000 / Stop 3500 and Start 4000 / Stop 5000 on thread 77 (EVENT
+ * records without a schema). So thread 77 runs 0.4 ms, waits 0.1 ms and is ready 0.1 ms. With
  * `offcpu`, StackWalk events follow the ReadyThread (78's stack: app+0x2200,
  * ntdll+0x5000) and the CSwitch at 6000 (77's, where it had blocked:
  * ntoskrnl+0x3100, ntdll+0x7000, app+0x1800, ntdll+0x5000), as Windows

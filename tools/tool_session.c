@@ -317,8 +317,8 @@ static const struct {
 };
 
 /* xperf's kernel flags for classes petw does not record yet. */
-static const char *const system_names_missing[] = {
-    "registry", "dpc", "interrupt", "syscall", "alpc", "power", "meminfo"};
+static const char *const system_names_missing[] = {"registry", "dpc",   "interrupt", "syscall",
+                                                   "alpc",     "power", "meminfo"};
 #define SYSTEM_NAMES_OWN 12 /* the first 12 name one group each, in flag order for the text */
 
 const char *system_flag_name(int i)
@@ -361,7 +361,8 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out)
         if (k < 0) {
             fprintf(stderr,
                     "petw: %s: unknown kernel event group '%.*s' in '%s' (process, thread, image, "
-                    "cswitch, profile, disk, dispatcher, memory, file, net or all, separated by commas)\n",
+                    "cswitch, profile, disk, dispatcher, memory, file, net or all, separated by "
+                    "commas)\n",
                     option, (int)n, p, list);
             return -1;
         }

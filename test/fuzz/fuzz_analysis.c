@@ -114,9 +114,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(text);
     uint32_t stacks = petw_profile_stack_count(p);
     petw_profile_free(p);
-    static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup, on_sample,
-                                             on_disk,    on_event,  on_fault,  on_vm,     on_file,
-                                             on_net};
+    static const petw_profile_hooks hooks = {on_process, on_thread, on_switch, on_wakeup,
+                                             on_sample,  on_disk,   on_event,  on_fault,
+                                             on_vm,      on_file,   on_net};
     c.hooks = &hooks;
     if (petw_profile_read_memory(data, size, &c, &p) == 0) {
         if (petw_profile_stack_count(p) != stacks)

@@ -377,9 +377,9 @@ static void write_stats(perfetto *x)
 static int stream(perfetto *x, model_args *m)
 {
     static const petw_profile_hooks hooks = {
-        on_process,          on_thread,         on_cswitch,        on_wakeup,      on_sample,
-        perfetto_on_disk_io, perfetto_on_event, perfetto_on_fault, perfetto_on_vm, perfetto_on_file_io,
-        perfetto_on_net};
+        on_process,     on_thread,           on_cswitch,        on_wakeup,
+        on_sample,      perfetto_on_disk_io, perfetto_on_event, perfetto_on_fault,
+        perfetto_on_vm, perfetto_on_file_io, perfetto_on_net};
     petw_profile_config c = m->config;
     c.no_symbols = 1;
     c.hooks = &hooks;
@@ -423,8 +423,8 @@ int export_perfetto(model_args *m, const petw_profile *p, const perfetto_args *a
         fprintf(stderr,
                 "petw: %" PRIu64 " context switches, %" PRIu64 " wake-ups, %" PRIu64
                 " samples, %" PRIu64 " events (%" PRIu64 " slices), %" PRIu64 " disk I/Os, %" PRIu64
-                " counter values, %" PRIu64 " page faults, %" PRIu64 " mapped-bytes values, %" PRIu64
-                " file I/Os\n",
+                " counter values, %" PRIu64 " page faults, %" PRIu64
+                " mapped-bytes values, %" PRIu64 " file I/Os\n",
                 x.switches, x.wakeups, x.samples, x.events, x.slices, x.disk_ios, x.counter_values,
                 x.faults, x.memory_values, x.file_ios);
     if (!rc && !x.error && x.net_ops)

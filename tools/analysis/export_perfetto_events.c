@@ -481,6 +481,8 @@ void perfetto_on_file_io(void *context, const petw_profile_file_io *f)
         perfetto_packet_end(x, at);
     }
     x->file_ios++;
+}
+
 /* ---- Network (TcpIp, UdpIp) ---- */
 
 static void net_endpoint(char *out, size_t size, int family, const uint8_t *a, uint16_t port)

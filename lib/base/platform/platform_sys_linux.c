@@ -291,10 +291,26 @@ static int tp_load(const char *name, tp_layout *l)
     fclose(f);
     if (!ok)
         return -1;
-    *l = (tp_layout){.id = id, .pid = -1, .dev = -1, .sector = -1, .nr_sector = -1, .rwbs = -1,
-                     .arg = {-1, -1, -1, -1, -1, -1}, .args = 0, .sk = -1, .oldstate = -1,
-                     .newstate = -1, .sport = -1, .dport = -1, .family = -1, .protocol = -1,
-                     .saddr = -1, .daddr = -1, .saddr_v6 = -1, .daddr_v6 = -1, .ret = -1,
+    *l = (tp_layout){.id = id,
+                     .pid = -1,
+                     .dev = -1,
+                     .sector = -1,
+                     .nr_sector = -1,
+                     .rwbs = -1,
+                     .arg = {-1, -1, -1, -1, -1, -1},
+                     .args = 0,
+                     .sk = -1,
+                     .oldstate = -1,
+                     .newstate = -1,
+                     .sport = -1,
+                     .dport = -1,
+                     .family = -1,
+                     .protocol = -1,
+                     .saddr = -1,
+                     .daddr = -1,
+                     .saddr_v6 = -1,
+                     .daddr_v6 = -1,
+                     .ret = -1,
                      .flags = -1};
     int after_nr = 0;
     snprintf(path, sizeof(path), "%s/events/%s/format", dir, name);
