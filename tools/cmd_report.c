@@ -53,8 +53,7 @@ int cmd_report(int argc, char **argv)
     } views[] = {{"cpu", report_cpu},       {"wait", report_wait},
                  {"offcpu", report_offcpu}, {"processes", report_processes},
                  {"disk", report_disk},     {"events", report_events},
-                 {"memory", report_memory},
-                 {"file", report_file},
+                 {"memory", report_memory}, {"file", report_file},
                  {"net", report_net}};
     if (argc < 1) {
         fprintf(stderr, "%s%s", report_usage, model_options_help);
@@ -74,7 +73,7 @@ int cmd_report(int argc, char **argv)
         return command_usage_error("report",
                                    "unknown view '%s' (cpu, wait, offcpu, processes, disk, file, "
                                    "memory, net, events or diff)",
-            argv[0]);
+                                   argv[0]);
     model_args m;
     memset(&m, 0, sizeof(m));
     petw_profile_config_init(&m.config);

@@ -53,7 +53,8 @@ const tool_command tool_commands[] = {
      "petw record -a --kernel profile --stacks profile -o all.etl -- sleep 10\n"
      "samples every process for ten seconds (needs the rights perf events need)\n",
      "report convert start"},
-    {"report", cmd_report, "where the time went: CPU, waits, disk, files, memory, network, events, processes",
+    {"report", cmd_report,
+     "where the time went: CPU, waits, disk, files, memory, network, events, processes",
      report_help,
      "petw report cpu app.etl\n"
      "functions by self and inclusive samples\n"

@@ -667,7 +667,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     }
     petw__sys_info info;
     memset(&info, 0, sizeof(info));
-    int need_sys = sc.tasks || sc.mmaps || sc.switches || sc.sample_ns || sc.wakeups || sc.disk;
+    int need_sys = sc.tasks || sc.mmaps || sc.switches || sc.sample_ns || sc.wakeups || sc.disk ||
+                   sc.faults || sc.vm || sc.net;
     int rc = need_sys ? petw__sys_open(&sc, &s->sys, &info) : 0;
     uint32_t file_limit = 0;
     const uint32_t file_flags =
