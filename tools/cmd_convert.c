@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "analysis/analysis_tool.h"
+#include "views/analysis_tool.h"
 #include "output/output.h"
 #include "tool.h"
 

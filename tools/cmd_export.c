@@ -84,7 +84,7 @@ int cmd_forward(int argc, char **argv)
 #include <pthread.h>
 #endif
 
-#include "analysis/analysis_tool.h"
+#include "views/analysis_tool.h"
 #include "clickhouse/clickhouse.h"
 #include "clickhouse/clickhouse_schema.h"
 #include "output/output.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis_tool.h"
+#include "views/analysis_tool.h"
 #include "tool.h"
 
 const char report_usage[] =

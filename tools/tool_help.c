@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis_tool.h"
+#include "views/analysis_tool.h"
 #include "output/output_buf.h"
 #include "tool.h"
 #include "tool_session.h"

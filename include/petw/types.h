@@ -225,7 +225,7 @@ typedef struct petw_event_record {
 
 /* petw's file extensions: petw_session_config.flags, and
  * petw_logfile_info.petw_flags of a file that uses them. (On disk each
- * buffer header carries its own encoding of these; lib/write/format/ translates.) */
+ * buffer header carries its own encoding of these; lib/base/format/ translates.) */
 #define PETW_SESSION_ZSTD 0x1u     /* zstd-compress each buffer in the file */
 #define PETW_SESSION_CHECKSUM 0x2u /* xxHash64 of each buffer in its header */
 /* In petw_logfile_info.petw_flags only: the session's clock read the CPU's

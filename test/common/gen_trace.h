@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/write/format/etl.h"
+#include "../../lib/base/format/etl.h"
 
 static uint32_t at, buffers;
 static int gen_bits32; /* a 32-bit system's records */

@@ -7,7 +7,7 @@
  * that starts after every header extension. The same records are read from
  * a file with a 32-bit-pointer logfile header too. */
 #include "../../lib/base/classes/kernel_class.h"
-#include "../../lib/write/format/etl.h"
+#include "../../lib/base/format/etl.h"
 #include "test_util.h"
 
 #define BUF 4096

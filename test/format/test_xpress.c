@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../lib/write/format/xpress.h"
+#include "../../lib/base/format/xpress.h"
 #include "test_util.h"
 #include "xpress_encode.h"
 

@@ -16,7 +16,7 @@
 
 #include <petw/analysis.h>
 
-#include "analysis/analysis_tool.h"
+#include "views/analysis_tool.h"
 
 static uint64_t seen; /* what the hooks touched, so no read is optimized out */
 

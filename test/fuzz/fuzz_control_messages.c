@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the control-message frames a session host (and a
  * controller or provider) reads from other processes of its user
- * (lib/shared/registry/proto.c). The input is the byte stream a peer sends, at most
+ * (lib/base/registry/proto.c). The input is the byte stream a peer sends, at most
  * 64 KiB (a larger one is cut there), written whole into one end of a
  * socket pair that is then closed; the other end is read with a timeout of
  * 0 (the data is all there, then EOF), so nothing ever waits.
@@ -31,7 +31,7 @@
 #include <unistd.h>
 #endif
 
-#include "../../lib/shared/registry/registry.h"
+#include "../../lib/base/registry/registry.h"
 
 #if defined(_WIN32)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

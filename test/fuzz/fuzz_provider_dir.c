@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: a provider-directory file ("providers-<pid>" in the
  * runtime directory), which `petw providers` and the session commands read
- * though another process of the user wrote it (lib/shared/registry/procdir.c). The
+ * though another process of the user wrote it (lib/base/registry/procdir.c). The
  * input is the whole file, copied into an allocation of its size (as
  * petw__file_read_private gives it); when petw__procdir_decode accepts it,
  * every entry's name must be a string within its field (the decoder
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/shared/registry/registry.h"
+#include "../../lib/base/registry/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

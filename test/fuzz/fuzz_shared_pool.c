@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/write/format/etl.h"
+#include "../../lib/base/format/etl.h"
 #include "../../lib/write/ring/ring.h"
 
 #if defined(_WIN32)

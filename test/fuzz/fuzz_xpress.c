@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/write/format/xpress.h"
+#include "../../lib/base/format/xpress.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -19,7 +19,7 @@
 #define make_dir(d) mkdir((d), 0755)
 #endif
 
-#include "write/format/etl.h"
+#include "base/format/etl.h"
 
 #define HDR 4096u /* every file's header buffer, and the plain files' stride */
 #define MAX_FILE (16u << 10)

@@ -28,7 +28,7 @@
 #include <petw/petw.h>
 
 #include "../../lib/write/ring/ring.h"
-#include "../../lib/shared/registry/registry.h"
+#include "../../lib/base/registry/registry.h"
 #include "../common/pdb_synth.h"
 #include "../common/xpress_encode.h"
 

@@ -492,8 +492,8 @@ typedef struct petw__sys_record {
     const uint8_t *build_id; /* MMAP: the file's GNU build-id (the kernel's, or read
                               * from the file), build_id_size bytes; 0 when none */
     uint32_t build_id_size;
-    uint64_t ip;      /* FAULT: the program counter */
-    uint64_t args[6]; /* VM_ENTER: the call's arguments */
+    uint64_t ip;              /* FAULT: the program counter */
+    uint64_t args[6];         /* VM_ENTER: the call's arguments */
     const petw__sys_net *net; /* NET */
 } petw__sys_record;
 

@@ -23,7 +23,7 @@
 #include <stdatomic.h>
 
 #include "../../base/classes/kernel_class.h"
-#include "../../write/format/etl_record.h"
+#include "../../base/format/etl_record.h"
 #include "../../base/platform/platform.h"
 #include "consume_internal.h"
 #include "petw/consume.h"

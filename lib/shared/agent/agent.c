@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../write/format/etl.h"
+#include "../../base/format/etl.h"
 #include "../../write/ring/ring.h"
-#include "../registry/registry.h"
+#include "../../base/registry/registry.h"
 #include "../../write/provider/provider_internal.h"
 
 typedef struct attachment {

@@ -15,9 +15,9 @@
 
 #include "../../base/common/bufqueue.h"
 #include "../../read/consume/consume_internal.h"
-#include "../../write/format/etl.h"
+#include "../../base/format/etl.h"
 #include "../../write/provider/provider_internal.h"
-#include "../registry/registry.h"
+#include "../../base/registry/registry.h"
 #include "host_internal.h"
 #include "petw/shared.h"
 

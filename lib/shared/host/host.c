@@ -23,10 +23,10 @@
 #include <stdlib.h>
 
 #include "../../base/common/bufqueue.h"
-#include "../../write/format/etl.h"
+#include "../../base/format/etl.h"
 #include "../../write/ring/ring.h"
 #include "../../write/session/session_internal.h"
-#include "../registry/registry.h"
+#include "../../base/registry/registry.h"
 #include "host_internal.h"
 
 #define MAX_REMOTES 256

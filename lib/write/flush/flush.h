@@ -15,7 +15,7 @@
 #include <uv.h>
 
 #include "../../base/common/bufqueue.h"
-#include "../format/etl.h"
+#include "../../base/format/etl.h"
 #include "../ring/ring.h"
 
 #define PETW__MAX_REALTIME_CONSUMERS 8

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "../../base/platform/platform.h"
-#include "../format/etl_record.h"
+#include "../../base/format/etl_record.h"
 #include "flush.h"
 
 /* The ring reserves the buffer header the format writes. */

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../../base/platform/platform.h"
-#include "../format/etl.h" /* the record layout and its in-place writers */
+#include "../../base/format/etl.h" /* the record layout and its in-place writers */
 #include "../../base/common/filter.h"
 #include "../../base/common/grace.h" /* when a replaced dispatch list may go */
 #include "../ring/ring.h"

@@ -15,7 +15,7 @@
 
 #include "../../base/platform/platform.h"
 #include "../../base/common/filter.h"
-#include "../format/etl.h" /* the extended item's header size */
+#include "../../base/format/etl.h" /* the extended item's header size */
 #include "provider_dispatch.h"
 #include "provider_internal.h"
 

@@ -11,7 +11,7 @@
 #include "../../base/common/common.h"
 #include "../../base/common/filter.h"
 #include "petw/provider.h"
-#include "../../shared/registry/registry.h"
+#include "../../base/registry/registry.h"
 
 /* A session ref keeps the slot in 8 bits; a provider's state word keeps
  * one bit per enabling session in its low 32 bits. */

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../write/flush/flush.h"
+#include "../flush/flush.h"
 #include "../../base/platform/platform.h"
-#include "../../write/provider/provider_internal.h"
-#include "../../write/system/system.h"
+#include "../provider/provider_internal.h"
+#include "../system/system.h"
 #include "session_internal.h"
 
 #define DEFAULT_BUFFER_KB 64

@@ -16,7 +16,7 @@
 #include <uv.h>
 
 #include "../../base/classes/kernel_class.h"
-#include "../format/etl.h"
+#include "../../base/format/etl.h"
 #include "../../base/platform/platform.h"
 #include "system.h"
 #include "system_internal.h"

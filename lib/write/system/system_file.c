@@ -21,7 +21,7 @@
 #include <stdlib.h>
 
 #include "../../base/classes/kernel_class.h"
-#include "../format/etl.h"
+#include "../../base/format/etl.h"
 #include "../../base/platform/platform.h"
 #include "system_internal.h"
 

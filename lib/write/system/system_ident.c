@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../format/etl.h"
+#include "../../base/format/etl.h"
 #include "system_internal.h"
 
 /* TraceLogging in-types (TlgIn_t) and the UTF-8 out-type. */

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "../../base/classes/kernel_class.h"
-#include "../format/etl.h"
+#include "../../base/format/etl.h"
 #include "system_internal.h"
 
 #define PS 8               /* the 64-bit layouts */

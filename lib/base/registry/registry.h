@@ -17,9 +17,9 @@
 
 #include <stdatomic.h>
 
-#include "../../base/common/common.h"
-#include "../../base/common/filter.h"
-#include "../../base/platform/platform.h"
+#include "../common/common.h"
+#include "../common/filter.h"
+#include "../platform/platform.h"
 
 #define PETW__REG_MAGIC 0x52575450u /* "PTWR" */
 #define PETW__REG_VERSION 2u

@@ -4,7 +4,7 @@
  * PERFINFO kernel records, FULL/INSTANCE classic events, WPP messages).
  * The record was bounded by petw__etl_next_record; every field read here
  * is checked against the record's own size. */
-#include "../../base/classes/kernel_class.h"
+#include "../classes/kernel_class.h"
 #include "etl_record.h"
 
 /* A WPP message (TRACE_MESSAGE): u16 Size, then flag bits 0x10 (message)

@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "../../base/common/common.h"
+#include "../common/common.h"
 
 /* WMI_BUFFER_HEADER (0x48 bytes) field offsets. */
 #define PETW__BH_BUFFER_SIZE 0x00
