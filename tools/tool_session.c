@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "tool.h"
-#include "tool_profile.h"
+#include "recording_profile.h"
 #include "tool_session.h"
 
 int is_help(const char *arg)
@@ -672,16 +672,16 @@ int start_option(int argc, char **argv, int *i, start_options *o)
  * buffer settings and kernel groups. */
 int start_profile(start_options *o)
 {
-    static profile p;
+    static recording_profile p;
     char err[256];
     if (!o->profile || o->profile_applied)
         return 0;
     o->profile_applied = 1;
-    if (profile_load(o->profile, &p, err, sizeof(err)) != 0) {
+    if (recording_profile_load(o->profile, &p, err, sizeof(err)) != 0) {
         fprintf(stderr, "petw: %s\n", err);
         return 2;
     }
-    for (int i = 0; i < p.unsupported_count && i < PROFILE_MAX_UNSUPPORTED; i++)
+    for (int i = 0; i < p.unsupported_count && i < RECORDING_PROFILE_MAX_UNSUPPORTED; i++)
         fprintf(stderr, "petw: profile '%s': not supported yet, left out: %s\n", o->profile,
                 p.unsupported[i]);
     for (int i = 0; i < p.count; i++) {

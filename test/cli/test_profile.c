@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Recording profiles (tools/tool_profile.c), as `petw start --profile`
+/* Recording profiles (tools/recording_profile.c), as `petw start --profile`
  * reads them, on profiles written for this test the way real ones are:
  *  - WPR XML: several profiles of one Name, collectors with a Base, system
  *    collectors and providers (their kernel groups: test_profile_system.c),
@@ -13,22 +13,22 @@
  *    and names, hex and decimal keywords and levels, comments, CRLF, keyword
  *    names, a provider named twice;
  *  - bad inputs of both, each refused with its reason (and line);
- *  - profile_load: FILE!PROFILE, the format from the suffix or the content,
+ *  - recording_profile_load: FILE!PROFILE, the format from the suffix or the content,
  *    a missing file, one over 16 MB.
  * Without expat, WPR XML must be refused with that reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/tool_profile.h"
+#include "../../tools/recording_profile.h"
 #include "test_util.h"
 
-static profile prof;
+static recording_profile prof;
 
 static void parse_ok(const char *text, int wprp, const char *select)
 {
     char err[256];
-    if (profile_parse(text, strlen(text), wprp, select, &prof, err, sizeof(err)) != 0) {
+    if (recording_profile_parse(text, strlen(text), wprp, select, &prof, err, sizeof(err)) != 0) {
         fprintf(stderr, "parse (%s) failed: %s\n", select ? select : "no selector", err);
         exit(1);
     }
@@ -39,7 +39,7 @@ static void parse_fails(const char *text, size_t size, int wprp, const char *sel
                         const char *want)
 {
     char err[256];
-    int rc = profile_parse(text, size, wprp, select, &prof, err, sizeof(err));
+    int rc = recording_profile_parse(text, size, wprp, select, &prof, err, sizeof(err));
     if (rc != -1 || !strstr(err, want)) {
         fprintf(stderr, "parse returned %d with '%s', want -1 with '%s'\n", rc, err, want);
         exit(1);
@@ -49,7 +49,7 @@ static void parse_fails(const char *text, size_t size, int wprp, const char *sel
 static void provider_is(int i, const char *id, uint64_t keywords, int level)
 {
     CHECK(i < prof.count);
-    const profile_provider *p = &prof.providers[i];
+    const recording_profile_provider *p = &prof.providers[i];
     if (strcmp(p->id, id) || p->keywords != keywords || p->level != level) {
         fprintf(stderr, "provider %d: '%s' 0x%llx level %d, want '%s' 0x%llx level %d\n", i, p->id,
                 (unsigned long long)p->keywords, p->level, id, (unsigned long long)keywords, level);
@@ -445,39 +445,39 @@ static void test_load(void)
     write_file(txt, provider_file, strlen(provider_file));
     write_file(xml, "\n  <WindowsPerformanceRecorder/>", 32); /* XML by its content */
 
-    int expat = profile_parse("<x/>", 4, 1, NULL, &prof, err, sizeof(err)) == 0 ||
+    int expat = recording_profile_parse("<x/>", 4, 1, NULL, &prof, err, sizeof(err)) == 0 ||
                 !strstr(err, "without XML support");
     snprintf(spec, sizeof(spec), "%s!P.Light.Memory", wprp);
     if (expat) {
-        CHECK_EQ(profile_load(spec, &prof, err, sizeof(err)), 0);
+        CHECK_EQ(recording_profile_load(spec, &prof, err, sizeof(err)), 0);
         CHECK(!strcmp(prof.name, "P.Light.Memory"));
-        CHECK_EQ(profile_load(wprp, &prof, err, sizeof(err)), 0);
+        CHECK_EQ(recording_profile_load(wprp, &prof, err, sizeof(err)), 0);
         CHECK(!strcmp(prof.name, "P.Verbose.File"));
-        CHECK_EQ(profile_load(xml, &prof, err, sizeof(err)), -1);
+        CHECK_EQ(recording_profile_load(xml, &prof, err, sizeof(err)), -1);
         CHECK(strstr(err, "profile.xml: no <Profile> in the file"));
     } else {
-        CHECK_EQ(profile_load(spec, &prof, err, sizeof(err)), -1);
+        CHECK_EQ(recording_profile_load(spec, &prof, err, sizeof(err)), -1);
         CHECK(strstr(err, "profile.wprp: this petw was built without XML support (expat)"));
     }
-    CHECK_EQ(profile_load(txt, &prof, err, sizeof(err)), 0);
+    CHECK_EQ(recording_profile_load(txt, &prof, err, sizeof(err)), 0);
     CHECK_EQ(prof.count, 6);
     snprintf(spec, sizeof(spec), "%s!Name", txt);
-    CHECK_EQ(profile_load(spec, &prof, err, sizeof(err)), -1);
+    CHECK_EQ(recording_profile_load(spec, &prof, err, sizeof(err)), -1);
     CHECK(strstr(err, "providers.txt: a provider file has no profile 'Name'"));
     remove(wprp);
-    CHECK_EQ(profile_load(wprp, &prof, err, sizeof(err)), -1);
+    CHECK_EQ(recording_profile_load(wprp, &prof, err, sizeof(err)), -1);
     CHECK(strstr(err, "profile.wprp: cannot open it"));
 
     /* One byte over 16 MB. */
-    char *big = malloc(PROFILE_MAX_FILE + 1);
+    char *big = malloc(RECORDING_PROFILE_MAX_FILE + 1);
     CHECK(big);
-    memset(big, '\n', PROFILE_MAX_FILE + 1);
+    memset(big, '\n', RECORDING_PROFILE_MAX_FILE + 1);
     memcpy(big, "Provider 0x1 5", 14);
-    write_file(txt, big, PROFILE_MAX_FILE + 1);
-    CHECK_EQ(profile_load(txt, &prof, err, sizeof(err)), -1);
+    write_file(txt, big, RECORDING_PROFILE_MAX_FILE + 1);
+    CHECK_EQ(recording_profile_load(txt, &prof, err, sizeof(err)), -1);
     CHECK(strstr(err, "providers.txt: larger than 16 MB"));
-    write_file(txt, big, PROFILE_MAX_FILE); /* exactly 16 MB is read */
-    CHECK_EQ(profile_load(txt, &prof, err, sizeof(err)), 0);
+    write_file(txt, big, RECORDING_PROFILE_MAX_FILE); /* exactly 16 MB is read */
+    CHECK_EQ(recording_profile_load(txt, &prof, err, sizeof(err)), 0);
     CHECK_EQ(prof.count, 1);
     free(big);
     remove(txt);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A recording profile's kernel events (tools/tool_profile.c), as `petw
+/* A recording profile's kernel events (tools/recording_profile.c), as `petw
  * record --profile` and `petw start --profile` read them:
  *  - a WPR profile's <SystemCollectorId> with its SystemProviders, by
  *    reference and inline, through Base chains with Keywords and Stacks
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tools/tool_profile.h"
+#include "../tools/recording_profile.h"
 #include "test_util.h"
 
-static profile prof;
+static recording_profile prof;
 
 #if defined(PETW_HAVE_EXPAT)
 static const char kernel_wprp[] =
@@ -99,7 +99,8 @@ static void groups_are(const char *kernel, const char *stacks)
 static void parse_ok(const char *select)
 {
     char err[256];
-    if (profile_parse(kernel_wprp, strlen(kernel_wprp), 1, select, &prof, err, sizeof(err))) {
+    if (recording_profile_parse(kernel_wprp, strlen(kernel_wprp), 1, select, &prof, err,
+                                sizeof(err))) {
         fprintf(stderr, "%s: %s\n", select, err);
         exit(1);
     }
@@ -138,7 +139,8 @@ static void test_system_providers(void)
 
     /* Kernel events petw has no source for, alone: refused, saying which. */
     char err[256];
-    CHECK_EQ(profile_parse(kernel_wprp, strlen(kernel_wprp), 1, "Nothing", &prof, err, sizeof(err)),
+    CHECK_EQ(recording_profile_parse(kernel_wprp, strlen(kernel_wprp), 1, "Nothing", &prof, err,
+                                     sizeof(err)),
              -1);
     CHECK(strstr(err, "profile 'Nothing.Verbose.File' enables no event provider petw can record; "
                       "it asks for: SystemProvider \"SP_Reg\": Keyword \"Registry\""));
@@ -148,7 +150,7 @@ static void test_system_providers(void)
 static void builtin_is(const char *spec, const char *name, const char *kernel, const char *stacks)
 {
     char err[256];
-    if (profile_load(spec, &prof, err, sizeof(err)) != 0) {
+    if (recording_profile_load(spec, &prof, err, sizeof(err)) != 0) {
         fprintf(stderr, "%s: %s\n", spec, err);
         exit(1);
     }
@@ -183,7 +185,7 @@ static void test_builtin(void)
                "process,thread,image,virt_alloc", "");
 
     char err[256];
-    CHECK_EQ(profile_load("Heap", &prof, err, sizeof(err)), -1);
+    CHECK_EQ(recording_profile_load("Heap", &prof, err, sizeof(err)), -1);
     CHECK(strstr(err, "Heap: no such file, nor one of the built-in profiles (GeneralProfile, CPU, "
                       "DiskIO, FileIO, Network, VirtualAllocation)"));
     printf("built-in profiles: six by name, Light, any case; others refused\n");

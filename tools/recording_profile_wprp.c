@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_profile_wprp.c - WPR profiles (tool_profile.h): the file is read once
+/* recording_profile_wprp.c - WPR profiles (recording_profile.h): the file is read once
  * with expat into a table of the elements that matter (collectors,
  * providers, profiles, the references between them, and what petw does not
  * do as notes on them); the chosen profile is then resolved from the table. */
@@ -12,7 +12,7 @@
 #include <expat.h>
 #endif
 
-#include "tool_profile_internal.h"
+#include "recording_profile_internal.h"
 
 #if defined(PETW_HAVE_EXPAT)
 
@@ -172,7 +172,8 @@ static void wp_fail(wp *w, const char *fmt, ...)
     vsnprintf(reason, sizeof(reason), fmt, ap);
     va_end(ap);
     w->failed = 1;
-    profile__fail(w->err, w->err_size, (long)XML_GetCurrentLineNumber(w->parser), "%s", reason);
+    recording_profile__fail(w->err, w->err_size, (long)XML_GetCurrentLineNumber(w->parser), "%s",
+                            reason);
     XML_StopParser(w->parser, XML_FALSE);
 }
 
@@ -219,7 +220,7 @@ static const char *attr_get(const XML_Char **attr, const char *name)
 
 static int is_true(const char *v)
 {
-    return v && (!profile__casecmp(v, "true") || !strcmp(v, "1"));
+    return v && (!recording_profile__casecmp(v, "true") || !strcmp(v, "1"));
 }
 
 /* Notes the attributes of an element of item `i` that are not `known`,
@@ -232,7 +233,8 @@ static void wp_note_others(wp *w, int i, const char *el, const XML_Char **attr,
         int k = 0;
         while (known[k] && strcmp(known[k], attr[0]))
             k++;
-        if (!known[k] && attr[1][0] && profile__casecmp(attr[1], "false") && strcmp(attr[1], "0"))
+        if (!known[k] && attr[1][0] && recording_profile__casecmp(attr[1], "false") &&
+            strcmp(attr[1], "0"))
             wp_note_add(w, i, "%s%s%s%s=\"%s\"", el ? "<" : "", el ? el : "", el ? "> " : "",
                         attr[0], attr[1]);
     }
@@ -242,10 +244,10 @@ static void wp_note_others(wp *w, int i, const char *el, const XML_Char **attr,
 static int wp_operation(wp *w, int i, const char *el, const XML_Char **attr)
 {
     const char *op = attr_get(attr, "Operation");
-    if (op && profile__casecmp(op, "Set") && profile__casecmp(op, "Add"))
+    if (op && recording_profile__casecmp(op, "Set") && recording_profile__casecmp(op, "Add"))
         wp_note_add(w, i, "<%s> Operation=\"%s\"", el, op);
     wp_note_others(w, i, el, attr, list_attrs);
-    return op && !profile__casecmp(op, "Add");
+    return op && !recording_profile__casecmp(op, "Add");
 }
 
 static void wp_copy(wp *w, char *dst, size_t size, const char *src, const char *what)
@@ -298,15 +300,16 @@ static int wp_new(wp *w, int type, int ref, int owner, const char *el, const XML
     if (type == WP_PROFILE) {
         const char *mode = attr_get(attr, "LoggingMode");
         wp_copy(w, it->detail, sizeof(it->detail), attr_get(attr, "DetailLevel"), "DetailLevel");
-        if (mode && profile__casecmp(mode, "File") && profile__casecmp(mode, "Memory"))
+        if (mode && recording_profile__casecmp(mode, "File") &&
+            recording_profile__casecmp(mode, "Memory"))
             wp_fail(w, "LoggingMode '%.40s' is neither File nor Memory", mode);
         else if (mode)
-            it->memory = !profile__casecmp(mode, "Memory");
+            it->memory = !recording_profile__casecmp(mode, "Memory");
         wp_note_others(w, i, NULL, attr, profile_attrs);
     } else if (type == WP_PROVIDER) {
         const char *level = attr_get(attr, "Level"), *stack = attr_get(attr, "Stack");
         uint64_t v;
-        if (level && profile__number(level, strlen(level), 255, &v) != 0)
+        if (level && recording_profile__number(level, strlen(level), 255, &v) != 0)
             wp_fail(w, "Level '%.40s' is not 0-255", level);
         else if (level)
             it->level = (int)v;
@@ -327,7 +330,7 @@ static void wp_buffers(wp *w, int i, const char *el, const XML_Char **attr)
     wp_item *it = &w->items[i];
     const char *value = attr_get(attr, "Value"), *op = attr_get(attr, "Operation");
     uint64_t v;
-    if (!value || profile__number(value, strlen(value), UINT32_MAX, &v) != 0) {
+    if (!value || recording_profile__number(value, strlen(value), UINT32_MAX, &v) != 0) {
         wp_fail(w, "<%s> Value '%.40s' is not a number", el, value ? value : "");
         return;
     }
@@ -339,7 +342,7 @@ static void wp_buffers(wp *w, int i, const char *el, const XML_Char **attr)
         if (it->percent)
             wp_note_add(w, i, "<Buffers> as %s%% of memory (PercentageOfTotalMemory)", value);
     }
-    if (op && profile__casecmp(op, "Set"))
+    if (op && recording_profile__casecmp(op, "Set"))
         wp_note_add(w, i, "<%s> Operation=\"%s\"", el, op);
     wp_note_others(w, i, el, attr, buffers_attrs);
 }
@@ -348,7 +351,7 @@ static void wp_keyword(wp *w, int i, const XML_Char **attr)
 {
     const char *value = attr_get(attr, "Value");
     uint64_t v;
-    if (!value || profile__number(value, strlen(value), UINT64_MAX, &v) != 0) {
+    if (!value || recording_profile__number(value, strlen(value), UINT64_MAX, &v) != 0) {
         wp_fail(w, "Keyword Value '%.40s' is not a number (0x hex or decimal)", value ? value : "");
         return;
     }
@@ -365,7 +368,7 @@ static void wp_sys_name(wp *w, int i, int stack, const XML_Char **attr)
                      : sizeof(sys_keywords) / sizeof(sys_keywords[0]);
     size_t k = 0;
     while (value && k < n &&
-           profile__casecmp(stack ? sys_stacks[k].wpr : sys_keywords[k].wpr, value))
+           recording_profile__casecmp(stack ? sys_stacks[k].wpr : sys_keywords[k].wpr, value))
         k++;
     if (!value)
         wp_fail(w, "<%s> without a Value", stack ? "Stack" : "Keyword");
@@ -596,13 +599,14 @@ static void wp_who(const wp *w, int i, char *out, size_t size)
  * is not in the file (a Base, or what a reference names: WPR's built-in
  * collectors and providers can be) is reported; a reference to nothing
  * has an empty chain. Returns the chain's length, or -1. */
-static int wp_chain(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
+static int wp_chain(wp *w, int i, int chain[WP_MAX_BASE], recording_profile *out)
 {
     int n = 0;
     for (;;) {
         if (n == WP_MAX_BASE)
-            return profile__fail(w->err, w->err_size, w->items[chain[0]].line,
-                                 "a Base chain longer than %d (a loop?) from here", WP_MAX_BASE);
+            return recording_profile__fail(w->err, w->err_size, w->items[chain[0]].line,
+                                           "a Base chain longer than %d (a loop?) from here",
+                                           WP_MAX_BASE);
         chain[n++] = i;
         int b = wp_base(w, i);
         wp_item *it = &w->items[i];
@@ -613,20 +617,21 @@ static int wp_chain(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
         char who[WP_WHO];
         wp_who(w, i, who, sizeof(who));
         if (it->ref && it->type != WP_SYSTEM) {
-            profile__unsupported(out, "%s: not in the file (WPR's built-in %s are not here)", who,
-                                 it->type == WP_COLLECTOR ? "collectors" : "providers");
+            recording_profile__unsupported(
+                out, "%s: not in the file (WPR's built-in %s are not here)", who,
+                it->type == WP_COLLECTOR ? "collectors" : "providers");
             return 0;
         }
         if (it->base[0] && !it->ref)
-            profile__unsupported(out, "%s: Base \"%s\" is not in the file%s", who, it->base,
-                                 it->type == WP_PROFILE ? " (WPR's built-in profiles are not here)"
-                                                        : "");
+            recording_profile__unsupported(
+                out, "%s: Base \"%s\" is not in the file%s", who, it->base,
+                it->type == WP_PROFILE ? " (WPR's built-in profiles are not here)" : "");
         return n;
     }
 }
 
 /* Adds the notes of item `i` (-1: the file's own) to the unsupported lines, once. */
-static void wp_report(wp *w, int i, profile *out)
+static void wp_report(wp *w, int i, recording_profile *out)
 {
     char who[WP_WHO] = "";
     if (i >= 0) {
@@ -637,11 +642,12 @@ static void wp_report(wp *w, int i, profile *out)
     }
     for (int k = 0; k < w->note_count; k++)
         if (w->notes[k].item == i)
-            profile__unsupported(out, "%s%s%s", who, i >= 0 ? ": " : "", w->notes[k].text);
+            recording_profile__unsupported(out, "%s%s%s", who, i >= 0 ? ": " : "",
+                                           w->notes[k].text);
 }
 
 /* The chain of `i`, each reported. Returns its length or -1. */
-static int wp_use(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
+static int wp_use(wp *w, int i, int chain[WP_MAX_BASE], recording_profile *out)
 {
     int n = wp_chain(w, i, chain, out);
     for (int k = 0; k < n; k++)
@@ -651,7 +657,7 @@ static int wp_use(wp *w, int i, int chain[WP_MAX_BASE], profile *out)
 
 /* Enables provider item `i` as its chain resolves it: the most derived
  * Name, Level and Stack; the Keywords of each while they say "Add". */
-static int wp_provider(wp *w, int i, profile *out)
+static int wp_provider(wp *w, int i, recording_profile *out)
 {
     int chain[WP_MAX_BASE], n = wp_use(w, i, chain, out), def = i, level = -1, stack = -1;
     int keywords_done = 0;
@@ -674,16 +680,18 @@ static int wp_provider(wp *w, int i, profile *out)
     char who[WP_WHO];
     wp_who(w, def, who, sizeof(who));
     if (!name[0])
-        return profile__fail(w->err, w->err_size, w->items[i].line, "%s has no Name", who);
+        return recording_profile__fail(w->err, w->err_size, w->items[i].line, "%s has no Name",
+                                       who);
     if (stack == 1)
-        profile__unsupported(out, "%s: Stack=\"true\" (stacks are not recorded)", who);
-    return profile__add_provider(out, name, keywords, level, w->err, w->err_size, w->items[i].line);
+        recording_profile__unsupported(out, "%s: Stack=\"true\" (stacks are not recorded)", who);
+    return recording_profile__add_provider(out, name, keywords, level, w->err, w->err_size,
+                                           w->items[i].line);
 }
 
 /* Adds system provider item `i`'s kernel groups and stacks, as its chain
  * resolves them (Keywords and Stacks each while they say "Add"), to
  * out->kernel and out->stacks; what petw has no source for is reported. */
-static int wp_system_provider(wp *w, int i, profile *out)
+static int wp_system_provider(wp *w, int i, recording_profile *out)
 {
     int chain[WP_MAX_BASE], n = wp_use(w, i, chain, out), def = i;
     int keywords_done = 0, stacks_done = 0;
@@ -707,14 +715,14 @@ static int wp_system_provider(wp *w, int i, profile *out)
         if (!(keywords >> k & 1))
             continue;
         if (sys_keywords[k].petw)
-            profile__add_names(out->kernel, sizeof(out->kernel), sys_keywords[k].petw);
+            recording_profile__add_names(out->kernel, sizeof(out->kernel), sys_keywords[k].petw);
         else
-            profile__unsupported(out, "%s: Keyword \"%s\" (petw has no source for it)", who,
-                                 sys_keywords[k].wpr);
+            recording_profile__unsupported(out, "%s: Keyword \"%s\" (petw has no source for it)",
+                                           who, sys_keywords[k].wpr);
     }
     for (size_t k = 0; k < sizeof(sys_stacks) / sizeof(sys_stacks[0]); k++)
         if (stacks >> k & 1)
-            profile__add_names(out->stacks, sizeof(out->stacks), sys_stacks[k].petw);
+            recording_profile__add_names(out->stacks, sizeof(out->stacks), sys_stacks[k].petw);
     return n < 0 ? -1 : 0;
 }
 
@@ -731,7 +739,7 @@ static void wp_profile_attrs(wp *w, int p, const char **name, const char **detai
     }
 }
 
-/* The profile `select` picks (profile_parse says how), or -1 with the reason. */
+/* The profile `select` picks (recording_profile_parse says how), or -1 with the reason. */
 static int wp_select(wp *w, const char *select)
 {
     int best = -1, best_score = -1, profiles = 0, one_name = 1;
@@ -739,7 +747,7 @@ static int wp_select(wp *w, const char *select)
     for (int i = 0; i < w->count; i++) {
         if (w->items[i].type != WP_PROFILE)
             continue;
-        if (select && !profile__casecmp(w->items[i].id, select))
+        if (select && !recording_profile__casecmp(w->items[i].id, select))
             return i;
         const char *name, *detail;
         int memory;
@@ -747,18 +755,19 @@ static int wp_select(wp *w, const char *select)
         wp_profile_attrs(w, i, &name, &detail, &memory);
         snprintf(full, sizeof(full), "%s.%s", name, detail);
         profiles++;
-        one_name = one_name && (!first || !profile__casecmp(first, name));
+        one_name = one_name && (!first || !recording_profile__casecmp(first, name));
         first = first ? first : name;
-        if (select && profile__casecmp(name, select) && profile__casecmp(full, select))
+        if (select && recording_profile__casecmp(name, select) &&
+            recording_profile__casecmp(full, select))
             continue;
-        int score = 2 * !profile__casecmp(detail, "Verbose") + (memory != 1);
+        int score = 2 * !recording_profile__casecmp(detail, "Verbose") + (memory != 1);
         if (score > best_score) {
             best = i;
             best_score = score;
         }
     }
     if (profiles == 0)
-        return profile__fail(w->err, w->err_size, 0, "no <Profile> in the file");
+        return recording_profile__fail(w->err, w->err_size, 0, "no <Profile> in the file");
     if (best >= 0 && (select || profiles == 1 || one_name))
         return best;
     char list[400] = "";
@@ -770,14 +779,14 @@ static int wp_select(wp *w, const char *select)
     if (len >= sizeof(list))
         memcpy(list + sizeof(list) - 4, "...", 4);
     if (select)
-        return profile__fail(w->err, w->err_size, 0, "no profile '%s' in the file; it has: %s",
-                             select, list);
-    return profile__fail(w->err, w->err_size, 0, "the file has %d profiles: choose one of %s",
-                         profiles, list);
+        return recording_profile__fail(w->err, w->err_size, 0,
+                                       "no profile '%s' in the file; it has: %s", select, list);
+    return recording_profile__fail(w->err, w->err_size, 0,
+                                   "the file has %d profiles: choose one of %s", profiles, list);
 }
 
 /* Resolves the chosen profile into `out`. */
-static int wp_resolve(wp *w, const char *select, profile *out)
+static int wp_resolve(wp *w, const char *select, recording_profile *out)
 {
     int p = wp_select(w, select), chain[WP_MAX_BASE], n;
     if (p < 0 || (n = wp_use(w, p, chain, out)) < 0)
@@ -793,7 +802,7 @@ static int wp_resolve(wp *w, const char *select, profile *out)
         last++;
     int *refs = malloc((size_t)w->count * sizeof(int) * 2), count = 0, rc = 0;
     if (!refs)
-        return profile__fail(w->err, w->err_size, 0, "out of memory");
+        return recording_profile__fail(w->err, w->err_size, 0, "out of memory");
     int *dropped = refs + w->count;
     for (int k = last; k >= 0; k--)
         for (int i = 0; i < w->count; i++)
@@ -836,10 +845,11 @@ static int wp_resolve(wp *w, const char *select, profile *out)
             out->buffer_size_kb = kb;
             out->buffers = buffers;
         } else if (m > 0 && (kb != out->buffer_size_kb || buffers != out->buffers)) {
-            profile__unsupported(out,
-                                 "EventCollectorId \"%s\": its own buffers (its providers are "
-                                 "recorded in the session of \"%s\")",
-                                 w->items[r].base, w->items[first].base);
+            recording_profile__unsupported(
+                out,
+                "EventCollectorId \"%s\": its own buffers (its providers are "
+                "recorded in the session of \"%s\")",
+                w->items[r].base, w->items[first].base);
         }
         for (int i = 0; i < w->count && rc == 0; i++)
             if (w->items[i].owner == r && w->items[i].type == WP_PROVIDER)
@@ -849,19 +859,19 @@ static int wp_resolve(wp *w, const char *select, profile *out)
     if (rc == 0 && out->count == 0 && out->kernel[0])
         ; /* kernel events alone */
     else if (rc == 0 && out->count == 0 && out->unsupported_count)
-        rc =
-            profile__fail(w->err, w->err_size, w->items[p].line,
-                          "profile '%s' enables no event provider petw can record; it asks for: %s",
-                          out->name, out->unsupported[0]);
+        rc = recording_profile__fail(
+            w->err, w->err_size, w->items[p].line,
+            "profile '%s' enables no event provider petw can record; it asks for: %s", out->name,
+            out->unsupported[0]);
     else if (rc == 0 && out->count == 0)
-        rc = profile__fail(w->err, w->err_size, w->items[p].line,
-                           "profile '%s' enables no event provider", out->name);
+        rc = recording_profile__fail(w->err, w->err_size, w->items[p].line,
+                                     "profile '%s' enables no event provider", out->name);
     wp_report(w, -1, out); /* the file's own notes last */
     return rc;
 }
 
-int profile__parse_wprp(const char *data, size_t size, const char *select, profile *out, char *err,
-                        size_t err_size)
+int recording_profile__parse_wprp(const char *data, size_t size, const char *select,
+                                  recording_profile *out, char *err, size_t err_size)
 {
     wp w;
     memset(&w, 0, sizeof(w));
@@ -869,7 +879,7 @@ int profile__parse_wprp(const char *data, size_t size, const char *select, profi
     w.err_size = err_size;
     w.parser = XML_ParserCreate(NULL);
     if (!w.parser)
-        return profile__fail(err, err_size, 0, "out of memory");
+        return recording_profile__fail(err, err_size, 0, "out of memory");
     XML_SetUserData(w.parser, &w);
     XML_SetElementHandler(w.parser, wp_start, wp_end);
     XML_SetStartDoctypeDeclHandler(w.parser, wp_doctype);
@@ -879,8 +889,8 @@ int profile__parse_wprp(const char *data, size_t size, const char *select, profi
         size_t n = size - off < WP_CHUNK ? size - off : WP_CHUNK;
         if (XML_Parse(w.parser, data + off, (int)n, off + n == size) != XML_STATUS_OK) {
             if (!w.failed)
-                profile__fail(err, err_size, (long)XML_GetCurrentLineNumber(w.parser), "%s",
-                              XML_ErrorString(XML_GetErrorCode(w.parser)));
+                recording_profile__fail(err, err_size, (long)XML_GetCurrentLineNumber(w.parser),
+                                        "%s", XML_ErrorString(XML_GetErrorCode(w.parser)));
             rc = -1;
         }
         off += n;
@@ -894,5 +904,5 @@ int profile__parse_wprp(const char *data, size_t size, const char *select, profi
 }
 
 #else
-typedef int profile__wprp_needs_expat; /* WPR profiles are refused */
+typedef int recording_profile__wprp_needs_expat; /* WPR profiles are refused */
 #endif

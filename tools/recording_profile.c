@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_profile.c - recording profiles (tool_profile.h): what both formats
+/* recording_profile.c - recording profiles (recording_profile.h): what both formats
  * share, logman provider files (read line by line), and reading a file of
- * either kind; WPR profiles are tool_profile_wprp.c's. */
+ * either kind; WPR profiles are recording_profile_wprp.c's. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tool_profile_internal.h"
+#include "recording_profile_internal.h"
 
 static int blank(char c)
 {
@@ -17,14 +17,14 @@ static int blank(char c)
 
 /* One line, s[0, e): PROVIDER [KEYWORDS [LEVEL]], each a word or a
  * "quoted" one; KEYWORDS may be (names) with blanks inside. */
-static int provider_line(const char *s, const char *e, long line, profile *out, char *err,
+static int provider_line(const char *s, const char *e, long line, recording_profile *out, char *err,
                          size_t err_size)
 {
     const char *word[3];
     size_t len[3];
     int words = 0;
     if (memchr(s, 0, (size_t)(e - s)))
-        return profile__fail(err, err_size, line, "a NUL byte: not a text file");
+        return recording_profile__fail(err, err_size, line, "a NUL byte: not a text file");
     for (;;) {
         while (s < e && blank(*s))
             s++;
@@ -33,18 +33,19 @@ static int provider_line(const char *s, const char *e, long line, profile *out, 
         if (*s == '#' || *s == ';')
             break; /* a comment, to the end of the line */
         if (words == 3)
-            return profile__fail(err, err_size, line,
-                                 "more than a provider, keywords and a level: '%.*s'", (int)(e - s),
-                                 s);
+            return recording_profile__fail(err, err_size, line,
+                                           "more than a provider, keywords and a level: '%.*s'",
+                                           (int)(e - s), s);
         const char *start = s, *close = NULL;
         if (*s == '"' || *s == '(') {
             close = memchr(s + 1, *s == '"' ? '"' : ')', (size_t)(e - s - 1));
             if (!close)
-                return profile__fail(err, err_size, line, "no closing %s",
-                                     *s == '"' ? "quote" : "')'");
+                return recording_profile__fail(err, err_size, line, "no closing %s",
+                                               *s == '"' ? "quote" : "')'");
             s = close + 1;
             if (s < e && !blank(*s))
-                return profile__fail(err, err_size, line, "text right after '%c'", *close);
+                return recording_profile__fail(err, err_size, line, "text right after '%c'",
+                                               *close);
             if (*start == '"')
                 start++; /* the quotes are not part of the word */
             else
@@ -65,32 +66,34 @@ static int provider_line(const char *s, const char *e, long line, profile *out, 
         len[0]--;
     }
     if (len[0] == 0 || len[0] >= sizeof(id))
-        return profile__fail(err, err_size, line, "a provider must be 1 to %zu characters",
-                             sizeof(id) - 1);
+        return recording_profile__fail(err, err_size, line,
+                                       "a provider must be 1 to %zu characters", sizeof(id) - 1);
     memcpy(id, word[0], len[0]);
     id[len[0]] = 0;
     uint64_t keywords = 0, level = 0;
     if (words > 1 && len[1] && word[1][0] == '(')
-        profile__unsupported(out, "line %ld: '%s': keyword names %.*s (every keyword is enabled)",
-                             line, id, (int)len[1], word[1]);
-    else if (words > 1 && profile__number(word[1], len[1], UINT64_MAX, &keywords) != 0)
-        return profile__fail(err, err_size, line,
-                             "keywords '%.*s' are not a number (0x hex or decimal)", (int)len[1],
-                             word[1]);
-    if (words > 2 && profile__number(word[2], len[2], 255, &level) != 0)
-        return profile__fail(err, err_size, line, "level '%.*s' is not 0-255 (0x hex or decimal)",
-                             (int)len[2], word[2]);
-    return profile__add_provider(out, id, keywords, words > 2 ? (int)level : -1, err, err_size,
-                                 line);
+        recording_profile__unsupported(
+            out, "line %ld: '%s': keyword names %.*s (every keyword is enabled)", line, id,
+            (int)len[1], word[1]);
+    else if (words > 1 && recording_profile__number(word[1], len[1], UINT64_MAX, &keywords) != 0)
+        return recording_profile__fail(err, err_size, line,
+                                       "keywords '%.*s' are not a number (0x hex or decimal)",
+                                       (int)len[1], word[1]);
+    if (words > 2 && recording_profile__number(word[2], len[2], 255, &level) != 0)
+        return recording_profile__fail(err, err_size, line,
+                                       "level '%.*s' is not 0-255 (0x hex or decimal)", (int)len[2],
+                                       word[2]);
+    return recording_profile__add_provider(out, id, keywords, words > 2 ? (int)level : -1, err,
+                                           err_size, line);
 }
 
-static int parse_provider_file(const char *data, size_t size, profile *out, char *err,
+static int parse_provider_file(const char *data, size_t size, recording_profile *out, char *err,
                                size_t err_size)
 {
     if (size >= 2 &&
         ((data[0] == '\xff' && data[1] == '\xfe') || (data[0] == '\xfe' && data[1] == '\xff')))
-        return profile__fail(err, err_size, 0,
-                             "UTF-16 text: save the provider file as UTF-8 or ASCII");
+        return recording_profile__fail(err, err_size, 0,
+                                       "UTF-16 text: save the provider file as UTF-8 or ASCII");
     if (size >= 3 && !memcmp(data, "\xef\xbb\xbf", 3)) { /* a UTF-8 byte order mark */
         data += 3;
         size -= 3;
@@ -105,12 +108,12 @@ static int parse_provider_file(const char *data, size_t size, profile *out, char
         p = eol + (eol < end);
     }
     if (out->count == 0)
-        return profile__fail(err, err_size, 0, "no provider in the file");
+        return recording_profile__fail(err, err_size, 0, "no provider in the file");
     return 0;
 }
 
-int profile_parse(const char *data, size_t size, int wprp, const char *select, profile *out,
-                  char *err, size_t err_size)
+int recording_profile_parse(const char *data, size_t size, int wprp, const char *select,
+                            recording_profile *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof(*out));
     if (err && err_size)
@@ -120,13 +123,14 @@ int profile_parse(const char *data, size_t size, int wprp, const char *select, p
     if (!data)
         size = 0;
     if (!wprp)
-        return select
-                   ? profile__fail(err, err_size, 0, "a provider file has no profile '%s'", select)
-                   : parse_provider_file(data ? data : "", size, out, err, err_size);
+        return select ? recording_profile__fail(err, err_size, 0,
+                                                "a provider file has no profile '%s'", select)
+                      : parse_provider_file(data ? data : "", size, out, err, err_size);
 #if defined(PETW_HAVE_EXPAT)
-    return profile__parse_wprp(data ? data : "", size, select, out, err, err_size);
+    return recording_profile__parse_wprp(data ? data : "", size, select, out, err, err_size);
 #else
-    return profile__fail(err, err_size, 0, "this petw was built without XML support (expat)");
+    return recording_profile__fail(err, err_size, 0,
+                                   "this petw was built without XML support (expat)");
 #endif
 }
 
@@ -154,12 +158,12 @@ static int looks_like_xml(const unsigned char *d, size_t n)
     return 0;
 }
 
-/* The whole file (at most PROFILE_MAX_FILE bytes), or NULL with the reason. */
+/* The whole file (at most RECORDING_PROFILE_MAX_FILE bytes), or NULL with the reason. */
 static char *read_file(const char *path, size_t *size, char *err, size_t err_size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        profile__fail(err, err_size, 0, "%s: cannot open it", path);
+        recording_profile__fail(err, err_size, 0, "%s: cannot open it", path);
         return NULL;
     }
     size_t cap = 64 << 10, n = 0;
@@ -169,12 +173,13 @@ static char *read_file(const char *path, size_t *size, char *err, size_t err_siz
         n += fread(buf + n, 1, cap - n, f);
         if (ferror(f))
             why = "cannot read it";
-        else if (n > PROFILE_MAX_FILE)
+        else if (n > RECORDING_PROFILE_MAX_FILE)
             why = "larger than 16 MB";
         else if (n < cap)
             break;
-        else if (!(p = realloc(buf,
-                               cap = cap * 2 < PROFILE_MAX_FILE ? cap * 2 : PROFILE_MAX_FILE + 1)))
+        else if (!(p = realloc(buf, cap = cap * 2 < RECORDING_PROFILE_MAX_FILE
+                                              ? cap * 2
+                                              : RECORDING_PROFILE_MAX_FILE + 1)))
             why = "out of memory";
         else
             buf = p;
@@ -182,22 +187,22 @@ static char *read_file(const char *path, size_t *size, char *err, size_t err_siz
     fclose(f);
     if (why) {
         free(buf);
-        profile__fail(err, err_size, 0, "%s: %s", path, why);
+        recording_profile__fail(err, err_size, 0, "%s: %s", path, why);
         return NULL;
     }
     *size = n;
     return buf;
 }
 
-int profile_load(const char *spec, profile *out, char *err, size_t err_size)
+int recording_profile_load(const char *spec, recording_profile *out, char *err, size_t err_size)
 {
     char path[4096], reason[400];
     const char *select = NULL, *bang = strrchr(spec, '!');
     struct stat st;
     memset(out, 0, sizeof(*out));
     if (strlen(spec) >= sizeof(path))
-        return profile__fail(err, err_size, 0, "a profile path of over %zu characters",
-                             sizeof(path) - 1);
+        return recording_profile__fail(err, err_size, 0, "a profile path of over %zu characters",
+                                       sizeof(path) - 1);
     snprintf(path, sizeof(path), "%s", spec);
     if (bang && stat(spec, &st) != 0) { /* FILE!PROFILE, unless FILE is all of it */
         path[bang - spec] = 0;
@@ -205,21 +210,22 @@ int profile_load(const char *spec, profile *out, char *err, size_t err_size)
     }
     size_t size = 0, n = strlen(path);
     int builtin = !select && stat(spec, &st) != 0 && !strchr(spec, '/') && !strchr(spec, '\\');
-    if (builtin && profile_parse(profile__builtin_wprp, strlen(profile__builtin_wprp), 1, spec, out,
-                                 reason, sizeof(reason)) == 0) {
+    if (builtin && recording_profile_parse(recording_profile__builtin_wprp,
+                                           strlen(recording_profile__builtin_wprp), 1, spec, out,
+                                           reason, sizeof(reason)) == 0) {
         out->builtin = 1; /* a name of WPR's, not a file here */
         return 0;
     }
     char *data = read_file(path, &size, err, err_size);
     if (!data && builtin)
-        return profile__fail(err, err_size, 0,
-                             "%s: no such file, nor one of the built-in profiles (%s)", path,
-                             profile_builtin_names);
+        return recording_profile__fail(err, err_size, 0,
+                                       "%s: no such file, nor one of the built-in profiles (%s)",
+                                       path, recording_profile_builtin_names);
     if (!data)
         return -1;
-    int wprp = (n >= 5 && !profile__casecmp(path + n - 5, ".wprp")) ||
+    int wprp = (n >= 5 && !recording_profile__casecmp(path + n - 5, ".wprp")) ||
                looks_like_xml((const unsigned char *)data, size);
-    int rc = profile_parse(data, size, wprp, select, out, reason, sizeof(reason));
+    int rc = recording_profile_parse(data, size, wprp, select, out, reason, sizeof(reason));
     free(data);
-    return rc ? profile__fail(err, err_size, 0, "%s: %s", path, reason) : 0;
+    return rc ? recording_profile__fail(err, err_size, 0, "%s: %s", path, reason) : 0;
 }

@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_profile_builtin.c - petw's own definitions of WPR's built-in
+/* recording_profile_builtin.c - petw's own definitions of WPR's built-in
  * recording profiles (`wpr -start GeneralProfile`, `petw record --profile
  * CPU`), written as a WPR profile file and read by the same reader as any
- * .wprp (tool_profile_wprp.c).
+ * .wprp (recording_profile_wprp.c).
  *
  * WPR keeps its built-in profiles inside wpr.exe; what each records is
  * described by `wpr -profiles` and the WPR documentation ("First level
  * triage", "CPU usage", "Disk I/O activity", ...). These are petw's reading
  * of those descriptions in WPR's own system keywords and stacks, so that
- * the mapping to what petw records (tool_profile_wprp.c's sys_keywords) and
+ * the mapping to what petw records (recording_profile_wprp.c's sys_keywords) and
  * what it leaves out (reported, one line each) is the same as for a
  * profile a user wrote. Windows' event providers that those profiles add
  * (the kernel's own manifest providers) have no source off Windows and are
  * not listed. */
-#include "tool_profile.h"
-#include "tool_profile_internal.h"
+#include "recording_profile.h"
+#include "recording_profile_internal.h"
 
-const char profile_builtin_names[] = "GeneralProfile, CPU, DiskIO, FileIO, Network, "
-                                     "VirtualAllocation";
+const char recording_profile_builtin_names[] = "GeneralProfile, CPU, DiskIO, FileIO, Network, "
+                                               "VirtualAllocation";
 
 #define SP(id, base, keywords, stacks)                                                             \
     "<SystemProvider Id=\"" id "\"" base "><Keywords Operation=\"Add\">" keywords                  \
@@ -30,8 +30,9 @@ const char profile_builtin_names[] = "GeneralProfile, CPU, DiskIO, FileIO, Netwo
     "<SystemCollectorId Value=\"SystemCollector\"><SystemProviderId Value=\"" provider "\"/>"      \
     "</SystemCollectorId></Collectors></Profile>\n"
 
-const char profile__builtin_wprp[] = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-                                     "<WindowsPerformanceRecorder Version=\"1.0\"><Profiles>\n"
+const char recording_profile__builtin_wprp[] =
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<WindowsPerformanceRecorder Version=\"1.0\"><Profiles>\n"
     /* Every profile: processes, threads and images, so that stacks and
      * times have names. */
     SP("SP_Base", "", K("ProcessThread") K("Loader") K("CpuConfig"), "")

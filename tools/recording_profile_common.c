@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* tool_profile_common.c - what the two kinds of recording profile share
- * (tool_profile_internal.h): tool_profile.c's logman provider files and
- * tool_profile_wprp.c's WPR profiles both fail, count and add providers
+/* recording_profile_common.c - what the two kinds of recording profile share
+ * (recording_profile_internal.h): recording_profile.c's logman provider files and
+ * recording_profile_wprp.c's WPR profiles both fail, count and add providers
  * through these. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_profile_internal.h"
+#include "recording_profile_internal.h"
 
 static int lower(int c)
 {
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-int profile__casecmp(const char *a, const char *b)
+int recording_profile__casecmp(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int x = lower((unsigned char)*a), y = lower((unsigned char)*b);
@@ -25,7 +25,7 @@ int profile__casecmp(const char *a, const char *b)
 }
 
 /* s[0, n): a whole number, 0x hex or decimal, at most `max`. Returns 0 or -1. */
-int profile__number(const char *s, size_t n, uint64_t max, uint64_t *out)
+int recording_profile__number(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
     unsigned base = 10;
     if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -56,7 +56,7 @@ int profile__number(const char *s, size_t n, uint64_t max, uint64_t *out)
 }
 
 /* Writes "line N: reason" (or the reason alone for line 0) into err; returns -1. */
-int profile__fail(char *err, size_t size, long line, const char *fmt, ...)
+int recording_profile__fail(char *err, size_t size, long line, const char *fmt, ...)
 {
     char reason[512];
     va_list ap;
@@ -74,27 +74,28 @@ int profile__fail(char *err, size_t size, long line, const char *fmt, ...)
 
 /* Adds a line to out->unsupported, unless the same line is there already.
  * Past the array's room the last line counts the rest. */
-void profile__unsupported(profile *out, const char *fmt, ...)
+void recording_profile__unsupported(recording_profile *out, const char *fmt, ...)
 {
     char line[sizeof(out->unsupported[0])];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    int kept = out->unsupported_count <= PROFILE_MAX_UNSUPPORTED ? out->unsupported_count
-                                                                 : PROFILE_MAX_UNSUPPORTED - 1;
+    int kept = out->unsupported_count <= RECORDING_PROFILE_MAX_UNSUPPORTED
+                   ? out->unsupported_count
+                   : RECORDING_PROFILE_MAX_UNSUPPORTED - 1;
     for (int i = 0; i < kept; i++)
         if (!strcmp(out->unsupported[i], line))
             return;
     int n = ++out->unsupported_count;
-    if (n <= PROFILE_MAX_UNSUPPORTED)
+    if (n <= RECORDING_PROFILE_MAX_UNSUPPORTED)
         memcpy(out->unsupported[n - 1], line, sizeof(line));
     else
-        snprintf(out->unsupported[PROFILE_MAX_UNSUPPORTED - 1], sizeof(line), "... and %d more",
-                 n - (PROFILE_MAX_UNSUPPORTED - 1));
+        snprintf(out->unsupported[RECORDING_PROFILE_MAX_UNSUPPORTED - 1], sizeof(line),
+                 "... and %d more", n - (RECORDING_PROFILE_MAX_UNSUPPORTED - 1));
 }
 
-void profile__add_names(char *list, size_t size, const char *names)
+void recording_profile__add_names(char *list, size_t size, const char *names)
 {
     for (const char *p = names; *p;) {
         size_t n = strcspn(p, ","), len = strlen(list);
@@ -134,15 +135,15 @@ static int same_provider(const char *a, const char *b)
     return 1;
 }
 
-/* Enables `id` (shorter than profile_provider.id) with `keywords` at
+/* Enables `id` (shorter than recording_profile_provider.id) with `keywords` at
  * `level` (-1: not given). A provider already there keeps one entry: the
  * union of the keywords (0 is every keyword), the higher level. */
-int profile__add_provider(profile *out, const char *id, uint64_t keywords, int level, char *err,
-                          size_t err_size, long line)
+int recording_profile__add_provider(recording_profile *out, const char *id, uint64_t keywords,
+                                    int level, char *err, size_t err_size, long line)
 {
     uint8_t lv = level < 0 ? 5 : level == 0 ? 255 : (uint8_t)level;
     for (int i = 0; i < out->count; i++) {
-        profile_provider *p = &out->providers[i];
+        recording_profile_provider *p = &out->providers[i];
         if (same_provider(p->id, id)) {
             p->keywords = p->keywords && keywords ? p->keywords | keywords : 0;
             if (lv > p->level)
@@ -150,11 +151,12 @@ int profile__add_provider(profile *out, const char *id, uint64_t keywords, int l
             return 0;
         }
     }
-    if (out->count == PROFILE_MAX_PROVIDERS)
-        return profile__fail(err, err_size, line,
-                             "more than %d providers (the most petw enables in one session): '%s'",
-                             PROFILE_MAX_PROVIDERS, id);
-    profile_provider *p = &out->providers[out->count++];
+    if (out->count == RECORDING_PROFILE_MAX_PROVIDERS)
+        return recording_profile__fail(
+            err, err_size, line,
+            "more than %d providers (the most petw enables in one session): '%s'",
+            RECORDING_PROFILE_MAX_PROVIDERS, id);
+    recording_profile_provider *p = &out->providers[out->count++];
     snprintf(p->id, sizeof(p->id), "%s", id);
     p->keywords = keywords;
     p->level = lv;
