@@ -343,6 +343,7 @@ typedef struct petw_profile_memory_file {
     uint32_t pid;
     uint64_t hard_faults, bytes;
     uint64_t time_total, time_max; /* 100 ns units */
+    uint64_t object;               /* the HardFaults' FileObject (the first one's) */
 } petw_profile_memory_file;
 /* Network traffic of one connection of one process (TcpIp and UdpIp:
  * one endpoint, by protocol, addresses and ports; a socket whose

@@ -85,6 +85,39 @@ with tempfile.TemporaryDirectory() as tmp:
               "skipped, 18 fault instants and 4 counter values in Perfetto and Chrome JSON"
               % (NAME, bits))
 
+def hard_faults_by_file(path, label):
+    """A real trace's hard faults by file: every HardFault in a row, and
+    those whose FileObject a FileIo name event names (Name, FileCreate,
+    FileRundown: at the trace's end on Windows) in named rows, exactly."""
+    names, faults = set(), []
+    for line in run([petw, "dump", path, "--format", "json"]).stdout.splitlines():
+        if '"provider":"FileIo"' in line or '"event":"HardFault"' in line:
+            e = json.loads(line)
+            obj = e.get("fields", {}).get("FileObject")
+            if e["provider"] == "FileIo" and e["event"] in ("Name", "FileCreate", "FileRundown"):
+                names.add(obj)
+            elif e["provider"] == "PageFault":
+                faults.append(obj)
+    if not faults:
+        return
+    rows = json.loads(run([petw, "report", "memory", "--by", "file", path, "--format",
+                           "json"]).stdout)["rows"]
+    total = sum(r["Hard faults"] for r in rows)
+    named = sum(r["Hard faults"] for r in rows if r["File"] != "(no file named)")
+    want = sum(1 for o in faults if o in names)
+    if total != len(faults) or named != want:
+        fail("%s: %d hard faults in rows (%d named), want %d (%d named)"
+             % (label, total, named, len(faults), want))
+    print("%s: %s: %d hard faults by file, %d named by the trace's FileIo names"
+          % (NAME, label, total, named))
+
+
+public = os.environ.get("PETW_PUBLIC_TRACES", "")
+for root, _, files in sorted(os.walk(public)) if public and os.path.isdir(public) else []:
+    for f in sorted(files):
+        if f.endswith(".etl"):
+            hard_faults_by_file(os.path.join(root, f), f)
+
 samples = os.environ.get("PETW_ETL_SAMPLES", "")
 if not samples or not os.path.isdir(samples):
     print("%s: skipped the shared samples: no folder" % NAME)

@@ -368,6 +368,8 @@ void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r);
  * VirtualFree) by process and by file; FileIo's names of FileObjects. */
 void petw__profile_on_page_fault(petw_profile *p, const petw_event_record *r, int ptr4);
 void petw__profile_on_file_name(petw_profile *p, const petw_event_record *r, int ptr4);
+/* After the trace: hard-fault rows of files named only later, named. */
+void petw__profile_memory_finish(petw_profile *p);
 void petw__profile_memory_free(petw_profile *p);
 /* profile_net.c: TcpIp and UdpIp events (`udp` for UdpIp's). */
 void petw__profile_on_net(petw_profile *p, const petw_event_record *r, int udp, int ptr4);

@@ -182,6 +182,8 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         petw__stackkeys_finish(p->stackkeys, petw__profile_add_keyed, p);
     if (rc == 0)
         petw__profile_files_finish(p);
+    if (rc == 0)
+        petw__profile_memory_finish(p);
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
         /* The threads' last states end with the trace; readiers ranked. */
         petw__profile_leave_state(p, t, p->last);

@@ -32,13 +32,19 @@ static petw_profile_memory *mem_of(petw_profile *p, uint32_t pid)
     return &p->mems[k];
 }
 
-static petw_profile_memory_file *file_of(petw_profile *p, uint32_t pid, const char *name)
+/* The row of process `pid`'s hard faults in file `name` (interned: its
+ * address is its identity), or, while the trace has not named the file
+ * (Windows' FileRundown comes at its end), in FileObject `object`:
+ * petw__profile_memory_finish names those rows. */
+static petw_profile_memory_file *file_of(petw_profile *p, uint32_t pid, const char *name,
+                                         uint64_t object)
 {
-    /* Interned: the name's address is its identity. */
-    uint64_t key = petw__mix((uint64_t)(uintptr_t)name) ^ pid;
+    uint64_t id = name[0] ? (uint64_t)(uintptr_t)name : object;
+    uint64_t key = petw__mix(id) ^ pid;
     uint32_t k = petw__map_get(&p->mem_file_by_key, key);
     /* A collision of two keys is told apart by a linear look along the same key chain. */
-    while (k != PETW__MAP_NONE && (p->mem_files[k].pid != pid || p->mem_files[k].file != name)) {
+    while (k != PETW__MAP_NONE && (p->mem_files[k].pid != pid || p->mem_files[k].file != name ||
+                                   (!name[0] && p->mem_files[k].object != object))) {
         key = petw__mix(key + 1);
         k = petw__map_get(&p->mem_file_by_key, key);
     }
@@ -53,8 +59,42 @@ static petw_profile_memory_file *file_of(petw_profile *p, uint32_t pid, const ch
         memset(&p->mem_files[k], 0, sizeof(p->mem_files[k]));
         p->mem_files[k].pid = pid;
         p->mem_files[k].file = name;
+        p->mem_files[k].object = object;
     }
     return &p->mem_files[k];
+}
+
+static const char *name_of(const petw_profile *p, uint64_t object);
+
+void petw__profile_memory_finish(petw_profile *p)
+{
+    /* Rows of files unnamed when their faults came: the name the trace
+     * gave later (the file model's, by FileKey, or a Name event's), added
+     * to the process's row of that name where there is one. */
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < p->mem_file_count; i++) {
+        petw_profile_memory_file r = p->mem_files[i];
+        if (!r.file[0] && r.object) {
+            const char *later = petw_profile_file_name(p, r.object);
+            const char *mine = name_of(p, r.object);
+            r.file = later && later[0] ? later : mine;
+        }
+        uint32_t j = 0;
+        while (r.file[0] && j < out &&
+               (p->mem_files[j].pid != r.pid || strcmp(p->mem_files[j].file, r.file)))
+            j++;
+        if (r.file[0] && j < out) {
+            petw_profile_memory_file *f = &p->mem_files[j];
+            f->hard_faults += r.hard_faults;
+            f->bytes += r.bytes;
+            f->time_total += r.time_total;
+            if (r.time_max > f->time_max)
+                f->time_max = r.time_max;
+        } else {
+            p->mem_files[out++] = r;
+        }
+    }
+    p->mem_file_count = out;
 }
 
 /* The process of thread `tid` when the record names none. */
@@ -213,7 +253,7 @@ static void on_hard_fault(petw_profile *p, const petw_event_record *r, uint32_t 
     if (!petw__profile_pid_wanted(p, pid) || !petw__profile_in_time(p, r->header.timestamp))
         return;
     petw_profile_memory *m = mem_of(p, pid);
-    petw_profile_memory_file *f = file_of(p, pid, file);
+    petw_profile_memory_file *f = file_of(p, pid, file, object);
     if (!m || !f)
         return;
     m->hard_reads++;
