@@ -430,7 +430,8 @@ static const char *image_key(const void *items, uint32_t k)
     return ((char *const *)items)[k];
 }
 
-static void put_model_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+/* The processes table: one row per process of the model. */
+static void put_process_rows(exporter *x, const petw_profile *p)
 {
     batch *bt = &x->batches[CLICKHOUSE_PROCESSES];
     for (uint32_t k = 0; k < petw_profile_process_count(p) && !x->failed; k++) {
@@ -446,7 +447,12 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         rb_u64(&bt->rows, pr->samples);
         row_done(x, bt);
     }
-    bt = &x->batches[CLICKHOUSE_THREADS];
+}
+
+/* The threads table: one row per thread of the model. */
+static void put_thread_rows(exporter *x, const petw_profile *p)
+{
+    batch *bt = &x->batches[CLICKHOUSE_THREADS];
     for (uint32_t k = 0; k < petw_profile_thread_count(p) && !x->failed; k++) {
         const petw_profile_thread *th = petw_profile_thread_at(p, k);
         row_identity(x, &bt->rows);
@@ -462,8 +468,12 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         rb_u64(&bt->rows, th->readied);
         row_done(x, bt);
     }
-    /* Images: the distinct (module, path) the stacks' frames lie in. */
-    bt = &x->batches[CLICKHOUSE_IMAGES];
+}
+
+/* The images table: the distinct (module, path) the stacks' frames lie in. */
+static void put_image_rows(exporter *x, const petw_profile *p)
+{
+    batch *bt = &x->batches[CLICKHOUSE_IMAGES];
     uint32_t nloc = petw_profile_location_count(p), nimages = 0;
     char **keys = calloc(nloc + 1u, sizeof(*keys));
     key_index seen = {0};
@@ -500,9 +510,13 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         free(keys[k]);
     free(keys);
     key_index_free(&seen);
-    /* Samples, each with its stack's functions and modules, the sampled
-     * one first (as `petw report cpu` counts them: self at [1]). */
-    bt = &x->batches[CLICKHOUSE_SAMPLES];
+}
+
+/* The samples table: each sample with its stack's functions and modules,
+ * the sampled one first (as `petw report cpu` counts them: self at [1]). */
+static void put_sample_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+{
+    batch *bt = &x->batches[CLICKHOUSE_SAMPLES];
     for (size_t k = 0; k < samples->count && !x->failed; k++) {
         const petw_profile_sample *s = &samples->items[k];
         const petw_profile_stack *st = petw_profile_stack_at(p, s->stack);
@@ -520,6 +534,15 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
             rb_string(&bt->rows, petw_profile_location_at(p, st->frames[f])->module);
         row_done(x, bt);
     }
+}
+
+/* The model's tables, one after the other, then what is left of them sent. */
+static void put_model_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+{
+    put_process_rows(x, p);
+    put_thread_rows(x, p);
+    put_image_rows(x, p);
+    put_sample_rows(x, p, samples);
     for (int k = CLICKHOUSE_PROCESSES; k <= CLICKHOUSE_SAMPLES; k++)
         flush(x, &x->batches[k]);
 }
