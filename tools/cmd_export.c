@@ -430,7 +430,8 @@ static const char *image_key(const void *items, uint32_t k)
     return ((char *const *)items)[k];
 }
 
-static void put_model_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+/* The processes table: one row per process of the model. */
+static void put_process_rows(exporter *x, const petw_profile *p)
 {
     batch *bt = &x->batches[CLICKHOUSE_PROCESSES];
     for (uint32_t k = 0; k < petw_profile_process_count(p) && !x->failed; k++) {
@@ -446,7 +447,12 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         rb_u64(&bt->rows, pr->samples);
         row_done(x, bt);
     }
-    bt = &x->batches[CLICKHOUSE_THREADS];
+}
+
+/* The threads table: one row per thread of the model. */
+static void put_thread_rows(exporter *x, const petw_profile *p)
+{
+    batch *bt = &x->batches[CLICKHOUSE_THREADS];
     for (uint32_t k = 0; k < petw_profile_thread_count(p) && !x->failed; k++) {
         const petw_profile_thread *th = petw_profile_thread_at(p, k);
         row_identity(x, &bt->rows);
@@ -462,8 +468,12 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         rb_u64(&bt->rows, th->readied);
         row_done(x, bt);
     }
-    /* Images: the distinct (module, path) the stacks' frames lie in. */
-    bt = &x->batches[CLICKHOUSE_IMAGES];
+}
+
+/* The images table: the distinct (module, path) the stacks' frames lie in. */
+static void put_image_rows(exporter *x, const petw_profile *p)
+{
+    batch *bt = &x->batches[CLICKHOUSE_IMAGES];
     uint32_t nloc = petw_profile_location_count(p), nimages = 0;
     char **keys = calloc(nloc + 1u, sizeof(*keys));
     key_index seen = {0};
@@ -500,9 +510,13 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
         free(keys[k]);
     free(keys);
     key_index_free(&seen);
-    /* Samples, each with its stack's functions and modules, the sampled
-     * one first (as `petw report cpu` counts them: self at [1]). */
-    bt = &x->batches[CLICKHOUSE_SAMPLES];
+}
+
+/* The samples table: each sample with its stack's functions and modules,
+ * the sampled one first (as `petw report cpu` counts them: self at [1]). */
+static void put_sample_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+{
+    batch *bt = &x->batches[CLICKHOUSE_SAMPLES];
     for (size_t k = 0; k < samples->count && !x->failed; k++) {
         const petw_profile_sample *s = &samples->items[k];
         const petw_profile_stack *st = petw_profile_stack_at(p, s->stack);
@@ -520,6 +534,15 @@ static void put_model_rows(exporter *x, const petw_profile *p, const sample_list
             rb_string(&bt->rows, petw_profile_location_at(p, st->frames[f])->module);
         row_done(x, bt);
     }
+}
+
+/* The model's tables, one after the other, then what is left of them sent. */
+static void put_model_rows(exporter *x, const petw_profile *p, const sample_list *samples)
+{
+    put_process_rows(x, p);
+    put_thread_rows(x, p);
+    put_image_rows(x, p);
+    put_sample_rows(x, p, samples);
     for (int k = CLICKHOUSE_PROCESSES; k <= CLICKHOUSE_SAMPLES; k++)
         flush(x, &x->batches[k]);
 }
@@ -1068,6 +1091,119 @@ static void forward_event(petw_event_record *r, void *context)
     on_event(r, ((forwarder *)context)->x);
 }
 
+/* This forwarder's own identity: a forwarder started again sends its
+ * events under a trace_id of its own, never colliding with its
+ * predecessor's rows. */
+static uint64_t forward_trace_id(const char *name, const char *machine, int64_t started)
+{
+    uint64_t id = hash(0xcbf29ce484222325ull, name, strlen(name));
+    id = hash(id, machine, strlen(machine));
+    return hash(id, &started, sizeof(started));
+}
+
+/* petw forward's options into x, a and f (flush_ms); returns -1 to go on, else the exit status. */
+static int forward_options(int argc, char **argv, exporter *x, common_args *a, forwarder *f,
+                           const char **name, const char **spool_dir, uint64_t *spool_size)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        if (is_help(o)) {
+            fputs(forward_usage, stdout);
+            return 0;
+        }
+        int r = common_option(x, a, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(o, "--flush-ms") && i + 1 < argc) {
+            if (parse_count(o, argv[++i], &f->flush_ms))
+                return 2;
+        } else if (!strcmp(o, "--spool") && i + 1 < argc) {
+            *spool_dir = argv[++i];
+        } else if (!strcmp(o, "--spool-size") && i + 1 < argc) {
+            if (parse_count(o, argv[++i], spool_size))
+                return 2;
+        } else if (o[0] == '-' && o[1]) {
+            return command_usage_error("forward", "unknown option '%s'", o);
+        } else if (*name) {
+            return command_usage_error("forward", "unexpected argument '%s'", o);
+        } else {
+            *name = o;
+        }
+    }
+    if (!*name)
+        return command_usage_error("forward", "%s", "no session NAME");
+    return -1;
+}
+
+/* The session is gone: deliver what a previous run left in x's spool; the exit status. */
+static int forward_spool_leftovers(exporter *x, common_args *a)
+{
+    clickhouse_spool *spool = x->spool;
+    char host[256];
+    int status = exporter_start(x, a, host, sizeof(host));
+    if (status)
+        return status;
+    int rc = clickhouse_spool_send(spool, &x->ch, 1);
+    if (rc)
+        fprintf(stderr, "petw: %s; %" PRIu64 " batches left in the spool %s\n", x->ch.error,
+                spool->files, spool->dir);
+    else
+        fprintf(stderr, "petw: %" PRIu64 " events left in the spool %s delivered to %s (%s)\n",
+                spool->delivered_rows, spool->dir, x->ch.where, x->ch.database);
+    exporter_end(x);
+    clickhouse_spool_close(spool);
+    return rc ? 1 : 0;
+}
+
+/* After the session's trace ended (process_rc): sends what is left, then
+ * the traces row, reports the run and ends the export; the exit status. */
+static int forward_finish(exporter *x, forwarder *f, const char *name,
+                          const petw_logfile_info *info, int process_rc)
+{
+    clickhouse_spool *spool = x->spool;
+    char label[300];
+    snprintf(label, sizeof(label), "session:%s", name);
+    /* The events first (from the spool: all of it, so the traces row finds
+     * room there), then the traces row. */
+    for (int pass = 0; pass < 2 && !x->failed; pass++) {
+        if (pass == 0 ? flush_all(x)
+                      : put_trace_row(x, label, info, x->batches[CLICKHOUSE_EVENTS].total, 0))
+            break;
+        if (spool && clickhouse_spool_send(spool, &x->ch, 1)) {
+            x->failed = 1;
+            fprintf(stderr, "petw: %" PRIu64 " batches left in the spool %s\n", spool->files,
+                    spool->dir);
+        }
+    }
+    if (spool && spool->dropped_rows)
+        fprintf(stderr,
+                "petw: %" PRIu64 " events (%" PRIu64
+                " batches) dropped: the spool %s was full (%" PRIu64 " bytes)\n",
+                spool->dropped_rows, spool->dropped_batches, spool->dir, spool->limit);
+    if (x->failed)
+        fprintf(stderr, "petw: %s\n", x->ch.error);
+    else
+        fprintf(
+            stderr,
+            "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64 "\n",
+            x->batches[CLICKHOUSE_EVENTS].total, name, x->ch.where, x->ch.database, x->trace_id);
+    ask_losses(f); /* when the session is still there */
+    if (f->rt_events_lost || f->rt_buffers_lost)
+        fprintf(stderr,
+                "petw: session '%s' lost %" PRIu64 " events (%" PRIu32
+                " buffers) for real-time consumers: they were not forwarded\n",
+                name, f->rt_events_lost, f->rt_buffers_lost);
+    if (process_rc && !x->failed)
+        fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
+    exporter_end(x);
+    int dropped = spool && spool->dropped_rows;
+    if (spool)
+        clickhouse_spool_close(spool);
+    return x->failed || process_rc || dropped || f->rt_events_lost || f->rt_buffers_lost ? 1 : 0;
+}
+
 int cmd_forward(int argc, char **argv)
 {
     static exporter x;
@@ -1078,37 +1214,10 @@ int cmd_forward(int argc, char **argv)
     const char *name = NULL, *spool_dir = NULL;
     uint64_t spool_size = 1024u << 20;
     static clickhouse_spool spool;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i];
-        if (is_help(o)) {
-            fputs(forward_usage, stdout);
-            return 0;
-        }
-        int r = common_option(&x, &a, argc, argv, &i);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (!strcmp(o, "--flush-ms") && i + 1 < argc) {
-            if (parse_count(o, argv[++i], &f.flush_ms))
-                return 2;
-        } else if (!strcmp(o, "--spool") && i + 1 < argc) {
-            spool_dir = argv[++i];
-        } else if (!strcmp(o, "--spool-size") && i + 1 < argc) {
-            if (parse_count(o, argv[++i], &spool_size))
-                return 2;
-        } else if (o[0] == '-' && o[1]) {
-            return command_usage_error("forward", "unknown option '%s'", o);
-        } else if (name) {
-            return command_usage_error("forward", "unexpected argument '%s'", o);
-        } else {
-            name = o;
-        }
-    }
-    if (!name)
-        return command_usage_error("forward", "%s", "no session NAME");
-    int status = check_to(&a, "forward");
-    if (status)
+    int status = forward_options(argc, argv, &x, &a, &f, &name, &spool_dir, &spool_size);
+    if (status >= 0)
+        return status;
+    if ((status = check_to(&a, "forward")))
         return status;
     if (spool_dir) {
         char error[256];
@@ -1123,22 +1232,8 @@ int cmd_forward(int argc, char **argv)
     int rc = petw_session_find(name, &session);
     if (rc == 0)
         rc = petw_session_query(session, &st);
-    if (rc == PETW_ENOTFOUND && x.spool && spool.files) {
-        /* The session is gone: deliver what a previous run left. */
-        char host[256];
-        if ((status = exporter_start(&x, &a, host, sizeof(host))))
-            return status;
-        rc = clickhouse_spool_send(&spool, &x.ch, 1);
-        if (rc)
-            fprintf(stderr, "petw: %s; %" PRIu64 " batches left in the spool %s\n", x.ch.error,
-                    spool.files, spool.dir);
-        else
-            fprintf(stderr, "petw: %" PRIu64 " events left in the spool %s delivered to %s (%s)\n",
-                    spool.delivered_rows, spool.dir, x.ch.where, x.ch.database);
-        exporter_end(&x);
-        clickhouse_spool_close(&spool);
-        return rc ? 1 : 0;
-    }
+    if (rc == PETW_ENOTFOUND && x.spool && spool.files)
+        return forward_spool_leftovers(&x, &a);
     if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
         fprintf(stderr,
                 "petw: session '%s' is not a real-time session (start it with --realtime)\n", name);
@@ -1155,13 +1250,8 @@ int cmd_forward(int argc, char **argv)
     char host[256];
     if ((status = exporter_start(&x, &a, host, sizeof(host))))
         return status;
-    /* This forwarder's own identity: a forwarder started again sends its
-     * events under a trace_id of its own, never colliding with its
-     * predecessor's rows. */
     int64_t started = now_ms();
-    uint64_t id = hash(0xcbf29ce484222325ull, name, strlen(name));
-    id = hash(id, x.machine, strlen(x.machine));
-    x.trace_id = hash(id, &started, sizeof(started));
+    x.trace_id = forward_trace_id(name, x.machine, started);
     petw_trace_config cfg;
     petw_trace_config_init(&cfg);
     cfg.on_event = forward_event;
@@ -1193,47 +1283,7 @@ int cmd_forward(int argc, char **argv)
     if (process_rc == PETW_ECANCELED && !x.failed)
         process_rc = 0; /* Ctrl-C */
     x.ch.retries = retries;
-    char label[300];
-    snprintf(label, sizeof(label), "session:%s", name);
-    /* The events first (from the spool: all of it, so the traces row finds
-     * room there), then the traces row. */
-    for (int pass = 0; pass < 2 && !x.failed; pass++) {
-        if (pass == 0 ? flush_all(&x)
-                      : put_trace_row(&x, label, &info, x.batches[CLICKHOUSE_EVENTS].total, 0))
-            break;
-        if (x.spool && clickhouse_spool_send(&spool, &x.ch, 1)) {
-            x.failed = 1;
-            fprintf(stderr, "petw: %" PRIu64 " batches left in the spool %s\n", spool.files,
-                    spool.dir);
-        }
-    }
-    if (x.spool && spool.dropped_rows)
-        fprintf(stderr,
-                "petw: %" PRIu64 " events (%" PRIu64
-                " batches) dropped: the spool %s was full (%" PRIu64 " bytes)\n",
-                spool.dropped_rows, spool.dropped_batches, spool.dir, spool.limit);
-    if (x.failed)
-        fprintf(stderr, "petw: %s\n", x.ch.error);
-    else
-        fprintf(stderr,
-                "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64
-                "\n",
-                x.batches[CLICKHOUSE_EVENTS].total, name, x.ch.where, x.ch.database, x.trace_id);
-    ask_losses(&f); /* when the session is still there */
-    if (f.rt_events_lost || f.rt_buffers_lost)
-        fprintf(stderr,
-                "petw: session '%s' lost %" PRIu64 " events (%" PRIu32
-                " buffers) for real-time consumers: they were not forwarded\n",
-                name, f.rt_events_lost, f.rt_buffers_lost);
-    if (process_rc && !x.failed)
-        fprintf(stderr, "petw: %s\n", petw_strerror(process_rc));
-    exporter_end(&x);
-    if (x.spool)
-        clickhouse_spool_close(&spool);
-    return x.failed || process_rc || (x.spool && spool.dropped_rows) || f.rt_events_lost ||
-                   f.rt_buffers_lost
-               ? 1
-               : 0;
+    return forward_finish(&x, &f, name, &info, process_rc);
 }
 
 #endif /* PETW_HAVE_CURL */

@@ -235,6 +235,63 @@ static void record_summary(const char *command, const char *name, int status,
     fflush(stdout);
 }
 
+/* record's options once its profile is applied (whose kernel groups decide
+ * the session's name and scope): the scope, the system flags and the
+ * default file. Returns 0, or the exit status (2, said why). */
+static int record_defaults(start_options *o, int *process_scope)
+{
+    if (start_profile(o) != 0) /* its kernel groups decide the session's name and scope */
+        return 2;
+    if (*process_scope != SCOPE_UNSET && !o->system_flags)
+        return usage_error(record_usage, "%s", "--kernel-scope needs --kernel (and so does -a)");
+    /* As perf record -- CMD: the command's kernel events unless asked for
+     * the system's; and the processes named (their Process events). */
+    if (*process_scope == SCOPE_UNSET)
+        *process_scope = SCOPE_PROCESS;
+    o->system_flags |= o->system_flags ? PETW_SYSTEM_PROCESS : 0;
+    /* A FileIo event names its thread alone: Thread events give its process. */
+    o->system_flags |= (o->system_flags & PETW_SYSTEM_FILE_IO) ? PETW_SYSTEM_THREAD : 0;
+    if (!o->file && !o->realtime && (!o->mode || strcmp(o->mode, "buffering")))
+        o->file = "petw-record.etl";
+    return 0;
+}
+
+/* Starts the session of cfg into c->h and enables its providers (without
+ * providers named: the command's own, whatever they are). Returns 0, or 1
+ * after saying why not, the session stopped and the held command (child,
+ * or NULL) cancelled. */
+static int record_start(record_ctx *c, const petw_session_config *cfg, const start_options *o,
+                        const char *session_name, held_command *child)
+{
+    int rc = petw_session_start(cfg, &c->h);
+    if (rc != 0) {
+        if (child)
+            command_cancel(child);
+        if (rc == PETW_EEXIST)
+            fprintf(stderr, "petw: a session named '%s' runs already%s\n", cfg->name,
+                    session_name ? "" : " (give another with --name)");
+        else
+            fprintf(stderr, "petw: cannot start a session%s%s: %s%s\n",
+                    cfg->file_path ? " writing " : "", cfg->file_path ? cfg->file_path : "",
+                    petw_strerror(rc), kernel_refusal(rc, cfg->system_flags));
+        return 1;
+    }
+    static const petw_guid all = PETW_SHARED_ALL_PROVIDERS;
+    if (o->count == 0) {
+        rc = petw_session_enable_provider(c->h, &all, 5, 0, 0);
+        if (rc != 0)
+            fprintf(stderr, "petw: cannot enable the command's providers: %s\n", petw_strerror(rc));
+    } else
+        rc = enable_providers(c->h, o->providers, o->count);
+    if (rc != 0) {
+        if (child)
+            command_cancel(child);
+        petw_session_stop(c->h, NULL);
+        return 1;
+    }
+    return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
     static start_options o;
@@ -244,19 +301,8 @@ int cmd_record(int argc, char **argv)
     int arc = record_args(argc, argv, &o, &cmd, &process_scope, &session_name, &done);
     if (done)
         return arc;
-    if (start_profile(&o) != 0) /* its kernel groups decide the session's name and scope */
-        return 2;
-    if (process_scope != SCOPE_UNSET && !o.system_flags)
-        return usage_error(record_usage, "%s", "--kernel-scope needs --kernel (and so does -a)");
-    /* As perf record -- CMD: the command's kernel events unless asked for
-     * the system's; and the processes named (their Process events). */
-    if (process_scope == SCOPE_UNSET)
-        process_scope = SCOPE_PROCESS;
-    o.system_flags |= o.system_flags ? PETW_SYSTEM_PROCESS : 0;
-    /* A FileIo event names its thread alone: Thread events give its process. */
-    o.system_flags |= (o.system_flags & PETW_SYSTEM_FILE_IO) ? PETW_SYSTEM_THREAD : 0;
-    if (!o.file && !o.realtime && (!o.mode || strcmp(o.mode, "buffering")))
-        o.file = "petw-record.etl";
+    if ((arc = record_defaults(&o, &process_scope)))
+        return arc;
     static char name[PETW_MAX_NAME];
     if (session_name)
         snprintf(name, sizeof(name), "%s", session_name);
@@ -289,32 +335,8 @@ int cmd_record(int argc, char **argv)
 
     record_ctx c;
     memset(&c, 0, sizeof(c));
-    rc = petw_session_start(&cfg, &c.h);
-    if (rc != 0) {
-        if (held)
-            command_cancel(&child);
-        if (rc == PETW_EEXIST)
-            fprintf(stderr, "petw: a session named '%s' runs already%s\n", name,
-                    session_name ? "" : " (give another with --name)");
-        else
-            fprintf(stderr, "petw: cannot start a session%s%s: %s%s\n",
-                    cfg.file_path ? " writing " : "", cfg.file_path ? cfg.file_path : "",
-                    petw_strerror(rc), kernel_refusal(rc, cfg.system_flags));
+    if (record_start(&c, &cfg, &o, session_name, held ? &child : NULL))
         return 1;
-    }
-    static const petw_guid all = PETW_SHARED_ALL_PROVIDERS;
-    if (o.count == 0) {
-        rc = petw_session_enable_provider(c.h, &all, 5, 0, 0);
-        if (rc != 0)
-            fprintf(stderr, "petw: cannot enable the command's providers: %s\n", petw_strerror(rc));
-    } else
-        rc = enable_providers(c.h, o.providers, o.count);
-    if (rc != 0) {
-        if (held)
-            command_cancel(&child);
-        petw_session_stop(c.h, NULL);
-        return 1;
-    }
 
     status_init(&c.status);
     int status;

@@ -44,6 +44,89 @@ static const petw__kernel_symbol *symbol_lookup(const petw__kernel_symbol *t, ui
     return k->pid == pid && a < k->start + k->size ? k : NULL;
 }
 
+/* The source lines of location k, its function last, into lines (32 at
+ * most): from the kernel's or a JIT's symbols, the image's PDB, libdwfl, or
+ * a Windows image's export table. Returns how many (0: none found), or -1
+ * (p->error set) when out of memory. */
+static int location_lines(petw_profile *p, uint32_t k, petw_source_line *lines)
+{
+    petw_profile_location *l = &p->locations[k];
+    uint32_t file = p->location_file[k], n = 0;
+    if (file == PETW__MAP_NONE) {
+        /* The kernel's functions, or the JIT code a process described. */
+        const petw__kernel_symbol *ks =
+            l->kernel ? symbol_lookup(p->ksyms, p->ksym_count, 0, l->address)
+                      : symbol_lookup(p->jits, p->jit_count, p->location_pid[k], l->address);
+        if (ks) {
+            lines[0].function = ks->name;
+            lines[0].file = NULL;
+            lines[0].line = 0;
+            n = 1;
+            l->module = ks->module[0] ? ks->module : "[kernel]";
+            if (!l->kernel)
+                l->path = "";
+            l->offset = l->address - ks->start;
+        }
+    } else if (file != PETW__MAP_NONE && p->files[file].pdb_name && !p->c.no_symbols) {
+        const petw__image_file *f = &p->files[file];
+        if (petw__pdbs_lookup(&p->pdbs, &p->c.symbolizer, &f->pdb_guid, f->pdb_age, f->pdb_name,
+                              (uint32_t)l->offset, &p->strings, lines, 32, &n) != 0)
+            n = 0;
+    } else if (file != PETW__MAP_NONE && p->symbolizer) {
+        const petw__image_file *f = &p->files[file];
+        if (petw_symbolizer_lookup(p->symbolizer, f->path, f->build_id, f->build_id_size, l->offset,
+                                   lines, 32, &n) != 0)
+            n = 0;
+    }
+    /* A Windows image without a PDB: its own export table, when found. */
+    const char *named = NULL;
+    if (!n && file != PETW__MAP_NONE && p->files[file].windows && p->files[file].pe_known &&
+        !p->c.no_symbols) {
+        const petw__image_file *f = &p->files[file];
+        char name[600], full[1100];
+        if (petw__pdbs_export(&p->pdbs, &p->c.symbolizer, f->path, f->pe_stamp, f->pe_size,
+                              (uint32_t)l->offset, name, sizeof(name))) {
+            snprintf(full, sizeof(full), "%s!%s", l->module, name);
+            if (!(named = petw__profile_intern(p, full))) {
+                p->error = PETW_ENOMEM;
+                return -1;
+            }
+            /* A function of its own to every view, without a source line. */
+            lines[0] = (petw_source_line){.function = named, .file = NULL, .line = 0};
+            n = 1;
+        }
+    }
+    return (int)n;
+}
+
+/* Location k named: its n lines appended to p->lines, the function the
+ * last one's, else module+offset. Returns 0, or -1 (p->error set) when out
+ * of memory. */
+static int location_name(petw_profile *p, uint32_t k, const petw_source_line *lines, uint32_t n)
+{
+    petw_profile_location *l = &p->locations[k];
+    uint32_t file = p->location_file[k];
+    if (n) {
+        if (petw__grow((void **)&p->lines, &p->line_cap, p->line_count + n, sizeof(*p->lines))) {
+            p->error = PETW_ENOMEM;
+            return -1;
+        }
+        memcpy(p->lines + p->line_count, lines, n * sizeof(*lines));
+        p->line_count += n;
+        l->line_count = n;
+        l->name = lines[n - 1].function;
+    } else {
+        char buf[64];
+        int win = file != PETW__MAP_NONE && p->files[file].windows;
+        snprintf(buf, sizeof(buf), win ? "!+0x%llx" : "+0x%llx",
+                 (unsigned long long)(file == PETW__MAP_NONE ? l->address : l->offset));
+        char name[1100];
+        snprintf(name, sizeof(name), "%s%s", l->module, buf);
+        l->name = petw__profile_intern(p, name);
+    }
+    return 0;
+}
+
 void petw__profile_symbolize(petw_profile *p)
 {
     if (p->ksym_count)
@@ -59,72 +142,12 @@ void petw__profile_symbolize(petw_profile *p)
         return;
     }
     for (uint32_t k = 0; k < p->location_count; k++) {
-        petw_profile_location *l = &p->locations[k];
-        uint32_t file = p->location_file[k], n = 0;
-        char buf[64];
-        if (file == PETW__MAP_NONE) {
-            /* The kernel's functions, or the JIT code a process described. */
-            const petw__kernel_symbol *ks =
-                l->kernel ? symbol_lookup(p->ksyms, p->ksym_count, 0, l->address)
-                          : symbol_lookup(p->jits, p->jit_count, p->location_pid[k], l->address);
-            if (ks) {
-                lines[0].function = ks->name;
-                lines[0].file = NULL;
-                lines[0].line = 0;
-                n = 1;
-                l->module = ks->module[0] ? ks->module : "[kernel]";
-                if (!l->kernel)
-                    l->path = "";
-                l->offset = l->address - ks->start;
-            }
-        } else if (file != PETW__MAP_NONE && p->files[file].pdb_name && !p->c.no_symbols) {
-            const petw__image_file *f = &p->files[file];
-            if (petw__pdbs_lookup(&p->pdbs, &p->c.symbolizer, &f->pdb_guid, f->pdb_age, f->pdb_name,
-                                  (uint32_t)l->offset, &p->strings, lines, 32, &n) != 0)
-                n = 0;
-        } else if (file != PETW__MAP_NONE && p->symbolizer) {
-            const petw__image_file *f = &p->files[file];
-            if (petw_symbolizer_lookup(p->symbolizer, f->path, f->build_id, f->build_id_size,
-                                       l->offset, lines, 32, &n) != 0)
-                n = 0;
-        }
-        /* A Windows image without a PDB: its own export table, when found. */
-        const char *named = NULL;
-        if (!n && file != PETW__MAP_NONE && p->files[file].windows && p->files[file].pe_known &&
-            !p->c.no_symbols) {
-            const petw__image_file *f = &p->files[file];
-            char name[600], full[1100];
-            if (petw__pdbs_export(&p->pdbs, &p->c.symbolizer, f->path, f->pe_stamp, f->pe_size,
-                                  (uint32_t)l->offset, name, sizeof(name))) {
-                snprintf(full, sizeof(full), "%s!%s", l->module, name);
-                if (!(named = petw__profile_intern(p, full))) {
-                    p->error = PETW_ENOMEM;
-                    break;
-                }
-                /* A function of its own to every view, without a source line. */
-                lines[0] = (petw_source_line){.function = named, .file = NULL, .line = 0};
-                n = 1;
-            }
-        }
+        int n = location_lines(p, k, lines);
+        if (n < 0)
+            break;
         first[k] = p->line_count;
-        if (n) {
-            if (petw__grow((void **)&p->lines, &p->line_cap, p->line_count + n,
-                           sizeof(*p->lines))) {
-                p->error = PETW_ENOMEM;
-                break;
-            }
-            memcpy(p->lines + p->line_count, lines, n * sizeof(*lines));
-            p->line_count += n;
-            l->line_count = n;
-            l->name = lines[n - 1].function;
-        } else {
-            int win = file != PETW__MAP_NONE && p->files[file].windows;
-            snprintf(buf, sizeof(buf), win ? "!+0x%llx" : "+0x%llx",
-                     (unsigned long long)(file == PETW__MAP_NONE ? l->address : l->offset));
-            char name[1100];
-            snprintf(name, sizeof(name), "%s%s", l->module, buf);
-            l->name = petw__profile_intern(p, name);
-        }
+        if (location_name(p, k, lines, (uint32_t)n))
+            break;
     }
     for (uint32_t k = 0; k < p->location_count; k++)
         p->locations[k].lines = p->locations[k].line_count ? p->lines + first[k] : NULL;

@@ -550,9 +550,39 @@ static void fill_reservation(petw__reservation *res, petw__pool *pool, uint32_t 
     res->ctrl = petw__pool_ctrl(pool, buffer);
 }
 
+/* The slow path's new buffer for CPU cpu, as the ring's loss policy finds
+ * one, initialized but not yet published (the caller's release CAS does),
+ * or PETW__BUF_NONE with the event counted as lost. */
+static uint32_t take_fresh(petw__ring *ring, petw__ring_cpu *c, uint16_t gen, uint32_t cpu,
+                           petw__pool *pool)
+{
+    uint32_t fresh = free_pop(pool);
+    if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_OVERWRITE_OLDEST)
+        fresh = recycle(ring, pool);
+    if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_BLOCK)
+        fresh = wait_for_free(ring, c, gen, pool);
+    if (fresh == PETW__BUF_NONE) {
+        /* relaxed: a counter read by the controller after the session is
+         * quiescent (stop) or as an approximate live value (query). */
+        atomic_fetch_add_explicit(&ring->counters->events_lost, 1, memory_order_relaxed);
+        atomic_store_explicit(&ring->counters->lost_pending, 1, memory_order_relaxed);
+        return PETW__BUF_NONE;
+    }
+    /* Not yet visible to anyone: plain initialization, published by the
+     * caller's release CAS. */
+    atomic_store_explicit(petw__pool_ctrl(pool, fresh), PETW__BUFFER_HEADER_SIZE,
+                          memory_order_relaxed);
+    petw__buffer_meta *meta = &petw__pool_meta(pool)[fresh];
+    atomic_store_explicit(&meta->cpu, (uint16_t)cpu, memory_order_relaxed);
+    atomic_store_explicit(&meta->flags, 0, memory_order_relaxed);
+    /* relaxed: published with the buffer by the caller's release CAS. */
+    atomic_fetch_add_explicit(&meta->uses, 1, memory_order_relaxed);
+    return fresh;
+}
+
 /* One CAS loop over the CPU word's states (gone, plain reserve, full,
- * none): kept in one function, a little over 80 lines, so each transition
- * sits next to the atomic that makes it. */
+ * none): each transition sits next to the atomic that makes it; taking a
+ * new buffer (take_fresh) changes no state and is done apart. */
 int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32_t size,
                             petw__reservation *res)
 {
@@ -597,28 +627,12 @@ int petw__ring_reserve_slow(petw__ring *ring, uint16_t gen, uint32_t cpu, uint32
             close_buffer(ring, pool, buf, off);
             w = none;
         }
-        uint32_t fresh = free_pop(pool);
-        if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_OVERWRITE_OLDEST)
-            fresh = recycle(ring, pool);
-        if (fresh == PETW__BUF_NONE && ring->policy == PETW_LOSS_BLOCK)
-            fresh = wait_for_free(ring, c, gen, pool);
+        uint32_t fresh = take_fresh(ring, c, gen, cpu, pool);
         if (fresh == PETW__BUF_NONE) {
-            /* relaxed: a counter read by the controller after the session is
-             * quiescent (stop) or as an approximate live value (query). */
-            atomic_fetch_add_explicit(&ring->counters->events_lost, 1, memory_order_relaxed);
-            atomic_store_explicit(&ring->counters->lost_pending, 1, memory_order_relaxed);
             rc = PETW_ENOBUFS;
             break;
         }
-        /* Not yet visible to anyone: plain initialization, published by the
-         * release CAS below. */
-        atomic_store_explicit(petw__pool_ctrl(pool, fresh), PETW__BUFFER_HEADER_SIZE,
-                              memory_order_relaxed);
         petw__buffer_meta *meta = &petw__pool_meta(pool)[fresh];
-        atomic_store_explicit(&meta->cpu, (uint16_t)cpu, memory_order_relaxed);
-        atomic_store_explicit(&meta->flags, 0, memory_order_relaxed);
-        /* relaxed: published with the buffer by the release CAS below. */
-        atomic_fetch_add_explicit(&meta->uses, 1, memory_order_relaxed);
         uint64_t mine = PETW__WORD(gen, fresh, PETW__BUFFER_HEADER_SIZE + size);
         /* release: publishes the control word and meta init to writers that
          * acquire this word. */
