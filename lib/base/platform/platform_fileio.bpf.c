@@ -4,12 +4,8 @@
  * from user memory, which the tracepoint does not dereference; the open
  * file and its position read from the task's descriptor table), at its
  * return one record (platform_fileio_bpf.h) into the ring buffer `events`.
- *
- * The scope: `scope` holds the process ids followed (the recorded command,
- * then every process one of them forks), or config[ALL] every process but
- * petw's own (config[SELF]). The kernel structures read are declared here
- * with preserve_access_index: libbpf relocates their offsets to the
- * running kernel's (CO-RE, from its BTF). */
+ * The processes followed, and the task's descriptor table, are
+ * platform_task.bpf.h's. */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -20,44 +16,7 @@ struct file {
     long long f_pos;
     void *f_inode;
 } __attribute__((preserve_access_index));
-struct fdtable {
-    unsigned int max_fds;
-    struct file **fd;
-} __attribute__((preserve_access_index));
-struct files_struct {
-    struct fdtable *fdt;
-} __attribute__((preserve_access_index));
-struct task_struct {
-    int pid, tgid;
-    struct files_struct *files;
-} __attribute__((preserve_access_index));
-
-/* The syscall tracepoints' records (their layout is the same everywhere:
- * the common fields, the syscall's number, then its arguments or result). */
-struct sys_enter {
-    __u64 common;
-    long nr;
-    unsigned long args[6];
-};
-struct sys_exit {
-    __u64 common;
-    long nr;
-    long ret;
-};
-
-struct {
-    __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 65536);
-    __type(key, __u32);
-    __type(value, __u8);
-} scope SEC(".maps");
-
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __uint(max_entries, 2);
-    __type(key, __u32);
-    __type(value, __u32);
-} config SEC(".maps");
+#include "platform_task.bpf.h"
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -86,36 +45,6 @@ struct {
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 1 << 23);
 } events SEC(".maps");
-
-static __always_inline int in_scope(__u32 tgid)
-{
-    __u32 k = PETW__FILE_BPF_ALL;
-    __u32 *all = bpf_map_lookup_elem(&config, &k);
-    if (all && *all) {
-        k = PETW__FILE_BPF_SELF;
-        __u32 *self = bpf_map_lookup_elem(&config, &k);
-        return !self || *self != tgid;
-    }
-    return bpf_map_lookup_elem(&scope, &tgid) != 0;
-}
-
-/* The open file behind descriptor `fd` of the current task, or 0. */
-static __always_inline struct file *file_of(long fd)
-{
-    if (fd < 0)
-        return 0;
-    struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-    struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-    if (!fdt)
-        return 0;
-    unsigned int max = BPF_CORE_READ(fdt, max_fds);
-    if ((unsigned long)fd >= max)
-        return 0;
-    struct file **fds = BPF_CORE_READ(fdt, fd);
-    struct file *f = 0;
-    bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-    return f;
-}
 
 static __always_inline void describe(petw__file_bpf_record *r, struct file *f)
 {

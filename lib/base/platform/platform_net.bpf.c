@@ -10,12 +10,9 @@
  * the kernel has filled it), else the connected peer's; the local one
  * the socket's. Other calls on a UDP socket (writev, readv, sendmmsg,
  * recvmmsg, sendfile) are not seen here.
- *
- * The scope: `scope` holds the process ids followed (the recorded command,
- * then every process one of them forks), or config[ALL] every process but
- * petw's own. The kernel structures read are declared here with
- * preserve_access_index: libbpf relocates their offsets to the running
- * kernel's (CO-RE, from its BTF). */
+ * The processes followed, and the task's descriptor table, are
+ * platform_task.bpf.h's; the kernel structures read here are declared
+ * with preserve_access_index (CO-RE). */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -44,44 +41,7 @@ struct socket {
 struct file {
     void *private_data;
 } __attribute__((preserve_access_index));
-struct fdtable {
-    unsigned int max_fds;
-    struct file **fd;
-} __attribute__((preserve_access_index));
-struct files_struct {
-    struct fdtable *fdt;
-} __attribute__((preserve_access_index));
-struct task_struct {
-    int pid, tgid;
-    struct files_struct *files;
-} __attribute__((preserve_access_index));
-
-/* The syscall tracepoints' records (the same everywhere: the common
- * fields, the syscall's number, then its arguments or its result). */
-struct sys_enter {
-    __u64 common;
-    long nr;
-    unsigned long args[6];
-};
-struct sys_exit {
-    __u64 common;
-    long nr;
-    long ret;
-};
-
-struct {
-    __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 65536);
-    __type(key, __u32);
-    __type(value, __u8);
-} scope SEC(".maps");
-
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __uint(max_entries, 2);
-    __type(key, __u32);
-    __type(value, __u32);
-} config SEC(".maps");
+#include "platform_task.bpf.h"
 
 struct {
     __uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -95,19 +55,6 @@ struct {
     __type(key, __u32);
     __type(value, __u64);
 } counters SEC(".maps");
-
-static __always_inline __u32 config_of(__u32 k)
-{
-    __u32 *v = bpf_map_lookup_elem(&config, &k);
-    return v ? *v : 0;
-}
-
-static __always_inline int in_scope(__u32 tgid)
-{
-    if (config_of(PETW__NET_BPF_ALL))
-        return config_of(PETW__NET_BPF_SELF) != tgid;
-    return bpf_map_lookup_elem(&scope, &tgid) != 0;
-}
 
 static __always_inline void emit(struct sock *sk, void *addr, long ret, __u16 op)
 {
@@ -188,13 +135,7 @@ static __always_inline void enter(long fd, unsigned long addr, __u32 msghdr, __u
  * one, else 0. */
 static __always_inline struct sock *udp_sock_of(__u64 fd)
 {
-    struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-    struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-    if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-        return 0;
-    struct file **fds = BPF_CORE_READ(fdt, fd);
-    struct file *f = 0;
-    bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+    struct file *f = file_of((long)fd);
     if (!f)
         return 0;
     struct socket *so = (struct socket *)BPF_CORE_READ(f, private_data);
