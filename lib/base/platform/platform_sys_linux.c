@@ -268,16 +268,67 @@ static const char *tracefs(void)
     return NULL;
 }
 
-/* A tracepoint's id and the offsets of the fields read (-1 when absent).
- * PETW_NO_TRACEPOINTS (names separated by commas) makes tracepoints absent,
+/* PETW_NO_TRACEPOINTS (names separated by commas) makes tracepoints absent,
  * so that the tests see what a kernel without them records. */
-static int tp_load(const char *name, tp_layout *l)
+static int tp_hidden(const char *name)
 {
     const char *absent = getenv("PETW_NO_TRACEPOINTS");
     size_t len = strlen(name);
     for (const char *a = absent; a && *a; a += strcspn(a, ","), a += *a == ',')
         if (!strncmp(a, name, len) && (a[len] == ',' || !a[len]))
-            return -1;
+            return 1;
+    return 0;
+}
+
+/* Notes field `word` of a format file at offset `at`, if it is one read;
+ * `after_nr`: the field follows __syscall_nr (a syscall's argument). */
+static void tp_field(tp_layout *l, const char *word, int32_t at, int after_nr)
+{
+    if (!strcmp(word, "pid"))
+        l->pid = at;
+    else if (!strcmp(word, "dev"))
+        l->dev = at;
+    else if (!strcmp(word, "sector"))
+        l->sector = at;
+    else if (!strcmp(word, "nr_sector"))
+        l->nr_sector = at;
+    else if (!strcmp(word, "rwbs"))
+        l->rwbs = at;
+    else if (after_nr && l->args < VM_ARGS)
+        l->arg[l->args++] = at;
+    else if (!strcmp(word, "skaddr") || !strcmp(word, "sk"))
+        l->sk = at;
+    else if (!strcmp(word, "oldstate"))
+        l->oldstate = at;
+    else if (!strcmp(word, "newstate"))
+        l->newstate = at;
+    else if (!strcmp(word, "sport"))
+        l->sport = at;
+    else if (!strcmp(word, "dport"))
+        l->dport = at;
+    else if (!strcmp(word, "family"))
+        l->family = at;
+    else if (!strcmp(word, "protocol"))
+        l->protocol = at;
+    else if (!strcmp(word, "saddr"))
+        l->saddr = at;
+    else if (!strcmp(word, "daddr"))
+        l->daddr = at;
+    else if (!strcmp(word, "saddr_v6"))
+        l->saddr_v6 = at;
+    else if (!strcmp(word, "daddr_v6"))
+        l->daddr_v6 = at;
+    else if (!strcmp(word, "ret"))
+        l->ret = at;
+    else if (!strcmp(word, "flags"))
+        l->flags = at;
+}
+
+/* A tracepoint's id and the offsets of the fields read (-1 when absent). */
+static int tp_load(const char *name, tp_layout *l)
+{
+    if (tp_hidden(name))
+        return -1;
     const char *dir = tracefs();
     char path[256], line[512];
     if (!dir)
@@ -326,44 +377,7 @@ static int tp_load(const char *name, tp_layout *l)
         word = word ? word + 1 : field + 6;
         word[strcspn(word, "[")] = 0;
         int32_t at = (int32_t)atoi(off + 7);
-        if (!strcmp(word, "pid"))
-            l->pid = at;
-        else if (!strcmp(word, "dev"))
-            l->dev = at;
-        else if (!strcmp(word, "sector"))
-            l->sector = at;
-        else if (!strcmp(word, "nr_sector"))
-            l->nr_sector = at;
-        else if (!strcmp(word, "rwbs"))
-            l->rwbs = at;
-        else if (after_nr && l->args < VM_ARGS)
-            l->arg[l->args++] = at;
-        else if (!strcmp(word, "skaddr") || !strcmp(word, "sk"))
-            l->sk = at;
-        else if (!strcmp(word, "oldstate"))
-            l->oldstate = at;
-        else if (!strcmp(word, "newstate"))
-            l->newstate = at;
-        else if (!strcmp(word, "sport"))
-            l->sport = at;
-        else if (!strcmp(word, "dport"))
-            l->dport = at;
-        else if (!strcmp(word, "family"))
-            l->family = at;
-        else if (!strcmp(word, "protocol"))
-            l->protocol = at;
-        else if (!strcmp(word, "saddr"))
-            l->saddr = at;
-        else if (!strcmp(word, "daddr"))
-            l->daddr = at;
-        else if (!strcmp(word, "saddr_v6"))
-            l->saddr_v6 = at;
-        else if (!strcmp(word, "daddr_v6"))
-            l->daddr_v6 = at;
-        else if (!strcmp(word, "ret"))
-            l->ret = at;
-        else if (!strcmp(word, "flags"))
-            l->flags = at;
+        tp_field(l, word, at, after_nr);
         if (!strcmp(word, "__syscall_nr"))
             after_nr = 1;
     }
@@ -513,27 +527,20 @@ static uint32_t default_pages(uint32_t cpus)
     return pages;
 }
 
-int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *info)
+static void sys_free(petw__sys *s)
 {
-    *out = NULL;
-    memset(info, 0, sizeof(*info));
-    long n = sysconf(_SC_NPROCESSORS_CONF);
-    uint32_t cpus = n > 0 ? (uint32_t)n : 1;
-    petw__sys *s = calloc(1, sizeof(*s));
-    if (!s)
-        return PETW_ENOMEM;
-    s->cpu_count = cpus;
-    s->cpus = calloc(cpus, sizeof(*s->cpus));
-    s->polls = calloc(cpus, sizeof(*s->polls));
-    s->scratch = malloc(65536);
-    if (!s->cpus || !s->polls || !s->scratch) {
-        free(s->cpus);
-        free(s->polls);
-        free(s->scratch);
-        free(s);
-        return PETW_ENOMEM;
-    }
-    uint32_t pages = c->pages_per_cpu ? c->pages_per_cpu : default_pages(cpus);
+    free(s->cpus);
+    free(s->polls);
+    free(s->scratch);
+    free(s);
+}
+
+/* Opens every online CPU's events, without kernel code when the kernel
+ * refuses it (info->kernel_excluded then); 0, or a PETW_E* code with
+ * nothing left open. */
+static int open_cpus(petw__sys *s, const petw__sys_config *c, uint32_t pages, petw__sys_info *info)
+{
+    uint32_t cpus = s->cpu_count;
     int rc = 0;
     for (int exclude = 0; exclude < 2; exclude++) {
         rc = 0;
@@ -565,14 +572,13 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         if (rc != PETW_EACCES)
             break;
     }
-    if (rc != 0) {
-        free(s->cpus);
-        free(s->polls);
-        free(s->scratch);
-        free(s);
-        return rc;
-    }
-    /* Tracepoints: what the OS refuses (or lacks) is not granted. */
+    return rc;
+}
+
+/* Tracepoints: what the OS refuses (or lacks) is not granted. */
+static void open_tracepoints(petw__sys *s, const petw__sys_config *c, petw__sys_info *info)
+{
+    uint32_t cpus = s->cpu_count;
     int want[TP_COUNT] = {c->wakeups, c->disk, c->disk, c->switch_stacks};
     for (int k = TP_VM_FIRST; k <= TP_VM_LAST; k++)
         want[k] = c->vm;
@@ -607,31 +613,27 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
             s->tp_on[k] = 0;
         }
     info->vm = c->vm && vm_all;
-    if (c->faults) {
-        /* Major faults always; minor ones when asked (the most numerous). */
-        s->fault_on[FAULT_MAJ] = fault_open(s, c, FAULT_MAJ) == 0 &&
-                                 (!c->minor_faults || fault_open(s, c, FAULT_MIN) == 0);
-        s->fault_on[FAULT_MIN] = s->fault_on[FAULT_MAJ] && c->minor_faults;
-        if (!s->fault_on[FAULT_MAJ])
-            fault_close(s, FAULT_MIN), fault_close(s, FAULT_MAJ);
-        s->fault_on[FAULT_ANY] =
-            s->fault_on[FAULT_MAJ] && c->fault_starts && fault_open(s, c, FAULT_ANY) == 0;
-        if (!s->fault_on[FAULT_ANY])
-            fault_close(s, FAULT_ANY);
-    }
-    info->faults = s->fault_on[FAULT_MAJ];
-    info->fault_starts = s->fault_on[FAULT_ANY];
-    info->wakeups = s->tp_on[TP_WAKING];
-    info->switch_stacks = s->tp_on[TP_SWITCH];
-    info->disk = s->tp_on[TP_COMPLETE];
-    info->net_states = s->tp_on[TP_SOCK_STATE];
-    info->net_bytes = s->tp_on[TP_SOCK_SEND] && s->tp_on[TP_SOCK_RECV];
-    info->net_retransmits = s->tp_on[TP_TCP_RETRANSMIT];
-    /* UDP's endpoints need BPF: no tracepoint has them. */
-    if (c->net && petw__net_bpf_open(c->target_pid, on_net_bpf, s, &s->net_bpf, info->net_bpf_why,
-                                     sizeof(info->net_bpf_why)) == 0)
-        info->net_bpf = 1;
-    for (uint32_t i = 0; i < cpus; i++) {
+}
+
+/* The page-fault events: major faults always; minor ones when asked (the
+ * most numerous); every fault's start when asked. */
+static void open_faults(petw__sys *s, const petw__sys_config *c)
+{
+    s->fault_on[FAULT_MAJ] =
+        fault_open(s, c, FAULT_MAJ) == 0 && (!c->minor_faults || fault_open(s, c, FAULT_MIN) == 0);
+    s->fault_on[FAULT_MIN] = s->fault_on[FAULT_MAJ] && c->minor_faults;
+    if (!s->fault_on[FAULT_MAJ])
+        fault_close(s, FAULT_MIN), fault_close(s, FAULT_MAJ);
+    s->fault_on[FAULT_ANY] =
+        s->fault_on[FAULT_MAJ] && c->fault_starts && fault_open(s, c, FAULT_ANY) == 0;
+    if (!s->fault_on[FAULT_ANY])
+        fault_close(s, FAULT_ANY);
+}
+
+/* Every CPU's ring polled, and every event opened enabled. */
+static void enable_all(petw__sys *s)
+{
+    for (uint32_t i = 0; i < s->cpu_count; i++) {
         s->polls[i].fd = s->cpus[i].fd;
         s->polls[i].events = POLLIN;
         for (int k = 0; k < TP_COUNT; k++)
@@ -645,6 +647,47 @@ int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *i
         if (s->cpus[i].fd >= 0)
             ioctl(s->cpus[i].fd, PERF_EVENT_IOC_ENABLE, 0);
     }
+}
+
+int petw__sys_open(const petw__sys_config *c, petw__sys **out, petw__sys_info *info)
+{
+    *out = NULL;
+    memset(info, 0, sizeof(*info));
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    uint32_t cpus = n > 0 ? (uint32_t)n : 1;
+    petw__sys *s = calloc(1, sizeof(*s));
+    if (!s)
+        return PETW_ENOMEM;
+    s->cpu_count = cpus;
+    s->cpus = calloc(cpus, sizeof(*s->cpus));
+    s->polls = calloc(cpus, sizeof(*s->polls));
+    s->scratch = malloc(65536);
+    if (!s->cpus || !s->polls || !s->scratch) {
+        sys_free(s);
+        return PETW_ENOMEM;
+    }
+    uint32_t pages = c->pages_per_cpu ? c->pages_per_cpu : default_pages(cpus);
+    int rc = open_cpus(s, c, pages, info);
+    if (rc != 0) {
+        sys_free(s);
+        return rc;
+    }
+    open_tracepoints(s, c, info);
+    if (c->faults)
+        open_faults(s, c);
+    info->faults = s->fault_on[FAULT_MAJ];
+    info->fault_starts = s->fault_on[FAULT_ANY];
+    info->wakeups = s->tp_on[TP_WAKING];
+    info->switch_stacks = s->tp_on[TP_SWITCH];
+    info->disk = s->tp_on[TP_COMPLETE];
+    info->net_states = s->tp_on[TP_SOCK_STATE];
+    info->net_bytes = s->tp_on[TP_SOCK_SEND] && s->tp_on[TP_SOCK_RECV];
+    info->net_retransmits = s->tp_on[TP_TCP_RETRANSMIT];
+    /* UDP's endpoints need BPF: no tracepoint has them. */
+    if (c->net && petw__net_bpf_open(c->target_pid, on_net_bpf, s, &s->net_bpf, info->net_bpf_why,
+                                     sizeof(info->net_bpf_why)) == 0)
+        info->net_bpf = 1;
+    enable_all(s);
     *out = s;
     return 0;
 }
@@ -837,6 +880,101 @@ static void fault(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sy
     fn(ctx, &r);
 }
 
+/* A sample: identifier, ip, {pid, tid}, time, {cpu, res}, then a
+ * tracepoint's {size, raw data} or the sampler's [nr, ips[nr]]. A
+ * page-fault or tracepoint event's goes to its parser; the sampler's is a
+ * SAMPLE record. */
+static void sample_record(petw__sys *s, sys_cpu *ring, const uint8_t *p, uint32_t body,
+                          petw__sys_fn fn, void *ctx)
+{
+    petw__sys_record r;
+    memset(&r, 0, sizeof(r));
+    if (body < 40)
+        return;
+    for (int k = 0; k < FAULT_COUNT; k++) /* their address moves the CPU: by the ring */
+        if (s->fault_on[k] && ring->fault_id[k] == rd64(p)) {
+            ring->fault_seen[k]++;
+            fault(s, k, p, body, fn, ctx);
+            return;
+        }
+    uint32_t cpu = rd32(p + 32);
+    if (cpu < s->cpu_count) {
+        uint64_t id = rd64(p);
+        for (int k = 0; k < TP_COUNT; k++)
+            if (s->tp_on[k] && s->cpus[cpu].tp_id[k] == id) {
+                s->cpus[cpu].tp_seen[k]++;
+                tracepoint(s, k, p, body, fn, ctx);
+                return;
+            }
+    }
+    r.kind = PETW__SYSREC_SAMPLE;
+    r.addr = rd64(p + 8);
+    r.pid = rd32(p + 16);
+    r.tid = rd32(p + 20);
+    r.time_ns = (int64_t)rd64(p + 24);
+    r.cpu = rd32(p + 32);
+    if (body >= 48) {
+        uint64_t nr = rd64(p + 40);
+        if (nr > (body - 48) / 8)
+            nr = (body - 48) / 8;
+        for (uint64_t k = 0; k < nr && r.frame_count < PETW__SYS_MAX_FRAMES; k++) {
+            uint64_t ip = rd64(p + 48 + 8 * k);
+            if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+                continue; /* a context marker (kernel, user), not a frame */
+            s->frames[r.frame_count++] = ip;
+        }
+        r.frames = s->frames;
+    }
+    fn(ctx, &r);
+}
+
+/* An MMAP2 record: pid, tid, addr, len, pgoff, maj, min, ino, ino_gen,
+ * prot, flags, filename, trailer. An executable file's mapping is an
+ * MMAP record (an image), any other a MAP record while major faults are
+ * followed; 1 when *r is one, 0 when the mapping is not recorded. */
+static int mmap_record(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sys_record *r)
+{
+    const struct perf_event_header *h = (const void *)rec;
+    const uint8_t *p = rec + sizeof(*h);
+    uint32_t body = size - (uint32_t)sizeof(*h);
+    const uint32_t fixed = 8 + 24 + 24 + 8;
+    if (body < fixed + TRAILER_BYTES)
+        return 0;
+    uint32_t prot = rd32(p + 56);
+    /* Anonymous executable memory (a JIT): no image, as in the rundown. */
+    int anon = body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0;
+    int image = (prot & PROT_EXEC) && !anon;
+    if (!image && !s->fault_on[FAULT_MAJ])
+        return 0;
+    trailer(rec, size, r);
+    r->kind = image ? PETW__SYSREC_MMAP : PETW__SYSREC_MAP;
+    r->pid = rd32(p);
+    r->tid = rd32(p + 4);
+    r->addr = rd64(p + 8);
+    r->len = rd64(p + 16);
+    r->pgoff = rd64(p + 24);
+    size_t n = body - fixed - TRAILER_BYTES;
+    if (n > sizeof(s->text) - 1)
+        n = sizeof(s->text) - 1;
+    memcpy(s->text, p + fixed, n);
+    s->text[n] = 0;
+    r->text = s->text;
+    /* With the kernel's build-id (misc bit), {maj, min, ino, ino_gen}
+     * is {u8 size, u8, u16, u8 build_id[20]}; else it comes from the file. */
+    if (!image) {
+        r->build_id = s->build_id;
+        return 1;
+    }
+    if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[32] && p[32] <= 20) {
+        memcpy(s->build_id, p + 36, p[32]);
+        r->build_id_size = p[32];
+    } else {
+        r->build_id_size = petw__sys_build_id(s->text, s->build_id);
+    }
+    r->build_id = s->build_id;
+    return 1;
+}
+
 static void parse(petw__sys *s, sys_cpu *ring, const uint8_t *rec, uint32_t size, petw__sys_fn fn,
                   void *ctx)
 {
@@ -846,47 +984,9 @@ static void parse(petw__sys *s, sys_cpu *ring, const uint8_t *rec, uint32_t size
     const uint8_t *p = rec + sizeof(*h);
     uint32_t body = size - (uint32_t)sizeof(*h);
     switch (h->type) {
-    case PERF_RECORD_SAMPLE: {
-        /* identifier, ip, {pid, tid}, time, {cpu, res}, then a tracepoint's
-         * {size, raw data} or the sampler's [nr, ips[nr]] */
-        if (body < 40)
-            return;
-        for (int k = 0; k < FAULT_COUNT; k++) /* their address moves the CPU: by the ring */
-            if (s->fault_on[k] && ring->fault_id[k] == rd64(p)) {
-                ring->fault_seen[k]++;
-                fault(s, k, p, body, fn, ctx);
-                return;
-            }
-        uint32_t cpu = rd32(p + 32);
-        if (cpu < s->cpu_count) {
-            uint64_t id = rd64(p);
-            for (int k = 0; k < TP_COUNT; k++)
-                if (s->tp_on[k] && s->cpus[cpu].tp_id[k] == id) {
-                    s->cpus[cpu].tp_seen[k]++;
-                    tracepoint(s, k, p, body, fn, ctx);
-                    return;
-                }
-        }
-        r.kind = PETW__SYSREC_SAMPLE;
-        r.addr = rd64(p + 8);
-        r.pid = rd32(p + 16);
-        r.tid = rd32(p + 20);
-        r.time_ns = (int64_t)rd64(p + 24);
-        r.cpu = rd32(p + 32);
-        if (body >= 48) {
-            uint64_t nr = rd64(p + 40);
-            if (nr > (body - 48) / 8)
-                nr = (body - 48) / 8;
-            for (uint64_t k = 0; k < nr && r.frame_count < PETW__SYS_MAX_FRAMES; k++) {
-                uint64_t ip = rd64(p + 48 + 8 * k);
-                if (ip >= (uint64_t)PERF_CONTEXT_MAX)
-                    continue; /* a context marker (kernel, user), not a frame */
-                s->frames[r.frame_count++] = ip;
-            }
-            r.frames = s->frames;
-        }
-        break;
-    }
+    case PERF_RECORD_SAMPLE:
+        sample_record(s, ring, p, body, fn, ctx);
+        return;
     case PERF_RECORD_FORK:
     case PERF_RECORD_EXIT:
         /* pid, ppid, tid, ptid, time, trailer */
@@ -915,46 +1015,10 @@ static void parse(petw__sys *s, sys_cpu *ring, const uint8_t *rec, uint32_t size
         r.text = s->text;
         break;
     }
-    case PERF_RECORD_MMAP2: {
-        /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags,
-         * filename, trailer */
-        const uint32_t fixed = 8 + 24 + 24 + 8;
-        if (body < fixed + TRAILER_BYTES)
+    case PERF_RECORD_MMAP2:
+        if (!mmap_record(s, rec, size, &r))
             return;
-        uint32_t prot = rd32(p + 56);
-        /* Anonymous executable memory (a JIT): no image, as in the rundown. */
-        int anon = body > fixed + 6 + TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0;
-        int image = (prot & PROT_EXEC) && !anon;
-        if (!image && !s->fault_on[FAULT_MAJ])
-            return;
-        trailer(rec, size, &r);
-        r.kind = image ? PETW__SYSREC_MMAP : PETW__SYSREC_MAP;
-        r.pid = rd32(p);
-        r.tid = rd32(p + 4);
-        r.addr = rd64(p + 8);
-        r.len = rd64(p + 16);
-        r.pgoff = rd64(p + 24);
-        size_t n = body - fixed - TRAILER_BYTES;
-        if (n > sizeof(s->text) - 1)
-            n = sizeof(s->text) - 1;
-        memcpy(s->text, p + fixed, n);
-        s->text[n] = 0;
-        r.text = s->text;
-        /* With the kernel's build-id (misc bit), {maj, min, ino, ino_gen}
-         * is {u8 size, u8, u16, u8 build_id[20]}; else it comes from the file. */
-        if (!image) {
-            r.build_id = s->build_id;
-            break;
-        }
-        if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[32] && p[32] <= 20) {
-            memcpy(s->build_id, p + 36, p[32]);
-            r.build_id_size = p[32];
-        } else {
-            r.build_id_size = petw__sys_build_id(s->text, s->build_id);
-        }
-        r.build_id = s->build_id;
         break;
-    }
     case PERF_RECORD_SWITCH:
     case PERF_RECORD_SWITCH_CPU_WIDE:
         if (body < TRAILER_BYTES)

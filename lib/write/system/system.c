@@ -317,169 +317,224 @@ static void on_disk(petw__system *s, const petw__sys_record *r)
 
 /* ---- From the OS's records ---- */
 
+/* A new task: Process/Start for a process (its parent's name until it
+ * execs), Thread/Start for every thread. */
+static void on_task_start(petw__system *s, const petw__sys_record *r)
+{
+    uint32_t f = s->flags;
+    int process = r->pid == r->tid;
+    proc_name *parent = name_slot(s, r->other_pid, 0);
+    const char *name = parent ? parent->name : "";
+    if (process && (f & PETW_SYSTEM_PROCESS)) {
+        char copy[16];
+        snprintf(copy, sizeof(copy), "%s", name);
+        name_set(s, r->pid, r->other_pid, copy);
+        uint32_t n = process_payload(s, r->pid, r->other_pid, copy);
+        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS,
+             r->other_pid, r->other_tid, r->time_ns, s->payload, n);
+    }
+    if (f & PETW_SYSTEM_THREAD) {
+        uint32_t n = thread_payload(s, r->pid, r->tid);
+        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(START), PETW__VERSION_THREAD, r->pid,
+             r->tid, r->time_ns, s->payload, n);
+    }
+}
+
+/* A task's end: Thread/End, and Process/End for a process's last. */
+static void on_task_end(petw__system *s, const petw__sys_record *r)
+{
+    uint32_t f = s->flags;
+    if (f & PETW_SYSTEM_THREAD) {
+        uint32_t n = thread_payload(s, r->pid, r->tid);
+        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(END), PETW__VERSION_THREAD, r->pid, r->tid,
+             r->time_ns, s->payload, n);
+    }
+    if (r->pid == r->tid && (f & PETW_SYSTEM_PROCESS)) {
+        proc_name *e = name_slot(s, r->pid, 0);
+        uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
+        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(END), PETW__VERSION_PROCESS, r->pid,
+             r->tid, r->time_ns, s->payload, n);
+        if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
+            petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen, session_time(s, r->time_ns),
+                                   r->pid, e->uid);
+        if (e)
+            e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
+    }
+}
+
+/* A new program in the same process: Windows has no exec, so a new
+ * Process/Start with the same id carries its name and command line. */
+static void on_exec(petw__system *s, const petw__sys_record *r)
+{
+    if (!(s->flags & PETW_SYSTEM_PROCESS))
+        return;
+    proc_name *e = name_slot(s, r->pid, 0);
+    uint32_t ppid = e ? e->ppid : 0;
+    name_set(s, r->pid, ppid, r->text);
+    uint32_t n = process_payload(s, r->pid, ppid, r->text);
+    emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS, r->pid, r->tid,
+         r->time_ns, s->payload, n);
+}
+
+/* A mapped file: Image/Load, and its ImageId events. */
+static void on_mmap(petw__system *s, const petw__sys_record *r)
+{
+    if (!(s->flags & PETW_SYSTEM_IMAGE_LOAD))
+        return;
+    uint32_t n = image_payload(s, r);
+    emit(s, r->cpu, PETW__HDR_SYSTEM64, PETW__HOOK_IMAGE_LOAD, PETW__VERSION_IMAGE, r->pid, r->tid,
+         r->time_ns, s->payload, n);
+    petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
+                             session_time(s, r->time_ns), r);
+}
+
+/* A context switch: CSwitch, then the stack the new thread had blocked
+ * with, when one was kept. */
+static void on_switch(petw__system *s, const petw__sys_record *r)
+{
+    if (!(s->flags & PETW_SYSTEM_CSWITCH))
+        return;
+    /* System-wide, the switch-out record names both threads; following
+     * one process, each side is seen alone (the other thread is 0). */
+    int out = (r->flags & PETW__SYS_SWITCH_OUT) != 0;
+    if (!out && !s->c.target_pid)
+        return; /* the switch-out record said it (the idle thread is 0) */
+    uint32_t new_tid = out ? r->other_tid : r->tid, old_tid = out ? r->tid : r->other_tid;
+    uint32_t new_pid = out ? r->other_pid : r->pid;
+    int preempt = (r->flags & PETW__SYS_SWITCH_PREEMPT) != 0;
+    uint8_t *p = s->payload;
+    memset(p, 0, PETW__CSWITCH_SIZE);
+    petw__wr32(p + PETW__CSWITCH_NEW_TID, new_tid);
+    petw__wr32(p + PETW__CSWITCH_OLD_TID, old_tid);
+    p[PETW__CSWITCH_OLD_WAIT_REASON] =
+        preempt ? PETW__WAIT_PREEMPTED : PETW__WAIT_EXECUTIVE; /* OldThreadWaitReason */
+    p[PETW__CSWITCH_OLD_STATE] =
+        preempt ? PETW__THREAD_STATE_READY : PETW__THREAD_STATE_WAITING; /* OldThreadState */
+    emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_CSWITCH), PETW__VERSION_CSWITCH,
+         new_pid, new_tid, r->time_ns, p, PETW__CSWITCH_SIZE);
+    blocked_stack *b = s->blocked && new_tid ? blocked_slot(s, new_tid) : NULL;
+    if (b && b->tid_plus_one == new_tid + 1 && b->time_ns <= r->time_ns) {
+        emit_stack(s, r->cpu, new_pid, new_tid, r->time_ns, b->frames, b->frame_count);
+        b->tid_plus_one = 0;
+    }
+}
+
+/* The stack a thread leaves its CPU with: kept for the thread's switch in
+ * (another thread's, hashed to the same slot, replaces it: that switch
+ * then has no stack). */
+static void on_switch_stack(petw__system *s, const petw__sys_record *r)
+{
+    if (s->blocked && r->tid && r->frame_count) {
+        blocked_stack *b = blocked_slot(s, r->tid);
+        b->tid_plus_one = r->tid + 1;
+        b->frame_count = r->frame_count;
+        b->time_ns = r->time_ns;
+        memcpy(b->frames, r->frames, r->frame_count * sizeof(*r->frames));
+    }
+}
+
+/* A CPU sample: SampledProfile, and its stack when stacks were asked. */
+static void on_sample(petw__system *s, const petw__sys_record *r)
+{
+    if (!(s->flags & PETW_SYSTEM_PROFILE))
+        return;
+    uint8_t *p = s->payload;
+    petw__wr64(p, r->addr);
+    petw__wr32(p + 8, r->tid);
+    petw__wr16(p + 12, 1); /* Count */
+    petw__wr16(p + 14, 0);
+    /* The kernel functions to name at the end (KernelSymbol events). */
+    petw__system_ident_note(&s->ident, &r->addr, 1);
+    petw__system_ident_note(&s->ident, r->frames, r->frame_count);
+    emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_PERFINFO(SAMPLED_PROFILE), PETW__VERSION_PERFINFO,
+         r->pid, r->tid, r->time_ns, p, 16);
+    if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count)
+        emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
+}
+
+/* A wakeup: ReadyThread, the thread made runnable; Linux gives no
+ * priority boost, so AdjustReason, AdjustIncrement and Flag are 0. */
+static void on_wakeup(petw__system *s, const petw__sys_record *r)
+{
+    if (!(s->flags & PETW_SYSTEM_DISPATCHER))
+        return;
+    uint8_t *p = s->payload;
+    memset(p, 0, PETW__READY_SIZE);
+    petw__wr32(p + PETW__READY_TID, r->other_tid);
+    emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_READY), PETW__VERSION_READY_THREAD,
+         r->pid, r->tid, r->time_ns, p, PETW__READY_SIZE);
+    /* The readying thread's stack (WPA's ReadyThreadStack). */
+    if ((s->c.stack_flags & PETW_SYSTEM_DISPATCHER) && r->frame_count)
+        emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
+}
+
+/* A network record, as the TcpIp/UdpIp event system_net.c makes of it. */
+static void on_net(petw__system *s, const petw__sys_record *r)
+{
+    if (!s->net)
+        return;
+    uint16_t hook;
+    uint32_t pid;
+    uint32_t n = petw__system_net_event(s->net, r, s->payload, &hook, &pid);
+    /* An event of another process than the thread it came in (an Accept
+     * or Disconnect the kernel made in a softirq): no thread in the
+     * header, as Windows logs those from a DPC. */
+    if (n)
+        emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid,
+             pid == r->pid ? r->tid : UINT32_MAX, r->time_ns, s->payload, n);
+}
+
+/* The OS dropped records before petw saw them: lost events, one per
+ * record (relaxed: counters, as the ring's own). */
+static void on_lost(petw__system *s, const petw__sys_record *r)
+{
+    petw__ring_counters *k = s->c.ring->counters;
+    uint64_t n = r->count > UINT32_MAX ? UINT32_MAX : r->count;
+    atomic_fetch_add_explicit(&k->events_lost, (uint32_t)n, memory_order_relaxed);
+    atomic_store_explicit(&k->lost_pending, 1, memory_order_relaxed);
+}
+
 static void on_record(void *ctx, const petw__sys_record *r)
 {
     petw__system *s = ctx;
-    uint32_t f = s->flags;
     if (s->mem)
         petw__system_memory_record(s->mem, r);
     switch (r->kind) {
-    case PETW__SYSREC_FORK: {
-        int process = r->pid == r->tid;
-        proc_name *parent = name_slot(s, r->other_pid, 0);
-        const char *name = parent ? parent->name : "";
-        if (process && (f & PETW_SYSTEM_PROCESS)) {
-            char copy[16];
-            snprintf(copy, sizeof(copy), "%s", name);
-            name_set(s, r->pid, r->other_pid, copy);
-            uint32_t n = process_payload(s, r->pid, r->other_pid, copy);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS,
-                 r->other_pid, r->other_tid, r->time_ns, s->payload, n);
-        }
-        if (f & PETW_SYSTEM_THREAD) {
-            uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(START), PETW__VERSION_THREAD, r->pid,
-                 r->tid, r->time_ns, s->payload, n);
-        }
+    case PETW__SYSREC_FORK:
+        on_task_start(s, r);
         break;
-    }
     case PETW__SYSREC_EXIT:
-        if (f & PETW_SYSTEM_THREAD) {
-            uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(END), PETW__VERSION_THREAD, r->pid,
-                 r->tid, r->time_ns, s->payload, n);
-        }
-        if (r->pid == r->tid && (f & PETW_SYSTEM_PROCESS)) {
-            proc_name *e = name_slot(s, r->pid, 0);
-            uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(END), PETW__VERSION_PROCESS, r->pid,
-                 r->tid, r->time_ns, s->payload, n);
-            if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
-                petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
-                                       session_time(s, r->time_ns), r->pid, e->uid);
-            if (e)
-                e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
-        }
+        on_task_end(s, r);
         break;
     case PETW__SYSREC_EXEC:
-        /* A new program in the same process: Windows has no exec, so a new
-         * Process/Start with the same id carries its name and command line. */
-        if (f & PETW_SYSTEM_PROCESS) {
-            proc_name *e = name_slot(s, r->pid, 0);
-            uint32_t ppid = e ? e->ppid : 0;
-            name_set(s, r->pid, ppid, r->text);
-            uint32_t n = process_payload(s, r->pid, ppid, r->text);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS, r->pid,
-                 r->tid, r->time_ns, s->payload, n);
-        }
+        on_exec(s, r);
         break;
     case PETW__SYSREC_MMAP:
-        if (f & PETW_SYSTEM_IMAGE_LOAD) {
-            uint32_t n = image_payload(s, r);
-            emit(s, r->cpu, PETW__HDR_SYSTEM64, PETW__HOOK_IMAGE_LOAD, PETW__VERSION_IMAGE, r->pid,
-                 r->tid, r->time_ns, s->payload, n);
-            petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
-                                     session_time(s, r->time_ns), r);
-        }
+        on_mmap(s, r);
         break;
-    case PETW__SYSREC_SWITCH: {
-        if (!(f & PETW_SYSTEM_CSWITCH))
-            break;
-        /* System-wide, the switch-out record names both threads; following
-         * one process, each side is seen alone (the other thread is 0). */
-        int out = (r->flags & PETW__SYS_SWITCH_OUT) != 0;
-        if (!out && !s->c.target_pid)
-            break; /* the switch-out record said it (the idle thread is 0) */
-        uint32_t new_tid = out ? r->other_tid : r->tid, old_tid = out ? r->tid : r->other_tid;
-        uint32_t new_pid = out ? r->other_pid : r->pid;
-        int preempt = (r->flags & PETW__SYS_SWITCH_PREEMPT) != 0;
-        uint8_t *p = s->payload;
-        memset(p, 0, PETW__CSWITCH_SIZE);
-        petw__wr32(p + PETW__CSWITCH_NEW_TID, new_tid);
-        petw__wr32(p + PETW__CSWITCH_OLD_TID, old_tid);
-        p[PETW__CSWITCH_OLD_WAIT_REASON] =
-            preempt ? PETW__WAIT_PREEMPTED : PETW__WAIT_EXECUTIVE; /* OldThreadWaitReason */
-        p[PETW__CSWITCH_OLD_STATE] =
-            preempt ? PETW__THREAD_STATE_READY : PETW__THREAD_STATE_WAITING; /* OldThreadState */
-        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_CSWITCH), PETW__VERSION_CSWITCH,
-             new_pid, new_tid, r->time_ns, p, PETW__CSWITCH_SIZE);
-        blocked_stack *b = s->blocked && new_tid ? blocked_slot(s, new_tid) : NULL;
-        if (b && b->tid_plus_one == new_tid + 1 && b->time_ns <= r->time_ns) {
-            emit_stack(s, r->cpu, new_pid, new_tid, r->time_ns, b->frames, b->frame_count);
-            b->tid_plus_one = 0;
-        }
+    case PETW__SYSREC_SWITCH:
+        on_switch(s, r);
         break;
-    }
     case PETW__SYSREC_SWITCH_STACK:
-        /* Kept for the thread's switch in (another thread's, hashed to the
-         * same slot, replaces it: that switch then has no stack). */
-        if (s->blocked && r->tid && r->frame_count) {
-            blocked_stack *b = blocked_slot(s, r->tid);
-            b->tid_plus_one = r->tid + 1;
-            b->frame_count = r->frame_count;
-            b->time_ns = r->time_ns;
-            memcpy(b->frames, r->frames, r->frame_count * sizeof(*r->frames));
-        }
+        on_switch_stack(s, r);
         break;
-    case PETW__SYSREC_SAMPLE: {
-        if (!(f & PETW_SYSTEM_PROFILE))
-            break;
-        uint8_t *p = s->payload;
-        petw__wr64(p, r->addr);
-        petw__wr32(p + 8, r->tid);
-        petw__wr16(p + 12, 1); /* Count */
-        petw__wr16(p + 14, 0);
-        /* The kernel functions to name at the end (KernelSymbol events). */
-        petw__system_ident_note(&s->ident, &r->addr, 1);
-        petw__system_ident_note(&s->ident, r->frames, r->frame_count);
-        emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_PERFINFO(SAMPLED_PROFILE),
-             PETW__VERSION_PERFINFO, r->pid, r->tid, r->time_ns, p, 16);
-        if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count)
-            emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
+    case PETW__SYSREC_SAMPLE:
+        on_sample(s, r);
         break;
-    }
-    case PETW__SYSREC_WAKEUP: {
-        if (!(f & PETW_SYSTEM_DISPATCHER))
-            break;
-        /* ReadyThread: the thread made runnable; Linux gives no priority
-         * boost, so AdjustReason, AdjustIncrement and Flag are 0. */
-        uint8_t *p = s->payload;
-        memset(p, 0, PETW__READY_SIZE);
-        petw__wr32(p + PETW__READY_TID, r->other_tid);
-        emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_READY), PETW__VERSION_READY_THREAD,
-             r->pid, r->tid, r->time_ns, p, PETW__READY_SIZE);
-        /* The readying thread's stack (WPA's ReadyThreadStack). */
-        if ((s->c.stack_flags & PETW_SYSTEM_DISPATCHER) && r->frame_count)
-            emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
+    case PETW__SYSREC_WAKEUP:
+        on_wakeup(s, r);
         break;
-    }
     case PETW__SYSREC_DISK_ISSUE:
     case PETW__SYSREC_DISK:
-        if (f & PETW_SYSTEM_DISK_IO)
+        if (s->flags & PETW_SYSTEM_DISK_IO)
             on_disk(s, r);
         break;
     case PETW__SYSREC_NET:
-        if (s->net) {
-            uint16_t hook;
-            uint32_t pid;
-            uint32_t n = petw__system_net_event(s->net, r, s->payload, &hook, &pid);
-            /* An event of another process than the thread it came in (an
-             * Accept or Disconnect the kernel made in a softirq): no thread
-             * in the header, as Windows logs those from a DPC. */
-            if (n)
-                emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid,
-                     pid == r->pid ? r->tid : UINT32_MAX, r->time_ns, s->payload, n);
-        }
+        on_net(s, r);
         break;
-    case PETW__SYSREC_LOST: {
-        /* The OS dropped records before petw saw them: lost events, one
-         * per record (relaxed: counters, as the ring's own). */
-        petw__ring_counters *k = s->c.ring->counters;
-        uint64_t n = r->count > UINT32_MAX ? UINT32_MAX : r->count;
-        atomic_fetch_add_explicit(&k->events_lost, (uint32_t)n, memory_order_relaxed);
-        atomic_store_explicit(&k->lost_pending, 1, memory_order_relaxed);
+    case PETW__SYSREC_LOST:
+        on_lost(s, r);
         break;
-    }
     default:
         break;
     }
@@ -612,6 +667,110 @@ static void thread_main(void *arg)
     s->file = NULL;
 }
 
+/* What the OS is asked to record, of the groups granted; `interval` is
+ * the sampling interval in 100 ns. */
+static petw__sys_config sys_config(const petw__system *s, const petw__system_config *c,
+                                   uint64_t interval)
+{
+    petw__sys_config sc = {
+        .target_pid = c->target_pid,
+        .tasks = (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) != 0,
+        .mmaps = (s->flags & PETW_SYSTEM_IMAGE_LOAD) != 0,
+        .switches = (s->flags & PETW_SYSTEM_CSWITCH) != 0,
+        .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
+        .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
+        .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
+        .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
+        .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
+        .faults = (s->flags & FAULT_FLAGS) != 0,
+        .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
+        .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
+        .vm = (s->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0,
+        .net = (s->flags & PETW_SYSTEM_NETWORK_TCPIP) != 0,
+    };
+    return sc;
+}
+
+/* Frees a provider that did not start, and whatever it had opened. */
+static void system_free(petw__system *s)
+{
+    petw__system_file_stop(s->file);
+    petw__sys_close(s->sys);
+    petw__system_memory_free(s->mem);
+    free(s->names);
+    free(s->disk);
+    free(s->net);
+    free(s->blocked);
+    free(s);
+}
+
+/* File I/O, when asked: without BPF (or its rights) file I/O is not
+ * recorded, the rest is. Returns PETW_SYSTEM_LIMIT_NO_FILE_IO then, or 0. */
+static uint32_t start_file_io(petw__system *s, uint32_t target_pid)
+{
+    const uint32_t file_flags =
+        PETW_SYSTEM_FILE_IO | PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO;
+    if (!(s->flags & file_flags))
+        return 0;
+    char why[256];
+    if (petw__system_file_start(s, target_pid, &s->file, why, sizeof(why)) != 0) {
+        s->flags &= ~file_flags;
+        return PETW_SYSTEM_LIMIT_NO_FILE_IO;
+    }
+    return 0;
+}
+
+/* Tracepoint groups the OS refused or lacks are not recorded. */
+static void drop_refused(petw__system *s, const petw__sys_info *info)
+{
+    if (!info->wakeups)
+        s->flags &= ~PETW_SYSTEM_DISPATCHER;
+    if (!info->disk)
+        s->flags &= ~PETW_SYSTEM_DISK_IO;
+    if (!info->faults)
+        s->flags &= ~FAULT_FLAGS;
+    if (!info->vm)
+        s->flags &= ~PETW_SYSTEM_VIRTUAL_ALLOC;
+    if (!(info->net_states || info->net_bytes || info->net_retransmits))
+        s->flags &= ~PETW_SYSTEM_NETWORK_TCPIP;
+}
+
+/* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
+ * interval, as Windows logs it at a profile's start: Source 0
+ * (ProfileTime), NewInterval and OldInterval in 100 ns, SourceName. */
+static void write_collection_start(petw__system *s, uint64_t interval)
+{
+    uint8_t *p = s->payload;
+    petw__wr32(p, 0);
+    petw__wr32(p + 4, (uint32_t)interval);
+    petw__wr32(p + 8, (uint32_t)interval);
+    size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
+    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PERFINFO(COLLECTION_START), PETW__VERSION_COLLECTION, 0, 0,
+         petw__monotonic_ns(), p, 12 + 2 * ((uint32_t)units + 1));
+}
+
+/* The PETW_SYSTEM_LIMIT_* bits: what was asked and the OS gives only in
+ * part. */
+static uint32_t limits_of(const petw__system *s, const petw__sys_config *sc,
+                          const petw__sys_info *info, uint32_t file_limit)
+{
+    uint32_t limits =
+        (info->kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
+        (sc->switch_stacks && !info->switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0) |
+        (sc->faults && !info->faults ? PETW_SYSTEM_LIMIT_NO_FAULTS : 0) |
+        (sc->vm && !info->vm ? PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC : 0) |
+        (sc->fault_starts && info->faults && !info->fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
+                                                                 : 0) |
+        file_limit;
+    if (s->flags & PETW_SYSTEM_NETWORK_TCPIP)
+        limits |= (info->net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
+                  (info->net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
+                  (info->net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
+                  (info->net_bpf ? 0 : PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES);
+    return limits;
+}
+
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
                        uint32_t *limits)
 {
@@ -639,23 +798,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     uint64_t interval = c->interval_100ns ? c->interval_100ns : 10000;
     if (interval < 100) /* 10 us: below it the samples would be the load */
         interval = 100;
-    petw__sys_config sc = {
-        .target_pid = c->target_pid,
-        .tasks = (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD)) != 0,
-        .mmaps = (s->flags & PETW_SYSTEM_IMAGE_LOAD) != 0,
-        .switches = (s->flags & PETW_SYSTEM_CSWITCH) != 0,
-        .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
-        .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
-        .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
-        .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
-        .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
-        .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
-        .faults = (s->flags & FAULT_FLAGS) != 0,
-        .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
-        .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
-        .vm = (s->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0,
-        .net = (s->flags & PETW_SYSTEM_NETWORK_TCPIP) != 0,
-    };
+    petw__sys_config sc = sys_config(s, c, interval);
     if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
         (sc.net && !(s->net = calloc(1, sizeof(*s->net)))) ||
         (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
@@ -670,28 +813,9 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     int need_sys = sc.tasks || sc.mmaps || sc.switches || sc.sample_ns || sc.wakeups || sc.disk ||
                    sc.faults || sc.vm || sc.net;
     int rc = need_sys ? petw__sys_open(&sc, &s->sys, &info) : 0;
-    uint32_t file_limit = 0;
-    const uint32_t file_flags =
-        PETW_SYSTEM_FILE_IO | PETW_SYSTEM_FILE_IO_INIT | PETW_SYSTEM_DISK_FILE_IO;
-    if (rc == 0 && (s->flags & file_flags)) {
-        /* Without BPF (or its rights) file I/O is not recorded, the rest is. */
-        char why[256];
-        if (petw__system_file_start(s, c->target_pid, &s->file, why, sizeof(why)) != 0) {
-            s->flags &= ~file_flags;
-            file_limit = PETW_SYSTEM_LIMIT_NO_FILE_IO;
-        }
-    }
-    /* Tracepoint groups the OS refused or lacks are not recorded. */
-    if (rc == 0 && !info.wakeups)
-        s->flags &= ~PETW_SYSTEM_DISPATCHER;
-    if (rc == 0 && !info.disk)
-        s->flags &= ~PETW_SYSTEM_DISK_IO;
-    if (rc == 0 && !info.faults)
-        s->flags &= ~FAULT_FLAGS;
-    if (rc == 0 && !info.vm)
-        s->flags &= ~PETW_SYSTEM_VIRTUAL_ALLOC;
-    if (rc == 0 && !(info.net_states || info.net_bytes || info.net_retransmits))
-        s->flags &= ~PETW_SYSTEM_NETWORK_TCPIP;
+    uint32_t file_limit = rc == 0 ? start_file_io(s, c->target_pid) : 0;
+    if (rc == 0)
+        drop_refused(s, &info);
     if (rc == 0 && !s->flags)
         rc = PETW_ENOTSUP;
     if (rc == 0 && (s->flags & MEMORY_FLAGS) &&
@@ -704,18 +828,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         anchor(s);
         rc = petw__system_rundown(c->target_pid, (s->flags & FAULT_FLAGS) != 0, on_rundown, s);
     }
-    if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE)) {
-        /* PerfInfo CollectionStart v3 (SampledProfileInterval): the sampling
-         * interval, as Windows logs it at a profile's start: Source 0
-         * (ProfileTime), NewInterval and OldInterval in 100 ns, SourceName. */
-        uint8_t *p = s->payload;
-        petw__wr32(p, 0);
-        petw__wr32(p + 4, (uint32_t)interval);
-        petw__wr32(p + 8, (uint32_t)interval);
-        size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
-        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PERFINFO(COLLECTION_START), PETW__VERSION_COLLECTION, 0,
-             0, petw__monotonic_ns(), p, 12 + 2 * ((uint32_t)units + 1));
-    }
+    if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE))
+        write_collection_start(s, interval);
     /* Before the thread starts, which reads s->blocked without a lock. */
     if (rc == 0 && !info.switch_stacks) { /* no sched_switch: no stack to keep */
         free(s->blocked);
@@ -724,30 +838,11 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     if (rc == 0 && uv_thread_create(&s->thread, thread_main, s) != 0)
         rc = PETW_ENOMEM;
     if (rc != 0) {
-        petw__system_file_stop(s->file);
-        petw__sys_close(s->sys);
-        petw__system_memory_free(s->mem);
-        free(s->names);
-        free(s->disk);
-        free(s->net);
-        free(s->blocked);
-        free(s);
+        system_free(s);
         return rc;
     }
     *granted = s->flags;
-    *limits =
-        (info.kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
-        (sc.switch_stacks && !info.switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0) |
-        (sc.faults && !info.faults ? PETW_SYSTEM_LIMIT_NO_FAULTS : 0) |
-        (sc.vm && !info.vm ? PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC : 0) |
-        (sc.fault_starts && info.faults && !info.fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
-                                                              : 0) |
-        file_limit;
-    if (s->flags & PETW_SYSTEM_NETWORK_TCPIP)
-        *limits |= (info.net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
-                   (info.net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
-                   (info.net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
-                   (info.net_bpf ? 0 : PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES);
+    *limits = limits_of(s, &sc, &info, file_limit);
     *out = s;
     return 0;
 }

@@ -388,6 +388,98 @@ static void on_create(petw__system_file *f, const petw__sys_file_op *op)
     emit_end(f, op, irp, op->result >= 0 ? 1 : 0); /* FILE_OPENED */
 }
 
+/* FileIo_ReadWrite v3: Offset, IrpPtr, FileObject, FileKey, TTID, IoSize
+ * (asked; the bytes moved are OperationEnd's ExtraInfo), IoFlags. */
+static void on_read_write(petw__system_file *f, const petw__sys_file_op *op)
+{
+    uint64_t key = key_for_fd(f, op);
+    uint8_t *p = f->payload;
+    uint64_t irp = ++f->irp;
+    uint64_t asked = op->size ? op->size : (op->result > 0 ? (uint64_t)op->result : 0);
+    petw__wr64(p, op->offset);
+    petw__wr64(p + 8, irp);
+    petw__wr64(p + 16, op->file);
+    petw__wr64(p + 24, key);
+    petw__wr32(p + 32, op->tid);
+    petw__wr32(p + 36, asked > UINT32_MAX ? UINT32_MAX : (uint32_t)asked);
+    petw__wr32(p + 40, 0);
+    uint8_t opcode = op->op == PETW__SYSFILE_READ ? PETW__OP_FILE_READ : PETW__OP_FILE_WRITE;
+    petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
+                      PETW__VERSION_FILE_IO, op->pid, op->tid, op->start_ns, p, 44);
+    emit_end(f, op, irp, op->result > 0 ? (uint64_t)op->result : 0);
+}
+
+/* truncate, ftruncate: SetInfo of the end of file. */
+static void on_truncate(petw__system_file *f, const petw__sys_file_op *op)
+{
+    uint64_t key, object = op->file;
+    if (op->path) {
+        char name[4096];
+        snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path));
+        key = key_for_path(f, op, name);
+        object = key;
+    } else {
+        key = key_for_fd(f, op);
+    }
+    emit_info(f, op, PETW__OP_FILE_SET_INFO, object, key, op->size,
+              20); /* FileEndOfFileInformation */
+}
+
+/* unlink: Delete, and FileDelete when the name went. */
+static void on_delete(petw__system_file *f, const petw__sys_file_op *op)
+{
+    char name[4096];
+    snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path));
+    uint64_t key = key_for_path(f, op, name);
+    emit_info(f, op, PETW__OP_FILE_DELETE, key, key, 0, 13); /* FileDispositionInformation */
+    if (op->result == 0) {
+        emit_name(f, PETW__OP_FILE_FILE_DELETE, op->cpu, op->end_ns, key, name);
+        key_name *e = key_slot(f, key, 0);
+        if (e)
+            e->hash = 0; /* the name no longer leads to it */
+    }
+}
+
+/* rename: Rename, and the key's new name when it was renamed. */
+static void on_rename(petw__system_file *f, const petw__sys_file_op *op)
+{
+    char name[4096];
+    snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path));
+    uint64_t key = key_for_path(f, op, name);
+    emit_info(f, op, PETW__OP_FILE_RENAME, key, key, 0, 10); /* FileRenameInformation */
+    if (op->result == 0 && op->path2) {
+        /* renameat's second directory is not recorded: the first's stands in. */
+        snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path2));
+        name_key(f, PETW__OP_FILE_NAME, op->cpu, op->end_ns, key, name);
+    }
+}
+
+/* chdir, fchdir: the process's directory, for the relative paths after. */
+static void on_chdir(petw__system_file *f, const petw__sys_file_op *op)
+{
+    if (op->result == 0 && op->path) {
+        cwd_set(f, op->pid, absolute(f, op->pid, PETW__SYSFILE_AT_CWD, op->path));
+    } else if (op->result == 0) {
+        key_name *e = op->inode ? key_slot(f, op->inode, 0) : NULL;
+        char dir[4096];
+        if (e && e->key)
+            cwd_set(f, op->pid, e->name);
+        else if (petw__sys_fd_path(op->pid, op->fd, dir, sizeof(dir)) == 0)
+            cwd_set(f, op->pid, dir);
+    }
+}
+
+/* A new process (its id in `fd`) starts in its parent's directory. */
+static void on_fork(petw__system_file *f, const petw__sys_file_op *op)
+{
+    const char *dir = cwd_of(f, op->pid);
+    if (dir) {
+        char copy[4096];
+        snprintf(copy, sizeof(copy), "%s", dir);
+        cwd_set(f, (uint32_t)op->fd, copy);
+    }
+}
+
 static void on_op(void *ctx, const petw__sys_file_op *op)
 {
     petw__system_file *f = ctx;
@@ -396,27 +488,9 @@ static void on_op(void *ctx, const petw__sys_file_op *op)
         on_create(f, op);
         break;
     case PETW__SYSFILE_READ:
-    case PETW__SYSFILE_WRITE: {
-        uint64_t key = key_for_fd(f, op);
-        /* FileIo_ReadWrite v3: Offset, IrpPtr, FileObject, FileKey, TTID,
-         * IoSize (asked; the bytes moved are OperationEnd's ExtraInfo), IoFlags. */
-        uint8_t *p = f->payload;
-        uint64_t irp = ++f->irp;
-        uint64_t asked = op->size ? op->size : (op->result > 0 ? (uint64_t)op->result : 0);
-        petw__wr64(p, op->offset);
-        petw__wr64(p + 8, irp);
-        petw__wr64(p + 16, op->file);
-        petw__wr64(p + 24, key);
-        petw__wr32(p + 32, op->tid);
-        petw__wr32(p + 36, asked > UINT32_MAX ? UINT32_MAX : (uint32_t)asked);
-        petw__wr32(p + 40, 0);
-        uint8_t opcode = op->op == PETW__SYSFILE_READ ? PETW__OP_FILE_READ : PETW__OP_FILE_WRITE;
-        petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64,
-                          PETW__HOOK(PETW__GROUP_FILE_IO, opcode), PETW__VERSION_FILE_IO, op->pid,
-                          op->tid, op->start_ns, p, 44);
-        emit_end(f, op, irp, op->result > 0 ? (uint64_t)op->result : 0);
+    case PETW__SYSFILE_WRITE:
+        on_read_write(f, op);
         break;
-    }
     case PETW__SYSFILE_CLOSE: {
         /* Windows: Cleanup when the handle closes, Close when the file
          * object goes; close() is both here. */
@@ -428,66 +502,21 @@ static void on_op(void *ctx, const petw__sys_file_op *op)
     case PETW__SYSFILE_FLUSH:
         emit_simple(f, op, PETW__OP_FILE_FLUSH, key_for_fd(f, op), op->start_ns);
         break;
-    case PETW__SYSFILE_TRUNCATE: {
-        uint64_t key, object = op->file;
-        if (op->path) {
-            char name[4096];
-            snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path));
-            key = key_for_path(f, op, name);
-            object = key;
-        } else {
-            key = key_for_fd(f, op);
-        }
-        emit_info(f, op, PETW__OP_FILE_SET_INFO, object, key, op->size,
-                  20); /* FileEndOfFileInformation */
+    case PETW__SYSFILE_TRUNCATE:
+        on_truncate(f, op);
         break;
-    }
-    case PETW__SYSFILE_DELETE: {
-        char name[4096];
-        snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path));
-        uint64_t key = key_for_path(f, op, name);
-        emit_info(f, op, PETW__OP_FILE_DELETE, key, key, 0, 13); /* FileDispositionInformation */
-        if (op->result == 0) {
-            emit_name(f, PETW__OP_FILE_FILE_DELETE, op->cpu, op->end_ns, key, name);
-            key_name *e = key_slot(f, key, 0);
-            if (e)
-                e->hash = 0; /* the name no longer leads to it */
-        }
+    case PETW__SYSFILE_DELETE:
+        on_delete(f, op);
         break;
-    }
-    case PETW__SYSFILE_RENAME: {
-        char name[4096];
-        snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path));
-        uint64_t key = key_for_path(f, op, name);
-        emit_info(f, op, PETW__OP_FILE_RENAME, key, key, 0, 10); /* FileRenameInformation */
-        if (op->result == 0 && op->path2) {
-            /* renameat's second directory is not recorded: the first's stands in. */
-            snprintf(name, sizeof(name), "%s", absolute(f, op->pid, op->fd, op->path2));
-            name_key(f, PETW__OP_FILE_NAME, op->cpu, op->end_ns, key, name);
-        }
+    case PETW__SYSFILE_RENAME:
+        on_rename(f, op);
         break;
-    }
     case PETW__SYSFILE_CHDIR:
-        if (op->result == 0 && op->path) {
-            cwd_set(f, op->pid, absolute(f, op->pid, PETW__SYSFILE_AT_CWD, op->path));
-        } else if (op->result == 0) {
-            key_name *e = op->inode ? key_slot(f, op->inode, 0) : NULL;
-            char dir[4096];
-            if (e && e->key)
-                cwd_set(f, op->pid, e->name);
-            else if (petw__sys_fd_path(op->pid, op->fd, dir, sizeof(dir)) == 0)
-                cwd_set(f, op->pid, dir);
-        }
+        on_chdir(f, op);
         break;
-    case PETW__SYSFILE_FORK: {
-        const char *dir = cwd_of(f, op->pid);
-        if (dir) {
-            char copy[4096];
-            snprintf(copy, sizeof(copy), "%s", dir);
-            cwd_set(f, (uint32_t)op->fd, copy);
-        }
+    case PETW__SYSFILE_FORK:
+        on_fork(f, op);
         break;
-    }
     default:
         break;
     }

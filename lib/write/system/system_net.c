@@ -83,6 +83,62 @@ static uint32_t head(uint8_t *p, uint32_t pid, uint32_t size, const petw__sys_ne
     return PETW__NET_TAIL(a);
 }
 
+/* A TCP state change: the socket's addresses and process are kept, a
+ * listening port's process too; Connect or Accept when the connection is
+ * established (returns its size, as petw__system_net_event); when an
+ * established connection closes, *disconnect is set and *pid is its
+ * process (the caller writes Disconnect); else returns 0. */
+static uint32_t on_state(petw__system_net *n, const petw__sys_record *r, uint8_t *p, uint16_t *hook,
+                         uint32_t *pid, int *disconnect)
+{
+    const petw__sys_net *x = r->net;
+    int v6 = x->family == 10;
+    uint32_t a = v6 ? 16 : 4;
+    if (x->new_state == TCP_LISTEN) {
+        *listener_slot(n, x->family, x->sport) = r->pid;
+        return 0;
+    }
+    petw__net_socket *e = socket_slot(n, x->sk, x->new_state != TCP_CLOSE);
+    if (!e)
+        return 0;
+    e->tuple = *x;
+    if (x->new_state == TCP_SYN_SENT) {
+        e->pid = r->pid; /* connect(): in the caller */
+        return 0;
+    }
+    if (x->new_state == TCP_ESTABLISHED &&
+        (x->old_state == TCP_SYN_SENT || x->old_state == TCP_SYN_RECV)) {
+        int accept = x->old_state == TCP_SYN_RECV;
+        if (accept) {
+            uint32_t listener = *listener_slot(n, x->family, x->sport);
+            e->pid = listener ? listener : r->pid;
+        } else if (!e->pid) {
+            e->pid = r->pid;
+        }
+        e->established = 1;
+        *pid = e->pid;
+        uint8_t op = accept ? PETW__OP_TCP_ACCEPT : PETW__OP_TCP_CONNECT;
+        uint32_t at = head(p, *pid, 0, x, a);
+        memset(p + at, 0, 20); /* mss, options, windows, seqnum: not known */
+        petw__wr64(p + PETW__NET_G2_CONNID(a), x->sk);
+        *hook = PETW__HOOK(PETW__GROUP_TCPIP, op + (v6 ? PETW__OP_NET_IPV6 : 0));
+        return PETW__NET_G2_SIZE(a, 8);
+    }
+    if (x->new_state != TCP_CLOSE)
+        return 0;
+    /* Kept: the receive calls after the peer's FIN (TIME_WAIT closes
+     * the socket) still drain it; a new socket at the same address
+     * starts with a state change of its own, which replaces it. */
+    int established = e->established;
+    uint32_t owner = e->pid;
+    e->established = 0;
+    if (!established)
+        return 0; /* a connection that never was (refused, timed out), or said */
+    *pid = owner ? owner : r->pid;
+    *disconnect = 1;
+    return 0;
+}
+
 uint32_t petw__system_net_event(petw__system_net *n, const petw__sys_record *r, uint8_t *p,
                                 uint16_t *hook, uint32_t *pid)
 {
@@ -99,49 +155,10 @@ uint32_t petw__system_net_event(petw__system_net *n, const petw__sys_record *r, 
     *pid = r->pid;
     switch (x->op) {
     case PETW__SYS_NET_STATE: {
-        if (!tcp)
-            return 0;
-        if (x->new_state == TCP_LISTEN) {
-            *listener_slot(n, x->family, x->sport) = r->pid;
-            return 0;
-        }
-        petw__net_socket *e = socket_slot(n, x->sk, x->new_state != TCP_CLOSE);
-        if (!e)
-            return 0;
-        e->tuple = *x;
-        if (x->new_state == TCP_SYN_SENT) {
-            e->pid = r->pid; /* connect(): in the caller */
-            return 0;
-        }
-        if (x->new_state == TCP_ESTABLISHED &&
-            (x->old_state == TCP_SYN_SENT || x->old_state == TCP_SYN_RECV)) {
-            int accept = x->old_state == TCP_SYN_RECV;
-            if (accept) {
-                uint32_t listener = *listener_slot(n, x->family, x->sport);
-                e->pid = listener ? listener : r->pid;
-            } else if (!e->pid) {
-                e->pid = r->pid;
-            }
-            e->established = 1;
-            *pid = e->pid;
-            op = accept ? PETW__OP_TCP_ACCEPT : PETW__OP_TCP_CONNECT;
-            at = head(p, *pid, 0, x, a);
-            memset(p + at, 0, 20); /* mss, options, windows, seqnum: not known */
-            petw__wr64(p + PETW__NET_G2_CONNID(a), connid);
-            *hook = PETW__HOOK(group, op + (v6 ? PETW__OP_NET_IPV6 : 0));
-            return PETW__NET_G2_SIZE(a, 8);
-        }
-        if (x->new_state != TCP_CLOSE)
-            return 0;
-        /* Kept: the receive calls after the peer's FIN (TIME_WAIT closes
-         * the socket) still drain it; a new socket at the same address
-         * starts with a state change of its own, which replaces it. */
-        int established = e->established;
-        uint32_t owner = e->pid;
-        e->established = 0;
-        if (!established)
-            return 0; /* a connection that never was (refused, timed out), or said */
-        *pid = owner ? owner : r->pid;
+        int disconnect = 0;
+        uint32_t made = tcp ? on_state(n, r, p, hook, pid, &disconnect) : 0;
+        if (!disconnect)
+            return made;
         op = PETW__OP_TCP_DISCONNECT;
         break;
     }
