@@ -45,7 +45,9 @@ const char report_usage[] =
 
 typedef int (*view_fn)(const petw_profile *p, const view_args *a);
 
-int cmd_report(int argc, char **argv)
+/* The view called NAME: its function, or *diff for `diff`. Returns 0, or
+ * 2 after saying what is wrong (an option or an unknown name first). */
+static int find_view(const char *name, view_fn *fn, int *diff)
 {
     static const struct {
         const char *name;
@@ -55,42 +57,39 @@ int cmd_report(int argc, char **argv)
                  {"disk", report_disk},     {"events", report_events},
                  {"memory", report_memory}, {"file", report_file},
                  {"net", report_net}};
-    if (argc < 1) {
-        fprintf(stderr, "%s%s", report_usage, model_options_help);
-        return 2;
-    }
-    view_fn fn = NULL;
-    int diff = !strcmp(argv[0], "diff");
+    *fn = NULL;
+    *diff = !strcmp(name, "diff");
     for (size_t k = 0; k < sizeof(views) / sizeof(views[0]); k++)
-        if (!strcmp(argv[0], views[k].name))
-            fn = views[k].fn;
-    if (!fn && !diff && argv[0][0] == '-')
+        if (!strcmp(name, views[k].name))
+            *fn = views[k].fn;
+    if (!*fn && !*diff && name[0] == '-')
         return command_usage_error("report",
                                    "the VIEW goes first, before '%s' (cpu, wait, offcpu, "
                                    "processes, disk, file, memory, net, events or diff)",
-                                   argv[0]);
-    if (!fn && !diff)
+                                   name);
+    if (!*fn && !*diff)
         return command_usage_error("report",
                                    "unknown view '%s' (cpu, wait, offcpu, processes, disk, file, "
                                    "memory, net, events or diff)",
-                                   argv[0]);
-    model_args m;
-    memset(&m, 0, sizeof(m));
-    petw_profile_config_init(&m.config);
-    view_args a;
-    memset(&a, 0, sizeof(a));
-    a.format = table_find("text");
+                                   name);
+    return 0;
+}
+
+/* Reads the options and FILEs after the VIEW into the model's arguments
+ * (m, initialised) and the view's (a, its format set), the output's path
+ * and --force. Returns 0, or 2 after saying what is wrong. */
+static int parse_options(int argc, char **argv, model_args *m, view_args *a, const char **out_path,
+                         int *force)
+{
     long top = -1;
-    const char *out_path = NULL;
-    int force = 0;
     for (int i = 1; i < argc; i++) {
-        int r = model_option(&m, argc, argv, &i);
+        int r = model_option(m, argc, argv, &i);
         if (r < 0)
             return 2;
         if (r > 0)
             continue;
         if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if (!(a.format = table_find(argv[++i])))
+            if (!(a->format = table_find(argv[++i])))
                 return command_usage_error("report", "unknown format '%s' (text, csv or json)",
                                            argv[i]);
         } else if (!strcmp(argv[i], "--top") && i + 1 < argc) {
@@ -101,35 +100,89 @@ int cmd_report(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(argv[i], "--by") && i + 1 < argc) {
-            a.by = argv[++i];
+            a->by = argv[++i];
         } else if (!strcmp(argv[i], "--callers") && i + 1 < argc) {
-            a.callers_of = argv[++i];
+            a->callers_of = argv[++i];
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            out_path = argv[++i];
+            *out_path = argv[++i];
         } else if (!strcmp(argv[i], "--absolute")) {
-            a.absolute = 1;
+            a->absolute = 1;
         } else if (!strcmp(argv[i], "--addresses")) {
-            a.addresses = 1;
+            a->addresses = 1;
         } else if (!strcmp(argv[i], "--all")) {
-            a.all = 1;
+            a->all = 1;
         } else if (!strcmp(argv[i], "--force")) {
-            force = 1;
+            *force = 1;
         } else if (!strcmp(argv[i], "--format") || !strcmp(argv[i], "--top") ||
                    !strcmp(argv[i], "--by") || !strcmp(argv[i], "--callers") ||
                    !strcmp(argv[i], "-o")) {
             return command_usage_error("report", "option '%s' needs a value", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return command_usage_error("report", "unknown option '%s'", argv[i]);
-        } else if (m.nfiles < MAX_FILES) {
-            m.files[m.nfiles++] = argv[i];
+        } else if (m->nfiles < MAX_FILES) {
+            m->files[m->nfiles++] = argv[i];
         } else {
             fprintf(stderr, "petw: at most %d files\n", MAX_FILES);
             return 2;
         }
     }
-    if (!m.nfiles)
+    if (!m->nfiles)
         return command_usage_error("report", "%s", "no FILE");
-    a.top = top >= 0 ? (uint32_t)top : !strcmp(a.format->name, "text") ? 30 : 0;
+    a->top = top >= 0 ? (uint32_t)top : !strcmp(a->format->name, "text") ? 30 : 0;
+    return 0;
+}
+
+/* Reads the trace (or diff's two) and writes the view to OUT_PATH or
+ * standard output. */
+static int run_view(const char *name, view_fn fn, int diff, model_args *m, view_args *a,
+                    const char *out_path, int force)
+{
+    /* diff: each trace its own model, with the same filters. */
+    model_args second = *m;
+    if (diff) {
+        m->nfiles = 1;
+        second.files[0] = second.files[1];
+        second.nfiles = 1;
+    }
+    petw_profile *p = model_read(m), *p2 = diff && p ? model_read(&second) : NULL;
+    if (!p || (diff && !p2)) {
+        petw_profile_free(p);
+        return 1;
+    }
+    table_view(name);
+    a->out = out_path ? output_file_create(out_path, force) : stdout;
+    int rc = 1;
+    if (a->out) {
+        rc = diff ? report_diff(p, p2, a) : fn(p, a);
+        if (out_path && output_file_close(a->out) != 0)
+            rc = 1;
+    }
+    petw_profile_free(p);
+    petw_profile_free(p2);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    if (argc < 1) {
+        fprintf(stderr, "%s%s", report_usage, model_options_help);
+        return 2;
+    }
+    view_fn fn;
+    int diff;
+    int rc = find_view(argv[0], &fn, &diff);
+    if (rc)
+        return rc;
+    model_args m;
+    memset(&m, 0, sizeof(m));
+    petw_profile_config_init(&m.config);
+    view_args a;
+    memset(&a, 0, sizeof(a));
+    a.format = table_find("text");
+    const char *out_path = NULL;
+    int force = 0;
+    if ((rc = parse_options(argc, argv, &m, &a, &out_path, &force)) != 0)
+        return rc;
     a.pid = m.config.pid;
     a.tid = m.config.tid;
     a.process = m.config.process_name;
@@ -140,27 +193,5 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "petw: report diff takes two traces: BASE NEW\n");
         return 2;
     }
-    /* diff: each trace its own model, with the same filters. */
-    model_args second = m;
-    if (diff) {
-        m.nfiles = 1;
-        second.files[0] = second.files[1];
-        second.nfiles = 1;
-    }
-    petw_profile *p = model_read(&m), *p2 = diff && p ? model_read(&second) : NULL;
-    if (!p || (diff && !p2)) {
-        petw_profile_free(p);
-        return 1;
-    }
-    table_view(argv[0]);
-    a.out = out_path ? output_file_create(out_path, force) : stdout;
-    int rc = 1;
-    if (a.out) {
-        rc = diff ? report_diff(p, p2, &a) : fn(p, &a);
-        if (out_path && output_file_close(a.out) != 0)
-            rc = 1;
-    }
-    petw_profile_free(p);
-    petw_profile_free(p2);
-    return rc;
+    return run_view(argv[0], fn, diff, &m, &a, out_path, force);
 }

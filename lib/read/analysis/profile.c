@@ -125,13 +125,9 @@ static void on_event(petw_event_record *r, void *context)
     }
 }
 
-/* Reads `count` files, or (paths NULL) the one trace in `data`. */
-static int read_model(const char *const *paths, uint32_t count, const void *data, size_t size,
-                      const petw_profile_config *config, petw_profile **out)
+/* Sets up a new model: its configuration, hooks and decoder. */
+static int init_model(petw_profile *p, const petw_profile_config *config)
 {
-    *out = NULL;
-    petw_profile *p = calloc(1, sizeof(*p));
-    PETW__RETURN_IF(!p, PETW_ENOMEM);
     if (config)
         p->c = *config;
     else
@@ -144,6 +140,15 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         p->decoder = p->c.decoder; /* the caller's, with its manifests */
     else
         rc = petw_decoder_new(&p->decoder);
+    return rc;
+}
+
+/* Opens the traces (`count` files, or the one in `data`), takes the clock
+ * and the losses from their headers and feeds their events to the model. */
+static int read_traces(petw_profile *p, const char *const *paths, uint32_t count, const void *data,
+                       size_t size)
+{
+    int rc = 0;
     petw_trace *traces[64] = {0};
     uint32_t opened = 0;
     petw_trace_config tc;
@@ -173,6 +178,14 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
     p->mem_trace = NULL; /* the traces close below */
     for (uint32_t k = 0; k < count; k++)
         petw_trace_close(traces[k]);
+    return rc;
+}
+
+/* After the last event: pending samples and waits, keyed stacks and files
+ * settled, threads' last states and top readiers, stacks' frames pointed,
+ * then symbolization and the walks cut. Returns rc, else the model's error. */
+static int finish_model(petw_profile *p, int rc)
+{
     for (uint32_t t = 0; rc == 0 && t < p->thread_count; t++) {
         petw__profile_flush_pending(p, t, p->ptr4);
         if (p->tstate[t].has_wait)
@@ -204,6 +217,20 @@ static int read_model(const char *const *paths, uint32_t count, const void *data
         petw__profile_cut_walks(p);
     if (rc == 0)
         rc = p->error;
+    return rc;
+}
+
+/* Reads `count` files, or (paths NULL) the one trace in `data`. */
+static int read_model(const char *const *paths, uint32_t count, const void *data, size_t size,
+                      const petw_profile_config *config, petw_profile **out)
+{
+    *out = NULL;
+    petw_profile *p = calloc(1, sizeof(*p));
+    PETW__RETURN_IF(!p, PETW_ENOMEM);
+    int rc = init_model(p, config);
+    if (rc == 0)
+        rc = read_traces(p, paths, count, data, size);
+    rc = finish_model(p, rc);
     if (!p->c.decoder)
         petw_decoder_free(p->decoder);
     p->decoder = NULL;

@@ -116,7 +116,28 @@ int petw_profile_event_pairs(const petw_event_record *r, uint64_t *key)
     return dd->opcode;
 }
 
-void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r)
+/* Names a new kind from the decoder (once per kind): its provider's name
+ * (else the kernel class's, else its GUID) and its event's. */
+static void name_kind(petw_profile *p, petw_profile_event_kind *e, const petw_event_record *r)
+{
+    const petw_decoded_event *ev = NULL;
+    char guid[40];
+    snprintf(guid, sizeof(guid), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             e->provider_id.data1, e->provider_id.data2, e->provider_id.data3,
+             e->provider_id.data4[0], e->provider_id.data4[1], e->provider_id.data4[2],
+             e->provider_id.data4[3], e->provider_id.data4[4], e->provider_id.data4[5],
+             e->provider_id.data4[6], e->provider_id.data4[7]);
+    const char *kernel = petw_kernel_class_name(&e->provider_id);
+    int ok = petw_decode(p->decoder, r, &ev) == 0;
+    e->provider = petw__profile_intern(p, ok && ev->provider_name ? ev->provider_name
+                                          : kernel                ? kernel
+                                                                  : guid);
+    e->name = petw__profile_intern(p, ok && ev->event_name ? ev->event_name : "");
+}
+
+/* The row of r's kind (provider, id, opcode, version; TraceLogging: and
+ * name), added when new; PETW__MAP_NONE on ENOMEM. */
+static uint32_t kind_of(petw_profile *p, const petw_event_record *r)
 {
     const petw_event_descriptor *dd = &r->header.descriptor;
     size_t nlen = 0;
@@ -141,7 +162,7 @@ void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r)
         if (petw__grow((void **)&p->kinds, &p->kind_cap, p->kind_count + 1, sizeof(*p->kinds)) ||
             petw__map_put(&p->kind_by_key, key, p->kind_count)) {
             p->error = PETW_ENOMEM;
-            return;
+            return PETW__MAP_NONE;
         }
         k = p->kind_count++;
         petw_profile_event_kind *e = &p->kinds[k];
@@ -152,21 +173,17 @@ void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r)
         e->opcode = dd->opcode;
         e->version = dd->version;
         e->first = r->header.timestamp;
-        /* Names from the decoder, once per kind. */
-        const petw_decoded_event *ev = NULL;
-        char guid[40];
-        snprintf(guid, sizeof(guid), "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-                 e->provider_id.data1, e->provider_id.data2, e->provider_id.data3,
-                 e->provider_id.data4[0], e->provider_id.data4[1], e->provider_id.data4[2],
-                 e->provider_id.data4[3], e->provider_id.data4[4], e->provider_id.data4[5],
-                 e->provider_id.data4[6], e->provider_id.data4[7]);
-        const char *kernel = petw_kernel_class_name(&e->provider_id);
-        int ok = petw_decode(p->decoder, r, &ev) == 0;
-        e->provider = petw__profile_intern(p, ok && ev->provider_name ? ev->provider_name
-                                              : kernel                ? kernel
-                                                                      : guid);
-        e->name = petw__profile_intern(p, ok && ev->event_name ? ev->event_name : "");
+        name_kind(p, e, r);
     }
+    return k;
+}
+
+void petw__profile_on_any_event(petw_profile *p, const petw_event_record *r)
+{
+    const petw_event_descriptor *dd = &r->header.descriptor;
+    uint32_t k = kind_of(p, r);
+    if (k == PETW__MAP_NONE)
+        return;
     petw_profile_event_kind *e = &p->kinds[k];
     e->count++;
     e->last = r->header.timestamp;

@@ -253,72 +253,131 @@ static void end_op(petw_profile *p, petw__profile_files *f, const petw_event_rec
     /* Not found: it began before the trace, or outside the filters. */
 }
 
+/* A record's pointer-sized field at offset AT (d and ptr4 in scope). */
+#define PTR(at) (ptr4 ? (uint64_t)petw__rd32(d + (at)) : petw__rd64(d + (at)))
+
+/* FileIo Name, FileCreate, FileDelete and FileRundown: a key's name. */
+static void on_name(petw_profile *p, petw__profile_files *f, const petw_event_record *r, int opcode,
+                    int ptr4)
+{
+    uint32_t ps = ptr4 ? 4 : 8, n = r->user_data_length;
+    const uint8_t *d = r->user_data;
+    if (n < ps + 2) {
+        f->skipped++;
+        return;
+    }
+    uint32_t k = key_index(p, f, PTR(PETW__FILE_NAME_KEY), 1);
+    const char *name = name_at(p, r, PETW__FILE_NAME_TEXT(ps));
+    if (k != PETW__MAP_NONE && name && (opcode != PETW__OP_FILE_FILE_DELETE || !f->keys[k].name))
+        f->keys[k].name = name;
+}
+
+/* FileIo Create: the file object's name, and an open that begins. */
+static void on_create(petw_profile *p, petw__profile_files *f, const petw_event_record *r, int ptr4)
+{
+    uint32_t ps = ptr4 ? 4 : 8, n = r->user_data_length;
+    int v2 = r->header.descriptor.version < 3;
+    const uint8_t *d = r->user_data;
+    /* v2: IrpPtr, TTID (pointer), FileObject; v3: IrpPtr, FileObject, TTID (u32). */
+    uint32_t path_at = v2 ? 3 * ps + 12 : PETW__FILE_CREATE_PATH(ps);
+    if (n < path_at + 2) {
+        f->skipped++;
+        return;
+    }
+    uint64_t irp = PTR(PETW__FILE_CREATE_IRP);
+    uint64_t object = v2 ? PTR(2 * ps) : PTR(PETW__FILE_CREATE_OBJECT(ps));
+    uint32_t tid = v2 ? (uint32_t)PTR(ps) : petw__rd32(d + PETW__FILE_CREATE_TTID(ps));
+    const char *name = name_at(p, r, path_at);
+    if (object && name) {
+        uint32_t k = key_index(p, f, object ^ 0x8000000000000000ull, 1);
+        if (k != PETW__MAP_NONE) {
+            f->keys[k].name = name;
+            if (petw__map_put(&f->object_key, object, k))
+                p->error = PETW_ENOMEM;
+        }
+    }
+    /* A failed open has no file object: its row is its path's. */
+    begin(p, f, r, irp, object && name ? object ^ 0x8000000000000000ull : 0, 0, name, tid,
+          PETW_FILE_OP_CREATE, 0, 0);
+}
+
+/* FileIo Read and Write: an operation with its size and offset begins. */
+static void on_read_write(petw_profile *p, petw__profile_files *f, const petw_event_record *r,
+                          int opcode, int ptr4)
+{
+    uint32_t ps = ptr4 ? 4 : 8, n = r->user_data_length;
+    int v2 = r->header.descriptor.version < 3;
+    const uint8_t *d = r->user_data;
+    /* v2: Offset, IrpPtr, TTID (pointer), FileObject, FileKey, IoSize, IoFlags. */
+    uint32_t size_at = v2 ? 8 + 4 * ps : PETW__FILE_RW_SIZE(ps);
+    if (n < size_at + 4) {
+        f->skipped++;
+        return;
+    }
+    uint64_t irp = PTR(PETW__FILE_RW_IRP);
+    uint64_t object = v2 ? PTR(8 + 2 * ps) : PTR(PETW__FILE_RW_OBJECT(ps));
+    uint64_t key = v2 ? PTR(8 + 3 * ps) : PTR(PETW__FILE_RW_KEY(ps));
+    uint32_t tid = v2 ? (uint32_t)PTR(8 + ps) : petw__rd32(d + PETW__FILE_RW_TTID(ps));
+    begin(p, f, r, irp, key, object, NULL, tid,
+          opcode == PETW__OP_FILE_READ ? PETW_FILE_OP_READ : PETW_FILE_OP_WRITE,
+          petw__rd32(d + size_at), petw__rd64(d + PETW__FILE_RW_OFFSET));
+}
+
+/* FileIo Cleanup, Close, Flush, the info operations and the directory
+ * ones: an operation without bytes begins. */
+static void on_op(petw_profile *p, petw__profile_files *f, const petw_event_record *r, int opcode,
+                  int ptr4)
+{
+    uint32_t ps = ptr4 ? 4 : 8, n = r->user_data_length;
+    int v2 = r->header.descriptor.version < 3;
+    const uint8_t *d = r->user_data;
+    /* v3: IrpPtr, FileObject, FileKey, [ExtraInfo,] TTID; v2: IrpPtr,
+     * TTID (pointer), FileObject, FileKey. */
+    int info = opcode == PETW__OP_FILE_SET_INFO || opcode == PETW__OP_FILE_DELETE ||
+               opcode == PETW__OP_FILE_RENAME || opcode == PETW__OP_FILE_QUERY_INFO ||
+               opcode == PETW__OP_FILE_FS_CONTROL;
+    uint32_t need =
+        v2 ? 4 * ps : (info ? PETW__FILE_INFO_TTID(ps) : PETW__FILE_SIMPLE_TTID(ps)) + 4;
+    if (n < need) {
+        f->skipped++;
+        return;
+    }
+    uint64_t irp = PTR(PETW__FILE_OP_IRP);
+    uint64_t object = v2 ? PTR(2 * ps) : PTR(PETW__FILE_OP_OBJECT(ps));
+    uint64_t key = v2 ? PTR(3 * ps) : PTR(PETW__FILE_OP_KEY(ps));
+    uint32_t tid =
+        v2 ? (uint32_t)PTR(ps)
+           : petw__rd32(d + (info ? PETW__FILE_INFO_TTID(ps) : PETW__FILE_SIMPLE_TTID(ps)));
+    int kind = opcode == PETW__OP_FILE_CLEANUP  ? PETW_FILE_OP_CLEANUP
+               : opcode == PETW__OP_FILE_CLOSE  ? PETW_FILE_OP_CLOSE
+               : opcode == PETW__OP_FILE_FLUSH  ? PETW_FILE_OP_FLUSH
+               : opcode == PETW__OP_FILE_DELETE ? PETW_FILE_OP_DELETE
+               : opcode == PETW__OP_FILE_RENAME ? PETW_FILE_OP_RENAME
+               : info                           ? PETW_FILE_OP_SETINFO
+                                                : PETW_FILE_OP_OTHER;
+    begin(p, f, r, irp, key, object, NULL, tid, kind, 0, 0);
+}
+#undef PTR
+
 void petw__profile_on_file(petw_profile *p, const petw_event_record *r, int opcode, int ptr4)
 {
     petw__profile_files *f = files_of(p);
     if (!f)
         return;
-    uint32_t ps = ptr4 ? 4 : 8, n = r->user_data_length;
-    int v2 = r->header.descriptor.version < 3;
-    const uint8_t *d = r->user_data;
-#define PTR(at) (ptr4 ? (uint64_t)petw__rd32(d + (at)) : petw__rd64(d + (at)))
     switch (opcode) {
     case PETW__OP_FILE_NAME:
     case PETW__OP_FILE_FILE_CREATE:
     case PETW__OP_FILE_FILE_DELETE:
-    case PETW__OP_FILE_RUNDOWN: {
-        if (n < ps + 2) {
-            f->skipped++;
-            return;
-        }
-        uint32_t k = key_index(p, f, PTR(PETW__FILE_NAME_KEY), 1);
-        const char *name = name_at(p, r, PETW__FILE_NAME_TEXT(ps));
-        if (k != PETW__MAP_NONE && name &&
-            (opcode != PETW__OP_FILE_FILE_DELETE || !f->keys[k].name))
-            f->keys[k].name = name;
+    case PETW__OP_FILE_RUNDOWN:
+        on_name(p, f, r, opcode, ptr4);
         return;
-    }
-    case PETW__OP_FILE_CREATE: {
-        /* v2: IrpPtr, TTID (pointer), FileObject; v3: IrpPtr, FileObject, TTID (u32). */
-        uint32_t path_at = v2 ? 3 * ps + 12 : PETW__FILE_CREATE_PATH(ps);
-        if (n < path_at + 2) {
-            f->skipped++;
-            return;
-        }
-        uint64_t irp = PTR(PETW__FILE_CREATE_IRP);
-        uint64_t object = v2 ? PTR(2 * ps) : PTR(PETW__FILE_CREATE_OBJECT(ps));
-        uint32_t tid = v2 ? (uint32_t)PTR(ps) : petw__rd32(d + PETW__FILE_CREATE_TTID(ps));
-        const char *name = name_at(p, r, path_at);
-        if (object && name) {
-            uint32_t k = key_index(p, f, object ^ 0x8000000000000000ull, 1);
-            if (k != PETW__MAP_NONE) {
-                f->keys[k].name = name;
-                if (petw__map_put(&f->object_key, object, k))
-                    p->error = PETW_ENOMEM;
-            }
-        }
-        /* A failed open has no file object: its row is its path's. */
-        begin(p, f, r, irp, object && name ? object ^ 0x8000000000000000ull : 0, 0, name, tid,
-              PETW_FILE_OP_CREATE, 0, 0);
+    case PETW__OP_FILE_CREATE:
+        on_create(p, f, r, ptr4);
         return;
-    }
     case PETW__OP_FILE_READ:
-    case PETW__OP_FILE_WRITE: {
-        /* v2: Offset, IrpPtr, TTID (pointer), FileObject, FileKey, IoSize, IoFlags. */
-        uint32_t size_at = v2 ? 8 + 4 * ps : PETW__FILE_RW_SIZE(ps);
-        if (n < size_at + 4) {
-            f->skipped++;
-            return;
-        }
-        uint64_t irp = PTR(PETW__FILE_RW_IRP);
-        uint64_t object = v2 ? PTR(8 + 2 * ps) : PTR(PETW__FILE_RW_OBJECT(ps));
-        uint64_t key = v2 ? PTR(8 + 3 * ps) : PTR(PETW__FILE_RW_KEY(ps));
-        uint32_t tid = v2 ? (uint32_t)PTR(8 + ps) : petw__rd32(d + PETW__FILE_RW_TTID(ps));
-        begin(p, f, r, irp, key, object, NULL, tid,
-              opcode == PETW__OP_FILE_READ ? PETW_FILE_OP_READ : PETW_FILE_OP_WRITE,
-              petw__rd32(d + size_at), petw__rd64(d + PETW__FILE_RW_OFFSET));
+    case PETW__OP_FILE_WRITE:
+        on_read_write(p, f, r, opcode, ptr4);
         return;
-    }
     case PETW__OP_FILE_CLEANUP:
     case PETW__OP_FILE_CLOSE:
     case PETW__OP_FILE_FLUSH:
@@ -328,41 +387,15 @@ void petw__profile_on_file(petw_profile *p, const petw_event_record *r, int opco
     case PETW__OP_FILE_QUERY_INFO:
     case PETW__OP_FILE_FS_CONTROL:
     case PETW__OP_FILE_DIR_ENUM:
-    case PETW__OP_FILE_DIR_NOTIFY: {
-        /* v3: IrpPtr, FileObject, FileKey, [ExtraInfo,] TTID; v2: IrpPtr,
-         * TTID (pointer), FileObject, FileKey. */
-        int info = opcode == PETW__OP_FILE_SET_INFO || opcode == PETW__OP_FILE_DELETE ||
-                   opcode == PETW__OP_FILE_RENAME || opcode == PETW__OP_FILE_QUERY_INFO ||
-                   opcode == PETW__OP_FILE_FS_CONTROL;
-        uint32_t need =
-            v2 ? 4 * ps : (info ? PETW__FILE_INFO_TTID(ps) : PETW__FILE_SIMPLE_TTID(ps)) + 4;
-        if (n < need) {
-            f->skipped++;
-            return;
-        }
-        uint64_t irp = PTR(PETW__FILE_OP_IRP);
-        uint64_t object = v2 ? PTR(2 * ps) : PTR(PETW__FILE_OP_OBJECT(ps));
-        uint64_t key = v2 ? PTR(3 * ps) : PTR(PETW__FILE_OP_KEY(ps));
-        uint32_t tid =
-            v2 ? (uint32_t)PTR(ps)
-               : petw__rd32(d + (info ? PETW__FILE_INFO_TTID(ps) : PETW__FILE_SIMPLE_TTID(ps)));
-        int kind = opcode == PETW__OP_FILE_CLEANUP  ? PETW_FILE_OP_CLEANUP
-                   : opcode == PETW__OP_FILE_CLOSE  ? PETW_FILE_OP_CLOSE
-                   : opcode == PETW__OP_FILE_FLUSH  ? PETW_FILE_OP_FLUSH
-                   : opcode == PETW__OP_FILE_DELETE ? PETW_FILE_OP_DELETE
-                   : opcode == PETW__OP_FILE_RENAME ? PETW_FILE_OP_RENAME
-                   : info                           ? PETW_FILE_OP_SETINFO
-                                                    : PETW_FILE_OP_OTHER;
-        begin(p, f, r, irp, key, object, NULL, tid, kind, 0, 0);
+    case PETW__OP_FILE_DIR_NOTIFY:
+        on_op(p, f, r, opcode, ptr4);
         return;
-    }
     case PETW__OP_FILE_OP_END:
         end_op(p, f, r, ptr4);
         return;
     default:
         return;
     }
-#undef PTR
 }
 
 void petw__profile_on_disk_file(petw_profile *p, uint64_t key, uint32_t pid, int write,

@@ -73,6 +73,83 @@ static uint32_t connection(petw_profile *p, const petw_profile_net_op *o)
     return p->net_count++;
 }
 
+/* The event BASE (its IPv4 opcode) of TcpIp (or UdpIp when UDP): the
+ * model's op, the size its layout needs and where its connid is, with
+ * addresses of A bytes and pointers of PS. Returns 0, or -1 for an event
+ * that is no traffic of a connection. */
+static int layout(int udp, int base, uint32_t a, uint32_t ps, uint8_t *op, uint32_t *need,
+                  uint32_t *connid_at)
+{
+    if (udp) {
+        if (base != PETW__OP_NET_SEND && base != PETW__OP_NET_RECV)
+            return -1; /* Fail: no connection */
+        *op = base == PETW__OP_NET_SEND ? PETW_PROFILE_NET_SEND : PETW_PROFILE_NET_RECV;
+        *need = PETW__NET_UDP_SIZE(a, ps);
+        *connid_at = PETW__NET_UDP_CONNID(a);
+        return 0;
+    }
+    switch (base) {
+    case PETW__OP_NET_SEND:
+        *op = PETW_PROFILE_NET_SEND;
+        *need = PETW__NET_SEND_SIZE(a, ps);
+        *connid_at = PETW__NET_SEND_CONNID(a);
+        return 0;
+    case PETW__OP_TCP_CONNECT:
+    case PETW__OP_TCP_ACCEPT:
+        *op = base == PETW__OP_TCP_CONNECT ? PETW_PROFILE_NET_CONNECT : PETW_PROFILE_NET_ACCEPT;
+        *need = PETW__NET_G2_SIZE(a, ps);
+        *connid_at = PETW__NET_G2_CONNID(a);
+        return 0;
+    case PETW__OP_NET_RECV:
+    case PETW__OP_TCP_DISCONNECT:
+    case PETW__OP_TCP_RETRANSMIT:
+    case PETW__OP_TCP_RECONNECT:
+        *op = base == PETW__OP_NET_RECV         ? PETW_PROFILE_NET_RECV
+              : base == PETW__OP_TCP_DISCONNECT ? PETW_PROFILE_NET_DISCONNECT
+              : base == PETW__OP_TCP_RETRANSMIT ? PETW_PROFILE_NET_RETRANSMIT
+                                                : PETW_PROFILE_NET_RECONNECT;
+        *need = PETW__NET_G1_SIZE(a, ps);
+        *connid_at = PETW__NET_G1_CONNID(a);
+        return 0;
+    default:
+        return -1; /* Fail, TCPCopy: no traffic of a connection */
+    }
+}
+
+/* Counts `o` in its connection's row. */
+static void tally(petw_profile_net_connection *c, const petw_profile_net_op *o)
+{
+    c->last = o->time;
+    switch (o->op) {
+    case PETW_PROFILE_NET_SEND:
+        c->sends++;
+        c->send_bytes += o->bytes;
+        break;
+    case PETW_PROFILE_NET_RECV:
+        c->receives++;
+        c->receive_bytes += o->bytes;
+        break;
+    case PETW_PROFILE_NET_CONNECT:
+    case PETW_PROFILE_NET_RECONNECT:
+        c->connects++;
+        c->opened = o->time;
+        break;
+    case PETW_PROFILE_NET_ACCEPT:
+        c->accepts++;
+        c->opened = o->time;
+        break;
+    case PETW_PROFILE_NET_DISCONNECT:
+        c->disconnects++;
+        c->closed = o->time;
+        break;
+    case PETW_PROFILE_NET_RETRANSMIT:
+        c->retransmits++;
+        break;
+    default:
+        break;
+    }
+}
+
 void petw__profile_on_net(petw_profile *p, const petw_event_record *r, int udp, int ptr4)
 {
     const uint8_t *d = r->user_data;
@@ -82,40 +159,8 @@ void petw__profile_on_net(petw_profile *p, const petw_event_record *r, int udp, 
     int base = v6 ? opcode - PETW__OP_NET_IPV6 : opcode;
     uint32_t a = v6 ? 16 : 4, need, connid_at;
     uint8_t op;
-    if (udp) {
-        if (base != PETW__OP_NET_SEND && base != PETW__OP_NET_RECV)
-            return; /* Fail: no connection */
-        op = base == PETW__OP_NET_SEND ? PETW_PROFILE_NET_SEND : PETW_PROFILE_NET_RECV;
-        need = PETW__NET_UDP_SIZE(a, ps);
-        connid_at = PETW__NET_UDP_CONNID(a);
-    } else {
-        switch (base) {
-        case PETW__OP_NET_SEND:
-            op = PETW_PROFILE_NET_SEND;
-            need = PETW__NET_SEND_SIZE(a, ps);
-            connid_at = PETW__NET_SEND_CONNID(a);
-            break;
-        case PETW__OP_TCP_CONNECT:
-        case PETW__OP_TCP_ACCEPT:
-            op = base == PETW__OP_TCP_CONNECT ? PETW_PROFILE_NET_CONNECT : PETW_PROFILE_NET_ACCEPT;
-            need = PETW__NET_G2_SIZE(a, ps);
-            connid_at = PETW__NET_G2_CONNID(a);
-            break;
-        case PETW__OP_NET_RECV:
-        case PETW__OP_TCP_DISCONNECT:
-        case PETW__OP_TCP_RETRANSMIT:
-        case PETW__OP_TCP_RECONNECT:
-            op = base == PETW__OP_NET_RECV         ? PETW_PROFILE_NET_RECV
-                 : base == PETW__OP_TCP_DISCONNECT ? PETW_PROFILE_NET_DISCONNECT
-                 : base == PETW__OP_TCP_RETRANSMIT ? PETW_PROFILE_NET_RETRANSMIT
-                                                   : PETW_PROFILE_NET_RECONNECT;
-            need = PETW__NET_G1_SIZE(a, ps);
-            connid_at = PETW__NET_G1_CONNID(a);
-            break;
-        default:
-            return; /* Fail, TCPCopy: no traffic of a connection */
-        }
-    }
+    if (layout(udp, base, a, ps, &op, &need, &connid_at) != 0)
+        return;
     if (r->header.descriptor.version != PETW__VERSION_NET || n < need || !d) {
         p->net_skipped++;
         return;
@@ -141,36 +186,7 @@ void petw__profile_on_net(petw_profile *p, const petw_event_record *r, int udp, 
     uint32_t k = connection(p, &o);
     if (k == UINT32_MAX)
         return;
-    petw_profile_net_connection *c = &p->nets[k];
-    c->last = o.time;
-    switch (op) {
-    case PETW_PROFILE_NET_SEND:
-        c->sends++;
-        c->send_bytes += o.bytes;
-        break;
-    case PETW_PROFILE_NET_RECV:
-        c->receives++;
-        c->receive_bytes += o.bytes;
-        break;
-    case PETW_PROFILE_NET_CONNECT:
-    case PETW_PROFILE_NET_RECONNECT:
-        c->connects++;
-        c->opened = o.time;
-        break;
-    case PETW_PROFILE_NET_ACCEPT:
-        c->accepts++;
-        c->opened = o.time;
-        break;
-    case PETW_PROFILE_NET_DISCONNECT:
-        c->disconnects++;
-        c->closed = o.time;
-        break;
-    case PETW_PROFILE_NET_RETRANSMIT:
-        c->retransmits++;
-        break;
-    default:
-        break;
-    }
+    tally(&p->nets[k], &o);
 }
 
 uint32_t petw_profile_net_count(const petw_profile *p)
