@@ -68,7 +68,7 @@ static petw__profile_files *files_of(petw_profile *p)
     return p->fileio;
 }
 
-static uint32_t key_index(petw_profile *p, petw__profile_files *f, uint64_t id, int create)
+static uint32_t file_key_at(petw_profile *p, petw__profile_files *f, uint64_t id, int create)
 {
     if (!id)
         return PETW__MAP_NONE;
@@ -139,8 +139,8 @@ static uint32_t pid_of(petw_profile *p, uint32_t tid, uint32_t header_pid)
     return header_pid;
 }
 
-static void count(petw_profile *p, petw__profile_files *f, const pending_op *op, int64_t end,
-                  uint64_t moved, uint32_t status, int ended)
+static void count_op(petw_profile *p, petw__profile_files *f, const pending_op *op, int64_t end,
+                     uint64_t moved, uint32_t status, int ended)
 {
     if (op->row == PETW__MAP_NONE)
         return;
@@ -186,7 +186,7 @@ static void begin(petw_profile *p, petw__profile_files *f, const petw_event_reco
     uint32_t pid = pid_of(p, tid, r->header.process_id);
     if (!petw__profile_pid_wanted(p, pid) || !petw__profile_in_time(p, t))
         return;
-    uint32_t k = key_index(p, f, key_id, 1);
+    uint32_t k = file_key_at(p, f, key_id, 1);
     if (k != PETW__MAP_NONE && !f->keys[k].name && object) {
         uint32_t o = petw__map_get(&f->object_key, object); /* Create's OpenPath */
         if (o != PETW__MAP_NONE && f->keys[o].name)
@@ -203,7 +203,7 @@ static void begin(petw_profile *p, petw__profile_files *f, const petw_event_reco
     if (p->error)
         return;
     if (!irp) {
-        count(p, f, &op, t, asked, 0, 0);
+        count_op(p, f, &op, t, asked, 0, 0);
         return;
     }
     if (!f->pending && !(f->pending = calloc(PENDING_SLOTS, sizeof(*f->pending)))) {
@@ -224,7 +224,7 @@ static void begin(petw_profile *p, petw__profile_files *f, const petw_event_reco
     if (!slot)
         slot = &f->pending[h & (PENDING_SLOTS - 1)];
     if (slot->irp) { /* never ended, or too many in flight */
-        count(p, f, slot, t, 0, 0, 0);
+        count_op(p, f, slot, t, 0, 0, 0);
         f->unended++;
     }
     *slot = op;
@@ -245,7 +245,7 @@ static void end_op(petw_profile *p, petw__profile_files *f, const petw_event_rec
     for (uint32_t k = 0; irp && f->pending && k < PENDING_PROBES; k++) {
         pending_op *op = &f->pending[(h + k) & (PENDING_SLOTS - 1)];
         if (op->irp == irp) {
-            count(p, f, op, r->header.timestamp, status & 0x80000000u ? 0 : extra, status, 1);
+            count_op(p, f, op, r->header.timestamp, status & 0x80000000u ? 0 : extra, status, 1);
             op->irp = 0;
             return;
         }
@@ -266,7 +266,7 @@ static void on_name(petw_profile *p, petw__profile_files *f, const petw_event_re
         f->skipped++;
         return;
     }
-    uint32_t k = key_index(p, f, PTR(PETW__FILE_NAME_KEY), 1);
+    uint32_t k = file_key_at(p, f, PTR(PETW__FILE_NAME_KEY), 1);
     const char *name = name_at(p, r, PETW__FILE_NAME_TEXT(ps));
     if (k != PETW__MAP_NONE && name && (opcode != PETW__OP_FILE_FILE_DELETE || !f->keys[k].name))
         f->keys[k].name = name;
@@ -289,7 +289,7 @@ static void on_create(petw_profile *p, petw__profile_files *f, const petw_event_
     uint32_t tid = v2 ? (uint32_t)PTR(ps) : petw__rd32(d + PETW__FILE_CREATE_TTID(ps));
     const char *name = name_at(p, r, path_at);
     if (object && name) {
-        uint32_t k = key_index(p, f, object ^ 0x8000000000000000ull, 1);
+        uint32_t k = file_key_at(p, f, object ^ 0x8000000000000000ull, 1);
         if (k != PETW__MAP_NONE) {
             f->keys[k].name = name;
             if (petw__map_put(&f->object_key, object, k))
@@ -404,7 +404,7 @@ void petw__profile_on_disk_file(petw_profile *p, uint64_t key, uint32_t pid, int
     petw__profile_files *f = files_of(p);
     if (!f)
         return;
-    uint32_t k = key_index(p, f, key, 1);
+    uint32_t k = file_key_at(p, f, key, 1);
     uint32_t row = row_index(p, f, k, NULL, pid);
     if (row == PETW__MAP_NONE)
         return;
@@ -425,7 +425,7 @@ void petw__profile_files_finish(petw_profile *p)
         return;
     for (uint32_t k = 0; f->pending && k < PENDING_SLOTS; k++)
         if (f->pending[k].irp) {
-            count(p, f, &f->pending[k], f->pending[k].start, 0, 0, 0);
+            count_op(p, f, &f->pending[k], f->pending[k].start, 0, 0, 0);
             f->unended++;
             f->pending[k].irp = 0;
         }

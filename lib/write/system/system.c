@@ -118,7 +118,7 @@ static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uin
     petw__ring_commit(ring, &res);
 }
 
-/* emit and session_time for system_memory.c. */
+/* emit, session_time and the lost count for system_memory.c and system_file.c. */
 static void emit_cb(void *ctx, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
                     uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
 {
@@ -133,14 +133,9 @@ static int64_t ticks_cb(void *ctx, int64_t ns)
 #define MEMORY_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC)
 #define FAULT_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS)
 
-void petw__system_emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
-                       uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
+static void lost_cb(void *ctx, uint64_t n)
 {
-    emit(s, cpu, type, hook, version, pid, tid, ns, payload, n);
-}
-
-void petw__system_lost(petw__system *s, uint64_t n)
-{
+    petw__system *s = ctx;
     /* relaxed: counters, as the ring's own. */
     petw__ring_counters *k = s->c.ring->counters;
     atomic_fetch_add_explicit(&k->events_lost, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
@@ -714,7 +709,7 @@ static uint32_t start_file_io(petw__system *s, uint32_t target_pid)
     if (!(s->flags & file_flags))
         return 0;
     char why[256];
-    if (petw__system_file_start(s, target_pid, &s->file, why, sizeof(why)) != 0) {
+    if (petw__system_file_start(emit_cb, lost_cb, s, target_pid, &s->file, why, sizeof(why)) != 0) {
         s->flags &= ~file_flags;
         return PETW_SYSTEM_LIMIT_NO_FILE_IO;
     }

@@ -53,7 +53,9 @@ typedef struct pid_cwd {
 } pid_cwd;
 
 struct petw__system_file {
-    petw__system *s;
+    petw__system_emit_fn emit; /* the system provider's, with ctx */
+    petw__system_lost_fn lost;
+    void *ctx;
     uint32_t target_pid;
     pid_cwd *cwds;
     object_key *objects;
@@ -129,8 +131,8 @@ static void emit_name(petw__system_file *f, uint8_t opcode, uint32_t cpu, int64_
     uint8_t *p = f->payload;
     petw__wr64(p, key);
     size_t units = petw__utf8_to_utf16le(name, p + 8, 4096);
-    petw__system_emit(f->s, cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
-                      PETW__VERSION_FILE_IO, 0, 0, ns, p, 8 + 2 * ((uint32_t)units + 1));
+    f->emit(f->ctx, cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
+            PETW__VERSION_FILE_IO, 0, 0, ns, p, 8 + 2 * ((uint32_t)units + 1));
 }
 
 /* Remembers `key`'s name; a new or changed one is told with `opcode`. */
@@ -303,9 +305,9 @@ static void emit_end(petw__system_file *f, const petw__sys_file_op *op, uint64_t
     petw__wr64(p + PETW__FILE_END_IRP, irp);
     petw__wr64(p + PETW__FILE_END_EXTRA, extra);
     petw__wr32(p + PETW__FILE_END_STATUS, ntstatus(op->result, op->op));
-    petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64,
-                      PETW__HOOK(PETW__GROUP_FILE_IO, PETW__OP_FILE_OP_END), PETW__VERSION_FILE_IO,
-                      op->pid, op->tid, op->end_ns, p, PETW__FILE_END_SIZE);
+    f->emit(f->ctx, op->cpu, PETW__HDR_PERFINFO64,
+            PETW__HOOK(PETW__GROUP_FILE_IO, PETW__OP_FILE_OP_END), PETW__VERSION_FILE_IO, op->pid,
+            op->tid, op->end_ns, p, PETW__FILE_END_SIZE);
 }
 
 /* FileIo_SimpleOp v3 (Cleanup, Close, Flush): IrpPtr, FileObject, FileKey, TTID. */
@@ -318,8 +320,8 @@ static void emit_simple(petw__system_file *f, const petw__sys_file_op *op, uint8
     petw__wr64(p + 8, op->file);
     petw__wr64(p + 16, key);
     petw__wr32(p + 24, op->tid);
-    petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
-                      PETW__VERSION_FILE_IO, op->pid, op->tid, ns, p, 28);
+    f->emit(f->ctx, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
+            PETW__VERSION_FILE_IO, op->pid, op->tid, ns, p, 28);
     emit_end(f, op, irp, 0);
 }
 
@@ -336,8 +338,8 @@ static void emit_info(petw__system_file *f, const petw__sys_file_op *op, uint8_t
     petw__wr64(p + 24, extra);
     petw__wr32(p + 32, op->tid);
     petw__wr32(p + 36, info_class);
-    petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
-                      PETW__VERSION_FILE_IO, op->pid, op->tid, op->start_ns, p, 40);
+    f->emit(f->ctx, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
+            PETW__VERSION_FILE_IO, op->pid, op->tid, op->start_ns, p, 40);
     emit_end(f, op, irp, 0);
 }
 
@@ -377,9 +379,9 @@ static void on_create(petw__system_file *f, const petw__sys_file_op *op)
     petw__wr32(p + 24, 0x80);                                          /* NORMAL */
     petw__wr32(p + 28, 7); /* ShareAccess: read, write, delete (Linux locks nothing) */
     size_t units = petw__utf8_to_utf16le(name, p + 32, 4096);
-    petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64,
-                      PETW__HOOK(PETW__GROUP_FILE_IO, PETW__OP_FILE_CREATE), PETW__VERSION_FILE_IO,
-                      op->pid, op->tid, op->start_ns, p, 32 + 2 * ((uint32_t)units + 1));
+    f->emit(f->ctx, op->cpu, PETW__HDR_PERFINFO64,
+            PETW__HOOK(PETW__GROUP_FILE_IO, PETW__OP_FILE_CREATE), PETW__VERSION_FILE_IO, op->pid,
+            op->tid, op->start_ns, p, 32 + 2 * ((uint32_t)units + 1));
     if (op->result >= 0 && op->file && op->inode)
         *object_slot(f, op->file) = (object_key){op->file, op->inode};
     if (op->result >= 0 && op->inode)
@@ -404,8 +406,8 @@ static void on_read_write(petw__system_file *f, const petw__sys_file_op *op)
     petw__wr32(p + 36, asked > UINT32_MAX ? UINT32_MAX : (uint32_t)asked);
     petw__wr32(p + 40, 0);
     uint8_t opcode = op->op == PETW__SYSFILE_READ ? PETW__OP_FILE_READ : PETW__OP_FILE_WRITE;
-    petw__system_emit(f->s, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
-                      PETW__VERSION_FILE_IO, op->pid, op->tid, op->start_ns, p, 44);
+    f->emit(f->ctx, op->cpu, PETW__HDR_PERFINFO64, PETW__HOOK(PETW__GROUP_FILE_IO, opcode),
+            PETW__VERSION_FILE_IO, op->pid, op->tid, op->start_ns, p, 44);
     emit_end(f, op, irp, op->result > 0 ? (uint64_t)op->result : 0);
 }
 
@@ -522,14 +524,17 @@ static void on_op(void *ctx, const petw__sys_file_op *op)
     }
 }
 
-int petw__system_file_start(petw__system *s, uint32_t target_pid, petw__system_file **out,
-                            char *why, size_t why_size)
+int petw__system_file_start(petw__system_emit_fn emit, petw__system_lost_fn lost, void *ctx,
+                            uint32_t target_pid, petw__system_file **out, char *why,
+                            size_t why_size)
 {
     *out = NULL;
     petw__system_file *f = calloc(1, sizeof(*f));
     if (!f)
         return PETW_ENOMEM;
-    f->s = s;
+    f->emit = emit;
+    f->lost = lost;
+    f->ctx = ctx;
     f->target_pid = target_pid;
     f->keys = calloc(KEY_SLOTS, sizeof(*f->keys));
     f->fds = calloc(FD_SLOTS, sizeof(*f->fds));
@@ -568,7 +573,7 @@ void petw__system_file_stop(petw__system_file *f)
         return;
     uint64_t lost = petw__sys_files_drain(f->src, on_op, f);
     if (lost)
-        petw__system_lost(f->s, lost);
+        f->lost(f->ctx, lost);
     petw__sys_files_close(f->src);
     for (uint32_t k = 0; k < KEY_SLOTS; k++)
         free(f->keys[k].name);

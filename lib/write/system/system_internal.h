@@ -78,22 +78,19 @@ petw__system_memory *petw__system_memory_new(uint32_t flags, petw__system_emit_f
  * rundown's too): the events it makes, if any. */
 void petw__system_memory_record(petw__system_memory *m, const petw__sys_record *r);
 void petw__system_memory_free(petw__system_memory *m);
-/* system.c: one classic kernel record (header `type`, HookId, class
- * version, thread and process, the time in petw__monotonic_ns()'s clock,
- * the payload) into CPU `cpu`'s buffer of the session's ring. */
-typedef struct petw__system petw__system;
-void petw__system_emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
-                       uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n);
-/* system.c: `n` events the OS lost, counted as the session's lost events. */
-void petw__system_lost(petw__system *s, uint64_t n);
+/* system.c's: `n` events the OS lost, counted as the session's lost
+ * events (ctx as with emit). */
+typedef void (*petw__system_lost_fn)(void *ctx, uint64_t n);
 
 /* system_file.c: file I/O (PETW_SYSTEM_FILE_IO) as the FileIo class. */
 typedef struct petw__system_file petw__system_file;
 /* Starts following the file calls of `target_pid` and its descendants (0:
- * every process but this one) and reads the descriptors it has open. 0,
+ * every process but this one), writing through `emit` and `lost`
+ * (system.c's, with `ctx`), and reads the descriptors it has open. 0,
  * or PETW_ENOTSUP, PETW_EACCES, PETW_ENOMEM with `why` saying why. */
-int petw__system_file_start(petw__system *s, uint32_t target_pid, petw__system_file **out,
-                            char *why, size_t why_size);
+int petw__system_file_start(petw__system_emit_fn emit, petw__system_lost_fn lost, void *ctx,
+                            uint32_t target_pid, petw__system_file **out, char *why,
+                            size_t why_size);
 /* Writes the calls ready (the system thread, every few milliseconds). */
 void petw__system_file_read(petw__system_file *f);
 /* Stops, writes what is left, counts what the OS lost; frees (NULL is fine). */
