@@ -22,9 +22,10 @@ started=$(date +%s)
 # clickhouse-server, clickhouse-client: the clickhouse suite loads traces
 # into a server of its own (`petw export --to clickhouse`);
 # strace: analysis_file compares `petw report file` with strace -f's logs of
-# the same run.
+# the same run; protobuf-compiler: the Perfetto exports are decoded by protoc
+# with Perfetto's message layout (test/common/perfetto_trace.proto).
 scripts/setup-debian.sh chromium golang-go linux-perf binutils groff-base clang-tools-14 \
-    lld-14 llvm-14 llvm-16 gcab clickhouse-server clickhouse-client strace
+    lld-14 llvm-14 llvm-16 gcab clickhouse-server clickhouse-client strace protobuf-compiler
 # Public Windows traces (PerfView's and others' test inputs) for the compat
 # test public_traces: fetched once when the network allows; without them
 # that test is skipped.
