@@ -3,8 +3,8 @@
 # Every installed archive is a clean guest in other people's programs: nm
 # shows it defines petw_ and petw__ names only, plus, in the archives that
 # exist to give them, the names of the API they emulate as their installed
-# headers declare them: libpetw_etw the ETW functions (petw/etw/*.h),
-# libpetw_win32 the Win32 and C runtime functions (petw/win32/*.h),
+# headers declare them: libpetw_etw the ETW functions (petw/etw/), libpetw_win32
+# the Win32 and C runtime functions (petw/win32/),
 # libpetw_wmain main alone. Anything else (a Win32 name in libpetw, a helper
 # without the prefix, a main outside libpetw_wmain) fails.
 # usage: install_symbols.sh BUILD_DIR
@@ -14,12 +14,13 @@ dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 meson install -C "$build" --destdir "$dest" --quiet --no-rebuild >/dev/null
 inc=$(dirname "$(find "$dest" -path '*/petw/petw.h' | head -n 1)")
-# The function names a header directory declares: NAME( at a declaration.
+# The function names headers (on stdin) declare: NAME( at a declaration.
 declared() {
-    cat "$@" | tr -s ' \t' '\n\n' | sed -n 's/^\**\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' | sort -u
+    tr -s ' \t' '\n\n' | sed -n 's/^\**\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' | sort -u
 }
-declared "$inc"/etw/*.h > "$dest/etw.names"
-declared "$inc"/win32/*.h > "$dest/win32.names"
+# The headers and their chapters (etw/evntrace/*.h, win32/sal/*.h, ...).
+find "$inc/etw" -name '*.h' -exec cat {} + | declared > "$dest/etw.names"
+find "$inc/win32" -name '*.h' -exec cat {} + | declared > "$dest/win32.names"
 echo main > "$dest/wmain.names"
 : > "$dest/none.names"
 status=0 count=0
