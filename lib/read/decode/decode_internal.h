@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* decode_internal.h - the decoder's state and the functions its files share
- * (decode.c: the decoder, its field-building primitives and TraceLogging;
+ * (decode.c: the decoder and its field-building primitives;
+ * decode_tracelogging.c: TraceLogging's self-describing events;
  * decode_manifest.c: manifest-described events and their messages; wpp.c:
  * WPP messages; eventsource.c: the manifests EventSource providers write into
  * the trace; decode_files.c: manifests and TMF files added), its work
@@ -42,7 +43,7 @@ const petw__manifest *petw__decoder_kernel(petw_decoder *decoder);
 #define PETW__DECODE_MAX_DEPTH 32
 #define PETW__DECODE_MAX_FIELDS 65536
 
-/* The TraceLogging schema cache's slots and hash buckets (decode.c). */
+/* The TraceLogging schema cache's slots and hash buckets (decode_tracelogging.c). */
 #define PETW__DECODE_CACHE_SLOTS 256
 #define PETW__DECODE_CACHE_BUCKETS 512 /* a power of two */
 
@@ -58,7 +59,7 @@ typedef struct petw__stream_manifest {
     size_t size;
 } petw__stream_manifest;
 
-/* TraceLogging's parsed schemas (decode.c's own). */
+/* TraceLogging's parsed schemas (decode_tracelogging.c's own). */
 struct schema_entry;
 struct cached_schema;
 
@@ -123,6 +124,8 @@ int petw__decoder_open_block(petw_decoder *d, uint32_t slot, petw_value_kind kin
                              uint32_t *first);
 /* 0 when the payload holds `n` more bytes, else PETW_ECORRUPT. */
 int petw__decoder_need(petw_decoder *d, size_t n);
+/* Bytes of a fixed-size number in-type (pointers: `pointer_size`), or 0. */
+size_t petw__decoder_type_size(uint8_t type, size_t pointer_size);
 /* Bytes of a fixed-size number in-type (pointers: the event's size), or 0. */
 size_t petw__decoder_number_size(const petw_decoder *d, uint8_t type);
 /* Field `slot` as a string: `units` UTF-16LE units, or `n` bytes. */
@@ -133,6 +136,16 @@ int petw__decoder_ipv6_string(petw_decoder *d, const uint8_t *p, uint32_t slot);
 /* One value of a non-struct in-type at d->pos, as it is laid out in
  * TraceLogging and in manifest templates without a length. */
 int petw__decoder_basic(petw_decoder *d, uint8_t type, uint8_t out, uint32_t slot);
+
+/* ---- decode_tracelogging.c: TraceLogging's self-describing events ---- */
+
+/* The fields the event's TraceLogging schema (`schema_size` bytes of its
+ * EVENT_SCHEMA_TL item) describes, parsed once and cached. */
+int petw__decoder_tracelogging_fields(petw_decoder *d, const uint8_t *schema, size_t schema_size);
+/* The provider name in the traits (u16 size, then the name, NUL-terminated),
+ * copied into the arena; returns its arena offset or (size_t)-1. */
+size_t petw__decoder_tracelogging_provider_name(petw_decoder *d, const uint8_t *traits,
+                                                size_t traits_size);
 
 /* ---- decode_manifest.c: manifest-described events ---- */
 

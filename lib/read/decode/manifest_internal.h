@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* manifest_internal.h - what manifest.c (reading the XML into raw lists) and
  * manifest_model.c (resolving each provider into manifest.h's model)
- * share: the raw lists, the parser's state and its error reporting. Only
- * those two files include it.
+ * share: the raw lists, the parser's state and its error reporting; and
+ * the order of events, which manifest_lookup.c searches in. Only those
+ * three files include it.
  *
  * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
@@ -131,5 +132,8 @@ int petw__manifest_pass_over(parser *p);
 /* manifest_model.c: raw provider `rp` resolved into `mp`, every name and
  * string it uses looked up; 0 or the failure (petw__manifest_fail's). */
 int petw__manifest_resolve_provider(parser *p, const raw_provider *rp, petw__man_provider *mp);
+/* manifest_lookup.c: the order of a provider's events, by id then version
+ * (qsort's and bsearch's comparison of two petw__man_event). */
+int petw__man_event_cmp(const void *a, const void *b);
 
 #endif

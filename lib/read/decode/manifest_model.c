@@ -3,12 +3,12 @@
  * (manifest.c's lists, the attributes as written) resolved into it (numbers
  * checked; levels, tasks, opcodes, keywords, channels and maps found by name,
  * the manifest's own, else Windows' standard ones; templates' types and
- * sizes checked; strings looked up; events sorted), and the lookups the
- * decoder and the view make in it.
+ * sizes checked; strings looked up; events sorted), and the names of tasks,
+ * opcodes and levels looked up in it. manifest_lookup.c finds events and
+ * maps' text.
  *
  * Allowed dependencies: common/, platform/, classes/, xxHash, expat.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -531,14 +531,6 @@ static int resolve_items(parser *p, const raw_provider *rp, petw__man_provider *
     return 0;
 }
 
-static int cmp_event(const void *a, const void *b)
-{
-    const petw__man_event *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->version < y->version ? -1 : x->version > y->version;
-}
-
 static int resolve_event(parser *p, const raw_provider *rp, petw__man_provider *mp,
                          const raw_event *r, petw__man_event *ev)
 {
@@ -620,10 +612,10 @@ int petw__manifest_resolve_provider(parser *p, const raw_provider *rp, petw__man
             return p->rc;
     }
     if (mp->event_count > 1)
-        qsort(mp->events, mp->event_count, sizeof(*mp->events), cmp_event);
+        qsort(mp->events, mp->event_count, sizeof(*mp->events), petw__man_event_cmp);
     uint32_t kept = mp->event_count ? 1 : 0;
     for (uint32_t i = 1; i < mp->event_count; i++) {
-        if (cmp_event(&mp->events[kept - 1], &mp->events[i]) != 0) {
+        if (petw__man_event_cmp(&mp->events[kept - 1], &mp->events[i]) != 0) {
             mp->events[kept++] = mp->events[i];
             continue;
         }
@@ -635,18 +627,6 @@ int petw__manifest_resolve_provider(parser *p, const raw_provider *rp, petw__man
     }
     mp->event_count = kept;
     return 0;
-}
-
-const petw__man_event *petw__manifest_find_event(const petw__man_provider *p, uint16_t id,
-                                                 uint8_t version)
-{
-    petw__man_event key;
-    memset(&key, 0, sizeof(key));
-    key.id = id;
-    key.version = version;
-    if (!p->event_count)
-        return NULL;
-    return bsearch(&key, p->events, p->event_count, sizeof(key), cmp_event);
 }
 
 const char *petw__manifest_name(const petw__man_provider *p, uint32_t kind, uint32_t task,
@@ -674,35 +654,4 @@ const char *petw__manifest_name(const petw__man_provider *p, uint32_t kind, uint
         if (std[i].value == value)
             return std[i].text;
     return NULL;
-}
-
-int petw__manifest_map_text(const petw__man_provider *p, int32_t map, uint64_t value, char *out,
-                            size_t size)
-{
-    if (map < 0 || (uint32_t)map >= p->map_count || size == 0)
-        return -1;
-    const petw__man_map *m = &p->maps[map];
-    if (m->count == 0) /* no entries: the provider may have none at all */
-        return -1;
-    const petw__man_map_entry *e = p->map_entries + m->first;
-    out[0] = 0;
-    if (!m->bitmap) {
-        for (uint32_t i = 0; i < m->count; i++)
-            if (e[i].value == value) {
-                snprintf(out, size, "%s", e[i].text);
-                return 0;
-            }
-        return -1;
-    }
-    size_t used = 0;
-    int any = 0;
-    for (uint32_t i = 0; i < m->count; i++)
-        if (e[i].value && (value & e[i].value) == e[i].value) {
-            int n = snprintf(out + used, size - used, "%s%s", any ? " | " : "", e[i].text);
-            if (n < 0 || (size_t)n >= size - used)
-                break;
-            used += (size_t)n;
-            any = 1;
-        }
-    return any ? 0 : -1;
 }
