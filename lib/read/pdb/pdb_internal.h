@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* pdb_internal.h - what pdb.c (the MSF container, the info, DBI, string
- * and type streams) and pdb_lookup.c (module symbols, lines, inline sites)
- * share.
+/* pdb_internal.h - what pdb.c (the MSF container, the info, DBI and string
+ * streams), pdb_records.c (the type and ID streams, the publics) and
+ * pdb_lookup.c (module symbols, lines, inline sites) share.
  *
  * Allowed dependencies: common, platform.
  */
@@ -126,6 +126,9 @@ int petw__pdb_fail(petw_pdb *pdb, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* The NUL-terminated string at `offset` of `stream` (read up to `end`, at
+ * most 4 KB), interned; NULL when there is none. */
+const char *petw__pdb_stream_string(petw_pdb *pdb, uint32_t stream, uint64_t offset, uint64_t end);
 /* The string at `offset` of the "/names" table, interned; NULL when there
  * is none there. */
 const char *petw__pdb_name(petw_pdb *pdb, uint32_t offset);

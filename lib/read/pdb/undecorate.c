@@ -25,88 +25,16 @@
  * number: '?' for negative, then 0-9 for 1-10 or hex digits A-P ended by '@'.
  *
  * Every string is built in a fixed pool; a parse that runs out of pool,
- * depth or input fails and the caller keeps the decorated name.
+ * depth or input fails and the caller keeps the decorated name. This file
+ * reads the names and the special names; undecorate_types.c the types and
+ * functions' signatures.
  */
 #include "undecorate.h"
+#include "undecorate_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-#define POOL_SIZE 8192
-#define MAX_DEPTH 24
-#define MAX_REFS 10
-
-typedef struct str {
-    uint32_t at, len; /* in the pool */
-} str;
-
-typedef struct refs {
-    str names[MAX_REFS];
-    int name_count;
-    str params[MAX_REFS]; /* a function's parameter types */
-    int param_count;
-} refs;
-
-typedef struct ctx {
-    const char *p;
-    int depth;
-    int failed;
-    refs refs;
-    size_t used;
-    char pool[POOL_SIZE];
-} ctx;
-
-/* After a failure every read sees the end of the input. */
-static str fail(ctx *c)
-{
-    c->failed = 1;
-    c->p = "";
-    return (str){0, 0};
-}
-
-/* Building a string: begin(), then add()s of literals or strings finished
- * before begin(), then finish(). No parse runs between begin and finish. */
-static uint32_t begin(ctx *c)
-{
-    return (uint32_t)c->used;
-}
-
-static void add(ctx *c, const char *s, size_t n)
-{
-    if (c->failed)
-        return;
-    if (n > POOL_SIZE - c->used) {
-        c->failed = 1;
-        return;
-    }
-    memmove(c->pool + c->used, s, n);
-    c->used += n;
-}
-
-static void adds(ctx *c, const char *s)
-{
-    add(c, s, strlen(s));
-}
-
-static void addstr(ctx *c, str s)
-{
-    add(c, c->pool + s.at, s.len);
-}
-
-static str finish(ctx *c, uint32_t at)
-{
-    if (c->failed)
-        return (str){0, 0};
-    return (str){at, (uint32_t)c->used - at};
-}
-
-static str lit(ctx *c, const char *s)
-{
-    uint32_t at = begin(c);
-    adds(c, s);
-    return finish(c, at);
-}
 
 static int same(const ctx *c, str a, str b)
 {
@@ -189,10 +117,7 @@ static str number_text(ctx *c)
     return lit(c, buf);
 }
 
-static str type(ctx *c);
 static str local_scope(ctx *c);
-static str qualified_name(ctx *c, str first);
-static str name_fragment(ctx *c);
 
 static str operator_name(ctx *c);
 
@@ -226,7 +151,7 @@ static str template_name(ctx *c)
         } else if (c->p[0] == '$' && c->p[1] != '$') {
             return fail(c); /* pointers to members, addresses of symbols: not read */
         } else {
-            args[n++] = type(c);
+            args[n++] = petw__und_type(c);
         }
     }
     if (c->failed)
@@ -250,7 +175,7 @@ static str template_name(ctx *c)
 
 /* A scope fragment: a back-reference, a template, an anonymous namespace
  * or an identifier (the last two remembered). */
-static str name_fragment(ctx *c)
+str petw__und_name_fragment(ctx *c)
 {
     if (*c->p >= '0' && *c->p <= '9') {
         int i = *c->p++ - '0';
@@ -283,7 +208,7 @@ static str name_fragment(ctx *c)
 
 /* The scopes after a symbol's or type's first fragment, up to the '@'
  * ending them: "first" qualified by them, outermost first. */
-static str qualified_name(ctx *c, str first)
+str petw__und_qualified_name(ctx *c, str first)
 {
     str parts[32];
     int n = 0;
@@ -291,7 +216,7 @@ static str qualified_name(ctx *c, str first)
     while (!c->failed && *c->p != '@') {
         if (!*c->p || n == 32)
             return fail(c);
-        parts[n++] = name_fragment(c);
+        parts[n++] = petw__und_name_fragment(c);
     }
     if (c->failed)
         return (str){0, 0};
@@ -303,142 +228,6 @@ static str qualified_name(ctx *c, str first)
             adds(c, "::");
     }
     return finish(c, at);
-}
-
-/* A class, struct, union or enum name: its first fragment (a template
- * instance or identifier, remembered) and its scopes. */
-static str type_name(ctx *c)
-{
-    return qualified_name(c, name_fragment(c));
-}
-
-static const char *const primitives[26] = {
-    ['C' - 'A'] = "signed char",  ['D' - 'A'] = "char",           ['E' - 'A'] = "unsigned char",
-    ['F' - 'A'] = "short",        ['G' - 'A'] = "unsigned short", ['H' - 'A'] = "int",
-    ['I' - 'A'] = "unsigned int", ['J' - 'A'] = "long",           ['K' - 'A'] = "unsigned long",
-    ['M' - 'A'] = "float",        ['N' - 'A'] = "double",         ['O' - 'A'] = "long double",
-    ['X' - 'A'] = "void",
-};
-static const char *const extended[26] = {
-    ['D' - 'A'] = "__int8",   ['E' - 'A'] = "unsigned __int8",
-    ['F' - 'A'] = "__int16",  ['G' - 'A'] = "unsigned __int16",
-    ['H' - 'A'] = "__int32",  ['I' - 'A'] = "unsigned __int32",
-    ['J' - 'A'] = "__int64",  ['K' - 'A'] = "unsigned __int64",
-    ['L' - 'A'] = "__int128", ['M' - 'A'] = "unsigned __int128",
-    ['N' - 'A'] = "bool",     ['Q' - 'A'] = "char8_t",
-    ['S' - 'A'] = "char16_t", ['U' - 'A'] = "char32_t",
-    ['W' - 'A'] = "wchar_t",
-};
-
-static const char *cv_text(char q)
-{
-    switch (q) {
-    case 'A':
-        return "";
-    case 'B':
-        return " const";
-    case 'C':
-        return " volatile";
-    case 'D':
-        return " const volatile";
-    }
-    return NULL;
-}
-
-/* A pointer or reference: `kind` the text after the pointee, `self` the
- * pointer's own qualifiers. */
-static str pointer(ctx *c, const char *kind, const char *self)
-{
-    while (*c->p == 'E' || *c->p == 'F' || *c->p == 'I')
-        c->p++; /* __ptr64, __unaligned, __restrict: not shown */
-    const char *cv = cv_text(*c->p);
-    if (!cv)
-        return fail(c); /* pointers to functions and members: not read */
-    c->p++;
-    str pointee = type(c);
-    uint32_t at = begin(c);
-    addstr(c, pointee);
-    adds(c, cv);
-    adds(c, kind);
-    adds(c, self);
-    return finish(c, at);
-}
-
-static str type(ctx *c)
-{
-    if (c->failed || ++c->depth > MAX_DEPTH || !*c->p)
-        return fail(c);
-    str r;
-    char ch = *c->p++;
-    switch (ch) {
-    case 'V':
-    case 'U':
-    case 'T':
-        r = type_name(c);
-        break;
-    case 'W':
-        if (*c->p < '0' || *c->p > '7')
-            return fail(c);
-        c->p++;
-        r = type_name(c);
-        break;
-    case 'P':
-        r = pointer(c, " *", "");
-        break;
-    case 'Q':
-        r = pointer(c, " *", "const");
-        break;
-    case 'R':
-        r = pointer(c, " *", "volatile");
-        break;
-    case 'S':
-        r = pointer(c, " *", "const volatile");
-        break;
-    case 'A':
-        r = pointer(c, " &", "");
-        break;
-    case 'B':
-        r = pointer(c, " &", "volatile");
-        break;
-    case '_':
-        ch = *c->p;
-        if (ch < 'A' || ch > 'Z' || !extended[ch - 'A'])
-            return fail(c);
-        c->p++;
-        r = lit(c, extended[ch - 'A']);
-        break;
-    case '$':
-        if (c->p[0] == '$' && c->p[1] == 'Q') {
-            c->p += 2;
-            r = pointer(c, " &&", "");
-        } else if (c->p[0] == '$' && c->p[1] == 'R') {
-            c->p += 2;
-            r = pointer(c, " &&", "volatile");
-        } else if (c->p[0] == '$' && c->p[1] == 'T') {
-            c->p += 2;
-            r = lit(c, "std::nullptr_t");
-        } else if (c->p[0] == '$' && c->p[1] == 'C') { /* a cv-qualified type */
-            c->p += 2;
-            const char *cv = cv_text(*c->p);
-            if (!cv)
-                return fail(c);
-            c->p++;
-            str t = type(c);
-            uint32_t at = begin(c);
-            addstr(c, t);
-            adds(c, cv);
-            r = finish(c, at);
-        } else {
-            return fail(c);
-        }
-        break;
-    default:
-        if (ch < 'A' || ch > 'Z' || !primitives[ch - 'A'])
-            return fail(c);
-        r = lit(c, primitives[ch - 'A']);
-    }
-    c->depth--;
-    return r;
 }
 
 static const char *const operators[36] = {
@@ -529,7 +318,7 @@ static str operator_name(ctx *c)
 /* "6B" and the "{for `Base'}" names after a vftable's or locator's name. */
 static str vftable_tail(ctx *c, str name)
 {
-    if ((*c->p != '6' && *c->p != '7') || !cv_text(c->p[1]))
+    if ((*c->p != '6' && *c->p != '7') || !petw__und_cv_text(c->p[1]))
         return fail(c);
     c->p += 2;
     str bases[8];
@@ -537,7 +326,7 @@ static str vftable_tail(ctx *c, str name)
     while (!c->failed && *c->p != '@') {
         if (!*c->p || n == 8)
             return fail(c);
-        bases[n++] = type_name(c);
+        bases[n++] = petw__und_type_name(c);
     }
     if (c->failed)
         return (str){0, 0};
@@ -559,10 +348,10 @@ static str rtti(ctx *c)
         return fail(c);
     char kind = *c->p++;
     if (kind == '0') { /* a type descriptor: "?A" then the type, "@8" */
-        if (c->p[0] != '?' || !cv_text(c->p[1]))
+        if (c->p[0] != '?' || !petw__und_cv_text(c->p[1]))
             return fail(c);
         c->p += 2;
-        str t = type(c);
+        str t = petw__und_type(c);
         if (c->failed || strcmp(c->p, "@8") != 0)
             return fail(c);
         uint32_t at = begin(c);
@@ -574,7 +363,7 @@ static str rtti(ctx *c)
         str n[4];
         for (int i = 0; i < 4; i++)
             n[i] = number_text(c);
-        str cls = type_name(c);
+        str cls = petw__und_type_name(c);
         if (c->failed || strcmp(c->p, "8") != 0)
             return fail(c);
         uint32_t at = begin(c);
@@ -593,7 +382,7 @@ static str rtti(ctx *c)
                                         "`RTTI Complete Object Locator'"};
     if (kind < '2' || kind > '4')
         return fail(c);
-    str cls = type_name(c);
+    str cls = petw__und_type_name(c);
     uint32_t at = begin(c);
     addstr(c, cls);
     adds(c, "::");
@@ -618,16 +407,16 @@ static str conversion_type(ctx *c)
     if (!strchr("CDKLSTYZ", access)) {
         while (*c->p == 'E' || *c->p == 'F' || *c->p == 'I')
             c->p++;
-        if (!cv_text(*c->p))
+        if (!petw__und_cv_text(*c->p))
             return fail(c);
         c->p++;
     }
     if (*c->p < 'A' || *c->p > 'Q')
         return fail(c); /* the calling convention */
     c->p++;
-    if (c->p[0] == '?' && cv_text(c->p[1]))
+    if (c->p[0] == '?' && petw__und_cv_text(c->p[1]))
         c->p += 2; /* the return type's own cv-qualifiers */
-    return type(c);
+    return petw__und_type(c);
 }
 
 static str symbol(ctx *c)
@@ -638,12 +427,12 @@ static str symbol(ctx *c)
     if (*c->p != '?') { /* ?name@scopes@@ */
         str first = simple_name(c);
         memorize(c, first);
-        return qualified_name(c, first);
+        return petw__und_qualified_name(c, first);
     }
     c->p++;
     if (*c->p == '$') { /* ??$template@args@scopes@@ */
         c->p++;
-        return qualified_name(c, template_name(c));
+        return petw__und_qualified_name(c, template_name(c));
     }
     if (c->p[0] == '_' && c->p[1] == 'C' && c->p[2] == '@')
         return lit(c, "`string'");
@@ -655,17 +444,17 @@ static str symbol(ctx *c)
         int dtor = *c->p++ == '1';
         const char *at_scope = c->p;
         int count = c->refs.name_count;
-        str cls = name_fragment(c);
+        str cls = petw__und_name_fragment(c);
         c->p = at_scope; /* read again as the scope */
         c->refs.name_count = count;
         uint32_t at = begin(c);
         adds(c, dtor ? "~" : "");
         addstr(c, cls);
-        return qualified_name(c, finish(c, at));
+        return petw__und_qualified_name(c, finish(c, at));
     }
     if (*c->p == 'B') { /* operator T: T is the function's return type */
         c->p++;
-        str name = qualified_name(c, lit(c, "operator"));
+        str name = petw__und_qualified_name(c, lit(c, "operator"));
         if (c->failed)
             return name;
         str t = conversion_type(c);
@@ -676,141 +465,11 @@ static str symbol(ctx *c)
         return finish(c, at);
     }
     int vftable = (c->p[0] == '_' && (c->p[1] == '7' || c->p[1] == '8'));
-    str name = qualified_name(c, operator_name(c));
+    str name = petw__und_qualified_name(c, operator_name(c));
     if (vftable && !c->failed)
         return vftable_tail(c, name);
     return name;
 }
-
-/* A function's access and storage, by its kind letter. */
-static const char *const function_access[26] = {
-    ['A' - 'A'] = "private: ",
-    ['B' - 'A'] = "private: ",
-    ['C' - 'A'] = "private: static ",
-    ['D' - 'A'] = "private: static ",
-    ['E' - 'A'] = "private: virtual ",
-    ['F' - 'A'] = "private: virtual ",
-    ['I' - 'A'] = "protected: ",
-    ['J' - 'A'] = "protected: ",
-    ['K' - 'A'] = "protected: static ",
-    ['L' - 'A'] = "protected: static ",
-    ['M' - 'A'] = "protected: virtual ",
-    ['N' - 'A'] = "protected: virtual ",
-    ['Q' - 'A'] = "public: ",
-    ['R' - 'A'] = "public: ",
-    ['S' - 'A'] = "public: static ",
-    ['T' - 'A'] = "public: static ",
-    ['U' - 'A'] = "public: virtual ",
-    ['V' - 'A'] = "public: virtual ",
-    ['Y' - 'A'] = "",
-    ['Z' - 'A'] = "",
-};
-/* Calling conventions, by their letter. */
-static const char *const call_conventions[17] = {
-    "__cdecl",   "__cdecl",   "__pascal",   "__pascal",   "__thiscall",   "__thiscall",
-    "__stdcall", "__stdcall", "__fastcall", "__fastcall", NULL,           NULL,
-    NULL,        NULL,        NULL,         NULL,         "__vectorcall",
-};
-
-/* A function's parameters ("X": void; back-references 0-9 to earlier
- * ones; '@' ends the list, 'Z' ends it with "..."): their count, or -1 when
- * the name is damaged (c->failed). */
-static int parameter_list(ctx *c, str params[32], int *varargs)
-{
-    int n = 0;
-    if (*c->p == 'X') {
-        c->p++;
-        params[n++] = lit(c, "void");
-        return n;
-    }
-    while (!c->failed && *c->p != '@' && *c->p != 'Z') {
-        if (!*c->p || n == 32) {
-            fail(c);
-            return -1;
-        }
-        if (*c->p >= '0' && *c->p <= '9') {
-            int i = *c->p++ - '0';
-            if (i >= c->refs.param_count) {
-                fail(c);
-                return -1;
-            }
-            params[n++] = c->refs.params[i];
-            continue;
-        }
-        const char *at = c->p;
-        params[n++] = type(c);
-        if (!c->failed && c->p - at > 1 && c->refs.param_count < MAX_REFS)
-            c->refs.params[c->refs.param_count++] = params[n - 1];
-    }
-    if (c->failed)
-        return -1;
-    if (*c->p == 'Z')
-        *varargs = 1;
-    c->p++; /* '@' or 'Z' */
-    return n;
-}
-
-/* A function's type after its name, printed around it as
- * "public: virtual int __cdecl ns::C::f(int, char const *) const". */
-static str function_signature(ctx *c, str name)
-{
-    char kind = *c->p;
-    if (kind < 'A' || kind > 'Z' || !function_access[kind - 'A'])
-        return fail(c);
-    c->p++;
-    const char *this_cv = "";
-    if (!strchr("CDKLSTYZ", kind)) { /* a member that is not static: `this` */
-        while (*c->p == 'E' || *c->p == 'F' || *c->p == 'I')
-            c->p++;
-        this_cv = cv_text(*c->p);
-        if (!this_cv)
-            return fail(c);
-        c->p++;
-    }
-    if (*c->p < 'A' || *c->p > 'Q' || !call_conventions[*c->p - 'A'])
-        return fail(c);
-    const char *convention = call_conventions[*c->p++ - 'A'];
-    str ret = {0, 0};
-    int has_ret = 0;
-    if (*c->p == '@') { /* constructors and destructors return nothing */
-        c->p++;
-    } else {
-        if (c->p[0] == '?' && cv_text(c->p[1]))
-            c->p += 2;
-        ret = type(c);
-        has_ret = 1;
-    }
-    str params[32];
-    int varargs = 0, n = parameter_list(c, params, &varargs);
-    if (n < 0)
-        return (str){0, 0};
-    if (*c->p != 'Z') /* the exception specification */
-        return fail(c);
-    c->p++;
-    if (c->failed)
-        return (str){0, 0};
-    uint32_t at = begin(c);
-    adds(c, function_access[kind - 'A']);
-    if (has_ret) {
-        addstr(c, ret);
-        adds(c, " ");
-    }
-    adds(c, convention);
-    adds(c, " ");
-    addstr(c, name);
-    adds(c, "(");
-    for (int i = 0; i < n; i++) {
-        if (i)
-            adds(c, ", ");
-        addstr(c, params[i]);
-    }
-    if (varargs)
-        adds(c, n ? ", ..." : "...");
-    adds(c, ")");
-    adds(c, this_cv);
-    return finish(c, at);
-}
-
 /* "?1??f@@YAXXZ": the second block of function f's local names, printed as
  * "`void __cdecl f(void)'::`2'" (the function's whole signature, as Windows
  * tools print it; back-references are shared with the enclosing name). */
@@ -826,7 +485,7 @@ static str local_scope(ctx *c)
     str name = symbol(c);
     if (c->failed)
         return name;
-    str sig = function_signature(c, name);
+    str sig = petw__und_function_signature(c, name);
     uint32_t at = begin(c);
     adds(c, "`");
     addstr(c, sig);
