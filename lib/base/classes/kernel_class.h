@@ -71,6 +71,12 @@ extern const petw__kernel_class petw__kernel_classes[PETW__KC_COUNT];
  * which the table points to. */
 extern const char petw__kc_schema_system_config[];
 extern const char petw__kc_schema_system_config_ex[];
+/* The I/O classes' schemas (kernel_class_io.c), which the table points to. */
+extern const char petw__kc_schema_disk_io[];
+extern const char petw__kc_schema_file_io[];
+extern const char petw__kc_schema_tcpip[];
+extern const char petw__kc_schema_udpip[];
+extern const char petw__kc_schema_registry[];
 
 /* The class whose GUID is `guid` (hook-group classes only), or NULL. */
 const petw__kernel_class *petw__kernel_class_by_guid(const petw_guid *guid);

@@ -45,6 +45,27 @@ void CoTaskMemFree(LPVOID pv)
     free(pv);
 }
 
+int StringFromGUID2(const GUID *rguid, LPOLESTR lpsz, int cchMax)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    if (!rguid || !lpsz || cchMax < 39)
+        return 0;
+    uint8_t b[16];
+    petw__wr_guid(b, (const petw_guid *)rguid); /* Data1-3 little-endian */
+    static const int order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+    int n = 0;
+    lpsz[n++] = L'{';
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            lpsz[n++] = L'-';
+        lpsz[n++] = (WCHAR)hex[b[order[i]] >> 4];
+        lpsz[n++] = (WCHAR)hex[b[order[i]] & 15];
+    }
+    lpsz[n++] = L'}';
+    lpsz[n++] = 0;
+    return n;
+}
+
 HRESULT StringFromCLSID(const GUID *rclsid, LPOLESTR *lplpsz)
 {
     if (!lplpsz)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* win32_internal.h - shared by the Win32 layer's files: the Win32 and C
  * runtime functions Windows gives every process, for POSIX hosts, one file
- * per Windows DLL that holds them, as Wine has them (kernelbase.c,
- * advapi32.c, msvcrt.c, shell32.c, ole32.c). Its archive, libpetw_win32, is
+ * per Windows DLL that holds them, as Wine has them (kernelbase.c and
+ * kernelbase_time.c, advapi32.c, msvcrt.c, shell32.c, ole32.c). Its archive, libpetw_win32, is
  * linked only by code that asks for the ETW surface (pkg-config petw-etw);
  * wmain.c, the entry point of wmain programs, is an archive of its own
  * (pkg-config petw-wmain). On Windows none of it is built: the OS has them.
