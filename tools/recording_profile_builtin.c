@@ -8,11 +8,10 @@
  * described by `wpr -profiles` and the WPR documentation ("First level
  * triage", "CPU usage", "Disk I/O activity", ...). These are petw's reading
  * of those descriptions in WPR's own system keywords and stacks, so that
- * the mapping to what petw records (recording_profile_wprp.c's sys_keywords) and
- * what it leaves out (reported, one line each) is the same as for a
- * profile a user wrote. Windows' event providers that those profiles add
- * (the kernel's own manifest providers) have no source off Windows and are
- * not listed. */
+ * the mapping to what petw records (recording_profile_wprp.c's recording_profile__wpr_sys_keywords)
+ * and what it leaves out (reported, one line each) is the same as for a profile a user wrote.
+ * Windows' event providers that those profiles add (the kernel's own manifest providers) have no
+ * source off Windows and are not listed. */
 #include "recording_profile.h"
 #include "recording_profile_internal.h"
 

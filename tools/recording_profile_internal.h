@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* recording_profile_internal.h - what recording_profile.c (the shared helpers, logman
- * provider files, reading a file) and recording_profile_wprp.c (WPR profiles)
- * share. */
+ * provider files, reading a file) and recording_profile_wprp.c and
+ * recording_profile_wprp_resolve.c (WPR profiles) share. */
 #ifndef RECORDING_PROFILE_INTERNAL_H
 #define RECORDING_PROFILE_INTERNAL_H
 

@@ -50,7 +50,8 @@ extern const char info_usage[], dump_usage[], guid_usage[], convert_usage[], rep
     disable_usage[], capture_usage[], update_usage[], query_usage[], providers_usage[],
     watch_usage[], symbolize_usage[], export_usage[], forward_usage[];
 
-/* ---- tool_help.c: help, man pages and completion from the texts ---- */
+/* ---- tool_commands.c: the table of commands; tool_help.c: help, man pages
+ * and completion from their texts ---- */
 
 typedef struct tool_command {
     const char *name;

@@ -26,7 +26,8 @@ int cmd_record(int argc, char **argv);
 int cmd_providers(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 
-/* ---- tool_session.c: what the session commands share ---- */
+/* ---- tool_session.c (tool_session_kernel.c: the kernel event groups):
+ * what the session commands share ---- */
 
 #define MAX_ENABLE 32 /* -p values of one command */
 
@@ -93,6 +94,9 @@ int system_flags_parse(const char *option, const char *list, uint32_t *out);
 const char *system_flag_name(int i);
 /* The names of `flags` ("process,thread"), as --kernel takes them, in `out`. */
 void system_flags_text(uint32_t flags, char *out, size_t size);
+/* The groups of a profile's `list` (names --kernel takes) petw records;
+ * each it does not is a line on stderr naming `profile_name` and `what`. */
+uint32_t profile_system_flags(const char *profile_name, const char *what, const char *list);
 /* What to add to petw_strerror(rc) when a session with kernel groups
  * `system_flags` did not start: why kernel events may be refused ("" when
  * none or not that). */
