@@ -17,7 +17,11 @@
  * takes the job under the mutex; the worker's seal and compression happen
  * before it marks the job done under the mutex, and the flusher reads the
  * output only after seeing `done` under the mutex. The flusher then frees
- * the buffer to the ring (release), after the worker's last use of it. */
+ * the buffer to the ring (release), after the worker's last use of it.
+ * A worker wakes the flusher only when the job it finished is its
+ * pipeline's oldest (head, advanced by the flusher under the mutex): the
+ * flusher re-reads `done` under the mutex after each advance, so a younger
+ * job finished earlier is written without a wake of its own. */
 #include <stdlib.h>
 
 #include "flush_internal.h"
@@ -26,11 +30,13 @@
 
 typedef struct job {
     petw__etl_packer *packer; /* this slot's zstd context and output room */
+    petw__flush_pipeline *pipeline;
+    uint64_t number; /* its place in the pipeline's hand-off order */
     uint32_t buffer;
     uint32_t records;
     petw__etl_buffer_info bi;
     uint8_t *buf;
-    const uint8_t *out; /* the worker's result (guarded by work_mutex until done) */
+    const uint8_t *out; /* the worker's result */
     uint32_t out_size;
     int done; /* guarded by work_mutex */
     struct job *next;
@@ -44,7 +50,8 @@ typedef struct waiting {
 
 struct petw__flush_pipeline {
     uint32_t slots;
-    uint64_t head, tail;  /* jobs handed to workers: [head, tail) */
+    uint64_t head;        /* the oldest job not yet written; guarded by work_mutex */
+    uint64_t tail;        /* jobs handed to workers: [head, tail); flusher only */
     waiting *queue;       /* buffers taken, not yet handed: a FIFO */
     uint32_t queue_first; /* index of the oldest */
     uint32_t queue_count; /* how many */
@@ -54,9 +61,11 @@ struct petw__flush_pipeline {
 
 static uv_once_t workers_once = UV_ONCE_INIT;
 static int workers_error;
-static uv_mutex_t work_mutex; /* guards the work list, every job's out and done, waiting */
-static uv_cond_t work_cond;   /* a job was queued */
-static uv_cond_t done_cond;   /* a job was done while the flusher waits */
+/* Guards the work list, every job's `done` and output, each pipeline's
+ * head, and flusher_waiting. */
+static uv_mutex_t work_mutex;
+static uv_cond_t work_cond; /* a job was queued */
+static uv_cond_t done_cond; /* a job was done while the flusher waits */
 static job *work_first, *work_last;
 static int flusher_waiting; /* the flusher sleeps on done_cond */
 static uint32_t worker_count;
@@ -81,9 +90,13 @@ static void worker_main(void *arg)
         j->done = 1;
         if (flusher_waiting)
             uv_cond_signal(&done_cond);
-        uv_mutex_unlock(&work_mutex);
-        petw__flush_wake_loop(); /* thread-safe; no system call if already woken */
-        uv_mutex_lock(&work_mutex);
+        /* Only the oldest job lets the flusher write: a younger one is
+         * written after it, when the flusher finds it done under the mutex. */
+        if (j->number == j->pipeline->head) {
+            uv_mutex_unlock(&work_mutex);
+            petw__flush_wake_loop(); /* thread-safe; no system call if already woken */
+            uv_mutex_lock(&work_mutex);
+        }
     }
 }
 
@@ -142,38 +155,32 @@ void petw__flush_pipeline_free(petw__flush_target *t)
     t->pipeline = NULL;
 }
 
-/* Hands waiting buffers to free slots, oldest first. */
+/* Hands waiting buffers to free slots, oldest first; work_mutex held. */
 static void refill(petw__flush_target *t, petw__flush_pipeline *p)
 {
     if (!p->queue_count || p->tail - p->head >= p->slots)
         return;
     petw__pool *pool = atomic_load_explicit(&t->ring->pool, memory_order_relaxed);
-    job *first = NULL, *last = NULL;
     while (p->queue_count && p->tail - p->head < p->slots) {
         waiting *w = &p->queue[p->queue_first];
         p->queue_first = (p->queue_first + 1) % p->queue_limit;
         p->queue_count--;
-        job *j = &p->jobs[p->tail++ % p->slots];
+        job *j = &p->jobs[p->tail % p->slots]; /* free: its last job was written */
+        j->pipeline = p;
+        j->number = p->tail++;
         j->buffer = w->buffer;
         j->records = w->records;
         j->bi = w->bi;
         j->buf = petw__pool_buffer(pool, w->buffer);
-        j->done = 0; /* no worker holds the slot: its last job was written */
+        j->done = 0;
         j->next = NULL;
-        if (last)
-            last->next = j;
+        if (work_last)
+            work_last->next = j;
         else
-            first = j;
-        last = j;
+            work_first = j;
+        work_last = j;
+        uv_cond_signal(&work_cond);
     }
-    uv_mutex_lock(&work_mutex);
-    if (work_last)
-        work_last->next = first;
-    else
-        work_first = first;
-    work_last = last;
-    uv_cond_broadcast(&work_cond);
-    uv_mutex_unlock(&work_mutex);
 }
 
 void petw__flush_pipeline_put(petw__flush_target *t, uint32_t buffer, uint32_t records,
@@ -186,31 +193,34 @@ void petw__flush_pipeline_put(petw__flush_target *t, uint32_t buffer, uint32_t r
     w->buffer = buffer;
     w->records = records;
     w->bi = *bi;
+    uv_mutex_lock(&work_mutex);
     refill(t, p);
+    uv_mutex_unlock(&work_mutex);
 }
 
-/* Writes the finished jobs from the oldest on; `wait`: sleeps until the
- * oldest is finished when it is not. Returns how many it wrote. */
+/* Writes the finished jobs from the oldest on; `wait`: until none is left,
+ * sleeping while the oldest is unfinished. Returns how many it wrote. */
 static uint32_t collect(petw__flush_target *t, petw__flush_pipeline *p, int wait)
 {
     uint32_t n = 0;
+    uv_mutex_lock(&work_mutex);
     while (p->head != p->tail) {
         job *j = &p->jobs[p->head % p->slots];
-        uv_mutex_lock(&work_mutex);
         while (wait && !j->done) {
             flusher_waiting = 1;
             uv_cond_wait(&done_cond, &work_mutex);
             flusher_waiting = 0;
         }
-        int done = j->done;
-        uv_mutex_unlock(&work_mutex);
-        if (!done)
+        if (!j->done)
             break;
+        uv_mutex_unlock(&work_mutex);
         petw__flush_deliver(t, j->buffer, j->buf, j->out, j->out_size, j->records);
-        p->head++;
         n++;
+        uv_mutex_lock(&work_mutex);
+        p->head++; /* a worker finishing the next job now wakes the flusher */
         refill(t, p);
     }
+    uv_mutex_unlock(&work_mutex);
     return n;
 }
 
