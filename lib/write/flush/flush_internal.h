@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* flush_internal.h - what the flusher's files share: the file destination
- * (flush_file.c), snapshots (flush_snapshot.c) and the loop (flusher.c).
+ * (flush_file.c), snapshots (flush_snapshot.c), the compression workers
+ * (flush_compress.c) and the loop (flusher.c).
  * Everything here runs on the flusher thread unless it says otherwise. */
 #ifndef PETW_FLUSH_INTERNAL_H
 #define PETW_FLUSH_INTERNAL_H
