@@ -7,7 +7,8 @@
  * slots, each with its own zstd context and output room, is handed to the
  * workers (one per available CPU, shared by every session). The flusher
  * writes finished jobs from the oldest on, so the file holds the buffers in
- * the order an inline flusher would have written them. Buffers waiting for a
+ * the order an inline flusher would have written them, and compresses a
+ * queued job itself while the oldest is unfinished. Buffers waiting for a
  * slot stay out of the ring: when compression falls behind, writers find no
  * free buffer and count the loss, as when the flusher itself falls behind.
  *
@@ -70,6 +71,24 @@ static job *work_first, *work_last;
 static int flusher_waiting; /* the flusher sleeps on done_cond */
 static uint32_t worker_count;
 
+/* Takes the oldest queued job, seals and compresses it, and marks it done;
+ * work_mutex held on entry and on return, a job queued. */
+static job *run_one(void)
+{
+    job *j = work_first;
+    work_first = j->next;
+    if (!work_first)
+        work_last = NULL;
+    uv_mutex_unlock(&work_mutex);
+    uint32_t size;
+    const uint8_t *out = petw__etl_seal_buffer(j->buf, &j->bi, j->packer, &size);
+    uv_mutex_lock(&work_mutex);
+    j->out = out;
+    j->out_size = size;
+    j->done = 1;
+    return j;
+}
+
 static void worker_main(void *arg)
 {
     (void)arg;
@@ -77,17 +96,7 @@ static void worker_main(void *arg)
     for (;;) {
         while (!work_first)
             uv_cond_wait(&work_cond, &work_mutex);
-        job *j = work_first;
-        work_first = j->next;
-        if (!work_first)
-            work_last = NULL;
-        uv_mutex_unlock(&work_mutex);
-        uint32_t size;
-        const uint8_t *out = petw__etl_seal_buffer(j->buf, &j->bi, j->packer, &size);
-        uv_mutex_lock(&work_mutex);
-        j->out = out;
-        j->out_size = size;
-        j->done = 1;
+        job *j = run_one();
         if (flusher_waiting)
             uv_cond_signal(&done_cond);
         /* Only the oldest job lets the flusher write: a younger one is
@@ -125,7 +134,7 @@ int petw__flush_pipeline_new(petw__flush_target *t, uint32_t buffer_limit)
     uv_once(&workers_once, start_workers);
     if (workers_error)
         return workers_error;
-    uint32_t slots = 2 * worker_count;
+    uint32_t slots = 2 * (worker_count + 1); /* the workers' and the flusher's next jobs */
     petw__flush_pipeline *p = calloc(1, sizeof(*p) + slots * sizeof(job));
     if (!p)
         return PETW_ENOMEM;
@@ -198,14 +207,24 @@ void petw__flush_pipeline_put(petw__flush_target *t, uint32_t buffer, uint32_t r
     uv_mutex_unlock(&work_mutex);
 }
 
-/* Writes the finished jobs from the oldest on; `wait`: until none is left,
- * sleeping while the oldest is unfinished. Returns how many it wrote. */
+/* Writes the finished jobs from the oldest on, and compresses queued jobs
+ * itself while the oldest is unfinished (workers that wait for a CPU do not
+ * hold the session back: at worst the flusher compresses everything, as
+ * without workers). `wait`: until none is left, sleeping while the oldest
+ * is being compressed by a worker. Returns how many it wrote. */
 static uint32_t collect(petw__flush_target *t, petw__flush_pipeline *p, int wait)
 {
     uint32_t n = 0;
     uv_mutex_lock(&work_mutex);
     while (p->head != p->tail) {
         job *j = &p->jobs[p->head % p->slots];
+        if (!j->done && work_first) {
+            job *other = run_one(); /* any session's: the oldest queued */
+            /* Another session's oldest: its drain runs on the next wake. */
+            if (other->pipeline != p && other->number == other->pipeline->head)
+                petw__flush_wake_loop();
+            continue;
+        }
         while (wait && !j->done) {
             flusher_waiting = 1;
             uv_cond_wait(&done_cond, &work_mutex);
