@@ -2,6 +2,10 @@
 /* bench_sustained - sustained recording to a file at a paced rate: does
  * petw keep every event, and how many bytes per event land on disk?
  * usage: bench_sustained --rate EVENTS_PER_S --seconds S [--zstd] [--file F]
+ *        [--zstd-level L] [--block] [--keep]
+ * --block: the writer waits for a free buffer instead of dropping
+ * (PETW_LOSS_BLOCK): with a rate above what the flusher sustains, "achieved"
+ * is the flusher's and compressor's throughput.
  * prints one JSON object: rate asked/achieved, written, lost, loss %,
  * file bytes, bytes/event, compression ratio (record bytes / file bytes),
  * and where the CPU went: the writer thread's, and the rest of the
@@ -45,6 +49,10 @@ int main(int argc, char **argv)
     c.flush_timer_ms = 100;
     c.flags = zstd ? PETW_SESSION_ZSTD : 0;
     c.zstd_level = atoi(bench_arg(argc, argv, "--zstd-level", "0"));
+    if (bench_flag(argc, argv, "--block")) {
+        c.loss_policy = PETW_LOSS_BLOCK;
+        c.block_timeout_ms = 10000;
+    }
     petw_session_handle s;
     petw_provider_handle p;
     if (petw_session_start(&c, &s) || petw_provider_register(&bench_provider, NULL, NULL, &p) ||
@@ -91,12 +99,13 @@ int main(int argc, char **argv)
         remove(path);
     uint64_t kept = written - st.events_lost;
     double record = 0x50 + sizeof(bench_payload); /* EVENT_HEADER + payload, 8-aligned */
-    printf("{\"contender\":\"petw%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
+    printf("{\"contender\":\"petw%s%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
            "\"lost\":%u,\"loss_pct\":%.4f,\"file_bytes\":%lld,\"bytes_per_event\":%.2f,"
            "\"compression\":%.2f,\"write_failures\":%llu,\"writer_cpu_ns_per_event\":%.1f,"
            "\"background_cpu_ns_per_event\":%.1f}\n",
-           zstd ? "-zstd" : "", rate, (double)written / elapsed, (unsigned long long)written,
-           st.events_lost, 100.0 * st.events_lost / (double)written, bytes,
+           zstd ? "-zstd" : "", c.loss_policy == PETW_LOSS_BLOCK ? "-block" : "", rate,
+           (double)written / elapsed, (unsigned long long)written, st.events_lost,
+           100.0 * st.events_lost / (double)written, bytes,
            kept ? (double)bytes / (double)kept : 0.0,
            bytes ? record * (double)kept / (double)bytes : 0.0, (unsigned long long)failed,
            wcpu / (double)written, bcpu / (double)written);
