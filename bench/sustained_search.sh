@@ -15,7 +15,8 @@ LO=${LO:-1000000}
 HI=${HI:-32000000}
 STEPS=${STEPS:-6}
 SECS=${SECONDS_PER_TRIAL:-1}
-clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')
+clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource \
+    2>/dev/null || echo '?')
 
 trial() { # contender rate -> one JSON line with lost, achieved
     case $1 in
@@ -50,8 +51,8 @@ work=$2
 shift 2
 contenders=${*:-petw-zstd lttng}
 for c in $contenders; do
-    if [ "$c" = lttng ] && { [ ! -x "$B/bench_lttng" ] || ! command -v lttng >/dev/null 2>&1; }; then
-        continue
+    if [ "$c" = lttng ]; then
+        [ -x "$B/bench_lttng" ] && command -v lttng >/dev/null 2>&1 || continue
     fi
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
     python3 - "$c" "$LO" "$HI" "$STEPS" "$clocksource" "$load" "$0" "$B" "$work" <<'PY'
