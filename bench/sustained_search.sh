@@ -24,15 +24,17 @@ trial() { # contender rate -> one JSON line with lost, achieved
         "$B/bench_sustained" --rate "$2" --seconds "$SECS" --zstd --file "$work/search.etl"
         ;;
     lttng)
-        lttng create petw-bench-search --output="$work/search-lt" >/dev/null
+        # A session name of this process's own: one lttng-sessiond may serve
+        # other benchmark runs at the same time.
+        lttng create petw-bench-search-$$ --output="$work/search-lt" >/dev/null
         lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --discard ch >/dev/null
         lttng enable-event --userspace --channel ch 'petw_bench:*' >/dev/null
         lttng start >/dev/null
         line=$("$B/bench_lttng" --mode sustained --rate "$2" --seconds "$SECS")
         lttng stop >/dev/null
-        lost=$(lttng --mi xml list petw-bench-search -c ch 2>/dev/null |
+        lost=$(lttng --mi xml list petw-bench-search-$$ -c ch 2>/dev/null |
             sed -n 's:.*<discarded_events>\([0-9]*\)</discarded_events>.*:\1:p' | head -n 1)
-        lttng destroy petw-bench-search >/dev/null
+        lttng destroy petw-bench-search-$$ >/dev/null
         rm -rf "$work/search-lt"
         printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0}}/"
         ;;
