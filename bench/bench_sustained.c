@@ -2,13 +2,31 @@
 /* bench_sustained - sustained recording to a file at a paced rate: does
  * petw keep every event, and how many bytes per event land on disk?
  * usage: bench_sustained --rate EVENTS_PER_S --seconds S [--zstd] [--file F]
+ *        [--zstd-level L] [--block] [--keep]
+ * --block: the writer waits for a free buffer instead of dropping
+ * (PETW_LOSS_BLOCK): with a rate above what the flusher sustains, "achieved"
+ * is the flusher's and compressor's throughput.
  * prints one JSON object: rate asked/achieved, written, lost, loss %,
- * file bytes, bytes/event, compression ratio (record bytes / file bytes). */
+ * file bytes, bytes/event, compression ratio (record bytes / file bytes),
+ * and where the CPU went: the writer thread's, and the rest of the
+ * process's (the flusher and the compression workers), per event. */
 #include <unistd.h>
 
 #include <petw/petw.h>
 
 #include "bench_common.h"
+
+/* CPU time of the whole process, in ns (0 where unknown). */
+static double process_cpu_ns(void)
+{
+#if defined(__linux__)
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+#else
+    return 0;
+#endif
+}
 
 static const petw_guid bench_provider = {
     0xbe0cbe0c, 0x1111, 0x2222, {0x33, 0x33, 0, 0, 0, 0, 0, 3}};
@@ -31,6 +49,10 @@ int main(int argc, char **argv)
     c.flush_timer_ms = 100;
     c.flags = zstd ? PETW_SESSION_ZSTD : 0;
     c.zstd_level = atoi(bench_arg(argc, argv, "--zstd-level", "0"));
+    if (bench_flag(argc, argv, "--block")) {
+        c.loss_policy = PETW_LOSS_BLOCK;
+        c.block_timeout_ms = 10000;
+    }
     petw_session_handle s;
     petw_provider_handle p;
     if (petw_session_start(&c, &s) || petw_provider_register(&bench_provider, NULL, NULL, &p) ||
@@ -48,6 +70,7 @@ int main(int argc, char **argv)
                                  {(uint64_t)(uintptr_t)pl.arr, 32, 0, 0, 0}};
     petw_event_descriptor e = {1, 0, 0, 4, 0, 0, 1};
     uint64_t total = (uint64_t)(rate * seconds), written = 0, failed = 0;
+    double cpu0 = process_cpu_ns(), wcpu0 = bench_thread_cpu_ns();
     double t0 = bench_now_ns(), ns_per = 1e9 / rate;
     while (written < total) {
         /* Batches of 256 paced against the schedule: a steady rate. */
@@ -61,8 +84,10 @@ int main(int argc, char **argv)
         }
     }
     double elapsed = (bench_now_ns() - t0) / 1e9;
+    double wcpu = bench_thread_cpu_ns() - wcpu0;
     petw_session_stats st;
-    petw_session_stop(s, &st);
+    petw_session_stop(s, &st); /* the background's work includes the last buffers */
+    double bcpu = process_cpu_ns() - cpu0 - (bench_thread_cpu_ns() - wcpu0);
     FILE *f = fopen(path, "rb");
     long long bytes = 0;
     if (f) {
@@ -74,13 +99,16 @@ int main(int argc, char **argv)
         remove(path);
     uint64_t kept = written - st.events_lost;
     double record = 0x50 + sizeof(bench_payload); /* EVENT_HEADER + payload, 8-aligned */
-    printf("{\"contender\":\"petw%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
+    printf("{\"contender\":\"petw%s%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
            "\"lost\":%u,\"loss_pct\":%.4f,\"file_bytes\":%lld,\"bytes_per_event\":%.2f,"
-           "\"compression\":%.2f,\"write_failures\":%llu}\n",
-           zstd ? "-zstd" : "", rate, (double)written / elapsed, (unsigned long long)written,
-           st.events_lost, 100.0 * st.events_lost / (double)written, bytes,
+           "\"compression\":%.2f,\"write_failures\":%llu,\"writer_cpu_ns_per_event\":%.1f,"
+           "\"background_cpu_ns_per_event\":%.1f}\n",
+           zstd ? "-zstd" : "", c.loss_policy == PETW_LOSS_BLOCK ? "-block" : "", rate,
+           (double)written / elapsed, (unsigned long long)written, st.events_lost,
+           100.0 * st.events_lost / (double)written, bytes,
            kept ? (double)bytes / (double)kept : 0.0,
-           bytes ? record * (double)kept / (double)bytes : 0.0, (unsigned long long)failed);
+           bytes ? record * (double)kept / (double)bytes : 0.0, (unsigned long long)failed,
+           wcpu / (double)written, bcpu / (double)written);
     petw_provider_unregister(p);
     return 0;
 }

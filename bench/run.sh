@@ -149,6 +149,10 @@ for line in sys.stdin:
                 emit "$r" "$(printf '%s' "$line" | sed "s/}\$/,\"lost\":${lost:-0},\"loss_pct\":$(python3 -c "print(100.0*${lost:-0}/$written)"),\"file_bytes\":$bytes,\"bytes_per_event\":$(python3 -c "print($bytes/max($kept,1))")}/")"
             fi
         done
+        # The loss-free rate searched (petw with zstd, then LTTng-UST), with the
+        # clocksource and load average of each search.
+        bench/sustained_search.sh "$B" "$work" petw-zstd $([ $have_lttng = 1 ] && echo lttng) |
+            while read -r l; do emit "$r" "$l"; done
         # The largest burst each mode keeps without a loss, on both transports.
         "$B/bench_burst" | while read -r l; do emit "$r" "$l"; done
         # Kernel events (the system provider; a "skipped" line without perf events).

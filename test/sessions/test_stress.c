@@ -2,8 +2,9 @@
 /* Randomized stress of the accounting invariant "delivered + lost ==
  * written", over many runs (PETW_STRESS_RUNS, default 1000): random thread
  * counts, buffer sizes, pool sizes, modes (sequential file, memory sink,
- * blocking policy, real time with a file, buffering), and random stops,
- * flushes, updates and snapshots in the middle of writes.
+ * blocking policy, real time with a file, buffering; every other file run
+ * zstd-compressed), and random stops, flushes, updates and snapshots in
+ * the middle of writes.
  *
  * What is checked, exactly, in each run:
  * - EventsLost == the number of writes that returned PETW_ENOBUFS;
@@ -181,6 +182,10 @@ static void one_run(uint64_t seed, const char *path, const char *snap)
         c.log_file_mode = PETW_MODE_BUFFERING;
         break;
     }
+    /* Every other file run compresses (its buffers go through the
+     * compression workers); from the seed, so the other draws are as before. */
+    if (c.file_path && (seed & 1))
+        c.flags = PETW_SESSION_ZSTD;
     petw_session_handle s;
     FAIL_IF(petw_session_start(&c, &s) != 0);
     FAIL_IF(petw_session_enable_provider(s, &stress_provider, 0, 0, 0) != 0);

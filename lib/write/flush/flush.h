@@ -4,7 +4,9 @@
  * per session (FlushTimer); it seals ready buffers (format/), sends them to
  * the session's destination (a file in one of ETW's modes, a sink, the
  * retained queue of a buffering session, real-time consumers) and returns
- * them to the ring. Writers never wait for it.
+ * them to the ring. Writers never wait for it. A zstd file session's
+ * buffers are compressed on worker threads (one per available CPU) and
+ * written in the order the flusher took them.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, libuv.
  */
@@ -19,6 +21,8 @@
 #include "../ring/ring.h"
 
 #define PETW__MAX_REALTIME_CONSUMERS 8
+
+typedef struct petw__flush_pipeline petw__flush_pipeline;
 
 typedef struct petw__flush_target {
     petw__ring *ring;
@@ -44,8 +48,9 @@ typedef struct petw__flush_target {
     uint32_t circular_slots; /* circular: data buffers the cap holds */
     uint64_t circular_next;  /* circular: data buffers written so far */
     uint8_t *header_buffer;
-    petw__etl_packer *packer; /* zstd sessions: compresses each buffer */
-    uint32_t *ready;          /* room for every buffer index */
+    petw__etl_packer *packer;       /* zstd sessions: compresses each buffer */
+    petw__flush_pipeline *pipeline; /* zstd files: the workers' jobs (flush_compress.c) */
+    uint32_t *ready;                /* room for every buffer index */
     int header_dirty;
     uv_timer_t timer;
     int timer_initialized;
