@@ -447,6 +447,26 @@ static uint32_t limits_of(const petw__system *s, const petw__sys_config *sc,
     return limits;
 }
 
+/* Opens the OS's records the groups granted need (their tracepoints chosen
+ * by system_tracepoint.c), then file I/O; what the OS refuses or lacks
+ * leaves s->flags. 0, or petw__sys_open's error. */
+static int open_records(petw__system *s, petw__sys_config *sc, const petw__tp_want *want,
+                        petw__sys_info *info, uint32_t *file_limit)
+{
+    memset(info, 0, sizeof(*info));
+    int need_sys = sc->tasks || sc->mmaps || sc->switches || sc->sample_ns || want->wakeups ||
+                   want->disk || sc->faults || want->vm || sc->net || want->switch_stacks;
+    if (need_sys)
+        petw__tps_ask(&s->tps, want, sc);
+    int rc = need_sys ? petw__sys_open(sc, &s->sys, info) : 0;
+    *file_limit = rc == 0 ? start_file_io(s, s->c.target_pid) : 0;
+    if (rc == 0) {
+        petw__tps_granted(&s->tps, info);
+        drop_refused(s, info);
+    }
+    return rc;
+}
+
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
                        uint32_t *limits)
 {
@@ -486,17 +506,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         return PETW_ENOMEM;
     }
     petw__sys_info info;
-    memset(&info, 0, sizeof(info));
-    int need_sys = sc.tasks || sc.mmaps || sc.switches || sc.sample_ns || want.wakeups ||
-                   want.disk || sc.faults || want.vm || sc.net || want.switch_stacks;
-    if (need_sys)
-        petw__tps_ask(&s->tps, &want, &sc);
-    int rc = need_sys ? petw__sys_open(&sc, &s->sys, &info) : 0;
-    uint32_t file_limit = rc == 0 ? start_file_io(s, c->target_pid) : 0;
-    if (rc == 0) {
-        petw__tps_granted(&s->tps, &info);
-        drop_refused(s, &info);
-    }
+    uint32_t file_limit = 0;
+    int rc = open_records(s, &sc, &want, &info, &file_limit);
     if (rc == 0 && !s->flags)
         rc = PETW_ENOTSUP;
     if (rc == 0 && (s->flags & MEMORY_FLAGS) &&
