@@ -262,7 +262,7 @@ static void on_record(void *ctx, const petw__sys_record *r)
     petw__system *s = ctx;
     petw__sys_record said;
     if (r->kind == PETW__SYSREC_TRACEPOINT) {
-        if (!petw__tps_decode(&s->tps, r, &said))
+        if (!petw__system_tracepoints_decode(&s->tracepoints, r, &said))
             return;
         r = &said;
     }
@@ -351,9 +351,9 @@ static petw__sys_config sys_config(const petw__system *s, const petw__system_con
 }
 
 /* The classes that need tracepoints (system_tracepoint.c). */
-static petw__tp_want tp_want(const petw__system *s, const petw__system_config *c)
+static petw__system_tracepoint_want tp_want(const petw__system *s, const petw__system_config *c)
 {
-    petw__tp_want w = {
+    petw__system_tracepoint_want w = {
         .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
         .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
         .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
@@ -396,7 +396,7 @@ static uint32_t start_file_io(petw__system *s, uint32_t target_pid)
 /* Tracepoint groups the OS refused or lacks are not recorded. */
 static void drop_refused(petw__system *s, const petw__sys_info *info)
 {
-    const petw__tps *t = &s->tps;
+    const petw__system_tracepoints *t = &s->tracepoints;
     if (!t->wakeups)
         s->flags &= ~PETW_SYSTEM_DISPATCHER;
     if (!t->disk)
@@ -427,10 +427,10 @@ static void write_collection_start(petw__system *s, uint64_t interval)
 /* The PETW_SYSTEM_LIMIT_* bits: what was asked and the OS gives only in
  * part. */
 static uint32_t limits_of(const petw__system *s, const petw__sys_config *sc,
-                          const petw__tp_want *want, const petw__sys_info *info,
+                          const petw__system_tracepoint_want *want, const petw__sys_info *info,
                           uint32_t file_limit)
 {
-    const petw__tps *t = &s->tps;
+    const petw__system_tracepoints *t = &s->tracepoints;
     uint32_t limits =
         (info->kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
         (want->switch_stacks && !t->switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0) |
@@ -450,18 +450,19 @@ static uint32_t limits_of(const petw__system *s, const petw__sys_config *sc,
 /* Opens the OS's records the groups granted need (their tracepoints chosen
  * by system_tracepoint.c), then file I/O; what the OS refuses or lacks
  * leaves s->flags. 0, or petw__sys_open's error. */
-static int open_records(petw__system *s, petw__sys_config *sc, const petw__tp_want *want,
-                        petw__sys_info *info, uint32_t *file_limit)
+static int open_records(petw__system *s, petw__sys_config *sc,
+                        const petw__system_tracepoint_want *want, petw__sys_info *info,
+                        uint32_t *file_limit)
 {
     memset(info, 0, sizeof(*info));
     int need_sys = sc->tasks || sc->mmaps || sc->switches || sc->sample_ns || want->wakeups ||
                    want->disk || sc->faults || want->vm || sc->net || want->switch_stacks;
     if (need_sys)
-        petw__tps_ask(&s->tps, want, sc);
+        petw__system_tracepoints_ask(&s->tracepoints, want, sc);
     int rc = need_sys ? petw__sys_open(sc, &s->sys, info) : 0;
     *file_limit = rc == 0 ? start_file_io(s, s->c.target_pid) : 0;
     if (rc == 0) {
-        petw__tps_granted(&s->tps, info);
+        petw__system_tracepoints_granted(&s->tracepoints, info);
         drop_refused(s, info);
     }
     return rc;
@@ -495,7 +496,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     if (interval < 100) /* 10 us: below it the samples would be the load */
         interval = 100;
     petw__sys_config sc = sys_config(s, c, interval);
-    petw__tp_want want = tp_want(s, c);
+    petw__system_tracepoint_want want = tp_want(s, c);
     if ((want.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
         (want.net && !(s->net = calloc(1, sizeof(*s->net)))) ||
         (want.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
@@ -524,7 +525,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE))
         write_collection_start(s, interval);
     /* Before the thread starts, which reads s->blocked without a lock. */
-    if (rc == 0 && !s->tps.switch_stacks) { /* no sched_switch: no stack to keep */
+    if (rc == 0 && !s->tracepoints.switch_stacks) { /* no sched_switch: no stack to keep */
         free(s->blocked);
         s->blocked = NULL;
     }

@@ -75,7 +75,8 @@ struct petw__system {
     petw__system_memory *mem; /* with the PageFault class's groups */
     petw__system_file *file;  /* with PETW_SYSTEM_FILE_IO */
     petw__system_net *net;    /* with PETW_SYSTEM_NETWORK_TCPIP */
-    petw__tps tps;            /* the tracepoints asked, their layouts, what was granted */
+    petw__system_tracepoints
+        tracepoints; /* the tracepoints asked, their layouts, what was granted */
     uint8_t payload[0xFFFF];
 };
 

@@ -44,7 +44,8 @@ static uint64_t rd64(const uint8_t *p)
 
 /* Notes field `word` of a format file at offset `at`, if it is one read;
  * `after_nr`: the field follows __syscall_nr (a syscall's argument). */
-static void note_field(petw__tp_layout *l, const char *word, int32_t at, int after_nr)
+static void note_field(petw__system_tracepoint_layout *l, const char *word, int32_t at,
+                       int after_nr)
 {
     if (!strcmp(word, "pid"))
         l->pid = at;
@@ -86,28 +87,28 @@ static void note_field(petw__tp_layout *l, const char *word, int32_t at, int aft
         l->flags = at;
 }
 
-void petw__tp_layout_parse(const char *format, petw__tp_layout *l)
+void petw__system_tracepoint_parse(const char *format, petw__system_tracepoint_layout *l)
 {
-    *l = (petw__tp_layout){.pid = -1,
-                           .dev = -1,
-                           .sector = -1,
-                           .nr_sector = -1,
-                           .rwbs = -1,
-                           .arg = {-1, -1, -1, -1, -1, -1},
-                           .args = 0,
-                           .sk = -1,
-                           .oldstate = -1,
-                           .newstate = -1,
-                           .sport = -1,
-                           .dport = -1,
-                           .family = -1,
-                           .protocol = -1,
-                           .saddr = -1,
-                           .daddr = -1,
-                           .saddr_v6 = -1,
-                           .daddr_v6 = -1,
-                           .ret = -1,
-                           .flags = -1};
+    *l = (petw__system_tracepoint_layout){.pid = -1,
+                                          .dev = -1,
+                                          .sector = -1,
+                                          .nr_sector = -1,
+                                          .rwbs = -1,
+                                          .arg = {-1, -1, -1, -1, -1, -1},
+                                          .args = 0,
+                                          .sk = -1,
+                                          .oldstate = -1,
+                                          .newstate = -1,
+                                          .sport = -1,
+                                          .dport = -1,
+                                          .family = -1,
+                                          .protocol = -1,
+                                          .saddr = -1,
+                                          .daddr = -1,
+                                          .saddr_v6 = -1,
+                                          .daddr_v6 = -1,
+                                          .ret = -1,
+                                          .flags = -1};
     int after_nr = 0;
     char line[512];
     /* One line at a time: "\tfield:TYPE NAME[N];\toffset:O;\tsize:S;..." */
@@ -133,7 +134,7 @@ void petw__tp_layout_parse(const char *format, petw__tp_layout *l)
 
 /* Asks tracepoints first..last when the kernel has every one of them,
  * their layouts read. */
-static void ask(petw__tps *t, int first, int last, int stacks, uint32_t group)
+static void ask(petw__system_tracepoints *t, int first, int last, int stacks, uint32_t group)
 {
     char format[8192];
     uint64_t id[PETW__TP_COUNT];
@@ -143,14 +144,15 @@ static void ask(petw__tps *t, int first, int last, int stacks, uint32_t group)
             return;
     for (int k = first; k <= last; k++) {
         petw__tracepoint_format(names[k], format, sizeof(format));
-        petw__tp_layout_parse(format, &t->layout[k]);
+        petw__system_tracepoint_parse(format, &t->layout[k]);
         t->which[t->asked_count] = k;
         t->asked[t->asked_count++] =
             (petw__sys_tracepoint){.id = id[k], .stacks = stacks, .group = group};
     }
 }
 
-void petw__tps_ask(petw__tps *t, const petw__tp_want *want, petw__sys_config *sc)
+void petw__system_tracepoints_ask(petw__system_tracepoints *t,
+                                  const petw__system_tracepoint_want *want, petw__sys_config *sc)
 {
     memset(t, 0, sizeof(*t));
     if (want->wakeups)
@@ -167,7 +169,7 @@ void petw__tps_ask(petw__tps *t, const petw__tp_want *want, petw__sys_config *sc
     sc->tracepoint_count = t->asked_count;
 }
 
-void petw__tps_granted(petw__tps *t, const petw__sys_info *info)
+void petw__system_tracepoints_granted(petw__system_tracepoints *t, const petw__sys_info *info)
 {
     int on[PETW__TP_COUNT] = {0};
     int vm_all = 1;
@@ -188,10 +190,10 @@ void petw__tps_granted(petw__tps *t, const petw__sys_info *info)
 /* A sock or tcp tracepoint's raw record as a NET record (0: not one: a
  * field missing or out of bounds, another family or protocol, a failed
  * call, a peek). */
-static int sock_record(petw__tps *t, int k, const uint8_t *raw, uint32_t raw_size,
+static int sock_record(petw__system_tracepoints *t, int k, const uint8_t *raw, uint32_t raw_size,
                        petw__sys_record *r)
 {
-    const petw__tp_layout *l = &t->layout[k];
+    const petw__system_tracepoint_layout *l = &t->layout[k];
     petw__sys_net *n = &t->net;
     memset(n, 0, sizeof(*n));
 #define OK(off, size) ((off) >= 0 && (uint32_t)(off) + (size) <= raw_size)
@@ -240,12 +242,13 @@ static int sock_record(petw__tps *t, int k, const uint8_t *raw, uint32_t raw_siz
     return 1;
 }
 
-int petw__tps_decode(petw__tps *t, const petw__sys_record *in, petw__sys_record *r)
+int petw__system_tracepoints_decode(petw__system_tracepoints *t, const petw__sys_record *in,
+                                    petw__sys_record *r)
 {
     if (in->tracepoint >= t->asked_count)
         return 0;
     int k = t->which[in->tracepoint];
-    const petw__tp_layout *l = &t->layout[k];
+    const petw__system_tracepoint_layout *l = &t->layout[k];
     const uint8_t *raw = in->raw;
     uint32_t raw_size = in->raw_size;
     *r = *in;
