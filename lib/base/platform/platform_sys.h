@@ -90,8 +90,9 @@ typedef struct petw__sys_record {
                                     * innermost first */
     uint32_t frame_count;
     const char *text;        /* EXEC: the program's name; MMAP: the file's path */
-    const uint8_t *build_id; /* MMAP: the file's GNU build-id (the kernel's, or read
-                              * from the file), build_id_size bytes; 0 when none */
+    const uint8_t *build_id; /* MMAP: the file's GNU build-id as the kernel gave it,
+                              * build_id_size bytes; 0 when it gave none (system/
+                              * then reads it from the file) */
     uint32_t build_id_size;
     uint64_t ip;              /* FAULT: the program counter */
     uint64_t args[6];         /* VM_ENTER: the call's arguments */
@@ -148,10 +149,6 @@ int petw__tracepoint_id(const char *name, uint64_t *id);
  * `size` bytes at most with the NUL); its length, 0 when there is none
  * (as petw__tracepoint_id). */
 size_t petw__tracepoint_format(const char *name, char *buf, size_t size);
-/* The GNU build-id of the ELF file at `path` (an absolute path), into
- * `out` (PETW__SYS_BUILD_ID_MAX bytes); returns its size, 0 when the file
- * is not an ELF file with one. */
-uint32_t petw__sys_build_id(const char *path, uint8_t *out);
 /* The JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
  * lines "START SIZE name", hex numbers, as perf reads them), when the file
  * is a regular file owned by `owner` (the process's user) or by root: `fn`

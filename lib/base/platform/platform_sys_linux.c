@@ -16,7 +16,7 @@
  * the events are opened again without it and the caller is told.
  *
  * The rings are read in platform_sys_read_linux.c; a process's command
- * line, owner, build-ids and JIT map in platform_proc_linux.c; the
+ * line, owner and JIT map in platform_proc_linux.c; the
  * machine's configuration is platform_machine_linux.c's. Tracepoints are
  * opened by id (petw__tracepoint_id): which ones, and what their raw
  * records say, is lib/write/system/system_tracepoint.c's.

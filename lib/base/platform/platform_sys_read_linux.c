@@ -176,7 +176,8 @@ static int mmap_record(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sy
     s->text[n] = 0;
     r->text = s->text;
     /* With the kernel's build-id (misc bit), {maj, min, ino, ino_gen}
-     * is {u8 size, u8, u16, u8 build_id[20]}; else it comes from the file. */
+     * is {u8 size, u8, u16, u8 build_id[20]}; else lib/write/system/ reads it
+     * from the file. */
     if (!image) {
         r->build_id = s->build_id;
         return 1;
@@ -184,8 +185,6 @@ static int mmap_record(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sy
     if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && p[32] && p[32] <= 20) {
         memcpy(s->build_id, p + 36, p[32]);
         r->build_id_size = p[32];
-    } else {
-        r->build_id_size = petw__sys_build_id(s->text, s->build_id);
     }
     r->build_id = s->build_id;
     return 1;

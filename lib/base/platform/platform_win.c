@@ -455,13 +455,6 @@ size_t petw__tracepoint_format(const char *name, char *buf, size_t size)
     return 0;
 }
 
-uint32_t petw__sys_build_id(const char *path, uint8_t *out)
-{
-    (void)path;
-    (void)out;
-    return 0;
-}
-
 int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
 {
     (void)pid;

@@ -265,6 +265,12 @@ static void on_record(void *ctx, const petw__sys_record *r)
         if (!petw__system_tracepoints_decode(&s->tracepoints, r, &said))
             return;
         r = &said;
+    } else if (r->kind == PETW__SYSREC_MMAP && !r->build_id_size &&
+               (s->flags & PETW_SYSTEM_IMAGE_LOAD)) { /* the kernel gave none: the file's */
+        said = *r;
+        said.build_id = s->build_id;
+        said.build_id_size = petw__system_build_id(r->text, s->build_id);
+        r = &said;
     }
     if (s->mem)
         petw__system_memory_record(s->mem, r);

@@ -77,6 +77,7 @@ struct petw__system {
     petw__system_net *net;    /* with PETW_SYSTEM_NETWORK_TCPIP */
     petw__system_tracepoints
         tracepoints; /* the tracepoints asked, their layouts, what was granted */
+    uint8_t build_id[PETW__SYS_BUILD_ID_MAX]; /* an image's, read from its file */
     uint8_t payload[0xFFFF];
 };
 
