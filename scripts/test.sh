@@ -62,9 +62,10 @@ for v in $variants; do
         fi
     fi
     t0=$(date +%s)
-    # A plain `ninja` builds the library, the tools and the examples (Meson
-    # before 1.7: the test programs too); `meson test` builds the tests it
-    # runs. The fuzz build needs its libFuzzer targets and their seeds alone.
+    # A plain `ninja` builds the library, the tools and the examples (on
+    # Meson before 1.7 too: scripts/meson_plain_build.py); `meson test`
+    # builds the tests it runs. The fuzz build needs its libFuzzer targets
+    # and their seeds alone.
     if [ "$v" = fuzz ]; then
         ninja -C "$dir" fuzzers
     else

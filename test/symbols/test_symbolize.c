@@ -18,7 +18,7 @@
 #include <gelf.h>
 #include <petw/analysis.h>
 
-#include "../../lib/base/platform/platform.h" /* petw__sys_build_id */
+#include "../../lib/write/system/system_internal.h" /* petw__system_build_id */
 #include "test_util.h"
 
 uint64_t sym_alpha(uint64_t x);
@@ -89,7 +89,7 @@ int main(void)
     CHECK(n > 0);
     exe[n] = 0;
     uint8_t id[PETW__SYS_BUILD_ID_MAX];
-    uint32_t id_size = petw__sys_build_id(exe, id);
+    uint32_t id_size = petw__system_build_id(exe, id);
     CHECK(id_size == 20);
 
     petw_symbolizer *s;

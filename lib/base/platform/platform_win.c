@@ -440,10 +440,18 @@ void petw__sys_close(petw__sys *s)
     (void)s;
 }
 
-uint32_t petw__sys_build_id(const char *path, uint8_t *out)
+int petw__tracepoint_id(const char *name, uint64_t *id)
 {
-    (void)path;
-    (void)out;
+    (void)name;
+    (void)id;
+    return -1;
+}
+
+size_t petw__tracepoint_format(const char *name, char *buf, size_t size)
+{
+    (void)name;
+    if (size)
+        buf[0] = 0;
     return 0;
 }
 

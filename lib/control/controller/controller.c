@@ -4,7 +4,9 @@
  * Allowed dependencies: common/, session/, host/, realtime/, consume/.
  *
  * A session lives in this process (session/, petw__local_transport) or in
- * a session host of its own (host/, petw__host_transport); the transport is
+ * a session host of its own (host/, petw__host_transport); both tables are
+ * the controller's (transport.h), built from what session/ and host/
+ * export, so neither includes the controller. The transport is
  * chosen when it starts (config.transport) and read back from the handle
  * on every later call. Nothing here knows what either transport does: it
  * picks the table and calls it, as libuv's handles call their platform's
@@ -14,9 +16,9 @@
 #include "controller.h"
 
 #include "../../base/common/common.h"
-#include "../../shared/host/host_internal.h"
 #include "../../read/realtime/realtime.h"
-#include "../../write/session/session_internal.h"
+#include "../../shared/host/host_internal.h"
+#include "transport.h"
 #include "petw/consume.h"
 #include "petw/shared.h"
 

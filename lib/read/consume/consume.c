@@ -26,71 +26,8 @@
 #include "../../base/format/etl_record.h"
 #include "../../base/platform/platform.h"
 #include "consume_internal.h"
+#include "consume_trace.h"
 #include "petw/consume.h"
-
-#define MAX_EXT_ITEMS 32
-#define MAX_TRACES 64
-#define NOT_LOADED UINT32_MAX
-#define NOT_COUNTED UINT32_MAX /* bufref.records of a buffer not unpacked yet */
-
-typedef struct rec_ix {
-    int64_t timestamp;
-    uint32_t offset;
-} rec_ix;
-
-/* A buffer in memory: the header buffer (for the trace's life), a data
- * buffer being delivered, or a live buffer. */
-typedef struct tbuf {
-    const uint8_t *data; /* records are read from here */
-    uint8_t *owned;      /* the unpacked copy `data` points into, when any */
-    uint32_t used;
-    uint32_t extent; /* bytes that may hold records (header buffers: all of it) */
-    uint16_t cpu;
-    uint16_t logger_id;
-    uint16_t buffer_flag;
-    int header; /* the file's header buffer */
-    uint32_t rec_count;
-    uint32_t next;
-    uint32_t rec_cap;
-    rec_ix *recs;
-    uint32_t index;      /* which data buffer (bufref) of the file */
-    uint64_t file_index; /* position among the source's buffers, for reports */
-} tbuf;
-
-/* A data buffer of a file, as the open-time scan found it. */
-typedef struct bufref {
-    uint64_t offset;
-    uint32_t disk_size;
-    uint32_t records;    /* well-formed records (a damaged tail is not counted); NOT_COUNTED */
-    int64_t first_ts;    /* the earliest record's raw timestamp */
-    uint32_t loaded;     /* slot in petw_trace.slots, or NOT_LOADED */
-    uint32_t file_index; /* position among all buffers of the file (reports) */
-} bufref;
-
-struct petw_trace {
-    petw_trace_config config;
-    petw__file file; /* the source, when a file */
-    int has_file;
-    uint8_t *memory; /* the source, when in memory */
-    uint64_t size;
-    petw_logfile_info info;
-    tbuf header;
-    bufref *refs;
-    uint32_t ref_count, ref_cap;
-    tbuf *slots; /* loaded data buffers; a free slot has data == NULL */
-    uint32_t slot_count;
-    uint32_t buffer_limit; /* the file's buffer size: no buffer unpacks larger */
-    uint8_t *disk;         /* one buffer as stored (file sources read into it) */
-    petw__udiv per_second; /* divides by perf_freq (when usable: per_second_ok) */
-    int per_second_ok;
-    petw__etl_unpacker *unpacker; /* zstd files: one context for every buffer */
-    uint32_t disk_cap;
-    petw_trace_stats stats;
-    int processed;
-    petw__bufqueue *live; /* real-time source, or NULL */
-    uint8_t *live_buffer;
-    _Atomic int cancel;
-};
 
 void petw_trace_config_init(petw_trace_config *c)
 {
@@ -113,7 +50,7 @@ void petw_trace_stats_get(const petw_trace *t, petw_trace_stats *s)
         *s = t->stats;
 }
 
-static void corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *why)
+void petw__trace_corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *why)
 {
     t->stats.buffers_corrupt++;
     if (t->config.on_corrupt)
@@ -124,7 +61,7 @@ static void corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *
 
 /* `n` bytes at `off` (within the source): a pointer into memory, or the
  * bytes read into t->disk (grown to fit). NULL on a read error. */
-static const uint8_t *fetch(petw_trace *t, uint64_t off, uint32_t n)
+const uint8_t *petw__trace_fetch(petw_trace *t, uint64_t off, uint32_t n)
 {
     if (t->memory)
         return t->memory + off;
@@ -162,7 +99,7 @@ static int push_rec(tbuf *b, const petw__etl_record *rec)
 /* Indexes an unpacked buffer's records, sorted by time. A malformed record
  * ends the buffer; it is reported when `report` is set (the open-time scan
  * reports, a later reload does not). */
-static int index_buffer(petw_trace *t, tbuf *b, int report, uint64_t index, uint64_t offset)
+int petw__trace_index_buffer(petw_trace *t, tbuf *b, int report, uint64_t index, uint64_t offset)
 {
     uint32_t pos = PETW__BH_SIZE;
     petw__etl_record rec;
@@ -172,7 +109,7 @@ static int index_buffer(petw_trace *t, tbuf *b, int report, uint64_t index, uint
     while ((r = petw__etl_next_record(b->data, b->used, &pos, &rec, &why)) == 1)
         PETW__FORWARD_IF_ERROR(push_rec(b, &rec));
     if (r < 0 && report)
-        corrupt(t, index, offset + pos, why);
+        petw__trace_corrupt(t, index, offset + pos, why);
     /* A header buffer may hold valid records past its SavedOffset (relogged
      * Windows files append the extension record without updating it); read
      * on while records are valid, up to the 0xFF fill or the buffer's end. */
@@ -192,8 +129,8 @@ static int index_buffer(petw_trace *t, tbuf *b, int report, uint64_t index, uint
 /* Unpacks the stored buffer `disk` (header parsed as `hb`) into `b`,
  * which keeps its own copy. Returns 0, PETW_ENOMEM, or PETW_ECORRUPT with
  * *why set. */
-static int unpack_into(tbuf *b, const uint8_t *disk, const petw__etl_buffer *hb,
-                       petw__etl_unpacker *u, const char **why)
+int petw__trace_unpack_into(tbuf *b, const uint8_t *disk, const petw__etl_buffer *hb,
+                            petw__etl_unpacker *u, const char **why)
 {
     size_t room = hb->used > hb->disk_size ? hb->used : hb->disk_size;
     uint8_t *copy = realloc(b->owned, room);
@@ -219,20 +156,20 @@ static int unpack_into(tbuf *b, const uint8_t *disk, const petw__etl_buffer *hb,
 static int load_header(petw_trace *t, const petw__etl_buffer *hb)
 {
     const char *why = NULL;
-    const uint8_t *disk = fetch(t, 0, hb->disk_size);
+    const uint8_t *disk = petw__trace_fetch(t, 0, hb->disk_size);
     if (!disk)
         return PETW_EIO;
     t->stats.buffers_read++;
     tbuf *b = &t->header;
     b->header = 1;
-    int rc = unpack_into(b, disk, hb, t->unpacker, &why);
+    int rc = petw__trace_unpack_into(b, disk, hb, t->unpacker, &why);
     if (rc)
         return rc == PETW_ENOMEM ? rc : PETW_ECORRUPT;
     /* Uncompressed header buffers: the whole buffer as stored. */
     int packed =
         (hb->petw_flags & PETW__BUF_ZSTD) || (hb->buffer_flag & PETW__BUFFER_FLAG_COMPRESSED);
     b->extent = packed ? hb->used : hb->disk_size;
-    PETW__FORWARD_IF_ERROR(index_buffer(t, b, 0, 0, 0));
+    PETW__FORWARD_IF_ERROR(petw__trace_index_buffer(t, b, 0, 0, 0));
     if (b->rec_count == 0 || petw__etl_parse_header_buffer(b->data, b->extent, hb, &t->info))
         return PETW_ECORRUPT;
     /* The remainder of a second, times 10^7, must fit 64 bits. */
@@ -286,21 +223,21 @@ static int scan_buffer(petw_trace *t, tbuf *scan, const petw__etl_buffer *hb, ui
     const char *why = implausible(t, hb);
     t->stats.buffers_read++;
     if (why) {
-        corrupt(t, index, off, why);
+        petw__trace_corrupt(t, index, off, why);
         return 0;
     }
     if (hb->petw_flags & PETW__BUF_FIRST_TS)
         return add_ref(t, hb, off, index, NOT_COUNTED, hb->first_ts);
-    const uint8_t *disk = fetch(t, off, hb->disk_size);
+    const uint8_t *disk = petw__trace_fetch(t, off, hb->disk_size);
     if (!disk)
         return PETW_EIO;
-    int rc = unpack_into(scan, disk, hb, t->unpacker, &why);
+    int rc = petw__trace_unpack_into(scan, disk, hb, t->unpacker, &why);
     if (rc == PETW_ECORRUPT) {
-        corrupt(t, index, off, why);
+        petw__trace_corrupt(t, index, off, why);
         return 0;
     }
     PETW__FORWARD_IF_ERROR(rc);
-    PETW__FORWARD_IF_ERROR(index_buffer(t, scan, 1, index, off));
+    PETW__FORWARD_IF_ERROR(petw__trace_index_buffer(t, scan, 1, index, off));
     if (scan->rec_count == 0)
         return 0; /* nothing to deliver: no descriptor */
     return add_ref(t, hb, off, index, scan->rec_count, scan->recs[0].timestamp);
@@ -321,7 +258,7 @@ static int scan(petw_trace *t, uint32_t stride)
         uint64_t avail = t->size - off;
         petw__etl_buffer hb;
         const char *why = NULL;
-        const uint8_t *h = avail >= PETW__BH_SIZE ? fetch(t, off, PETW__BH_SIZE) : NULL;
+        const uint8_t *h = avail >= PETW__BH_SIZE ? petw__trace_fetch(t, off, PETW__BH_SIZE) : NULL;
         if (!h) {
             t->stats.bytes_truncated += avail;
             rc = avail >= PETW__BH_SIZE ? PETW_EIO : 0;
@@ -332,7 +269,7 @@ static int scan(petw_trace *t, uint32_t stride)
         if (petw__rd32(h) == 0 && petw__rd32(h + 4) == 0)
             break;
         if (petw__etl_parse_buffer(h, avail, off, &hb, &why) != 0) {
-            corrupt(t, index, off, why);
+            petw__trace_corrupt(t, index, off, why);
             t->stats.buffers_read++;
             if (varying)
                 break; /* no stride to step over it */
@@ -347,7 +284,7 @@ static int scan(petw_trace *t, uint32_t stride)
                 t->stats.bytes_truncated += avail;
                 break;
             }
-            corrupt(t, index, off, "BufferSize differs from the file's buffer size");
+            petw__trace_corrupt(t, index, off, "BufferSize differs from the file's buffer size");
             t->stats.buffers_read++;
             off += stride;
             index++;
@@ -370,7 +307,7 @@ static int load(petw_trace *t)
 {
     petw__etl_buffer hb;
     const char *why = NULL;
-    const uint8_t *h = t->size >= PETW__BH_SIZE ? fetch(t, 0, PETW__BH_SIZE) : NULL;
+    const uint8_t *h = t->size >= PETW__BH_SIZE ? petw__trace_fetch(t, 0, PETW__BH_SIZE) : NULL;
     if (!h || petw__etl_parse_buffer(h, t->size, 0, &hb, &why) != 0 || hb.disk_size > t->size)
         return PETW_ECORRUPT;
     PETW__FORWARD_IF_ERROR(load_header(t, &hb));
@@ -519,272 +456,6 @@ int64_t petw_trace_timestamp_to_filetime(const petw_trace *t, int64_t ts)
     int64_t q = d / i->perf_freq, r = d % i->perf_freq;
     return i->start_time + q * 10000000LL + r * 10000000LL / i->perf_freq;
 #endif
-}
-
-/* ---- loading data buffers while processing ---- */
-
-/* Reads data buffer `k` (again), into a free slot; returns the slot. When
- * the scan verified it, a difference now means the file changed; a buffer
- * it did not unpack is verified now, and *why says what was wrong. */
-static int load_buffer(petw_trace *t, uint32_t k, tbuf **out, const char **why)
-{
-    bufref *r = &t->refs[k];
-    uint32_t s = 0;
-    while (s < t->slot_count && t->slots[s].data)
-        s++;
-    if (s == t->slot_count) {
-        tbuf *g = realloc(t->slots, (t->slot_count + 1) * sizeof(*g));
-        if (!g)
-            return PETW_ENOMEM;
-        t->slots = g;
-        memset(&t->slots[t->slot_count++], 0, sizeof(*g));
-    }
-    tbuf *b = &t->slots[s];
-    const uint8_t *disk = fetch(t, r->offset, r->disk_size);
-    petw__etl_buffer hb;
-    int first = r->records == NOT_COUNTED;
-    *why = "buffer changed or unreadable since open";
-    int rc = disk ? petw__etl_parse_buffer(disk, r->disk_size, r->offset, &hb, why) : PETW_EIO;
-    if (rc == 0)
-        rc = unpack_into(b, disk, &hb, t->unpacker, why);
-    if (rc == 0)
-        rc = index_buffer(t, b, first, r->file_index, r->offset);
-    if (rc == 0 && first)
-        r->records = b->rec_count;
-    if (rc == 0 && (b->rec_count != r->records || b->rec_count == 0))
-        rc = PETW_ECORRUPT;
-    if (rc) {
-        b->data = NULL;
-        return rc;
-    }
-    b->index = k;
-    b->file_index = r->file_index;
-    r->loaded = s;
-    *out = b;
-    return 0;
-}
-
-/* Every record of the buffer was delivered: its memory goes back. */
-static void release_buffer(petw_trace *t, tbuf *b)
-{
-    t->refs[b->index].loaded = NOT_LOADED;
-    b->data = NULL;
-    b->rec_count = b->next = 0;
-}
-
-/* ---- delivery ---- */
-
-typedef struct deliver_ctx {
-    petw_extended_item ext[MAX_EXT_ITEMS];
-} deliver_ctx;
-
-static void set_cpu(petw_event_record *e, const tbuf *b)
-{
-    if (b->buffer_flag & PETW__BUFFER_FLAG_PROCESSOR_INDEX) {
-        e->buffer_context.u.processor_index = b->cpu;
-        e->header.flags |= PETW_EVENT_HEADER_FLAG_PROCESSOR_INDEX;
-    } else {
-        e->buffer_context.u.p.processor_number = (uint8_t)b->cpu;
-        e->buffer_context.u.p.alignment = 0;
-    }
-    e->buffer_context.logger_id = b->logger_id;
-}
-
-/* Builds the EVENT_RECORD for one record; returns 0, or PETW_ECORRUPT
- * when the record is malformed (reported by the caller). */
-static int build(petw_trace *t, const tbuf *b, uint32_t off, petw_event_record *e, deliver_ctx *dc)
-{
-    static const petw_event_record blank; /* copied: moves, where memset was a slow `rep stos` */
-    *e = blank;
-    e->user_context = t->config.context;
-    PETW__FORWARD_IF_ERROR(petw__etl_decode_record(b->data + off, e, dc->ext, MAX_EXT_ITEMS));
-    set_cpu(e, b);
-    if (!(t->config.flags & PETW_TRACE_RAW_TIMESTAMP))
-        e->header.timestamp = petw_trace_timestamp_to_filetime(t, e->header.timestamp);
-    return 0;
-}
-
-/* Delivers the next record of buffer `b`; returns 0, or PETW_ECANCELED. */
-static int deliver_one(petw_trace *t, tbuf *b, int64_t start, int64_t end, deliver_ctx *dc)
-{
-    petw_event_record e;
-    uint32_t off = b->recs[b->next++].offset;
-    if (build(t, b, off, &e, dc) != 0) {
-        corrupt(t, b->file_index, off, "malformed record header or extended data");
-    } else {
-        int64_t ft = (t->config.flags & PETW_TRACE_RAW_TIMESTAMP)
-                         ? petw_trace_timestamp_to_filetime(t, e.header.timestamp)
-                         : e.header.timestamp;
-        if (b->header || ((start == 0 || ft >= start) && (end == 0 || ft <= end))) {
-            t->stats.events_read++;
-            t->config.on_event(&e, t->config.context);
-        }
-    }
-    if (b->next == b->rec_count && t->config.on_buffer &&
-        !t->config.on_buffer(t, t->config.context))
-        return PETW_ECANCELED;
-    return 0;
-}
-
-/* A live trace: each buffer as it arrives. The header buffer's records
- * (the EventTrace header event) are not delivered: Windows gives that event
- * to consumers of log files only ("real-time sessions do not" contain it);
- * the header's fields still reach the consumer through petw_trace_info. */
-static int process_live(petw_trace *t, int64_t start, int64_t end)
-{
-    deliver_ctx dc;
-    int rc = 0;
-    t->processed = 1;
-    t->header.next = t->header.rec_count;
-    tbuf b;
-    memset(&b, 0, sizeof(b));
-    while (rc == 0) {
-        if (atomic_load_explicit(&t->cancel, memory_order_relaxed)) {
-            rc = PETW_ECANCELED;
-            break;
-        }
-        int n = petw__bufqueue_pop(t->live, t->live_buffer, 100);
-        if (n < 0)
-            break; /* the session stopped and everything was delivered */
-        if (n == 0)
-            continue;
-        petw__etl_buffer hb;
-        const char *why = NULL;
-        t->stats.buffers_read++;
-        if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
-            !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, NULL, &why))) {
-            corrupt(t, t->stats.buffers_read, 0, why);
-            continue;
-        }
-        b.used = hb.used;
-        b.cpu = hb.cpu;
-        b.logger_id = hb.logger_id;
-        b.buffer_flag = hb.buffer_flag;
-        b.file_index = t->stats.buffers_read;
-        rc = index_buffer(t, &b, 1, b.file_index, 0);
-        while (rc == 0 && b.next < b.rec_count)
-            rc = deliver_one(t, &b, start, end, &dc);
-    }
-    free(b.recs);
-    return rc;
-}
-
-typedef struct heap_item {
-    int64_t timestamp;
-    uint32_t trace;
-    uint32_t buffer; /* bufref index */
-} heap_item;
-
-static int item_less(const heap_item *a, const heap_item *b)
-{
-    if (a->timestamp != b->timestamp)
-        return a->timestamp < b->timestamp;
-    if (a->trace != b->trace)
-        return a->trace < b->trace;
-    return a->buffer < b->buffer;
-}
-
-static void sift_down(heap_item *h, uint32_t n, uint32_t i)
-{
-    for (;;) {
-        uint32_t l = 2 * i + 1, m = i;
-        if (l < n && item_less(&h[l], &h[m]))
-            m = l;
-        if (l + 1 < n && item_less(&h[l + 1], &h[m]))
-            m = l + 1;
-        if (m == i)
-            return;
-        heap_item x = h[i];
-        h[i] = h[m];
-        h[m] = x;
-        i = m;
-    }
-}
-
-/* The heap key of a raw timestamp: FILETIME when several files merge (their
- * raw clocks are not comparable). */
-static int64_t merge_key(const petw_trace *t, int64_t ts, uint32_t count)
-{
-    return count > 1 ? petw_trace_timestamp_to_filetime(t, ts) : ts;
-}
-
-/* Every data buffer of every trace enters the heap by its earliest record. */
-static heap_item *build_heap(petw_trace **traces, uint32_t count, uint32_t *n_out)
-{
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < count; i++)
-        total += traces[i]->ref_count;
-    heap_item *heap = malloc((total ? total : 1) * sizeof(*heap));
-    if (!heap)
-        return NULL;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < count; i++)
-        for (uint32_t k = 0; k < traces[i]->ref_count; k++)
-            heap[n++] = (heap_item){merge_key(traces[i], traces[i]->refs[k].first_ts, count), i, k};
-    for (uint32_t j = n / 2; j-- > 0;)
-        sift_down(heap, n, j);
-    *n_out = n;
-    return heap;
-}
-
-/* The k-way merge: pops the buffer with the earliest next record, loads it
- * the first time, delivers one record, and re-keys or releases it. */
-static int merge(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
-{
-    uint32_t n;
-    heap_item *heap = build_heap(traces, count, &n);
-    if (!heap)
-        return PETW_ENOMEM;
-    deliver_ctx dc;
-    int rc = 0;
-    while (n > 0 && rc == 0) {
-        petw_trace *t = traces[heap[0].trace];
-        bufref *r = &t->refs[heap[0].buffer];
-        tbuf *b = r->loaded != NOT_LOADED ? &t->slots[r->loaded] : NULL;
-        const char *why = NULL;
-        if (!b && (rc = load_buffer(t, heap[0].buffer, &b, &why)) != 0) {
-            if (rc != PETW_ECORRUPT)
-                break;
-            if (r->records != 0) /* no records: nothing lost, nothing to report */
-                corrupt(t, r->file_index, r->offset, why);
-            rc = 0;
-            heap[0] = heap[--n];
-        } else {
-            rc = deliver_one(t, b, start, end, &dc);
-            if (b->next < b->rec_count) {
-                heap[0].timestamp = merge_key(t, b->recs[b->next].timestamp, count);
-            } else {
-                release_buffer(t, b);
-                heap[0] = heap[--n];
-            }
-        }
-        sift_down(heap, n, 0);
-    }
-    free(heap);
-    return rc;
-}
-
-int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start, int64_t end)
-{
-    PETW__RETURN_IF(!traces || count == 0 || count > MAX_TRACES, PETW_EINVAL);
-    for (uint32_t i = 0; i < count; i++) {
-        PETW__RETURN_IF(!traces[i] || traces[i]->processed || (traces[i]->live && count > 1),
-                        PETW_EINVAL);
-        for (uint32_t j = 0; j < i; j++)
-            PETW__RETURN_IF(traces[j] == traces[i], PETW_EINVAL); /* the same trace twice */
-    }
-    if (traces[0]->live)
-        return process_live(traces[0], start, end);
-    deliver_ctx dc;
-    int rc = 0;
-    /* The sessions' header buffers first, as ETW does. */
-    for (uint32_t i = 0; i < count && rc == 0; i++) {
-        petw_trace *t = traces[i];
-        t->processed = 1;
-        while (t->header.next < t->header.rec_count && rc == 0)
-            rc = deliver_one(t, &t->header, start, end, &dc);
-    }
-    return rc ? rc : merge(traces, count, start, end);
 }
 
 const char *petw_kernel_class_name(const petw_guid *provider)

@@ -24,7 +24,7 @@ int petw__realtime_open(const char *logger_name, const petw_trace_config *config
     /* The control lock (recursive) keeps the session from stopping between
      * reading its header and attaching the queue. */
     petw__control_lock();
-    int rc = petw__local_transport.find(logger_name, &h);
+    int rc = petw__session_find(logger_name, &h);
     if (rc == 0)
         rc = petw__session_realtime_header(h, &header, &size, &slots);
     if (rc == 0) {

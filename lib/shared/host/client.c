@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* client.c - the host transport (petw__host_transport): starting session
- * hosts and talking to them; and petw/shared.h.
+/* client.c - sessions in session hosts (petw__host_*, which the
+ * controller's host transport calls): starting session hosts and talking to
+ * them; and petw/shared.h.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, provider/,
  * session/, consume/, registry/, agent/.
@@ -115,9 +116,7 @@ static int simple(petw_session_handle h, uint32_t op, petw_session_stats *stats)
     return rc;
 }
 
-static int host_find(const char *name, petw_session_handle *out);
-
-static int host_start(const petw_session_config *c, petw_session_handle *out)
+int petw__host_start(const petw_session_config *c, petw_session_handle *out)
 {
     PETW__RETURN_IF(!c || !out || !c->name || !c->name[0] || c->sink, PETW_EINVAL);
     PETW__RETURN_IF(strlen(c->name) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
@@ -140,7 +139,7 @@ static int host_start(const petw_session_config *c, petw_session_handle *out)
     PETW__FORWARD_IF_ERROR(petw__runtime_dir(dir, sizeof(dir)));
     /* A name in use fails here, before a host starts. */
     petw_session_handle existing;
-    PETW__RETURN_IF(host_find(c->name, &existing) == 0, PETW_EEXIST);
+    PETW__RETURN_IF(petw__host_find(c->name, &existing) == 0, PETW_EEXIST);
     petw__msg_start *m = calloc(1, sizeof(*m));
     petw__msg_reply *r = calloc(1, sizeof(*r));
     intptr_t pair[2] = {-1, -1};
@@ -193,7 +192,7 @@ static int registry(petw__registry **reg, intptr_t *fd)
     return petw__reg_open(0, reg, fd);
 }
 
-static int host_find(const char *name, petw_session_handle *out)
+int petw__host_find(const char *name, petw_session_handle *out)
 {
     PETW__RETURN_IF(!name || !out, PETW_EINVAL);
     petw__registry *reg;
@@ -205,7 +204,7 @@ static int host_find(const char *name, petw_session_handle *out)
     return 0;
 }
 
-static int host_list(petw_session_handle *out, uint32_t max, uint32_t *count)
+int petw__host_list(petw_session_handle *out, uint32_t max, uint32_t *count)
 {
     PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
     *count = 0;
@@ -337,34 +336,34 @@ static int sync_here(int rc)
     return rc;
 }
 
-static int host_enable(petw_session_handle h, const petw_guid *g, uint8_t level, uint64_t any,
-                       uint64_t all, const petw__enable_filter *filter)
+int petw__host_enable(petw_session_handle h, const petw_guid *g, uint8_t level, uint64_t any,
+                      uint64_t all, const petw__enable_filter *filter)
 {
     PETW__RETURN_IF(filter && petw__filter_check(filter) != 0, PETW_EINVAL);
     return sync_here(guid_op(h, PETW__OP_ENABLE, g, level, any, all, filter));
 }
 
-static int host_disable_provider(petw_session_handle h, const petw_guid *g)
+int petw__host_disable(petw_session_handle h, const petw_guid *g)
 {
     return sync_here(guid_op(h, PETW__OP_DISABLE, g, 0, 0, 0, NULL));
 }
 
-static int host_capture_state(petw_session_handle h, const petw_guid *g)
+int petw__host_capture_state(petw_session_handle h, const petw_guid *g)
 {
     return sync_here(guid_op(h, PETW__OP_CAPTURE, g, 0, 0, 0, NULL));
 }
 
-static int host_query(petw_session_handle h, petw_session_stats *stats)
+int petw__host_query(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_QUERY, stats);
 }
 
-static int host_flush(petw_session_handle h, petw_session_stats *stats)
+int petw__host_flush(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_FLUSH, stats);
 }
 
-static int host_stop(petw_session_handle h, petw_session_stats *stats)
+int petw__host_stop(petw_session_handle h, petw_session_stats *stats)
 {
     return simple(h, PETW__OP_STOP, stats);
 }
@@ -383,23 +382,23 @@ static int value_op(petw_session_handle h, uint32_t op, uint32_t v1, uint32_t v2
     return rc;
 }
 
-static int host_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
+int petw__host_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
 {
     return value_op(h, PETW__OP_UPDATE, flush_timer_ms, maximum_buffers);
 }
 
-static int host_set_enable_flags(petw_session_handle h, uint32_t flags)
+int petw__host_set_enable_flags(petw_session_handle h, uint32_t flags)
 {
     return value_op(h, PETW__OP_SET_FLAGS, flags, 0);
 }
 
-static int host_set_system_groups(petw_session_handle h, uint32_t flags)
+int petw__host_set_system_groups(petw_session_handle h, uint32_t flags)
 {
     return value_op(h, PETW__OP_SET_GROUPS, flags, 0);
 }
 
-static int host_set_system(petw_session_handle h, const uint32_t *stack_flags,
-                           const uint32_t *interval_100ns)
+int petw__host_set_system(petw_session_handle h, const uint32_t *stack_flags,
+                          const uint32_t *interval_100ns)
 {
     int rc = 0;
     if (stack_flags)
@@ -456,7 +455,7 @@ int petw__shared_open_realtime(const char *name, const petw_trace_config *config
     PETW__RETURN_IF(!name || !config || !config->on_event || !out, PETW_EINVAL);
     petw_session_handle h;
     uint32_t slot = 0, gen = 0, pid;
-    PETW__FORWARD_IF_ERROR(host_find(name, &h));
+    PETW__FORWARD_IF_ERROR(petw__host_find(name, &h));
     handle_parts(h, &slot, &gen);
     char path[PETW_MAX_NAME + 32];
     intptr_t sock;
@@ -528,30 +527,12 @@ static int path_op(petw_session_handle h, uint32_t op, const char *path)
     return rc;
 }
 
-static int host_snapshot(petw_session_handle h, const char *path)
+int petw__host_snapshot(petw_session_handle h, const char *path)
 {
     return path_op(h, PETW__OP_SNAPSHOT, path);
 }
 
-static int host_switch_file(petw_session_handle h, const char *path)
+int petw__host_switch_file(petw_session_handle h, const char *path)
 {
     return path_op(h, PETW__OP_SWITCH_FILE, path);
 }
-
-const petw__transport petw__host_transport = {
-    host_start,
-    host_find,
-    host_list,
-    host_enable,
-    host_disable_provider,
-    host_capture_state,
-    host_query,
-    host_flush,
-    host_update,
-    host_switch_file,
-    host_snapshot,
-    host_stop,
-    host_set_enable_flags,
-    host_set_system,
-    host_set_system_groups,
-};

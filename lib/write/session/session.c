@@ -110,14 +110,12 @@ static void fill_stats(const petw__session *s, petw_session_stats *st)
         snprintf(st->file_path, sizeof(st->file_path), "%s", s->file_path);
 }
 
-static int local_stop(petw_session_handle h, petw_session_stats *stats);
-
 static void stop_all_at_exit(void)
 {
     petw__control_lock();
     for (uint32_t i = 0; i < PETW_MAX_SESSIONS; i++)
         if (sessions[i].in_use)
-            local_stop(handle_of(&sessions[i]), NULL);
+            petw__session_stop(handle_of(&sessions[i]), NULL);
     petw__control_unlock();
 }
 
@@ -385,7 +383,7 @@ static int start_locked(petw_session_config c, uint32_t cpus, petw_session_handl
     return 0;
 }
 
-static int local_start(const petw_session_config *in, petw_session_handle *out)
+int petw__session_start(const petw_session_config *in, petw_session_handle *out)
 {
     PETW__RETURN_IF(in == NULL || out == NULL, PETW_EINVAL);
     petw__library_init();
@@ -398,7 +396,7 @@ static int local_start(const petw_session_config *in, petw_session_handle *out)
     return rc;
 }
 
-static int local_find(const char *name, petw_session_handle *out)
+int petw__session_find(const char *name, petw_session_handle *out)
 {
     PETW__RETURN_IF(!name || !out, PETW_EINVAL);
     int rc = PETW_ENOTFOUND;
@@ -413,7 +411,7 @@ static int local_find(const char *name, petw_session_handle *out)
     return rc;
 }
 
-static int local_list(petw_session_handle *out, uint32_t max, uint32_t *count)
+int petw__session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
 {
     PETW__RETURN_IF(!count || (max && !out), PETW_EINVAL);
     uint32_t n = 0;
@@ -442,7 +440,7 @@ int petw__session_enable_filtered(petw_session_handle h, const petw_guid *provid
     return rc;
 }
 
-static int local_disable_provider(petw_session_handle h, const petw_guid *provider)
+int petw__session_disable(petw_session_handle h, const petw_guid *provider)
 {
     PETW__RETURN_IF(!provider, PETW_EINVAL);
     petw__control_lock();
@@ -462,7 +460,7 @@ int petw__session_capture_state(petw_session_handle h, const petw_guid *provider
     return rc;
 }
 
-static int local_query(petw_session_handle h, petw_session_stats *stats)
+int petw__session_query(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -472,7 +470,7 @@ static int local_query(petw_session_handle h, petw_session_stats *stats)
     return s ? 0 : PETW_ENOTFOUND;
 }
 
-static int local_flush(petw_session_handle h, petw_session_stats *stats)
+int petw__session_flush(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -485,7 +483,7 @@ static int local_flush(petw_session_handle h, petw_session_stats *stats)
     return rc;
 }
 
-static int local_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
+int petw__session_update(petw_session_handle h, uint32_t flush_timer_ms, uint32_t maximum_buffers)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -564,7 +562,7 @@ static int set_system(petw_session_handle h, const uint32_t *flags, const uint32
     return rc;
 }
 
-static int local_switch_file(petw_session_handle h, const char *path)
+int petw__session_switch_file(petw_session_handle h, const char *path)
 {
     PETW__RETURN_IF(!path || !path[0], PETW_EINVAL);
     PETW__RETURN_IF(strlen(path) >= PETW_MAX_NAME, PETW_ENAMETOOLONG);
@@ -598,7 +596,7 @@ int petw__session_snapshot_upto(petw_session_handle h, const char *path, int64_t
     return rc;
 }
 
-static int local_snapshot(petw_session_handle h, const char *path)
+int petw__session_snapshot(petw_session_handle h, const char *path)
 {
     return petw__session_snapshot_upto(h, path, INT64_MAX);
 }
@@ -650,7 +648,7 @@ int petw__session_add_consumer(petw_session_handle h, petw__bufqueue *queue)
     return rc;
 }
 
-static int local_stop(petw_session_handle h, petw_session_stats *stats)
+int petw__session_stop(petw_session_handle h, petw_session_stats *stats)
 {
     petw__control_lock();
     petw__session *s = lookup(h);
@@ -694,27 +692,3 @@ int petw__session_add_lost(petw_session_handle h, uint32_t events)
     petw__control_unlock();
     return s ? 0 : PETW_ENOTFOUND;
 }
-
-static int local_set_system(petw_session_handle h, const uint32_t *stack_flags,
-                            const uint32_t *interval_100ns)
-{
-    return petw__session_set_system(h, NULL, stack_flags, interval_100ns);
-}
-
-const petw__transport petw__local_transport = {
-    local_start,
-    local_find,
-    local_list,
-    petw__session_enable_filtered,
-    local_disable_provider,
-    petw__session_capture_state,
-    local_query,
-    local_flush,
-    local_update,
-    local_switch_file,
-    local_snapshot,
-    local_stop,
-    petw__session_set_enable_flags,
-    local_set_system,
-    petw__session_set_system_groups,
-};

@@ -61,33 +61,21 @@ int petw__session_add_lost(petw_session_handle session, uint32_t events);
  * buffers it did not import). Same returns as petw_session_snapshot. */
 int petw__session_snapshot_upto(petw_session_handle session, const char *path, int64_t upto);
 
-/* A transport: where sessions live and how a controller reaches them
- * (libuv's handle + ops). petw/session.h's functions pick one by the
- * handle and call it; they never branch on the transport otherwise. Each
- * function has the contract of its petw_session_* namesake (or of the
- * petw__session_* one above). */
-typedef struct petw__transport {
-    int (*start)(const petw_session_config *config, petw_session_handle *out);
-    int (*find)(const char *name, petw_session_handle *out);
-    int (*list)(petw_session_handle *out, uint32_t max, uint32_t *count);
-    int (*enable)(petw_session_handle session, const petw_guid *provider, uint8_t level,
-                  uint64_t match_any, uint64_t match_all, const petw__enable_filter *filter);
-    int (*disable)(petw_session_handle session, const petw_guid *provider);
-    int (*capture_state)(petw_session_handle session, const petw_guid *provider);
-    int (*query)(petw_session_handle session, petw_session_stats *stats);
-    int (*flush)(petw_session_handle session, petw_session_stats *stats);
-    int (*update)(petw_session_handle session, uint32_t flush_timer_ms, uint32_t maximum_buffers);
-    int (*switch_file)(petw_session_handle session, const char *path);
-    int (*snapshot)(petw_session_handle session, const char *path);
-    int (*stop)(petw_session_handle session, petw_session_stats *stats);
-    int (*set_enable_flags)(petw_session_handle session, uint32_t flags);
-    int (*set_system)(petw_session_handle session, const uint32_t *stack_flags,
-                      const uint32_t *interval_100ns);
-    int (*set_system_groups)(petw_session_handle session, uint32_t flags);
-} petw__transport;
-
 /* The in-process engine: sessions of this process (and the one session a
- * session host runs). */
-extern const petw__transport petw__local_transport;
+ * session host runs). Each function has the contract of its petw_session_*
+ * namesake in petw/session.h (petw__session_disable: disable_provider);
+ * the controller reaches them through its local transport
+ * (lib/control/controller/transport.h). */
+int petw__session_start(const petw_session_config *config, petw_session_handle *out);
+int petw__session_find(const char *name, petw_session_handle *out);
+int petw__session_list(petw_session_handle *out, uint32_t max, uint32_t *count);
+int petw__session_disable(petw_session_handle session, const petw_guid *provider);
+int petw__session_query(petw_session_handle session, petw_session_stats *stats);
+int petw__session_flush(petw_session_handle session, petw_session_stats *stats);
+int petw__session_update(petw_session_handle session, uint32_t flush_timer_ms,
+                         uint32_t maximum_buffers);
+int petw__session_switch_file(petw_session_handle session, const char *path);
+int petw__session_snapshot(petw_session_handle session, const char *path);
+int petw__session_stop(petw_session_handle session, petw_session_stats *stats);
 
 #endif

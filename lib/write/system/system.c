@@ -21,68 +21,10 @@
 #include "system.h"
 #include "system_internal.h"
 #include "system_net.h"
+#include "system_tracepoint.h"
+#include "system_state.h"
 
-/* HookIds, of the classes' table (classes/kernel_class.h). */
-#define HOOK_PROCESS(op) PETW__HOOK(PETW__GROUP_PROCESS, PETW__OP_##op)
-#define HOOK_THREAD(op) PETW__HOOK(PETW__GROUP_THREAD, PETW__OP_##op)
-#define HOOK_IMAGE(op) PETW__HOOK(PETW__GROUP_IMAGE, PETW__OP_##op)
-#define HOOK_CONFIG(op) PETW__HOOK(PETW__GROUP_CONFIG, PETW__OP_CONFIG_##op)
-#define HOOK_DISK(op) PETW__HOOK(PETW__GROUP_DISK_IO, PETW__OP_DISK_##op)
-#define HOOK_PERFINFO(op) PETW__HOOK(PETW__GROUP_PERFINFO, PETW__OP_PERFINFO_##op)
-#define HOOK_STACKWALK PETW__HOOK(PETW__GROUP_STACKWALK, PETW__OP_STACKWALK_STACK)
-
-#define POLL_MS 20
-#define NAME_SLOTS 65536u   /* processes whose name and parent are known */
-#define DISK_SLOTS 4096u    /* block requests in flight */
-#define BLOCKED_SLOTS 1024u /* threads off a CPU whose stack waits for their switch in */
-
-/* The call chain a thread left its CPU with (sched_switch), written after
- * the CSwitch that puts it back on one: Windows' CSwitch stack, the new
- * thread's, is where it had blocked. */
-typedef struct blocked_stack {
-    uint32_t tid_plus_one; /* 0: empty */
-    uint32_t frame_count;
-    int64_t time_ns;
-    uint64_t frames[PETW__SYS_MAX_FRAMES];
-} blocked_stack;
-
-typedef struct disk_request {
-    uint64_t dev_plus_one, offset; /* 0: empty */
-    int64_t issued_ns;
-    uint32_t pid, tid;
-} disk_request;
-
-typedef struct proc_name {
-    uint32_t pid; /* 0: empty */
-    uint32_t ppid;
-    uint32_t uid; /* its owner when last seen (for its end, when /proc has it no more) */
-    char name[16];
-} proc_name;
-
-struct petw__system {
-    petw__system_config c;
-    uint32_t flags;
-    petw__sys *sys;
-    uv_thread_t thread;
-    _Atomic int stop; /* relaxed: a flag polled every POLL_MS; the join orders the rest */
-    /* Session clock from CLOCK_MONOTONIC: exact (the same clock), or
-     * through the latest pair read together. */
-    uint32_t clock;
-    int exact;
-    double ticks_per_ns;
-    int64_t anchor_ns, anchor_ticks;
-    int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
-    proc_name *names;         /* with PETW_SYSTEM_PROCESS */
-    disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
-    blocked_stack *blocked;   /* with CSwitch stacks */
-    petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
-    petw__system_memory *mem; /* with the PageFault class's groups */
-    petw__system_file *file;  /* with PETW_SYSTEM_FILE_IO */
-    petw__system_net *net;    /* with PETW_SYSTEM_NETWORK_TCPIP */
-    uint8_t payload[0xFFFF];
-};
-
-static int64_t session_time(const petw__system *s, int64_t ns)
+int64_t petw__system_time(const petw__system *s, int64_t ns)
 {
     if (s->exact)
         return ns;
@@ -100,8 +42,8 @@ static void anchor(petw__system *s)
 /* One record: the header of `type` (SYSTEM64, COMPACT64 or PERFINFO64),
  * then n payload bytes, into CPU `cpu`'s buffer. A full ring counts the
  * loss itself. */
-static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
-                 uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
+void petw__system_emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
+                       uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
 {
     uint32_t size = petw__etl_system_header_size(type) + n;
     if (size > 0xFFFF)
@@ -112,22 +54,22 @@ static void emit(petw__system *s, uint32_t cpu, uint8_t type, uint16_t hook, uin
         return;
     uint8_t *r = res.record;
     petw__etl_record_open(r, size, PETW__ALIGN8(size));
-    petw__etl_system_fields(r, type, size, hook, pid, tid, session_time(s, ns));
+    petw__etl_system_fields(r, type, size, hook, pid, tid, petw__system_time(s, ns));
     memcpy(r + petw__etl_system_header_size(type), payload, n);
     petw__etl_record_close(r, petw__etl_system_head(type, version));
     petw__ring_commit(ring, &res);
 }
 
-/* emit, session_time and the lost count for system_memory.c and system_file.c. */
+/* petw__system_emit, session_time and the lost count for system_memory.c and system_file.c. */
 static void emit_cb(void *ctx, uint32_t cpu, uint8_t type, uint16_t hook, uint8_t version,
                     uint32_t pid, uint32_t tid, int64_t ns, const uint8_t *payload, uint32_t n)
 {
-    emit(ctx, cpu, type, hook, version, pid, tid, ns, payload, n);
+    petw__system_emit(ctx, cpu, type, hook, version, pid, tid, ns, payload, n);
 }
 
 static int64_t ticks_cb(void *ctx, int64_t ns)
 {
-    return session_time(ctx, ns);
+    return petw__system_time(ctx, ns);
 }
 
 #define MEMORY_FLAGS (PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS | PETW_SYSTEM_VIRTUAL_ALLOC)
@@ -142,109 +84,6 @@ static void lost_cb(void *ctx, uint64_t n)
                               memory_order_relaxed);
     atomic_store_explicit(&k->lost_pending, 1, memory_order_relaxed);
 }
-
-/* ---- Process names (the rundown's and exec's, inherited at fork) ---- */
-
-static proc_name *name_slot(petw__system *s, uint32_t pid, int insert)
-{
-    if (!s->names || !pid)
-        return NULL;
-    uint32_t h = (pid * 2654435761u) & (NAME_SLOTS - 1);
-    for (uint32_t k = 0; k < 64; k++) {
-        proc_name *e = &s->names[(h + k) & (NAME_SLOTS - 1)];
-        if (e->pid == pid)
-            return e;
-        if (e->pid == 0) {
-            if (!insert)
-                return NULL;
-            e->pid = pid;
-            return e;
-        }
-    }
-    return NULL;
-}
-
-static void name_set(petw__system *s, uint32_t pid, uint32_t ppid, const char *name)
-{
-    proc_name *e = name_slot(s, pid, 1);
-    if (!e)
-        return;
-    e->ppid = ppid;
-    e->uid = petw__sys_owner(pid);
-    snprintf(e->name, sizeof(e->name), "%s", name ? name : "");
-}
-
-/* ---- Payloads ---- */
-
-/* Process_TypeGroup1 v4. */
-static uint32_t process_payload(petw__system *s, uint32_t pid, uint32_t ppid, const char *name)
-{
-    uint8_t *p = s->payload;
-    memset(p, 0, 40);
-    petw__wr64(p, pid); /* UniqueProcessKey: the kernel's object; the pid stands in */
-    petw__wr32(p + 8, pid);
-    petw__wr32(p + 12, ppid);
-    /* SessionId, ExitStatus (not known), DirectoryTableBase, Flags: 0. */
-    uint32_t at = 36;
-    uint32_t uid = petw__sys_owner(pid);
-    if (uid == UINT32_MAX) {
-        proc_name *e = name_slot(s, pid, 0);
-        uid = e ? e->uid : UINT32_MAX;
-    }
-    if (uid == UINT32_MAX) {
-        petw__wr32(p + at, 0); /* no SID */
-        at += 4;
-    } else {
-        /* TOKEN_USER {Sid pointer, Attributes}, then S-1-22-1-uid (a Unix
-         * user, as petw's enable filters name it). */
-        memset(p + at, 0, 16);
-        /* The Sid pointer: a kernel address on Windows, never 0 (0 means
-         * no SID to readers); none exists here, so 1. */
-        petw__wr64(p + at, 1);
-        at += 16;
-        const uint8_t sid[8] = {1, 2, 0, 0, 0, 0, 0, 22};
-        memcpy(p + at, sid, 8);
-        petw__wr32(p + at + 8, 1);
-        petw__wr32(p + at + 12, uid);
-        at += 16;
-    }
-    size_t n = strlen(name ? name : "");
-    memcpy(p + at, name ? name : "", n + 1);
-    at += (uint32_t)n + 1;
-    char cmd[4096];
-    petw__sys_cmdline(pid, cmd, sizeof(cmd));
-    at += 2 * ((uint32_t)petw__utf8_to_utf16le(cmd, p + at, 4096) + 1);
-    memset(p + at, 0, 4); /* PackageFullName, ApplicationId: empty */
-    return at + 4;
-}
-
-/* Thread_TypeGroup1 v3: the stack and start addresses are not known. */
-static uint32_t thread_payload(petw__system *s, uint32_t pid, uint32_t tid)
-{
-    uint8_t *p = s->payload;
-    memset(p, 0, 72);
-    petw__wr32(p, pid);
-    petw__wr32(p + 4, tid);
-    return 72;
-}
-
-/* Image_Load v3: ImageBase is where the file's offset 0 lies (the mapping
- * less its file offset: the ELF's load base), ImageSize reaches the end of
- * the executable mapping. */
-static uint32_t image_payload(petw__system *s, const petw__sys_record *r)
-{
-    uint8_t *p = s->payload;
-    memset(p, 0, 56);
-    uint64_t base = r->addr >= r->pgoff ? r->addr - r->pgoff : r->addr;
-    petw__wr64(p, base);
-    petw__wr64(p + 8, r->len + (r->addr - base));
-    petw__wr32(p + 16, r->pid);
-    petw__wr64(p + 32, base); /* DefaultBase */
-    size_t units = petw__utf8_to_utf16le(r->text ? r->text : "", p + 56, 4096);
-    return 56 + 2 * ((uint32_t)units + 1);
-}
-
-/* ---- Disk I/O: a request's issue, then its completion (DiskIo v3) ---- */
 
 static disk_request *disk_slot(petw__system *s, uint64_t dev, uint64_t offset, int insert)
 {
@@ -268,13 +107,13 @@ static void emit_stack(petw__system *s, uint32_t cpu, uint32_t pid, uint32_t tid
 {
     uint8_t *p = s->payload;
     petw__system_ident_note(&s->ident, frames, n);
-    petw__wr64(p + PETW__STACK_TIME, (uint64_t)session_time(s, ns));
+    petw__wr64(p + PETW__STACK_TIME, (uint64_t)petw__system_time(s, ns));
     petw__wr32(p + PETW__STACK_PID, pid);
     petw__wr32(p + PETW__STACK_TID, tid);
     for (uint32_t k = 0; k < n; k++)
         petw__wr64(p + PETW__STACK_FRAMES + 8 * k, frames[k]);
-    emit(s, cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, PETW__VERSION_STACKWALK, pid, tid, ns, p,
-         PETW__STACK_FRAMES + 8 * n);
+    petw__system_emit(s, cpu, PETW__HDR_PERFINFO64, HOOK_STACKWALK, PETW__VERSION_STACKWALK, pid,
+                      tid, ns, p, PETW__STACK_FRAMES + 8 * n);
 }
 
 static blocked_stack *blocked_slot(petw__system *s, uint32_t tid)
@@ -305,83 +144,12 @@ static void on_disk(petw__system *s, const petw__sys_record *r)
         e->dev_plus_one = 0;
     }
     petw__wr32(p + 48, tid); /* IssuingThreadId */
-    emit(s, r->cpu, PETW__HDR_SYSTEM64,
-         r->count == PETW__SYS_DISK_WRITE ? HOOK_DISK(WRITE) : HOOK_DISK(READ), PETW__VERSION_DISK,
-         pid, tid, r->time_ns, p, 52);
+    petw__system_emit(s, r->cpu, PETW__HDR_SYSTEM64,
+                      r->count == PETW__SYS_DISK_WRITE ? HOOK_DISK(WRITE) : HOOK_DISK(READ),
+                      PETW__VERSION_DISK, pid, tid, r->time_ns, p, 52);
 }
 
 /* ---- From the OS's records ---- */
-
-/* A new task: Process/Start for a process (its parent's name until it
- * execs), Thread/Start for every thread. */
-static void on_task_start(petw__system *s, const petw__sys_record *r)
-{
-    uint32_t f = s->flags;
-    int process = r->pid == r->tid;
-    proc_name *parent = name_slot(s, r->other_pid, 0);
-    const char *name = parent ? parent->name : "";
-    if (process && (f & PETW_SYSTEM_PROCESS)) {
-        char copy[16];
-        snprintf(copy, sizeof(copy), "%s", name);
-        name_set(s, r->pid, r->other_pid, copy);
-        uint32_t n = process_payload(s, r->pid, r->other_pid, copy);
-        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS,
-             r->other_pid, r->other_tid, r->time_ns, s->payload, n);
-    }
-    if (f & PETW_SYSTEM_THREAD) {
-        uint32_t n = thread_payload(s, r->pid, r->tid);
-        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(START), PETW__VERSION_THREAD, r->pid,
-             r->tid, r->time_ns, s->payload, n);
-    }
-}
-
-/* A task's end: Thread/End, and Process/End for a process's last. */
-static void on_task_end(petw__system *s, const petw__sys_record *r)
-{
-    uint32_t f = s->flags;
-    if (f & PETW_SYSTEM_THREAD) {
-        uint32_t n = thread_payload(s, r->pid, r->tid);
-        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_THREAD(END), PETW__VERSION_THREAD, r->pid, r->tid,
-             r->time_ns, s->payload, n);
-    }
-    if (r->pid == r->tid && (f & PETW_SYSTEM_PROCESS)) {
-        proc_name *e = name_slot(s, r->pid, 0);
-        uint32_t n = process_payload(s, r->pid, e ? e->ppid : r->other_pid, e ? e->name : "");
-        emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(END), PETW__VERSION_PROCESS, r->pid,
-             r->tid, r->time_ns, s->payload, n);
-        if (e && (f & PETW_SYSTEM_PROFILE)) /* its JIT map, while its pid means it */
-            petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen, session_time(s, r->time_ns),
-                                   r->pid, e->uid);
-        if (e)
-            e->pid = UINT32_MAX; /* a tombstone: probing goes on past it */
-    }
-}
-
-/* A new program in the same process: Windows has no exec, so a new
- * Process/Start with the same id carries its name and command line. */
-static void on_exec(petw__system *s, const petw__sys_record *r)
-{
-    if (!(s->flags & PETW_SYSTEM_PROCESS))
-        return;
-    proc_name *e = name_slot(s, r->pid, 0);
-    uint32_t ppid = e ? e->ppid : 0;
-    name_set(s, r->pid, ppid, r->text);
-    uint32_t n = process_payload(s, r->pid, ppid, r->text);
-    emit(s, r->cpu, PETW__HDR_SYSTEM64, HOOK_PROCESS(START), PETW__VERSION_PROCESS, r->pid, r->tid,
-         r->time_ns, s->payload, n);
-}
-
-/* A mapped file: Image/Load, and its ImageId events. */
-static void on_mmap(petw__system *s, const petw__sys_record *r)
-{
-    if (!(s->flags & PETW_SYSTEM_IMAGE_LOAD))
-        return;
-    uint32_t n = image_payload(s, r);
-    emit(s, r->cpu, PETW__HDR_SYSTEM64, PETW__HOOK_IMAGE_LOAD, PETW__VERSION_IMAGE, r->pid, r->tid,
-         r->time_ns, s->payload, n);
-    petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, r->cpu,
-                             session_time(s, r->time_ns), r);
-}
 
 /* A context switch: CSwitch, then the stack the new thread had blocked
  * with, when one was kept. */
@@ -405,8 +173,8 @@ static void on_switch(petw__system *s, const petw__sys_record *r)
         preempt ? PETW__WAIT_PREEMPTED : PETW__WAIT_EXECUTIVE; /* OldThreadWaitReason */
     p[PETW__CSWITCH_OLD_STATE] =
         preempt ? PETW__THREAD_STATE_READY : PETW__THREAD_STATE_WAITING; /* OldThreadState */
-    emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_CSWITCH), PETW__VERSION_CSWITCH,
-         new_pid, new_tid, r->time_ns, p, PETW__CSWITCH_SIZE);
+    petw__system_emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_CSWITCH),
+                      PETW__VERSION_CSWITCH, new_pid, new_tid, r->time_ns, p, PETW__CSWITCH_SIZE);
     blocked_stack *b = s->blocked && new_tid ? blocked_slot(s, new_tid) : NULL;
     if (b && b->tid_plus_one == new_tid + 1 && b->time_ns <= r->time_ns) {
         emit_stack(s, r->cpu, new_pid, new_tid, r->time_ns, b->frames, b->frame_count);
@@ -441,8 +209,8 @@ static void on_sample(petw__system *s, const petw__sys_record *r)
     /* The kernel functions to name at the end (KernelSymbol events). */
     petw__system_ident_note(&s->ident, &r->addr, 1);
     petw__system_ident_note(&s->ident, r->frames, r->frame_count);
-    emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_PERFINFO(SAMPLED_PROFILE), PETW__VERSION_PERFINFO,
-         r->pid, r->tid, r->time_ns, p, 16);
+    petw__system_emit(s, r->cpu, PETW__HDR_PERFINFO64, HOOK_PERFINFO(SAMPLED_PROFILE),
+                      PETW__VERSION_PERFINFO, r->pid, r->tid, r->time_ns, p, 16);
     if ((s->c.stack_flags & PETW_SYSTEM_PROFILE) && r->frame_count)
         emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
 }
@@ -456,8 +224,8 @@ static void on_wakeup(petw__system *s, const petw__sys_record *r)
     uint8_t *p = s->payload;
     memset(p, 0, PETW__READY_SIZE);
     petw__wr32(p + PETW__READY_TID, r->other_tid);
-    emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_READY), PETW__VERSION_READY_THREAD,
-         r->pid, r->tid, r->time_ns, p, PETW__READY_SIZE);
+    petw__system_emit(s, r->cpu, PETW__HDR_COMPACT64, HOOK_THREAD(THREAD_READY),
+                      PETW__VERSION_READY_THREAD, r->pid, r->tid, r->time_ns, p, PETW__READY_SIZE);
     /* The readying thread's stack (WPA's ReadyThreadStack). */
     if ((s->c.stack_flags & PETW_SYSTEM_DISPATCHER) && r->frame_count)
         emit_stack(s, r->cpu, r->pid, r->tid, r->time_ns, r->frames, r->frame_count);
@@ -475,8 +243,8 @@ static void on_net(petw__system *s, const petw__sys_record *r)
      * or Disconnect the kernel made in a softirq): no thread in the
      * header, as Windows logs those from a DPC. */
     if (n)
-        emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid,
-             pid == r->pid ? r->tid : UINT32_MAX, r->time_ns, s->payload, n);
+        petw__system_emit(s, r->cpu, PETW__HDR_SYSTEM64, hook, PETW__VERSION_NET, pid,
+                          pid == r->pid ? r->tid : UINT32_MAX, r->time_ns, s->payload, n);
 }
 
 /* The OS dropped records before petw saw them: lost events, one per
@@ -492,20 +260,32 @@ static void on_lost(petw__system *s, const petw__sys_record *r)
 static void on_record(void *ctx, const petw__sys_record *r)
 {
     petw__system *s = ctx;
+    petw__sys_record said;
+    if (r->kind == PETW__SYSREC_TRACEPOINT) {
+        if (!petw__system_tracepoints_decode(&s->tracepoints, r, &said))
+            return;
+        r = &said;
+    } else if (r->kind == PETW__SYSREC_MMAP && !r->build_id_size &&
+               (s->flags & PETW_SYSTEM_IMAGE_LOAD)) { /* the kernel gave none: the file's */
+        said = *r;
+        said.build_id = s->build_id;
+        said.build_id_size = petw__system_build_id(r->text, s->build_id);
+        r = &said;
+    }
     if (s->mem)
         petw__system_memory_record(s->mem, r);
     switch (r->kind) {
     case PETW__SYSREC_FORK:
-        on_task_start(s, r);
+        petw__system_on_task_start(s, r);
         break;
     case PETW__SYSREC_EXIT:
-        on_task_end(s, r);
+        petw__system_on_task_end(s, r);
         break;
     case PETW__SYSREC_EXEC:
-        on_exec(s, r);
+        petw__system_on_exec(s, r);
         break;
     case PETW__SYSREC_MMAP:
-        on_mmap(s, r);
+        petw__system_on_mmap(s, r);
         break;
     case PETW__SYSREC_SWITCH:
         on_switch(s, r);
@@ -533,112 +313,6 @@ static void on_record(void *ctx, const petw__sys_record *r)
     default:
         break;
     }
-}
-
-/* The rundowns: DCStart events for what exists when collection starts,
- * DCEnd events for what still exists when the session ends. */
-static void on_rundown(void *ctx, const petw__sys_record *r)
-{
-    petw__system *s = ctx;
-    uint32_t f = s->flags, cpu = 0;
-    int end = s->rundown_end;
-    if (s->mem && !end && r->kind != PETW__SYSREC_FORK)
-        petw__system_memory_record(s->mem, r); /* the mappings faults fall in */
-    if (r->kind == PETW__SYSREC_FORK) {
-        if (r->pid == r->tid) {
-            if (!end)
-                name_set(s, r->pid, r->other_pid, r->text);
-            if (f & PETW_SYSTEM_PROCESS) {
-                uint32_t n = process_payload(s, r->pid, r->other_pid, r->text);
-                emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_PROCESS(DCEND) : HOOK_PROCESS(DCSTART),
-                     PETW__VERSION_PROCESS, r->pid, r->tid, r->time_ns, s->payload, n);
-            }
-        }
-        if (f & PETW_SYSTEM_THREAD) {
-            uint32_t n = thread_payload(s, r->pid, r->tid);
-            emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_THREAD(DCEND) : HOOK_THREAD(DCSTART),
-                 PETW__VERSION_THREAD, r->pid, r->tid, r->time_ns, s->payload, n);
-        }
-    } else if (r->kind == PETW__SYSREC_MMAP && (f & PETW_SYSTEM_IMAGE_LOAD)) {
-        uint32_t n = image_payload(s, r);
-        emit(s, cpu, PETW__HDR_SYSTEM64, end ? HOOK_IMAGE(DCEND) : HOOK_IMAGE(DCSTART),
-             PETW__VERSION_IMAGE, r->pid, r->tid, r->time_ns, s->payload, n);
-        petw__system_ident_image(&s->ident, s->c.ring, s->c.ring_gen, cpu,
-                                 session_time(s, r->time_ns), r);
-    }
-}
-
-/* ---- SystemConfig (version 2, 64-bit layouts): written at the end ---- */
-
-/* A fixed-size UTF-16 array of `units` code units, zero-filled after the text. */
-static void fixed_utf16(uint8_t *at, const char *text, size_t units)
-{
-    memset(at, 0, 2 * units);
-    (void)petw__utf8_to_utf16le(text, at, units); /* NUL-terminated within `units` */
-}
-
-static void on_config_disk(void *ctx, const petw__sys_disk *d)
-{
-    petw__system *s = ctx;
-    uint8_t *p = s->payload;
-    memset(p, 0, 568);
-    petw__wr32(p, d->number);
-    petw__wr32(p + 4, d->sector_size);
-    /* The geometry every LBA disk reports (63 sectors, 255 heads), so
-     * Cylinders x 255 x 63 x BytesPerSector is the capacity as on Windows. */
-    petw__wr32(p + 8, 63);
-    petw__wr32(p + 12, 255);
-    uint64_t per_cylinder = 63ull * 255 * (d->sector_size ? d->sector_size : 512);
-    petw__wr64(p + 16, d->bytes / per_cylinder);
-    for (int k = 0; k < 4; k++)
-        petw__wr32(p + 24 + 4 * k, d->scsi[k]);
-    fixed_utf16(p + 40, d->model, 256);
-    petw__wr32(p + 552, d->partitions);
-    p[556] = (uint8_t)d->write_cache;
-    /* BootDriveLetter, Spare: Linux has no drive letters. */
-    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG(PHYDISK), PETW__VERSION_CONFIG, 0, 0,
-         petw__monotonic_ns(), p, 568);
-}
-
-static void on_config_volume(void *ctx, const petw__sys_volume *v)
-{
-    petw__system *s = ctx;
-    uint8_t *p = s->payload;
-    memset(p, 0, 112);
-    petw__wr64(p, v->start);
-    petw__wr64(p + 8, v->size);
-    petw__wr32(p + 16, v->disk);
-    petw__wr32(p + 24, v->partition ? 1 : 2); /* DriveType: a partition, or a volume */
-    /* DriveLetterString: none on Linux. */
-    petw__wr32(p + 40, v->partition);
-    uint32_t sector = v->sector_size ? v->sector_size : 512;
-    petw__wr32(p + 44, v->cluster_size / sector);
-    petw__wr32(p + 48, sector);
-    petw__wr64(p + 56, v->free_clusters);
-    petw__wr64(p + 64, v->total_clusters);
-    fixed_utf16(p + 72, v->fs, 16);
-    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG(LOGDISK), PETW__VERSION_CONFIG, 0, 0,
-         petw__monotonic_ns(), p, 112);
-}
-
-static void write_config(petw__system *s)
-{
-    petw__sys_machine m;
-    if (petw__sys_machine_info(&m) == 0) {
-        uint8_t *p = s->payload;
-        memset(p, 0, 808);
-        petw__wr32(p, m.mhz);
-        petw__wr32(p + 4, m.cpus);
-        petw__wr32(p + 8, m.mem_mb);
-        petw__wr32(p + 12, m.page_size);
-        petw__wr32(p + 16, m.page_size); /* AllocationGranularity: mmap's is the page */
-        fixed_utf16(p + 20, m.host, 256);
-        fixed_utf16(p + 532, m.domain, 134);
-        petw__wr64(p + 800, m.smt_mask); /* HyperThreadingFlag */
-        emit(s, 0, PETW__HDR_SYSTEM64, HOOK_CONFIG(CPU), PETW__VERSION_CONFIG, 0, 0,
-             petw__monotonic_ns(), p, 808);
-    }
-    (void)petw__sys_disks(on_config_disk, on_config_volume, s);
 }
 
 static void thread_main(void *arg)
@@ -674,17 +348,26 @@ static petw__sys_config sys_config(const petw__system *s, const petw__system_con
         .switches = (s->flags & PETW_SYSTEM_CSWITCH) != 0,
         .sample_ns = (s->flags & PETW_SYSTEM_PROFILE) ? interval * 100 : 0,
         .sample_stacks = (c->stack_flags & PETW_SYSTEM_PROFILE) != 0,
+        .faults = (s->flags & FAULT_FLAGS) != 0,
+        .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
+        .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
+        .net = (s->flags & PETW_SYSTEM_NETWORK_TCPIP) != 0,
+    };
+    return sc;
+}
+
+/* The classes that need tracepoints (system_tracepoint.c). */
+static petw__system_tracepoint_want tp_want(const petw__system *s, const petw__system_config *c)
+{
+    petw__system_tracepoint_want w = {
         .wakeups = (s->flags & PETW_SYSTEM_DISPATCHER) != 0,
         .wakeup_stacks = (c->stack_flags & PETW_SYSTEM_DISPATCHER) != 0,
         .switch_stacks = (s->flags & c->stack_flags & PETW_SYSTEM_CSWITCH) != 0,
         .disk = (s->flags & PETW_SYSTEM_DISK_IO) != 0,
-        .faults = (s->flags & FAULT_FLAGS) != 0,
-        .minor_faults = (s->flags & PETW_SYSTEM_PAGE_FAULTS) != 0,
-        .fault_starts = (s->flags & PETW_SYSTEM_HARD_FAULTS) != 0,
         .vm = (s->flags & PETW_SYSTEM_VIRTUAL_ALLOC) != 0,
         .net = (s->flags & PETW_SYSTEM_NETWORK_TCPIP) != 0,
     };
-    return sc;
+    return w;
 }
 
 /* Frees a provider that did not start, and whatever it had opened. */
@@ -719,15 +402,16 @@ static uint32_t start_file_io(petw__system *s, uint32_t target_pid)
 /* Tracepoint groups the OS refused or lacks are not recorded. */
 static void drop_refused(petw__system *s, const petw__sys_info *info)
 {
-    if (!info->wakeups)
+    const petw__system_tracepoints *t = &s->tracepoints;
+    if (!t->wakeups)
         s->flags &= ~PETW_SYSTEM_DISPATCHER;
-    if (!info->disk)
+    if (!t->disk)
         s->flags &= ~PETW_SYSTEM_DISK_IO;
     if (!info->faults)
         s->flags &= ~FAULT_FLAGS;
-    if (!info->vm)
+    if (!t->vm)
         s->flags &= ~PETW_SYSTEM_VIRTUAL_ALLOC;
-    if (!(info->net_states || info->net_bytes || info->net_retransmits))
+    if (!(t->net_states || t->net_bytes || t->net_retransmits))
         s->flags &= ~PETW_SYSTEM_NETWORK_TCPIP;
 }
 
@@ -741,29 +425,53 @@ static void write_collection_start(petw__system *s, uint64_t interval)
     petw__wr32(p + 4, (uint32_t)interval);
     petw__wr32(p + 8, (uint32_t)interval);
     size_t units = petw__utf8_to_utf16le("Timer", p + 12, 16);
-    emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PERFINFO(COLLECTION_START), PETW__VERSION_COLLECTION, 0, 0,
-         petw__monotonic_ns(), p, 12 + 2 * ((uint32_t)units + 1));
+    petw__system_emit(s, 0, PETW__HDR_SYSTEM64, HOOK_PERFINFO(COLLECTION_START),
+                      PETW__VERSION_COLLECTION, 0, 0, petw__monotonic_ns(), p,
+                      12 + 2 * ((uint32_t)units + 1));
 }
 
 /* The PETW_SYSTEM_LIMIT_* bits: what was asked and the OS gives only in
  * part. */
 static uint32_t limits_of(const petw__system *s, const petw__sys_config *sc,
-                          const petw__sys_info *info, uint32_t file_limit)
+                          const petw__system_tracepoint_want *want, const petw__sys_info *info,
+                          uint32_t file_limit)
 {
+    const petw__system_tracepoints *t = &s->tracepoints;
     uint32_t limits =
         (info->kernel_excluded ? PETW_SYSTEM_LIMIT_USER_ONLY : 0) |
-        (sc->switch_stacks && !info->switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0) |
+        (want->switch_stacks && !t->switch_stacks ? PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS : 0) |
         (sc->faults && !info->faults ? PETW_SYSTEM_LIMIT_NO_FAULTS : 0) |
-        (sc->vm && !info->vm ? PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC : 0) |
+        (want->vm && !t->vm ? PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC : 0) |
         (sc->fault_starts && info->faults && !info->fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
                                                                  : 0) |
         file_limit;
     if (s->flags & PETW_SYSTEM_NETWORK_TCPIP)
-        limits |= (info->net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
-                  (info->net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
-                  (info->net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
+        limits |= (t->net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
+                  (t->net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
+                  (t->net_retransmits ? 0 : PETW_SYSTEM_LIMIT_NET_NO_RETRANSMITS) |
                   (info->net_bpf ? 0 : PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES);
     return limits;
+}
+
+/* Opens the OS's records the groups granted need (their tracepoints chosen
+ * by system_tracepoint.c), then file I/O; what the OS refuses or lacks
+ * leaves s->flags. 0, or petw__sys_open's error. */
+static int open_records(petw__system *s, petw__sys_config *sc,
+                        const petw__system_tracepoint_want *want, petw__sys_info *info,
+                        uint32_t *file_limit)
+{
+    memset(info, 0, sizeof(*info));
+    int need_sys = sc->tasks || sc->mmaps || sc->switches || sc->sample_ns || want->wakeups ||
+                   want->disk || sc->faults || want->vm || sc->net || want->switch_stacks;
+    if (need_sys)
+        petw__system_tracepoints_ask(&s->tracepoints, want, sc);
+    int rc = need_sys ? petw__sys_open(sc, &s->sys, info) : 0;
+    *file_limit = rc == 0 ? start_file_io(s, s->c.target_pid) : 0;
+    if (rc == 0) {
+        petw__system_tracepoints_granted(&s->tracepoints, info);
+        drop_refused(s, info);
+    }
+    return rc;
 }
 
 int petw__system_start(const petw__system_config *c, petw__system **out, uint32_t *granted,
@@ -794,9 +502,10 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
     if (interval < 100) /* 10 us: below it the samples would be the load */
         interval = 100;
     petw__sys_config sc = sys_config(s, c, interval);
-    if ((sc.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
-        (sc.net && !(s->net = calloc(1, sizeof(*s->net)))) ||
-        (sc.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
+    petw__system_tracepoint_want want = tp_want(s, c);
+    if ((want.disk && !(s->disk = calloc(DISK_SLOTS, sizeof(*s->disk)))) ||
+        (want.net && !(s->net = calloc(1, sizeof(*s->net)))) ||
+        (want.switch_stacks && !(s->blocked = calloc(BLOCKED_SLOTS, sizeof(*s->blocked))))) {
         free(s->disk);
         free(s->net);
         free(s->names);
@@ -804,13 +513,8 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         return PETW_ENOMEM;
     }
     petw__sys_info info;
-    memset(&info, 0, sizeof(info));
-    int need_sys = sc.tasks || sc.mmaps || sc.switches || sc.sample_ns || sc.wakeups || sc.disk ||
-                   sc.faults || sc.vm || sc.net;
-    int rc = need_sys ? petw__sys_open(&sc, &s->sys, &info) : 0;
-    uint32_t file_limit = rc == 0 ? start_file_io(s, c->target_pid) : 0;
-    if (rc == 0)
-        drop_refused(s, &info);
+    uint32_t file_limit = 0;
+    int rc = open_records(s, &sc, &want, &info, &file_limit);
     if (rc == 0 && !s->flags)
         rc = PETW_ENOTSUP;
     if (rc == 0 && (s->flags & MEMORY_FLAGS) &&
@@ -821,12 +525,13 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         /* After the OS started recording, so nothing falls between the two
          * (what starts meanwhile may appear in both, as on Windows). */
         anchor(s);
-        rc = petw__system_rundown(c->target_pid, (s->flags & FAULT_FLAGS) != 0, on_rundown, s);
+        rc = petw__system_rundown(c->target_pid, (s->flags & FAULT_FLAGS) != 0,
+                                  petw__system_on_rundown, s);
     }
     if (rc == 0 && (s->flags & PETW_SYSTEM_PROFILE))
         write_collection_start(s, interval);
     /* Before the thread starts, which reads s->blocked without a lock. */
-    if (rc == 0 && !info.switch_stacks) { /* no sched_switch: no stack to keep */
+    if (rc == 0 && !s->tracepoints.switch_stacks) { /* no sched_switch: no stack to keep */
         free(s->blocked);
         s->blocked = NULL;
     }
@@ -837,7 +542,7 @@ int petw__system_start(const petw__system_config *c, petw__system **out, uint32_
         return rc;
     }
     *granted = s->flags;
-    *limits = limits_of(s, &sc, &info, file_limit);
+    *limits = limits_of(s, &sc, &want, &info, file_limit);
     *out = s;
     return 0;
 }
@@ -853,16 +558,16 @@ void petw__system_stop(petw__system *s, int end)
         anchor(s);
         if (s->flags & (PETW_SYSTEM_PROCESS | PETW_SYSTEM_THREAD | PETW_SYSTEM_IMAGE_LOAD)) {
             s->rundown_end = 1;
-            (void)petw__system_rundown(s->c.target_pid, 0, on_rundown, s);
+            (void)petw__system_rundown(s->c.target_pid, 0, petw__system_on_rundown, s);
         }
         petw__system_ident_kernel(&s->ident, s->c.ring, s->c.ring_gen,
-                                  session_time(s, petw__monotonic_ns()));
+                                  petw__system_time(s, petw__monotonic_ns()));
         for (uint32_t k = 0; s->names && (s->flags & PETW_SYSTEM_PROFILE) && k < NAME_SLOTS; k++)
             if (s->names[k].pid && s->names[k].pid != UINT32_MAX) /* the JIT maps of the living */
                 petw__system_ident_jit(&s->ident, s->c.ring, s->c.ring_gen,
-                                       session_time(s, petw__monotonic_ns()), s->names[k].pid,
+                                       petw__system_time(s, petw__monotonic_ns()), s->names[k].pid,
                                        s->names[k].uid);
-        write_config(s);
+        petw__system_write_config(s);
     }
     free(s->ident.kernel);
     petw__system_memory_free(s->mem);

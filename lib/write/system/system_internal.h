@@ -44,6 +44,11 @@ void petw__system_ident_note(petw__system_ident *id, const uint64_t *frames, uin
  * symbol table) that holds a remembered address, then forgets them. */
 void petw__system_ident_kernel(petw__system_ident *id, petw__ring *ring, uint16_t gen, int64_t ts);
 
+/* system_build_id.c: the GNU build-id of the ELF file at `path` (an
+ * absolute path, a regular file), into `out` (PETW__SYS_BUILD_ID_MAX
+ * bytes); returns its size, 0 when the file is not an ELF file with one. */
+uint32_t petw__system_build_id(const char *path, uint8_t *out);
+
 /* system_proc.c: the rundown. Every process (`fn` with FORK: pid, its
  * parent in other_pid, `text` its program name), each of its threads (FORK
  * with tid != pid) and its executable mappings (MMAP), as they are now;

@@ -97,11 +97,11 @@ static int maps_line(char *line, void *ctx)
     r->pgoff = off;
     r->text = name;
     r->build_id = id;
-    r->build_id_size = petw__sys_build_id(name, id);
+    r->build_id_size = petw__system_build_id(name, id);
     if (!r->build_id_size) { /* deleted or replaced since: the mapped file itself */
         char mapped[96];
         snprintf(mapped, sizeof(mapped), "/proc/%lu/map_files/%llx-%llx", w->pid, lo, hi);
-        r->build_id_size = petw__sys_build_id(mapped, id);
+        r->build_id_size = petw__system_build_id(mapped, id);
     }
     w->fn(w->ctx, r);
     return 0;
