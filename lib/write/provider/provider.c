@@ -78,52 +78,6 @@ void petw__provider_dispatch_publish(uint32_t slot, const dispatch_list *next)
     }
 }
 
-/* What enable properties record about this process, computed on the
- * control path (the first enable that asks, and again in a forked child)
- * and copied by writers, which acquired a state word published after it. */
-static struct {
-    uint32_t ready_pid; /* the process they describe; 0: not computed */
-    uint32_t sid_size;
-    uint32_t ts_id;
-    uint64_t start_key;
-    uint32_t timer_resolution; /* the clock tick, 100 ns units: CPU times' unit */
-    uint8_t sid[68];
-    char image[256]; /* the executable's file name, for executable-name filters */
-} proc_info;
-
-static void proc_info_compute(void)
-{
-    proc_info.sid_size = petw__user_sid(proc_info.sid, sizeof(proc_info.sid));
-    proc_info.ts_id = petw__terminal_session_id();
-    proc_info.start_key = petw__process_start_key();
-    petw__machine_info machine;
-    petw__machine_info_get(&machine);
-    proc_info.timer_resolution = machine.timer_resolution;
-    petw__process_image_name(proc_info.image, sizeof(proc_info.image));
-    proc_info.ready_pid = petw__process_id();
-}
-
-static void proc_info_after_fork(void)
-{
-    if (proc_info.ready_pid)
-        proc_info_compute();
-}
-
-static void proc_info_prepare(void)
-{
-    if (proc_info.ready_pid == petw__process_id())
-        return;
-    if (!proc_info.ready_pid)
-        petw__on_fork_child(proc_info_after_fork);
-    proc_info_compute();
-}
-
-const char *petw__provider_process_image(void)
-{
-    proc_info_prepare();
-    return proc_info.image;
-}
-
 /* ---- writer side ---- */
 
 int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
@@ -388,22 +342,23 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
         return 0;
     const uint32_t props = f->properties;
     /* What the properties record. The process's values were computed when
-     * the first session asked (proc_info). */
+     * the first session asked (petw__provider_proc). */
     uint64_t stack[1 + STACK_FRAMES];
     uint32_t frames = 0;
     if (props & PETW__PROP_STACK_TRACE) {
         stack[0] = 0; /* MatchId: 0, the stack is not cached */
         frames = petw__stack_capture(stack + 1, STACK_FRAMES);
     }
-    const uint32_t ts_id = proc_info.ts_id;
-    const uint64_t start_key = proc_info.start_key;
+    const uint32_t ts_id = petw__provider_proc.ts_id;
+    const uint64_t start_key = petw__provider_proc.start_key;
     const uint64_t key = (props & PETW__PROP_EVENT_KEY) ? event_key(dl->guid, d, sh) : 0;
     ext_ref items[8];
     uint32_t ni = 0, stack_item = UINT32_MAX;
     if (related)
         items[ni++] = (ext_ref){PETW_EXT_TYPE_RELATED_ACTIVITYID, 16, related};
-    if ((props & PETW__PROP_SID) && proc_info.sid_size)
-        items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)proc_info.sid_size, proc_info.sid};
+    if ((props & PETW__PROP_SID) && petw__provider_proc.sid_size)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)petw__provider_proc.sid_size,
+                                petw__provider_proc.sid};
     if (props & PETW__PROP_TS_ID)
         items[ni++] = (ext_ref){PETW_EXT_TYPE_TS_ID, 4, &ts_id};
     if (props & PETW__PROP_PROCESS_START_KEY)
@@ -436,7 +391,8 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
      * the sessions that asked pay. */
     uint64_t kernel, user;
     petw__thread_cpu_times(&kernel, &user);
-    const uint64_t tick = proc_info.timer_resolution ? proc_info.timer_resolution : 1;
+    const uint64_t tick =
+        petw__provider_proc.timer_resolution ? petw__provider_proc.timer_resolution : 1;
     event_head timed = *eh;
     timed.flags = (uint16_t)(eh->flags & ~PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
     const uint64_t cpu = (uint32_t)(kernel / tick) | ((uint64_t)(uint32_t)(user / tick) << 32);
