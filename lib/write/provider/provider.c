@@ -242,6 +242,23 @@ typedef struct item_images {
     uint32_t schema_size;
 } item_images;
 
+/* Copies an item image of `n` bytes (a multiple of 8, or 0). Images of 16
+ * to 64 bytes (a provider name's traits, a few fields' schema) take
+ * straight-line 16-byte moves, the ends overlapping, with no loop. */
+static PETW__ALWAYS_INLINE void copy_image(uint8_t *out, const uint8_t *src, uint32_t n)
+{
+    if (PETW__LIKELY(n - 16u <= 48u)) {
+        memcpy(out, src, 16);
+        if (n > 32) {
+            memcpy(out + 16, src + 16, 16);
+            memcpy(out + n - 32, src + n - 32, 16);
+        }
+        memcpy(out + n - 16, src + n - 16, 16);
+    } else {
+        petw__copy_inline(out, src, n);
+    }
+}
+
 /* The one write loop: reserves a record of `rsize` bytes in the entry's
  * ring and writes it, header (format/'s layout; `cpu`: its CPU times, 0 but
  * for sessions that asked), the item images `img` (NULL: none), `ni`
@@ -279,9 +296,9 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
     petw__etl_record_open(out, rsize, asize);
     out += PETW__EVENT_HEADER_SIZE;
     if (img != NULL) { /* whole items: copied as they are */
-        petw__copy_inline(out, img->traits, img->traits_size);
+        copy_image(out, img->traits, img->traits_size);
         out += img->traits_size;
-        petw__copy_inline(out, img->schema, img->schema_size);
+        copy_image(out, img->schema, img->schema_size);
         out += img->schema_size;
     }
     for (uint32_t j = 0; j < ni; j++)
@@ -594,23 +611,43 @@ int petw_event_write_tl(petw_provider_handle h, const petw_event_descriptor *d, 
                        data);
 }
 
+/* The schema size of a whole EVENT_SCHEMA_TL item of `item_size` bytes
+ * whose header is `head` (one load: TotalSize item_size, the schema's type,
+ * linkage 0, DataSize at least 2 and padded to item_size), or 0 when the
+ * header says otherwise. */
+static PETW__ALWAYS_INLINE uint32_t tl_item_schema(uint64_t head, uint32_t item_size)
+{
+    const uint32_t size = (uint32_t)(head >> 48);
+    if (head != ((uint64_t)item_size | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) |
+                 ((uint64_t)size << 48)) ||
+        size < 2 || item_size > 0xFFF8 || PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size) != item_size)
+        return 0;
+    return size;
+}
+
 int petw__event_write_tl_item(petw_provider_handle h, const petw_event_descriptor *d,
                               const void *item, uint32_t item_size, const petw_guid *activity,
                               const petw_guid *related, uint64_t filter, uint32_t count,
                               const petw_data_descriptor *data)
 {
-    PETW__RETURN_IF(item == NULL || item_size > 0xFFF8, PETW_EINVAL);
+    PETW__RETURN_IF(item == NULL, PETW_EINVAL);
     const uint8_t *it = item;
-    /* The header, one load: TotalSize item_size, the schema's type,
-     * linkage 0, DataSize at least 2 and padded to item_size. */
-    const uint64_t head = petw__rd64(it);
-    const uint32_t size = (uint32_t)(head >> 48);
-    PETW__RETURN_IF(head != ((uint64_t)item_size | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) |
-                             ((uint64_t)size << 48)) ||
-                        size < 2 || PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size) != item_size,
-                    PETW_EINVAL);
+    const uint32_t size = tl_item_schema(petw__rd64(it), item_size);
+    PETW__RETURN_IF(size == 0, PETW_EINVAL);
     return write_event(h, d, activity, related, filter, 0, NULL, it + PETW__EXT_ITEM_HEADER, size,
                        it, count, data);
+}
+
+int petw__event_write_tl_plain(petw_provider_handle h, const petw_event_descriptor *d,
+                               const void *item, uint32_t item_size, uint32_t count,
+                               const petw_data_descriptor *data)
+{
+    PETW__RETURN_IF(item == NULL, PETW_EINVAL);
+    const uint8_t *it = item;
+    const uint32_t size = tl_item_schema(petw__rd64(it), item_size);
+    PETW__RETURN_IF(size == 0, PETW_EINVAL);
+    return write_event(h, d, NULL, NULL, 0, 0, NULL, it + PETW__EXT_ITEM_HEADER, size, it, count,
+                       data);
 }
 
 int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_class,
