@@ -97,6 +97,7 @@ void petw__ring_deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buff
     petw__buffer_meta *meta = &petw__pool_meta(pool)[buffer];
     PETW__TSAN_RELEASE(meta); /* the buffer's records, to its next writer: see ring.h */
     int buffering = ring->policy == PETW_LOSS_OVERWRITE_OLDEST;
+    int wake = 1;
     if (buffering) {
         /* Keep it right here, so a writer can always recycle the oldest
          * without waiting for the flusher. */
@@ -113,6 +114,14 @@ void petw__ring_deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buff
              * exchange. */
         } while (!atomic_compare_exchange_weak_explicit(
             &pool->ready_head, &head, buffer + 1u, memory_order_release, memory_order_relaxed));
+        /* A stack we found holding buffers needs no wake-up (a system call
+         * when the flusher sleeps): whoever pushed its bottom one found it
+         * empty and wakes the flusher (or host) after that push, and the
+         * exchange that takes that buffer takes the whole stack, ours with
+         * it, as our CAS put ours above it before any exchange took it. So a
+         * writer faster than the flusher wakes it once per batch, not once
+         * per buffer. */
+        wake = head == 0;
     }
     /* release: whoever waits for this count (a flush or snapshot) finds the
      * buffer on the ready stack or in the retained queue. */
@@ -124,7 +133,7 @@ void petw__ring_deliver_sealed(petw__ring *ring, petw__pool *pool, uint32_t buff
     petw__ring_ready_fn on_ready = ring->on_ready;
     /* release: our pool accesses happen before the pool is freed. */
     atomic_fetch_sub_explicit(&ring->delivering, 1, memory_order_release);
-    if (on_ready)
+    if (on_ready && wake)
         on_ready(ring); /* uses no field of the ring (petw__flusher_wake) */
 }
 
