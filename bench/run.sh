@@ -75,9 +75,9 @@ emit() { # round, JSON object -> one line with the round added
     printf '%s\n' "$2" | sed "s/^{/{\"round\":$1,/" >> "$raw"
 }
 
-lttng_start() { # output dir
+lttng_start() { # output dir, [discard (default) | overwrite]
     lttng create petw-bench --output="$1" >/dev/null
-    lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --discard ch >/dev/null
+    lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --"${2:-discard}" ch >/dev/null
     lttng enable-event --userspace --channel ch 'petw_bench:*' >/dev/null
     lttng start >/dev/null
 }
@@ -100,7 +100,9 @@ for r in $(seq 1 "$ROUNDS"); do
         "$B/bench_eventwrite" --reps "$REPS" --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
         if [ $have_lttng = 1 ]; then
             emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS" --label lttng-disabled)"
-            lttng_start "$work/lt"
+            # Flight-recorder mode (its overwrite channel), as petw-memory's
+            # buffering session: the producers' peer.
+            lttng_start "$work/lt" overwrite
             emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS")"
             emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --threads 2 --events "$EVENTS")"
             emit "$r" "$("$B/bench_lttng" --mode latency --events 1000000)"
