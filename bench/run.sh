@@ -56,7 +56,10 @@ if ! want all; then
     [ -n "$earlier" ] || earlier="the earlier full run's, on: $(sed -n 's/^- Machine: //p' docs/benchmarks.md | head -n 1)"
 fi
 : > "$raw"
-trap 'lttng destroy petw-bench >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# LTTng's session, named for this run: lttng-sessiond is shared by whoever
+# runs benchmarks on the machine, and another run's session is not ours.
+lt_session="petw-bench-$$"
+trap 'lttng destroy "$lt_session" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 have_lttng=0
 if [ -x "$B/bench_lttng" ] && command -v lttng >/dev/null 2>&1; then
@@ -76,20 +79,20 @@ emit() { # round, JSON object -> one line with the round added
 }
 
 lttng_start() { # output dir, [discard (default) | overwrite]
-    lttng create petw-bench --output="$1" >/dev/null
+    lttng create "$lt_session" --output="$1" >/dev/null
     lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --"${2:-discard}" ch >/dev/null
     lttng enable-event --userspace --channel ch 'petw_bench:*' >/dev/null
     lttng start >/dev/null
 }
 lttng_discarded() {
-    lttng --mi xml list petw-bench -c ch 2>/dev/null |
+    lttng --mi xml list "$lt_session" -c ch 2>/dev/null |
         sed -n 's:.*<discarded_events>\([0-9]*\)</discarded_events>.*:\1:p' | head -n 1
 }
 lttng_stop() {
     lttng stop >/dev/null
 }
 lttng_destroy() {
-    lttng destroy petw-bench >/dev/null
+    lttng destroy "$lt_session" >/dev/null
 }
 
 for r in $(seq 1 "$ROUNDS"); do
