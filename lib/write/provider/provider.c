@@ -329,21 +329,6 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
 /* Frames a _STACK_TRACE item holds at most (ETW's limit is 192). */
 #define STACK_FRAMES 64
 
-/* EVENT_KEY: provider, ID, version, and for TraceLogging events (which
- * share ID 0) their metadata, which holds the event's name. */
-static uint64_t event_key(const uint64_t g[2], const petw_event_descriptor *d,
-                          const event_shape *sh)
-{
-    uint8_t head[19];
-    memcpy(head, g, 16);
-    petw__wr16(head + 16, d->id);
-    head[18] = d->version;
-    uint64_t k = petw__fnv1a64(PETW__FNV_BASIS, head, sizeof(head));
-    if (sh->schema)
-        k = petw__fnv1a64(k, sh->schema, sh->schema_size);
-    return k;
-}
-
 /* A session with an event ID or name filter, or enable properties: its
  * filter decides, and its record carries the properties' extended items
  * before the event's own. Out of line: only these sessions pay. */
@@ -368,7 +353,9 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
     }
     const uint32_t ts_id = petw__provider_proc.ts_id;
     const uint64_t start_key = petw__provider_proc.start_key;
-    const uint64_t key = (props & PETW__PROP_EVENT_KEY) ? event_key(dl->guid, d, sh) : 0;
+    const uint64_t key = (props & PETW__PROP_EVENT_KEY)
+                             ? petw__provider_event_key(dl->guid, d, sh->schema, sh->schema_size)
+                             : 0;
     ext_ref items[8];
     uint32_t ni = 0, stack_item = UINT32_MAX;
     if (related)

@@ -81,5 +81,9 @@ extern petw__provider_process petw__provider_proc;
  * facts enable properties record computed first if not yet for this
  * process (again in a forked child). Control lock held. */
 const char *petw__provider_process_image(void);
+/* An event's EVENT_KEY item (provider_process.c): its provider's GUID
+ * `g`, ID and version, and a TraceLogging event's `schema` (NULL: none). */
+uint64_t petw__provider_event_key(const uint64_t g[2], const petw_event_descriptor *d,
+                                  const void *schema, uint32_t schema_size);
 
 #endif
