@@ -390,7 +390,8 @@ w("wall clock counts and CPU time does not; `raw.jsonl` keeps the wall-clock med
 w(f"- Machine: {machine}")
 if os.environ.get("PETW_BENCH_PARTIAL"):
     w(f"- Partial run: {os.environ['PETW_BENCH_PARTIAL']}.")
-w(f"- Peer: LTTng-UST {lttng_version}, one channel of 8 x 1 MB sub-buffers, discard mode,")
+w(f"- Peer: LTTng-UST {lttng_version}, one channel of 8 x 1 MB sub-buffers, overwrite")
+w("  (flight-recorder) mode for the producers, discard mode sustained,")
 w("  `lttng-sessiond --daemonize --no-kernel`.")
 w("- Payload everywhere: 4 x u64 + a 32-byte array (64 bytes); petw passes it in 5 data")
 w("  descriptors. Baseline: read the TSC and copy the 64 bytes + an 8-byte timestamp into a")

@@ -56,7 +56,10 @@ if ! want all; then
     [ -n "$earlier" ] || earlier="the earlier full run's, on: $(sed -n 's/^- Machine: //p' docs/benchmarks.md | head -n 1)"
 fi
 : > "$raw"
-trap 'lttng destroy petw-bench >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# LTTng's session, named for this run: lttng-sessiond is shared by whoever
+# runs benchmarks on the machine, and another run's session is not ours.
+lt_session="petw-bench-$$"
+trap 'lttng destroy "$lt_session" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 have_lttng=0
 if [ -x "$B/bench_lttng" ] && command -v lttng >/dev/null 2>&1; then
@@ -75,21 +78,21 @@ emit() { # round, JSON object -> one line with the round added
     printf '%s\n' "$2" | sed "s/^{/{\"round\":$1,/" >> "$raw"
 }
 
-lttng_start() { # output dir
-    lttng create petw-bench --output="$1" >/dev/null
-    lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --discard ch >/dev/null
+lttng_start() { # output dir, [discard (default) | overwrite]
+    lttng create "$lt_session" --output="$1" >/dev/null
+    lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --"${2:-discard}" ch >/dev/null
     lttng enable-event --userspace --channel ch 'petw_bench:*' >/dev/null
     lttng start >/dev/null
 }
 lttng_discarded() {
-    lttng --mi xml list petw-bench -c ch 2>/dev/null |
+    lttng --mi xml list "$lt_session" -c ch 2>/dev/null |
         sed -n 's:.*<discarded_events>\([0-9]*\)</discarded_events>.*:\1:p' | head -n 1
 }
 lttng_stop() {
     lttng stop >/dev/null
 }
 lttng_destroy() {
-    lttng destroy petw-bench >/dev/null
+    lttng destroy "$lt_session" >/dev/null
 }
 
 for r in $(seq 1 "$ROUNDS"); do
@@ -100,7 +103,9 @@ for r in $(seq 1 "$ROUNDS"); do
         "$B/bench_eventwrite" --reps "$REPS" --round "$r" --events "$EVENTS" --jsonl | while read -r l; do emit "$r" "$l"; done
         if [ $have_lttng = 1 ]; then
             emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS" --label lttng-disabled)"
-            lttng_start "$work/lt"
+            # Flight-recorder mode (its overwrite channel), as petw-memory's
+            # buffering session: the producers' peer.
+            lttng_start "$work/lt" overwrite
             emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --events "$EVENTS")"
             emit "$r" "$("$B/bench_lttng" --mode throughput --reps "$REPS" --threads 2 --events "$EVENTS")"
             emit "$r" "$("$B/bench_lttng" --mode latency --events 1000000)"

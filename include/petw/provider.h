@@ -126,6 +126,12 @@ int petw__event_write_tl_item(petw_provider_handle handle, const petw_event_desc
                               const void *item, uint32_t item_size, const petw_guid *activity,
                               const petw_guid *related, uint64_t session_filter, uint32_t count,
                               const petw_data_descriptor *data);
+/* petw__event_write_tl_item without activity IDs nor session filter
+ * (TraceLoggingWrite's call): three arguments fewer, all of them in
+ * registers. Same errors. */
+int petw__event_write_tl_plain(petw_provider_handle handle, const petw_event_descriptor *descriptor,
+                               const void *item, uint32_t item_size, uint32_t count,
+                               const petw_data_descriptor *data);
 
 /* A classic (MOF) event, as TraceEvent and TraceMessage write them: the
  * record's provider GUID is `event_class` (the event class, not the

@@ -4,7 +4,8 @@
  * first event, a buffer switch (small buffers, so hundreds of them) and a
  * second session take the general one. Each event's payload, thread and
  * order are checked in the file. TraceLogging's schema given as a whole
- * extended item (petw__event_write_tl_item, what TraceLoggingWrite passes)
+ * extended item (petw__event_write_tl_item, and TraceLoggingWrite's
+ * petw__event_write_tl_plain without activity IDs nor session filter)
  * gives the same items as the schema alone (petw_event_write_tl), the
  * traits' item first with its linkage set; an EventWrite of a provider with
  * traits carries the traits alone, linkage clear; a malformed item is
@@ -117,6 +118,7 @@ int main(void)
     petw_provider_handle th_ = (petw_provider_handle)traits;
     CHECK_EQ(petw_event_write_tl(th_, &ed, schema, n, NULL, NULL, 0, 1, &dd), 0);
     CHECK_EQ(petw__event_write_tl_item(th_, &ed, item, total, NULL, NULL, 0, 1, &dd), 0);
+    CHECK_EQ(petw__event_write_tl_plain(th_, &ed, item, total, 1, &dd), 0);
     /* A plain EventWrite of the provider with traits: the traits alone. */
     EVENT_DESCRIPTOR pd = {2, 0, 0, 4, 0, 0, 0};
     EVENT_DATA_DESCRIPTOR pdd;
@@ -136,6 +138,10 @@ int main(void)
     CHECK_EQ(petw__event_write_tl_item(th_, &ed, bad, total, NULL, NULL, 0, 1, &dd), PETW_EINVAL);
     bad[0] = (item[0] & 0xFFFFFFFFFFFFull) | ((uint64_t)(n + 8) << 48); /* DataSize too big */
     CHECK_EQ(petw__event_write_tl_item(th_, &ed, bad, total, NULL, NULL, 0, 1, &dd), PETW_EINVAL);
+    /* TraceLoggingWrite's own entry refuses them alike. */
+    CHECK_EQ(petw__event_write_tl_plain(th_, &ed, NULL, total, 1, &dd), PETW_EINVAL);
+    CHECK_EQ(petw__event_write_tl_plain(th_, &ed, bad, total, 1, &dd), PETW_EINVAL);
+    CHECK_EQ(petw__event_write_tl_plain(th_, &ed, item, total - 8, 1, &dd), PETW_EINVAL);
 
     test_props s;
     test_props_init(&s, NULL);
@@ -149,7 +155,7 @@ int main(void)
     uint32_t next[3] = {0, EVENTS, 2 * EVENTS};
     uint32_t tids[3] = {0, 0, 0}; /* each thread's ID, from its first event */
     size_t tl = 0, plain = 0;
-    const test_event *tev[2] = {NULL, NULL};
+    const test_event *tev[3] = {NULL, NULL, NULL};
     for (size_t i = 0; i < l.count; i++) {
         const test_event *e = &l.ev[i];
         if (memcmp(&e->header.provider_id, &SoloProvider, sizeof(GUID)) == 0) {
@@ -170,7 +176,7 @@ int main(void)
         } else if (memcmp(&e->header.provider_id, &TraitsProvider, sizeof(GUID)) != 0) {
             continue; /* the file's header event */
         } else if (e->header.descriptor.id == 0) {
-            CHECK(tl < 2);
+            CHECK(tl < 3);
             tev[tl++] = e;
         } else {
             plain++;
@@ -182,9 +188,9 @@ int main(void)
     }
     for (int k = 0; k < 3; k++)
         CHECK_EQ(next[k], (uint32_t)(k + 1) * EVENTS);
-    CHECK_EQ(tl, 2);
+    CHECK_EQ(tl, 3);
     CHECK_EQ(plain, 1);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         const test_event *e = tev[k];
         CHECK_EQ(e->ext_count, 2);
         CHECK_EQ(e->ext_type[0], PETW_EXT_TYPE_PROV_TRAITS);

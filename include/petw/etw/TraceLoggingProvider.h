@@ -70,16 +70,19 @@
  * attributes that follow, when a session enables the provider for its level
  * (default WINEVENT_LEVEL_VERBOSE) and keywords (default 0). Arguments are
  * not evaluated when it is disabled. */
-#define TraceLoggingWrite(...) PETW__TLG_WRITE((0, NULL, NULL), __VA_ARGS__, (petw__tlgk_none, 0))
+#define TraceLoggingWrite(...)                                                                     \
+    PETW__TLG_WRITE(PETW__TLG_EMIT_PLAIN(), __VA_ARGS__, (petw__tlgk_none, 0))
 /* As TraceLoggingWrite, with explicit activity and related activity IDs
  * (either may be NULL: the thread's current activity, and none). */
 #define TraceLoggingWriteActivity(handle, name, activity, related, ...)                            \
-    PETW__TLG_WRITE((0, (activity), (related)), handle, name, ##__VA_ARGS__, (petw__tlgk_none, 0))
+    PETW__TLG_WRITE(PETW__TLG_EMIT(0, (activity), (related)), handle, name, ##__VA_ARGS__,         \
+                    (petw__tlgk_none, 0))
 /* As TraceLoggingWriteActivity, with EventWriteEx's session filter and
  * flags (EVENT_WRITE_FLAG_*: evaluated, no effect here). */
 #define TraceLoggingWriteEx(handle, name, filter, flags, activity, related, ...)                   \
-    PETW__TLG_WRITE((((void)(ULONG)(flags), (ULONG64)(filter)), (activity), (related)), handle,    \
-                    name, ##__VA_ARGS__, (petw__tlgk_none, 0))
+    PETW__TLG_WRITE(                                                                               \
+        PETW__TLG_EMIT(((void)(ULONG)(flags), (ULONG64)(filter)), (activity), (related)), handle,  \
+        name, ##__VA_ARGS__, (petw__tlgk_none, 0))
 
 #include "tracelogging/arguments.h"
 #include "tracelogging/event_write.h"

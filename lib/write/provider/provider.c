@@ -78,52 +78,6 @@ void petw__provider_dispatch_publish(uint32_t slot, const dispatch_list *next)
     }
 }
 
-/* What enable properties record about this process, computed on the
- * control path (the first enable that asks, and again in a forked child)
- * and copied by writers, which acquired a state word published after it. */
-static struct {
-    uint32_t ready_pid; /* the process they describe; 0: not computed */
-    uint32_t sid_size;
-    uint32_t ts_id;
-    uint64_t start_key;
-    uint32_t timer_resolution; /* the clock tick, 100 ns units: CPU times' unit */
-    uint8_t sid[68];
-    char image[256]; /* the executable's file name, for executable-name filters */
-} proc_info;
-
-static void proc_info_compute(void)
-{
-    proc_info.sid_size = petw__user_sid(proc_info.sid, sizeof(proc_info.sid));
-    proc_info.ts_id = petw__terminal_session_id();
-    proc_info.start_key = petw__process_start_key();
-    petw__machine_info machine;
-    petw__machine_info_get(&machine);
-    proc_info.timer_resolution = machine.timer_resolution;
-    petw__process_image_name(proc_info.image, sizeof(proc_info.image));
-    proc_info.ready_pid = petw__process_id();
-}
-
-static void proc_info_after_fork(void)
-{
-    if (proc_info.ready_pid)
-        proc_info_compute();
-}
-
-static void proc_info_prepare(void)
-{
-    if (proc_info.ready_pid == petw__process_id())
-        return;
-    if (!proc_info.ready_pid)
-        petw__on_fork_child(proc_info_after_fork);
-    proc_info_compute();
-}
-
-const char *petw__provider_process_image(void)
-{
-    proc_info_prepare();
-    return proc_info.image;
-}
-
 /* ---- writer side ---- */
 
 int petw__enabled_slow(petw_provider_handle h, uint8_t level, uint64_t keyword)
@@ -288,6 +242,23 @@ typedef struct item_images {
     uint32_t schema_size;
 } item_images;
 
+/* Copies an item image of `n` bytes (a multiple of 8, or 0). Images of 16
+ * to 64 bytes (a provider name's traits, a few fields' schema) take
+ * straight-line 16-byte moves, the ends overlapping, with no loop. */
+static PETW__ALWAYS_INLINE void copy_image(uint8_t *out, const uint8_t *src, uint32_t n)
+{
+    if (PETW__LIKELY(n - 16u <= 48u)) {
+        memcpy(out, src, 16);
+        if (n > 32) {
+            memcpy(out + 16, src + 16, 16);
+            memcpy(out + n - 32, src + n - 32, 16);
+        }
+        memcpy(out + n - 16, src + n - 16, 16);
+    } else {
+        petw__copy_inline(out, src, n);
+    }
+}
+
 /* The one write loop: reserves a record of `rsize` bytes in the entry's
  * ring and writes it, header (format/'s layout; `cpu`: its CPU times, 0 but
  * for sessions that asked), the item images `img` (NULL: none), `ni`
@@ -325,9 +296,9 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
     petw__etl_record_open(out, rsize, asize);
     out += PETW__EVENT_HEADER_SIZE;
     if (img != NULL) { /* whole items: copied as they are */
-        petw__copy_inline(out, img->traits, img->traits_size);
+        copy_image(out, img->traits, img->traits_size);
         out += img->traits_size;
-        petw__copy_inline(out, img->schema, img->schema_size);
+        copy_image(out, img->schema, img->schema_size);
         out += img->schema_size;
     }
     for (uint32_t j = 0; j < ni; j++)
@@ -358,21 +329,6 @@ static PETW__ALWAYS_INLINE int put_record(const dispatch_entry *e, const event_h
 /* Frames a _STACK_TRACE item holds at most (ETW's limit is 192). */
 #define STACK_FRAMES 64
 
-/* EVENT_KEY: provider, ID, version, and for TraceLogging events (which
- * share ID 0) their metadata, which holds the event's name. */
-static uint64_t event_key(const uint64_t g[2], const petw_event_descriptor *d,
-                          const event_shape *sh)
-{
-    uint8_t head[19];
-    memcpy(head, g, 16);
-    petw__wr16(head + 16, d->id);
-    head[18] = d->version;
-    uint64_t k = petw__fnv1a64(PETW__FNV_BASIS, head, sizeof(head));
-    if (sh->schema)
-        k = petw__fnv1a64(k, sh->schema, sh->schema_size);
-    return k;
-}
-
 /* A session with an event ID or name filter, or enable properties: its
  * filter decides, and its record carries the properties' extended items
  * before the event's own. Out of line: only these sessions pay. */
@@ -388,22 +344,25 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
         return 0;
     const uint32_t props = f->properties;
     /* What the properties record. The process's values were computed when
-     * the first session asked (proc_info). */
+     * the first session asked (petw__provider_proc). */
     uint64_t stack[1 + STACK_FRAMES];
     uint32_t frames = 0;
     if (props & PETW__PROP_STACK_TRACE) {
         stack[0] = 0; /* MatchId: 0, the stack is not cached */
         frames = petw__stack_capture(stack + 1, STACK_FRAMES);
     }
-    const uint32_t ts_id = proc_info.ts_id;
-    const uint64_t start_key = proc_info.start_key;
-    const uint64_t key = (props & PETW__PROP_EVENT_KEY) ? event_key(dl->guid, d, sh) : 0;
+    const uint32_t ts_id = petw__provider_proc.ts_id;
+    const uint64_t start_key = petw__provider_proc.start_key;
+    const uint64_t key = (props & PETW__PROP_EVENT_KEY)
+                             ? petw__provider_event_key(dl->guid, d, sh->schema, sh->schema_size)
+                             : 0;
     ext_ref items[8];
     uint32_t ni = 0, stack_item = UINT32_MAX;
     if (related)
         items[ni++] = (ext_ref){PETW_EXT_TYPE_RELATED_ACTIVITYID, 16, related};
-    if ((props & PETW__PROP_SID) && proc_info.sid_size)
-        items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)proc_info.sid_size, proc_info.sid};
+    if ((props & PETW__PROP_SID) && petw__provider_proc.sid_size)
+        items[ni++] = (ext_ref){PETW_EXT_TYPE_SID, (uint16_t)petw__provider_proc.sid_size,
+                                petw__provider_proc.sid};
     if (props & PETW__PROP_TS_ID)
         items[ni++] = (ext_ref){PETW_EXT_TYPE_TS_ID, 4, &ts_id};
     if (props & PETW__PROP_PROCESS_START_KEY)
@@ -436,7 +395,8 @@ static PETW__NOINLINE int put_filtered(const dispatch_list *dl, const dispatch_e
      * the sessions that asked pay. */
     uint64_t kernel, user;
     petw__thread_cpu_times(&kernel, &user);
-    const uint64_t tick = proc_info.timer_resolution ? proc_info.timer_resolution : 1;
+    const uint64_t tick =
+        petw__provider_proc.timer_resolution ? petw__provider_proc.timer_resolution : 1;
     event_head timed = *eh;
     timed.flags = (uint16_t)(eh->flags & ~PETW_EVENT_HEADER_FLAG_NO_CPUTIME);
     const uint64_t cpu = (uint32_t)(kernel / tick) | ((uint64_t)(uint32_t)(user / tick) << 32);
@@ -638,23 +598,43 @@ int petw_event_write_tl(petw_provider_handle h, const petw_event_descriptor *d, 
                        data);
 }
 
+/* The schema size of a whole EVENT_SCHEMA_TL item of `item_size` bytes
+ * whose header is `head` (one load: TotalSize item_size, the schema's type,
+ * linkage 0, DataSize at least 2 and padded to item_size), or 0 when the
+ * header says otherwise. */
+static PETW__ALWAYS_INLINE uint32_t tl_item_schema(uint64_t head, uint32_t item_size)
+{
+    const uint32_t size = (uint32_t)(head >> 48);
+    if (head != ((uint64_t)item_size | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) |
+                 ((uint64_t)size << 48)) ||
+        size < 2 || item_size > 0xFFF8 || PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size) != item_size)
+        return 0;
+    return size;
+}
+
 int petw__event_write_tl_item(petw_provider_handle h, const petw_event_descriptor *d,
                               const void *item, uint32_t item_size, const petw_guid *activity,
                               const petw_guid *related, uint64_t filter, uint32_t count,
                               const petw_data_descriptor *data)
 {
-    PETW__RETURN_IF(item == NULL || item_size > 0xFFF8, PETW_EINVAL);
+    PETW__RETURN_IF(item == NULL, PETW_EINVAL);
     const uint8_t *it = item;
-    /* The header, one load: TotalSize item_size, the schema's type,
-     * linkage 0, DataSize at least 2 and padded to item_size. */
-    const uint64_t head = petw__rd64(it);
-    const uint32_t size = (uint32_t)(head >> 48);
-    PETW__RETURN_IF(head != ((uint64_t)item_size | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) |
-                             ((uint64_t)size << 48)) ||
-                        size < 2 || PETW__ALIGN8(PETW__EXT_ITEM_HEADER + size) != item_size,
-                    PETW_EINVAL);
+    const uint32_t size = tl_item_schema(petw__rd64(it), item_size);
+    PETW__RETURN_IF(size == 0, PETW_EINVAL);
     return write_event(h, d, activity, related, filter, 0, NULL, it + PETW__EXT_ITEM_HEADER, size,
                        it, count, data);
+}
+
+int petw__event_write_tl_plain(petw_provider_handle h, const petw_event_descriptor *d,
+                               const void *item, uint32_t item_size, uint32_t count,
+                               const petw_data_descriptor *data)
+{
+    PETW__RETURN_IF(item == NULL, PETW_EINVAL);
+    const uint8_t *it = item;
+    const uint32_t size = tl_item_schema(petw__rd64(it), item_size);
+    PETW__RETURN_IF(size == 0, PETW_EINVAL);
+    return write_event(h, d, NULL, NULL, 0, 0, NULL, it + PETW__EXT_ITEM_HEADER, size, it, count,
+                       data);
 }
 
 int petw_event_write_classic(petw_provider_handle h, const petw_guid *event_class,

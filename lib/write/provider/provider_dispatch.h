@@ -3,7 +3,7 @@
  * provider_control.c (registration and enablement) share: the dispatch
  * lists writers walk and control code builds (see provider.c's comment on
  * concurrency), and the two calls control code makes into the writer side.
- * Only those two files include it.
+ * Only the provider's files include it.
  *
  * Allowed dependencies: common/, platform/, ring/, format/, registry/.
  */
@@ -62,9 +62,28 @@ typedef struct dispatch_list {
 /* Replaces slot's dispatch list with `next` (NULL: unregistered); the old
  * one is freed after a grace period. Control lock held. */
 void petw__provider_dispatch_publish(uint32_t slot, const dispatch_list *next);
+/* What enable properties record about this process (provider_process.c),
+ * computed on the control path (the first enable that asks, and again in a
+ * forked child) and copied by writers, which acquired a state word
+ * published after it. */
+typedef struct petw__provider_process {
+    uint32_t ready_pid; /* the process they describe; 0: not computed */
+    uint32_t sid_size;
+    uint32_t ts_id;
+    uint64_t start_key;
+    uint32_t timer_resolution; /* the clock tick, 100 ns units: CPU times' unit */
+    uint8_t sid[68];
+    char image[256]; /* the executable's file name, for executable-name filters */
+} petw__provider_process;
+extern petw__provider_process petw__provider_proc;
+
 /* The executable's file name (for executable-name filters), the process
  * facts enable properties record computed first if not yet for this
  * process (again in a forked child). Control lock held. */
 const char *petw__provider_process_image(void);
+/* An event's EVENT_KEY item (provider_process.c): its provider's GUID
+ * `g`, ID and version, and a TraceLogging event's `schema` (NULL: none). */
+uint64_t petw__provider_event_key(const uint64_t g[2], const petw_event_descriptor *d,
+                                  const void *schema, uint32_t schema_size);
 
 #endif

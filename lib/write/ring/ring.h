@@ -359,7 +359,7 @@ int petw__ring_import(petw__ring *ring, const uint8_t *data, uint32_t used, uint
                       int64_t sealed);
 
 /* A session host's side of a shared pool, with the host's own geometry;
- * every index read from the pool is checked (see ring.c). */
+ * every index read from the pool is checked (see ring_host.c). */
 uint8_t *petw__pool_host_buffer(petw__pool *p, const petw__pool_geometry *g, uint32_t b);
 /* Pops the ready stack, oldest first; at most g->buffer_count entries. */
 uint32_t petw__pool_host_take_ready(petw__pool *p, const petw__pool_geometry *g, uint32_t *out);

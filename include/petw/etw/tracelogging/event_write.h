@@ -335,11 +335,13 @@ template <> struct petw__tlg_tags<4> {
 #define PETW__TLG_POP
 #endif
 
-/* `emit` is (session filter, activity, related activity). The metadata
- * goes as one block, already the record's EVENT_SCHEMA_TL extended item:
- * the static struct `petw__item`, whose first 8 bytes are the item's
- * header (petw__event_write_tl_item), its tail padded with zeros to 8 by
- * the struct's alignment. The descriptors are payload. */
+/* `emit` is the call: PETW__TLG_EMIT(session filter, activity, related
+ * activity), or PETW__TLG_EMIT_PLAIN() without them (TraceLoggingWrite's:
+ * three arguments fewer). The metadata goes as one block, already the
+ * record's EVENT_SCHEMA_TL extended item: the static struct `petw__item`,
+ * whose first 8 bytes are the item's header (petw__event_write_tl_item),
+ * its tail padded with zeros to 8 by the struct's alignment. The
+ * descriptors are payload. */
 #define PETW__TLG_ITEM_HEAD(total, size)                                                           \
     ((uint64_t)(total) | ((uint64_t)PETW_EXT_TYPE_EVENT_SCHEMA_TL << 16) | ((uint64_t)(size) << 48))
 #define PETW__TLG_EMIT(filter, activity, related)                                                  \
@@ -347,6 +349,10 @@ template <> struct petw__tlg_tags<4> {
         petw__p->handle, (const petw_event_descriptor *)&petw__ed, &petw__item,                    \
         (uint32_t)sizeof(petw__item), (const petw_guid *)(activity), (const petw_guid *)(related), \
         (filter), petw__n, petw__n ? (const petw_data_descriptor *)petw__d : NULL)
+#define PETW__TLG_EMIT_PLAIN()                                                                     \
+    (void)petw__event_write_tl_plain(petw__p->handle, (const petw_event_descriptor *)&petw__ed,    \
+                                     &petw__item, (uint32_t)sizeof(petw__item), petw__n,           \
+                                     petw__n ? (const petw_data_descriptor *)petw__d : NULL)
 #define PETW__TLG_WRITE(emit, hprov, evname, ...)                                                  \
     do {                                                                                           \
         TraceLoggingHProvider const petw__p = (hprov);                                             \
@@ -375,8 +381,8 @@ template <> struct petw__tlg_tags<4> {
                          evname,                                                                   \
                          PETW__TLG_FOREACH(PETW__TLG_M_INIT, __VA_ARGS__)}};                       \
         PETW__TLG_POP                                                                              \
-        if (petw__p->handle &&                                                                     \
-            petw__provider_accepts_load(petw__p->handle, petw__level, petw__keyword)) {            \
+        /* (handle 0, unregistered: slot ~0, which the check refuses) */                           \
+        if (petw__provider_accepts_load(petw__p->handle, petw__level, petw__keyword)) {            \
             EVENT_DATA_DESCRIPTOR petw__d[petw__ndesc];                                            \
             ULONG petw__n = 0;                                                                     \
             EVENT_DESCRIPTOR petw__ed = {                                                          \
@@ -384,7 +390,7 @@ template <> struct petw__tlg_tags<4> {
             uint32_t petw__ws = 0; /* wide-text scratch used so far */                             \
             (void)petw__ws;                                                                        \
             PETW__TLG_FOREACH(PETW__TLG_M_DATA, __VA_ARGS__)                                       \
-            PETW__TLG_EMIT emit;                                                                   \
+            emit;                                                                                  \
         }                                                                                          \
     } while (0)
 
