@@ -65,9 +65,12 @@ static void on_corrupt(petw_trace *t, uint64_t index, uint64_t offset, const cha
             why);
 }
 
-/* The file's events. Returns 0, or -1 (reported). */
-static int export_events(exporter *x, const char *path, petw_trace_stats *stats,
-                         petw_logfile_info *info)
+/* One pass over the file's events, on one insert (x->stream). Returns 0,
+ * 1 (the insert failed for a reason worth trying again: the transport, or
+ * a server starting or stopping), or -1 (reported, or x->failed with
+ * x->ch.error set). */
+static int export_events_once(exporter *x, const char *path, petw_trace_stats *stats,
+                              petw_logfile_info *info)
 {
     petw_trace_config cfg;
     petw_trace_config_init(&cfg);
@@ -87,18 +90,58 @@ static int export_events(exporter *x, const char *path, petw_trace_stats *stats,
     x->seq = 0;
     for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
         x->batches[k].number = 0;
+    x->stream =
+        clickhouse_stream_start(&x->ch, x->batches[CLICKHOUSE_EVENTS].into, "Native", x->max_rows);
+    if (!x->stream) {
+        petw_trace_close(t);
+        x->failed = 1;
+        return -1;
+    }
     rc = petw_trace_process(&t, 1, 0, 0);
     petw_trace_stats_get(t, stats);
     petw_trace_close(t);
     if (!x->failed)
         export_flush(x, &x->batches[CLICKHOUSE_EVENTS]);
+    int transient = 0;
+    if (clickhouse_stream_end(x->stream, &transient))
+        x->failed = 1;
+    x->stream = NULL;
     if (x->failed)
-        return -1;
+        return transient ? 1 : -1;
     if (rc) {
         fprintf(stderr, "petw: %s: %s\n", path, petw_strerror(rc));
         return -1;
     }
     return 0;
+}
+
+/* The file's events, on one insert: sent whole again (after a pause)
+ * when the insert fails for a reason worth trying again, up to --retries
+ * times; what landed of a failed insert collapses with what is sent again
+ * (the same identities). Returns 0, or -1 (reported). */
+static int export_events(exporter *x, const char *path, petw_trace_stats *stats,
+                         petw_logfile_info *info)
+{
+    batch *b = &x->batches[CLICKHOUSE_EVENTS];
+    uint64_t total = b->total;
+    for (unsigned attempt = 0;; attempt++) {
+        int rc = export_events_once(x, path, stats, info);
+        if (rc <= 0)
+            return rc;
+        if (attempt >= x->ch.retries)
+            return -1;
+        /* Again from the first event: the rows of this try are dropped. */
+        x->ch.retried++;
+        x->failed = 0;
+        b->total = total;
+        b->count = 0;
+        x->events.rows = 0;
+        clickhouse_columns_block(&x->events, &x->block); /* empties the columns */
+        x->block.len = 0;
+        unsigned ms = attempt < 3 ? 250u << attempt : 2000u; /* 0.25, 0.5, 1, then 2 s */
+        struct timespec pause = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    }
 }
 
 static int export_model(exporter *x, const char *path, uint64_t *nsamples)
@@ -268,6 +311,7 @@ int exporter_start(exporter *x, const common_args *a, char *host, size_t host_si
         clickhouse_table_into(&x->ch, &clickhouse_tables[k], x->batches[k].into,
                               sizeof(x->batches[k].into));
     }
+    x->events.table = &clickhouse_tables[CLICKHOUSE_EVENTS];
     if (!(x->decoder = decoder_create(&x->manifests))) {
         clickhouse_close(&x->ch);
         return 1;
@@ -289,6 +333,8 @@ void exporter_end(exporter *x)
     petw_decoder_free(x->decoder);
     for (int k = 0; k < CLICKHOUSE_TABLE_COUNT; k++)
         sbuf_free(&x->batches[k].rows);
+    clickhouse_columns_free(&x->events);
+    sbuf_free(&x->block);
     sbuf_free(&x->value);
     clickhouse_close(&x->ch);
 }

@@ -253,8 +253,11 @@ static void spool_buffer(forwarder *f, int64_t now)
     batch *b = &x->batches[CLICKHOUSE_EVENTS];
     int sealed = 0;
     if (b->count && !x->failed) {
-        int rc = b->rows.failed ? -2 : clickhouse_spool_append(s, b->into, &b->rows, b->count);
-        b->rows.len = 0;
+        /* the buffer's rows, one Native block: the file's next chunk */
+        int rc = clickhouse_columns_block(&x->events, &x->block)
+                     ? -2
+                     : clickhouse_spool_append(s, b->into, 1, &x->block, b->count);
+        x->block.len = 0;
         if (rc < 0) {
             snprintf(x->ch.error, sizeof(x->ch.error),
                      rc == -2 ? "out of memory building a batch"

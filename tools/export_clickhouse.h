@@ -39,8 +39,11 @@ typedef struct exporter {
     int failed;              /* an insert failed: stop reading */
     clickhouse_spool *spool; /* forward --spool: batches go there first */
     uint64_t undecodable;
-    petw_guid guid[2];     /* put_guid_text's last of each kind */
-    char guid_text[2][40]; /* their text; "" before the first */
+    petw_guid guid[2];         /* put_guid_text's last of each kind */
+    clickhouse_columns events; /* the events' rows being built */
+    sbuf block;                /* as a Native block */
+    clickhouse_stream *stream; /* petw export: the events' insert of the trace */
+    char guid_text[2][40];     /* their text; "" before the first */
 } exporter;
 
 /* The options export and forward share. */
@@ -52,6 +55,12 @@ typedef struct common_args {
 } common_args;
 
 /* ---- export_rows.c ---- */
+
+/* petw export's blocks on the trace's insert: small enough to be built
+ * while the last is sent (and the server reads the one before), large
+ * enough that a block's headers cost nothing. */
+#define EXPORT_BLOCK_ROWS 65536
+#define EXPORT_BLOCK_BYTES (8u << 20)
 
 /* Sends batch `b` (to the spool with forward --spool). Returns 0, or -1
  * (x->failed set, x->ch.error says why). */

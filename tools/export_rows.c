@@ -16,18 +16,36 @@
 #include "export_clickhouse.h"
 #include "output/output.h"
 
+/* The events' columns as one Native block in x->block: 0, or -1 (out of
+ * memory; x->failed set). */
+static int events_block(exporter *x)
+{
+    if (clickhouse_columns_block(&x->events, &x->block) == 0)
+        return 0;
+    snprintf(x->ch.error, sizeof(x->ch.error), "out of memory building a batch");
+    x->failed = 1;
+    return -1;
+}
+
 int export_flush(exporter *x, batch *b)
 {
     if (!b->count || x->failed)
         return x->failed ? -1 : 0;
-    if (b->rows.failed) {
+    int events = b == &x->batches[CLICKHOUSE_EVENTS];
+    if (events ? events_block(x) : b->rows.failed) {
         snprintf(x->ch.error, sizeof(x->ch.error), "out of memory building a batch");
         x->failed = 1;
         return -1;
     }
-    if (x->spool) { /* forward --spool: to disk; sent by forward_buffer */
-        int rc = clickhouse_spool_put(x->spool, b->into, &b->rows, b->count);
-        b->rows.len = 0;
+    sbuf *body = events ? &x->block : &b->rows;
+    if (events && x->stream) { /* petw export: the block goes on the trace's insert */
+        if (clickhouse_stream_put(x->stream, body)) {
+            x->failed = 1; /* export_events ends the stream, which says why */
+            return -1;
+        }
+    } else if (x->spool) { /* forward --spool: to disk; sent by forward_buffer */
+        int rc = clickhouse_spool_put(x->spool, b->into, events, body, b->count);
+        body->len = 0;
         if (rc < 0) {
             snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
                      x->spool->dir);
@@ -38,8 +56,8 @@ int export_flush(exporter *x, batch *b)
         b->number++;
         b->count = 0;
         return 0;
-    }
-    if (clickhouse_insert_rows(&x->ch, b->into, &b->rows)) { /* takes the rows */
+    } else if (events ? clickhouse_insert(&x->ch, b->into, "Native", body)
+                      : clickhouse_insert_rows(&x->ch, b->into, body)) { /* takes the rows */
         x->failed = 1;
         return -1;
     }
@@ -56,6 +74,22 @@ static void row_done(exporter *x, batch *b)
     if (++b->count >= x->max_rows || b->rows.len >= x->max_bytes)
         export_flush(x, b);
     else if ((b->count & 255) == 0 && !x->spool) /* forward --spool never inserts here */
+        clickhouse_insert_poll(&x->ch);
+}
+
+/* After an events row: the block goes out when it reached a limit: on a
+ * stream, blocks of EXPORT_BLOCK_ROWS (the server gathers them into its
+ * parts); else at --batch-rows or --batch-bytes. */
+static void event_done(exporter *x, batch *b)
+{
+    b->count++;
+    x->events.rows++;
+    uint64_t rows = x->stream && x->max_rows > EXPORT_BLOCK_ROWS ? EXPORT_BLOCK_ROWS : x->max_rows;
+    uint64_t bytes = x->stream ? EXPORT_BLOCK_BYTES : x->max_bytes;
+    if (b->count >= rows ||
+        ((b->count & 255) == 0 && clickhouse_columns_bytes(&x->events) >= bytes))
+        export_flush(x, b);
+    else if ((b->count & 255) == 0 && !x->spool && !x->stream)
         clickhouse_insert_poll(&x->ch);
 }
 
@@ -106,14 +140,15 @@ uint64_t export_trace_identity(const petw_logfile_info *h)
 /* A GUID as petw dump writes it: always 36 characters. The last one of
  * each `kind` (0 providers, 1 activity IDs) is kept as text: runs of events
  * share their provider's, and most activity IDs are zero. */
-static void put_guid_text(exporter *x, sbuf *b, const petw_guid *g, int k)
+static void put_guid_text(exporter *x, sbuf *b, const petw_guid *g, int k, int fixed)
 {
     if (!x->guid_text[k][0] || memcmp(&x->guid[k], g, sizeof(*g)) != 0) {
         sbuf t = {x->guid_text[k], 0, sizeof(x->guid_text[k]), 0};
         sbuf_guid(&t, g); /* in place: 36 bytes fit */
         x->guid[k] = *g;
     }
-    rb_varint(b, 36);
+    if (!fixed) /* a String: its length first; a FixedString(36) is the bytes */
+        rb_varint(b, 36);
     sbuf_put(b, x->guid_text[k], 36);
 }
 
@@ -132,7 +167,7 @@ static void put_field_value(exporter *x, sbuf *b, const petw_decoded_event *ev, 
 
 /* The enable properties' items: sid, ts_id, process_start_key, event_key,
  * stack; the last of each kind wins. */
-static void put_properties(sbuf *b, const petw_event_record *r)
+static void put_properties(clickhouse_columns *c, int k, const petw_event_record *r)
 {
     const uint8_t *sid = NULL, *stack = NULL;
     size_t sid_size = 0, frames = 0;
@@ -168,17 +203,12 @@ static void put_properties(sbuf *b, const petw_event_record *r)
     sbuf text = {0};
     if (sid)
         sid_text(&text, sid, sid_size);
-    rb_bytes(b, text.data, text.failed ? 0 : text.len);
+    rb_bytes(clickhouse_values(c, k), text.data, text.failed ? 0 : text.len);
     sbuf_free(&text);
-    rb_u32(b, ts_id);
-    rb_u64(b, start_key);
-    rb_u64(b, event_key);
-    rb_varint(b, frames);
-    for (size_t f = 0; f < frames; f++) {
-        uint64_t a;
-        memcpy(&a, stack + 8 * f, 8);
-        rb_u64(b, a);
-    }
+    rb_u32(clickhouse_values(c, k + 1), ts_id);
+    rb_u64(clickhouse_values(c, k + 2), start_key);
+    rb_u64(clickhouse_values(c, k + 3), event_key);
+    sbuf_put(clickhouse_column_array(c, k + 4, frames), stack, 8 * frames); /* little-endian */
 }
 
 void export_event(petw_event_record *r, void *context)
@@ -187,7 +217,7 @@ void export_event(petw_event_record *r, void *context)
     if (x->failed)
         return;
     batch *bt = &x->batches[CLICKHOUSE_EVENTS];
-    sbuf *b = &bt->rows;
+    clickhouse_columns *c = &x->events;
     const petw_event_header *h = &r->header;
     const petw_event_descriptor *d = &h->descriptor;
     const petw_decoded_event *ev = NULL;
@@ -196,55 +226,58 @@ void export_event(petw_event_record *r, void *context)
         x->undecodable++;
     }
     ev = with_schema(ev);
-    /* column order: docs/clickhouse.md, clickhouse_schema.c */
-    rb_string(b, x->machine);
-    rb_i64(b, x->boot_time);
-    rb_u64(b, x->trace_id);
-    rb_u32(b, bt->number);
-    rb_u64(b, x->seq++);
-    rb_i64(b, clickhouse_time(h->timestamp));
+    /* Column by column, in the order of docs/clickhouse.md and
+     * clickhouse_schema.c: k counts them. */
+    int k = 0;
+    rb_string(clickhouse_values(c, k++), x->machine);
+    rb_i64(clickhouse_values(c, k++), x->boot_time);
+    rb_u64(clickhouse_values(c, k++), x->trace_id);
+    rb_u32(clickhouse_values(c, k++), bt->number);
+    rb_u64(clickhouse_values(c, k++), x->seq++);
+    rb_i64(clickhouse_values(c, k++), clickhouse_time(h->timestamp));
     const char *provider =
         ev && ev->provider_name ? ev->provider_name : known_provider_name(&h->provider_id);
     if (provider)
-        rb_string(b, provider);
+        rb_string(clickhouse_values(c, k++), provider);
     else
-        put_guid_text(x, b, &h->provider_id, 0);
-    put_guid_text(x, b, &h->provider_id, 0);
-    rb_string(b, ev ? ev->event_name : NULL);
-    rb_string(b, ev ? ev->task_name : NULL);
-    rb_string(b, ev ? ev->opcode_name : NULL);
-    rb_string(b, ev ? ev->level_name : NULL);
-    rb_string(b, ev ? ev->message : NULL);
-    rb_u16(b, d->id);
-    rb_u8(b, d->version);
-    rb_u8(b, d->channel);
-    rb_u8(b, d->level);
-    rb_u8(b, d->opcode);
-    rb_u16(b, d->task);
-    rb_u64(b, d->keyword);
-    rb_u32(b, h->process_id);
-    rb_u32(b, h->thread_id);
-    rb_u32(b, record_cpu(r));
-    put_guid_text(x, b, &h->activity_id, 1);
+        put_guid_text(x, clickhouse_values(c, k++), &h->provider_id, 0, 0);
+    put_guid_text(x, clickhouse_values(c, k++), &h->provider_id, 0, 1);
+    rb_string(clickhouse_values(c, k++), ev ? ev->event_name : NULL);
+    rb_string(clickhouse_values(c, k++), ev ? ev->task_name : NULL);
+    rb_string(clickhouse_values(c, k++), ev ? ev->opcode_name : NULL);
+    rb_string(clickhouse_values(c, k++), ev ? ev->level_name : NULL);
+    rb_string(clickhouse_values(c, k++), ev ? ev->message : NULL);
+    rb_u16(clickhouse_values(c, k++), d->id);
+    rb_u8(clickhouse_values(c, k++), d->version);
+    rb_u8(clickhouse_values(c, k++), d->channel);
+    rb_u8(clickhouse_values(c, k++), d->level);
+    rb_u8(clickhouse_values(c, k++), d->opcode);
+    rb_u16(clickhouse_values(c, k++), d->task);
+    rb_u64(clickhouse_values(c, k++), d->keyword);
+    rb_u32(clickhouse_values(c, k++), h->process_id);
+    rb_u32(clickhouse_values(c, k++), h->thread_id);
+    rb_u32(clickhouse_values(c, k++), record_cpu(r));
+    put_guid_text(x, clickhouse_values(c, k++), &h->activity_id, 1, 1);
     petw_guid related;
     if (record_related(r, &related))
-        put_guid_text(x, b, &related, 1);
+        put_guid_text(x, clickhouse_values(c, k++), &related, 1, 0);
     else
-        rb_string(b, "");
-    put_properties(b, r);
+        rb_string(clickhouse_values(c, k++), "");
+    put_properties(c, k, r); /* sid, ts_id, process_start_key, event_key, stack */
+    k += 5;
     uint64_t pair_key = 0;
     if (!petw_profile_event_pairs(r, &pair_key))
         pair_key = 0;
-    rb_u64(b, pair_key);
+    rb_u64(clickhouse_values(c, k++), pair_key);
     uint32_t nfields = ev ? ev->top_count : 0;
-    rb_varint(b, nfields);
-    for (uint32_t k = 0; k < nfields; k++)
-        rb_string(b, ev->fields[k].name);
-    rb_varint(b, nfields);
-    for (uint32_t k = 0; k < nfields; k++)
-        put_field_value(x, b, ev, &ev->fields[k]);
-    rb_bytes(b, r->user_data, r->user_data_length);
-    row_done(x, bt);
+    sbuf *names = clickhouse_column_array(c, k++, nfields);
+    for (uint32_t f = 0; f < nfields; f++)
+        rb_string(names, ev->fields[f].name);
+    sbuf *values = clickhouse_column_array(c, k++, nfields);
+    for (uint32_t f = 0; f < nfields; f++)
+        put_field_value(x, values, ev, &ev->fields[f]);
+    rb_bytes(clickhouse_values(c, k++), r->user_data, r->user_data_length);
+    event_done(x, bt);
 }
 
 /* ---- the analysis model ---- */
