@@ -69,6 +69,20 @@ typedef struct forwarder {
     uint64_t base_events; /* lost before it started */
     uint32_t base_buffers;
     sender *sender; /* --spool: the thread that sends, or NULL */
+    /* --spool with a sender: how busy the consumer is (forward_event and
+     * forward_buffer measure it), so that the sender holds back while the
+     * session writes faster than the consumer could keep up with if the
+     * server (on the same machine, say) took CPU time too. */
+    int64_t window_ns, busy_ns, idle_ns; /* this window's */
+    int64_t buffer_ns, last_end_ns;      /* this buffer's first event; the last one's end */
+    int in_buffer;
+    _Atomic int64_t hold_until_ms; /* the sender starts no insert before then */
+    /* --spool: the session's buffers go to the spool as they come (an ETL
+     * file, the header buffer first), decoded when they are sent. */
+    int raw;
+    uint8_t *header; /* the session's header buffer */
+    uint32_t header_size;
+    char meta[128]; /* the spool files' converter line: trace_id boot_time header_size */
 } forwarder;
 
 /* Keeps the session's real-time losses so far. */
@@ -89,6 +103,13 @@ static petw_trace *_Atomic forwarded;
 static void forward_interrupted(void)
 {
     petw_trace_cancel(atomic_load(&forwarded));
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int64_t now_ms(void)
@@ -123,6 +144,7 @@ struct sender {
     pthread_mutex_t lock; /* the spool's `files` and `bytes`; `stop` and `work` */
     pthread_cond_t wake;
     int stop, work;
+    int64_t held_ms;   /* the sender's own: time it held back */
     atomic_int failed; /* the spool could not be read: f->x->ch.error says why */
 };
 
@@ -151,9 +173,30 @@ static void *sender_main(void *arg)
     forwarder *f = sd->f;
     clickhouse *c = &f->x->ch;
     for (;;) {
-        if (spool_send_some(f, now_ms()) < 0) {
+        /* While the consumer is busy, nothing new starts (unless the spool
+         * is half full): the server's work would take the CPU time the
+         * consumer needs to keep up with the session, which loses what its
+         * buffers cannot hold; the spool holds it instead. */
+        pthread_mutex_lock(&sd->lock);
+        int roomy = f->x->spool->bytes < f->x->spool->limit / 2, stop = sd->stop;
+        pthread_mutex_unlock(&sd->lock);
+        int64_t now = now_ms();
+        /* acquire: pairs with the consumer's release (a time alone) */
+        int hold =
+            !stop && roomy && now < atomic_load_explicit(&f->hold_until_ms, memory_order_acquire);
+        if (hold)
+            sd->held_ms += 20;
+        if (!hold && spool_send_some(f, now) < 0) {
             atomic_store(&sd->failed, 1); /* seq_cst: after c->error */
             break;
+        }
+        if (hold) {
+            clickhouse_insert_wait_some(c, 20); /* what is in flight goes on */
+            if (!clickhouse_insert_busy(c)) {
+                struct timespec pause = {0, 20000000L};
+                nanosleep(&pause, NULL);
+            }
+            continue;
         }
         if (clickhouse_insert_busy(c)) {
             clickhouse_insert_wait_some(c, 20);
@@ -168,7 +211,7 @@ static void *sender_main(void *arg)
                 until.tv_sec++, until.tv_nsec -= 1000000000L;
             pthread_cond_timedwait(&sd->wake, &sd->lock, &until);
         }
-        int stop = sd->stop;
+        stop = sd->stop;
         sd->work = 0;
         pthread_mutex_unlock(&sd->lock);
         if (stop)
@@ -292,12 +335,166 @@ static void spool_buffer(forwarder *f, int64_t now)
         x->failed = 1;
 }
 
+/* After a buffer, with a sender: the time the consumer spent on it. Every
+ * 0.2 s, when the consumer was busy more than half of it, the sender holds
+ * back for 0.3 s. */
+static void measure_busy(forwarder *f)
+{
+    int64_t t = now_ns();
+    if (f->in_buffer)
+        f->busy_ns += t - f->buffer_ns;
+    f->in_buffer = 0;
+    f->last_end_ns = t;
+    if (!f->window_ns)
+        f->window_ns = t;
+    if (t - f->window_ns < 200000000)
+        return;
+    if (f->busy_ns > f->idle_ns) /* release: a time alone */
+        atomic_store_explicit(&f->hold_until_ms, t / 1000000 + 300, memory_order_release);
+    f->window_ns = t;
+    f->busy_ns = f->idle_ns = 0;
+}
+
+/* forward --spool: each buffer of the session as it comes, appended to
+ * the spool's open ETL file (written to the file before the next buffer
+ * is taken), not decoded: the consumer keeps up with a session far faster
+ * than it could decode. The file becomes a batch to send once --flush-ms
+ * has passed or it reached --batch-bytes; the sender decodes it
+ * (convert_etl). A buffer the spool cannot hold has its events delivered,
+ * to be counted (forward_event). */
+static int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context)
+{
+    (void)t;
+    forwarder *f = context;
+    exporter *x = f->x;
+    clickhouse_spool *s = x->spool;
+    if (!f->header) { /* the header buffer: each file starts with it */
+        if (!(f->header = malloc(size))) {
+            snprintf(x->ch.error, sizeof(x->ch.error), "out of memory");
+            x->failed = 1;
+            return 0;
+        }
+        memcpy(f->header, buffer, size);
+        f->header_size = size;
+        snprintf(f->meta, sizeof(f->meta), "%" PRIu64 " %" PRId64 " %" PRIu32, x->trace_id,
+                 x->boot_time, size);
+        return 2;
+    }
+    if (f->sender) { /* the consumer's time from here, for measure_busy */
+        f->in_buffer = 1;
+        f->buffer_ns = now_ns();
+        if (f->last_end_ns)
+            f->idle_ns += f->buffer_ns - f->last_end_ns;
+    }
+    int64_t now = now_ms();
+    if (now - f->asked_ms >= 1000) {
+        ask_losses(f);
+        f->asked_ms = now;
+    }
+    int rc = clickhouse_spool_append_etl(s, x->batches[CLICKHOUSE_EVENTS].into, f->meta, f->header,
+                                         f->header_size, buffer, size);
+    if (rc < 0) {
+        snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                 s->dir);
+        x->failed = 1;
+        return 0;
+    }
+    int sealed = 0;
+    if (s->open &&
+        (now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_bytes >= x->max_bytes)) {
+        if (clickhouse_spool_seal(s)) {
+            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                     s->dir);
+            x->failed = 1;
+            return 0;
+        }
+        f->last_flush_ms = now;
+        sealed = 1;
+    }
+    if (f->sender) {
+        if (sealed)
+            sender_wake(f->sender);
+        if (atomic_load(&f->sender->failed)) /* seq_cst: its c->error was written before */
+            x->failed = 1;
+        measure_busy(f);
+    } else if (spool_send_some(f, now) < 0) {
+        x->failed = 1;
+    }
+    if (x->failed)
+        return 0;
+    return rc == 1 ? 1 : 2; /* full: its events are delivered, to be counted */
+}
+
+/* A spool file's record: each file starts with the session's header
+ * buffer, whose header record a real-time consumer is not given (as on
+ * Windows): left out, as when forwarding without a spool. */
+static void spooled_event(petw_event_record *r, void *context)
+{
+    static const petw_guid event_trace = {
+        0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}};
+    if (r->header.descriptor.opcode == 0 &&
+        !memcmp(&r->header.provider_id, &event_trace, sizeof(event_trace)))
+        return;
+    export_event(r, context);
+}
+
+/* The spool's converter (clickhouse_spool's convert): an ETL file of the
+ * session's buffers into the events' Native body, each row's identity
+ * from the file: its trace_id (the forwarder that wrote it) and seq, the
+ * file's number times 2^32 plus the record's place in it. Runs where the
+ * spool is sent (the sender thread, or the consumer after the session). */
+static int convert_etl(void *context, const char *meta, uint64_t seq, const sbuf *etl, sbuf *out,
+                       uint64_t *rows)
+{
+    exporter *x = context;
+    uint64_t trace_id;
+    int64_t boot_time;
+    if (sscanf(meta, "%" SCNu64 " %" SCNd64, &trace_id, &boot_time) != 2) {
+        snprintf(x->ch.error, sizeof(x->ch.error), "spool file %020" PRIu64 " is damaged", seq);
+        return -1;
+    }
+    batch *b = &x->batches[CLICKHOUSE_EVENTS];
+    uint64_t total = b->total, own_id = x->trace_id;
+    int64_t own_boot = x->boot_time;
+    x->trace_id = trace_id;
+    x->boot_time = boot_time;
+    x->seq = seq << 32;
+    b->number = (uint32_t)seq;
+    out->len = 0;
+    out->failed = 0;
+    x->collect = out;
+    petw_trace_config cfg;
+    petw_trace_config_init(&cfg);
+    cfg.on_event = spooled_event;
+    cfg.context = x;
+    petw_trace *t = NULL;
+    int rc = petw_trace_open_memory(etl->data, etl->len, &cfg, &t);
+    if (rc == 0)
+        rc = petw_trace_process(&t, 1, 0, 0);
+    petw_trace_close(t);
+    if (!x->failed)
+        export_flush(x, b);
+    x->collect = NULL;
+    x->trace_id = own_id; /* the forwarder's own again, for its traces row */
+    x->boot_time = own_boot;
+    *rows = b->total - total;
+    b->total = total; /* counted once delivered (the spool's delivered_rows) */
+    if (rc && !x->failed)
+        snprintf(x->ch.error, sizeof(x->ch.error), "spool file %020" PRIu64 ": %s", seq,
+                 petw_strerror(rc));
+    int failed = rc || x->failed || out->failed;
+    x->failed = 0; /* the spool reports it */
+    return failed ? -1 : 0;
+}
+
 /* After each buffer: what arrived goes out when --flush-ms has passed. */
 static int forward_buffer(petw_trace *t, void *context)
 {
     (void)t;
     forwarder *f = context;
     exporter *x = f->x;
+    if (f->raw) /* a buffer the spool could not hold: its events were counted */
+        return !x->failed;
     int64_t now = now_ms();
     if (now - f->asked_ms >= 1000) {
         ask_losses(f);
@@ -305,6 +502,8 @@ static int forward_buffer(petw_trace *t, void *context)
     }
     if (x->spool) {
         spool_buffer(f, now);
+        if (f->sender)
+            measure_busy(f);
     } else if (x->batches[CLICKHOUSE_EVENTS].count &&
                now - f->last_flush_ms >= (int64_t)f->flush_ms) {
         export_flush(x, &x->batches[CLICKHOUSE_EVENTS]);
@@ -317,7 +516,18 @@ static int forward_buffer(petw_trace *t, void *context)
 
 static void forward_event(petw_event_record *r, void *context)
 {
-    export_event(r, ((forwarder *)context)->x);
+    forwarder *f = context;
+    if (f->raw) { /* a buffer the spool could not hold */
+        f->x->spool->dropped_rows++;
+        return;
+    }
+    if (!f->in_buffer && f->sender) { /* a buffer's first event: the consumer waited till now */
+        f->in_buffer = 1;
+        f->buffer_ns = now_ns();
+        if (f->last_end_ns)
+            f->idle_ns += f->buffer_ns - f->last_end_ns;
+    }
+    export_event(r, f->x);
 }
 
 /* This forwarder's own identity: a forwarder started again sends its
@@ -374,6 +584,8 @@ static int forward_spool_leftovers(exporter *x, common_args *a)
     int status = exporter_start(x, a, host, sizeof(host));
     if (status)
         return status;
+    spool->convert = convert_etl;
+    spool->convert_context = x;
     int rc = clickhouse_spool_send(spool, &x->ch, 1);
     if (rc)
         fprintf(stderr, "petw: %s; %" PRIu64 " batches left in the spool %s\n", x->ch.error,
@@ -396,9 +608,17 @@ static int forward_finish(exporter *x, forwarder *f, const char *name,
     snprintf(label, sizeof(label), "session:%s", name);
     /* The events first (from the spool: all of it, so the traces row finds
      * room there), then the traces row. */
+    uint64_t events = x->batches[CLICKHOUSE_EVENTS].total;
     for (int pass = 0; pass < 2 && !x->failed; pass++) {
-        if (pass == 0 ? export_flush_all(x)
-                      : export_trace_row(x, label, info, x->batches[CLICKHOUSE_EVENTS].total, 0))
+        if (pass == 1) /* with raw buffers, the events the spool delivered, decoded there */
+            events = f->raw ? spool->delivered_rows : x->batches[CLICKHOUSE_EVENTS].total;
+        if (pass == 0 && f->raw && clickhouse_spool_seal(spool)) { /* the last ETL file */
+            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                     spool->dir);
+            x->failed = 1;
+            break;
+        }
+        if (pass == 0 ? export_flush_all(x) : export_trace_row(x, label, info, events, 0))
             break;
         if (spool && clickhouse_spool_send(spool, &x->ch, 1)) {
             x->failed = 1;
@@ -414,10 +634,10 @@ static int forward_finish(exporter *x, forwarder *f, const char *name,
     if (x->failed)
         fprintf(stderr, "petw: %s\n", x->ch.error);
     else
-        fprintf(
-            stderr,
-            "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64 "\n",
-            x->batches[CLICKHOUSE_EVENTS].total, name, x->ch.where, x->ch.database, x->trace_id);
+        fprintf(stderr,
+                "petw: %" PRIu64 " events of session '%s' forwarded to %s (%s), trace_id %" PRIu64
+                "\n",
+                events, name, x->ch.where, x->ch.database, x->trace_id);
     ask_losses(f); /* when the session is still there */
     if (f->rt_events_lost || f->rt_buffers_lost)
         fprintf(stderr,
@@ -438,7 +658,9 @@ int cmd_forward(int argc, char **argv)
     static exporter x;
     common_args a;
     exporter_init(&x, &a);
-    forwarder f = {&x, 1000, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
+    static forwarder f;
+    f.x = &x;
+    f.flush_ms = 1000;
     static sender sending;
     const char *name = NULL, *spool_dir = NULL;
     uint64_t spool_size = 1024u << 20;
@@ -503,8 +725,13 @@ int cmd_forward(int argc, char **argv)
     f.last_flush_ms = started;
     atomic_store(&forwarded, t);
     catch_interrupts(forward_interrupted);
-    if (x.spool)
+    if (x.spool) {
+        /* The buffers themselves to the spool, decoded when sent. */
+        spool.convert = convert_etl;
+        spool.convert_context = &x;
+        f.raw = petw_trace_set_raw_callback(t, forward_raw) == 0;
         sender_start(&sending, &f); /* or, failing, the consumer sends */
+    }
     int process_rc = petw_trace_process(&t, 1, 0, 0);
     sender_stop(&f);
     atomic_store(&forwarded, NULL);
@@ -512,7 +739,9 @@ int cmd_forward(int argc, char **argv)
     if (process_rc == PETW_ECANCELED && !x.failed)
         process_rc = 0; /* Ctrl-C */
     x.ch.retries = retries;
-    return forward_finish(&x, &f, name, &info, process_rc);
+    status = forward_finish(&x, &f, name, &info, process_rc);
+    free(f.header);
+    return status;
 }
 
 #endif /* PETW_HAVE_CURL */

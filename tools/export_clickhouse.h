@@ -43,6 +43,7 @@ typedef struct exporter {
     clickhouse_columns events; /* the events' rows being built */
     sbuf block;                /* as a Native block */
     clickhouse_stream *stream; /* petw export: the events' insert of the trace */
+    sbuf *collect;             /* forward's spool converter: the events' blocks go here */
     char guid_text[2][40];     /* their text; "" before the first */
 } exporter;
 

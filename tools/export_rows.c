@@ -38,7 +38,10 @@ int export_flush(exporter *x, batch *b)
         return -1;
     }
     sbuf *body = events ? &x->block : &b->rows;
-    if (events && x->stream) { /* petw export: the block goes on the trace's insert */
+    if (events && x->collect) { /* forward's spool converter: one body of blocks */
+        sbuf_put(x->collect, body->data, body->len);
+        body->len = 0;
+    } else if (events && x->stream) { /* petw export: the block goes on the trace's insert */
         if (clickhouse_stream_put(x->stream, body)) {
             x->failed = 1; /* export_events ends the stream, which says why */
             return -1;

@@ -429,7 +429,17 @@ def spooled_rows(spool):
         if not n.endswith((".batch", ".open")):
             continue
         with open(os.path.join(spool, n), "rb") as f:
-            if f.readline() not in (b"petw-spool 2\n", b"petw-spool 3\n"):
+            version = f.readline()
+            if version == b"petw-spool 4\n":  # the session's buffers: an ETL file
+                f.readline()  # the table and its columns
+                f.readline()  # trace_id, boot time, header size
+                etl = os.path.join(os.path.dirname(spool), "spooled.etl")
+                with open(etl, "wb") as out:
+                    out.write(f.read())
+                events, per = info_counts(etl)
+                total += events - per.get("EventTrace", 0)  # each file's header record
+                continue
+            if version not in (b"petw-spool 2\n", b"petw-spool 3\n"):
                 fail("spool file %s: %r" % (n, open(os.path.join(spool, n), "rb").read(40)))
             f.readline()  # the table and its columns
             while True:

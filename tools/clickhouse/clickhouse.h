@@ -152,7 +152,15 @@ typedef struct clickhouse_spool {
     struct {
         uint64_t size, rows;
     } flight[CLICKHOUSE_MAX_PARALLEL];
-    sbuf body; /* a file's rows being read */
+    sbuf body;    /* a file's rows being read */
+    sbuf decoded; /* a version 4 file's events, as its converter gave them */
+    int open_etl; /* the open file is an ETL file (clickhouse_spool_append_etl) */
+    /* Version 4 files (ETL) into a Native body for their insert: `meta` is
+     * the file's third line, `seq` its number. Returns 0 (`rows` rows in
+     * `out`), or -1 with c->error set. Called by whoever sends. */
+    int (*convert)(void *context, const char *meta, uint64_t seq, const sbuf *etl, sbuf *out,
+                   uint64_t *rows);
+    void *convert_context;
     /* When one thread appends and another sends (clickhouse_spool_pump):
      * a lock taken around what both change. NULL: one thread. */
     void (*lock)(void *context);
@@ -177,6 +185,15 @@ void clickhouse_spool_close(clickhouse_spool *s);
  * dropped_rows, not written), or -1 when the file cannot be written. */
 int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
                             uint64_t count);
+/* Appends `buffer` (`size` bytes of a session's ETL buffer) to the open
+ * ETL file for `into` (opening one, which starts with `meta`, the
+ * converter's line, and `header`, the session's header buffer; closing
+ * the open one first when it is not such a file), written to the file
+ * when this returns. Returns 0, 1 when the spool is full (counted in
+ * dropped_batches; the caller counts the events), or -1. */
+int clickhouse_spool_append_etl(clickhouse_spool *s, const char *into, const char *meta,
+                                const void *header, size_t header_size, const void *buffer,
+                                size_t size);
 /* Closes the open file, which becomes a batch to send. Returns 0 or -1. */
 int clickhouse_spool_seal(clickhouse_spool *s);
 /* clickhouse_spool_append, then clickhouse_spool_seal. */

@@ -9,7 +9,15 @@
  *
  * so that the file's chunks are, one after the other, the body of its
  * insert as they are; or `petw-spool 2` with chunks of RowBinary rows (the
- * small tables' rows, and what earlier runs wrote). Version 1, which earlier runs
+ * small tables' rows, and what earlier runs wrote); or, for the events
+ * of `petw forward`, an ETL file of the session's buffers as they came:
+ *
+ *     petw-spool 4\n<db.table (columns)>\n<what the converter needs>\n
+ *     then the header buffer and the data buffers
+ *
+ * (the second line's third word is the header buffer's size), turned
+ * into a Native body when it is sent by the spool's converter (decoding
+ * then, not while the session writes). Version 1, which earlier runs
  * wrote whole under another name,
  * `petw-spool 1\n<rows>\n<db.table (columns)>\n<the rows>`.
  * The forwarder appends each session buffer's rows as one chunk before it
@@ -83,7 +91,8 @@ static int write_head(clickhouse_spool *s)
  * NULL), their count and the file's size. A version 2 or 3 file's cut last
  * chunk is left out. Returns 0, or -1 (not a spool file). */
 static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, char *into,
-                     size_t into_size, sbuf *body, uint64_t *count, long *size, int *native)
+                     size_t into_size, sbuf *body, uint64_t *count, long *size, int *native,
+                     char *meta, size_t meta_size)
 {
     char path[600];
     file_name(s, seq, ext, path, sizeof(path));
@@ -96,9 +105,10 @@ static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, c
         version = !strcmp(line, "petw-spool 1\n")   ? 1
                   : !strcmp(line, "petw-spool 2\n") ? 2
                   : !strcmp(line, "petw-spool 3\n") ? 3
+                  : !strcmp(line, "petw-spool 4\n") ? 4
                                                     : 0;
     if (native)
-        *native = version == 3;
+        *native = version == 3 ? 1 : version == 4 ? 2 : 0;
     *count = 0;
     int ok = version >= 2 || (version == 1 && fscanf(f, "%" SCNu64 "\n", count) == 1);
     ok = ok && fgets(into, (int)into_size, f);
@@ -116,7 +126,24 @@ static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, c
         if (body)
             sbuf_put(body, buf, got);
     }
-    while (ok && version >= 2) { /* chunks, up to the last whole one */
+    char meta_line[256] = "";
+    ok = ok && (version != 4 || fgets(meta_line, sizeof(meta_line), f));
+    if (meta)
+        snprintf(meta, meta_size, "%s", meta_line);
+    uint64_t etl = 0, header = 0;
+    while (ok && version == 4) { /* an ETL file to its end */
+        size_t got = fread(buf, 1, sizeof(buf), f);
+        if (!got)
+            break;
+        etl += got;
+        if (body)
+            sbuf_put(body, buf, got);
+    }
+    /* version 4: "rows" is 1 when the file holds a data buffer (its
+     * events are counted once decoded) */
+    if (version == 4 && sscanf(meta_line, "%*s %*s %" SCNu64, &header) == 1 && etl > header)
+        *count = 1;
+    while (ok && version >= 2 && version <= 3) { /* chunks, up to the last whole one */
         uint64_t rows, bytes;
         if (!fgets(line, sizeof(line), f) ||
             sscanf(line, "%" SCNu64 " %" SCNu64, &rows, &bytes) != 2)
@@ -179,8 +206,8 @@ int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, 
     file_name(s, s->next, "open", open_path, sizeof(open_path));
     uint64_t rows;
     long n;
-    if (read_file(s, s->next, "open", s->open_into, sizeof(s->open_into), NULL, &rows, &n, NULL) ==
-            0 &&
+    if (read_file(s, s->next, "open", s->open_into, sizeof(s->open_into), NULL, &rows, &n, NULL,
+                  NULL, 0) == 0 &&
         rows) {
         if (rename(open_path, path) != 0) {
             snprintf(error, error_size, "cannot write in the spool directory %s", dir);
@@ -204,6 +231,7 @@ void clickhouse_spool_close(clickhouse_spool *s)
 {
     clickhouse_spool_seal(s);
     sbuf_free(&s->body);
+    sbuf_free(&s->decoded);
 }
 
 int clickhouse_spool_seal(clickhouse_spool *s)
@@ -212,6 +240,7 @@ int clickhouse_spool_seal(clickhouse_spool *s)
         return 0;
     int ok = fclose(s->open) == 0;
     s->open = NULL;
+    s->open_etl = 0;
     char path[600], open_path[600];
     file_name(s, s->next, "batch", path, sizeof(path));
     file_name(s, s->next, "open", open_path, sizeof(open_path));
@@ -233,7 +262,7 @@ int clickhouse_spool_seal(clickhouse_spool *s)
 int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
                             uint64_t count)
 {
-    if (s->open && strcmp(into, s->open_into) != 0 && clickhouse_spool_seal(s))
+    if (s->open && (s->open_etl || strcmp(into, s->open_into) != 0) && clickhouse_spool_seal(s))
         return -1;
     char head[1200], chunk[64];
     int h = s->open ? 0 : snprintf(head, sizeof(head), "petw-spool %d\n%s\n", native ? 3 : 2, into);
@@ -273,6 +302,51 @@ int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, c
     unlock(s);
     s->open_bytes += add;
     s->open_rows += count;
+    return ok ? 0 : -1;
+}
+
+int clickhouse_spool_append_etl(clickhouse_spool *s, const char *into, const char *meta,
+                                const void *header, size_t header_size, const void *buffer,
+                                size_t size)
+{
+    if (s->open && (!s->open_etl || strcmp(into, s->open_into) != 0) && clickhouse_spool_seal(s))
+        return -1;
+    char head[1400];
+    int h = s->open ? 0 : snprintf(head, sizeof(head), "petw-spool 4\n%s\n%s\n", into, meta);
+    if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
+        return -1;
+    uint64_t add = (uint64_t)h + (s->open ? 0 : header_size) + size;
+    lock(s);
+    int full = s->bytes + add > s->limit;
+    unlock(s);
+    if (full) {
+        s->dropped_batches++; /* its rows: the caller counts them */
+        return 1;
+    }
+    if (!s->open) {
+        char path[600];
+        file_name(s, s->next, "open", path, sizeof(path));
+        FILE *f = fopen(path, "wb");
+        if (!f)
+            return -1;
+        if (fwrite(head, 1, (size_t)h, f) != (size_t)h ||
+            fwrite(header, 1, header_size, f) != header_size) {
+            fclose(f);
+            remove(path);
+            return -1;
+        }
+        s->open = f;
+        s->open_etl = 1;
+        strcpy(s->open_into, into);
+    }
+    /* In the kernel's hands before this returns: a kill of the process
+     * loses none of it. */
+    int ok = fwrite(buffer, 1, size, s->open) == size && fflush(s->open) == 0;
+    lock(s);
+    s->bytes += add;
+    unlock(s);
+    s->open_bytes += add;
+    s->open_rows++; /* buffers, for this kind of file */
     return ok ? 0 : -1;
 }
 
@@ -343,7 +417,11 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
         uint64_t rows;
         long size;
         int native = 0;
-        if (read_file(s, s->sent, "batch", into, sizeof(into), &s->body, &rows, &size, &native)) {
+        char meta[256];
+        if (read_file(s, s->sent, "batch", into, sizeof(into), &s->body, &rows, &size, &native,
+                      meta, sizeof(meta)) ||
+            (native == 2 && (!s->convert || s->convert(s->convert_context, meta, s->sent, &s->body,
+                                                       &s->decoded, &rows)))) {
             snprintf(c->error, sizeof(c->error), "spool file %020" PRIu64 " in %s is unreadable",
                      s->sent, s->dir);
             return -1;
@@ -352,8 +430,9 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
         s->flight[s->sent - s->head].rows = rows;
         s->sent++;
         /* a slot is free: does not wait */
-        if (native ? clickhouse_insert(c, into, "Native", &s->body)
-                   : clickhouse_insert_rows(c, into, &s->body)) {
+        if (native == 2   ? clickhouse_insert(c, into, "Native", &s->decoded)
+            : native == 1 ? clickhouse_insert(c, into, "Native", &s->body)
+                          : clickhouse_insert_rows(c, into, &s->body)) {
             c->insert_failed = 1; /* settled as a failure once the others end */
             break;
         }

@@ -89,6 +89,7 @@ struct petw_trace {
     int processed;
     petw__bufqueue *live; /* real-time source, or NULL */
     uint8_t *live_buffer;
+    petw_raw_buffer_callback raw; /* a live trace's buffers as they are, or NULL */
     _Atomic int cancel;
 };
 
@@ -455,6 +456,13 @@ int petw__trace_open_live(const uint8_t *header, uint32_t size, petw__bufqueue *
     return 0;
 }
 
+int petw_trace_set_raw_callback(petw_trace *t, petw_raw_buffer_callback callback)
+{
+    PETW__RETURN_IF(!t || !t->live || t->processed, PETW_EINVAL);
+    t->raw = callback;
+    return 0;
+}
+
 void petw_trace_cancel(petw_trace *t)
 {
     if (t)
@@ -638,6 +646,9 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
     t->header.next = t->header.rec_count;
     tbuf b;
     memset(&b, 0, sizeof(b));
+    /* The header buffer first: the raw buffers make an ETL file. */
+    if (t->raw && !t->raw(t, t->memory, (uint32_t)t->size, t->config.context))
+        rc = PETW_ECANCELED;
     while (rc == 0) {
         if (atomic_load_explicit(&t->cancel, memory_order_relaxed)) {
             rc = PETW_ECANCELED;
@@ -651,6 +662,15 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
         petw__etl_buffer hb;
         const char *why = NULL;
         t->stats.buffers_read++;
+        if (t->raw) {
+            int go = t->raw(t, t->live_buffer, (uint32_t)n, t->config.context);
+            if (!go) {
+                rc = PETW_ECANCELED;
+                break;
+            }
+            if (go == 2)
+                continue;
+        }
         if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
             !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, NULL, &why))) {
             corrupt(t, t->stats.buffers_read, 0, why);
