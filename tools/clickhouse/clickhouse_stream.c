@@ -127,6 +127,11 @@ clickhouse_stream *clickhouse_stream_start(clickhouse *c, const char *into, cons
     curl_easy_setopt(s->easy, CURLOPT_READFUNCTION, on_read);
     curl_easy_setopt(s->easy, CURLOPT_READDATA, s);
     curl_easy_setopt(s->easy, CURLOPT_UPLOAD_BUFFERSIZE, 512L * 1024);
+    /* A file's insert lasts as long as its events take to decode: no limit
+     * on the whole, but on a transfer stalled for the request's limit. */
+    curl_easy_setopt(s->easy, CURLOPT_TIMEOUT, 0L);
+    curl_easy_setopt(s->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(s->easy, CURLOPT_LOW_SPEED_TIME, (long)c->timeout_s);
     if (pthread_mutex_init(&s->lock, NULL)) {
         stream_free(s);
         snprintf(c->error, sizeof(c->error), "cannot start a thread");
