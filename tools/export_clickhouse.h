@@ -39,12 +39,14 @@ typedef struct exporter {
     int failed;              /* an insert failed: stop reading */
     clickhouse_spool *spool; /* forward --spool: batches go there first */
     uint64_t undecodable;
-    petw_guid guid[2];         /* put_guid_text's last of each kind */
-    clickhouse_columns events; /* the events' rows being built */
-    sbuf block;                /* as a Native block */
-    clickhouse_stream *stream; /* petw export: the events' insert of the trace */
-    sbuf *collect;             /* forward's spool converter: the events' blocks go here */
-    char guid_text[2][40];     /* their text; "" before the first */
+    petw_guid guid[2];     /* put_guid_text's last of each kind */
+    char guid_text[2][40]; /* their text; "" before the first */
+    /* The events' rows, column by column (the other tables' are RowBinary
+     * in their batch's `rows`), and the Native block they become. */
+    clickhouse_columns events;
+    sbuf block;
+    clickhouse_stream *stream; /* petw export: the file's insert, block by block */
+    sbuf *collect;             /* forward's spool converter: the blocks go here */
 } exporter;
 
 /* The options export and forward share. */
@@ -63,8 +65,9 @@ typedef struct common_args {
 #define EXPORT_BLOCK_ROWS 65536
 #define EXPORT_BLOCK_BYTES (8u << 20)
 
-/* Sends batch `b` (to the spool with forward --spool). Returns 0, or -1
- * (x->failed set, x->ch.error says why). */
+/* Sends batch `b`: the events' block onto x->collect or x->stream when
+ * set; else to the spool (forward --spool) or as an insert. Returns 0, or
+ * -1 (x->failed set, x->ch.error says why, or the stream's end will). */
 int export_flush(exporter *x, batch *b);
 /* Sends what is left of every batch and waits for every insert. */
 int export_flush_all(exporter *x);
