@@ -31,6 +31,8 @@ const char export_usage[] =
     "  --parallel N         inserts in flight at once, 1 to 4 (default 2)\n"
     "  --compress           gzip the other tables' inserts (pays over a slow network;\n"
     "                       on the server's own machine it costs more CPU than it saves)\n"
+    "  --payload all|undecoded  the raw payload in `data` of every event (all, the\n"
+    "                       default), or only of those with no decoded fields\n"
     "  --no-model           the events alone: no processes, threads, images, samples\n"
     "  --manifest PATH, --tmf PATH  decode with these manifests or TMF files\n"
     "  --symbols DIR, --no-symbols, --no-inline  the samples' symbols, as petw report\n";
@@ -220,6 +222,15 @@ int export_option(exporter *x, common_args *a, int argc, char **argv, int *i)
     const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     if (!strcmp(o, "--compress")) {
         a->compress = 1;
+        return 1;
+    }
+    if (!strcmp(o, "--payload")) {
+        if (!v || (strcmp(v, "all") && strcmp(v, "undecoded"))) {
+            fprintf(stderr, "petw: --payload takes all or undecoded\n");
+            return -1;
+        }
+        x->payload_undecoded = !strcmp(v, "undecoded");
+        (*i)++;
         return 1;
     }
     static const char *const names[] = {"--to",       "--machine", "--batch-rows", "--batch-bytes",

@@ -28,7 +28,7 @@ const char forward_usage[] =
     "  --spool DIR          keep batches on disk in DIR until the server has them\n"
     "  --spool-size N       bytes DIR holds at most (default 1073741824)\n"
     "  --machine NAME, --batch-rows N, --batch-bytes N, --parallel N, --retries N,\n"
-    "  --compress,\n"
+    "  --compress, --payload all|undecoded,\n"
     "  --manifest PATH, --tmf PATH   as for petw export\n";
 
 #if !defined(PETW_HAVE_CURL)

@@ -28,6 +28,7 @@ typedef struct exporter {
     uint64_t max_rows, max_bytes;
     const char *machine;
     int no_model;
+    int payload_undecoded; /* --payload undecoded: `data` empty where fields hold it */
     model_args model;
     manifest_list manifests;
     /* The trace being exported. */

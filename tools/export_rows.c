@@ -279,7 +279,9 @@ void export_event(petw_event_record *r, void *context)
     sbuf *values = clickhouse_column_array(c, k++, nfields);
     for (uint32_t f = 0; f < nfields; f++)
         put_field_value(x, values, ev, &ev->fields[f]);
-    rb_bytes(clickhouse_values(c, k++), r->user_data, r->user_data_length);
+    /* --payload undecoded: no payload where the fields hold it */
+    int keep = !x->payload_undecoded || !nfields || !ev->has_schema;
+    rb_bytes(clickhouse_values(c, k++), r->user_data, keep ? r->user_data_length : 0);
     event_done(x, bt);
 }
 

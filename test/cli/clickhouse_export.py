@@ -214,8 +214,8 @@ def body(server, tmp):
         fail("a bad database name: %r" % err)
 
     print("clickhouse_export: views, exactly once, errors %.1f s" % (time.time() - start))
-    for part in (distributed, killed, server_killed, samples, forward, forward_spool,
-                 forward_killed_loaded):
+    for part in (distributed, killed, server_killed, samples, payload_undecoded, forward,
+                 forward_spool, forward_killed_loaded):
         t0 = time.time()
         part(server, q, tmp)
         print("clickhouse_export: %s %.1f s" % (part.__name__, time.time() - t0))
@@ -623,6 +623,30 @@ def forward_killed_loaded(server, q, tmp):
     print("clickhouse_export: forward killed under load: %d of %d events landed, %d in the killed "
           "one's spool, %d lost around the kill" % (len(ids), written, spooled,
                                                     written - len(ids)))
+
+
+def payload_undecoded(server, q, tmp):
+    """--payload undecoded: `data` is empty where the decoded fields hold
+    the payload (kept only for events with no schema, whose one field is
+    the payload itself); every event is still there."""
+    etl = os.path.join(tmp, "payload.etl")
+    subprocess.run([gen, etl], check=True)
+    total, _ = info_counts(etl)
+    sql = ("SELECT count(), countIf(length(data) > 0 AND NOT (field_names = ['data'] OR "
+           "empty(field_names))) FROM %s.events FINAL")
+    export(server, "pa", etl, "--no-model")
+    n, decoded_with_data = [int(v) for v in server.query(sql % "pa").split()]
+    if n != total or decoded_with_data == 0:
+        fail("--payload all: %d rows of %d, %d decoded with their payload" %
+             (n, total, decoded_with_data))
+    export(server, "pu", etl, "--no-model", "--payload", "undecoded")
+    n, decoded_with_data = [int(v) for v in server.query(sql % "pu").split()]
+    if n != total or decoded_with_data != 0:
+        fail("--payload undecoded: %d rows of %d, %d decoded with their payload" %
+             (n, total, decoded_with_data))
+    err = export(server, "pu", etl, "--payload", "some", expect=2)
+    if "--payload takes all or undecoded" not in err:
+        fail("--payload some: %r" % err)
 
 
 def samples(server, q, tmp):
