@@ -11,6 +11,8 @@ a "skipped" line without one), side by side in one run:
            into a table of the JSON's top-level members (ClickHouse 18.16
            cannot load the `fields` object into a column: it is skipped)
   export-model  `petw export` with the analysis model's tables too
+  export-undecoded  `petw export --no-model --payload undecoded`: `data`
+           only for the events with no decoded fields
 
 Each line: wall seconds, events per second, the CPU seconds of the client
 side (petw, or petw dump and clickhouse-client) and of the server, and the
@@ -127,6 +129,9 @@ def run(server, tmp):
                  (petw, etl, server.tcp)),
         "export-model": ("bench.events FINAL", "DROP DATABASE IF EXISTS bench",
                          "%s export %s --to clickhouse '%s'" % (petw, etl, url)),
+        "export-undecoded": ("bench.events FINAL", "DROP DATABASE IF EXISTS bench",
+                             "%s export %s --no-model --payload undecoded --to clickhouse '%s'" %
+                             (petw, etl, url)),
     }
     version = server.query("SELECT version()").strip()
     say("clickhouse: %d MB trace, %d events (%s)" % (os.path.getsize(etl) >> 20, events, version))
@@ -150,11 +155,13 @@ def run(server, tmp):
         walls = sorted(r[0] for r in runs)
         mid = sorted(runs)[len(runs) // 2]
         median[name] = mid[0]
-        say("  %-13s median %6.2f s (%5.2f-%5.2f)  %9.0f events/s  client CPU %5.2f s  "
+        say("  %-16s median %6.2f s (%5.2f-%5.2f)  %9.0f events/s  client CPU %5.2f s  "
               "server CPU %5.2f s" % (name, mid[0], walls[0], walls[-1], events / mid[0],
                                       mid[1], mid[2]))
     say("  ratio json/export (medians): %.2f (%d runs each; above 1: petw export is faster)" %
           (median["json"] / median["export"], reps))
+    say("  ratio json/export-undecoded (medians): %.2f" %
+        (median["json"] / median["export-undecoded"]))
 
 
 def forward(server, tmp):

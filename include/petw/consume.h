@@ -71,6 +71,23 @@ int petw_trace_open_memory(const void *data, size_t size, const petw_trace_confi
 int petw_trace_open_realtime(const char *logger_name, const petw_trace_config *config,
                              petw_trace **out);
 
+/* A live trace's buffers as they arrive, before their events are
+ * delivered: `buffer` holds `size` bytes as an ETL file holds a buffer.
+ * The first call gives the header buffer (what a log file of the session
+ * would start with), so that the buffers given, one after the other, make
+ * an ETL file that petw_trace_open reads. Return 0 to stop processing
+ * (petw_trace_process returns PETW_ECANCELED), 1 to have the buffer's
+ * events delivered, 2 not to (the buffer still counts as read). */
+typedef int (*petw_raw_buffer_callback)(petw_trace *trace, const void *buffer, uint32_t size,
+                                        void *context);
+
+/* Sets the raw buffer callback of the live trace `trace` (NULL: none),
+ * before petw_trace_process. A consumer that keeps the buffers themselves
+ * (to decode them later, say) spends no time decoding while the session
+ * writes. Returns 0, or PETW_EINVAL (NULL, not a live trace, or processed
+ * already). */
+int petw_trace_set_raw_callback(petw_trace *trace, petw_raw_buffer_callback callback);
+
 /* Asks a petw_trace_process() running on `trace` (from another thread) to
  * return PETW_ECANCELED soon. */
 void petw_trace_cancel(petw_trace *trace);

@@ -97,6 +97,40 @@ int clickhouse_insert_wait(clickhouse *c);
 /* The inserts in flight now. */
 unsigned clickhouse_insert_busy(const clickhouse *c);
 
+/* For the requests this file's functions do not make: sets libcurl's
+ * handle `easy` up to POST to `url` (the credentials, timeouts, the answer
+ * into `response`; the body is the caller's to give). */
+void clickhouse_prepare(clickhouse *c, void *easy, const char *url, sbuf *response);
+/* The URL of INSERT INTO `into` FORMAT `format` with `settings`
+ * ("&name=value..." or ""), malloc'd; NULL with c->error set. */
+char *clickhouse_insert_url(clickhouse *c, void *easy, const char *into, const char *format,
+                            const char *settings);
+/* c->error from a refusal (HTTP `status`, the server's `response`). */
+void clickhouse_server_error(clickhouse *c, const sbuf *response, long status);
+
+/* ---- clickhouse_stream.c: one INSERT whose body is sent while it is
+ * built, block after block ---- */
+
+typedef struct clickhouse_stream clickhouse_stream;
+/* Starts INSERT INTO `into` FORMAT `format` (as clickhouse_insert), its
+ * body to come from clickhouse_stream_put, which the server writes in
+ * parts of `part_rows` rows (the last one smaller). Returns the stream, or
+ * NULL (c->error says why). The connection's other requests may go on. */
+clickhouse_stream *clickhouse_stream_start(clickhouse *c, const char *into, const char *format,
+                                           uint64_t part_rows);
+/* Hands `block` (whole values of `format`: a Native block) to the body;
+ * it comes back empty, with memory to reuse. Waits while three blocks are
+ * not yet sent. Returns 0, or -1 when the request has already ended (a
+ * refusal or a transport failure: clickhouse_stream_end says which) or
+ * `block` ran out of memory. */
+int clickhouse_stream_put(clickhouse_stream *s, sbuf *block);
+/* Ends the body, waits for the server's answer and frees the stream.
+ * Returns 0, or -1 with c->error set; *transient is 1 when the failure was
+ * the transport's or a 503 (worth sending everything again), 0 for a
+ * refusal. Nothing is retried here: what the server took in part before a
+ * failure, a second send collapses (docs/clickhouse.md, "Exactly once"). */
+int clickhouse_stream_end(clickhouse_stream *s, int *transient);
+
 /* ---- clickhouse_spool.c: batches kept on disk until the server has them
  * (petw forward --spool) ---- */
 
@@ -118,7 +152,15 @@ typedef struct clickhouse_spool {
     struct {
         uint64_t size, rows;
     } flight[CLICKHOUSE_MAX_PARALLEL];
-    sbuf body; /* a file's rows being read */
+    sbuf body;    /* a file's rows being read */
+    sbuf decoded; /* a version 4 file's events, as its converter gave them */
+    int open_etl; /* the open file is an ETL file (clickhouse_spool_append_etl) */
+    /* Version 4 files (ETL) into a Native body for their insert: `meta` is
+     * the file's third line, `seq` its number. Returns 0 (`rows` rows in
+     * `out`), or -1 with c->error set. Called by whoever sends. */
+    int (*convert)(void *context, const char *meta, uint64_t seq, const sbuf *etl, sbuf *out,
+                   uint64_t *rows);
+    void *convert_context;
     /* When one thread appends and another sends (clickhouse_spool_pump):
      * a lock taken around what both change. NULL: one thread. */
     void (*lock)(void *context);
@@ -134,18 +176,29 @@ int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, 
                           size_t error_size);
 /* Closes the file being appended to (kept for the next run) and frees. */
 void clickhouse_spool_close(clickhouse_spool *s);
-/* Appends `count` rows for `into` to the open file (opening one; closing
- * the open one first when it holds another table's rows), written to the
- * file (not merely to this process's memory) when this returns, so that a
- * kill of the process loses none of them. Returns 0, 1 when the spool is
- * full (the rows are counted in dropped_rows, not written), or -1 when the
- * file cannot be written. */
-int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *rows,
+/* Appends `count` rows for `into`, one block of Native (`native`) or
+ * RowBinary rows (`rows`; a table's are always in the same one), to the
+ * open file (opening one; closing the open one first when it holds another
+ * table's rows), written to the file (not merely to this process's memory)
+ * when this returns, so that a kill of the process loses none of them.
+ * Returns 0, 1 when the spool is full (the rows are counted in
+ * dropped_rows, not written), or -1 when the file cannot be written. */
+int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
                             uint64_t count);
+/* Appends `buffer` (`size` bytes of a session's ETL buffer) to the open
+ * ETL file for `into` (opening one, which starts with `meta`, the
+ * converter's line, and `header`, the session's header buffer; closing
+ * the open one first when it is not such a file), written to the file
+ * when this returns. Returns 0, 1 when the spool is full (counted in
+ * dropped_batches; the caller counts the events), or -1. */
+int clickhouse_spool_append_etl(clickhouse_spool *s, const char *into, const char *meta,
+                                const void *header, size_t header_size, const void *buffer,
+                                size_t size);
 /* Closes the open file, which becomes a batch to send. Returns 0 or -1. */
 int clickhouse_spool_seal(clickhouse_spool *s);
 /* clickhouse_spool_append, then clickhouse_spool_seal. */
-int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count);
+int clickhouse_spool_put(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
+                         uint64_t count);
 /* Sends the spool's whole files in order without waiting: starts inserts
  * while fewer than c->parallel are in flight, and once none is in flight
  * removes the files they carried. Call it often. Returns 0, 1 (the server

@@ -182,7 +182,7 @@ static size_t on_body(char *data, size_t size, size_t n, void *context)
 }
 
 /* The server's message: its first line, without the stack trace. */
-static void server_error(clickhouse *c, const sbuf *response, long status)
+void clickhouse_server_error(clickhouse *c, const sbuf *response, long status)
 {
     size_t n = response->len;
     const char *s = response->data ? response->data : "";
@@ -198,15 +198,21 @@ static void server_error(clickhouse *c, const sbuf *response, long status)
 static void prepare(clickhouse *c, CURL *h, const char *url, const void *body, size_t len,
                     sbuf *response, int gzipped)
 {
+    clickhouse_prepare(c, h, url, response);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, len ? body : "");
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER,
+                     (struct curl_slist *)(gzipped ? c->headers_gzip : c->headers));
+}
+
+void clickhouse_prepare(clickhouse *c, void *easy, const char *url, sbuf *response)
+{
+    CURL *h = easy;
     response->len = 0;
     response->failed = 0;
     curl_easy_reset(h);
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_POST, 1L);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, len ? body : "");
-    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER,
-                     (struct curl_slist *)(gzipped ? c->headers_gzip : c->headers));
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, response);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -233,7 +239,7 @@ static int outcome(clickhouse *c, CURL *h, CURLcode rc, const sbuf *response, si
             return 0;
         /* 503: the server is starting or shutting down; try again. */
         if (status != 503 || attempt >= c->retries) {
-            server_error(c, response, status);
+            clickhouse_server_error(c, response, status);
             return -1;
         }
     } else if (attempt >= c->retries) {
@@ -343,6 +349,26 @@ static void pump(clickhouse *c, int until)
     }
 }
 
+char *clickhouse_insert_url(clickhouse *c, void *easy, const char *into, const char *format,
+                            const char *settings)
+{
+    char sql[1024];
+    int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT %s", into, format);
+    if (n < 0 || (size_t)n >= sizeof(sql)) {
+        fail(c, "an INSERT statement too long");
+        return NULL;
+    }
+    char *escaped = curl_easy_escape(easy, sql, n);
+    size_t size = strlen(c->url) + (escaped ? strlen(escaped) : 0) + strlen(settings) + 16;
+    char *url = escaped ? malloc(size) : NULL;
+    if (!url)
+        fail(c, "out of memory");
+    else
+        snprintf(url, size, "%s?query=%s%s", c->url, escaped, settings);
+    curl_free(escaped);
+    return url;
+}
+
 int clickhouse_insert(clickhouse *c, const char *into, const char *format, sbuf *rows)
 {
     if (c->parallel < 1 || c->parallel > CLICKHOUSE_MAX_PARALLEL)
@@ -358,19 +384,9 @@ int clickhouse_insert(clickhouse *c, const char *into, const char *format, sbuf 
     }
     if (c->insert_failed)
         return -1;
-    char sql[1024];
-    int n = snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT %s", into, format);
-    if (n < 0 || (size_t)n >= sizeof(sql))
-        return fail(c, "an INSERT statement too long");
-    char *escaped = curl_easy_escape(r->easy, sql, n);
-    size_t size = strlen(c->url) + (escaped ? strlen(escaped) : 0) + 16;
-    char *url = escaped ? malloc(size) : NULL;
-    if (!url) {
-        curl_free(escaped);
-        return fail(c, "out of memory");
-    }
-    snprintf(url, size, "%s?query=%s", c->url, escaped);
-    curl_free(escaped);
+    char *url = clickhouse_insert_url(c, r->easy, into, format, "");
+    if (!url)
+        return -1;
     free(r->url);
     r->url = url;
     /* The request takes the rows; the caller gets the request's old buffer. */

@@ -14,6 +14,7 @@
  * elements (ClickHouse's Native layout as its HTTP interface reads it, with
  * no block information: 18.16 and current releases). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clickhouse_schema.h"
@@ -35,6 +36,10 @@ static int kind_of(const char *type, size_t *size)
         return -1;
     if (n == 6 && !strncmp(t, "String", 6))
         return array ? ARRAY_STRING : STRING;
+    if (!array && !strncmp(t, "FixedString(", 12)) { /* its bytes, as a number's */
+        *size = (size_t)strtoul(t + 12, NULL, 10);
+        return *size ? FIXED : -1;
+    }
     for (size_t k = 0; k < sizeof(numbers) / sizeof(numbers[0]); k++)
         if (strlen(numbers[k].name) == n && !strncmp(t, numbers[k].name, n)) {
             *size = numbers[k].size;
@@ -161,4 +166,48 @@ int clickhouse_insert_rows(clickhouse *c, const char *into, sbuf *rows)
     rows->len = 0;
     rows->failed = 0;
     return clickhouse_insert(c, into, "Native", &c->native);
+}
+
+size_t clickhouse_columns_bytes(const clickhouse_columns *c)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < c->table->ncolumns; k++)
+        n += c->values[k].len + c->offsets[k].len;
+    return n;
+}
+
+int clickhouse_columns_block(clickhouse_columns *c, sbuf *out)
+{
+    const clickhouse_table *t = c->table;
+    out->len = 0;
+    out->failed = 0;
+    size_t room = clickhouse_columns_bytes(c) + 64;
+    for (size_t k = 0; k < t->ncolumns; k++)
+        room += strlen(t->columns[k].name) + strlen(t->columns[k].type) + 4;
+    if (!sbuf_room(out, room))
+        out->failed = 1;
+    out->len = 0;
+    rb_varint(out, t->ncolumns);
+    rb_varint(out, c->rows);
+    for (size_t k = 0; k < t->ncolumns; k++) {
+        rb_string(out, t->columns[k].name);
+        rb_string(out, t->columns[k].type);
+        sbuf_put(out, c->offsets[k].data, c->offsets[k].len);
+        sbuf_put(out, c->values[k].data, c->values[k].len);
+        if (c->values[k].failed || c->offsets[k].failed)
+            out->failed = 1;
+        c->values[k].len = c->offsets[k].len = 0;
+        c->values[k].failed = c->offsets[k].failed = 0;
+        c->totals[k] = 0;
+    }
+    c->rows = 0;
+    return out->failed ? -1 : 0;
+}
+
+void clickhouse_columns_free(clickhouse_columns *c)
+{
+    for (size_t k = 0; k < CLICKHOUSE_MAX_COLUMNS; k++) {
+        sbuf_free(&c->values[k]);
+        sbuf_free(&c->offsets[k]);
+    }
 }

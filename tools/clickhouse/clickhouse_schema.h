@@ -9,7 +9,7 @@
 
 #include "clickhouse.h"
 
-#define CLICKHOUSE_SCHEMA_VERSION 1
+#define CLICKHOUSE_SCHEMA_VERSION 2
 
 typedef struct clickhouse_column {
     const char *name, *type;
@@ -45,6 +45,41 @@ int clickhouse_table_into(const clickhouse *c, const clickhouse_table *t, char *
  * memory). */
 int clickhouse_native_block(const clickhouse_table *t, const sbuf *rows, sbuf *out,
                             sbuf scratch[2 * CLICKHOUSE_MAX_COLUMNS]);
+
+/* A table's rows being built column by column, as one block of Native:
+ * each column's values one after the other (numbers little-endian, a
+ * String as RowBinary writes it: a LEB128 length and the bytes, a
+ * FixedString(N) as its N bytes), and an Array column's running total of
+ * elements per row (UInt64) before every row's elements. */
+typedef struct clickhouse_columns {
+    const clickhouse_table *table;
+    sbuf values[CLICKHOUSE_MAX_COLUMNS];  /* a column's values, an array's elements */
+    sbuf offsets[CLICKHOUSE_MAX_COLUMNS]; /* an array's running totals */
+    uint64_t totals[CLICKHOUSE_MAX_COLUMNS];
+    uint64_t rows;
+} clickhouse_columns;
+
+/* Column k's values, to write this row's value into. */
+static inline sbuf *clickhouse_values(clickhouse_columns *c, int k)
+{
+    return &c->values[k];
+}
+
+/* Array column k's elements, to write this row's `n` elements into. */
+static inline sbuf *clickhouse_column_array(clickhouse_columns *c, int k, uint64_t n)
+{
+    c->totals[k] += n;
+    rb_u64(&c->offsets[k], c->totals[k]);
+    return &c->values[k];
+}
+
+/* clickhouse_native.c: the columns' bytes so far. */
+size_t clickhouse_columns_bytes(const clickhouse_columns *c);
+/* The rows so far as one Native block in `out` (emptied first); the
+ * columns come back empty, with their memory. Returns 0, or -1 (out of
+ * memory). */
+int clickhouse_columns_block(clickhouse_columns *c, sbuf *out);
+void clickhouse_columns_free(clickhouse_columns *c);
 
 /* Creates the database and every table that is absent, and checks that
  * those present have this version's columns. Returns 0, or -1 with the

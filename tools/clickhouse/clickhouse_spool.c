@@ -4,11 +4,22 @@
  * written: NNNNNNNNNNNNNNNNNNNN.open while rows are appended to it,
  * renamed NNNNNNNNNNNNNNNNNNNN.batch once whole, holding
  *
- *     petw-spool 2\n<db.table (columns)>\n
- *     then chunks: <rows> <bytes>\n<bytes of RowBinary rows>
+ *     petw-spool 3\n<db.table (columns)>\n
+ *     then chunks: <rows> <bytes>\n<a block of ClickHouse's Native format>
  *
- * (version 1, which earlier runs wrote whole under another name, was
- * `petw-spool 1\n<rows>\n<db.table (columns)>\n<the rows>`: still read).
+ * so that the file's chunks are, one after the other, the body of its
+ * insert as they are; or `petw-spool 2` with chunks of RowBinary rows (the
+ * small tables' rows, and what earlier runs wrote); or, for the events
+ * of `petw forward`, an ETL file of the session's buffers as they came:
+ *
+ *     petw-spool 4\n<db.table (columns)>\n<what the converter needs>\n
+ *     then the header buffer and the data buffers
+ *
+ * (the second line's third word is the header buffer's size), turned
+ * into a Native body when it is sent by the spool's converter (decoding
+ * then, not while the session writes). Version 1, which earlier runs
+ * wrote whole under another name,
+ * `petw-spool 1\n<rows>\n<db.table (columns)>\n<the rows>`.
  * The forwarder appends each session buffer's rows as one chunk before it
  * takes the next buffer, so a kill loses no row it consumed: the next run
  * keeps the .open file it finds, up to its last whole chunk (a chunk cut
@@ -77,10 +88,11 @@ static int write_head(clickhouse_spool *s)
 }
 
 /* Reads spool file `seq`: its `into` and rows (into `body`, when not
- * NULL), their count and the file's size. A version 2 file's cut last
+ * NULL), their count and the file's size. A version 2 or 3 file's cut last
  * chunk is left out. Returns 0, or -1 (not a spool file). */
 static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, char *into,
-                     size_t into_size, sbuf *body, uint64_t *count, long *size)
+                     size_t into_size, sbuf *body, uint64_t *count, long *size, int *native,
+                     char *meta, size_t meta_size)
 {
     char path[600];
     file_name(s, seq, ext, path, sizeof(path));
@@ -90,9 +102,15 @@ static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, c
     char line[64];
     int version = 0;
     if (fgets(line, sizeof(line), f))
-        version = !strcmp(line, "petw-spool 1\n") ? 1 : !strcmp(line, "petw-spool 2\n") ? 2 : 0;
+        version = !strcmp(line, "petw-spool 1\n")   ? 1
+                  : !strcmp(line, "petw-spool 2\n") ? 2
+                  : !strcmp(line, "petw-spool 3\n") ? 3
+                  : !strcmp(line, "petw-spool 4\n") ? 4
+                                                    : 0;
+    if (native)
+        *native = version == 3 ? 1 : version == 4 ? 2 : 0;
     *count = 0;
-    int ok = version == 2 || (version == 1 && fscanf(f, "%" SCNu64 "\n", count) == 1);
+    int ok = version >= 2 || (version == 1 && fscanf(f, "%" SCNu64 "\n", count) == 1);
     ok = ok && fgets(into, (int)into_size, f);
     size_t len = ok ? strlen(into) : 0;
     ok = ok && len && into[len - 1] == '\n';
@@ -108,7 +126,24 @@ static int read_file(const clickhouse_spool *s, uint64_t seq, const char *ext, c
         if (body)
             sbuf_put(body, buf, got);
     }
-    while (ok && version == 2) { /* chunks, up to the last whole one */
+    char meta_line[256] = "";
+    ok = ok && (version != 4 || fgets(meta_line, sizeof(meta_line), f));
+    if (meta)
+        snprintf(meta, meta_size, "%s", meta_line);
+    uint64_t etl = 0, header = 0;
+    while (ok && version == 4) { /* an ETL file to its end */
+        size_t got = fread(buf, 1, sizeof(buf), f);
+        if (!got)
+            break;
+        etl += got;
+        if (body)
+            sbuf_put(body, buf, got);
+    }
+    /* version 4: "rows" is 1 when the file holds a data buffer (its
+     * events are counted once decoded) */
+    if (version == 4 && sscanf(meta_line, "%*s %*s %" SCNu64, &header) == 1 && etl > header)
+        *count = 1;
+    while (ok && version >= 2 && version <= 3) { /* chunks, up to the last whole one */
         uint64_t rows, bytes;
         if (!fgets(line, sizeof(line), f) ||
             sscanf(line, "%" SCNu64 " %" SCNu64, &rows, &bytes) != 2)
@@ -171,7 +206,8 @@ int clickhouse_spool_open(clickhouse_spool *s, const char *dir, uint64_t limit, 
     file_name(s, s->next, "open", open_path, sizeof(open_path));
     uint64_t rows;
     long n;
-    if (read_file(s, s->next, "open", s->open_into, sizeof(s->open_into), NULL, &rows, &n) == 0 &&
+    if (read_file(s, s->next, "open", s->open_into, sizeof(s->open_into), NULL, &rows, &n, NULL,
+                  NULL, 0) == 0 &&
         rows) {
         if (rename(open_path, path) != 0) {
             snprintf(error, error_size, "cannot write in the spool directory %s", dir);
@@ -195,6 +231,7 @@ void clickhouse_spool_close(clickhouse_spool *s)
 {
     clickhouse_spool_seal(s);
     sbuf_free(&s->body);
+    sbuf_free(&s->decoded);
 }
 
 int clickhouse_spool_seal(clickhouse_spool *s)
@@ -203,6 +240,7 @@ int clickhouse_spool_seal(clickhouse_spool *s)
         return 0;
     int ok = fclose(s->open) == 0;
     s->open = NULL;
+    s->open_etl = 0;
     char path[600], open_path[600];
     file_name(s, s->next, "batch", path, sizeof(path));
     file_name(s, s->next, "open", open_path, sizeof(open_path));
@@ -221,12 +259,13 @@ int clickhouse_spool_seal(clickhouse_spool *s)
     return 0;
 }
 
-int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count)
+int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
+                            uint64_t count)
 {
-    if (s->open && strcmp(into, s->open_into) != 0 && clickhouse_spool_seal(s))
+    if (s->open && (s->open_etl || strcmp(into, s->open_into) != 0) && clickhouse_spool_seal(s))
         return -1;
     char head[1200], chunk[64];
-    int h = s->open ? 0 : snprintf(head, sizeof(head), "petw-spool 2\n%s\n", into);
+    int h = s->open ? 0 : snprintf(head, sizeof(head), "petw-spool %d\n%s\n", native ? 3 : 2, into);
     int c = snprintf(chunk, sizeof(chunk), "%" PRIu64 " %zu\n", count, rows->len);
     if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
         return -1;
@@ -266,9 +305,55 @@ int clickhouse_spool_append(clickhouse_spool *s, const char *into, const sbuf *r
     return ok ? 0 : -1;
 }
 
-int clickhouse_spool_put(clickhouse_spool *s, const char *into, const sbuf *rows, uint64_t count)
+int clickhouse_spool_append_etl(clickhouse_spool *s, const char *into, const char *meta,
+                                const void *header, size_t header_size, const void *buffer,
+                                size_t size)
 {
-    int rc = clickhouse_spool_append(s, into, rows, count);
+    if (s->open && (!s->open_etl || strcmp(into, s->open_into) != 0) && clickhouse_spool_seal(s))
+        return -1;
+    char head[1400];
+    int h = s->open ? 0 : snprintf(head, sizeof(head), "petw-spool 4\n%s\n%s\n", into, meta);
+    if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
+        return -1;
+    uint64_t add = (uint64_t)h + (s->open ? 0 : header_size) + size;
+    lock(s);
+    int full = s->bytes + add > s->limit;
+    unlock(s);
+    if (full) {
+        s->dropped_batches++; /* its rows: the caller counts them */
+        return 1;
+    }
+    if (!s->open) {
+        char path[600];
+        file_name(s, s->next, "open", path, sizeof(path));
+        FILE *f = fopen(path, "wb");
+        if (!f)
+            return -1;
+        if (fwrite(head, 1, (size_t)h, f) != (size_t)h ||
+            fwrite(header, 1, header_size, f) != header_size) {
+            fclose(f);
+            remove(path);
+            return -1;
+        }
+        s->open = f;
+        s->open_etl = 1;
+        strcpy(s->open_into, into);
+    }
+    /* In the kernel's hands before this returns: a kill of the process
+     * loses none of it. */
+    int ok = fwrite(buffer, 1, size, s->open) == size && fflush(s->open) == 0;
+    lock(s);
+    s->bytes += add;
+    unlock(s);
+    s->open_bytes += add;
+    s->open_rows++; /* buffers, for this kind of file */
+    return ok ? 0 : -1;
+}
+
+int clickhouse_spool_put(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
+                         uint64_t count)
+{
+    int rc = clickhouse_spool_append(s, into, native, rows, count);
     return rc ? rc : clickhouse_spool_seal(s);
 }
 
@@ -331,7 +416,12 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
         char into[1100];
         uint64_t rows;
         long size;
-        if (read_file(s, s->sent, "batch", into, sizeof(into), &s->body, &rows, &size)) {
+        int native = 0;
+        char meta[256];
+        if (read_file(s, s->sent, "batch", into, sizeof(into), &s->body, &rows, &size, &native,
+                      meta, sizeof(meta)) ||
+            (native == 2 && (!s->convert || s->convert(s->convert_context, meta, s->sent, &s->body,
+                                                       &s->decoded, &rows)))) {
             snprintf(c->error, sizeof(c->error), "spool file %020" PRIu64 " in %s is unreadable",
                      s->sent, s->dir);
             return -1;
@@ -339,7 +429,10 @@ int clickhouse_spool_pump(clickhouse_spool *s, clickhouse *c)
         s->flight[s->sent - s->head].size = (uint64_t)size;
         s->flight[s->sent - s->head].rows = rows;
         s->sent++;
-        if (clickhouse_insert_rows(c, into, &s->body)) { /* a slot is free: does not wait */
+        /* a slot is free: does not wait */
+        if (native == 2   ? clickhouse_insert(c, into, "Native", &s->decoded)
+            : native == 1 ? clickhouse_insert(c, into, "Native", &s->body)
+                          : clickhouse_insert_rows(c, into, &s->body)) {
             c->insert_failed = 1; /* settled as a failure once the others end */
             break;
         }

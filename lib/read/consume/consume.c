@@ -392,6 +392,13 @@ int petw__trace_open_live(const uint8_t *header, uint32_t size, petw__bufqueue *
     return 0;
 }
 
+int petw_trace_set_raw_callback(petw_trace *t, petw_raw_buffer_callback callback)
+{
+    PETW__RETURN_IF(!t || !t->live || t->processed, PETW_EINVAL);
+    t->raw = callback;
+    return 0;
+}
+
 void petw_trace_cancel(petw_trace *t)
 {
     if (t)

@@ -127,6 +127,9 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
     t->header.next = t->header.rec_count;
     tbuf b;
     memset(&b, 0, sizeof(b));
+    /* The header buffer first: the raw buffers make an ETL file. */
+    if (t->raw && !t->raw(t, t->memory, (uint32_t)t->size, t->config.context))
+        rc = PETW_ECANCELED;
     while (rc == 0) {
         if (atomic_load_explicit(&t->cancel, memory_order_relaxed)) {
             rc = PETW_ECANCELED;
@@ -140,6 +143,15 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
         petw__etl_buffer hb;
         const char *why = NULL;
         t->stats.buffers_read++;
+        if (t->raw) {
+            int go = t->raw(t, t->live_buffer, (uint32_t)n, t->config.context);
+            if (!go) {
+                rc = PETW_ECANCELED;
+                break;
+            }
+            if (go == 2)
+                continue;
+        }
         if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
             !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, NULL, &why))) {
             petw__trace_corrupt(t, t->stats.buffers_read, 0, why);

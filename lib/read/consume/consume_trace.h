@@ -76,6 +76,7 @@ struct petw_trace {
     int processed;
     petw__bufqueue *live; /* real-time source, or NULL */
     uint8_t *live_buffer;
+    petw_raw_buffer_callback raw; /* a live trace's buffers as they are, or NULL */
     _Atomic int cancel;
 };
 

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* forward.h - `petw forward` (cmd_forward.c) and its spool's side
+ * (forward_spool.c): the forwarder's state, and what the consumer calls
+ * of the spool's side. Built only with libcurl. */
+#ifndef FORWARD_H
+#define FORWARD_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "export_clickhouse.h"
+
+typedef struct sender sender;
+
+typedef struct forwarder {
+    exporter *x;
+    uint64_t flush_ms;
+    int64_t last_flush_ms;
+    int64_t send_after_ms; /* --spool: the server failed; try again then */
+    /* The session's real-time losses, asked every second while it runs
+     * (once it has stopped, it can no longer be asked). */
+    petw_session_handle session;
+    int64_t asked_ms;
+    uint64_t rt_events_lost; /* since the forwarder started */
+    uint32_t rt_buffers_lost;
+    uint64_t base_events; /* lost before it started */
+    uint32_t base_buffers;
+    sender *sender; /* --spool: the thread that sends, or NULL */
+    /* --spool with a sender: how busy the consumer is (forward_event and
+     * forward_buffer measure it), so that the sender holds back while the
+     * session writes faster than the consumer could keep up with if the
+     * server (on the same machine, say) took CPU time too. */
+    int64_t window_ns, busy_ns, idle_ns; /* this window's */
+    int64_t buffer_ns, last_end_ns;      /* this buffer's first event; the last one's end */
+    int in_buffer;
+    _Atomic int64_t hold_until_ms; /* the sender starts no insert before then */
+    /* --spool: the session's buffers go to the spool as they come (an ETL
+     * file, the header buffer first), decoded when they are sent. */
+    int raw;
+    uint8_t *header; /* the session's header buffer */
+    uint32_t header_size;
+    char meta[128]; /* the spool files' converter line: trace_id boot_time header_size */
+} forwarder;
+
+/* cmd_forward.c: keeps the session's real-time losses so far. */
+void forward_ask_losses(forwarder *f);
+
+/* ---- forward_spool.c ---- */
+
+int64_t forward_now_ns(void);
+int64_t forward_now_ms(void);
+/* Starts the thread that sends the spool: 0, or -1 (the consumer then
+ * sends itself). */
+int forward_sender_start(forwarder *f);
+/* Stops it (its inserts in flight stay, for the final send). */
+void forward_sender_stop(forwarder *f);
+/* After each session buffer (events decoded: no raw callback): its rows
+ * to the spool, sealed into a batch when due. */
+void forward_spool_buffer(forwarder *f, int64_t now);
+/* After a buffer, with a sender: the consumer's busy time, which holds
+ * the sender back. */
+void forward_measure_busy(forwarder *f);
+/* petw_trace_set_raw_callback's callback: the session's buffers to the
+ * spool as they are. */
+int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context);
+/* The spool's converter: a spool file's ETL into the events' Native body. */
+int forward_convert_etl(void *context, const char *meta, uint64_t seq, const sbuf *etl, sbuf *out,
+                        uint64_t *rows);
+
+#endif /* FORWARD_H */
