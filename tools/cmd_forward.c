@@ -241,6 +241,35 @@ static int forward_finish(exporter *x, forwarder *f, const char *name,
     return x->failed || process_rc || dropped || f->rt_events_lost || f->rt_buffers_lost ? 1 : 0;
 }
 
+/* Finds the session `name` to forward and takes its loss counts as the
+ * base the run's losses are measured from; returns -1 to go on, or the
+ * command's exit status (an error, or the spool of a session that no
+ * longer runs, sent). */
+static int forward_find_session(exporter *x, common_args *a, forwarder *f, const char *name)
+{
+    petw_session_handle session;
+    petw_session_stats st;
+    int rc = petw_session_find(name, &session);
+    if (rc == 0)
+        rc = petw_session_query(session, &st);
+    if (rc == PETW_ENOTFOUND && x->spool && x->spool->files)
+        return forward_spool_leftovers(x, a);
+    if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
+        fprintf(stderr,
+                "petw: session '%s' is not a real-time session (start it with --realtime)\n", name);
+        return 1;
+    }
+    if (rc) {
+        fprintf(stderr, "petw: cannot forward session '%s': %s\n", name,
+                rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc));
+        return 1;
+    }
+    f->session = session;
+    f->base_events = st.real_time_events_lost;
+    f->base_buffers = st.real_time_buffers_lost;
+    return -1;
+}
+
 int cmd_forward(int argc, char **argv)
 {
     static exporter x;
@@ -265,26 +294,8 @@ int cmd_forward(int argc, char **argv)
         }
         x.spool = &spool;
     }
-    petw_session_handle session;
-    petw_session_stats st;
-    int rc = petw_session_find(name, &session);
-    if (rc == 0)
-        rc = petw_session_query(session, &st);
-    if (rc == PETW_ENOTFOUND && x.spool && spool.files)
-        return forward_spool_leftovers(&x, &a);
-    if (rc == 0 && !(st.log_file_mode & PETW_MODE_REAL_TIME)) {
-        fprintf(stderr,
-                "petw: session '%s' is not a real-time session (start it with --realtime)\n", name);
-        return 1;
-    }
-    if (rc) {
-        fprintf(stderr, "petw: cannot forward session '%s': %s\n", name,
-                rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc));
-        return 1;
-    }
-    f.session = session;
-    f.base_events = st.real_time_events_lost;
-    f.base_buffers = st.real_time_buffers_lost;
+    if ((status = forward_find_session(&x, &a, &f, name)) >= 0)
+        return status;
     char host[256];
     if ((status = exporter_start(&x, &a, host, sizeof(host))))
         return status;
@@ -296,7 +307,7 @@ int cmd_forward(int argc, char **argv)
     cfg.on_buffer = forward_buffer;
     cfg.context = &f;
     petw_trace *t = NULL;
-    rc = petw_trace_open_realtime(name, &cfg, &t);
+    int rc = petw_trace_open_realtime(name, &cfg, &t);
     if (rc) {
         fprintf(stderr, "petw: cannot forward session '%s': %s\n", name, petw_strerror(rc));
         exporter_end(&x);
