@@ -63,6 +63,19 @@ static inline void petw__wr64(uint8_t *p, uint64_t v)
     petw__wr32(p + 4, (uint32_t)(v >> 32));
 }
 #endif
+/* Host-order loads at any alignment: what the kernel wrote in this
+ * machine's byte order (perf's ring records, tracepoints' raw data). */
+#define PETW__HOST_LOAD(type, bits)                                                                \
+    static inline type petw__ld##bits(const uint8_t *p)                                            \
+    {                                                                                              \
+        type v;                                                                                    \
+        memcpy(&v, p, sizeof(v));                                                                  \
+        return v;                                                                                  \
+    }
+PETW__HOST_LOAD(uint16_t, 16)
+PETW__HOST_LOAD(uint32_t, 32)
+PETW__HOST_LOAD(uint64_t, 64)
+#undef PETW__HOST_LOAD
 static inline void petw__wr_guid(uint8_t *p, const petw_guid *g)
 {
     petw__wr32(p, g->data1);

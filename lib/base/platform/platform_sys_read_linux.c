@@ -13,27 +13,14 @@
 
 #include "platform_sys_linux.h"
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* The trailer every non-sample record ends with. */
 static void trailer(const uint8_t *rec, uint32_t size, petw__sys_record *r)
 {
     const uint8_t *t = rec + size - PETW__PERF_TRAILER_BYTES;
-    r->pid = rd32(t);
-    r->tid = rd32(t + 4);
-    r->time_ns = (int64_t)rd64(t + 8);
-    r->cpu = rd32(t + 16);
+    r->pid = petw__ld32(t);
+    r->tid = petw__ld32(t + 4);
+    r->time_ns = (int64_t)petw__ld64(t + 8);
+    r->cpu = petw__ld32(t + 16);
 }
 
 /* A tracepoint's sample: {pid, tid} of the thread it fired in, its time
@@ -48,11 +35,11 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
     if (s->tp[k].stacks) {
         if (body < at + 8)
             return;
-        uint64_t nr = rd64(p + at);
+        uint64_t nr = petw__ld64(p + at);
         if (nr > (body - at - 8) / 8)
             return;
         for (uint64_t j = 0; j < nr && r.frame_count < PETW__SYS_MAX_FRAMES; j++) {
-            uint64_t ip = rd64(p + at + 8 + 8 * j);
+            uint64_t ip = petw__ld64(p + at + 8 + 8 * j);
             if (ip < (uint64_t)PERF_CONTEXT_MAX) /* not a context marker (kernel, user) */
                 s->frames[r.frame_count++] = ip;
         }
@@ -61,7 +48,7 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
     }
     if (body < at + 4)
         return;
-    uint32_t raw_size = rd32(p + at);
+    uint32_t raw_size = petw__ld32(p + at);
     const uint8_t *raw = p + at + 4;
     if (raw_size > body - at - 4)
         return;
@@ -69,10 +56,10 @@ static void tracepoint(petw__sys *s, int k, const uint8_t *p, uint32_t body, pet
     r.tracepoint = (uint32_t)k;
     r.raw = raw;
     r.raw_size = raw_size;
-    r.pid = rd32(p + 16);
-    r.tid = rd32(p + 20);
-    r.time_ns = (int64_t)rd64(p + 24);
-    r.cpu = rd32(p + 32);
+    r.pid = petw__ld32(p + 16);
+    r.tid = petw__ld32(p + 20);
+    r.time_ns = (int64_t)petw__ld64(p + 24);
+    r.cpu = petw__ld32(p + 32);
     fn(ctx, &r);
 }
 
@@ -87,12 +74,12 @@ static void fault(petw__sys *s, int k, const uint8_t *p, uint32_t body, petw__sy
     memset(&r, 0, sizeof(r));
     r.kind = PETW__SYSREC_FAULT;
     r.flags = kinds[k];
-    r.ip = rd64(p + 8);
-    r.pid = rd32(p + 16);
-    r.tid = rd32(p + 20);
-    r.time_ns = (int64_t)rd64(p + 24);
-    r.addr = rd64(p + 32);
-    r.cpu = rd32(p + 40);
+    r.ip = petw__ld64(p + 8);
+    r.pid = petw__ld32(p + 16);
+    r.tid = petw__ld32(p + 20);
+    r.time_ns = (int64_t)petw__ld64(p + 24);
+    r.addr = petw__ld64(p + 32);
+    r.cpu = petw__ld32(p + 40);
     fn(ctx, &r);
 }
 
@@ -108,14 +95,14 @@ static void sample_record(petw__sys *s, petw__sys_cpu *ring, const uint8_t *p, u
     if (body < 40)
         return;
     for (int k = 0; k < PETW__PERF_FAULT_COUNT; k++) /* their address moves the CPU: by the ring */
-        if (s->fault_on[k] && ring->fault_id[k] == rd64(p)) {
+        if (s->fault_on[k] && ring->fault_id[k] == petw__ld64(p)) {
             ring->fault_seen[k]++;
             fault(s, k, p, body, fn, ctx);
             return;
         }
-    uint32_t cpu = rd32(p + 32);
+    uint32_t cpu = petw__ld32(p + 32);
     if (cpu < s->cpu_count) {
-        uint64_t id = rd64(p);
+        uint64_t id = petw__ld64(p);
         for (uint32_t k = 0; k < s->tp_count; k++)
             if (s->tp_on[k] && s->cpus[cpu].tp_id[k] == id) {
                 s->cpus[cpu].tp_seen[k]++;
@@ -124,17 +111,17 @@ static void sample_record(petw__sys *s, petw__sys_cpu *ring, const uint8_t *p, u
             }
     }
     r.kind = PETW__SYSREC_SAMPLE;
-    r.addr = rd64(p + 8);
-    r.pid = rd32(p + 16);
-    r.tid = rd32(p + 20);
-    r.time_ns = (int64_t)rd64(p + 24);
-    r.cpu = rd32(p + 32);
+    r.addr = petw__ld64(p + 8);
+    r.pid = petw__ld32(p + 16);
+    r.tid = petw__ld32(p + 20);
+    r.time_ns = (int64_t)petw__ld64(p + 24);
+    r.cpu = petw__ld32(p + 32);
     if (body >= 48) {
-        uint64_t nr = rd64(p + 40);
+        uint64_t nr = petw__ld64(p + 40);
         if (nr > (body - 48) / 8)
             nr = (body - 48) / 8;
         for (uint64_t k = 0; k < nr && r.frame_count < PETW__SYS_MAX_FRAMES; k++) {
-            uint64_t ip = rd64(p + 48 + 8 * k);
+            uint64_t ip = petw__ld64(p + 48 + 8 * k);
             if (ip >= (uint64_t)PERF_CONTEXT_MAX)
                 continue; /* a context marker (kernel, user), not a frame */
             s->frames[r.frame_count++] = ip;
@@ -156,7 +143,7 @@ static int mmap_record(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sy
     const uint32_t fixed = 8 + 24 + 24 + 8;
     if (body < fixed + PETW__PERF_TRAILER_BYTES)
         return 0;
-    uint32_t prot = rd32(p + 56);
+    uint32_t prot = petw__ld32(p + 56);
     /* Anonymous executable memory (a JIT): no image, as in the rundown. */
     int anon = body > fixed + 6 + PETW__PERF_TRAILER_BYTES && memcmp(p + fixed, "//anon", 6) == 0;
     int image = (prot & PROT_EXEC) && !anon;
@@ -164,11 +151,11 @@ static int mmap_record(petw__sys *s, const uint8_t *rec, uint32_t size, petw__sy
         return 0;
     trailer(rec, size, r);
     r->kind = image ? PETW__SYSREC_MMAP : PETW__SYSREC_MAP;
-    r->pid = rd32(p);
-    r->tid = rd32(p + 4);
-    r->addr = rd64(p + 8);
-    r->len = rd64(p + 16);
-    r->pgoff = rd64(p + 24);
+    r->pid = petw__ld32(p);
+    r->tid = petw__ld32(p + 4);
+    r->addr = petw__ld64(p + 8);
+    r->len = petw__ld64(p + 16);
+    r->pgoff = petw__ld64(p + 24);
     size_t n = body - fixed - PETW__PERF_TRAILER_BYTES;
     if (n > sizeof(s->text) - 1)
         n = sizeof(s->text) - 1;
@@ -209,19 +196,19 @@ static void parse(petw__sys *s, petw__sys_cpu *ring, const uint8_t *rec, uint32_
             return;
         trailer(rec, size, &r);
         r.kind = h->type == PERF_RECORD_FORK ? PETW__SYSREC_FORK : PETW__SYSREC_EXIT;
-        r.pid = rd32(p);
-        r.other_pid = rd32(p + 4);
-        r.tid = rd32(p + 8);
-        r.other_tid = rd32(p + 12);
-        r.time_ns = (int64_t)rd64(p + 16);
+        r.pid = petw__ld32(p);
+        r.other_pid = petw__ld32(p + 4);
+        r.tid = petw__ld32(p + 8);
+        r.other_tid = petw__ld32(p + 12);
+        r.time_ns = (int64_t)petw__ld64(p + 16);
         break;
     case PERF_RECORD_COMM: {
         if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || body < 8 + PETW__PERF_TRAILER_BYTES)
             return; /* a thread renamed itself: no kernel class says so */
         trailer(rec, size, &r);
         r.kind = PETW__SYSREC_EXEC;
-        r.pid = rd32(p);
-        r.tid = rd32(p + 4);
+        r.pid = petw__ld32(p);
+        r.tid = petw__ld32(p + 4);
         size_t n = body - 8 - PETW__PERF_TRAILER_BYTES;
         if (n > 16)
             n = 16;
@@ -241,8 +228,8 @@ static void parse(petw__sys *s, petw__sys_cpu *ring, const uint8_t *rec, uint32_
         trailer(rec, size, &r);
         r.kind = PETW__SYSREC_SWITCH;
         if (h->type == PERF_RECORD_SWITCH_CPU_WIDE && body >= 8 + PETW__PERF_TRAILER_BYTES) {
-            r.other_pid = rd32(p);
-            r.other_tid = rd32(p + 4);
+            r.other_pid = petw__ld32(p);
+            r.other_tid = petw__ld32(p + 4);
         }
         if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
             r.flags |= PETW__SYS_SWITCH_OUT;
@@ -254,14 +241,14 @@ static void parse(petw__sys *s, petw__sys_cpu *ring, const uint8_t *rec, uint32_
             return;
         trailer(rec, size, &r);
         r.kind = PETW__SYSREC_LOST;
-        r.count = rd64(p + 8);
+        r.count = petw__ld64(p + 8);
         break;
     case PERF_RECORD_LOST_SAMPLES:
         if (body < 8 + PETW__PERF_TRAILER_BYTES)
             return;
         trailer(rec, size, &r);
         r.kind = PETW__SYSREC_LOST;
-        r.count = rd64(p);
+        r.count = petw__ld64(p);
         break;
     default:
         return;

@@ -23,25 +23,6 @@ static const char *const names[PETW__TP_COUNT] = {
  * completion, or a memory call's entry without its exit, says nothing. */
 enum { GROUP_NONE, GROUP_DISK, GROUP_VM };
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static uint16_t rd16(const uint8_t *p)
-{
-    uint16_t v;
-    memcpy(&v, p, 2);
-    return v;
-}
-static uint64_t rd64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* Notes field `word` of a format file at offset `at`, if it is one read;
  * `after_nr`: the field follows __syscall_nr (a syscall's argument). */
 static void note_field(petw__system_tracepoint_layout *l, const char *word, int32_t at,
@@ -199,16 +180,16 @@ static int sock_record(petw__system_tracepoints *t, int k, const uint8_t *raw, u
 #define OK(off, size) ((off) >= 0 && (uint32_t)(off) + (size) <= raw_size)
     if (!OK(l->sk, 8) || !OK(l->family, 2))
         return 0;
-    n->sk = rd64(raw + l->sk);
-    n->family = rd16(raw + l->family);
-    n->protocol = OK(l->protocol, 2) ? rd16(raw + l->protocol) : 6 /* tcp/: TCP's */;
+    n->sk = petw__ld64(raw + l->sk);
+    n->family = petw__ld16(raw + l->family);
+    n->protocol = OK(l->protocol, 2) ? petw__ld16(raw + l->protocol) : 6 /* tcp/: TCP's */;
     if ((n->family != 2 && n->family != 10) || (n->protocol != 6 && n->protocol != 17))
         return 0;
     if (k == PETW__TP_SOCK_SEND || k == PETW__TP_SOCK_RECV) {
         if (!OK(l->ret, 4))
             return 0;
-        int32_t ret = (int32_t)rd32(raw + l->ret);
-        int32_t flags = OK(l->flags, 4) ? (int32_t)rd32(raw + l->flags) : 0;
+        int32_t ret = (int32_t)petw__ld32(raw + l->ret);
+        int32_t flags = OK(l->flags, 4) ? (int32_t)petw__ld32(raw + l->flags) : 0;
         if (ret <= 0 || (k == PETW__TP_SOCK_RECV && (flags & 2 /* MSG_PEEK */)))
             return 0; /* an error, nothing moved, or a look that leaves the bytes queued */
         if (n->protocol == 17 && t->net_bpf)
@@ -222,16 +203,16 @@ static int sock_record(petw__system_tracepoints *t, int k, const uint8_t *raw, u
         if (!OK(l->sport, 2) || !OK(l->dport, 2) || !OK(sa, as) || !OK(da, as))
             return 0;
         n->tuple = 1;
-        n->sport = rd16(raw + l->sport);
-        n->dport = rd16(raw + l->dport);
+        n->sport = petw__ld16(raw + l->sport);
+        n->dport = petw__ld16(raw + l->dport);
         memcpy(n->saddr, raw + sa, as);
         memcpy(n->daddr, raw + da, as);
         if (k == PETW__TP_SOCK_STATE) {
             if (!OK(l->oldstate, 4) || !OK(l->newstate, 4))
                 return 0;
             n->op = PETW__SYS_NET_STATE;
-            n->old_state = (int32_t)rd32(raw + l->oldstate);
-            n->new_state = (int32_t)rd32(raw + l->newstate);
+            n->old_state = (int32_t)petw__ld32(raw + l->oldstate);
+            n->new_state = (int32_t)petw__ld32(raw + l->newstate);
         } else {
             n->op = PETW__SYS_NET_RETRANSMIT;
         }
@@ -265,10 +246,10 @@ int petw__system_tracepoints_decode(petw__system_tracepoints *t, const petw__sys
         if (exit) {
             if (!l->args)
                 return 0;
-            r->addr = rd64(raw + l->arg[0]);
+            r->addr = petw__ld64(raw + l->arg[0]);
         }
         for (uint32_t j = 0; !exit && j < l->args; j++)
-            r->args[j] = rd64(raw + l->arg[j]);
+            r->args[j] = petw__ld64(raw + l->arg[j]);
     } else if (k >= PETW__TP_SOCK_STATE) {
         if (!sock_record(t, k, raw, raw_size, r))
             return 0;
@@ -278,15 +259,15 @@ int petw__system_tracepoints_decode(petw__system_tracepoints *t, const petw__sys
         if (!FIELD_OK(l->pid, 4))
             return 0;
         r->kind = PETW__SYSREC_WAKEUP;
-        r->other_tid = rd32(raw + l->pid);
+        r->other_tid = petw__ld32(raw + l->pid);
     } else {
         if (!FIELD_OK(l->dev, 4) || !FIELD_OK(l->sector, 8) || !FIELD_OK(l->nr_sector, 4) ||
             !FIELD_OK(l->rwbs, 8))
             return 0;
         r->kind = k == PETW__TP_ISSUE ? PETW__SYSREC_DISK_ISSUE : PETW__SYSREC_DISK;
-        r->pgoff = rd32(raw + l->dev);
-        r->addr = rd64(raw + l->sector) * 512;
-        r->len = (uint64_t)rd32(raw + l->nr_sector) * 512;
+        r->pgoff = petw__ld32(raw + l->dev);
+        r->addr = petw__ld64(raw + l->sector) * 512;
+        r->len = (uint64_t)petw__ld32(raw + l->nr_sector) * 512;
         /* rwbs: R read, W write, F flush, D discard (then sync, meta...);
          * a request that moves no data (a flush before a write) is no read
          * or write. */
