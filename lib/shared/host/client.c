@@ -416,14 +416,28 @@ typedef struct reader {
     uint8_t *buf;
 } reader;
 
+/* Tells the host how many buffers the consumer finished (its callback
+ * returned) since the last time: the host keeps each buffer until then,
+ * and gives what was not acked to the next consumer of the session if
+ * this process goes. A failed send is not an end: the host closes its
+ * side after RT_END while its last buffers still wait in the socket. */
+static void ack(reader *rd)
+{
+    uint32_t n = petw__bufqueue_take_done(rd->q);
+    if (n)
+        petw__msg_send(rd->sock, PETW__MSG_RT_ACK, &n, sizeof(n), NULL, 0, 1000);
+}
+
 /* Moves buffers from the host's socket into the consumer's queue, waiting
  * while the queue is full (the socket then holds the host back, and the
- * host counts what its own queue cannot keep). Ends the queue when the
- * session stops, the host goes, or the consumer closed its trace. */
+ * host counts what its own queue cannot keep), and acks what the consumer
+ * finished. Ends the queue when the session stops, the host goes, or the
+ * consumer closed its trace. */
 static void reader_main(void *arg)
 {
     reader *rd = arg;
     for (;;) {
+        ack(rd);
         petw__msg_header hd;
         int rc = petw__msg_recv_header(rd->sock, &hd, petw__bufqueue_buffer_size(rd->q), NULL, NULL,
                                        200);
@@ -439,6 +453,7 @@ static void reader_main(void *arg)
         while (petw__bufqueue_push(rd->q, rd->buf, hd.size) != 0) {
             if (petw__bufqueue_ended(rd->q) || !petw__bufqueue_shared(rd->q))
                 goto out;
+            ack(rd);
             petw__sleep_ms(1);
         }
     }
