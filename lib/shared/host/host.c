@@ -106,9 +106,9 @@ typedef struct consumer {
 } consumer;
 
 /* Takes the acks the consumer sent (PETW__MSG_RT_ACK): the buffers it
- * kept leave its queue. 0, or an error once the consumer is gone or sent
- * something else. */
-static int take_acks(consumer *c)
+ * kept leave its queue (*inflight, those sent and not acked, goes down).
+ * 0, or an error once the consumer is gone or sent something else. */
+static int take_acks(consumer *c, uint32_t *inflight)
 {
     for (;;) {
         petw__msg_header hd;
@@ -123,6 +123,7 @@ static int take_acks(consumer *c)
         if (rc)
             return rc;
         petw__bufqueue_ack(c->q, n);
+        *inflight -= n < *inflight ? n : *inflight;
     }
 }
 
@@ -156,16 +157,21 @@ static void consumer_main(void *arg)
     uint8_t *buf = malloc(c->size);
     int rc = buf ? 0 : PETW_ENOMEM;
     int ended = 0;
+    uint32_t inflight = 0;
     while (rc == 0) {
-        int n = petw__bufqueue_pop_keep(c->q, buf, 200);
+        /* Buffers not acked fill the queue: their acks are taken within
+         * 2 ms, so that a queue of few slots still streams. */
+        int n = petw__bufqueue_pop_keep(c->q, buf, inflight ? 2 : 200);
         if (n < 0) {
             ended = 1;
             break;
         }
-        if (n > 0)
+        if (n > 0) {
             rc = petw__msg_send(c->sock, PETW__MSG_RT_BUFFER, buf, (uint32_t)n, NULL, 0, -1);
+            inflight++;
+        }
         if (rc == 0)
-            rc = take_acks(c);
+            rc = take_acks(c, &inflight);
     }
     if (rc == 0)
         petw__msg_send(c->sock, PETW__MSG_RT_END, NULL, 0, NULL, 0, 1000);
@@ -219,7 +225,7 @@ static void on_consume(host *h, intptr_t sock)
     petw__bufqueue *parked =
         rc == 0 ? atomic_exchange_explicit(&h->parked, NULL, memory_order_acquire) : NULL;
     if (rc == 0) {
-        c->q = parked ? parked : petw__bufqueue_new(slots, size);
+        c->q = parked ? parked : petw__bufqueue_new(slots + PETW__RT_CONSUMER_BUFFERS, size);
         rc = c->q ? 0 : PETW_ENOMEM;
     }
     if (rc == 0)
