@@ -215,7 +215,7 @@ def body(server, tmp):
 
     print("clickhouse_export: views, exactly once, errors %.1f s" % (time.time() - start))
     for part in (distributed, killed, server_killed, samples, payload_undecoded, forward,
-                 forward_spool, forward_killed_loaded):
+                 forward_spool, forward_killed_loaded, forward_killed_alone):
         t0 = time.time()
         part(server, q, tmp)
         print("clickhouse_export: %s %.1f s" % (part.__name__, time.time() - t0))
@@ -620,6 +620,51 @@ def forward_killed_loaded(server, q, tmp):
              % (spooled, len(ids)))
     print("clickhouse_export: forward killed under load: %d of %d events landed once, %d in "
           "the killed one's spool" % (len(ids), written, spooled))
+
+
+def forward_killed_alone(server, q, tmp):
+    """petw forward killed (SIGKILL) and none started again: the session
+    keeps its buffers for the next forwarder, and when it stops with none
+    having come, every one of them is counted lost for real time (petw
+    stop's "Real-time lost"), never silent."""
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    name = "ka"
+    subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody", "--buffers",
+                    "64:256", "--flush-timer", "0.1"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    procs = []
+    try:
+        fw = subprocess.Popen([petw, "forward", name, "--spool", os.path.join(tmp, "spool-ka"),
+                               "--to", "clickhouse", server.url("ka")], env=env,
+                              stderr=subprocess.PIPE, text=True)
+        procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session '%s'" % name not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        fw.kill()
+        fw.wait()
+        fw.stderr.close()
+        w = subprocess.Popen([writer, "150000", "50000"], env=env, stdout=subprocess.PIPE,
+                             text=True)
+        procs.append(w)
+        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        written = int(w.communicate(timeout=60)[0])
+        time.sleep(0.3)  # the flush timer hands the last buffers over
+        stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+    buffers = re.search(r"Buffers written:\s+(\d+)", stop.stdout)
+    lost = re.search(r"Real-time lost:\s+(\d+) buffers", stop.stdout)
+    if written != 50000 or not buffers or not lost or int(buffers.group(1)) == 0 or \
+            lost.group(1) != buffers.group(1):
+        fail("forward killed, none after it: %d events written; petw stop: %s" %
+             (written, stop.stdout))
 
 
 def payload_undecoded(server, q, tmp):

@@ -293,6 +293,16 @@ static void stop_session(host *h, petw_session_stats *st, int *status)
         if (h->remotes[i].used)
             petw__host_drain_gone(h, &h->remotes[i]); /* unresponsive: what is there */
     *status = petw__session_stop(h->session, st);
+    /* acquire: pairs with park's release. A queue parked since its
+     * consumer went, taken by none: what it holds reaches nobody, lost
+     * for real time like a buffer no queue could take. */
+    petw__bufqueue *q = atomic_exchange_explicit(&h->parked, NULL, memory_order_acquire);
+    if (q) {
+        if (*status == 0)
+            st->real_time_buffers_lost += petw__bufqueue_count(q);
+        petw__bufqueue_end(q);
+        petw__bufqueue_unref(q);
+    }
 }
 
 static uint32_t pool_buffers(uint32_t buffer_size, uint32_t maximum_buffers);
