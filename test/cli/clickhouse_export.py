@@ -626,7 +626,8 @@ def forward_killed_alone(server, q, tmp):
     """petw forward killed (SIGKILL) and none started again: the session
     keeps its buffers for the next forwarder, and when it stops with none
     having come, every one of them is counted lost for real time (petw
-    stop's "Real-time lost"), never silent."""
+    stop's "Real-time lost"), never silent; so is what the queue of a
+    killed forwarder held when a second one's takes its place."""
     env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
     env.pop("PETW_INPROC_SESSIONS", None)
     name = "ka"
@@ -665,6 +666,61 @@ def forward_killed_alone(server, q, tmp):
             lost.group(1) != buffers.group(1):
         fail("forward killed, none after it: %d events written; petw stop: %s" %
              (written, stop.stdout))
+
+    # Two forwarders of one session: the first killed, 50,000 events
+    # written (the second spools them; the first's queue keeps its copy),
+    # the second killed too: the session keeps one queue for the next
+    # forwarder, the second's (empty: it acknowledged everything), and
+    # counts what the first's held lost. The second's spool, sent
+    # afterwards, holds every event.
+    name = "k2"
+    subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody", "--buffers",
+                    "64:256", "--flush-timer", "0.1"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    procs = []
+    try:
+        fws = []
+        for k in range(2):
+            fw = subprocess.Popen([petw, "forward", name, "--spool",
+                                   os.path.join(tmp, "spool-k2-%d" % k), "--to", "clickhouse",
+                                   server.url("k2")], env=env, stderr=subprocess.PIPE, text=True)
+            procs.append(fw)
+            first = fw.stderr.readline()
+            if "forwarding session '%s'" % name not in first:
+                fail("petw forward: " + first + fw.stderr.read())
+            fws.append(fw)
+        fws[0].kill()
+        fws[0].wait()
+        w = subprocess.Popen([writer, "150000", "50000"], env=env, stdout=subprocess.PIPE,
+                             text=True)
+        procs.append(w)
+        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        written = int(w.communicate(timeout=60)[0])
+        spool = os.path.join(tmp, "spool-k2-1")
+        deadline = time.time() + 20
+        while time.time() < deadline and spooled_rows(spool) < written:
+            time.sleep(0.2)
+        fws[1].kill()
+        fws[1].wait()
+        time.sleep(0.3)
+        stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            if p.stderr:
+                p.stderr.close()
+        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+    r = subprocess.run([petw, "forward", name, "--spool", spool, "--to", "clickhouse",
+                        server.url("k2")], env=env, capture_output=True, text=True)
+    buffers = re.search(r"Buffers written:\s+(\d+)", stop.stdout)
+    lost = re.search(r"Real-time lost:\s+(\d+) buffers", stop.stdout)
+    if r.returncode != 0 or exact(server, q, "k2") != written or not buffers or not lost or \
+            lost.group(1) != buffers.group(1):
+        fail("two forwarders killed: %d of %d events landed; petw stop: %s" %
+             (exact(server, q, "k2"), written, stop.stdout))
 
 
 def payload_undecoded(server, q, tmp):

@@ -132,8 +132,9 @@ static int take_acks(consumer *c, uint32_t *inflight)
  * waits for the next consumer (which gets those buffers first). While
  * nobody consumes, it fills up to its slots; the flusher counts what it
  * refuses then (RealTimeBuffersLost), as for a consumer too slow. One
- * queue is parked at a time: an earlier one is ended (it gets no more
- * buffers, every further one counted lost). */
+ * queue is parked at a time: an earlier one is ended, what it held is
+ * counted lost, and so is every further buffer (the flusher's push to it
+ * fails). */
 static void park(consumer *c)
 {
     petw__bufqueue_rewind(c->q);
@@ -142,6 +143,9 @@ static void park(consumer *c)
     petw__bufqueue *old = atomic_exchange_explicit(&c->h->parked, c->q, memory_order_acq_rel);
     if (old) {
         petw__bufqueue_end(old);
+        uint32_t held = petw__bufqueue_count(old); /* they reach nobody */
+        if (held)
+            petw__session_count_realtime_lost(c->h->session, held);
         petw__bufqueue_unref(old);
     }
 }
