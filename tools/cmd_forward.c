@@ -270,6 +270,23 @@ static int forward_find_session(exporter *x, common_args *a, forwarder *f, const
     return -1;
 }
 
+/* The run's first line; then what the session lost for its real-time
+ * consumers before this run (while no forwarder ran, what did not fit in
+ * the queue it keeps for the next one): counted by the session, said here,
+ * not this run's own loss. */
+static void forward_say_start(const forwarder *f, const char *name)
+{
+    const exporter *x = f->x;
+    fprintf(stderr, "petw: forwarding session '%s' to %s (%s)\n", name, x->ch.where,
+            x->ch.database);
+    if (f->base_buffers)
+        fprintf(stderr,
+                "petw: session '%s' had lost %" PRIu64 " events (%" PRIu64
+                " buffers) for its real-time consumers before this run\n",
+                name, (uint64_t)f->base_events, (uint64_t)f->base_buffers);
+    fflush(stderr);
+}
+
 int cmd_forward(int argc, char **argv)
 {
     static exporter x;
@@ -318,8 +335,7 @@ int cmd_forward(int argc, char **argv)
     unsigned retries = x.ch.retries;
     if (x.spool)
         x.ch.retries = 0; /* while the session runs: the spool keeps what fails */
-    fprintf(stderr, "petw: forwarding session '%s' to %s (%s)\n", name, x.ch.where, x.ch.database);
-    fflush(stderr);
+    forward_say_start(&f, name);
     f.last_flush_ms = started;
     atomic_store(&forwarded, t);
     catch_interrupts(forward_interrupted);

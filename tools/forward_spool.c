@@ -16,6 +16,11 @@
 
 #include "forward.h"
 
+/* The ETL format's buffer header (WMI_BUFFER_HEADER): its size, and where
+ * its sequence number (int64, little-endian) is. */
+#define BUFFER_HEADER_SIZE 0x48u
+#define BUFFER_SEQUENCE 0x18u
+
 int64_t forward_now_ns(void)
 {
     struct timespec ts;
@@ -276,7 +281,6 @@ void forward_measure_busy(forwarder *f)
  * to be counted (forward_event). */
 int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context)
 {
-    (void)t;
     forwarder *f = context;
     exporter *x = f->x;
     clickhouse_spool *s = x->spool;
@@ -288,8 +292,16 @@ int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context)
         }
         memcpy(f->header, buffer, size);
         f->header_size = size;
-        snprintf(f->meta, sizeof(f->meta), "%" PRIu64 " %" PRId64 " %" PRIu32, x->trace_id,
-                 x->boot_time, size);
+        /* The spooled rows' trace_id: the session's run (its name, the
+         * machine, its start), the same for every forwarder of it. */
+        const petw_logfile_info *li = petw_trace_info(t);
+        uint64_t id = export_hash(0xcbf29ce484222325ull, li->logger_name, strlen(li->logger_name));
+        id = export_hash(id, x->machine, strlen(x->machine));
+        id = export_hash(id, &li->start_time, sizeof(li->start_time));
+        id = export_hash(id, &li->boot_time, sizeof(li->boot_time));
+        /* Not x->boot_time: the sender's converter swaps it meanwhile. */
+        snprintf(f->meta, sizeof(f->meta), "%" PRIu64 " %" PRId64 " %" PRIu32, id,
+                 clickhouse_time(li->boot_time), size);
         return 2;
     }
     if (f->sender) { /* the consumer's time from here, for measure_busy */
@@ -352,16 +364,23 @@ static void spooled_event(petw_event_record *r, void *context)
 
 /* The spool's converter (clickhouse_spool's convert): an ETL file of the
  * session's buffers into the events' Native body, each row's identity
- * from the file: its trace_id (the forwarder that wrote it) and seq, the
- * file's number times 2^32 plus the record's place in it. Runs where the
- * spool is sent (the sender thread, or the consumer after the session). */
+ * from the session: the trace_id of its run (in the file's line) and seq,
+ * the buffer's sequence number in the session times 2^32 plus the record's
+ * place in the buffer. A buffer that a killed forwarder had spooled but
+ * not acknowledged, which the session gives again to the next forwarder,
+ * so has the same rows both times. Each buffer is read with the header
+ * buffer, on its own. Runs where the spool is sent (the sender thread, or
+ * the consumer after the session). */
 int forward_convert_etl(void *context, const char *meta, uint64_t seq, const sbuf *etl, sbuf *out,
                         uint64_t *rows)
 {
     exporter *x = context;
     uint64_t trace_id;
     int64_t boot_time;
-    if (sscanf(meta, "%" SCNu64 " %" SCNd64, &trace_id, &boot_time) != 2) {
+    uint32_t header_size;
+    if (sscanf(meta, "%" SCNu64 " %" SCNd64 " %" SCNu32, &trace_id, &boot_time, &header_size) !=
+            3 ||
+        header_size < BUFFER_HEADER_SIZE || header_size > etl->len) {
         snprintf(x->ch.error, sizeof(x->ch.error), "spool file %020" PRIu64 " is damaged", seq);
         return -1;
     }
@@ -370,7 +389,6 @@ int forward_convert_etl(void *context, const char *meta, uint64_t seq, const sbu
     int64_t own_boot = x->boot_time;
     x->trace_id = trace_id;
     x->boot_time = boot_time;
-    x->seq = seq << 32;
     b->number = (uint32_t)seq;
     out->len = 0;
     out->failed = 0;
@@ -379,11 +397,29 @@ int forward_convert_etl(void *context, const char *meta, uint64_t seq, const sbu
     petw_trace_config_init(&cfg);
     cfg.on_event = spooled_event;
     cfg.context = x;
-    petw_trace *t = NULL;
-    int rc = petw_trace_open_memory(etl->data, etl->len, &cfg, &t);
-    if (rc == 0)
-        rc = petw_trace_process(&t, 1, 0, 0);
-    petw_trace_close(t);
+    uint8_t *one = malloc(etl->len); /* the header buffer and one buffer */
+    int rc = one ? 0 : PETW_ENOMEM;
+    if (one)
+        memcpy(one, etl->data, header_size);
+    for (size_t off = header_size; rc == 0 && !x->failed && off < etl->len;) {
+        uint32_t size;
+        uint64_t sequence;
+        memcpy(&size, (const uint8_t *)etl->data + off, sizeof(size));
+        if (size < BUFFER_HEADER_SIZE || size > etl->len - off) {
+            rc = PETW_ECORRUPT;
+            break;
+        }
+        memcpy(&sequence, (const uint8_t *)etl->data + off + BUFFER_SEQUENCE, sizeof(sequence));
+        memcpy(one + header_size, (const uint8_t *)etl->data + off, size);
+        x->seq = sequence << 32;
+        petw_trace *t = NULL;
+        rc = petw_trace_open_memory(one, header_size + size, &cfg, &t);
+        if (rc == 0)
+            rc = petw_trace_process(&t, 1, 0, 0);
+        petw_trace_close(t);
+        off += size;
+    }
+    free(one);
     if (!x->failed)
         export_flush(x, b);
     x->collect = NULL;

@@ -13,6 +13,10 @@ struct petw__bufqueue {
     uv_cond_t nonempty;
     uint32_t slots, buffer_size;
     uint32_t head, count; /* guarded by lock */
+    /* Guarded by lock: of the `count` buffers from head, the first `sent`
+     * were taken by petw__bufqueue_pop_keep and wait for their ack. */
+    uint32_t sent;
+    uint32_t done; /* guarded by lock: buffers the consumer finished */
     int ended;
     int refs;
     uint32_t *sizes;
@@ -119,6 +123,68 @@ int petw__bufqueue_pop(petw__bufqueue *q, void *out, uint32_t timeout_ms)
     }
     uv_mutex_unlock(&q->lock);
     return rc;
+}
+
+int petw__bufqueue_pop_keep(petw__bufqueue *q, void *out, uint32_t timeout_ms)
+{
+    int rc;
+    uv_mutex_lock(&q->lock);
+    if (q->count == q->sent && !q->ended)
+        uv_cond_timedwait(&q->nonempty, &q->lock, (uint64_t)timeout_ms * 1000000u);
+    if (q->count > q->sent) {
+        uint32_t slot = (q->head + q->sent) % q->slots;
+        memcpy(out, q->data + (size_t)slot * q->buffer_size, q->sizes[slot]);
+        rc = (int)q->sizes[slot];
+        q->sent++;
+    } else {
+        rc = q->ended ? -1 : 0;
+    }
+    uv_mutex_unlock(&q->lock);
+    return rc;
+}
+
+void petw__bufqueue_ack(petw__bufqueue *q, uint32_t n)
+{
+    uv_mutex_lock(&q->lock);
+    if (n > q->sent)
+        n = q->sent;
+    q->head = (q->head + n) % q->slots;
+    q->count -= n;
+    q->sent -= n;
+    uv_mutex_unlock(&q->lock);
+}
+
+uint32_t petw__bufqueue_rewind(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    uint32_t n = q->sent;
+    q->sent = 0;
+    uv_mutex_unlock(&q->lock);
+    return n;
+}
+
+uint32_t petw__bufqueue_count(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    uint32_t n = q->count;
+    uv_mutex_unlock(&q->lock);
+    return n;
+}
+
+void petw__bufqueue_done(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    q->done++;
+    uv_mutex_unlock(&q->lock);
+}
+
+uint32_t petw__bufqueue_take_done(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    uint32_t n = q->done;
+    q->done = 0;
+    uv_mutex_unlock(&q->lock);
+    return n;
 }
 
 uint32_t petw__bufqueue_buffer_size(const petw__bufqueue *q)

@@ -112,7 +112,7 @@ void petw__reg_release(petw__registry *reg, intptr_t fd, uint32_t slot);
  * A frame is a header then `size` payload bytes, both little-endian, on a
  * Unix stream socket. Handles ride with a frame's first byte. */
 #define PETW__MSG_MAGIC 0x4D575450u /* "PTWM" */
-#define PETW__MSG_VERSION 3u
+#define PETW__MSG_VERSION 4u
 #define PETW__MSG_MAX (16u << 20) + 4096u /* the largest payload: a 16 MB buffer */
 
 enum {
@@ -127,6 +127,7 @@ enum {
     PETW__MSG_RT_HEADER, /* host -> consumer: the session's header buffer */
     PETW__MSG_RT_BUFFER, /* host -> consumer: one buffer */
     PETW__MSG_RT_END,    /* host -> consumer: the session stopped */
+    PETW__MSG_RT_ACK,    /* consumer -> host: uint32_t, buffers it finished */
     PETW__MSG_TYPE_COUNT
 };
 

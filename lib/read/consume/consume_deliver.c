@@ -149,12 +149,15 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
                 rc = PETW_ECANCELED;
                 break;
             }
-            if (go == 2)
+            if (go == 2) {
+                petw__bufqueue_done(t->live); /* the callback kept it */
                 continue;
+            }
         }
         if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
             !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, NULL, &why))) {
             petw__trace_corrupt(t, t->stats.buffers_read, 0, why);
+            petw__bufqueue_done(t->live);
             continue;
         }
         b.used = hb.used;
@@ -165,6 +168,8 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
         rc = petw__trace_index_buffer(t, &b, 1, b.file_index, 0);
         while (rc == 0 && b.next < b.rec_count)
             rc = deliver_one(t, &b, start, end, &dc);
+        if (rc == 0)
+            petw__bufqueue_done(t->live); /* every event of it delivered */
     }
     free(b.recs);
     return rc;

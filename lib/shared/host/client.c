@@ -414,19 +414,38 @@ typedef struct reader {
     intptr_t sock;
     petw__bufqueue *q;
     uint8_t *buf;
+    uint32_t outstanding; /* buffers received and not acked yet */
 } reader;
+
+/* Tells the host how many buffers the consumer finished (its callback
+ * returned) since the last time: the host keeps each buffer until then,
+ * and gives what was not acked to the next consumer of the session if
+ * this process goes. A failed send is not an end: the host closes its
+ * side after RT_END while its last buffers still wait in the socket. */
+static void ack(reader *rd)
+{
+    uint32_t n = petw__bufqueue_take_done(rd->q);
+    if (!n)
+        return;
+    petw__msg_send(rd->sock, PETW__MSG_RT_ACK, &n, sizeof(n), NULL, 0, 1000);
+    rd->outstanding -= n < rd->outstanding ? n : rd->outstanding;
+}
 
 /* Moves buffers from the host's socket into the consumer's queue, waiting
  * while the queue is full (the socket then holds the host back, and the
- * host counts what its own queue cannot keep). Ends the queue when the
- * session stops, the host goes, or the consumer closed its trace. */
+ * host counts what its own queue cannot keep), and acks what the consumer
+ * finished. Ends the queue when the session stops, the host goes, or the
+ * consumer closed its trace. */
 static void reader_main(void *arg)
 {
     reader *rd = arg;
     for (;;) {
+        ack(rd);
         petw__msg_header hd;
+        /* While the consumer has buffers to finish, their acks go within
+         * 2 ms: the host's queue holds them until then. */
         int rc = petw__msg_recv_header(rd->sock, &hd, petw__bufqueue_buffer_size(rd->q), NULL, NULL,
-                                       200);
+                                       rd->outstanding ? 2 : 200);
         if (rc == PETW_ETIMEDOUT) {
             if (!petw__bufqueue_shared(rd->q))
                 break; /* the trace was closed */
@@ -439,8 +458,10 @@ static void reader_main(void *arg)
         while (petw__bufqueue_push(rd->q, rd->buf, hd.size) != 0) {
             if (petw__bufqueue_ended(rd->q) || !petw__bufqueue_shared(rd->q))
                 goto out;
+            ack(rd);
             petw__sleep_ms(1);
         }
+        rd->outstanding++;
     }
 out:
     petw__bufqueue_end(rd->q);
@@ -483,8 +504,7 @@ int petw__shared_open_realtime(const char *name, const petw_trace_config *config
         rc = header && rd ? petw__ipc_recv(sock, header, hd.size, NULL, NULL, 5000) : PETW_ENOMEM;
     }
     if (rc == 0) {
-        /* As many buffers as the host's own queue for us. */
-        rd->q = petw__bufqueue_new(64, hd.size);
+        rd->q = petw__bufqueue_new(PETW__RT_CONSUMER_BUFFERS, hd.size);
         rd->buf = malloc(hd.size);
         rc = rd->q && rd->buf ? 0 : PETW_ENOMEM;
     }

@@ -105,25 +105,86 @@ typedef struct consumer {
     uint32_t size;
 } consumer;
 
+/* Takes the acks the consumer sent (PETW__MSG_RT_ACK): the buffers it
+ * kept leave its queue (*inflight, those sent and not acked, goes down).
+ * 0, or an error once the consumer is gone or sent something else. */
+static int take_acks(consumer *c, uint32_t *inflight)
+{
+    for (;;) {
+        petw__msg_header hd;
+        int rc = petw__msg_recv_header(c->sock, &hd, sizeof(uint32_t), NULL, NULL, 0);
+        if (rc == PETW_ETIMEDOUT)
+            return 0;
+        if (rc == 0 && (hd.type != PETW__MSG_RT_ACK || hd.size != sizeof(uint32_t)))
+            rc = PETW_ECORRUPT;
+        uint32_t n = 0;
+        if (rc == 0)
+            rc = petw__ipc_recv(c->sock, &n, sizeof(n), NULL, NULL, 1000);
+        if (rc)
+            return rc;
+        petw__bufqueue_ack(c->q, n);
+        *inflight -= n < *inflight ? n : *inflight;
+    }
+}
+
+/* The consumer went away before the session stopped: what it was sent
+ * and did not ack is rewound, and the queue, still fed by the flusher,
+ * waits for the next consumer (which gets those buffers first). While
+ * nobody consumes, it fills up to its slots; the flusher counts what it
+ * refuses then (RealTimeBuffersLost), as for a consumer too slow. One
+ * queue is parked at a time: an earlier one is ended, what it held is
+ * counted lost, and so is every further buffer (the flusher's push to it
+ * fails). */
+static void park(consumer *c)
+{
+    petw__bufqueue_rewind(c->q);
+    /* acq_rel: releases the queue to the consumer that takes it (its
+     * acquire exchange in on_consume), acquires one parked earlier. */
+    petw__bufqueue *old = atomic_exchange_explicit(&c->h->parked, c->q, memory_order_acq_rel);
+    if (old) {
+        petw__bufqueue_end(old);
+        uint32_t held = petw__bufqueue_count(old); /* they reach nobody */
+        if (held)
+            petw__session_count_realtime_lost(c->h->session, held);
+        petw__bufqueue_unref(old);
+    }
+}
+
 /* A real-time consumer in another process: its own queue on the flusher,
  * streamed by a thread of its own (a slow consumer loses its own buffers,
- * counted as ETW counts them, and never holds up the host). */
+ * counted as ETW counts them, and never holds up the host). Each buffer
+ * stays queued until the consumer acks it (after its callback returned):
+ * a consumer killed and started again loses nothing in between. */
 static void consumer_main(void *arg)
 {
     consumer *c = arg;
     uint8_t *buf = malloc(c->size);
     int rc = buf ? 0 : PETW_ENOMEM;
+    int ended = 0;
+    uint32_t inflight = 0;
     while (rc == 0) {
-        int n = petw__bufqueue_pop(c->q, buf, 200);
-        if (n < 0)
+        /* Buffers not acked fill the queue: their acks are taken within
+         * 2 ms, so that a queue of few slots still streams. */
+        int n = petw__bufqueue_pop_keep(c->q, buf, inflight ? 2 : 200);
+        if (n < 0) {
+            ended = 1;
             break;
-        if (n > 0)
+        }
+        if (n > 0) {
             rc = petw__msg_send(c->sock, PETW__MSG_RT_BUFFER, buf, (uint32_t)n, NULL, 0, -1);
+            inflight++;
+        }
+        if (rc == 0)
+            rc = take_acks(c, &inflight);
     }
     if (rc == 0)
         petw__msg_send(c->sock, PETW__MSG_RT_END, NULL, 0, NULL, 0, 1000);
-    petw__bufqueue_end(c->q);
-    petw__bufqueue_unref(c->q);
+    if (!ended && !petw__bufqueue_ended(c->q)) {
+        park(c); /* the parked queue keeps this thread's reference */
+    } else {
+        petw__bufqueue_end(c->q);
+        petw__bufqueue_unref(c->q);
+    }
     petw__handle_close(c->sock);
     host *h = c->h;
     free(buf);
@@ -163,13 +224,17 @@ static void on_consume(host *h, intptr_t sock)
     uint32_t size = 0, slots = 0;
     consumer *c = calloc(1, sizeof(*c));
     int rc = c ? petw__session_realtime_header(h->session, &header, &size, &slots) : PETW_ENOMEM;
+    /* acquire: takes a queue parked by a consumer that went (park's
+     * release), already on the flusher and holding what it did not ack. */
+    petw__bufqueue *parked =
+        rc == 0 ? atomic_exchange_explicit(&h->parked, NULL, memory_order_acquire) : NULL;
     if (rc == 0) {
-        c->q = petw__bufqueue_new(slots, size);
+        c->q = parked ? parked : petw__bufqueue_new(slots + PETW__RT_CONSUMER_BUFFERS, size);
         rc = c->q ? 0 : PETW_ENOMEM;
     }
     if (rc == 0)
         rc = petw__msg_send(sock, PETW__MSG_RT_HEADER, header, size, NULL, 0, HELLO_TIMEOUT_MS);
-    if (rc == 0)
+    if (rc == 0 && !parked)
         rc = petw__session_add_consumer(h->session, c->q);
     if (rc == 0) {
         c->h = h;
@@ -182,7 +247,8 @@ static void on_consume(host *h, intptr_t sock)
         rc = petw__thread_start_detached(consumer_main, c);
         if (rc) {
             atomic_fetch_sub_explicit(&h->consumers, 1, memory_order_relaxed);
-            petw__bufqueue_end(c->q);
+            if (!parked)
+                petw__bufqueue_end(c->q);
         }
     }
     if (rc) {
@@ -191,8 +257,12 @@ static void on_consume(host *h, intptr_t sock)
         reply.status = rc;
         petw__msg_send(sock, PETW__MSG_REPLY, &reply, sizeof(reply), NULL, 0, 1000);
         petw__handle_close(sock);
-        if (c && c->q)
+        if (parked) {
+            c->h = h;
+            park(c); /* for the next consumer */
+        } else if (c && c->q) {
             petw__bufqueue_unref(c->q);
+        }
         free(c);
     }
     free(header);
@@ -227,6 +297,16 @@ static void stop_session(host *h, petw_session_stats *st, int *status)
         if (h->remotes[i].used)
             petw__host_drain_gone(h, &h->remotes[i]); /* unresponsive: what is there */
     *status = petw__session_stop(h->session, st);
+    /* acquire: pairs with park's release. A queue parked since its
+     * consumer went, taken by none: what it holds reaches nobody, lost
+     * for real time like a buffer no queue could take. */
+    petw__bufqueue *q = atomic_exchange_explicit(&h->parked, NULL, memory_order_acquire);
+    if (q) {
+        if (*status == 0)
+            st->real_time_buffers_lost += petw__bufqueue_count(q);
+        petw__bufqueue_end(q);
+        petw__bufqueue_unref(q);
+    }
 }
 
 static uint32_t pool_buffers(uint32_t buffer_size, uint32_t maximum_buffers);

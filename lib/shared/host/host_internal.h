@@ -15,6 +15,11 @@
 #include "../../write/session/session_internal.h"
 #include "petw/consume.h"
 
+/* A remote real-time consumer's queue in its own process, in buffers. The
+ * host's queue for it holds the session's real-time buffers plus as many:
+ * those it sent and the consumer has not acknowledged are in both. */
+#define PETW__RT_CONSUMER_BUFFERS 64u
+
 /* host -> controller: the answer to START and CONTROL (docs/shared-memory.md). */
 typedef struct petw__msg_reply {
     int32_t status;

@@ -10,6 +10,7 @@
 
 #include <stdatomic.h>
 
+#include "../../base/common/bufqueue.h"
 #include "../../base/registry/registry.h"
 #include "../../write/ring/ring.h"
 #include "petw/session_types.h"
@@ -51,6 +52,10 @@ typedef struct host {
     /* Real-time consumer threads still running (consumer_main), and the
      * futex word wait_consumers sleeps on. */
     _Atomic uint32_t consumers;
+    /* The queue of a consumer that went away without acking all it was
+     * sent, still fed by the flusher, rewound: the next consumer of the
+     * session takes it over (NULL: none). */
+    _Atomic(petw__bufqueue *) parked;
 } host;
 
 /* host_import.c: importing the providers' buffers into the session. */

@@ -639,6 +639,16 @@ int petw__session_realtime_header(petw_session_handle h, uint8_t **header, uint3
     return rc;
 }
 
+void petw__session_count_realtime_lost(petw_session_handle h, uint32_t buffers)
+{
+    petw__control_lock();
+    petw__session *s = lookup(h);
+    if (s) /* relaxed: a count, read by a query (see petw__flush_deliver) */
+        atomic_fetch_add_explicit(&((petw__flush_target *)&s->flush)->real_time_buffers_lost,
+                                  buffers, memory_order_relaxed);
+    petw__control_unlock();
+}
+
 int petw__session_add_consumer(petw_session_handle h, petw__bufqueue *queue)
 {
     petw__control_lock();

@@ -45,6 +45,10 @@ int petw__session_realtime_header(petw_session_handle session, uint8_t **header,
 /* Attaches a consumer queue to the session's flusher (which takes a
  * reference). Returns 0, PETW_ENOTFOUND or PETW_ELIMIT. */
 int petw__session_add_consumer(petw_session_handle session, petw__bufqueue *queue);
+/* `buffers` more buffers never reached a real-time consumer (a queue
+ * whose consumer went, ended with buffers in it): RealTimeBuffersLost.
+ * Nothing when the session is gone. */
+void petw__session_count_realtime_lost(petw_session_handle session, uint32_t buffers);
 
 /* For a session host (lib/shared/host/): the session's ring, into which it
  * imports buffers from other processes' shared pools; NULL when the handle
