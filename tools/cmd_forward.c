@@ -344,6 +344,8 @@ int cmd_forward(int argc, char **argv)
         spool.convert = forward_convert_etl;
         spool.convert_context = &x;
         f.raw = petw_trace_set_raw_callback(t, forward_raw) == 0;
+        if (f.raw) /* the spooled rows carry the session's run: its traces row too */
+            x.trace_id = forward_session_run_id(&x, &info);
         forward_sender_start(&f); /* or, failing, the consumer sends */
     }
     int process_rc = petw_trace_process(&t, 1, 0, 0);

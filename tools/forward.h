@@ -47,6 +47,12 @@ void forward_ask_losses(forwarder *f);
 
 /* ---- forward_spool.c ---- */
 
+/* The session's run as a trace_id: a hash of its name, the machine, its
+ * start and the boot time, the same for every forwarder of that run, so
+ * that rows two forwarders spooled from one buffer land once and the
+ * traces row names the run the events carry. */
+uint64_t forward_session_run_id(const exporter *x, const petw_logfile_info *li);
+
 int64_t forward_now_ns(void);
 int64_t forward_now_ms(void);
 /* Starts the thread that sends the spool: 0, or -1 (the consumer then

@@ -21,6 +21,14 @@
 #define BUFFER_HEADER_SIZE 0x48u
 #define BUFFER_SEQUENCE 0x18u
 
+uint64_t forward_session_run_id(const exporter *x, const petw_logfile_info *li)
+{
+    uint64_t id = export_hash(0xcbf29ce484222325ull, li->logger_name, strlen(li->logger_name));
+    id = export_hash(id, x->machine, strlen(x->machine));
+    id = export_hash(id, &li->start_time, sizeof(li->start_time));
+    return export_hash(id, &li->boot_time, sizeof(li->boot_time));
+}
+
 int64_t forward_now_ns(void)
 {
     struct timespec ts;
@@ -292,13 +300,9 @@ int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context)
         }
         memcpy(f->header, buffer, size);
         f->header_size = size;
-        /* The spooled rows' trace_id: the session's run (its name, the
-         * machine, its start), the same for every forwarder of it. */
+        /* The spooled rows' trace_id: the session's run. */
         const petw_logfile_info *li = petw_trace_info(t);
-        uint64_t id = export_hash(0xcbf29ce484222325ull, li->logger_name, strlen(li->logger_name));
-        id = export_hash(id, x->machine, strlen(x->machine));
-        id = export_hash(id, &li->start_time, sizeof(li->start_time));
-        id = export_hash(id, &li->boot_time, sizeof(li->boot_time));
+        uint64_t id = forward_session_run_id(x, li);
         /* Not x->boot_time: the sender's converter swaps it meanwhile. */
         snprintf(f->meta, sizeof(f->meta), "%" PRIu64 " %" PRId64 " %" PRIu32, id,
                  clickhouse_time(li->boot_time), size);

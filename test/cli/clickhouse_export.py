@@ -618,6 +618,13 @@ def forward_killed_loaded(server, q, tmp):
     if spooled == 0 or len(ids) < spooled:
         fail("forward killed under load: %d events in the killed one's spool, %d landed"
              % (spooled, len(ids)))
+    # One run of the session, one trace: the events' trace_id is the one
+    # the traces row of the forwarder that finished names.
+    runs = server.query("SELECT DISTINCT trace_id FROM kl.events ORDER BY trace_id").split()
+    listed = server.query("SELECT trace_id FROM kl.traces FINAL WHERE file = 'session:kl'").split()
+    if len(runs) != 1 or listed != runs:
+        fail("forward killed under load: the events carry trace_id %s, traces lists %s"
+             % (runs, listed))
     print("clickhouse_export: forward killed under load: %d of %d events landed once, %d in "
           "the killed one's spool" % (len(ids), written, spooled))
 
