@@ -6,6 +6,7 @@
 #ifndef EXPORT_CLICKHOUSE_H
 #define EXPORT_CLICKHOUSE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "tool.h"
@@ -36,8 +37,11 @@ typedef struct exporter {
     int64_t boot_time; /* ns since 1970 */
     uint64_t seq;      /* the next event's */
     petw_decoder *decoder;
-    sbuf value;              /* a field's text */
-    int failed;              /* an insert failed: stop reading */
+    sbuf value; /* a field's text */
+    /* An insert failed: stop reading. forward --spool's sender thread sets
+     * it (its converter) while the consumer reads it: seq_cst, as a plain
+     * access to an _Atomic is, so ch.error, written before, is seen with it. */
+    _Atomic int failed;
     clickhouse_spool *spool; /* forward --spool: batches go there first */
     uint64_t undecodable;
     petw_guid guid[2];     /* put_guid_text's last of each kind */
