@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* platform_proc_linux.c - what the system provider reads of a process and
  * its files on Linux: a process's command line and owner (/proc), and a
- * process's JIT map (/tmp/perf-PID.map, opened with
- * care: /tmp is everyone's). The rundown and the kernel's symbols are read
+ * process's JIT map (/tmp/perf-PID.map, opened with care: /tmp is
+ * everyone's; system_ident.c reads its lines). The rundown and the kernel's symbols are read
  * from /proc by lib/write/system/system_proc.c.
  */
 #ifndef _GNU_SOURCE
@@ -37,7 +37,7 @@ uint32_t petw__sys_owner(uint32_t pid)
     return stat(path, &st) == 0 ? (uint32_t)st.st_uid : UINT32_MAX;
 }
 
-int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
+void *petw__sys_jit_map_open(uint32_t pid, uint32_t owner)
 {
     char path[64];
     snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
@@ -45,25 +45,13 @@ int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *c
      * (or root's) file is believed. */
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return 0;
+        return NULL;
     struct stat st;
     FILE *f = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_uid != owner && st.st_uid != 0) ||
         !(f = fdopen(fd, "r"))) {
         close(fd);
-        return 0;
+        return NULL;
     }
-    char line[4096];
-    while (fgets(line, sizeof(line), f)) {
-        unsigned long long start, size;
-        int at = 0;
-        if (sscanf(line, "%llx %llx %n", &start, &size, &at) < 2 || !at)
-            continue;
-        char *name = line + at;
-        name[strcspn(name, "\r\n")] = 0;
-        if (name[0])
-            fn(ctx, start, size, name);
-    }
-    fclose(f);
-    return 0;
+    return f;
 }

@@ -149,12 +149,13 @@ int petw__tracepoint_id(const char *name, uint64_t *id);
  * `size` bytes at most with the NUL); its length, 0 when there is none
  * (as petw__tracepoint_id). */
 size_t petw__tracepoint_format(const char *name, char *buf, size_t size);
-/* The JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
- * lines "START SIZE name", hex numbers, as perf reads them), when the file
- * is a regular file owned by `owner` (the process's user) or by root: `fn`
- * gets each entry. Returns 0 (also when there is none), PETW_ENOMEM. */
-typedef void (*petw__sys_jit_fn)(void *ctx, uint64_t start, uint64_t size, const char *name);
-int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx);
+/* Opens the JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
+ * lines "START SIZE name", hex numbers, as perf reads them) for reading,
+ * following no link, when it is a regular file owned by `owner` (the
+ * process's user) or by root: /tmp is everyone's. Returns the stream, a
+ * FILE * (platform.h does not include <stdio.h>) the caller fcloses, or
+ * NULL when there is none to believe (Windows: none). */
+void *petw__sys_jit_map_open(uint32_t pid, uint32_t owner);
 /* Opens the collection: PETW_ENOTSUP (no such facility: no perf events,
  * a Windows build), PETW_EACCES (the
  * OS refuses: system-wide needs root, CAP_PERFMON or perf_event_paranoid

@@ -455,13 +455,11 @@ size_t petw__tracepoint_format(const char *name, char *buf, size_t size)
     return 0;
 }
 
-int petw__sys_jit_map(uint32_t pid, uint32_t owner, petw__sys_jit_fn fn, void *ctx)
+void *petw__sys_jit_map_open(uint32_t pid, uint32_t owner)
 {
     (void)pid;
     (void)owner;
-    (void)fn;
-    (void)ctx;
-    return 0;
+    return NULL;
 }
 
 void petw__sys_cmdline(uint32_t pid, char *buf, size_t size)

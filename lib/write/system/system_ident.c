@@ -253,9 +253,8 @@ typedef struct jit_ctx {
     uint32_t pid;
 } jit_ctx;
 
-static void on_jit(void *ctx, uint64_t start, uint64_t size, const char *name)
+static void on_jit(jit_ctx *j, uint64_t start, uint64_t size, const char *name)
 {
-    jit_ctx *j = ctx;
     uint8_t p[20 + 1024 + 1];
     petw__wr32(p, j->pid);
     petw__wr64(p + 4, start);
@@ -271,5 +270,19 @@ void petw__system_ident_jit(const petw__system_ident *id, petw__ring *ring, uint
                             int64_t ts, uint32_t pid, uint32_t owner)
 {
     jit_ctx j = {id, ring, gen, ts, pid};
-    (void)petw__sys_jit_map(pid, owner, on_jit, &j);
+    FILE *f = petw__sys_jit_map_open(pid, owner);
+    if (!f)
+        return;
+    char line[4096];
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long start, size;
+        int at = 0;
+        if (sscanf(line, "%llx %llx %n", &start, &size, &at) < 2 || !at)
+            continue;
+        char *name = line + at;
+        name[strcspn(name, "\r\n")] = 0;
+        if (name[0])
+            on_jit(&j, start, size, name);
+    }
+    fclose(f);
 }
