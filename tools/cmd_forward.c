@@ -347,6 +347,10 @@ int cmd_forward(int argc, char **argv)
         if (f.raw) /* the spooled rows carry the session's run: its traces row too */
             x.trace_id = forward_session_run_id(&x, &info);
         forward_sender_start(&f); /* or, failing, the consumer sends */
+    } else if (petw_trace_set_raw_callback(t, forward_sequence) == 0) {
+        /* The rows' identity is the session's too: a buffer the session
+         * hands again to a forwarder started after a kill lands once. */
+        x.trace_id = forward_session_run_id(&x, &info);
     }
     int process_rc = petw_trace_process(&t, 1, 0, 0);
     forward_sender_stop(&f);

@@ -69,6 +69,11 @@ void forward_measure_busy(forwarder *f);
 /* petw_trace_set_raw_callback's callback: the session's buffers to the
  * spool as they are. */
 int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context);
+/* Without --spool, the raw buffer callback: a buffer's events take their
+ * seq from its sequence number in the session (times 2^32, plus their
+ * place in it), as the spool's converter gives them; its events are then
+ * delivered and sent as they come. */
+int forward_sequence(petw_trace *t, const void *buffer, uint32_t size, void *context);
 /* The spool's converter: a spool file's ETL into the events' Native body. */
 int forward_convert_etl(void *context, const char *meta, uint64_t seq, const sbuf *etl, sbuf *out,
                         uint64_t *rows);

@@ -29,6 +29,18 @@ uint64_t forward_session_run_id(const exporter *x, const petw_logfile_info *li)
     return export_hash(id, &li->boot_time, sizeof(li->boot_time));
 }
 
+int forward_sequence(petw_trace *t, const void *buffer, uint32_t size, void *context)
+{
+    (void)t;
+    forwarder *f = context;
+    if (size >= BUFFER_HEADER_SIZE) {
+        uint64_t sequence;
+        memcpy(&sequence, (const uint8_t *)buffer + BUFFER_SEQUENCE, sizeof(sequence));
+        f->x->seq = sequence << 32;
+    }
+    return 1;
+}
+
 int64_t forward_now_ns(void)
 {
     struct timespec ts;

@@ -368,6 +368,15 @@ def forward(server, q, tmp):
                 server.rows("SELECT file, events FROM fw.traces FINAL") != \
                 [["session:fw", str(written)]]:
             fail("petw forward: %d rows, %d events written" % (exact(server, q, "fw"), written))
+        # The rows' identity is the session's: seq is the buffer's sequence
+        # number in the session times 2^32 plus the record's place in it (so
+        # a buffer handed again to a forwarder started after a kill lands
+        # once), under the one trace_id the traces row names.
+        if int(server.query("SELECT count() FROM fw.events WHERE intDiv(seq, 4294967296) = 0")) \
+                or server.query("SELECT DISTINCT trace_id FROM fw.events").split() != \
+                server.query("SELECT trace_id FROM fw.traces FINAL").split():
+            fail("petw forward: the rows' identity is not the session's buffers': %s" %
+                 server.rows("SELECT trace_id, seq FROM fw.events ORDER BY seq LIMIT 3"))
     finally:
         for p in procs:
             if p.poll() is None:
