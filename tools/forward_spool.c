@@ -226,12 +226,40 @@ void forward_sender_stop(forwarder *f)
  * kill of the forwarder loses none it consumed; the file becomes a batch
  * to send once --flush-ms has passed or it reached --batch-rows or
  * --batch-bytes. */
+/* After a buffer went to the spool: seals the open file into a batch when
+ * `due`, then has the batches sent (the sender woken, or, without one, some
+ * sent from here). Sets x->failed on an error; returns 1 when it sealed. */
+static int spool_seal_and_send(forwarder *f, int64_t now, int due)
+{
+    exporter *x = f->x;
+    clickhouse_spool *s = x->spool;
+    int sealed = 0;
+    if (s->open && due) {
+        if (clickhouse_spool_seal(s)) {
+            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
+                     s->dir);
+            x->failed = 1;
+            return 0;
+        }
+        f->last_flush_ms = now;
+        sealed = 1;
+    }
+    if (f->sender) {
+        if (sealed)
+            sender_wake(f->sender);
+        if (atomic_load(&f->sender->failed)) /* seq_cst: its c->error was written before */
+            x->failed = 1;
+    } else if (spool_send_some(f, now) < 0) {
+        x->failed = 1;
+    }
+    return sealed;
+}
+
 void forward_spool_buffer(forwarder *f, int64_t now)
 {
     exporter *x = f->x;
     clickhouse_spool *s = x->spool;
     batch *b = &x->batches[CLICKHOUSE_EVENTS];
-    int sealed = 0;
     if (b->count && !x->failed) {
         /* the buffer's rows, one Native block: the file's next chunk */
         int rc = clickhouse_columns_block(&x->events, &x->block)
@@ -249,27 +277,10 @@ void forward_spool_buffer(forwarder *f, int64_t now)
         b->total += rc == 0 ? b->count : 0;
         b->count = 0;
     }
-    if (s->open && (now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_rows >= x->max_rows ||
-                    s->open_bytes >= x->max_bytes)) {
-        if (clickhouse_spool_seal(s)) {
-            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
-                     s->dir);
-            x->failed = 1;
-            return;
-        }
+    int due = now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_rows >= x->max_rows ||
+              s->open_bytes >= x->max_bytes;
+    if (spool_seal_and_send(f, now, due))
         b->number++;
-        f->last_flush_ms = now;
-        sealed = 1;
-    }
-    if (f->sender) {
-        if (sealed)
-            sender_wake(f->sender);
-        if (atomic_load(&f->sender->failed)) /* seq_cst: its c->error was written before */
-            x->failed = 1;
-        return;
-    }
-    if (spool_send_some(f, now) < 0)
-        x->failed = 1;
 }
 
 /* After a buffer, with a sender: the time the consumer spent on it. Every
@@ -339,27 +350,10 @@ int forward_raw(petw_trace *t, const void *buffer, uint32_t size, void *context)
         x->failed = 1;
         return 0;
     }
-    int sealed = 0;
-    if (s->open &&
-        (now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_bytes >= x->max_bytes)) {
-        if (clickhouse_spool_seal(s)) {
-            snprintf(x->ch.error, sizeof(x->ch.error), "cannot write in the spool directory %s",
-                     s->dir);
-            x->failed = 1;
-            return 0;
-        }
-        f->last_flush_ms = now;
-        sealed = 1;
-    }
-    if (f->sender) {
-        if (sealed)
-            sender_wake(f->sender);
-        if (atomic_load(&f->sender->failed)) /* seq_cst: its c->error was written before */
-            x->failed = 1;
+    spool_seal_and_send(
+        f, now, now - f->last_flush_ms >= (int64_t)f->flush_ms || s->open_bytes >= x->max_bytes);
+    if (f->sender)
         forward_measure_busy(f);
-    } else if (spool_send_some(f, now) < 0) {
-        x->failed = 1;
-    }
     if (x->failed)
         return 0;
     return rc == 1 ? 1 : 2; /* full: its events are delivered, to be counted */

@@ -259,6 +259,46 @@ int clickhouse_spool_seal(clickhouse_spool *s)
     return 0;
 }
 
+/* Whether the spool has room for `add` more bytes (its limit). */
+static int has_room(clickhouse_spool *s, uint64_t add)
+{
+    lock(s);
+    int room = s->bytes + add <= s->limit;
+    unlock(s);
+    return room;
+}
+
+/* Opens the spool's next file for `into`, starting it with `head` (`h`
+ * bytes) and `extra` (`n` bytes: an ETL file's header buffer; 0: none);
+ * `etl`: an ETL file. Returns 0, or -1 with no file left behind. */
+static int open_next(clickhouse_spool *s, const char *into, const char *head, size_t h,
+                     const void *extra, size_t n, int etl)
+{
+    char path[600];
+    file_name(s, s->next, "open", path, sizeof(path));
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (fwrite(head, 1, h, f) != h || (n && fwrite(extra, 1, n, f) != n)) {
+        fclose(f);
+        remove(path);
+        return -1;
+    }
+    s->open = f;
+    s->open_etl = etl;
+    strcpy(s->open_into, into);
+    return 0;
+}
+
+/* Counts `add` bytes written to the open file. */
+static void account(clickhouse_spool *s, uint64_t add)
+{
+    lock(s);
+    s->bytes += add;
+    unlock(s);
+    s->open_bytes += add;
+}
+
 int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, const sbuf *rows,
                             uint64_t count)
 {
@@ -270,37 +310,19 @@ int clickhouse_spool_append(clickhouse_spool *s, const char *into, int native, c
     if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
         return -1;
     uint64_t add = (uint64_t)h + (uint64_t)c + rows->len;
-    lock(s);
-    int full = s->bytes + add > s->limit;
-    unlock(s);
-    if (full) {
+    if (!has_room(s, add)) {
         s->dropped_rows += count;
         s->dropped_batches++;
         return 1;
     }
-    if (!s->open) {
-        char path[600];
-        file_name(s, s->next, "open", path, sizeof(path));
-        FILE *f = fopen(path, "wb");
-        if (!f)
-            return -1;
-        if (fwrite(head, 1, (size_t)h, f) != (size_t)h) {
-            fclose(f);
-            remove(path);
-            return -1;
-        }
-        s->open = f;
-        strcpy(s->open_into, into);
-    }
+    if (!s->open && open_next(s, into, head, (size_t)h, NULL, 0, 0))
+        return -1;
     FILE *f = s->open;
     /* Written out of stdio's buffer before this returns: a kill of the
      * process then loses nothing of it (the file is the kernel's). */
     int ok = fwrite(chunk, 1, (size_t)c, f) == (size_t)c &&
              (!rows->len || fwrite(rows->data, 1, rows->len, f) == rows->len) && fflush(f) == 0;
-    lock(s);
-    s->bytes += add;
-    unlock(s);
-    s->open_bytes += add;
+    account(s, add);
     s->open_rows += count;
     return ok ? 0 : -1;
 }
@@ -316,36 +338,16 @@ int clickhouse_spool_append_etl(clickhouse_spool *s, const char *into, const cha
     if (h < 0 || (size_t)h >= sizeof(head) || strlen(into) >= sizeof(s->open_into))
         return -1;
     uint64_t add = (uint64_t)h + (s->open ? 0 : header_size) + size;
-    lock(s);
-    int full = s->bytes + add > s->limit;
-    unlock(s);
-    if (full) {
+    if (!has_room(s, add)) {
         s->dropped_batches++; /* its rows: the caller counts them */
         return 1;
     }
-    if (!s->open) {
-        char path[600];
-        file_name(s, s->next, "open", path, sizeof(path));
-        FILE *f = fopen(path, "wb");
-        if (!f)
-            return -1;
-        if (fwrite(head, 1, (size_t)h, f) != (size_t)h ||
-            fwrite(header, 1, header_size, f) != header_size) {
-            fclose(f);
-            remove(path);
-            return -1;
-        }
-        s->open = f;
-        s->open_etl = 1;
-        strcpy(s->open_into, into);
-    }
+    if (!s->open && open_next(s, into, head, (size_t)h, header, header_size, 1))
+        return -1;
     /* In the kernel's hands before this returns: a kill of the process
      * loses none of it. */
     int ok = fwrite(buffer, 1, size, s->open) == size && fflush(s->open) == 0;
-    lock(s);
-    s->bytes += add;
-    unlock(s);
-    s->open_bytes += add;
+    account(s, add);
     s->open_rows++; /* buffers, for this kind of file */
     return ok ? 0 : -1;
 }
