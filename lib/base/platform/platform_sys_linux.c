@@ -100,21 +100,12 @@ static void base_attr(struct perf_event_attr *a, const petw__sys_config *c, int 
     a->exclude_callchain_kernel = (uint64_t)exclude_kernel;
 }
 
+/* perf_event_open's errno as a PETW_E* code: no such event or facility in
+ * this kernel is PETW_ENOTSUP; the rest reads as any OS call's errno
+ * (petw__linux_error). */
 static int errno_code(int e)
 {
-    switch (e) {
-    case EACCES:
-    case EPERM:
-        return PETW_EACCES;
-    case ENOENT:
-    case ENOSYS:
-    case EOPNOTSUPP:
-        return PETW_ENOTSUP;
-    case ENOMEM:
-        return PETW_ENOMEM;
-    default:
-        return PETW_EIO;
-    }
+    return e == ENOENT || e == ENOSYS || e == EOPNOTSUPP ? PETW_ENOTSUP : petw__linux_error(e);
 }
 
 /* Opens one CPU's events; 0, or a PETW_E* code (ENODEV: the CPU is offline,
