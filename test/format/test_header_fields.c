@@ -256,9 +256,20 @@ static uint8_t *read_all(const char *path, size_t *len)
     return data;
 }
 
+/* The wall clock to the 100 ns, the one the writer stamps with: time()
+ * reads the coarse clock, which lags it by up to a tick, so a header
+ * written within that tick would seem to come from the future. */
 static int64_t filetime_now(void)
 {
-    return (int64_t)time(NULL) * 10000000LL + FILETIME_UNIX_EPOCH;
+#if defined(_WIN32)
+    FILETIME ft;
+    GetSystemTimeAsFileTime(&ft);
+    return (int64_t)((uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime);
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 10000000LL + ts.tv_nsec / 100 + FILETIME_UNIX_EPOCH;
+#endif
 }
 
 /* What this machine says itself, where it can be asked without petw. */
@@ -321,7 +332,7 @@ static void check_petw_file(uint32_t clock, uint32_t cap_kb)
     }
     CHECK_EQ(ControlTraceA(s, NULL, &tp.p, EVENT_TRACE_CONTROL_STOP), ERROR_SUCCESS);
     EventUnregister(reg);
-    int64_t after = filetime_now() + 10000000; /* time() truncates */
+    int64_t after = filetime_now();
 
     size_t len;
     uint8_t *f = read_all(path, &len);
@@ -339,8 +350,8 @@ static void check_petw_file(uint32_t clock, uint32_t cap_kb)
     NEED(h.events_lost == 0 && h.buffers_lost == 0, "lost %u events, %u buffers", h.events_lost,
          h.buffers_lost);
     NEED(strcmp(h.logger_name, name) == 0, "LoggerName %s", h.logger_name);
-    /* Wall-clock times of this very run (time() has whole seconds). */
-    NEED(h.start_time >= before - 10000000 && h.end_time <= after,
+    /* Wall-clock times of this very run. */
+    NEED(h.start_time >= before && h.start_time <= h.end_time && h.end_time <= after,
          "StartTime %lld, EndTime %lld, run %lld..%lld", (long long)h.start_time,
          (long long)h.end_time, (long long)before, (long long)after);
     check_true_values(&h);
