@@ -75,7 +75,48 @@ static void forward_interrupted(void)
     petw_trace_cancel(atomic_load(&forwarded));
 }
 
-/* After each buffer: what arrived goes out when --flush-ms has passed. */
+/* Without --spool, acks deferred: acknowledges to the session the
+ * buffers whose rows landed (the inserts that carried them answered),
+ * then notes that the buffers taken so far are the session's to forget
+ * once the insert that will carry the batch (or, with the batch empty,
+ * the last one started) has landed. */
+static void forward_acks(forwarder *f)
+{
+    if (!f->defer)
+        return;
+    clickhouse *c = &f->x->ch;
+    uint64_t landed = clickhouse_insert_landed(c), to = f->acked;
+    for (; f->ack_count && f->acks[f->ack_head].insert <= landed; f->ack_count--) {
+        to = f->acks[f->ack_head].position;
+        f->ack_head = (f->ack_head + 1) % FORWARD_ACKS_WAITING;
+    }
+    uint64_t position = petw_trace_position(f->trace);
+    uint64_t insert = c->inserts_started + (f->x->batches[CLICKHOUSE_EVENTS].count != 0);
+    if (insert <= landed) {
+        to = position;
+    } else if (position > to) {
+        forward_ack *last =
+            f->ack_count ? &f->acks[(f->ack_head + f->ack_count - 1) % FORWARD_ACKS_WAITING] : NULL;
+        /* With no room, the last waits for the later insert: acked later, never early. */
+        if (!last || (last->insert != insert && f->ack_count < FORWARD_ACKS_WAITING))
+            last = &f->acks[(f->ack_head + f->ack_count++) % FORWARD_ACKS_WAITING];
+        last->insert = insert;
+        last->position = position;
+    }
+    if (to > f->acked && petw_trace_ack(f->trace, to) == 0)
+        f->acked = to;
+}
+
+/* Without --spool: sends the events' batch, noting where it was sent. */
+static void forward_flush(forwarder *f, int64_t now)
+{
+    export_flush(f->x, &f->x->batches[CLICKHOUSE_EVENTS]);
+    f->last_flush_ms = now;
+    f->flushed_at = petw_trace_position(f->trace);
+}
+
+/* After each buffer: what arrived goes out when --flush-ms has passed (or,
+ * without --spool, once FORWARD_ACK_EVERY buffers wait for their acks). */
 static int forward_buffer(petw_trace *t, void *context)
 {
     (void)t;
@@ -93,12 +134,41 @@ static int forward_buffer(petw_trace *t, void *context)
         if (f->sender)
             forward_measure_busy(f);
     } else if (x->batches[CLICKHOUSE_EVENTS].count &&
-               now - f->last_flush_ms >= (int64_t)f->flush_ms) {
-        export_flush(x, &x->batches[CLICKHOUSE_EVENTS]);
-        f->last_flush_ms = now;
+               (now - f->last_flush_ms >= (int64_t)f->flush_ms ||
+                (f->defer && petw_trace_position(f->trace) - f->flushed_at >= FORWARD_ACK_EVERY))) {
+        forward_flush(f, now);
     }
     if (!f->sender) /* else the sender alone uses the connection */
         clickhouse_insert_poll(&x->ch);
+    forward_acks(f);
+    return !x->failed;
+}
+
+/* While no buffer comes (about every 100 ms): what arrived goes out once
+ * --flush-ms has passed, without waiting for the next buffer; with
+ * --spool, the open file becomes a batch then. */
+static int forward_idle(petw_trace *t, void *context)
+{
+    (void)t;
+    forwarder *f = context;
+    exporter *x = f->x;
+    int64_t now = forward_now_ms();
+    if (now - f->asked_ms >= 1000) {
+        forward_ask_losses(f);
+        f->asked_ms = now;
+    }
+    if (x->spool) {
+        forward_spool_idle(f, now);
+    } else if (x->batches[CLICKHOUSE_EVENTS].count &&
+               now - f->last_flush_ms >= (int64_t)f->flush_ms) {
+        forward_flush(f, now);
+    }
+    /* The inserts in flight move on while nothing else is to do (a poll
+     * every 100 ms alone would take a second or more to send one). */
+    for (int64_t until = now + 50;
+         !f->sender && clickhouse_insert_busy(&x->ch) && forward_now_ms() < until;)
+        clickhouse_insert_wait_some(&x->ch, 10);
+    forward_acks(f);
     return !x->failed;
 }
 
@@ -349,10 +419,21 @@ int cmd_forward(int argc, char **argv)
         forward_sender_start(&f); /* or, failing, the consumer sends */
     } else if (petw_trace_set_raw_callback(t, forward_sequence) == 0) {
         /* The rows' identity is the session's too: a buffer the session
-         * hands again to a forwarder started after a kill lands once. */
+         * hands again to a forwarder started after a kill lands once. And
+         * the session keeps each buffer until its rows landed: a forwarder
+         * killed with rows in its batch loses none of them. */
         x.trace_id = forward_session_run_id(&x, &info);
+        f.trace = t;
+        f.defer = petw_trace_defer_acks(t) == 0;
     }
+    petw_trace_set_idle_callback(t, forward_idle);
     int process_rc = petw_trace_process(&t, 1, 0, 0);
+    if (f.defer && !x.failed) { /* what is left lands, then the session may forget it */
+        export_flush(&x, &x.batches[CLICKHOUSE_EVENTS]);
+        if (!x.failed && clickhouse_insert_wait(&x.ch))
+            x.failed = 1;
+        forward_acks(&f);
+    }
     forward_sender_stop(&f);
     atomic_store(&forwarded, NULL);
     petw_trace_close(t);

@@ -12,6 +12,20 @@
 
 typedef struct sender sender;
 
+/* Without --spool, the session's buffers are acknowledged once the
+ * inserts carrying their rows landed: at most this many buffers' rows
+ * wait in the batch (it is sent then), so that the session, which keeps
+ * each buffer until it is acknowledged, has room for the rest (it keeps
+ * 64 more than its real-time buffers for a consumer). */
+#define FORWARD_ACK_EVERY 32u
+#define FORWARD_ACKS_WAITING 8u
+
+/* Buffers up to `position` (petw_trace_position) are the session's to
+ * forget once the connection's insert `insert` landed. */
+typedef struct forward_ack {
+    uint64_t insert, position;
+} forward_ack;
+
 typedef struct forwarder {
     exporter *x;
     uint64_t flush_ms;
@@ -40,6 +54,14 @@ typedef struct forwarder {
     uint8_t *header; /* the session's header buffer */
     uint32_t header_size;
     char meta[128]; /* the spool files' converter line: trace_id boot_time header_size */
+    /* Without --spool: the live trace, its acknowledgements deferred
+     * (petw_trace_defer_acks) until the rows landed. */
+    petw_trace *trace;
+    int defer;
+    forward_ack acks[FORWARD_ACKS_WAITING]; /* oldest first, inserts increasing */
+    uint32_t ack_head, ack_count;
+    uint64_t acked;      /* the position acknowledged */
+    uint64_t flushed_at; /* the position when the batch was last sent */
 } forwarder;
 
 /* cmd_forward.c: keeps the session's real-time losses so far. */
@@ -63,6 +85,9 @@ void forward_sender_stop(forwarder *f);
 /* After each session buffer (events decoded: no raw callback): its rows
  * to the spool, sealed into a batch when due. */
 void forward_spool_buffer(forwarder *f, int64_t now);
+/* --spool, while no buffer comes: the open file sealed into a batch
+ * once --flush-ms has passed since the last one, and sent. */
+void forward_spool_idle(forwarder *f, int64_t now);
 /* After a buffer, with a sender: the consumer's busy time, which holds
  * the sender back. */
 void forward_measure_busy(forwarder *f);

@@ -283,6 +283,14 @@ void forward_spool_buffer(forwarder *f, int64_t now)
         b->number++;
 }
 
+void forward_spool_idle(forwarder *f, int64_t now)
+{
+    clickhouse_spool *s = f->x->spool;
+    int due = s->open && now - f->last_flush_ms >= (int64_t)f->flush_ms;
+    if (spool_seal_and_send(f, now, due) && !f->raw)
+        f->x->batches[CLICKHOUSE_EVENTS].number++;
+}
+
 /* After a buffer, with a sender: the time the consumer spent on it. Every
  * 0.2 s, when the consumer was busy more than half of it, the sender holds
  * back for 0.3 s. */

@@ -88,6 +88,48 @@ typedef int (*petw_raw_buffer_callback)(petw_trace *trace, const void *buffer, u
  * already). */
 int petw_trace_set_raw_callback(petw_trace *trace, petw_raw_buffer_callback callback);
 
+/* Sets the idle callback of the live trace `trace` (NULL: none), before
+ * petw_trace_process: called on the thread processing the trace while no
+ * buffer comes, about every 100 ms, so that a consumer can do what it
+ * does after a time (send what it gathered, say) without a thread of its
+ * own. Return 0 to stop processing (PETW_ECANCELED), 1 to go on. Returns
+ * 0, or PETW_EINVAL (NULL, not a live trace, or processed already). */
+int petw_trace_set_idle_callback(petw_trace *trace, petw_buffer_callback callback);
+
+/* A live trace of a shared session (petw/shared.h) tells the session it
+ * has a buffer once the buffer's events were delivered (the buffer
+ * callback returned): the session keeps each buffer until then, and hands
+ * those not acknowledged to the session's next consumer when this process
+ * goes (killed, say). After petw_trace_defer_acks, a buffer is
+ * acknowledged only once the consumer says so with petw_trace_ack: one
+ * that keeps the events elsewhere (sends them to a server in batches,
+ * say) acknowledges them once they are kept there, and loses nothing if
+ * killed before. The session keeps at most its real-time queue's buffers
+ * for a consumer (its configuration's real_time_buffers, by default its
+ * maximum_buffers, plus 64): what it
+ * cannot keep while acknowledgements wait is lost and counted in its
+ * real_time_buffers_lost, as for a consumer too slow; acknowledge at
+ * least every few dozen buffers. A session of this process keeps nothing
+ * for its consumers: acknowledgements change nothing there. Call before
+ * petw_trace_process. Returns 0, or PETW_EINVAL (NULL, not a live trace,
+ * or processed already). */
+int petw_trace_defer_acks(petw_trace *trace);
+
+/* The live trace's position: how many of the session's buffers it has
+ * taken so far (the one being delivered included), from 0. 0 for a trace
+ * that is not live. */
+uint64_t petw_trace_position(const petw_trace *trace);
+
+/* After petw_trace_defer_acks: acknowledges the session's first
+ * `position` buffers (a petw_trace_position value): those already
+ * finished at once, the others (the buffer being delivered) once their
+ * events are delivered. Acknowledging a position already acknowledged
+ * does nothing. Call on the thread processing the trace (from its
+ * callbacks) or after petw_trace_process returned, before
+ * petw_trace_close. Returns 0, or PETW_EINVAL (NULL, not a live trace,
+ * acks not deferred, or a position past petw_trace_position). */
+int petw_trace_ack(petw_trace *trace, uint64_t position);
+
 /* Asks a petw_trace_process() running on `trace` (from another thread) to
  * return PETW_ECANCELED soon. */
 void petw_trace_cancel(petw_trace *trace);

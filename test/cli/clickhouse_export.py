@@ -215,7 +215,8 @@ def body(server, tmp):
 
     print("clickhouse_export: views, exactly once, errors %.1f s" % (time.time() - start))
     for part in (distributed, killed, server_killed, samples, payload_undecoded, forward,
-                 forward_spool, forward_killed_loaded, forward_killed_alone):
+                 forward_spool, forward_killed_loaded, forward_killed_alone,
+                 forward_killed_unspooled, forward_spool_idle):
         t0 = time.time()
         part(server, q, tmp)
         print("clickhouse_export: %s %.1f s" % (part.__name__, time.time() - t0))
@@ -786,6 +787,139 @@ def q_events():
 
 def exact_plain(server, db):
     return int(server.query("SELECT count() FROM %s.events FINAL" % db))
+
+
+
+def writer_ids(server, db):
+    """The writer's event indexes that landed in db.events (FINAL)."""
+    return [int(i) for i in server.query(
+        "SELECT reinterpretAsUInt64(substring(data, 1, 8)) AS i FROM %s.events FINAL "
+        "WHERE provider_guid = 'be0cbe0c-4444-5555-6666-000000000005' ORDER BY i" % db).split()]
+
+
+def landed_within(server, db, want, seconds):
+    """Waits up to `seconds` for `want` of the writer's rows in db.events:
+    those there then."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            got = int(server.query("SELECT uniqExact(seq) FROM %s.events WHERE provider_guid = "
+                                   "'be0cbe0c-4444-5555-6666-000000000005'" % db))
+        except Exception:
+            got = 0
+        if got >= want or time.time() > deadline:
+            return got
+        time.sleep(0.1)
+
+
+def forward_killed_unspooled(server, q, tmp):
+    """petw forward WITHOUT --spool killed (SIGKILL) after it consumed every
+    event the session wrote and before its batch was inserted (--flush-ms
+    longer than the test), then started again: the session keeps each
+    buffer until the insert carrying its rows landed, so the next run gets
+    the killed one's buffers again and every event lands exactly once, sent
+    while the session still runs (what arrived goes out once --flush-ms
+    passed, without waiting for another buffer)."""
+    if os.environ.get("PETW_TEST_TSAN") == "1":
+        return
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    name = "kn"
+    subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody", "--buffers",
+                    "64:256", "--buffer-size", "256", "--flush-timer", "0.1"], env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+    procs = []
+
+    def forwarder(*options):
+        fw = subprocess.Popen([petw, "forward", name] + list(options) +
+                              ["--to", "clickhouse", server.url(name)], env=env,
+                              stderr=subprocess.PIPE, text=True)
+        procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session '%s'" % name not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        return fw
+
+    try:
+        first = forwarder("--flush-ms", "600000")
+        w = subprocess.Popen([writer, "40000", "20000"], env=env, stdout=subprocess.PIPE,
+                             text=True)
+        procs.append(w)
+        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        written = int(w.communicate(timeout=60)[0])
+        # Every buffer handed over (about 15 of 256 KB: fewer than the
+        # forwarder's batch holds before it sends), then taken.
+        subprocess.run([petw, "flush", name], env=env, check=True, stdout=subprocess.DEVNULL)
+        time.sleep(0.5)
+        before = landed_within(server, name, written, 0)
+        first.kill()
+        first.wait()
+        first.stderr.close()
+        second = forwarder("--flush-ms", "200")
+        during = landed_within(server, name, written, 10)
+        stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
+        _, err = second.communicate(timeout=60)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+    if before >= written:
+        fail("forward without --spool: %d of %d events landed before the kill (--flush-ms "
+             "600000)" % (before, written))
+    if second.returncode != 0 or "Real-time lost" in stop.stdout or "had lost" in err:
+        fail("forward without --spool after a kill: exit %d: %s; petw stop: %s" %
+             (second.returncode, err, stop.stdout))
+    ids = writer_ids(server, name)
+    if ids != list(range(written)) or exact(server, q, name) != len(ids):
+        fail("forward without --spool killed: %d rows of %d events written (%d distinct), %d "
+             "landed before the kill" % (len(ids), written, len(set(ids)), before))
+    if during != written:
+        fail("forward without --spool: %d of %d events landed while the session ran idle" %
+             (during, written))
+
+
+def forward_spool_idle(server, q, tmp):
+    """petw forward --spool with a session gone idle: the file it appended
+    the last buffers to becomes a batch once --flush-ms passed and is sent,
+    without waiting for another buffer or the session's end."""
+    if os.environ.get("PETW_TEST_TSAN") == "1":
+        return
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    name = "si"
+    subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody",
+                    "--flush-timer", "0.1"], env=env, check=True, stdout=subprocess.DEVNULL)
+    procs = []
+    try:
+        fw = subprocess.Popen([petw, "forward", name, "--spool", os.path.join(tmp, "spool-si"),
+                               "--flush-ms", "300", "--to", "clickhouse", server.url(name)],
+                              env=env, stderr=subprocess.PIPE, text=True)
+        procs.append(fw)
+        first = fw.stderr.readline()
+        if "forwarding session '%s'" % name not in first:
+            fail("petw forward: " + first + fw.stderr.read())
+        w = subprocess.Popen([writer, "40000", "10000"], env=env, stdout=subprocess.PIPE,
+                             text=True)
+        procs.append(w)
+        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        written = int(w.communicate(timeout=60)[0])
+        during = landed_within(server, name, written, 5)
+        stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
+        _, err = fw.communicate(timeout=60)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+    if during != written or fw.returncode != 0 or writer_ids(server, name) != \
+            list(range(written)):
+        fail("forward --spool gone idle: %d of %d events landed while the session ran; exit "
+             "%d: %s; petw stop: %s" % (during, written, fw.returncode, err, stop.stdout))
 
 
 main()

@@ -20,6 +20,7 @@ typedef struct clickhouse_request {
     unsigned attempt; /* tries made so far */
     int busy;
     int gzipped; /* the body is gzip (Content-Encoding: gzip) */
+    uint64_t id; /* the connection's inserts_started when it started */
 } clickhouse_request;
 
 #define CLICKHOUSE_MAX_PARALLEL 4
@@ -39,17 +40,19 @@ typedef struct clickhouse {
     char database[128]; /* from ?database=NAME; "default" */
     char user[128], password[128];
     int has_user;
-    unsigned retries;    /* transport failures retried per request */
-    unsigned timeout_s;  /* a request's limit */
-    sbuf response;       /* the last response's body */
-    char error[1024];    /* the last failure, one line */
-    uint64_t bytes_sent; /* request bodies, for the summary */
-    uint64_t requests;   /* requests made (retries included) */
-    uint64_t retried;    /* requests made again after a transport failure */
-    unsigned parallel;   /* inserts in flight at most, 1 to CLICKHOUSE_MAX_PARALLEL */
-    int insert_failed;   /* an insert in flight failed: c->error says why */
-    int compress;        /* inserts' bodies go gzip-compressed */
-    sbuf gzip;           /* a body being compressed */
+    unsigned retries;         /* transport failures retried per request */
+    unsigned timeout_s;       /* a request's limit */
+    sbuf response;            /* the last response's body */
+    char error[1024];         /* the last failure, one line */
+    uint64_t bytes_sent;      /* request bodies, for the summary */
+    uint64_t requests;        /* requests made (retries included) */
+    uint64_t retried;         /* requests made again after a transport failure */
+    unsigned parallel;        /* inserts in flight at most, 1 to CLICKHOUSE_MAX_PARALLEL */
+    int insert_failed;        /* an insert in flight failed: c->error says why */
+    uint64_t inserts_started; /* clickhouse_insert's inserts so far, the id of the last */
+    uint64_t first_failed;    /* the id of the first insert that failed, or 0 */
+    int compress;             /* inserts' bodies go gzip-compressed */
+    sbuf gzip;                /* a body being compressed */
     clickhouse_request inserts[CLICKHOUSE_MAX_PARALLEL];
     sbuf native;                              /* a Native block being built */
     sbuf scratch[2 * CLICKHOUSE_MAX_COLUMNS]; /* its columns (and arrays' elements) */
@@ -96,6 +99,11 @@ int clickhouse_insert_wait(clickhouse *c);
 
 /* The inserts in flight now. */
 unsigned clickhouse_insert_busy(const clickhouse *c);
+/* How many of the connection's inserts (clickhouse_insert's, numbered
+ * from 1 as they start: c->inserts_started is the last one's) the server
+ * has taken, each with every one before it: the rows of inserts 1 to the
+ * value returned are in its tables. */
+uint64_t clickhouse_insert_landed(const clickhouse *c);
 
 /* For the requests this file's functions do not make: sets libcurl's
  * handle `easy` up to POST to `url` (the credentials, timeouts, the answer

@@ -312,6 +312,8 @@ static void pump(clickhouse *c, int until)
                     curl_multi_remove_handle(c->multi, c->inserts[k].easy);
                     c->inserts[k].busy = 0;
                     c->insert_failed = 1;
+                    if (!c->first_failed || c->inserts[k].id < c->first_failed)
+                        c->first_failed = c->inserts[k].id;
                     fail(c, "libcurl failed");
                 }
             return;
@@ -335,8 +337,11 @@ static void pump(clickhouse *c, int until)
                 curl_multi_add_handle(c->multi, r->easy);
                 continue;
             }
-            if (rc < 0)
+            if (rc < 0) {
                 c->insert_failed = 1;
+                if (!c->first_failed || r->id < c->first_failed)
+                    c->first_failed = r->id;
+            }
             r->busy = 0;
             r->body.len = 0;
         }
@@ -408,9 +413,13 @@ int clickhouse_insert(clickhouse *c, const char *into, const char *format, sbuf 
         r->gzipped = 1;
     }
     r->busy = 1;
+    r->id = ++c->inserts_started;
     prepare(c, r->easy, r->url, r->body.data, r->body.len, &r->response, r->gzipped);
     if (curl_multi_add_handle(c->multi, r->easy) != CURLM_OK) {
         r->busy = 0;
+        c->insert_failed = 1;
+        if (!c->first_failed)
+            c->first_failed = r->id;
         return fail(c, "libcurl could not start a request");
     }
     pump(c, ONCE); /* sends what it can now */
@@ -434,6 +443,17 @@ unsigned clickhouse_insert_busy(const clickhouse *c)
     for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
         busy += c->inserts[k].busy != 0;
     return busy;
+}
+
+uint64_t clickhouse_insert_landed(const clickhouse *c)
+{
+    uint64_t landed = c->inserts_started;
+    for (int k = 0; k < CLICKHOUSE_MAX_PARALLEL; k++)
+        if (c->inserts[k].busy && c->inserts[k].id - 1 < landed)
+            landed = c->inserts[k].id - 1;
+    if (c->first_failed && c->first_failed - 1 < landed)
+        landed = c->first_failed - 1;
+    return landed;
 }
 
 void clickhouse_insert_wait_some(clickhouse *c, int ms)

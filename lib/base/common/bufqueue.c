@@ -17,6 +17,7 @@ struct petw__bufqueue {
      * were taken by petw__bufqueue_pop_keep and wait for their ack. */
     uint32_t sent;
     uint32_t done; /* guarded by lock: buffers the consumer finished */
+    uint32_t held; /* guarded by lock: finished, their ack deferred */
     int ended;
     int refs;
     uint32_t *sizes;
@@ -183,6 +184,31 @@ uint32_t petw__bufqueue_take_done(petw__bufqueue *q)
     uv_mutex_lock(&q->lock);
     uint32_t n = q->done;
     q->done = 0;
+    uv_mutex_unlock(&q->lock);
+    return n;
+}
+
+void petw__bufqueue_hold(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    q->held++;
+    uv_mutex_unlock(&q->lock);
+}
+
+void petw__bufqueue_release(petw__bufqueue *q, uint32_t n)
+{
+    uv_mutex_lock(&q->lock);
+    if (n > q->held)
+        n = q->held;
+    q->held -= n;
+    q->done += n;
+    uv_mutex_unlock(&q->lock);
+}
+
+uint32_t petw__bufqueue_held(petw__bufqueue *q)
+{
+    uv_mutex_lock(&q->lock);
+    uint32_t n = q->held;
     uv_mutex_unlock(&q->lock);
     return n;
 }

@@ -41,6 +41,14 @@ uint32_t petw__bufqueue_count(petw__bufqueue *q);
 void petw__bufqueue_done(petw__bufqueue *q);
 /* How many buffers were finished since the last call. */
 uint32_t petw__bufqueue_take_done(petw__bufqueue *q);
+/* The consumer finished one buffer it popped but keeps its ack for later
+ * (petw_trace_defer_acks): it is held, not done, until
+ * petw__bufqueue_release. */
+void petw__bufqueue_hold(petw__bufqueue *q);
+/* The oldest `n` held buffers are done (at most those held). */
+void petw__bufqueue_release(petw__bufqueue *q, uint32_t n);
+/* The buffers held now. */
+uint32_t petw__bufqueue_held(petw__bufqueue *q);
 uint32_t petw__bufqueue_buffer_size(const petw__bufqueue *q);
 /* 1 while somebody besides the caller holds a reference. */
 int petw__bufqueue_shared(petw__bufqueue *q);

@@ -399,6 +399,59 @@ int petw_trace_set_raw_callback(petw_trace *t, petw_raw_buffer_callback callback
     return 0;
 }
 
+int petw_trace_set_idle_callback(petw_trace *t, petw_buffer_callback callback)
+{
+    PETW__RETURN_IF(!t || !t->live || t->processed, PETW_EINVAL);
+    t->idle = callback;
+    return 0;
+}
+
+int petw_trace_defer_acks(petw_trace *t)
+{
+    PETW__RETURN_IF(!t || !t->live || t->processed, PETW_EINVAL);
+    t->defer_acks = 1;
+    return 0;
+}
+
+uint64_t petw_trace_position(const petw_trace *t)
+{
+    return t && t->live ? t->live_taken : 0;
+}
+
+/* The finished buffers up to the acknowledged position go to the session. */
+static void release_acked(petw_trace *t)
+{
+    uint64_t to = t->live_ack_to < t->live_finished ? t->live_ack_to : t->live_finished;
+    if (to <= t->live_acked)
+        return;
+    for (uint64_t n = to - t->live_acked; n;) { /* the queue counts in 32 bits */
+        uint32_t step = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+        petw__bufqueue_release(t->live, step);
+        n -= step;
+    }
+    t->live_acked = to;
+}
+
+int petw_trace_ack(petw_trace *t, uint64_t position)
+{
+    PETW__RETURN_IF(!t || !t->live || !t->defer_acks || position > t->live_taken, PETW_EINVAL);
+    if (position > t->live_ack_to)
+        t->live_ack_to = position;
+    release_acked(t);
+    return 0;
+}
+
+void petw__trace_live_finished(petw_trace *t)
+{
+    if (!t->defer_acks) {
+        petw__bufqueue_done(t->live);
+        return;
+    }
+    t->live_finished++;
+    petw__bufqueue_hold(t->live);
+    release_acked(t);
+}
+
 void petw_trace_cancel(petw_trace *t)
 {
     if (t)

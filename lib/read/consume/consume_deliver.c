@@ -138,11 +138,15 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
         int n = petw__bufqueue_pop(t->live, t->live_buffer, 100);
         if (n < 0)
             break; /* the session stopped and everything was delivered */
-        if (n == 0)
+        if (n == 0) {
+            if (t->idle && !t->idle(t, t->config.context))
+                rc = PETW_ECANCELED;
             continue;
+        }
         petw__etl_buffer hb;
         const char *why = NULL;
         t->stats.buffers_read++;
+        t->live_taken++;
         if (t->raw) {
             int go = t->raw(t, t->live_buffer, (uint32_t)n, t->config.context);
             if (!go) {
@@ -150,14 +154,14 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
                 break;
             }
             if (go == 2) {
-                petw__bufqueue_done(t->live); /* the callback kept it */
+                petw__trace_live_finished(t); /* the callback kept it */
                 continue;
             }
         }
         if (petw__etl_parse_buffer(t->live_buffer, (uint64_t)n, 0, &hb, &why) != 0 ||
             !(b.data = petw__etl_unpack_buffer(t->live_buffer, &hb, NULL, 0, NULL, &why))) {
             petw__trace_corrupt(t, t->stats.buffers_read, 0, why);
-            petw__bufqueue_done(t->live);
+            petw__trace_live_finished(t);
             continue;
         }
         b.used = hb.used;
@@ -169,7 +173,7 @@ static int process_live(petw_trace *t, int64_t start, int64_t end)
         while (rc == 0 && b.next < b.rec_count)
             rc = deliver_one(t, &b, start, end, &dc);
         if (rc == 0)
-            petw__bufqueue_done(t->live); /* every event of it delivered */
+            petw__trace_live_finished(t); /* every event of it delivered */
     }
     free(b.recs);
     return rc;

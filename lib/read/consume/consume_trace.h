@@ -77,10 +77,19 @@ struct petw_trace {
     petw__bufqueue *live; /* real-time source, or NULL */
     uint8_t *live_buffer;
     petw_raw_buffer_callback raw; /* a live trace's buffers as they are, or NULL */
+    petw_buffer_callback idle;    /* a live trace with no buffer coming, or NULL */
+    /* A live trace's buffers taken from its queue, and with
+     * petw_trace_defer_acks: those finished (delivered or skipped), the
+     * position the consumer acknowledged up to, and those acked so far. */
+    uint64_t live_taken, live_finished, live_ack_to, live_acked;
+    int defer_acks;
     _Atomic int cancel;
 };
 
 /* consume.c's, for the delivery: */
+/* A live trace finished its buffer (delivered or skipped): acked to the
+ * session now, or, with petw_trace_defer_acks, once acknowledged. */
+void petw__trace_live_finished(petw_trace *t);
 void petw__trace_corrupt(petw_trace *t, uint64_t index, uint64_t offset, const char *why);
 /* `n` bytes at `off` (within the source): a pointer into memory, or the
  * bytes read into t->disk (grown to fit). NULL on a read error. */

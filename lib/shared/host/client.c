@@ -418,7 +418,8 @@ typedef struct reader {
 } reader;
 
 /* Tells the host how many buffers the consumer finished (its callback
- * returned) since the last time: the host keeps each buffer until then,
+ * returned; with petw_trace_defer_acks, it acknowledged them) since the
+ * last time: the host keeps each buffer until then,
  * and gives what was not acked to the next consumer of the session if
  * this process goes. A failed send is not an end: the host closes its
  * side after RT_END while its last buffers still wait in the socket. */
@@ -443,9 +444,14 @@ static void reader_main(void *arg)
         ack(rd);
         petw__msg_header hd;
         /* While the consumer has buffers to finish, their acks go within
-         * 2 ms: the host's queue holds them until then. */
+         * 2 ms: the host's queue holds them until then. Buffers it
+         * finished and holds (petw_trace_defer_acks) are acked when it
+         * says, which may be long after: within 20 ms of that. */
+        uint32_t held = rd->outstanding ? petw__bufqueue_held(rd->q) : 0;
         int rc = petw__msg_recv_header(rd->sock, &hd, petw__bufqueue_buffer_size(rd->q), NULL, NULL,
-                                       rd->outstanding ? 2 : 200);
+                                       rd->outstanding > held ? 2
+                                       : held                 ? 20
+                                                              : 200);
         if (rc == PETW_ETIMEDOUT) {
             if (!petw__bufqueue_shared(rd->q))
                 break; /* the trace was closed */
@@ -464,6 +470,7 @@ static void reader_main(void *arg)
         rd->outstanding++;
     }
 out:
+    ack(rd); /* what the consumer finished before it closed the trace */
     petw__bufqueue_end(rd->q);
     petw__bufqueue_unref(rd->q);
     petw__handle_close(rd->sock);
