@@ -15,7 +15,10 @@ there), their events per provider match `petw info` too. `petw forward`
 sends a real-time session's events (PROVIDER_APP's ticks) as they come and
 exits 0 once the session stopped, every event written there once; with
 --spool, across a server restart, and killed (SIGKILL) with events it
-consumed not yet sent, every event lands exactly once after the next run."""
+consumed not yet sent, every event lands exactly once after the next run;
+so it does without --spool, the session keeping each buffer until the
+insert carrying its rows landed; and what arrived is sent once --flush-ms
+passed while the session is idle."""
 import os
 import re
 import shutil
