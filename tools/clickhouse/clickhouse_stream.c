@@ -8,6 +8,9 @@
  * min_insert_block_size_rows; the byte limit is lifted), so that a trace
  * becomes one part rather than a part per batch, which ClickHouse would
  * merge again at once (a third of its time with 64 MiB batches).
+ * With c->compress the body is one gzip stream (Content-Encoding: gzip),
+ * each block compressed by the stream's thread as libcurl asks for it,
+ * while the caller builds the next.
  *
  * Without threads (Windows builds), the blocks are kept and sent as one
  * body when the stream ends. */
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include <curl/curl.h>
+#include <zlib.h>
 
 #include "clickhouse.h"
 
@@ -41,7 +45,78 @@ struct clickhouse_stream {
     int finished; /* the request ended: result and status say how */
     CURLcode result;
     long status;
+    /* c->compress: the stream thread's alone. The body compressed so
+     * far and not yet given to libcurl (from `zat`); gzip ends the body. */
+    int gzip, zfinished, zfailed;
+    z_stream z;
+    sbuf zout;
+    size_t zat;
 };
+
+/* Compresses `n` bytes at `in` (`flush`: Z_NO_FLUSH, or Z_FINISH at the
+ * end) onto s->zout. 0, or -1 (out of memory, or zlib failed). */
+static int deflate_some(clickhouse_stream *s, const void *in, size_t n, int flush)
+{
+    s->z.next_in = (Bytef *)in;
+    s->z.avail_in = (uInt)n;
+    for (;;) {
+        size_t room = 256u * 1024;
+        char *at = sbuf_room(&s->zout, room);
+        if (!at)
+            return -1;
+        s->z.next_out = (Bytef *)at;
+        s->z.avail_out = (uInt)room;
+        int rc = deflate(&s->z, flush);
+        s->zout.len += room - s->z.avail_out;
+        if (rc == Z_STREAM_END)
+            return 0;
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            return -1;
+        if (s->z.avail_out != 0) { /* deflate had room: it took everything */
+            if (flush == Z_NO_FLUSH && s->z.avail_in == 0)
+                return 0;
+            if (rc == Z_BUF_ERROR)
+                return -1; /* no progress with room to write: not to happen */
+        }
+    }
+}
+
+/* on_read with c->compress: the next block is compressed when the bytes
+ * compressed before are all given; the gzip stream ends with the body. A
+ * failure ends the request (libcurl's abort: the insert fails, as a
+ * transport failure would). */
+static size_t on_read_gzip(char *out, size_t room, clickhouse_stream *s)
+{
+    for (;;) {
+        if (s->zat < s->zout.len) {
+            size_t got = s->zout.len - s->zat < room ? s->zout.len - s->zat : room;
+            memcpy(out, s->zout.data + s->zat, got);
+            s->zat += got;
+            return got;
+        }
+        s->zout.len = 0;
+        s->zat = 0;
+        if (s->zfinished || s->zfailed)
+            return s->zfailed ? CURL_READFUNC_ABORT : 0;
+        pthread_mutex_lock(&s->lock);
+        while (!s->count && !s->ended)
+            pthread_cond_wait(&s->changed, &s->lock);
+        sbuf *b = s->count ? &s->blocks[s->first] : NULL; /* stays in the ring till compressed */
+        pthread_mutex_unlock(&s->lock);
+        if (!b) {
+            s->zfinished = 1;
+            s->zfailed = deflate_some(s, "", 0, Z_FINISH) != 0;
+            continue;
+        }
+        s->zfailed = b->len > (uInt)-1 || deflate_some(s, b->data, b->len, Z_NO_FLUSH) != 0;
+        pthread_mutex_lock(&s->lock);
+        b->len = 0; /* its memory stays in the ring for reuse */
+        s->first = (s->first + 1) % DEPTH;
+        s->count--;
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->lock);
+    }
+}
 
 /* libcurl asks for the body's next bytes: waits for a block, or ends the
  * body (0) once the caller has handed its last. */
@@ -49,6 +124,8 @@ static size_t on_read(char *out, size_t size, size_t n, void *context)
 {
     clickhouse_stream *s = context;
     size_t room = size * n, got = 0;
+    if (s->gzip)
+        return on_read_gzip(out, room, s);
     pthread_mutex_lock(&s->lock);
     while (!s->count && !s->ended)
         pthread_cond_wait(&s->changed, &s->lock);
@@ -94,6 +171,9 @@ static void stream_free(clickhouse_stream *s)
     sbuf_free(&s->response);
     for (int k = 0; k < DEPTH; k++)
         sbuf_free(&s->blocks[k]);
+    if (s->gzip)
+        deflateEnd(&s->z);
+    sbuf_free(&s->zout);
     free(s);
 }
 
@@ -110,15 +190,30 @@ clickhouse_stream *clickhouse_stream_start(clickhouse *c, const char *into, cons
      * unknown length. */
     struct curl_slist *h = curl_slist_append(NULL, "Expect:");
     s->headers = h ? curl_slist_append(h, "Transfer-Encoding: chunked") : NULL;
+    if (s->headers && c->compress) {
+        h = s->headers;
+        s->headers = curl_slist_append(h, "Content-Encoding: gzip");
+    }
     if (!s->headers)
         curl_slist_free_all(h);
+    if (c->compress) { /* zlib's fastest level, as clickhouse_insert's bodies */
+        if (deflateInit2(&s->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+            snprintf(c->error, sizeof(c->error), "out of memory");
+            curl_slist_free_all(s->headers);
+            free(s);
+            return NULL;
+        }
+        s->gzip = 1;
+    }
     if (!s->headers || !(s->easy = curl_easy_init())) {
         snprintf(c->error, sizeof(c->error), "libcurl could not start");
         stream_free(s);
         return NULL;
     }
-    if (!(s->url =
-              clickhouse_insert_url(c, s->easy, into, format, "&min_insert_block_size_bytes=0"))) {
+    char settings[96];
+    snprintf(settings, sizeof(settings),
+             "&min_insert_block_size_rows=%" PRIu64 "&min_insert_block_size_bytes=0", part_rows);
+    if (!(s->url = clickhouse_insert_url(c, s->easy, into, format, settings))) {
         stream_free(s);
         return NULL;
     }
