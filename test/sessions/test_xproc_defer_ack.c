@@ -80,7 +80,10 @@ static void close_consumer(consumer *c)
     petw_trace_cancel(c->t);
     uv_thread_join(&c->thread);
     petw_trace_close(c->t);
-    uv_sleep(300); /* the session sees it go and keeps its queue */
+    /* The session sees it go and keeps its queue: the consumer's reader
+     * notices the close within its 200 ms poll, then the host its socket's
+     * end; a second under load leaves room for both. */
+    uv_sleep(1000);
 }
 
 int main(void)
