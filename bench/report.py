@@ -217,10 +217,12 @@ lf_p, lf_l = loss_free("petw-zstd"), loss_free("lttng")
 r4 = ratio(lf_p, lf_l) if lf_l else None
 
 
-def searched(c):
-    """bench/sustained_search.sh's loss-free rates of `c`: {round: rate}."""
+def searched(c, pace="spin"):
+    """bench/sustained_search.sh's loss-free rates of `c`, its writer pacing
+    as `pace` says: {round: rate}."""
     return {r.get("round"): r["loss_free_search"] for r in rows
-            if r.get("contender") == c and "loss_free_search" in r}
+            if r.get("contender") == c and "loss_free_search" in r
+            and r.get("pace", "spin") == pace}
 
 
 def rate_spread(v):
@@ -228,7 +230,8 @@ def rate_spread(v):
 
 
 sp_, sl_ = searched("petw-zstd"), searched("lttng")
-loads = [r["load1"] for r in rows if "loss_free_search" in r and "load1" in r]
+loads = [r["load1"] for r in rows if "loss_free_search" in r and "load1" in r
+         and r.get("pace", "spin") == "spin"]
 if sp_ and sl_:
     # The searched rates: medians and spread over rounds; the ratio is the
     # median of each round's own ratio (both searched in that round).
@@ -243,6 +246,35 @@ else:
     target("loss-free sustained rate to file, zstd on", f"{lf_p/1e6:.0f} M/s" if lf_p else "none",
            f"{lf_l/1e6:.0f} M/s (LTTng)" if lf_l else "none", fmt(r4, "x"), ">= 2x",
            r4 is not None and r4 >= 2)
+# The same search, every writer sleeping between its batches instead of
+# spinning (its CPU free while it waits, as an application not 100% busy).
+sps, sls = searched("petw-zstd", "sleep"), searched("lttng", "sleep")
+if sps and sls:
+    pr_s = [sps[k] / sls[k] for k in sps if k in sls and sls[k]]
+    r4s = statistics.median(pr_s) if pr_s else None
+    loads_s = [r["load1"] for r in rows if "loss_free_search" in r and "load1" in r
+               and r.get("pace") == "sleep"]
+    target("the same, writers sleeping between batches (searched; load average "
+           f"{statistics.median(loads_s):.1f})", rate_spread(list(sps.values())),
+           rate_spread(list(sls.values())) + " (LTTng)",
+           with_spread(r4s, (min(pr_s), max(pr_s)) if pr_s else None), ">= 2x",
+           r4s is not None and r4s >= 2)
+# The background's floor (bench_floor_flush): zstd level 1 and write() of the
+# same buffers by one thread, as fast as one CPU goes; what petw's flusher
+# and workers spend per event beside it, and the rate one CPU keeps up with
+# against twice LTTng's searched rate.
+floor_bg = [r["ns_per_event"] for r in rows if r.get("contender") == "floor-background"]
+bg_all = [r["background_cpu_ns_per_event"] for r in rows
+          if r.get("contender") == "petw-zstd" and "background_cpu_ns_per_event" in r]
+f_ns = statistics.median(floor_bg) if floor_bg else None
+bg_med = statistics.median(bg_all) if bg_all else None
+if f_ns:
+    target("background CPU per event, zstd level 1: petw's flusher vs the floor (bench_floor_flush)",
+           fmt(bg_med, " ns"), fmt(f_ns, " ns (floor)"), fmt(ratio(bg_med, f_ns), "x"), "-", None)
+    lt2 = 2 * statistics.median(list(sl_.values())) if sl_ else None
+    target("one CPU's compression ceiling (1e9 / floor) vs 2x LTTng's searched loss-free rate",
+           f"{1e3 / f_ns:.1f} M/s", f"{lt2 / 1e6:.1f} M/s (2x LTTng)" if lt2 else "n/a",
+           fmt(ratio(1e9 / f_ns, lt2), "x"), "-", None)
 comp = [sustained["petw-zstd"][r]["compression"] for r in rates
         if "petw-zstd" in sustained and sustained["petw-zstd"][r]["compression"]]
 c_med = statistics.median(comp) if comp else None
