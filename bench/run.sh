@@ -236,15 +236,16 @@ fi
 
 if ! want all; then
     # The earlier run's lines of every kind of figure this run did not
-    # measure (a kind: the contender, whether it ran at a paced rate or in a
-    # mode, as LTTng's producers and its sustained runs share a name, and how
-    # its writer paced).
+    # measure (a kind: the contender, whether it ran at a paced rate, was a
+    # loss-free search or ran in a mode, as LTTng's producers, its sustained
+    # runs and its search share a name, and how its writer paced).
     python3 - "$work/earlier.jsonl" "$raw" <<'PY'
 import json, sys
 earlier, raw = sys.argv[1:3]
 def kind(line):
     r = json.loads(line)
-    return (r.get("contender"), "rate" in r, r.get("mode"), r.get("pace"))
+    return (r.get("contender"), "rate" in r, "loss_free_search" in r, r.get("mode"),
+            r.get("pace"))
 new = [l for l in open(raw) if l.strip()]
 fresh = {kind(l) for l in new}
 kept = [l for l in open(earlier) if l.strip() and kind(l) not in fresh]

@@ -24,7 +24,7 @@ int main(void)
     c.name = "petw-test-compression-inline";
     c.file_path = path;
     c.buffer_size_kb = 64;
-    c.minimum_buffers = c.maximum_buffers = 64; /* the workers wake at 8 waiting */
+    c.minimum_buffers = c.maximum_buffers = 64; /* the workers wake at 16 waiting */
     c.flush_timer_ms = 1000;
     c.flags = PETW_SESSION_ZSTD;
     c.loss_policy = PETW_LOSS_BLOCK;
@@ -53,7 +53,7 @@ int main(void)
     CHECK_EQ(petw_provider_unregister(provider), 0);
     CHECK_EQ(st.events_lost, 0);
     CHECK(st.buffers_written > ROUNDS);
-    /* No buffer went to a worker: the flusher was never 8 buffers behind. */
+    /* No buffer went to a worker: the flusher was never 16 buffers behind. */
     CHECK_EQ(petw__flush_worker_jobs() - before, 0);
 
     test_events ev;

@@ -14,7 +14,8 @@
  * loss, as when the flusher itself falls behind.
  *
  * The workers are woken only when the flusher is behind: while fewer than
- * `wake_at` buffers wait for compression, it compresses them itself. A
+ * a quarter of the ring's buffers wait for compression, it compresses them
+ * itself. A
  * hand-off costs two wakes and the buffer's bytes read on another CPU; on
  * two CPUs, a worker per buffer cost 60-80 ns of CPU per 144-byte event
  * where the flusher alone costs 52 (zstd's own cost: bench_floor_flush),
@@ -36,7 +37,10 @@
 #include "flush_internal.h"
 
 #define MAX_WORKERS 8
-#define WAKE_AT_MAX 8 /* 512 KB of 64 KB buffers: about 0.2 ms of one CPU's zstd level 1 */
+/* 2 MB of 64 KB buffers: what a polling flusher (flusher.c, every 1 ms)
+ * finds at about 15 M events/s, a rate one CPU compresses alone (zstd level
+ * 1: 53 ns per 144-byte event, bench_floor_flush). */
+#define WAKE_AT_MAX 32
 
 typedef struct job {
     petw__etl_packer *packer; /* this slot's zstd context and output room */
@@ -66,7 +70,6 @@ struct petw__flush_pipeline {
     uint32_t queue_first; /* index of the oldest */
     uint32_t queue_count; /* how many */
     uint32_t queue_limit; /* the pool's buffer limit */
-    uint32_t wake_at;     /* buffers waiting for compression that wake the workers */
     job jobs[];
 };
 
@@ -155,10 +158,6 @@ int petw__flush_pipeline_new(petw__flush_target *t, uint32_t buffer_limit)
         return PETW_ENOMEM;
     p->slots = slots;
     p->queue_limit = buffer_limit;
-    /* An eighth of the ring, at least 2 buffers and at most WAKE_AT_MAX. */
-    p->wake_at = buffer_limit / 8 < 2             ? 2
-                 : buffer_limit / 8 > WAKE_AT_MAX ? WAKE_AT_MAX
-                                                  : buffer_limit / 8;
     p->queue = calloc(buffer_limit ? buffer_limit : 1, sizeof(waiting));
     int ok = p->queue != NULL;
     for (uint32_t i = 0; i < slots && ok; i++)
@@ -189,9 +188,13 @@ static void refill(petw__flush_target *t, petw__flush_pipeline *p)
     if (!p->queue_count || p->tail - p->head >= p->slots)
         return;
     petw__pool *pool = atomic_load_explicit(&t->ring->pool, memory_order_relaxed);
-    /* Behind: the workers help. Otherwise the flusher's collect() compresses
-     * the queued jobs itself (a worker already awake may still take one). */
-    int behind = p->queue_count + (p->tail - p->head) >= p->wake_at;
+    /* Behind (a quarter of the ring's buffers waiting, at least 2 and at
+     * most WAKE_AT_MAX): the workers help. Otherwise the flusher's collect()
+     * compresses the queued jobs itself (a worker already awake may still
+     * take one). relaxed: buffer_count grows on this thread (petw__ring_grow). */
+    uint32_t wake_at = atomic_load_explicit(&pool->buffer_count, memory_order_relaxed) / 4;
+    wake_at = wake_at < 2 ? 2 : wake_at > WAKE_AT_MAX ? WAKE_AT_MAX : wake_at;
+    int behind = p->queue_count + (p->tail - p->head) >= wake_at;
     while (p->queue_count && p->tail - p->head < p->slots) {
         waiting *w = &p->queue[p->queue_first];
         p->queue_first = (p->queue_first + 1) % p->queue_limit;
