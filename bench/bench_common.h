@@ -73,6 +73,28 @@ static inline double bench_thread_cpu_ns(void)
 #endif
 }
 
+/* A paced writer's wait until `due` (bench_now_ns's clock) after a batch:
+ * spinning (the writer keeps its CPU, as a thread that is never idle), or
+ * sleeping (the CPU is free while it waits, as an application that is not
+ * 100% busy; the timer's slack makes the next batch larger). The same for
+ * every contender of the sustained benchmarks. */
+static inline void bench_pace_until(double due, int sleeping)
+{
+    if (!sleeping) {
+        while (bench_now_ns() < due) {
+        }
+        return;
+    }
+#if defined(__linux__)
+    struct timespec ts = {(time_t)(due / 1e9), (long)(due - (double)(time_t)(due / 1e9) * 1e9)};
+    if (bench_now_ns() < due)
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+#else
+    while (bench_now_ns() < due) {
+    }
+#endif
+}
+
 /* Argument helpers: --name value. */
 static inline const char *bench_arg(int argc, char **argv, const char *name, const char *dflt)
 {

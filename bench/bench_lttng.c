@@ -4,8 +4,11 @@
  * lttng command; this program only writes.
  *   --mode throughput --threads T --events N   ns/event (aggregate)
  *   --mode latency --events N                  p50/p99/p99.9
- *   --mode sustained --rate R --seconds S      paced writes (loss is read
- *                                              from the trace by run.sh)
+ *   --mode sustained --rate R --seconds S [--pace spin|sleep]
+ *                                              paced writes (loss is read
+ *                                              from the trace by run.sh);
+ *                                              the wait between batches as
+ *                                              bench_sustained's
  * Prints one JSON object per measurement. */
 #include <pthread.h>
 
@@ -86,6 +89,7 @@ int main(int argc, char **argv)
         bench_payload p = {1, 2, 3, 4, {0}};
         for (int i = 0; i < 32; i++)
             p.arr[i] = (uint8_t)i;
+        int sleep_pace = !strcmp(bench_arg(argc, argv, "--pace", "spin"), "sleep");
         double t0 = bench_now_ns(), ns_per = 1e9 / rate;
         while (written < total) {
             for (int k = 0; k < 256 && written < total; k++, written++) {
@@ -94,12 +98,12 @@ int main(int argc, char **argv)
                 lttng_ust_tracepoint(petw_bench, event64, p.a, p.b, p.c, p.d, p.arr);
             }
             double due = t0 + (double)written * ns_per;
-            while (bench_now_ns() < due) {
-            }
+            bench_pace_until(due, sleep_pace);
         }
         double elapsed = (bench_now_ns() - t0) / 1e9;
-        printf("{\"contender\":\"%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu}\n", label,
-               rate, (double)written / elapsed, (unsigned long long)written);
+        printf("{\"contender\":\"%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu%s}\n", label,
+               rate, (double)written / elapsed, (unsigned long long)written,
+               sleep_pace ? ",\"pace\":\"sleep\"" : "");
     } else {
         return 2;
     }

@@ -2,7 +2,9 @@
 /* bench_sustained - sustained recording to a file at a paced rate: does
  * petw keep every event, and how many bytes per event land on disk?
  * usage: bench_sustained --rate EVENTS_PER_S --seconds S [--zstd] [--file F]
- *        [--zstd-level L] [--block] [--keep]
+ *        [--zstd-level L] [--block] [--keep] [--pace spin|sleep]
+ * --pace: how the writer waits between its batches of 256 (bench_pace_until:
+ * spinning, the default, or sleeping; LTTng's bench_lttng takes the same).
  * --block: the writer waits for a free buffer instead of dropping
  * (PETW_LOSS_BLOCK): with a rate above what the flusher sustains, "achieved"
  * is the flusher's and compressor's throughput.
@@ -71,6 +73,7 @@ int main(int argc, char **argv)
     petw_event_descriptor e = {1, 0, 0, 4, 0, 0, 1};
     uint64_t total = (uint64_t)(rate * seconds), written = 0, failed = 0;
     double cpu0 = process_cpu_ns(), wcpu0 = bench_thread_cpu_ns();
+    int sleep_pace = !strcmp(bench_arg(argc, argv, "--pace", "spin"), "sleep");
     double t0 = bench_now_ns(), ns_per = 1e9 / rate;
     while (written < total) {
         /* Batches of 256 paced against the schedule: a steady rate. */
@@ -80,8 +83,7 @@ int main(int argc, char **argv)
             failed += petw_event_write(p, &e, NULL, NULL, 5, d) != 0;
         }
         double due = t0 + (double)written * ns_per;
-        while (bench_now_ns() < due) {
-        }
+        bench_pace_until(due, sleep_pace);
     }
     double elapsed = (bench_now_ns() - t0) / 1e9;
     double wcpu = bench_thread_cpu_ns() - wcpu0;
@@ -102,13 +104,13 @@ int main(int argc, char **argv)
     printf("{\"contender\":\"petw%s%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
            "\"lost\":%u,\"loss_pct\":%.4f,\"file_bytes\":%lld,\"bytes_per_event\":%.2f,"
            "\"compression\":%.2f,\"write_failures\":%llu,\"writer_cpu_ns_per_event\":%.1f,"
-           "\"background_cpu_ns_per_event\":%.1f}\n",
+           "\"background_cpu_ns_per_event\":%.1f%s}\n",
            zstd ? "-zstd" : "", c.loss_policy == PETW_LOSS_BLOCK ? "-block" : "", rate,
            (double)written / elapsed, (unsigned long long)written, st.events_lost,
            100.0 * st.events_lost / (double)written, bytes,
            kept ? (double)bytes / (double)kept : 0.0,
            bytes ? record * (double)kept / (double)bytes : 0.0, (unsigned long long)failed,
-           wcpu / (double)written, bcpu / (double)written);
+           wcpu / (double)written, bcpu / (double)written, sleep_pace ? ",\"pace\":\"sleep\"" : "");
     petw_provider_unregister(p);
     return 0;
 }

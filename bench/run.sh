@@ -158,6 +158,17 @@ for line in sys.stdin:
         # clocksource and load average of each search.
         bench/sustained_search.sh "$B" "$work" petw-zstd $([ $have_lttng = 1 ] && echo lttng) |
             while read -r l; do emit "$r" "$l"; done
+        # The same search with writers that sleep between their batches (an
+        # application that is not 100% busy leaves its CPU to the others).
+        PACE=sleep bench/sustained_search.sh "$B" "$work" petw-zstd $([ $have_lttng = 1 ] && echo lttng) |
+            while read -r l; do emit "$r" "$l"; done
+        # The background's floor, right after: bench_sustained's buffers
+        # (recorded without compression) zstd-compressed and written by one
+        # thread on one CPU while another CPU fills them; the most events/s
+        # one CPU's compression keeps up with, against the searched rates.
+        "$B/bench_sustained" --rate 2000000 --seconds 1 --keep --file "$work/plain.etl" >/dev/null
+        emit "$r" "$("$B/bench_floor_flush" --input "$work/plain.etl" --out "$work/ff.bin" --pin)"
+        rm -f "$work/plain.etl"
         # The largest burst each mode keeps without a loss, on both transports.
         "$B/bench_burst" | while read -r l; do emit "$r" "$l"; done
         # Kernel events (the system provider; a "skipped" line without perf events).
@@ -225,14 +236,16 @@ fi
 
 if ! want all; then
     # The earlier run's lines of every kind of figure this run did not
-    # measure (a kind: the contender, and whether it ran at a paced rate or
-    # in a mode, as LTTng's producers and its sustained runs share a name).
+    # measure (a kind: the contender, whether it ran at a paced rate, was a
+    # loss-free search or ran in a mode, as LTTng's producers, its sustained
+    # runs and its search share a name, and how its writer paced).
     python3 - "$work/earlier.jsonl" "$raw" <<'PY'
 import json, sys
 earlier, raw = sys.argv[1:3]
 def kind(line):
     r = json.loads(line)
-    return (r.get("contender"), "rate" in r, r.get("mode"))
+    return (r.get("contender"), "rate" in r, "loss_free_search" in r, r.get("mode"),
+            r.get("pace"))
 new = [l for l in open(raw) if l.strip()]
 fresh = {kind(l) for l in new}
 kept = [l for l in open(earlier) if l.strip() and kind(l) not in fresh]

@@ -9,19 +9,23 @@
 # search started, so a run on a busy machine says so.
 # usage: bench/sustained_search.sh BENCH_DIR WORK_DIR [contenders...]
 #   (contenders: petw-zstd lttng; default both; LTTng needs lttng-sessiond)
-# env: LO (1000000), HI (32000000), STEPS (6), SECONDS_PER_TRIAL (1)
+# env: LO (1000000), HI (32000000), STEPS (6), SECONDS_PER_TRIAL (1),
+#      PACE (spin: each writer spins between its batches; sleep: it sleeps,
+#      leaving its CPU free while it waits; the same for every contender)
 set -eu
 LO=${LO:-1000000}
 HI=${HI:-32000000}
 STEPS=${STEPS:-6}
 SECS=${SECONDS_PER_TRIAL:-1}
+PACE=${PACE:-spin}
+export PACE
 clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource \
     2>/dev/null || echo '?')
 
 trial() { # contender rate -> one JSON line with lost, achieved
     case $1 in
     petw-zstd)
-        "$B/bench_sustained" --rate "$2" --seconds "$SECS" --zstd --file "$work/search.etl"
+        "$B/bench_sustained" --rate "$2" --seconds "$SECS" --zstd --file "$work/search.etl" --pace "$PACE"
         ;;
     lttng)
         # A session name of this process's own: one lttng-sessiond may serve
@@ -30,7 +34,7 @@ trial() { # contender rate -> one JSON line with lost, achieved
         lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --discard ch >/dev/null
         lttng enable-event --userspace --channel ch 'petw_bench:*' >/dev/null
         lttng start >/dev/null
-        line=$("$B/bench_lttng" --mode sustained --rate "$2" --seconds "$SECS")
+        line=$("$B/bench_lttng" --mode sustained --rate "$2" --seconds "$SECS" --pace "$PACE")
         lttng stop >/dev/null
         lost=$(lttng --mi xml list petw-bench-search-$$ -c ch 2>/dev/null |
             sed -n 's:.*<discarded_events>\([0-9]*\)</discarded_events>.*:\1:p' | head -n 1)
@@ -57,9 +61,9 @@ for c in $contenders; do
         [ -x "$B/bench_lttng" ] && command -v lttng >/dev/null 2>&1 || continue
     fi
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
-    python3 - "$c" "$LO" "$HI" "$STEPS" "$clocksource" "$load" "$0" "$B" "$work" <<'PY'
+    python3 - "$c" "$LO" "$HI" "$STEPS" "$clocksource" "$load" "$0" "$B" "$work" "$PACE" <<'PY'
 import json, math, subprocess, sys
-c, lo, hi, steps, clocksource, load, script, b, work = sys.argv[1:10]
+c, lo, hi, steps, clocksource, load, script, b, work, pace = sys.argv[1:11]
 lo, hi, steps = float(lo), float(hi), int(steps)
 trials = []
 def ok(rate):
@@ -80,7 +84,10 @@ if ok(lo):
             lo = found = round(mid / 1e5) * 1e5
         else:
             hi = mid
-print(json.dumps({"contender": c, "loss_free_search": found, "clocksource": clocksource,
-                  "load1": float(load), "trials": trials}))
+out = {"contender": c, "loss_free_search": found, "clocksource": clocksource,
+       "load1": float(load), "trials": trials}
+if pace != "spin":
+    out["pace"] = pace
+print(json.dumps(out))
 PY
 done

@@ -95,7 +95,11 @@ int petw__flusher_add_consumer(petw__flush_target *t, petw__bufqueue *q);
  * touches the pool. */
 int petw__flusher_detach(petw__flush_target *t);
 /* The ring's on_ready callback: wakes the flusher (a system call only when
- * it is not already awake). */
+ * it is not already awake), or nothing while the flusher polls the ready
+ * stacks (it found buffers at its last look: it looks again within 1 ms). */
 void petw__flusher_wake(petw__ring *ring);
+/* How many wakes writers sent the flusher since the process started (any
+ * thread; for tests and diagnostics). */
+uint64_t petw__flusher_writer_wakes(void);
 
 #endif

@@ -77,5 +77,8 @@ void petw__flush_pipeline_put(petw__flush_target *t, uint32_t b, uint32_t record
 uint32_t petw__flush_pipeline_collect(petw__flush_target *t);
 /* Waits until every queued buffer is compressed and written. */
 void petw__flush_pipeline_wait(petw__flush_target *t);
+/* How many buffers the workers compressed since the process started (the
+ * rest, the flusher itself); any thread. For tests and diagnostics. */
+uint64_t petw__flush_worker_jobs(void);
 
 #endif

@@ -32,10 +32,22 @@ typedef struct request {
     struct request *next;
 } request;
 
+/* While writers keep delivering buffers, the flusher looks at the ready
+ * stacks every POLL_MS instead of being woken for each buffer: a wake is a
+ * system call in the writer and an epoll return and a context switch in the
+ * flusher, for each 64 KB buffer while the flusher keeps up. A poll that
+ * finds nothing ends the polling; the writers' wakes resume. */
+#define POLL_MS 1
+
 static uv_once_t start_once = UV_ONCE_INIT;
 static int start_error;
 static uv_loop_t loop;
 static uv_async_t wake_async;
+static uv_timer_t poll_timer;
+/* 1 while the flusher polls (writers then send no wake). seq_cst with the
+ * fences around it: see petw__flusher_wake and on_poll. */
+static _Atomic int polling;
+static _Atomic uint64_t writer_wakes; /* wakes writers sent; a count (relaxed) */
 static uv_thread_t thread;
 static uv_mutex_t queue_mutex; /* guards `queue`; never taken by writers */
 static request *queue;
@@ -312,6 +324,46 @@ static int do_detach(petw__flush_target *t)
     return rc;
 }
 
+/* Drains every session; returns how many buffers that took or wrote. */
+static uint32_t drain_all(void)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < PETW_MAX_SESSIONS; i++)
+        if (targets[i])
+            n += drain(targets[i]);
+    return n;
+}
+
+static void on_poll(uv_timer_t *timer)
+{
+    (void)timer;
+    if (drain_all())
+        return; /* still busy: poll again */
+    /* Idle: writers wake us again. The store, then a fence, then the ready
+     * stacks read again (drain's exchange): a writer that pushed a buffer
+     * and then (after its fence) still saw polling == 1 sent no wake, but
+     * its push precedes our fence, so this drain takes that buffer. */
+    atomic_store_explicit(&polling, 0, memory_order_seq_cst); /* seq_cst: with the fence below */
+    /* seq_cst: pairs with petw__flusher_wake's fence (our store before our
+     * look at the ready stacks, its push before its look at `polling`). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (drain_all()) {
+        atomic_store_explicit(&polling, 1, memory_order_relaxed); /* only this thread writes it */
+        return;
+    }
+    uv_timer_stop(&poll_timer);
+}
+
+/* The flusher found buffers: poll instead of waiting for writers' wakes. */
+static void start_polling(void)
+{
+    if (atomic_load_explicit(&polling, memory_order_relaxed)) /* only this thread writes it */
+        return;
+    atomic_store_explicit(&polling, 1, memory_order_relaxed); /* a writer seeing it skips a wake
+                                                                 we no longer need */
+    uv_timer_start(&poll_timer, on_poll, POLL_MS, POLL_MS);
+}
+
 static void on_wake(uv_async_t *handle)
 {
     (void)handle;
@@ -327,9 +379,8 @@ static void on_wake(uv_async_t *handle)
         rev = list;
         list = n;
     }
-    for (int i = 0; i < PETW_MAX_SESSIONS; i++)
-        if (targets[i])
-            drain(targets[i]);
+    if (drain_all())
+        start_polling();
     while (rev) {
         request *r = rev;
         rev = r->next;
@@ -371,7 +422,7 @@ static void thread_main(void *arg)
 static void start_fn(void)
 {
     if (uv_loop_init(&loop) != 0 || uv_mutex_init(&queue_mutex) != 0 ||
-        uv_async_init(&loop, &wake_async, on_wake) != 0 ||
+        uv_async_init(&loop, &wake_async, on_wake) != 0 || uv_timer_init(&loop, &poll_timer) != 0 ||
         uv_thread_create(&thread, thread_main, NULL) != 0)
         start_error = PETW_ENOMEM;
 }
@@ -384,7 +435,19 @@ void petw__flush_wake_loop(void)
 void petw__flusher_wake(petw__ring *ring)
 {
     (void)ring;
+    /* seq_cst fence: our push onto the ready stack (before it) against the
+     * flusher's store of polling = 0 and fence before it looks at the stack
+     * again (on_poll): either we see 0 and wake it, or it sees our buffer. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&polling, memory_order_relaxed))
+        return; /* it polls: it takes the buffer within POLL_MS */
+    atomic_fetch_add_explicit(&writer_wakes, 1, memory_order_relaxed);
     uv_async_send(&wake_async);
+}
+
+uint64_t petw__flusher_writer_wakes(void)
+{
+    return atomic_load_explicit(&writer_wakes, memory_order_relaxed); /* a count */
 }
 
 static int submit_upto(enum request_kind kind, petw__flush_target *t, uint32_t arg,
