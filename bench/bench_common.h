@@ -77,13 +77,18 @@ static inline double bench_thread_cpu_ns(void)
  * spinning (the writer keeps its CPU, as a thread that is never idle), or
  * sleeping (the CPU is free while it waits, as an application that is not
  * 100% busy; the timer's slack makes the next batch larger). The same for
- * every contender of the sustained benchmarks. */
-static inline void bench_pace_until(double due, int sleeping)
+ * every contender of the sustained benchmarks. Returns how far (ns) the
+ * writer was behind its schedule when it came to wait (0 if ahead): a
+ * writer held off its CPU catches up at full speed, a burst the ring must
+ * hold whatever the background's speed. */
+static inline double bench_pace_until(double due, int sleeping)
 {
+    double late = bench_now_ns() - due;
+    late = late > 0 ? late : 0;
     if (!sleeping) {
         while (bench_now_ns() < due) {
         }
-        return;
+        return late;
     }
 #if defined(__linux__)
     struct timespec ts = {(time_t)(due / 1e9), (long)(due - (double)(time_t)(due / 1e9) * 1e9)};
@@ -93,6 +98,7 @@ static inline void bench_pace_until(double due, int sleeping)
     while (bench_now_ns() < due) {
     }
 #endif
+    return late;
 }
 
 /* Argument helpers: --name value. */

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < 32; i++)
             p.arr[i] = (uint8_t)i;
         int sleep_pace = !strcmp(bench_arg(argc, argv, "--pace", "spin"), "sleep");
-        double t0 = bench_now_ns(), ns_per = 1e9 / rate;
+        double t0 = bench_now_ns(), ns_per = 1e9 / rate, max_late = 0;
         while (written < total) {
             for (int k = 0; k < 256 && written < total; k++, written++) {
                 p.a = written;
@@ -98,11 +98,13 @@ int main(int argc, char **argv)
                 lttng_ust_tracepoint(petw_bench, event64, p.a, p.b, p.c, p.d, p.arr);
             }
             double due = t0 + (double)written * ns_per;
-            bench_pace_until(due, sleep_pace);
+            double late = bench_pace_until(due, sleep_pace);
+            max_late = late > max_late ? late : max_late;
         }
         double elapsed = (bench_now_ns() - t0) / 1e9;
-        printf("{\"contender\":\"%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu%s}\n", label,
-               rate, (double)written / elapsed, (unsigned long long)written,
+        printf("{\"contender\":\"%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
+               "\"max_behind_us\":%.0f%s}\n",
+               label, rate, (double)written / elapsed, (unsigned long long)written, max_late / 1e3,
                sleep_pace ? ",\"pace\":\"sleep\"" : "");
     } else {
         return 2;

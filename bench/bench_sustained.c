@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     uint64_t total = (uint64_t)(rate * seconds), written = 0, failed = 0;
     double cpu0 = process_cpu_ns(), wcpu0 = bench_thread_cpu_ns();
     int sleep_pace = !strcmp(bench_arg(argc, argv, "--pace", "spin"), "sleep");
-    double t0 = bench_now_ns(), ns_per = 1e9 / rate;
+    double t0 = bench_now_ns(), ns_per = 1e9 / rate, max_late = 0;
     while (written < total) {
         /* Batches of 256 paced against the schedule: a steady rate. */
         for (int k = 0; k < 256 && written < total; k++, written++) {
@@ -83,7 +83,8 @@ int main(int argc, char **argv)
             failed += petw_event_write(p, &e, NULL, NULL, 5, d) != 0;
         }
         double due = t0 + (double)written * ns_per;
-        bench_pace_until(due, sleep_pace);
+        double late = bench_pace_until(due, sleep_pace);
+        max_late = late > max_late ? late : max_late;
     }
     double elapsed = (bench_now_ns() - t0) / 1e9;
     double wcpu = bench_thread_cpu_ns() - wcpu0;
@@ -104,13 +105,14 @@ int main(int argc, char **argv)
     printf("{\"contender\":\"petw%s%s\",\"rate\":%.0f,\"achieved\":%.0f,\"written\":%llu,"
            "\"lost\":%u,\"loss_pct\":%.4f,\"file_bytes\":%lld,\"bytes_per_event\":%.2f,"
            "\"compression\":%.2f,\"write_failures\":%llu,\"writer_cpu_ns_per_event\":%.1f,"
-           "\"background_cpu_ns_per_event\":%.1f%s}\n",
+           "\"background_cpu_ns_per_event\":%.1f,\"max_behind_us\":%.0f%s}\n",
            zstd ? "-zstd" : "", c.loss_policy == PETW_LOSS_BLOCK ? "-block" : "", rate,
            (double)written / elapsed, (unsigned long long)written, st.events_lost,
            100.0 * st.events_lost / (double)written, bytes,
            kept ? (double)bytes / (double)kept : 0.0,
            bytes ? record * (double)kept / (double)bytes : 0.0, (unsigned long long)failed,
-           wcpu / (double)written, bcpu / (double)written, sleep_pace ? ",\"pace\":\"sleep\"" : "");
+           wcpu / (double)written, bcpu / (double)written, max_late / 1e3,
+           sleep_pace ? ",\"pace\":\"sleep\"" : "");
     petw_provider_unregister(p);
     return 0;
 }
