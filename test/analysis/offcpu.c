@@ -4,7 +4,8 @@
  * writes one byte, which readies A. ROUNDS times. Both system calls are
  * made from these functions themselves (x86-64: a `syscall` instruction
  * here; elsewhere libc's), so the user part of each call chain starts in
- * them. Prints both thread ids and the time A measured itself blocked. */
+ * them. Prints both thread ids, the time A measured itself blocked and its
+ * longest wait (each wait lies within A's measure of its read). */
 
 #include <pthread.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 
 static int fds[2];
 static volatile pid_t tids[2];
+static double longest_ms; /* the reader's; read after the join */
 
 static long sys3(long n, long a, long b, long c)
 {
@@ -58,8 +60,12 @@ static void *reader(void *arg)
 {
     double *blocked = arg;
     tids[0] = (pid_t)syscall(SYS_gettid);
-    for (int k = 0; k < ROUNDS; k++)
-        *blocked += blocked_here();
+    for (int k = 0; k < ROUNDS; k++) {
+        double ms = blocked_here();
+        *blocked += ms;
+        if (ms > longest_ms)
+            longest_ms = ms;
+    }
     return NULL;
 }
 
@@ -82,7 +88,7 @@ int main(void)
         return 1;
     pthread_join(a, NULL);
     pthread_join(b, NULL);
-    printf("reader %d waker %d blocked_ms %.3f rounds %d\n", (int)tids[0], (int)tids[1], blocked,
-           ROUNDS);
+    printf("reader %d waker %d blocked_ms %.3f rounds %d longest_ms %.3f\n", (int)tids[0],
+           (int)tids[1], blocked, ROUNDS, longest_ms);
     return 0;
 }
