@@ -94,7 +94,8 @@ with tempfile.TemporaryDirectory() as tmp:
         fail("blocked_here readied by %s in %s, expected the waker %s in waker_fn"
              % (row["Readied by"], row["Readying in"], waker))
     if int(row["Waits"]) != rounds:
-        fail("%s waits in blocked_here, expected %d" % (row["Waits"], rounds))
+        fail("%s waits in blocked_here, expected %d; the reader's rows: %s; the workload: %s"
+             % (row["Waits"], rounds, rows, r.stdout.strip()))
     waiting_us, ready_us = float(row["Waiting us"]), float(row["Ready us"])
     close("reader's blocked and ready time (ms) against its own clock",
           (waiting_us + ready_us) / 1000.0, blocked_ms)
