@@ -36,6 +36,19 @@ def fail(why):
     sys.exit(1)
 
 
+def need_groups(summary, groups, stacks=()):
+    """As a user the OS keeps some tracepoints from petw (the recorder's
+    Kernel line then leaves their groups out, or says it has no stacks of
+    them): skip then, naming them. As root they must be there."""
+    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
+    have = line.split()[1].split(",") if len(line.split()) > 1 else []
+    missing = [g for g in groups if g not in have] + \
+        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
+    if missing and os.geteuid() != 0:
+        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
+
+
+
 def skip(why):
     print("net_record: skipped: " + why)
     sys.exit(77)
@@ -69,6 +82,7 @@ def record(tmp, name, env_extra, strace_log=None):
                      re.I):
             skip(r.stderr.strip())
         fail("petw record failed: " + r.stderr + r.stdout)
+    need_groups(r.stdout, ["net"])
     lines = [line.split() for line in r.stdout.splitlines() if line.startswith("net ")]
     if len(lines) != 8:
         fail("the workload said: " + r.stdout)
