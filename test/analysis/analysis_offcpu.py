@@ -6,8 +6,9 @@ waker_fn() and writes, 20 times) recorded with `petw record --kernel
 cswitch,dispatcher,... --stacks cswitch,readythread`, under `perf sched
 record` when perf may record (the same run seen by a second tool). Checks:
 `petw report offcpu` names blocked_here as where A blocked, B as the thread
-that readied it and waker_fn as its code, 20 waits, and A's blocked and
-ready time within 5% of what A measured itself; --callers blocked_here
+that readied it and waker_fn as its code, 20 waits, A's blocked and
+ready time within 5% of what A measured itself, and the longest wait about
+the 50 ms sleep, within A's own longest measure of a read; --callers blocked_here
 gives its caller; the folded export with --value offcpu gives blocked_here's
 stack A's blocked time; the flame graph with --value both draws the off-CPU
 part; without the sched_switch tracepoint (made absent) the recorder says
@@ -35,6 +36,19 @@ def skip(why):
 def fail(why):
     print("analysis_offcpu: " + why)
     sys.exit(1)
+
+
+def need_groups(summary, groups, stacks=()):
+    """As a user the OS keeps some tracepoints from petw (the recorder's
+    Kernel line then leaves their groups out, or says it has no stacks of
+    them): skip then, naming them. As root they must be there."""
+    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
+    have = line.split()[1].split(",") if len(line.split()) > 1 else []
+    missing = [g for g in groups if g not in have] + \
+        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
+    if missing and os.geteuid() != 0:
+        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
+
 
 
 def close(what, got, want, tolerance=0.05):
@@ -75,10 +89,13 @@ with tempfile.TemporaryDirectory() as tmp:
         if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
             skip(r.stderr.strip())
         fail("petw record failed: " + r.stderr)
-    m = re.search(r"reader (\d+) waker (\d+) blocked_ms ([0-9.]+) rounds (\d+)", r.stdout)
+    need_groups(r.stdout, ["cswitch", "dispatcher"], ["cswitch"])
+    m = re.search(r"reader (\d+) waker (\d+) blocked_ms ([0-9.]+) rounds (\d+) "
+                  r"longest_ms ([0-9.]+)", r.stdout)
     if not m:
         fail("the workload said: " + r.stdout)
     reader, waker, blocked_ms, rounds = m.group(1), m.group(2), float(m.group(3)), int(m.group(4))
+    longest_ms = float(m.group(5))
 
     # The view: where the reader blocked, who readied it, with which code.
     out = run([petw, "report", "offcpu", etl, "--format", "csv", "--top", "0"])
@@ -91,12 +108,22 @@ with tempfile.TemporaryDirectory() as tmp:
         fail("blocked_here readied by %s in %s, expected the waker %s in waker_fn"
              % (row["Readied by"], row["Readying in"], waker))
     if int(row["Waits"]) != rounds:
-        fail("%s waits in blocked_here, expected %d" % (row["Waits"], rounds))
+        fail("%s waits in blocked_here, expected %d; the reader's rows: %s; the workload: %s"
+             % (row["Waits"], rounds, rows, r.stdout.strip()))
     waiting_us, ready_us = float(row["Waiting us"]), float(row["Ready us"])
     close("reader's blocked and ready time (ms) against its own clock",
           (waiting_us + ready_us) / 1000.0, blocked_ms)
-    if float(row["Max wait us"]) < 45000 or float(row["Max wait us"]) > 60000:
-        fail("the longest wait is %s us, expected about 50000" % row["Max wait us"])
+    # The longest wait: at least most of the waker's 50 ms sleep, and no
+    # longer than the reader's own longest measure of a read, which holds it
+    # (two waits taken as one would be twice that). A fixed upper bound
+    # (60 ms) failed on a loaded machine, where the waker may wait for a CPU
+    # for more than 10 ms after its sleep; 1 ms allows the two clocks' reads.
+    max_wait = float(row["Max wait us"])
+    if max_wait < 45000 or max_wait > longest_ms * 1000 + 1000:
+        fail("the longest wait is %.1f us, expected about 50000 and at most the reader's own "
+             "longest read, %.1f us" % (max_wait, longest_ms * 1000))
+    print("analysis_offcpu: the longest wait: %.1f us, the reader's longest read %.1f us"
+          % (max_wait, longest_ms * 1000))
 
     # --callers: blocked_here's caller is the thread's function.
     out = run([petw, "report", "offcpu", etl, "--format", "csv", "--callers", "blocked_here"])

@@ -27,6 +27,19 @@ def fail(why):
     sys.exit(1)
 
 
+def need_groups(summary, groups, stacks=()):
+    """As a user the OS keeps some tracepoints from petw (the recorder's
+    Kernel line then leaves their groups out, or says it has no stacks of
+    them): skip then, naming them. As root they must be there."""
+    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
+    have = line.split()[1].split(",") if len(line.split()) > 1 else []
+    missing = [g for g in groups if g not in have] + \
+        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
+    if missing and os.geteuid() != 0:
+        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
+
+
+
 with tempfile.TemporaryDirectory() as tmp:
     etl = os.path.join(tmp, "handoff.etl")
     env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
@@ -37,6 +50,7 @@ with tempfile.TemporaryDirectory() as tmp:
         if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
             skip(r.stderr.strip())
         fail("petw record failed: " + r.stderr)
+    need_groups(r.stdout, ["dispatcher"])
     m = re.search(r"waiter (\d+) waker (\d+) blocked_ms ([0-9.]+) rounds (\d+)", r.stdout)
     if not m:
         fail("the workload said: " + r.stdout)

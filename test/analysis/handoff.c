@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* handoff.c - a lock hand-off of known timing, for `petw report wait`:
  * the waiter blocks on a futex ROUNDS times; each time the waker sleeps
- * 20 ms, then wakes it. Prints both threads' IDs and the time the waiter
+ * 20 ms, then wakes it (the first sleep once the waiter runs, each next one
+ * once the waiter took the last wake-up). Prints both threads' IDs and the time the waiter
  * measured itself blocked (ms), which the wait view must attribute to it,
  * readied each time by the waker. Linux only (futex). */
 #include <linux/futex.h>
@@ -17,6 +18,7 @@
 
 static _Atomic uint32_t word; /* 2i: round i waits; 2i+1: woken; 2i+2: done */
 static double blocked_s;
+static atomic_int started; /* the waiter runs */
 static pid_t waiter_tid, waker_tid;
 
 static double now(void)
@@ -30,6 +32,7 @@ static void *waiter(void *arg)
 {
     (void)arg;
     waiter_tid = (pid_t)syscall(SYS_gettid);
+    atomic_store(&started, 1);
     for (uint32_t i = 0; i < ROUNDS; i++) {
         double t0 = now();
         while (atomic_load(&word) == 2 * i)
@@ -44,6 +47,10 @@ static void *waker(void *arg)
 {
     (void)arg;
     waker_tid = (pid_t)syscall(SYS_gettid);
+    while (!atomic_load(&started)) { /* a loaded machine may start it late */
+        struct timespec e = {0, 100000};
+        nanosleep(&e, NULL);
+    }
     for (uint32_t i = 0; i < ROUNDS; i++) {
         struct timespec d = {0, 20000000};
         nanosleep(&d, NULL);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* offcpu.c - a workload of known off-CPU shape: thread A blocks in read()
  * on a pipe in blocked_here(); thread B sleeps 50 ms in waker_fn() and then
- * writes one byte, which readies A. ROUNDS times. Both system calls are
+ * writes one byte, which readies A. ROUNDS times, each round's sleep started
+ * once A is about to read (so A blocks every round, however late a loaded
+ * machine runs it after its start or its last wake-up). Both system calls are
  * made from these functions themselves (x86-64: a `syscall` instruction
  * here; elsewhere libc's), so the user part of each call chain starts in
- * them. Prints both thread ids and the time A measured itself blocked. */
+ * them. Prints both thread ids, the time A measured itself blocked and its
+ * longest wait (each wait lies within A's measure of its read). */
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -18,6 +22,8 @@
 
 static int fds[2];
 static volatile pid_t tids[2];
+static double longest_ms;  /* the reader's; read after the join */
+static atomic_int reading; /* rounds the reader has come to */
 
 static long sys3(long n, long a, long b, long c)
 {
@@ -58,8 +64,13 @@ static void *reader(void *arg)
 {
     double *blocked = arg;
     tids[0] = (pid_t)syscall(SYS_gettid);
-    for (int k = 0; k < ROUNDS; k++)
-        *blocked += blocked_here();
+    for (int k = 0; k < ROUNDS; k++) {
+        atomic_store(&reading, k + 1);
+        double ms = blocked_here();
+        *blocked += ms;
+        if (ms > longest_ms)
+            longest_ms = ms;
+    }
     return NULL;
 }
 
@@ -67,8 +78,13 @@ static void *writer(void *arg)
 {
     (void)arg;
     tids[1] = (pid_t)syscall(SYS_gettid);
-    for (int k = 0; k < ROUNDS; k++)
+    for (int k = 0; k < ROUNDS; k++) {
+        while (atomic_load(&reading) <= k) {
+            struct timespec d = {0, 100000};
+            nanosleep(&d, NULL);
+        }
         waker_fn();
+    }
     return NULL;
 }
 
@@ -82,7 +98,7 @@ int main(void)
         return 1;
     pthread_join(a, NULL);
     pthread_join(b, NULL);
-    printf("reader %d waker %d blocked_ms %.3f rounds %d\n", (int)tids[0], (int)tids[1], blocked,
-           ROUNDS);
+    printf("reader %d waker %d blocked_ms %.3f rounds %d longest_ms %.3f\n", (int)tids[0],
+           (int)tids[1], blocked, ROUNDS, longest_ms);
     return 0;
 }

@@ -8,30 +8,32 @@ set -eu
 inc=$1
 gen=$2
 shift 2
-flags="-fsyntax-only -Wall -Wextra -Werror -I$inc -I$inc/petw/etw -I$inc/petw/win32 -I$gen"
-flags="$flags -DMC_EXAMPLE_MANIFEST=\"x\" -DMC_TYPES_MANIFEST=\"y\" -DMC_ARRAYS_MANIFEST=\"z\""
 status=0
 ran=0
-run() { # COMPILER LANG STD
-    command -v "$1" >/dev/null 2>&1 || return 0
+# The paths stay words of their own (a build directory's path may hold
+# spaces): the flags are written out in the call, the sources are "$@".
+run() { # COMPILER LANG STD SOURCE...
+    cc=$1 lang=$2 std=$3
+    shift 3
+    command -v "$cc" >/dev/null 2>&1 || return 0
     result=ok
-    for src in $sources; do
-        # shellcheck disable=SC2086
-        if ! "$1" -x "$2" -std="$3" $flags "$src"; then
-            echo "FAILED: $1 -std=$3 $src"
+    for src in "$@"; do
+        if ! "$cc" -x "$lang" -std="$std" -fsyntax-only -Wall -Wextra -Werror -I"$inc" \
+            -I"$inc/petw/etw" -I"$inc/petw/win32" -I"$gen" -DMC_EXAMPLE_MANIFEST='"x"' \
+            -DMC_TYPES_MANIFEST='"y"' -DMC_ARRAYS_MANIFEST='"z"' "$src"; then
+            echo "FAILED: $cc -std=$std $src"
             status=1
             result=FAILED
         fi
     done
-    echo "$1 -std=$3: $result"
+    echo "$cc -std=$std: $result"
     ran=$((ran + 1))
 }
-sources="$*"
 for cc in gcc clang; do
-    for std in c99 c11; do run "$cc" c "$std"; done
+    for std in c99 c11; do run "$cc" c "$std" "$@"; done
 done
 for cxx in g++ clang++; do
-    for std in c++11 c++14 c++17 c++20; do run "$cxx" c++ "$std"; done
+    for std in c++11 c++14 c++17 c++20; do run "$cxx" c++ "$std" "$@"; done
 done
 [ "$ran" -gt 0 ] || { echo "no compiler found"; exit 77; }
 exit $status

@@ -39,9 +39,13 @@ static uint64_t file_offset(const void *addr)
     uint64_t a = (uint64_t)(uintptr_t)addr, off = UINT64_MAX;
     while (fgets(line, sizeof(line), f)) {
         unsigned long long lo, hi, pg;
-        char perms[8], path[4096] = "";
-        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &pg, path) >= 4 &&
-            a >= lo && a < hi) {
+        char perms[8];
+        int at = -1;
+        /* The path is the rest of the line: it may hold spaces. */
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &pg, &at) >= 4 &&
+            at > 0 && a >= lo && a < hi) {
+            char *path = line + at;
+            path[strcspn(path, "\n")] = 0;
             CHECK(strcmp(path, exe) == 0);
             off = a - lo + pg;
         }
