@@ -51,8 +51,12 @@ int main(void)
     for (uint32_t b = 0; b < BUFFERS; b++) {
         for (uint32_t i = 0; i < PER_BUFFER; i++)
             write_one(tag++);
-        struct timespec ts = {0, 200000};
-        nanosleep(&ts, NULL);
+        /* 200 us, spun: a sleep that short lasts a millisecond or more
+         * where timers are coarse (Windows), which the polling takes for
+         * an idle writer. */
+        uint64_t until = uv_hrtime() + 200000;
+        while (uv_hrtime() < until) {
+        }
     }
     uint64_t wakes = petw__flusher_writer_wakes() - before;
     fprintf(stderr, "%llu wakes for about %u buffers\n", (unsigned long long)wakes, BUFFERS);
