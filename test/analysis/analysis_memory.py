@@ -32,6 +32,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from petw_cli import need_kernel_groups  # noqa: E402
 
 petw, workload = sys.argv[1], sys.argv[2]
 NAME = "analysis_memory"
@@ -47,16 +49,6 @@ def fail(why):
     sys.exit(1)
 
 
-def need_groups(summary, groups, stacks=()):
-    """As a user the OS keeps some tracepoints from petw (the recorder's
-    Kernel line then leaves their groups out, or says it has no stacks of
-    them): skip then, naming them. As root they must be there."""
-    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
-    have = line.split()[1].split(",") if len(line.split()) > 1 else []
-    missing = [g for g in groups if g not in have] + \
-        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
-    if missing and os.geteuid() != 0:
-        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
 
 
 
@@ -188,7 +180,7 @@ def main():
         if info["cached"][0] != 0:
             skip("%d of the file's pages stayed cached after POSIX_FADV_DONTNEED"
                  % info["cached"][0])
-        need_groups(out, ["page_faults", "hard_faults", "virt_alloc"])
+        need_kernel_groups(out, ["page_faults", "hard_faults", "virt_alloc"], skip=skip)
         if "page_faults,hard_faults,virt_alloc" not in out:
             fail("the recorder did not grant memory: " + out)
         evs = events(etl)

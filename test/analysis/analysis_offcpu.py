@@ -24,6 +24,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from petw_cli import need_kernel_groups  # noqa: E402
 
 petw, workload = sys.argv[1], sys.argv[2]
 
@@ -38,16 +40,6 @@ def fail(why):
     sys.exit(1)
 
 
-def need_groups(summary, groups, stacks=()):
-    """As a user the OS keeps some tracepoints from petw (the recorder's
-    Kernel line then leaves their groups out, or says it has no stacks of
-    them): skip then, naming them. As root they must be there."""
-    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
-    have = line.split()[1].split(",") if len(line.split()) > 1 else []
-    missing = [g for g in groups if g not in have] + \
-        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
-    if missing and os.geteuid() != 0:
-        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
 
 
 
@@ -89,7 +81,7 @@ with tempfile.TemporaryDirectory() as tmp:
         if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
             skip(r.stderr.strip())
         fail("petw record failed: " + r.stderr)
-    need_groups(r.stdout, ["cswitch", "dispatcher"], ["cswitch"])
+    need_kernel_groups(r.stdout, ["cswitch", "dispatcher"], ["cswitch"], skip=skip)
     m = re.search(r"reader (\d+) waker (\d+) blocked_ms ([0-9.]+) rounds (\d+) "
                   r"longest_ms ([0-9.]+)", r.stdout)
     if not m:

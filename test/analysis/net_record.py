@@ -28,6 +28,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from petw_cli import need_kernel_groups  # noqa: E402
 
 petw, workload = sys.argv[1:3]
 
@@ -37,16 +39,6 @@ def fail(why):
     sys.exit(1)
 
 
-def need_groups(summary, groups, stacks=()):
-    """As a user the OS keeps some tracepoints from petw (the recorder's
-    Kernel line then leaves their groups out, or says it has no stacks of
-    them): skip then, naming them. As root they must be there."""
-    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
-    have = line.split()[1].split(",") if len(line.split()) > 1 else []
-    missing = [g for g in groups if g not in have] + \
-        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
-    if missing and os.geteuid() != 0:
-        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
 
 
 
@@ -83,7 +75,7 @@ def record(tmp, name, env_extra, strace_log=None):
                      re.I):
             skip(r.stderr.strip())
         fail("petw record failed: " + r.stderr + r.stdout)
-    need_groups(r.stdout, ["net"])
+    need_kernel_groups(r.stdout, ["net"], skip=skip)
     lines = [line.split() for line in r.stdout.splitlines() if line.startswith("net ")]
     # 4 sockets a protocol, IPv4 and IPv6; IPv4 alone without an IPv6 loopback.
     if "no ipv6: " in r.stdout and name == "full":

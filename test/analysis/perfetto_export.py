@@ -32,6 +32,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import perfetto_decode  # noqa: E402
 from perfetto_decode import one  # noqa: E402
+from petw_cli import need_kernel_groups  # noqa: E402
 
 petw, timeline, proto = sys.argv[1], sys.argv[2], sys.argv[3]
 NAME = "perfetto_export"
@@ -47,16 +48,6 @@ def fail(why):
     sys.exit(1)
 
 
-def need_groups(summary, groups, stacks=()):
-    """As a user the OS keeps some tracepoints from petw (the recorder's
-    Kernel line then leaves their groups out, or says it has no stacks of
-    them): skip then, naming them. As root they must be there."""
-    line = next((l for l in summary.splitlines() if l.startswith("Kernel:")), "")
-    have = line.split()[1].split(",") if len(line.split()) > 1 else []
-    missing = [g for g in groups if g not in have] + \
-        ["%s stacks" % s for s in stacks if "no %s stacks" % s in line]
-    if missing and os.geteuid() != 0:
-        skip("the OS keeps %s from this user: %s" % (", ".join(missing), line))
 
 
 
@@ -214,7 +205,7 @@ with tempfile.TemporaryDirectory() as tmp:
         if re.search(r"not supported|permission denied|not allowed", r.stderr, re.I):
             skip(r.stderr.strip())
         fail("petw record failed: " + r.stderr)
-    need_groups(r.stdout, ["cswitch", "dispatcher", "profile"])
+    need_kernel_groups(r.stdout, ["cswitch", "dispatcher", "profile"], skip=skip)
     m = re.search(r"producer (\d+) consumer (\d+) rounds (\d+)", r.stdout)
     if not m:
         fail("the workload said: " + r.stdout)
