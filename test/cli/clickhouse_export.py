@@ -344,13 +344,7 @@ def forward(server, q, tmp):
         # event the session writes.
         subprocess.run([petw, "start", "fw", "--realtime", "-p", "Petw.Test.Nobody",
                         "--flush-timer", "0.1"], env=env, check=True, stdout=subprocess.DEVNULL)
-        fw = subprocess.Popen([petw, "forward", "fw", "--flush-ms", "100", "--to",
-                               "clickhouse", server.url("fw")], env=env,
-                              stderr=subprocess.PIPE, text=True)
-        procs.append(fw)
-        first = fw.stderr.readline()
-        if "forwarding session 'fw'" not in first:
-            fail("petw forward: " + first + fw.stderr.read())
+        fw = start_forwarder("fw", server.url("fw"), ["--flush-ms", "100"], env, procs)
         subprocess.run([petw, "enable", "fw", "-p", "Petw.Test.Ticker"], env=env, check=True,
                        stdout=subprocess.DEVNULL)
         deadline = time.time() + 20
@@ -389,6 +383,18 @@ def forward(server, q, tmp):
         subprocess.run([petw, "stop", "fw"], env=env, capture_output=True)
 
 
+def start_forwarder(name, url, options, env, procs):
+    """petw forward NAME OPTIONS --to clickhouse URL, appended to `procs`
+    once it says it forwards the session (its first line on stderr)."""
+    fw = subprocess.Popen([petw, "forward", name] + list(options) + ["--to", "clickhouse", url],
+                          env=env, stderr=subprocess.PIPE, text=True)
+    procs.append(fw)
+    first = fw.stderr.readline()
+    if "forwarding session '%s'" % name not in first:
+        fail("petw forward: " + first + fw.stderr.read())
+    return fw
+
+
 class Session:
     """A real-time session `name` and a forwarder of it; the ticker is
     enabled once the forwarder consumes."""
@@ -407,14 +413,8 @@ class Session:
                        stdout=subprocess.DEVNULL)
 
     def forward(self, url, *options):
-        fw = subprocess.Popen([petw, "forward", self.name, "--flush-ms", "100"] +
-                              list(options) + ["--to", "clickhouse", url], env=self.env,
-                              stderr=subprocess.PIPE, text=True)
-        self.procs.append(fw)
-        first = fw.stderr.readline()
-        if "forwarding session '%s'" % self.name not in first:
-            fail("petw forward: " + first + fw.stderr.read())
-        return fw
+        return start_forwarder(self.name, url, ["--flush-ms", "100"] + list(options), self.env,
+                               self.procs)
 
     def enable(self):
         subprocess.run([petw, "enable", self.name, "-p", "Petw.Test.Ticker"], env=self.env,
@@ -580,14 +580,8 @@ def forward_killed_loaded(server, q, tmp):
     procs = []
 
     def forwarder():
-        fw = subprocess.Popen([petw, "forward", name, "--spool", spool, "--flush-ms", "200",
-                               "--to", "clickhouse", server.url("kl")], env=env,
-                              stderr=subprocess.PIPE, text=True)
-        procs.append(fw)
-        first = fw.stderr.readline()
-        if "forwarding session '%s'" % name not in first:
-            fail("petw forward: " + first + fw.stderr.read())
-        return fw
+        return start_forwarder(name, server.url("kl"), ["--spool", spool, "--flush-ms", "200"],
+                               env, procs)
 
     try:
         first = forwarder()
@@ -656,13 +650,8 @@ def forward_killed_alone(server, q, tmp):
                    stdout=subprocess.DEVNULL)
     procs = []
     try:
-        fw = subprocess.Popen([petw, "forward", name, "--spool", os.path.join(tmp, "spool-ka"),
-                               "--to", "clickhouse", server.url("ka")], env=env,
-                              stderr=subprocess.PIPE, text=True)
-        procs.append(fw)
-        first = fw.stderr.readline()
-        if "forwarding session '%s'" % name not in first:
-            fail("petw forward: " + first + fw.stderr.read())
+        fw = start_forwarder(name, server.url("ka"), ["--spool", os.path.join(tmp, "spool-ka")],
+                             env, procs)
         fw.kill()
         fw.wait()
         fw.stderr.close()
@@ -701,14 +690,9 @@ def forward_killed_alone(server, q, tmp):
     try:
         fws = []
         for k in range(2):
-            fw = subprocess.Popen([petw, "forward", name, "--spool",
-                                   os.path.join(tmp, "spool-k2-%d" % k), "--to", "clickhouse",
-                                   server.url("k2")], env=env, stderr=subprocess.PIPE, text=True)
-            procs.append(fw)
-            first = fw.stderr.readline()
-            if "forwarding session '%s'" % name not in first:
-                fail("petw forward: " + first + fw.stderr.read())
-            fws.append(fw)
+            fws.append(start_forwarder(name, server.url("k2"),
+                                       ["--spool", os.path.join(tmp, "spool-k2-%d" % k)], env,
+                                       procs))
         fws[0].kill()
         fws[0].wait()
         w = subprocess.Popen([writer, "150000", "50000"], env=env, stdout=subprocess.PIPE,
@@ -843,14 +827,7 @@ def forward_killed_unspooled(server, q, tmp):
     procs = []
 
     def forwarder(*options):
-        fw = subprocess.Popen([petw, "forward", name] + list(options) +
-                              ["--to", "clickhouse", server.url(name)], env=env,
-                              stderr=subprocess.PIPE, text=True)
-        procs.append(fw)
-        first = fw.stderr.readline()
-        if "forwarding session '%s'" % name not in first:
-            fail("petw forward: " + first + fw.stderr.read())
-        return fw
+        return start_forwarder(name, server.url(name), options, env, procs)
 
     try:
         first = forwarder("--flush-ms", "600000")
@@ -906,13 +883,9 @@ def forward_spool_idle(server, q, tmp):
                     "--flush-timer", "0.1"], env=env, check=True, stdout=subprocess.DEVNULL)
     procs = []
     try:
-        fw = subprocess.Popen([petw, "forward", name, "--spool", os.path.join(tmp, "spool-si"),
-                               "--flush-ms", "300", "--to", "clickhouse", server.url(name)],
-                              env=env, stderr=subprocess.PIPE, text=True)
-        procs.append(fw)
-        first = fw.stderr.readline()
-        if "forwarding session '%s'" % name not in first:
-            fail("petw forward: " + first + fw.stderr.read())
+        fw = start_forwarder(name, server.url(name),
+                             ["--spool", os.path.join(tmp, "spool-si"), "--flush-ms", "300"], env,
+                             procs)
         w = subprocess.Popen([writer, "40000", "10000"], env=env, stdout=subprocess.PIPE,
                              text=True)
         procs.append(w)
