@@ -419,11 +419,27 @@ int forward_convert_etl(void *context, const char *meta, uint64_t seq, const sbu
     int rc = one ? 0 : PETW_ENOMEM;
     if (one)
         memcpy(one, etl->data, header_size);
+    /* The session's buffers all have its buffer size (the header
+     * buffer's): a last one shorter than that was cut by a kill while it
+     * was appended, before the forwarder acknowledged it, so the session
+     * hands it again to the next forwarder: it is left out, said once. */
+    uint32_t buffer_size;
+    memcpy(&buffer_size, etl->data, sizeof(buffer_size));
     for (size_t off = header_size; rc == 0 && !x->failed && off < etl->len;) {
         uint32_t size;
         uint64_t sequence;
-        memcpy(&size, (const uint8_t *)etl->data + off, sizeof(size));
-        if (size < BUFFER_HEADER_SIZE || size > etl->len - off) {
+        size_t left = etl->len - off;
+        if (left >= sizeof(size))
+            memcpy(&size, (const uint8_t *)etl->data + off, sizeof(size));
+        if (left < sizeof(size) || (size == buffer_size && size > left)) {
+            fprintf(stderr,
+                    "petw: spool file %020" PRIu64 ": its last buffer was cut (%zu of %" PRIu32
+                    " bytes), as a forwarder killed while appending it leaves it; the session "
+                    "gives that buffer again to the next forwarder\n",
+                    seq, left, buffer_size);
+            break;
+        }
+        if (size < BUFFER_HEADER_SIZE || size > left) {
             rc = PETW_ECORRUPT;
             break;
         }
