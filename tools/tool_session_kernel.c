@@ -222,15 +222,18 @@ void print_kernel_line(const petw_session_config *cfg, const petw_session_stats 
                              lim);
     }
     /* Any other group asked and not recorded, named all the same. */
-    const uint32_t said = PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS |
-                          PETW_SYSTEM_VIRTUAL_ALLOC | PETW_SYSTEM_DISPATCHER | PETW_SYSTEM_DISK_IO |
-                          PETW_SYSTEM_NETWORK_TCPIP;
+    const uint32_t said =
+        (lim & PETW_SYSTEM_LIMIT_NO_FAULTS ? PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS
+                                           : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC ? PETW_SYSTEM_VIRTUAL_ALLOC : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_DISPATCHER ? PETW_SYSTEM_DISPATCHER : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_DISK_IO ? PETW_SYSTEM_DISK_IO : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_NETWORK ? PETW_SYSTEM_NETWORK_TCPIP : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_FILE_IO ? PETW_SYSTEM_FILE_IO : 0); /* on stderr below */
     uint32_t other = st && st->enable_flags ? cfg->system_flags & ~recorded & ~said : 0;
-    if (lim & PETW_SYSTEM_LIMIT_NO_FILE_IO)
-        other &= ~PETW_SYSTEM_FILE_IO; /* said on stderr below */
     system_flags_text(other, groups, sizeof(groups));
     if (groups[0])
-        printf("Not recorded:      %s (the OS does not give them to this session)\n", groups);
+        printf("Not recorded:      %s (not given by the OS to this session)\n", groups);
     if (lim & PETW_SYSTEM_LIMIT_NO_FILE_IO)
         fprintf(stderr, "petw: file I/O not recorded: it needs BPF (a build with libbpf, a kernel "
                         "with BPF ring buffers and BTF, root or CAP_BPF with CAP_PERFMON); the "

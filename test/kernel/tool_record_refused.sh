@@ -59,6 +59,9 @@ grep -q "^Not recorded: *disk (the OS gives no block:block_rq_issue/complete tra
 grep -q "^Not recorded: *net (the OS gives no sock:inet_sock_set_state, .*tcp_retransmit_skb" out ||
     fail "net left out unsaid: $(cat out)"
 check_said process,thread,dispatcher,disk,net
+if [ "$(id -u)" = 0 ] && grep -q "may not read tracefs" out; then
+    fail "root told it may not read tracefs: $(cat out)"
+fi
 echo "tool_record_refused: tracepoints absent: $(grep -c '^Not recorded:' out) groups said"
 
 # As an ordinary user, when this is root and can become one.
