@@ -66,8 +66,10 @@ int provider_spec_parse(const char *text, provider_spec *out);
 int enable_providers(petw_session_handle session, const provider_spec *p, int n);
 /* "Provider: GUID (name) keywords K level L" on stdout. */
 void print_provider_line(const provider_spec *p);
-/* "Kernel: process,thread (stacks: profile)" on stdout; nothing without
- * kernel groups. */
+/* "Kernel: process,thread (stacks: profile)" on stdout, the groups the
+ * session records (`st`'s, when given) and the stacks of those, then a
+ * "Not recorded:" line with the reason for each group asked the OS did not
+ * give; nothing without kernel groups. */
 void print_kernel_line(const petw_session_config *cfg, const petw_session_stats *st);
 /* `path` made absolute (the session host writes it), in `out`.
  * Returns 0, or -1 with the reason on stderr. */

@@ -163,40 +163,82 @@ const char *kernel_refusal(int rc, uint32_t system_flags)
     return "";
 }
 
+/* Why the OS gave none of a tracepoint group: " (the OS gives no
+ * <what>[: this user may not read tracefs])". */
+static void print_no_tracepoints(const char *what, uint32_t limits)
+{
+    printf(" (the OS gives no %s%s)\n", what,
+           limits & PETW_SYSTEM_LIMIT_TRACEPOINTS_DENIED
+               ? ": this user may not read tracefs, tracepoints need root"
+               : "");
+}
+
 void print_kernel_line(const petw_session_config *cfg, const petw_session_stats *st)
 {
     char groups[128], stacks[128];
     if (!cfg->system_flags)
         return;
-    /* What the session records (the OS may give less than was asked). */
-    system_flags_text(st && st->enable_flags ? st->enable_flags : cfg->system_flags, groups,
-                      sizeof(groups));
-    system_flags_text(cfg->system_stack_flags, stacks, sizeof(stacks));
+    /* What the session records (the OS may give less than was asked), and
+     * the stacks of those groups only. */
+    uint32_t recorded = st && st->enable_flags ? st->enable_flags : cfg->system_flags;
+    uint32_t lim = st ? st->system_limits : 0;
+    system_flags_text(recorded, groups, sizeof(groups));
+    uint32_t stacked = cfg->system_stack_flags & recorded;
+    if (lim & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS)
+        stacked &= ~PETW_SYSTEM_CSWITCH; /* said below */
+    system_flags_text(stacked, stacks, sizeof(stacks));
     printf("Kernel:            %s", groups);
-    if (cfg->system_stack_flags)
+    if (stacked)
         printf(" (stacks: %s)", stacks);
     if (cfg->system_target_pid)
         printf(" of process %" PRIu32 " and its descendants", cfg->system_target_pid);
-    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_USER_ONLY))
+    if (lim & PETW_SYSTEM_LIMIT_USER_ONLY)
         printf(" (user code only: the OS keeps kernel code from this user)");
-    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS))
+    if (lim & PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS)
         printf(" (no cswitch stacks: the OS gives no sched_switch tracepoint)");
     printf("\n");
-    /* What of the memory groups the OS did not give: one line each. */
-    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FAULTS))
+    /* What of the groups asked the OS did not give: one line each. */
+    if (lim & PETW_SYSTEM_LIMIT_NO_FAULTS)
         printf("Not recorded:      page_faults, hard_faults (the OS gives no page-fault "
                "events: perf's software events refused)\n");
-    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC))
-        printf("Not recorded:      virt_alloc (the OS gives no syscalls:sys_enter/exit_mmap, "
-               "munmap, brk, mremap tracepoints)\n");
-    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FAULT_TIMES))
+    if (lim & PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC) {
+        printf("Not recorded:      virt_alloc");
+        print_no_tracepoints("syscalls:sys_enter/exit_mmap, munmap, brk, mremap tracepoints", lim);
+    }
+    if (lim & PETW_SYSTEM_LIMIT_NO_FAULT_TIMES)
         printf("Not recorded:      hard faults' durations (no page-fault start events)\n");
-    if (st && (st->system_limits & PETW_SYSTEM_LIMIT_NO_FILE_IO))
+    if (lim & PETW_SYSTEM_LIMIT_NO_DISPATCHER) {
+        printf("Not recorded:      dispatcher");
+        print_no_tracepoints("sched:sched_waking tracepoint", lim);
+    }
+    if (lim & PETW_SYSTEM_LIMIT_NO_DISK_IO) {
+        printf("Not recorded:      disk");
+        print_no_tracepoints("block:block_rq_issue/complete tracepoints", lim);
+    }
+    if (lim & PETW_SYSTEM_LIMIT_NO_NETWORK) {
+        printf("Not recorded:      net");
+        print_no_tracepoints("sock:inet_sock_set_state, sock_send_length, sock_recv_length or "
+                             "tcp:tcp_retransmit_skb tracepoint",
+                             lim);
+    }
+    /* Any other group asked and not recorded, named all the same. */
+    const uint32_t said =
+        (lim & PETW_SYSTEM_LIMIT_NO_FAULTS ? PETW_SYSTEM_PAGE_FAULTS | PETW_SYSTEM_HARD_FAULTS
+                                           : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC ? PETW_SYSTEM_VIRTUAL_ALLOC : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_DISPATCHER ? PETW_SYSTEM_DISPATCHER : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_DISK_IO ? PETW_SYSTEM_DISK_IO : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_NETWORK ? PETW_SYSTEM_NETWORK_TCPIP : 0) |
+        (lim & PETW_SYSTEM_LIMIT_NO_FILE_IO ? PETW_SYSTEM_FILE_IO : 0); /* on stderr below */
+    uint32_t other = st && st->enable_flags ? cfg->system_flags & ~recorded & ~said : 0;
+    system_flags_text(other, groups, sizeof(groups));
+    if (groups[0])
+        printf("Not recorded:      %s (not given by the OS to this session)\n", groups);
+    if (lim & PETW_SYSTEM_LIMIT_NO_FILE_IO)
         fprintf(stderr, "petw: file I/O not recorded: it needs BPF (a build with libbpf, a kernel "
                         "with BPF ring buffers and BTF, root or CAP_BPF with CAP_PERFMON); the "
                         "rest is recorded\n");
     /* Network recorded in part: one line each for what is missing. */
-    uint32_t lim = st ? st->system_limits : 0;
     if (lim & PETW_SYSTEM_LIMIT_NET_NO_BYTES)
         fprintf(stderr,
                 "petw: net: %sbytes sent and received not recorded (no "

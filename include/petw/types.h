@@ -217,6 +217,19 @@ typedef struct petw_event_record {
 /* UDP datagrams without their addresses and ports (no tracepoint carries
  * them; the BPF program that reads them could not be loaded). */
 #define PETW_SYSTEM_LIMIT_NET_NO_UDP_ADDRESSES 0x200u
+/* Dispatcher was asked, the OS gives no record of wake-ups (Linux: no
+ * sched:sched_waking tracepoint, or not to this user) */
+#define PETW_SYSTEM_LIMIT_NO_DISPATCHER 0x400u
+/* Disk I/O was asked, the OS gives none (Linux: no block:block_rq_issue
+ * and block_rq_complete tracepoints, or not to this user) */
+#define PETW_SYSTEM_LIMIT_NO_DISK_IO 0x800u
+/* Network was asked, the OS gives none of it (Linux: no sock or tcp
+ * tracepoint, or not to this user) */
+#define PETW_SYSTEM_LIMIT_NO_NETWORK 0x1000u
+/* The OS keeps its tracepoints from this user (Linux: tracefs is there
+ * and not readable by the user): the reason of the NO_ bits above that
+ * need tracepoints */
+#define PETW_SYSTEM_LIMIT_TRACEPOINTS_DENIED 0x2000u
 
 /* What a writer does when every buffer is in use. */
 #define PETW_LOSS_DROP_NEWEST 0      /* lose the new event and count it (ETW's behaviour) */

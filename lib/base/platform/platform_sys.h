@@ -149,6 +149,9 @@ int petw__tracepoint_id(const char *name, uint64_t *id);
  * `size` bytes at most with the NUL); its length, 0 when there is none
  * (as petw__tracepoint_id). */
 size_t petw__tracepoint_format(const char *name, char *buf, size_t size);
+/* 1 when tracefs is there and this user may not read it (the OS keeps
+ * every tracepoint from petw then), else 0. Windows: 0. */
+int petw__tracefs_denied(void);
 /* Opens the JIT map a process wrote for profilers (Linux: /tmp/perf-PID.map,
  * lines "START SIZE name", hex numbers, as perf reads them) for reading,
  * following no link, when it is a regular file owned by `owner` (the

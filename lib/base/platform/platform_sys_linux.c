@@ -229,6 +229,18 @@ size_t petw__tracepoint_format(const char *name, char *buf, size_t size)
     return tp_read(name, "format", buf, size);
 }
 
+int petw__tracefs_denied(void)
+{
+    static const char *const dirs[] = {"/sys/kernel/tracing/events",
+                                       "/sys/kernel/debug/tracing/events"};
+    if (tracefs())
+        return 0;
+    for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++)
+        if (access(dirs[k], R_OK) != 0 && (errno == EACCES || errno == EPERM))
+            return 1;
+    return 0;
+}
+
 int petw__tracepoint_exists(const char *name)
 {
     uint64_t id;

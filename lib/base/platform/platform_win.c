@@ -455,6 +455,11 @@ size_t petw__tracepoint_format(const char *name, char *buf, size_t size)
     return 0;
 }
 
+int petw__tracefs_denied(void)
+{
+    return 0;
+}
+
 void *petw__sys_jit_map_open(uint32_t pid, uint32_t owner)
 {
     (void)pid;

@@ -445,6 +445,17 @@ static uint32_t limits_of(const petw__system *s, const petw__sys_config *sc,
         (sc->fault_starts && info->faults && !info->fault_starts ? PETW_SYSTEM_LIMIT_NO_FAULT_TIMES
                                                                  : 0) |
         file_limit;
+    const int net = t->net_states || t->net_bytes || t->net_retransmits;
+    uint32_t refused = (want->wakeups && !t->wakeups ? PETW_SYSTEM_LIMIT_NO_DISPATCHER : 0) |
+                       (want->disk && !t->disk ? PETW_SYSTEM_LIMIT_NO_DISK_IO : 0) |
+                       (want->net && !net ? PETW_SYSTEM_LIMIT_NO_NETWORK : 0);
+    limits |= refused;
+    /* Why tracepoints are missing, when it is that this user may not read
+     * them. */
+    if ((refused ||
+         (limits & (PETW_SYSTEM_LIMIT_NO_SWITCH_STACKS | PETW_SYSTEM_LIMIT_NO_VIRTUAL_ALLOC))) &&
+        petw__tracefs_denied())
+        limits |= PETW_SYSTEM_LIMIT_TRACEPOINTS_DENIED;
     if (s->flags & PETW_SYSTEM_NETWORK_TCPIP)
         limits |= (t->net_bytes ? 0 : PETW_SYSTEM_LIMIT_NET_NO_BYTES) |
                   (t->net_states ? 0 : PETW_SYSTEM_LIMIT_NET_NO_CONNECTIONS) |
