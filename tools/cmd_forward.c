@@ -360,6 +360,33 @@ static void forward_say_start(const forwarder *f, const char *name)
     fflush(stderr);
 }
 
+/* How the live trace `t` reaches the server: with a spool, the session's
+ * buffers themselves to it, decoded when sent; without, decoded rows whose
+ * buffers the session keeps until they landed. Either way the rows'
+ * identity is the session's run, and an idle session still sends what is
+ * due. */
+static void forward_wire(forwarder *f, petw_trace *t, const petw_logfile_info *info)
+{
+    exporter *x = f->x;
+    if (x->spool) {
+        x->spool->convert = forward_convert_etl;
+        x->spool->convert_context = x;
+        f->raw = petw_trace_set_raw_callback(t, forward_raw) == 0;
+        if (f->raw) /* the spooled rows carry the session's run: its traces row too */
+            x->trace_id = forward_session_run_id(x, info);
+        forward_sender_start(f); /* or, failing, the consumer sends */
+    } else if (petw_trace_set_raw_callback(t, forward_sequence) == 0) {
+        /* The rows' identity is the session's too: a buffer the session
+         * hands again to a forwarder started after a kill lands once. And
+         * the session keeps each buffer until its rows landed: a forwarder
+         * killed with rows in its batch loses none of them. */
+        x->trace_id = forward_session_run_id(x, info);
+        f->trace = t;
+        f->defer = petw_trace_defer_acks(t) == 0;
+    }
+    petw_trace_set_idle_callback(t, forward_idle);
+}
+
 int cmd_forward(int argc, char **argv)
 {
     static exporter x;
@@ -412,24 +439,7 @@ int cmd_forward(int argc, char **argv)
     f.last_flush_ms = started;
     atomic_store(&forwarded, t);
     catch_interrupts(forward_interrupted);
-    if (x.spool) {
-        /* The buffers themselves to the spool, decoded when sent. */
-        spool.convert = forward_convert_etl;
-        spool.convert_context = &x;
-        f.raw = petw_trace_set_raw_callback(t, forward_raw) == 0;
-        if (f.raw) /* the spooled rows carry the session's run: its traces row too */
-            x.trace_id = forward_session_run_id(&x, &info);
-        forward_sender_start(&f); /* or, failing, the consumer sends */
-    } else if (petw_trace_set_raw_callback(t, forward_sequence) == 0) {
-        /* The rows' identity is the session's too: a buffer the session
-         * hands again to a forwarder started after a kill lands once. And
-         * the session keeps each buffer until its rows landed: a forwarder
-         * killed with rows in its batch loses none of them. */
-        x.trace_id = forward_session_run_id(&x, &info);
-        f.trace = t;
-        f.defer = petw_trace_defer_acks(t) == 0;
-    }
-    petw_trace_set_idle_callback(t, forward_idle);
+    forward_wire(&f, t, &info);
     int process_rc = petw_trace_process(&t, 1, 0, 0);
     if (f.defer && !x.failed) { /* what is left lands, then the session may forget it */
         export_flush(&x, &x.batches[CLICKHOUSE_EVENTS]);
