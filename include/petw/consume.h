@@ -153,7 +153,10 @@ void *petw_trace_context(const petw_trace *trace);
  * buffer callback or petw_trace_cancel() stopped it. */
 int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start_time, int64_t end_time);
 
-/* Frees the trace. NULL is fine. */
+/* Frees the trace. NULL is fine. On a real-time consumer of a shared
+ * session it returns once the session took back the buffers it did not
+ * acknowledge (at most a few seconds if the session host does not
+ * answer): a consumer opened right after gets them first. */
 void petw_trace_close(petw_trace *trace);
 
 /* Converts a raw session timestamp of `trace` to FILETIME. */
