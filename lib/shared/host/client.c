@@ -421,20 +421,16 @@ typedef struct reader {
     intptr_t wake; /* signalled when the trace is closed */
     petw__bufqueue *q;
     uint8_t *buf;
-    uint32_t outstanding; /* buffers received and not acked yet */
-    /* Set by petw_trace_close (release: orders nothing else, the reader
-     * only needs the flag; the wake counter is what wakes it). */
-    _Atomic uint32_t closing;
-    /* 1 once the reader finished with the socket (release: its last use
-     * of the socket and queue come before; the closer's acquire load). */
-    _Atomic uint32_t done;
-    /* The reader thread and the trace each hold one: the last to let go
-     * frees it (acq_rel: the other's uses come before the free). */
-    _Atomic uint32_t refs;
+    uint32_t outstanding;     /* buffers received and not acked yet */
+    _Atomic uint32_t closing; /* set by petw_trace_close */
+    _Atomic uint32_t done;    /* 1 once the reader is done with the socket */
+    _Atomic uint32_t refs;    /* the reader thread's and the trace's */
 } reader;
 
 static void reader_unref(reader *rd)
 {
+    /* acq_rel: the other holder's uses of `rd` come before the free (its
+     * release half), whichever of the reader and the closer lets go last. */
     if (atomic_fetch_sub_explicit(&rd->refs, 1, memory_order_acq_rel) != 1)
         return;
     petw__handle_close(rd->wake);
@@ -531,6 +527,8 @@ out:
     petw__bufqueue_unref(rd->q);
     petw__handle_close(rd->sock);
     free(rd->buf);
+    /* release: the reader's last uses of the socket and the queue come
+     * before; pairs with reader_close's acquire load. */
     atomic_store_explicit(&rd->done, 1, memory_order_release);
     petw__futex_wake_all((const uint32_t *)&rd->done);
     reader_unref(rd);
@@ -543,6 +541,7 @@ out:
 static void reader_close(void *arg)
 {
     reader *rd = arg;
+    /* relaxed: the flag alone is read (the wake counter wakes the reader). */
     atomic_store_explicit(&rd->closing, 1, memory_order_relaxed);
     petw__wake_signal(rd->wake);
     int64_t deadline = petw__clock_reference() + (int64_t)(CLOSE_WAIT_MS + 1000) * 1000000;
