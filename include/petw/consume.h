@@ -100,7 +100,8 @@ int petw_trace_set_idle_callback(petw_trace *trace, petw_buffer_callback callbac
  * has a buffer once the buffer's events were delivered (the buffer
  * callback returned): the session keeps each buffer until then, and hands
  * those not acknowledged to the session's next consumer when this process
- * goes (killed, say). After petw_trace_defer_acks, a buffer is
+ * goes (killed, say) or closes the trace (a consumer opened once
+ * petw_trace_close returned gets them). After petw_trace_defer_acks, a buffer is
  * acknowledged only once the consumer says so with petw_trace_ack: one
  * that keeps the events elsewhere (sends them to a server in batches,
  * say) acknowledges them once they are kept there, and loses nothing if
