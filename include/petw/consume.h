@@ -100,7 +100,8 @@ int petw_trace_set_idle_callback(petw_trace *trace, petw_buffer_callback callbac
  * has a buffer once the buffer's events were delivered (the buffer
  * callback returned): the session keeps each buffer until then, and hands
  * those not acknowledged to the session's next consumer when this process
- * goes (killed, say). After petw_trace_defer_acks, a buffer is
+ * goes (killed, say) or closes the trace (a consumer opened once
+ * petw_trace_close returned gets them). After petw_trace_defer_acks, a buffer is
  * acknowledged only once the consumer says so with petw_trace_ack: one
  * that keeps the events elsewhere (sends them to a server in batches,
  * say) acknowledges them once they are kept there, and loses nothing if
@@ -153,7 +154,10 @@ void *petw_trace_context(const petw_trace *trace);
  * buffer callback or petw_trace_cancel() stopped it. */
 int petw_trace_process(petw_trace **traces, uint32_t count, int64_t start_time, int64_t end_time);
 
-/* Frees the trace. NULL is fine. */
+/* Frees the trace. NULL is fine. On a real-time consumer of a shared
+ * session it returns once the session took back the buffers it did not
+ * acknowledge (at most a few seconds if the session host does not
+ * answer): a consumer opened right after gets them first. */
 void petw_trace_close(petw_trace *trace);
 
 /* Converts a raw session timestamp of `trace` to FILETIME. */

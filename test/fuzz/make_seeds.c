@@ -359,6 +359,16 @@ static int write_frames(const char *dir)
                       sizeof(control));
     rc |=
         write_frame(dir, "msg-start.bin", PETW__MSG_MAGIC, PETW__MSG_START, &start, sizeof(start));
+    /* A real-time consumer's last frames: an RT_ACK, then RT_BYE (no
+     * payload) as it closes its trace. */
+    uint8_t consumer[2 * sizeof(petw__msg_header) + sizeof(uint32_t)];
+    petw__msg_header ack = {PETW__MSG_MAGIC, PETW__MSG_VERSION, PETW__MSG_RT_ACK, 4, 0};
+    petw__msg_header bye = {PETW__MSG_MAGIC, PETW__MSG_VERSION, PETW__MSG_RT_BYE, 0, 0};
+    uint32_t acked = 3;
+    memcpy(consumer, &ack, sizeof(ack));
+    memcpy(consumer + sizeof(ack), &acked, sizeof(acked));
+    memcpy(consumer + sizeof(ack) + sizeof(acked), &bye, sizeof(bye));
+    rc |= write_file(dir, "msg-rt-ack-bye.bin", consumer, sizeof(consumer));
     rc |= write_frame(dir, "msg-bad-magic.bin", PETW__MSG_MAGIC ^ 0x20u, PETW__MSG_HELLO, &hello,
                       sizeof(hello));
     return rc;

@@ -128,6 +128,7 @@ enum {
     PETW__MSG_RT_BUFFER, /* host -> consumer: one buffer */
     PETW__MSG_RT_END,    /* host -> consumer: the session stopped */
     PETW__MSG_RT_ACK,    /* consumer -> host: uint32_t, buffers it finished */
+    PETW__MSG_RT_BYE,    /* consumer -> host: it closed its trace (no payload) */
     PETW__MSG_TYPE_COUNT
 };
 

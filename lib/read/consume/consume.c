@@ -392,6 +392,12 @@ int petw__trace_open_live(const uint8_t *header, uint32_t size, petw__bufqueue *
     return 0;
 }
 
+void petw__trace_on_live_close(petw_trace *t, void (*fn)(void *), void *arg)
+{
+    t->live_close = fn;
+    t->live_close_arg = arg;
+}
+
 int petw_trace_set_raw_callback(petw_trace *t, petw_raw_buffer_callback callback)
 {
     PETW__RETURN_IF(!t || !t->live || t->processed, PETW_EINVAL);
@@ -470,6 +476,8 @@ void petw_trace_close(petw_trace *t)
         return;
     if (t->live)
         petw__bufqueue_unref(t->live);
+    if (t->live_close)
+        t->live_close(t->live_close_arg);
     free(t->live_buffer);
     tbuf_free(&t->header);
     for (uint32_t i = 0; i < t->slot_count; i++)

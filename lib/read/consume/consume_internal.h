@@ -11,5 +11,9 @@
  * `queue` (the trace takes a reference). */
 int petw__trace_open_live(const uint8_t *header, uint32_t size, petw__bufqueue *queue,
                           const petw_trace_config *config, petw_trace **out);
+/* `fn(arg)` runs once when petw_trace_close closes live trace `t`, after
+ * the trace let go of its queue: the source's chance to tell its producer
+ * and wait (bounded) until it took back what was not acknowledged. */
+void petw__trace_on_live_close(petw_trace *t, void (*fn)(void *), void *arg);
 
 #endif

@@ -83,6 +83,8 @@ struct petw_trace {
      * position the consumer acknowledged up to, and those acked so far. */
     uint64_t live_taken, live_finished, live_ack_to, live_acked;
     int defer_acks;
+    void (*live_close)(void *); /* petw__trace_on_live_close's, or NULL */
+    void *live_close_arg;
     _Atomic int cancel;
 };
 

@@ -11,6 +11,7 @@
  * (slot and the slot's generation, so a stale handle never reaches the
  * next session in the slot).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -410,12 +411,31 @@ int petw__host_set_system(petw_session_handle h, const uint32_t *stack_flags,
 
 /* ---- real-time consumers in another process ---- */
 
+/* How long petw_trace_close waits for the session to take back what its
+ * consumer did not acknowledge: the host's consumer thread notices the
+ * consumer's RT_BYE within its 200 ms wait for buffers, later under load. */
+#define CLOSE_WAIT_MS 5000
+
 typedef struct reader {
     intptr_t sock;
+    intptr_t wake; /* signalled when the trace is closed */
     petw__bufqueue *q;
     uint8_t *buf;
-    uint32_t outstanding; /* buffers received and not acked yet */
+    uint32_t outstanding;     /* buffers received and not acked yet */
+    _Atomic uint32_t closing; /* set by petw_trace_close */
+    _Atomic uint32_t done;    /* 1 once the reader is done with the socket */
+    _Atomic uint32_t refs;    /* the reader thread's and the trace's */
 } reader;
+
+static void reader_unref(reader *rd)
+{
+    /* acq_rel: the other holder's uses of `rd` come before the free (its
+     * release half), whichever of the reader and the closer lets go last. */
+    if (atomic_fetch_sub_explicit(&rd->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    petw__handle_close(rd->wake);
+    free(rd);
+}
 
 /* Tells the host how many buffers the consumer finished (its callback
  * returned; with petw_trace_defer_acks, it acknowledged them) since the
@@ -432,37 +452,67 @@ static void ack(reader *rd)
     rd->outstanding -= n < rd->outstanding ? n : rd->outstanding;
 }
 
+static int closing(reader *rd)
+{
+    return atomic_load_explicit(&rd->closing, memory_order_relaxed) ||
+           !petw__bufqueue_shared(rd->q);
+}
+
+/* The trace was closed: the host is told (RT_BYE), and what it still
+ * sends is read and dropped until it closes its side, which it does once
+ * it took the queue back (the buffers not acked go to the next consumer).
+ * So a consumer opened once petw_trace_close returned gets them. */
+static void say_bye(reader *rd)
+{
+    if (petw__msg_send(rd->sock, PETW__MSG_RT_BYE, NULL, 0, NULL, 0, 1000) != 0)
+        return;
+    int64_t deadline = petw__clock_reference() + (int64_t)CLOSE_WAIT_MS * 1000000;
+    for (;;) {
+        int64_t left = (deadline - petw__clock_reference()) / 1000000;
+        if (left <= 0)
+            return;
+        petw__msg_header hd;
+        if (petw__msg_recv_header(rd->sock, &hd, petw__bufqueue_buffer_size(rd->q), NULL, NULL,
+                                  (int)left) != 0 ||
+            hd.type != PETW__MSG_RT_BUFFER ||
+            petw__ipc_recv(rd->sock, rd->buf, hd.size, NULL, NULL, (int)left) != 0)
+            return; /* the host's end (or RT_END, or garbage) */
+    }
+}
+
 /* Moves buffers from the host's socket into the consumer's queue, waiting
  * while the queue is full (the socket then holds the host back, and the
  * host counts what its own queue cannot keep), and acks what the consumer
  * finished. Ends the queue when the session stops, the host goes, or the
- * consumer closed its trace. */
+ * consumer closed its trace (its wake counter: at once). */
 static void reader_main(void *arg)
 {
     reader *rd = arg;
     for (;;) {
         ack(rd);
-        petw__msg_header hd;
+        if (closing(rd))
+            break;
         /* While the consumer has buffers to finish, their acks go within
          * 2 ms: the host's queue holds them until then. Buffers it
          * finished and holds (petw_trace_defer_acks) are acked when it
          * says, which may be long after: within 20 ms of that. */
         uint32_t held = rd->outstanding ? petw__bufqueue_held(rd->q) : 0;
+        intptr_t fds[2] = {rd->sock, rd->wake};
+        uint8_t ready[2];
+        int got = petw__ipc_poll(fds, 2, ready, rd->outstanding > held ? 2 : held ? 20 : 200);
+        if (got < 0)
+            break;
+        if (got == 0 || !ready[0])
+            continue; /* a timeout, or the close (seen above) */
+        petw__msg_header hd;
         int rc = petw__msg_recv_header(rd->sock, &hd, petw__bufqueue_buffer_size(rd->q), NULL, NULL,
-                                       rd->outstanding > held ? 2
-                                       : held                 ? 20
-                                                              : 200);
-        if (rc == PETW_ETIMEDOUT) {
-            if (!petw__bufqueue_shared(rd->q))
-                break; /* the trace was closed */
-            continue;
-        }
+                                       5000);
         if (rc || hd.type != PETW__MSG_RT_BUFFER)
             break; /* RT_END, the host gone, or garbage */
         if (petw__ipc_recv(rd->sock, rd->buf, hd.size, NULL, NULL, 5000) != 0)
             break;
         while (petw__bufqueue_push(rd->q, rd->buf, hd.size) != 0) {
-            if (petw__bufqueue_ended(rd->q) || !petw__bufqueue_shared(rd->q))
+            if (petw__bufqueue_ended(rd->q) || closing(rd))
                 goto out;
             ack(rd);
             petw__sleep_ms(1);
@@ -471,11 +521,38 @@ static void reader_main(void *arg)
     }
 out:
     ack(rd); /* what the consumer finished before it closed the trace */
+    if (closing(rd))
+        say_bye(rd);
     petw__bufqueue_end(rd->q);
     petw__bufqueue_unref(rd->q);
     petw__handle_close(rd->sock);
     free(rd->buf);
-    free(rd);
+    /* release: the reader's last uses of the socket and the queue come
+     * before; pairs with reader_close's acquire load. */
+    atomic_store_explicit(&rd->done, 1, memory_order_release);
+    petw__futex_wake_all((const uint32_t *)&rd->done);
+    reader_unref(rd);
+}
+
+/* petw_trace_close's (the trace let go of the queue): wakes the reader and
+ * waits until it is done with the socket, so the host took the queue back
+ * before the close returns. Bounded: a host that does not answer keeps it
+ * CLOSE_WAIT_MS, and the reader ends on its own later. */
+static void reader_close(void *arg)
+{
+    reader *rd = arg;
+    /* relaxed: the flag alone is read (the wake counter wakes the reader). */
+    atomic_store_explicit(&rd->closing, 1, memory_order_relaxed);
+    petw__wake_signal(rd->wake);
+    int64_t deadline = petw__clock_reference() + (int64_t)(CLOSE_WAIT_MS + 1000) * 1000000;
+    /* acquire: pairs with the reader's release store of done. */
+    while (!atomic_load_explicit(&rd->done, memory_order_acquire)) {
+        int64_t left = (deadline - petw__clock_reference()) / 1000000;
+        if (left <= 0)
+            break;
+        petw__futex_wait((const uint32_t *)&rd->done, 0, (int)left);
+    }
+    reader_unref(rd);
 }
 
 int petw__shared_open_realtime(const char *name, const petw_trace_config *config, petw_trace **out)
@@ -508,8 +585,12 @@ int petw__shared_open_realtime(const char *name, const petw_trace_config *config
     if (rc == 0) {
         header = malloc(hd.size);
         rd = calloc(1, sizeof(*rd));
+        if (rd)
+            rd->wake = -1;
         rc = header && rd ? petw__ipc_recv(sock, header, hd.size, NULL, NULL, 5000) : PETW_ENOMEM;
     }
+    if (rc == 0)
+        rc = petw__wake_create(&rd->wake);
     if (rc == 0) {
         rd->q = petw__bufqueue_new(PETW__RT_CONSUMER_BUFFERS, hd.size);
         rd->buf = malloc(hd.size);
@@ -519,14 +600,19 @@ int petw__shared_open_realtime(const char *name, const petw_trace_config *config
         rc = petw__trace_open_live(header, hd.size, rd->q, config, &trace);
     if (rc == 0) {
         rd->sock = sock;
+        atomic_init(&rd->refs, 2);
         rc = petw__thread_start_detached(reader_main, rd);
     }
+    if (rc == 0)
+        petw__trace_on_live_close(trace, reader_close, rd);
     free(header);
     if (rc) {
         petw_trace_close(trace);
         if (rd) {
             if (rd->q)
                 petw__bufqueue_unref(rd->q);
+            if (rd->wake >= 0)
+                petw__handle_close(rd->wake);
             free(rd->buf);
             free(rd);
         }

@@ -107,7 +107,9 @@ typedef struct consumer {
 
 /* Takes the acks the consumer sent (PETW__MSG_RT_ACK): the buffers it
  * kept leave its queue (*inflight, those sent and not acked, goes down).
- * 0, or an error once the consumer is gone or sent something else. */
+ * 0, or an error once the consumer is gone, said it closed its trace
+ * (PETW__MSG_RT_BYE: it waits for this side to close, which comes once
+ * the queue is parked for its next consumer), or sent something else. */
 static int take_acks(consumer *c, uint32_t *inflight)
 {
     for (;;) {
@@ -115,6 +117,8 @@ static int take_acks(consumer *c, uint32_t *inflight)
         int rc = petw__msg_recv_header(c->sock, &hd, sizeof(uint32_t), NULL, NULL, 0);
         if (rc == PETW_ETIMEDOUT)
             return 0;
+        if (rc == 0 && hd.type == PETW__MSG_RT_BYE && hd.size == 0)
+            return PETW_EPIPE;
         if (rc == 0 && (hd.type != PETW__MSG_RT_ACK || hd.size != sizeof(uint32_t)))
             rc = PETW_ECORRUPT;
         uint32_t n = 0;
