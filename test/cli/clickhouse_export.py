@@ -331,8 +331,7 @@ def forward(server, q, tmp):
     """petw forward of a real-time session until it stops."""
     if os.environ.get("PETW_TEST_TSAN") == "1":
         return  # as tool_live: TSan follows no forked provider
-    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-    env.pop("PETW_INPROC_SESSIONS", None)
+    env = host_env(tmp)
     ready = os.path.join(tmp, "ready")
     ticker = subprocess.Popen([app, "30", ready], env=env)
     procs = [ticker]
@@ -376,11 +375,38 @@ def forward(server, q, tmp):
             fail("petw forward: the rows' identity is not the session's buffers': %s" %
                  server.rows("SELECT trace_id, seq FROM fw.events ORDER BY seq LIMIT 3"))
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        subprocess.run([petw, "stop", "fw"], env=env, capture_output=True)
+        end_session("fw", env, procs)
+
+
+def host_env(tmp):
+    """The environment of a test's shared sessions: a runtime directory of
+    its own, sessions in a session host (not in the tool's process)."""
+    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
+    env.pop("PETW_INPROC_SESSIONS", None)
+    return env
+
+
+def start_writer(name, rate, count, env, procs):
+    """The writer at `rate` events/s for `count` events, its provider
+    enabled in session `name`; appended to `procs`."""
+    w = subprocess.Popen([writer, str(rate), str(count)], env=env, stdout=subprocess.PIPE,
+                         text=True)
+    procs.append(w)
+    subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    return w
+
+
+def end_session(name, env, procs):
+    """Kills what of `procs` still runs and stops session `name` if it
+    still runs (a test's cleanup, whatever failed)."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        if p.stderr:
+            p.stderr.close()
+    subprocess.run([petw, "stop", name], env=env, capture_output=True)
 
 
 def start_forwarder(name, url, options, env, procs):
@@ -401,8 +427,7 @@ class Session:
 
     def __init__(self, tmp, name):
         self.name = name
-        self.env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-        self.env.pop("PETW_INPROC_SESSIONS", None)
+        self.env = host_env(tmp)
         ready = os.path.join(tmp, "ready-" + name)
         self.procs = [subprocess.Popen([app, "30", ready], env=self.env)]
         deadline = time.time() + 10
@@ -571,8 +596,7 @@ def forward_killed_loaded(server, q, tmp):
     sequence number), so it counts once."""
     if os.environ.get("PETW_TEST_TSAN") == "1":
         return
-    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-    env.pop("PETW_INPROC_SESSIONS", None)
+    env = host_env(tmp)
     name, spool = "kl", os.path.join(tmp, "spool-kl")
     subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody", "--buffers",
                     "64:256", "--flush-timer", "0.1"], env=env, check=True,
@@ -585,11 +609,7 @@ def forward_killed_loaded(server, q, tmp):
 
     try:
         first = forwarder()
-        w = subprocess.Popen([writer, "150000", "300000"], env=env, stdout=subprocess.PIPE,
-                             text=True)
-        procs.append(w)
-        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        w = start_writer(name, 150000, 300000, env, procs)
         time.sleep(0.8)
         first.kill()
         first.wait()
@@ -600,11 +620,7 @@ def forward_killed_loaded(server, q, tmp):
         stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
         _, err = second.communicate(timeout=120)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+        end_session(name, env, procs)
     if second.returncode != 0 or "events of session 'kl' forwarded" not in err or \
             "had lost" in err or "Real-time lost" in stop.stdout:
         fail("forward after a kill under load: exit %d: %s; petw stop: %s" %
@@ -642,8 +658,7 @@ def forward_killed_alone(server, q, tmp):
     having come, every one of them is counted lost for real time (petw
     stop's "Real-time lost"), never silent; so is what the queue of a
     killed forwarder held when a second one's takes its place."""
-    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-    env.pop("PETW_INPROC_SESSIONS", None)
+    env = host_env(tmp)
     name = "ka"
     subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody", "--buffers",
                     "64:256", "--flush-timer", "0.1"], env=env, check=True,
@@ -655,20 +670,12 @@ def forward_killed_alone(server, q, tmp):
         fw.kill()
         fw.wait()
         fw.stderr.close()
-        w = subprocess.Popen([writer, "150000", "50000"], env=env, stdout=subprocess.PIPE,
-                             text=True)
-        procs.append(w)
-        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        w = start_writer(name, 150000, 50000, env, procs)
         written = int(w.communicate(timeout=60)[0])
         time.sleep(0.3)  # the flush timer hands the last buffers over
         stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+        end_session(name, env, procs)
     buffers = re.search(r"Buffers written:\s+(\d+)", stop.stdout)
     lost = re.search(r"Real-time lost:\s+(\d+) buffers", stop.stdout)
     if written != 50000 or not buffers or not lost or int(buffers.group(1)) == 0 or \
@@ -695,11 +702,7 @@ def forward_killed_alone(server, q, tmp):
                                        procs))
         fws[0].kill()
         fws[0].wait()
-        w = subprocess.Popen([writer, "150000", "50000"], env=env, stdout=subprocess.PIPE,
-                             text=True)
-        procs.append(w)
-        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        w = start_writer(name, 150000, 50000, env, procs)
         written = int(w.communicate(timeout=60)[0])
         spool = os.path.join(tmp, "spool-k2-1")
         # Spooled or already sent (the forwarder sends its batches while
@@ -714,13 +717,7 @@ def forward_killed_alone(server, q, tmp):
         time.sleep(0.3)
         stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-            if p.stderr:
-                p.stderr.close()
-        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+        end_session(name, env, procs)
     # What the spool still holds is sent by a forwarder of the session
     # that no longer runs; with nothing left, that run says no session runs.
     left = spooled_rows(spool)
@@ -818,8 +815,7 @@ def forward_killed_unspooled(server, q, tmp):
     passed, without waiting for another buffer)."""
     if os.environ.get("PETW_TEST_TSAN") == "1":
         return
-    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-    env.pop("PETW_INPROC_SESSIONS", None)
+    env = host_env(tmp)
     name = "kn"
     subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody", "--buffers",
                     "64:256", "--buffer-size", "256", "--flush-timer", "0.1"], env=env,
@@ -831,11 +827,7 @@ def forward_killed_unspooled(server, q, tmp):
 
     try:
         first = forwarder("--flush-ms", "600000")
-        w = subprocess.Popen([writer, "40000", "20000"], env=env, stdout=subprocess.PIPE,
-                             text=True)
-        procs.append(w)
-        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        w = start_writer(name, 40000, 20000, env, procs)
         written = int(w.communicate(timeout=60)[0])
         # Every buffer handed over (about 15 of 256 KB: fewer than the
         # forwarder's batch holds before it sends), then taken.
@@ -850,11 +842,7 @@ def forward_killed_unspooled(server, q, tmp):
         stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
         _, err = second.communicate(timeout=60)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+        end_session(name, env, procs)
     if before >= written:
         fail("forward without --spool: %d of %d events landed before the kill (--flush-ms "
              "600000)" % (before, written))
@@ -878,8 +866,7 @@ def forward_spool_cut(server, q, tmp):
     cut is made after the kill, so its events are the only ones missing."""
     if os.environ.get("PETW_TEST_TSAN") == "1":
         return
-    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-    env.pop("PETW_INPROC_SESSIONS", None)
+    env = host_env(tmp)
     name = "sc"
     spool = os.path.join(tmp, "spool-sc")
     subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody",
@@ -888,11 +875,7 @@ def forward_spool_cut(server, q, tmp):
     try:
         fw = start_forwarder(name, server.url(name), ["--spool", spool, "--flush-ms", "600000"],
                              env, procs)
-        w = subprocess.Popen([writer, "40000", "5000"], env=env, stdout=subprocess.PIPE,
-                             text=True)
-        procs.append(w)
-        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        w = start_writer(name, 40000, 5000, env, procs)
         written = int(w.communicate(timeout=60)[0])
         deadline = time.time() + 20
         while time.time() < deadline and spooled_rows(spool) < written:
@@ -901,11 +884,7 @@ def forward_spool_cut(server, q, tmp):
         fw.wait()
         fw.stderr.close()
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+        end_session(name, env, procs)
     opened = [n for n in os.listdir(spool) if n.endswith(".open")]
     if len(opened) != 1:
         fail("forward --spool killed: the spool holds %s" % sorted(os.listdir(spool)))
@@ -926,8 +905,7 @@ def forward_spool_idle(server, q, tmp):
     without waiting for another buffer or the session's end."""
     if os.environ.get("PETW_TEST_TSAN") == "1":
         return
-    env = dict(os.environ, PETW_RUNTIME_DIR=os.path.join(tmp, "rt"))
-    env.pop("PETW_INPROC_SESSIONS", None)
+    env = host_env(tmp)
     name = "si"
     subprocess.run([petw, "start", name, "--realtime", "-p", "Petw.Test.Nobody",
                     "--flush-timer", "0.1"], env=env, check=True, stdout=subprocess.DEVNULL)
@@ -936,21 +914,13 @@ def forward_spool_idle(server, q, tmp):
         fw = start_forwarder(name, server.url(name),
                              ["--spool", os.path.join(tmp, "spool-si"), "--flush-ms", "300"], env,
                              procs)
-        w = subprocess.Popen([writer, "40000", "10000"], env=env, stdout=subprocess.PIPE,
-                             text=True)
-        procs.append(w)
-        subprocess.run([petw, "enable", name, "-p", "be0cbe0c-4444-5555-6666-000000000005"],
-                       env=env, check=True, stdout=subprocess.DEVNULL)
+        w = start_writer(name, 40000, 10000, env, procs)
         written = int(w.communicate(timeout=60)[0])
         during = landed_within(server, name, written, 5)
         stop = subprocess.run([petw, "stop", name], env=env, capture_output=True, text=True)
         _, err = fw.communicate(timeout=60)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        subprocess.run([petw, "stop", name], env=env, capture_output=True)
+        end_session(name, env, procs)
     if during != written or fw.returncode != 0 or writer_ids(server, name) != \
             list(range(written)):
         fail("forward --spool gone idle: %d of %d events landed while the session ran; exit "
