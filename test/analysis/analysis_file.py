@@ -64,6 +64,13 @@ def record(tmp, name, env=None, strace=False):
     return work, etl, r.stderr, float(m.group(1))
 
 
+def evidence(etl):
+    """The trace's last file records (the FIFO's part), for a failure's
+    message: what petw wrote, as it wrote it."""
+    lines = [l for l in run("dump", etl).splitlines() if "FileIo/" in l]
+    return "\n".join(l[:260] for l in lines[-48:])
+
+
 def view(etl, work, pre):
     doc = json.loads(run("report", "file", etl, "--by", "both", "--format", "json",
                          "--top", "0"))
@@ -145,7 +152,8 @@ def main():
         got = view(etl, work, pre)
         table = {k: tuple(int(got[k][c]) for c in COLS) for k in got}
         if table != WANT:
-            fail("petw report file:\n%s\nwanted\n%s" % (table, WANT))
+            fail("petw report file:\n%s\nwanted\n%s\nthe last file records:\n%s"
+                 % (table, WANT, evidence(etl)))
         # Threads and processes: c.dat is the workload's (a second thread),
         # d.dat its child's.
         pids = {k: got[k]["PID"] for k in got}
@@ -191,7 +199,8 @@ def main():
         t3 = {k: tuple(int(got3[k][c]) for c in COLS) for k in got3}
         want3 = dict(WANT, **{"a.dat": (2, 42, 40960, 10, 40960, 2, 0, 1, 1)})
         if t3 != want3:
-            fail("without pread64's tracepoints:\n%s\nwanted\n%s" % (t3, want3))
+            fail("without pread64's tracepoints:\n%s\nwanted\n%s\nthe last file records:\n%s"
+                 % (t3, want3, evidence(etl3)))
         print("analysis_file: without pread64's tracepoints: the rest recorded")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -47,9 +47,10 @@ uint32_t petw__cpu_count(void);
  * clock and the nanosecond fallback, a 10 ms measurement for the TSC. */
 int64_t petw__clock_frequency(uint32_t clock);
 
-/* TSC ticks per second, measured once against petw__monotonic_ns() over
- * 10 ms (sessions refine it over their own lifetime); 1e9 when there is no
- * TSC. Shared by both systems (platform_common.c). */
+/* TSC ticks per second, measured once against petw__clock_reference()
+ * over 10 ms from two petw__clock_pair readings (sessions refine it over
+ * their own lifetime); 1e9 when there is no TSC. Shared by both systems
+ * (platform_common.c). */
 int64_t petw__tsc_frequency(void);
 
 /* A nanosecond monotonic reference, read together with a session clock at
@@ -59,6 +60,14 @@ int64_t petw__clock_reference(void);
 /* 1 when petw__clock_frequency(clock) is a measurement (the TSC), which a
  * session should refine from its own start/stop readings. */
 int petw__clock_is_measured(uint32_t clock);
+
+/* A reading of `clock` (*ticks) and of petw__clock_reference() (*ns) taken
+ * together: the reference is read before and after the clock, and *ns is
+ * the middle of the tightest of a few tries (an interrupt or a preemption
+ * between two reads would otherwise put milliseconds between them, and
+ * every time converted from the pair would be off by that much). Returns
+ * the width of that window in ns. */
+int64_t petw__clock_pair(uint32_t clock, int64_t *ticks, int64_t *ns);
 
 /* The current wall-clock time as a FILETIME (100 ns since 1601-01-01 UTC). */
 int64_t petw__filetime_now(void);

@@ -45,8 +45,10 @@ void petw__flush_write_header_to(petw__flush_target *t, petw__file *f, uint32_t 
     /* A measured clock (the TSC) gets its frequency from this session's own
      * span once it is long enough: exact to the reference clock's accuracy. */
     if (petw__clock_is_measured(t->ring->clock)) {
-        int64_t dt = petw__clock_reference() - t->reference_start_ns;
-        int64_t dticks = petw__clock_read(t->ring->clock) - t->info.start_timestamp;
+        int64_t ticks, ns;
+        petw__clock_pair(t->ring->clock, &ticks, &ns);
+        int64_t dt = ns - t->reference_start_ns;
+        int64_t dticks = ticks - t->info.start_timestamp;
         if (dt >= 1000000000LL && dticks > 0)
             t->info.perf_freq = (int64_t)((double)dticks * 1e9 / (double)dt + 0.5);
     }

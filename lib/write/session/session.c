@@ -307,8 +307,7 @@ static void fill_info(petw__session *s, const petw_session_config *c, uint32_t c
     info->thread_id = petw__thread_id();
     info->perf_freq = petw__clock_frequency(c->clock);
     info->start_filetime = petw__filetime_now();
-    info->start_timestamp = petw__clock_read(c->clock);
-    t->reference_start_ns = petw__clock_reference();
+    petw__clock_pair(c->clock, &info->start_timestamp, &t->reference_start_ns);
     info->boot_time = petw__boot_time();
     info->logger_name = s->name;
     info->log_file_name = t->path;

@@ -31,12 +31,21 @@ int64_t petw__system_time(const petw__system *s, int64_t ns)
     return s->anchor_ticks + (int64_t)((double)(ns - s->anchor_ns) * s->ticks_per_ns);
 }
 
+/* Events are converted through the latest pair: one whose two reads a
+ * preemption separated would move every event converted through it (and
+ * so put a thread's events out of order), hence petw__clock_pair. */
 static void anchor(petw__system *s)
 {
     if (s->exact)
         return;
-    s->anchor_ticks = petw__clock_read(s->clock);
-    s->anchor_ns = petw__monotonic_ns();
+    petw__clock_pair(s->clock, &s->anchor_ticks, &s->anchor_ns);
+    if (!s->first_ns) {
+        s->first_ns = s->anchor_ns;
+        s->first_ticks = s->anchor_ticks;
+    } else if (s->anchor_ns - s->first_ns >= 1000000000LL && s->anchor_ticks > s->first_ticks) {
+        s->ticks_per_ns =
+            (double)(s->anchor_ticks - s->first_ticks) / (double)(s->anchor_ns - s->first_ns);
+    }
 }
 
 /* One record: the header of `type` (SYSTEM64, COMPACT64 or PERFINFO64),

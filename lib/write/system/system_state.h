@@ -62,11 +62,13 @@ struct petw__system {
     uv_thread_t thread;
     _Atomic int stop; /* relaxed: a flag polled every POLL_MS; the join orders the rest */
     /* Session clock from CLOCK_MONOTONIC: exact (the same clock), or
-     * through the latest pair read together. */
+     * through the latest pair read together (petw__clock_pair), at the
+     * rate measured since the first pair once a second has passed. */
     uint32_t clock;
     int exact;
     double ticks_per_ns;
     int64_t anchor_ns, anchor_ticks;
+    int64_t first_ns, first_ticks; /* first_ns 0: no pair yet */
     int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
     proc_name *names;         /* with PETW_SYSTEM_PROCESS */
     disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
