@@ -69,14 +69,14 @@ struct petw__system {
     double ticks_per_ns;
     int64_t anchor_ns, anchor_ticks;
     int64_t first_ns, first_ticks; /* first_ns 0: no pair yet */
-    int rundown_end;          /* the rundown in progress writes DCEnd, not DCStart */
-    proc_name *names;         /* with PETW_SYSTEM_PROCESS */
-    disk_request *disk;       /* with PETW_SYSTEM_DISK_IO */
-    blocked_stack *blocked;   /* with CSwitch stacks */
-    petw__system_ident ident; /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
-    petw__system_memory *mem; /* with the PageFault class's groups */
-    petw__system_file *file;  /* with PETW_SYSTEM_FILE_IO */
-    petw__system_net *net;    /* with PETW_SYSTEM_NETWORK_TCPIP */
+    int rundown_end;               /* the rundown in progress writes DCEnd, not DCStart */
+    proc_name *names;              /* with PETW_SYSTEM_PROCESS */
+    disk_request *disk;            /* with PETW_SYSTEM_DISK_IO */
+    blocked_stack *blocked;        /* with CSwitch stacks */
+    petw__system_ident ident;      /* with PETW_SYSTEM_IMAGE_LOAD: ImageId, KernelSymbol */
+    petw__system_memory *mem;      /* with the PageFault class's groups */
+    petw__system_file *file;       /* with PETW_SYSTEM_FILE_IO */
+    petw__system_net *net;         /* with PETW_SYSTEM_NETWORK_TCPIP */
     petw__system_tracepoints
         tracepoints; /* the tracepoints asked, their layouts, what was granted */
     uint8_t build_id[PETW__SYS_BUILD_ID_MAX]; /* an image's, read from its file */
