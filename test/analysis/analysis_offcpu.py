@@ -161,26 +161,17 @@ with tempfile.TemporaryDirectory() as tmp:
                         text=True)
     # A row per time the thread left its CPU, with the wait that ended its
     # previous stretch off it (0 for its first); a thread's last wait, ended
-    # by its exit, may have no row of its own: compare the mean wait. Only
-    # the reads' waits: each lasts about the waker's 50 ms sleep, started
-    # once the reader is about to read. The reader's other waits, which a
-    # loaded machine gives it (a lock at its start, its exit: 3 us to 2 ms),
-    # are not blocked_here's, and each pulled perf's mean down by a
-    # twentieth (the comparison failed 5.2% off). Half the sleep tells them
-    # apart: a read the reader came to more than 25 ms late would be left
-    # out of perf's mean alone, moving it by at most 25 ms / 20, 2.5%.
+    # by its exit, has no row of its own: compare the mean wait.
     waits = []
     for line in th.stdout.splitlines():
         f = line.split()
         if len(f) >= 6 and re.search(r"\[%s/\d+\]$" % reader, f[2]) and float(f[3]) > 0:
             waits.append(float(f[3]))
-    reads = [w for w in waits if w >= 25.0]
-    if th.returncode != 0 or not reads:
+    if th.returncode != 0 or not waits:
         print("analysis_offcpu: perf sched comparison skipped: perf sched timehist gave no "
               "wait time for the reader")
         sys.exit(0)
-    print("analysis_offcpu: perf sched timehist: %d waits of the reader, %d of them reads "
-          "(%.3f ms), the others %s ms" % (len(waits), len(reads), sum(reads),
-                                          [w for w in waits if w < 25.0]))
+    print("analysis_offcpu: perf sched timehist: %d waits of the reader, %.3f ms"
+          % (len(waits), sum(waits)))
     close("reader's mean wait (ms) against perf sched timehist's", waiting_us / 1000.0 / rounds,
-          sum(reads) / len(reads))
+          sum(waits) / len(waits))
