@@ -157,16 +157,24 @@ with tempfile.TemporaryDirectory() as tmp:
     if not perf:
         print("analysis_offcpu: perf sched comparison skipped: " + perf_why)
         sys.exit(0)
-    th = subprocess.run([perf, "sched", "timehist", "-i", perf_data], capture_output=True,
-                        text=True)
-    # A row per time the thread left its CPU, with the wait that ended its
-    # previous stretch off it (0 for its first); a thread's last wait, ended
-    # by its exit, has no row of its own: compare the mean wait.
+    th = subprocess.run([perf, "sched", "timehist", "--state", "-i", perf_data],
+                        capture_output=True, text=True)
+    # A row per time the thread left its CPU, in the state it left in
+    # (--state, the last column), with the time it was off it before the
+    # stretch the row ends (0 for its first). A wait the reader began
+    # preempted (its previous row's state R: a loaded machine took its CPU
+    # between two reads, or as it started or ended) is runqueue time, not a
+    # blocked read, and petw rightly does not count it as a wait: only waits
+    # begun asleep (S) are the reads'. The last read's wait has a row only
+    # when the reader left its CPU again before its exit: compare the mean.
     waits = []
+    state = None
     for line in th.stdout.splitlines():
         f = line.split()
-        if len(f) >= 6 and re.search(r"\[%s/\d+\]$" % reader, f[2]) and float(f[3]) > 0:
-            waits.append(float(f[3]))
+        if len(f) >= 7 and re.search(r"\[%s/\d+\]$" % reader, f[2]):
+            if state == "S" and float(f[3]) > 0:
+                waits.append(float(f[3]))
+            state = f[6]
     if th.returncode != 0 or not waits:
         print("analysis_offcpu: perf sched comparison skipped: perf sched timehist gave no "
               "wait time for the reader")
