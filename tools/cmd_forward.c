@@ -333,8 +333,9 @@ static int forward_find_session(exporter *x, common_args *a, forwarder *f, const
         return 1;
     }
     if (rc) {
-        fprintf(stderr, "petw: cannot forward session '%s': %s\n", name,
-                rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc));
+        fprintf(stderr, "petw: cannot forward session '%s': %s%s\n", name,
+                rc == PETW_ENOTFOUND ? "no session of that name runs" : petw_strerror(rc),
+                session_refusal(rc, 0));
         return 1;
     }
     f->session = session;

@@ -273,7 +273,7 @@ static int record_start(record_ctx *c, const petw_session_config *cfg, const sta
         else
             fprintf(stderr, "petw: cannot start a session%s%s: %s%s\n",
                     cfg->file_path ? " writing " : "", cfg->file_path ? cfg->file_path : "",
-                    petw_strerror(rc), kernel_refusal(rc, cfg->system_flags));
+                    petw_strerror(rc), session_refusal(rc, cfg->system_flags));
         return 1;
     }
     static const petw_guid all = PETW_SHARED_ALL_PROVIDERS;

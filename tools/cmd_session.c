@@ -58,7 +58,8 @@ static int find_session(const char *name, petw_session_handle *h)
         return 1;
     }
     if (rc != 0) {
-        fprintf(stderr, "petw: cannot look up session '%s': %s\n", name, petw_strerror(rc));
+        fprintf(stderr, "petw: cannot look up session '%s': %s%s\n", name, petw_strerror(rc),
+                session_refusal(rc, 0));
         return 1;
     }
     return 0;
@@ -70,7 +71,8 @@ static int session_error(const char *what, const char *name, int rc)
     if (rc == PETW_ENOTFOUND)
         fprintf(stderr, "petw: no session named '%s' runs\n", name);
     else
-        fprintf(stderr, "petw: cannot %s session '%s': %s\n", what, name, petw_strerror(rc));
+        fprintf(stderr, "petw: cannot %s session '%s': %s%s\n", what, name, petw_strerror(rc),
+                session_refusal(rc, 0));
     return 1;
 }
 
@@ -116,7 +118,7 @@ int cmd_start(int argc, char **argv)
     if (rc != 0) {
         fprintf(stderr, "petw: cannot start session '%s'%s%s: %s%s\n", name,
                 cfg.file_path ? " writing " : "", cfg.file_path ? cfg.file_path : "",
-                petw_strerror(rc), kernel_refusal(rc, cfg.system_flags));
+                petw_strerror(rc), session_refusal(rc, cfg.system_flags));
         return 1;
     }
     if (enable_providers(h, o.providers, o.count) != 0) {
@@ -469,7 +471,8 @@ int cmd_query(int argc, char **argv)
             return 1;
         count = 1;
     } else if ((rc = petw_session_list(handles, 256, &count)) != 0) {
-        fprintf(stderr, "petw: cannot list the sessions: %s\n", petw_strerror(rc));
+        fprintf(stderr, "petw: cannot list the sessions: %s%s\n", petw_strerror(rc),
+                session_refusal(rc, 0));
         return 1;
     } else if (count > 256)
         count = 256;

@@ -145,7 +145,8 @@ int cmd_watch(int argc, char **argv)
         rc = petw_trace_open_realtime(name, &cfg, &t);
     if (rc != 0) {
         petw_decoder_free(c.decoder);
-        fprintf(stderr, "petw: cannot watch session '%s': %s\n", name, petw_strerror(rc));
+        fprintf(stderr, "petw: cannot watch session '%s': %s%s\n", name, petw_strerror(rc),
+                session_refusal(rc, 0));
         return 1;
     }
     atomic_store(&watched, t);

@@ -636,3 +636,21 @@ void status_clear(status_line *s)
     }
     s->shown = 0;
 }
+
+const char *session_refusal(int rc, uint32_t system_flags)
+{
+    static char text[PETW_MAX_NAME + 256];
+    char dir[PETW_MAX_NAME];
+    int why = rc != 0 ? petw_shared_runtime_dir(dir, sizeof(dir)) : 0;
+    if (why == 0)
+        return kernel_refusal(rc, system_flags);
+    snprintf(text, sizeof(text),
+             " (the runtime directory %s, where this user's sessions meet, %s%s; fix it, or set "
+             "PETW_RUNTIME_DIR to another)",
+             dir[0] ? dir : "?",
+             why == PETW_EACCES ? "must be a directory this user owns that nobody else may enter "
+                                  "(mode 0700)"
+                                : "cannot be used: ",
+             why == PETW_EACCES ? "" : petw_strerror(why));
+    return text;
+}

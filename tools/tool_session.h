@@ -103,6 +103,10 @@ uint32_t profile_system_flags(const char *profile_name, const char *what, const 
  * `system_flags` did not start: why kernel events may be refused ("" when
  * none or not that). */
 const char *kernel_refusal(int rc, uint32_t system_flags);
+/* What to add to petw_strerror(rc) when a session operation failed: which
+ * runtime directory refused it and what it must be, when that is why;
+ * else kernel_refusal's. */
+const char *session_refusal(int rc, uint32_t system_flags);
 
 /* The options `petw start` and `petw record` share. */
 typedef struct start_options {

@@ -47,7 +47,10 @@ int petw_session_start(const petw_session_config *config, petw_session_handle *o
 /* Finds a running session by name. Returns 0 or PETW_ENOTFOUND. */
 int petw_session_find(const char *name, petw_session_handle *out);
 
-/* Lists running sessions. `count` receives how many run (may exceed max). */
+/* Lists running sessions: this process's, then the user's shared ones.
+ * `count` receives how many run (may exceed max). Fails with the runtime
+ * directory's error when shared sessions cannot be seen (petw/shared.h's
+ * petw_shared_runtime_dir names it). */
 int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count);
 
 /* Enables a provider GUID in a session (also providers registered later).

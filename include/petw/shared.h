@@ -28,6 +28,7 @@
 #ifndef PETW_SHARED_H
 #define PETW_SHARED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "consume.h"
@@ -87,6 +88,16 @@ typedef struct petw_shared_provider {
  * sessions (PETW_DISABLE_XPROC=1) are not seen. */
 int petw_shared_list_providers(uint32_t pid, petw_shared_provider *out, uint32_t max,
                                uint32_t *count);
+
+/* The runtime directory this process's shared sessions meet in (see the
+ * top of this header), created when missing, and whether it can be used:
+ * 0, or PETW_EACCES when it is not a directory of this user's alone
+ * (another user's, open to others, or a symbolic link), PETW_ENAMETOOLONG
+ * when its path leaves a socket address no room, or the OS's error
+ * creating it. Any of these fails every shared session's operation; this
+ * tells which directory to fix. `out` receives the path whenever it fits
+ * in `size` bytes, also when the directory is refused ("" otherwise). */
+int petw_shared_runtime_dir(char *out, size_t size);
 
 #ifdef __cplusplus
 }

@@ -83,6 +83,7 @@ static void test_runtime_dir(void)
     CHECK_EQ(chmod(path, 0755), 0);
     setenv("PETW_RUNTIME_DIR", path, 1);
     CHECK_EQ(petw__runtime_dir(out, sizeof(out)), PETW_EACCES);
+    CHECK(strcmp(out, path) == 0); /* named, for the caller's message */
     /* A symbolic link to a good directory: refused (with or without a
      * trailing slash). */
     snprintf(path, sizeof(path), "%s/link", base);

@@ -27,7 +27,9 @@
  * then checked on the opened directory: a directory (never through a
  * symbolic link), owned by the caller's uid, no group or other permission
  * bits. Anything else is refused with PETW_EACCES. PETW_ENAMETOOLONG when
- * the path leaves less than 32 bytes of a socket address's path. */
+ * the path leaves less than 32 bytes of a socket address's path. `out`
+ * receives the path whenever it fits, also when the directory is refused
+ * (so that the caller can name it); a trailing slash may remain there then. */
 int petw__runtime_dir(char *out, size_t size);
 
 /* Shared memory: one mapping and the handle that names it. */

@@ -44,7 +44,7 @@
 
 int petw__runtime_dir(char *out, size_t size)
 {
-    char path[SUN_PATH_SIZE];
+    char path[PETW_MAX_NAME]; /* longer than a socket's: named whole when refused */
     const char *env = getenv("PETW_RUNTIME_DIR");
     int n;
     if (env && env[0])
@@ -53,7 +53,9 @@ int petw__runtime_dir(char *out, size_t size)
         n = snprintf(path, sizeof(path), "%s/petw", env);
     else
         n = snprintf(path, sizeof(path), "/tmp/petw-%u", (unsigned)geteuid());
-    if (n < 0 || (size_t)n + RUNTIME_NAME_ROOM > sizeof(path) || (size_t)n >= size)
+    if (n >= 0 && (size_t)n < size && (size_t)n < sizeof(path))
+        memcpy(out, path, (size_t)n + 1); /* named even when refused below */
+    if (n < 0 || (size_t)n + RUNTIME_NAME_ROOM > SUN_PATH_SIZE || (size_t)n >= size)
         return PETW_ENAMETOOLONG;
     /* A trailing slash would make the open below follow a final symbolic
      * link despite O_NOFOLLOW. */

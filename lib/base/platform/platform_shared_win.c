@@ -186,7 +186,7 @@ int petw__win_same_user(uint32_t pid)
 
 int petw__runtime_dir(char *out, size_t size)
 {
-    char path[MAX_PATH];
+    char path[PETW_MAX_NAME]; /* longer than MAX_PATH: named whole when refused */
     const char *env = getenv("PETW_RUNTIME_DIR");
     int n;
     if (env && env[0]) {
@@ -204,7 +204,9 @@ int petw__runtime_dir(char *out, size_t size)
             return PETW_ENOENT;
         n = snprintf(path, sizeof(path), "%spetw-%ls", tmp, sid);
     }
-    if (n < 0 || (size_t)n + RUNTIME_NAME_ROOM > sizeof(path) || (size_t)n >= size)
+    if (n >= 0 && (size_t)n < size && (size_t)n < sizeof(path))
+        memcpy(out, path, (size_t)n + 1); /* named even when refused below */
+    if (n < 0 || (size_t)n + RUNTIME_NAME_ROOM > MAX_PATH || (size_t)n >= size)
         return PETW_ENAMETOOLONG;
     while (n > 1 && (path[n - 1] == '/' || path[n - 1] == '\\'))
         path[--n] = '\0';

@@ -52,10 +52,9 @@ int petw_session_list(petw_session_handle *out, uint32_t max, uint32_t *count)
     uint32_t local = 0, shared = 0;
     PETW__FORWARD_IF_ERROR(petw__local_transport.list(out, max, &local));
     uint32_t room = local < max ? max - local : 0;
-    /* A machine without shared sessions (or a runtime directory that
-     * cannot be used) lists this process's alone. */
-    if (petw__host_transport.list(room ? out + local : NULL, room, &shared) != 0)
-        shared = 0;
+    /* A runtime directory that cannot be used fails the list: shared
+     * sessions may run that this process cannot see. */
+    PETW__FORWARD_IF_ERROR(petw__host_transport.list(room ? out + local : NULL, room, &shared));
     *count = local + shared;
     return 0;
 }

@@ -188,6 +188,14 @@ int petw__host_start(const petw_session_config *c, petw_session_handle *out)
     return rc;
 }
 
+int petw_shared_runtime_dir(char *out, size_t size)
+{
+    PETW__RETURN_IF(!out || !size, PETW_EINVAL);
+    out[0] = '\0';
+    petw__library_init();
+    return petw__runtime_dir(out, size);
+}
+
 static int registry(petw__registry **reg, intptr_t *fd)
 {
     return petw__reg_open(0, reg, fd);

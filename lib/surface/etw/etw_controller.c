@@ -365,7 +365,9 @@ static ULONG query_all(PEVENT_TRACE_PROPERTIES *array, ULONG count, PULONG logge
             return ERROR_INVALID_PARAMETER;
     /* This process's sessions, then every shared session of this user. */
     petw_session_handle handles[2 * PETW_MAX_SESSIONS];
-    petw_session_list(handles, 2 * PETW_MAX_SESSIONS, &n);
+    int rc = petw_session_list(handles, 2 * PETW_MAX_SESSIONS, &n);
+    if (rc != 0)
+        return petw__etw_status(rc); /* the runtime directory cannot be used */
     if (n > 2 * PETW_MAX_SESSIONS)
         n = 2 * PETW_MAX_SESSIONS;
     uint32_t filled = 0, running = 0;
