@@ -43,8 +43,18 @@ int petw__bpf_ring(petw__bpf *b, const char *map, petw__bpf_fn fn, void *ctx);
 int petw__bpf_poll(petw__bpf *b, uint32_t timeout_ms);
 /* Detaches the programs (the ring keeps what they wrote: poll it after). */
 void petw__bpf_detach(petw__bpf *b);
+/* Stops the programs that follow processes (platform_task.bpf.h) at once:
+ * sets their `config` map's entry `key` (their STOPPED index) to 1, after
+ * which they record no new call, then waits 2 ms, so that a program run
+ * under way has submitted its record before the ring is read. Detaching
+ * takes far longer (below). 0 or a PETW_E* code. */
+int petw__bpf_stop(petw__bpf *b, uint32_t key);
 /* Detaches, unloads and frees (NULL is fine). */
 void petw__bpf_close(petw__bpf *b);
+/* The same on a thread of its own, returning at once (at once and in this
+ * thread when none starts): each tracepoint program's detaching waits for
+ * the kernel's grace periods, seconds for the file I/O program's 50. */
+void petw__bpf_close_async(petw__bpf *b);
 
 /* ---- File I/O of processes (Linux: the BPF program platform_fileio.bpf.c
  * on the syscall tracepoints; other systems and builds without libbpf have
@@ -89,7 +99,9 @@ int petw__sys_files_open(uint32_t target_pid, petw__sys_files **out, char *why, 
 /* Reads every record ready into `fn`, without waiting; returns how many. */
 uint64_t petw__sys_files_read(petw__sys_files *f, petw__sys_file_fn fn, void *ctx);
 /* Stops following, reads what is left; returns how many records the
- * kernel had no room for (lost). Call once, before petw__sys_files_close. */
+ * kernel had no room for (lost). No call begun after it starts is
+ * recorded or counted, however long the kernel takes to detach the
+ * programs. Call once, before petw__sys_files_close. */
 uint64_t petw__sys_files_drain(petw__sys_files *f, petw__sys_file_fn fn, void *ctx);
 void petw__sys_files_close(petw__sys_files *f);
 /* The files process `pid` has open now (Linux: /proc/PID/fd): `fn` gets

@@ -66,7 +66,19 @@ void petw__bpf_detach(petw__bpf *b)
     (void)b;
 }
 
+int petw__bpf_stop(petw__bpf *b, uint32_t key)
+{
+    (void)b;
+    (void)key;
+    return PETW_ENOTSUP;
+}
+
 void petw__bpf_close(petw__bpf *b)
+{
+    (void)b;
+}
+
+void petw__bpf_close_async(petw__bpf *b)
 {
     (void)b;
 }

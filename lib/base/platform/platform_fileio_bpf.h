@@ -10,7 +10,8 @@
 
 /* The scope map's key 0 in `config`: 1 records every process (but petw). */
 #define PETW__FILE_BPF_ALL 0
-#define PETW__FILE_BPF_SELF 1 /* petw's own process id: never recorded */
+#define PETW__FILE_BPF_SELF 1    /* petw's own process id: never recorded */
+#define PETW__FILE_BPF_STOPPED 2 /* 1: the session stops, nothing new is recorded */
 
 /* The calls, as platform.h's PETW__SYSFILE_* (platform_fileio_linux.c checks). */
 #define PETW__FILE_BPF_CREATE 1   /* open, openat, openat2, creat */

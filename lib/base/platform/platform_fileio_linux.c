@@ -115,7 +115,9 @@ uint64_t petw__sys_files_read(petw__sys_files *f, petw__sys_file_fn fn, void *ct
 
 uint64_t petw__sys_files_drain(petw__sys_files *f, petw__sys_file_fn fn, void *ctx)
 {
-    petw__bpf_detach(f->bpf);
+    /* Nothing new from here; the programs are detached when closed, which
+     * may take seconds while the machine's file calls go on. */
+    (void)petw__bpf_stop(f->bpf, PETW__FILE_BPF_STOPPED);
     (void)petw__sys_files_read(f, fn, ctx);
     uint32_t key = PETW__FILE_BPF_LOST;
     uint64_t lost = 0;
@@ -127,7 +129,7 @@ void petw__sys_files_close(petw__sys_files *f)
 {
     if (!f)
         return;
-    petw__bpf_close(f->bpf);
+    petw__bpf_close_async(f->bpf);
     free(f);
 }
 

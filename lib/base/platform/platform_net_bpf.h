@@ -5,8 +5,9 @@
 #ifndef PETW_PLATFORM_NET_BPF_H
 #define PETW_PLATFORM_NET_BPF_H
 
-#define PETW__NET_BPF_ALL 0  /* config: 1 follows every process (but SELF) */
-#define PETW__NET_BPF_SELF 1 /* config: petw's own process */
+#define PETW__NET_BPF_ALL 0     /* config: 1 follows every process (but SELF) */
+#define PETW__NET_BPF_SELF 1    /* config: petw's own process */
+#define PETW__NET_BPF_STOPPED 2 /* config: 1 once the session stops */
 
 #define PETW__NET_BPF_SEND 1
 #define PETW__NET_BPF_RECV 2

@@ -557,7 +557,8 @@ static void disable_all(petw__sys *s)
 void petw__sys_drain(petw__sys *s, petw__sys_fn fn, void *ctx)
 {
     disable_all(s);
-    petw__bpf_detach(s->net_bpf);
+    if (s->net_bpf) /* nothing new from here; detached when closed (seconds) */
+        (void)petw__bpf_stop(s->net_bpf, PETW__NET_BPF_STOPPED);
     petw__sys_read(s, fn, ctx);
     /* A tracepoint event counts every hit, and a sample may still not be
      * written: on an idle CPU under NO_HZ, the kernels tried drop the
@@ -602,7 +603,7 @@ void petw__sys_close(petw__sys *s)
         return;
     disable_all(s);
     close_all(s);
-    petw__bpf_close(s->net_bpf);
+    petw__bpf_close_async(s->net_bpf);
     free(s->cpus);
     free(s->polls);
     free(s->scratch);

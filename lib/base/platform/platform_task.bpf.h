@@ -10,12 +10,18 @@
  * The scope: `scope` holds the process ids followed (the recorded command,
  * then every process one of them forks), or config[PETW__BPF_ALL] every
  * process but petw's own (config[PETW__BPF_SELF]); the loaders write them
- * (their PETW__FILE_BPF_ALL, PETW__NET_BPF_ALL are these indexes). */
+ * (their PETW__FILE_BPF_ALL, PETW__NET_BPF_ALL are these indexes).
+ * config[PETW__BPF_STOPPED], set when the session stops, puts every
+ * process out of scope: detaching the programs can take seconds on a busy
+ * machine, and what they would record meanwhile, after the session's end,
+ * would only fill the ring and be counted as lost. Calls begun before it
+ * still write their record at their return. */
 #ifndef PETW_PLATFORM_TASK_BPF_H
 #define PETW_PLATFORM_TASK_BPF_H
 
 #define PETW__BPF_ALL 0
 #define PETW__BPF_SELF 1
+#define PETW__BPF_STOPPED 2
 
 struct fdtable {
     unsigned int max_fds;
@@ -51,7 +57,7 @@ struct {
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
-    __uint(max_entries, 2);
+    __uint(max_entries, 3);
     __type(key, __u32);
     __type(value, __u32);
 } config SEC(".maps");
@@ -64,6 +70,8 @@ static __always_inline __u32 config_of(__u32 k)
 
 static __always_inline int in_scope(__u32 tgid)
 {
+    if (config_of(PETW__BPF_STOPPED))
+        return 0;
     if (config_of(PETW__BPF_ALL))
         return config_of(PETW__BPF_SELF) != tgid;
     return bpf_map_lookup_elem(&scope, &tgid) != 0;
