@@ -51,9 +51,10 @@ void petw__bpf_detach(petw__bpf *b);
 int petw__bpf_stop(petw__bpf *b, uint32_t key);
 /* Detaches, unloads and frees (NULL is fine). */
 void petw__bpf_close(petw__bpf *b);
-/* The same on a thread of its own, returning at once (at once and in this
- * thread when none starts): each tracepoint program's detaching waits for
- * the kernel's grace periods, seconds for the file I/O program's 50. */
+/* The same, returning at once: each link is released on a thread of its
+ * own (in this one when none starts), since each tracepoint program's
+ * detaching waits for the kernel's grace periods, seconds for the file
+ * I/O program's 50 one after another. */
 void petw__bpf_close_async(petw__bpf *b);
 
 /* ---- File I/O of processes (Linux: the BPF program platform_fileio.bpf.c

@@ -241,15 +241,24 @@ int petw__bpf_stop(petw__bpf *b, uint32_t key)
     return rc;
 }
 
-static void close_fn(void *b)
+static void destroy_link_fn(void *link)
 {
-    petw__bpf_close(b);
+    bpf_link__destroy(link);
 }
 
 void petw__bpf_close_async(petw__bpf *b)
 {
-    if (b && petw__thread_start_detached(close_fn, b) != 0)
-        petw__bpf_close(b);
+    if (!b)
+        return;
+    /* Each link on a detached thread (nothing to join: a process that
+     * exits meanwhile leaves the rest to the kernel, which releases them
+     * the same way); the programs and maps then close here at once, the
+     * links holding what they use. */
+    for (uint32_t k = 0; k < b->link_count; k++)
+        if (petw__thread_start_detached(destroy_link_fn, b->links[k]) != 0)
+            bpf_link__destroy(b->links[k]);
+    b->link_count = 0;
+    petw__bpf_close(b);
 }
 
 void petw__bpf_close(petw__bpf *b)
