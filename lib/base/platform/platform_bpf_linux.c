@@ -6,8 +6,6 @@
  * its ring buffer read into a callback. Builds without libbpf compile
  * platform_bpf_none.c instead. */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,44 +191,12 @@ int petw__bpf_poll(petw__bpf *b, uint32_t timeout_ms)
     return n < 0 && n != -EINTR ? bpf_error(n) : (n < 0 ? 0 : n);
 }
 
-static void *destroy_link(void *link)
-{
-    bpf_link__destroy(link);
-    return NULL;
-}
-
 void petw__bpf_detach(petw__bpf *b)
 {
-    if (!b)
-        return;
-    /* Releasing a tracepoint's program waits for the kernel's grace
-     * periods (tracepoint_synchronize_unregister: about 90 ms each here):
-     * one link after another, the file I/O program's 50 took 4.5 s. Each
-     * released on a thread of its own (all signals blocked, as the
-     * library's threads run), the waits overlap; a link whose thread does
-     * not start is released here. */
-    pthread_t threads[MAX_LINKS];
-    uint8_t started[MAX_LINKS] = {0};
-    pthread_attr_t attr;
-    int attr_ok = pthread_attr_init(&attr) == 0;
-    if (attr_ok)
-        (void)pthread_attr_setstacksize(&attr, 64 * 1024);
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    for (uint32_t k = 0; k < b->link_count; k++)
-        started[k] =
-            pthread_create(&threads[k], attr_ok ? &attr : NULL, destroy_link, b->links[k]) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    for (uint32_t k = 0; k < b->link_count; k++) {
-        if (started[k])
-            pthread_join(threads[k], NULL);
-        else
-            bpf_link__destroy(b->links[k]);
-    }
-    if (attr_ok)
-        pthread_attr_destroy(&attr);
-    b->link_count = 0;
+    for (uint32_t k = 0; b && k < b->link_count; k++)
+        bpf_link__destroy(b->links[k]);
+    if (b)
+        b->link_count = 0;
 }
 
 int petw__bpf_stop(petw__bpf *b, uint32_t key)
@@ -250,10 +216,13 @@ void petw__bpf_close_async(petw__bpf *b)
 {
     if (!b)
         return;
-    /* Each link on a detached thread (nothing to join: a process that
-     * exits meanwhile leaves the rest to the kernel, which releases them
-     * the same way); the programs and maps then close here at once, the
-     * links holding what they use. */
+    /* Releasing a tracepoint's program waits for the kernel's grace
+     * periods (tracepoint_synchronize_unregister: about 90 ms each here;
+     * one after another, the file I/O program's 50 took 4.5 s). Each link
+     * on a detached thread of its own, the waits overlap, and nothing is
+     * joined: a process that exits meanwhile leaves the rest to the
+     * kernel, which releases them the same way. The programs and maps
+     * then close here at once, the links holding what they use. */
     for (uint32_t k = 0; k < b->link_count; k++)
         if (petw__thread_start_detached(destroy_link_fn, b->links[k]) != 0)
             bpf_link__destroy(b->links[k]);
